@@ -1,0 +1,215 @@
+"""Exact analysis of bets: probabilities, expected values, variances, edges.
+
+:func:`analyze` is the library's front door.  It enumerates the shoe once,
+then prices every bet from the same exact counts.  Counting stays in integers
+until the last step; each figure is one :class:`~fractions.Fraction`.
+
+>>> from exactodds import Rules, Shoe
+>>> result = analyze(Shoe.standard(decks=8), Rules())
+>>> result.outcomes["banker"].count
+2292252566437888
+>>> result.bets["banker"].house_edge_percent(4)
+'1.0579%'
+>>> sum(outcome.probability for outcome in result.outcomes.values())
+Fraction(1, 1)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .bets import Bet, main_bets
+from .enumeration import OutcomeTable, Winner, enumerate_rounds
+from .numbers import decimal_string, percent_string, square_root_decimal_string
+from .rules import Rules
+from .shoe import Shoe
+
+__all__ = ["Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet"]
+
+
+@dataclass(frozen=True)
+class OutcomeCount:
+    """How often one side wins (or the hands tie).
+
+    >>> OutcomeCount("tie", 1, 10).probability
+    Fraction(1, 10)
+    """
+
+    name: str
+    count: int
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        """Exact probability of this outcome."""
+        return Fraction(self.count, self.total)
+
+
+@dataclass(frozen=True)
+class BetAnalysis:
+    """Exact figures of one bet on one shoe.
+
+    ``outcome_counts`` holds, per outcome name of the bet, the number of
+    six-card sequences that settle the bet that way.
+
+    >>> from exactodds import Rules, Shoe
+    >>> tie = analyze(Shoe.standard(decks=8), Rules()).bets["tie"]
+    >>> tie.house_edge_percent(4), tie.push_probability
+    ('14.3596%', Fraction(0, 1))
+    """
+
+    bet: Bet
+    outcome_counts: Mapping[str, int]
+    total: int
+
+    @property
+    def name(self) -> str:
+        """The bet's name."""
+        return self.bet.name
+
+    @property
+    def distribution(self) -> dict[Fraction, Fraction]:
+        """Net result per unit staked -> exact probability, results ascending."""
+        by_result: dict[Fraction, int] = defaultdict(int)
+        for outcome, count in self.outcome_counts.items():
+            by_result[self.bet.pay(outcome)] += count
+        return {
+            result: Fraction(count, self.total)
+            for result, count in sorted(by_result.items())
+            if count
+        }
+
+    def _moment(self, power: int) -> Fraction:
+        weighted = sum(
+            (
+                count * self.bet.pay(outcome) ** power
+                for outcome, count in self.outcome_counts.items()
+            ),
+            Fraction(0),
+        )
+        return weighted / self.total
+
+    @property
+    def expected_value(self) -> Fraction:
+        """Expected net result per unit staked (negative: the house wins)."""
+        return self._moment(1)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The player's expected loss per unit staked: ``-expected_value``."""
+        return -self.expected_value
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net result per unit staked."""
+        return self._moment(2) - self.expected_value**2
+
+    def standard_deviation(self, digits: int) -> str:
+        """The standard deviation, correctly rounded to *digits* places."""
+        return square_root_decimal_string(self.variance, digits)
+
+    def _probability(self, sign: int) -> Fraction:
+        count = sum(
+            count
+            for outcome, count in self.outcome_counts.items()
+            if (self.bet.pay(outcome) > 0) - (self.bet.pay(outcome) < 0) == sign
+        )
+        return Fraction(count, self.total)
+
+    @property
+    def win_probability(self) -> Fraction:
+        """Probability that the bet returns more than the stake."""
+        return self._probability(1)
+
+    @property
+    def push_probability(self) -> Fraction:
+        """Probability that the stake comes back with nothing more (a net result of 0)."""
+        return self._probability(0)
+
+    @property
+    def loss_probability(self) -> Fraction:
+        """Probability that the bet loses money."""
+        return self._probability(-1)
+
+    @property
+    def house_edge_per_resolved_bet(self) -> Fraction | None:
+        """House edge counting only the rounds that do not push (``None`` if all push)."""
+        resolved = 1 - self.push_probability
+        return None if resolved == 0 else self.house_edge / resolved
+
+    def house_edge_percent(self, digits: int) -> str:
+        """The house edge as a percentage, correctly rounded."""
+        return percent_string(self.house_edge, digits)
+
+    def expected_value_decimal(self, digits: int) -> str:
+        """The expected value as a correctly rounded decimal."""
+        return decimal_string(self.expected_value, digits)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything :func:`analyze` found for one shoe under one set of rules.
+
+    >>> from exactodds import Rules, Shoe
+    >>> result = analyze(Shoe.standard(decks=1), Rules())
+    >>> list(result.outcomes), list(result.bets)
+    (['banker', 'player', 'tie'], ['banker', 'player', 'tie'])
+    """
+
+    shoe: Shoe
+    rules: Rules
+    table: OutcomeTable
+    outcomes: Mapping[str, OutcomeCount]
+    bets: Mapping[str, BetAnalysis]
+
+    @property
+    def total(self) -> int:
+        """How many six-card sequences the shoe holds: n(n-1)...(n-5)."""
+        return self.table.total
+
+
+def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:
+    """Settle *bet* on every round of *table* and count each outcome.
+
+    >>> from exactodds import Rules, Shoe
+    >>> from exactodds.enumeration import enumerate_rounds
+    >>> player = main_bets(Rules())[1]
+    >>> price_bet(enumerate_rounds(Shoe.standard(decks=8)), player).outcome_counts["win"]
+    2230518282592256
+    """
+    counts: dict[str, int] = defaultdict(int)
+    for summary, count in table.counts.items():
+        counts[bet.settle(summary)] += count
+    for outcome in counts:
+        bet.pay(outcome)  # every outcome the bet can produce must have a pay
+    return BetAnalysis(bet, dict(counts), table.total)
+
+
+def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None = None) -> Analysis:
+    """Exact odds of *shoe* under *rules*: the outcomes, and every bet priced.
+
+    *bets* defaults to the Banker, Player and Tie bets as *rules* settle them.
+
+    >>> from exactodds import Rules, Shoe
+    >>> analyze(Shoe.standard(decks=8), Rules(tie_pays=9)).bets["tie"].house_edge_percent(4)
+    '4.8440%'
+    >>> analyze(Shoe.from_ranks({"K": 3}), Rules())
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: The shoe holds 3 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
+    """
+    rules = rules if rules is not None else Rules()
+    table = enumerate_rounds(shoe, rules.tableau)
+    by_winner: dict[Winner, int] = defaultdict(int)
+    for summary, count in table.counts.items():
+        by_winner[summary.winner] += count
+    outcomes = {
+        winner.value: OutcomeCount(winner.value, by_winner[winner], table.total)
+        for winner in (Winner.BANKER, Winner.PLAYER, Winner.TIE)
+    }
+    chosen = tuple(bets) if bets is not None else main_bets(rules)
+    priced = {bet.name: price_bet(table, bet) for bet in chosen}
+    return Analysis(shoe, rules, table, outcomes, priced)

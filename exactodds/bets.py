@@ -1,0 +1,146 @@
+"""Bets: each a name, a way to settle a round, and a pay table.
+
+A bet does not look at cards.  It reads a finished round's
+:class:`~exactodds.enumeration.RoundSummary`, names the outcome for the bet
+(``"win"``, ``"tie"``, ``"lose"``, ``"win_with_six"``, ...), and its pay table
+says what each outcome returns per unit staked: a win at 1:1 is ``1``, a loss
+``-1``, a push ``0``.  Pricing a bet under another casino's pays is only
+another pay table.
+
+>>> banker, player, tie = main_bets(Rules())
+>>> banker.pay("win"), tie.pay("win"), player.pay("tie")
+(Fraction(19, 20), Fraction(8, 1), Fraction(0, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .enumeration import RoundSummary, Winner
+from .errors import PayError
+from .numbers import parse_number
+from .rules import Rules, Variant
+
+__all__ = ["Bet", "main_bets"]
+
+
+@dataclass(frozen=True)
+class Bet:
+    """A bet: how it settles a round, and what each outcome pays.
+
+    ``settle`` maps a round summary to an outcome name; ``pays`` maps every
+    outcome name ``settle`` can return to the net result per unit staked.
+    ``pays`` may be given as a mapping; it is kept as sorted pairs so that a
+    bet is hashable.
+
+    >>> even_total = Bet(
+    ...     "even_player_total",
+    ...     "Player's final total is even.",
+    ...     lambda summary: "win" if summary.player_total % 2 == 0 else "lose",
+    ...     {"win": 1, "lose": -1},
+    ... )
+    >>> even_total.pay("win")
+    Fraction(1, 1)
+    >>> even_total.pay("push")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Bet 'even_player_total' has no pay for outcome 'push'; its outcomes are lose, win.
+    """
+
+    name: str
+    description: str
+    settle: Callable[[RoundSummary], str]
+    pays: tuple[tuple[str, Fraction], ...] | Mapping[str, Fraction | int | str]
+    needs_suits: bool = False
+
+    def __post_init__(self) -> None:
+        items = self.pays.items() if isinstance(self.pays, Mapping) else self.pays
+        cleaned = []
+        for outcome, pay in items:
+            cleaned.append((outcome, parse_number(pay, f"the {outcome!r} pay of {self.name}")))
+        object.__setattr__(self, "pays", tuple(sorted(cleaned)))
+
+    @property
+    def pay_table(self) -> dict[str, Fraction]:
+        """Outcome name -> net result per unit staked."""
+        return dict(self.pays)  # type: ignore[arg-type]
+
+    def pay(self, outcome: str) -> Fraction:
+        """The net result of *outcome* per unit staked."""
+        table = self.pay_table
+        if outcome not in table:
+            raise PayError(
+                f"Bet {self.name!r} has no pay for outcome {outcome!r}; "
+                f"its outcomes are {', '.join(table)}."
+            )
+        return table[outcome]
+
+
+def _settle_player(summary: RoundSummary) -> str:
+    winner = summary.winner
+    return "win" if winner is Winner.PLAYER else "tie" if winner is Winner.TIE else "lose"
+
+
+def _settle_banker(summary: RoundSummary) -> str:
+    winner = summary.winner
+    return "win" if winner is Winner.BANKER else "tie" if winner is Winner.TIE else "lose"
+
+
+def _settle_banker_ez(summary: RoundSummary) -> str:
+    outcome = _settle_banker(summary)
+    if outcome == "win" and summary.banker_cards == 3 and summary.banker_total == 7:
+        return "win_three_card_seven"
+    return outcome
+
+
+def _settle_banker_super6(summary: RoundSummary) -> str:
+    outcome = _settle_banker(summary)
+    if outcome == "win" and summary.banker_total == 6:
+        return "win_with_six"
+    return outcome
+
+
+def _settle_tie(summary: RoundSummary) -> str:
+    return "win" if summary.winner is Winner.TIE else "lose"
+
+
+def main_bets(rules: Rules) -> tuple[Bet, Bet, Bet]:
+    """The Banker, Player and Tie bets as *rules* settle them.
+
+    >>> banker = main_bets(Rules(variant="ez"))[0]
+    >>> banker.pay_table
+    {'lose': Fraction(-1, 1), 'tie': Fraction(0, 1), 'win': Fraction(1, 1), 'win_three_card_seven': Fraction(0, 1)}
+    """
+    on_tie = Fraction(0) if rules.ties_push else Fraction(-1)
+    main_pays: dict[str, Fraction] = {"win": Fraction(1), "tie": on_tie, "lose": Fraction(-1)}
+    if rules.variant is Variant.EZ:
+        banker = Bet(
+            "banker",
+            "Banker wins; no commission, a win with a three-card 7 pushes.",
+            _settle_banker_ez,
+            {**main_pays, "win_three_card_seven": Fraction(0)},
+        )
+    elif rules.variant is Variant.SUPER6:
+        banker = Bet(
+            "banker",
+            "Banker wins; no commission, a winning 6 pays reduced.",
+            _settle_banker_super6,
+            {**main_pays, "win_with_six": rules.banker_six_pays},
+        )
+    else:
+        banker = Bet(
+            "banker",
+            "Banker wins; pays 1:1 less commission.",
+            _settle_banker,
+            {**main_pays, "win": 1 - rules.banker_commission},
+        )
+    player = Bet("player", "Player wins; pays 1:1.", _settle_player, main_pays)
+    tie = Bet(
+        "tie",
+        "The hands tie.",
+        _settle_tie,
+        {"win": rules.tie_pays, "lose": Fraction(-1)},
+    )
+    return banker, player, tie

@@ -1,0 +1,76 @@
+"""Errors raised by exactodds.
+
+Every error a user can cause derives from :class:`ExactOddsError`, and every
+subclass is also a :class:`ValueError`, so ``except ValueError`` keeps working
+in scripts that do not know about exactodds.  Messages are one full sentence
+that quotes the bad value and says what would be valid.
+
+>>> from exactodds import Shoe
+>>> try:
+...     Shoe.standard(decks=0)
+... except ExactOddsError as error:
+...     print(error)
+Number of decks 0 is not valid; use a whole number of at least 1.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CardError",
+    "ExactOddsError",
+    "PayError",
+    "RulesError",
+    "ShoeError",
+]
+
+
+class ExactOddsError(ValueError):
+    """Base class of every error that bad input can cause.
+
+    >>> issubclass(ShoeError, ExactOddsError) and issubclass(ShoeError, ValueError)
+    True
+    """
+
+
+class CardError(ExactOddsError):
+    """A card or rank could not be read.
+
+    >>> from exactodds.cards import parse_cards
+    >>> parse_cards("AZ")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.CardError: Unknown card 'Z' in 'AZ'; use ranks A 2-9 T J Q K (10 for T), optionally followed by a suit S H D C.
+    """
+
+
+class ShoeError(ExactOddsError):
+    """A shoe composition is malformed, negative, too small or inconsistent.
+
+    >>> from exactodds import Shoe
+    >>> Shoe.from_ranks({"A": -1})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: Count -1 for 'A' is negative; use a whole number of at least 0.
+    """
+
+
+class RulesError(ExactOddsError):
+    """A rule or drawing tableau is not valid.
+
+    >>> from exactodds import Rules
+    >>> Rules(commission=2)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Commission 2 is not valid; use a value from 0 up to but not including 1 (100%), such as 5%, 0.05 or 1/20.
+    """
+
+
+class PayError(ExactOddsError):
+    """A payout could not be read or is out of range.
+
+    >>> from exactodds.numbers import parse_pay
+    >>> parse_pay("-3", "--tie-pays")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Pay '-3' for --tie-pays is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
+    """

@@ -1,0 +1,230 @@
+"""The rules of the game, as data.
+
+:class:`Tableau` holds the drawing rules: which two-card totals are naturals,
+when the Player draws, and the Banker's tableau indexed by the Banker's total
+and the Player's third card (or the row used when the Player stood).  It is a
+table, not a chain of ifs, so a variant tableau is only other data.
+
+:class:`Rules` adds the settlement of the main bets: commission, the Tie pay,
+whether Player and Banker bets push or lose on a tie, and the no-commission
+variants (EZ Baccarat, Super 6).
+
+>>> Rules().describe()
+'standard tableau; Banker pays 1:1 less 5% commission; Tie pays 8:1; Player and Banker push on a tie'
+>>> Tableau.standard().banker_draws[3][8], Tableau.standard().banker_draws[3][7]
+(False, True)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .errors import RulesError
+from .numbers import fraction_string, parse_commission, parse_pay, percent_string
+
+__all__ = ["Rules", "Tableau", "Variant"]
+
+
+def _bools(values: Iterable[Any], what: str, length: int = 10) -> tuple[bool, ...]:
+    result = tuple(values)
+    if len(result) != length:
+        raise RulesError(f"{what} needs {length} entries (totals 0-9), not {len(result)}.")
+    for index, value in enumerate(result):
+        if not isinstance(value, bool):
+            raise RulesError(f"{what}[{index}] is {value!r}; use true or false.")
+    return result
+
+
+@dataclass(frozen=True)
+class Tableau:
+    """When each hand draws a third card.
+
+    * ``natural_totals``: two-card totals that end the round at once.
+    * ``player_draws[t]``: the Player draws on a two-card total ``t``.
+    * ``banker_draws_when_player_stood[t]``: the Banker draws on ``t`` when
+      the Player stood.
+    * ``banker_draws[t][x]``: the Banker draws on ``t`` when the Player's
+      third card has value ``x``.
+
+    >>> table = Tableau.standard()
+    >>> [total for total in range(10) if table.player_draws[total]]
+    [0, 1, 2, 3, 4, 5]
+    >>> [x for x in range(10) if table.banker_draws[4][x]]
+    [2, 3, 4, 5, 6, 7]
+    >>> Tableau.standard().__class__(natural_totals=frozenset({10}))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Natural total 10 is not valid; use totals 0-9.
+    """
+
+    natural_totals: frozenset[int] = frozenset({8, 9})
+    player_draws: tuple[bool, ...] = (True,) * 6 + (False,) * 4
+    banker_draws_when_player_stood: tuple[bool, ...] = (True,) * 6 + (False,) * 4
+    banker_draws: tuple[tuple[bool, ...], ...] = field(
+        default_factory=lambda: _standard_banker_draws()
+    )
+    name: str = "standard"
+
+    def __post_init__(self) -> None:
+        for total in self.natural_totals:
+            if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 9:
+                raise RulesError(f"Natural total {total!r} is not valid; use totals 0-9.")
+        object.__setattr__(self, "natural_totals", frozenset(self.natural_totals))
+        object.__setattr__(self, "player_draws", _bools(self.player_draws, "player_draws"))
+        object.__setattr__(
+            self,
+            "banker_draws_when_player_stood",
+            _bools(self.banker_draws_when_player_stood, "banker_draws_when_player_stood"),
+        )
+        rows = tuple(self.banker_draws)
+        if len(rows) != 10:
+            raise RulesError(f"banker_draws needs 10 rows (Banker totals 0-9), not {len(rows)}.")
+        object.__setattr__(
+            self,
+            "banker_draws",
+            tuple(_bools(row, f"banker_draws[{total}]") for total, row in enumerate(rows)),
+        )
+
+    @classmethod
+    def standard(cls) -> Tableau:
+        """The Punto Banco tableau used in every casino that deals the game.
+
+        >>> Tableau.standard() == Tableau()
+        True
+        """
+        return cls()
+
+
+def _standard_banker_draws() -> tuple[tuple[bool, ...], ...]:
+    # Player's third card values for which the Banker draws, by Banker total.
+    draws_on: Sequence[Iterable[int]] = (
+        range(10),
+        range(10),
+        range(10),
+        (0, 1, 2, 3, 4, 5, 6, 7, 9),
+        range(2, 8),
+        range(4, 8),
+        range(6, 8),
+        (),
+        (),
+        (),
+    )
+    return tuple(tuple(x in set(values) for x in range(10)) for values in draws_on)
+
+
+class Variant(enum.Enum):
+    """How the Banker bet is settled.
+
+    * ``STANDARD``: pays 1:1 less the commission.
+    * ``EZ``: no commission; a Banker win with a three-card 7 pushes (EZ Baccarat).
+    * ``SUPER6``: no commission; a winning Banker 6 pays 1:2 (Super 6, Punto 2000, Nepal).
+
+    >>> Variant("ez").label
+    'EZ Baccarat'
+    """
+
+    STANDARD = "standard"
+    EZ = "ez"
+    SUPER6 = "super6"
+
+    @property
+    def label(self) -> str:
+        """The name players know the variant by."""
+        return {"standard": "Punto Banco", "ez": "EZ Baccarat", "super6": "Super 6"}[self.value]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The drawing tableau plus the settlement of the Banker, Player and Tie bets.
+
+    ``commission`` defaults to 5% in the standard game and to 0 in the
+    no-commission variants; numbers may be given loosely (``"5%"``, ``0.05``
+    as text, ``Fraction(1, 20)``) and are kept as exact fractions.
+
+    >>> Rules(commission="4%").commission
+    Fraction(1, 25)
+    >>> Rules(variant="super6").describe()
+    'standard tableau; Super 6: no commission, a winning Banker 6 pays 1:2; Tie pays 8:1; Player and Banker push on a tie'
+    >>> Rules(variant="ez", commission="5%")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: EZ Baccarat takes no commission, so commission 1/20 cannot apply; leave the commission out or use --variant standard.
+    """
+
+    tableau: Tableau = field(default_factory=Tableau)
+    commission: Fraction | None = None
+    tie_pays: Fraction = Fraction(8)
+    ties_push: bool = True
+    variant: Variant = Variant.STANDARD
+    banker_six_pays: Fraction = Fraction(1, 2)
+
+    def __post_init__(self) -> None:
+        try:
+            variant = Variant(self.variant)
+        except ValueError:
+            valid = ", ".join(variant.value for variant in Variant)
+            raise RulesError(f"Unknown variant {self.variant!r}; use one of {valid}.") from None
+        object.__setattr__(self, "variant", variant)
+        if self.commission is None:
+            commission = Fraction(1, 20) if variant is Variant.STANDARD else Fraction(0)
+        else:
+            commission = parse_commission(self.commission)
+            if variant is not Variant.STANDARD and commission != 0:
+                raise RulesError(
+                    f"{variant.label} takes no commission, so commission "
+                    f"{fraction_string(commission)} cannot apply; leave the commission out "
+                    "or use --variant standard."
+                )
+        object.__setattr__(self, "commission", commission)
+        object.__setattr__(self, "tie_pays", parse_pay(self.tie_pays, "tie_pays"))
+        object.__setattr__(
+            self, "banker_six_pays", parse_pay(self.banker_six_pays, "banker_six_pays")
+        )
+        if not isinstance(self.ties_push, bool):
+            raise RulesError(f"ties_push is {self.ties_push!r}; use true or false.")
+        if not isinstance(self.tableau, Tableau):
+            raise RulesError(f"tableau is {self.tableau!r}; use a Tableau.")
+
+    @property
+    def banker_commission(self) -> Fraction:
+        """The commission as an exact fraction (never ``None`` once built)."""
+        assert self.commission is not None
+        return self.commission
+
+    def describe(self) -> str:
+        """One line for report headers."""
+        if self.variant is Variant.STANDARD:
+            banker = (
+                f"Banker pays 1:1 less {percent_string(self.banker_commission, 2).replace('.00%', '%')}"
+                " commission"
+            )
+        elif self.variant is Variant.EZ:
+            banker = "EZ Baccarat: no commission, a Banker win with a three-card 7 pushes"
+        else:
+            six = fraction_string(self.banker_six_pays).replace("/", ":")
+            six = six if ":" in six else f"{six}:1"
+            banker = f"Super 6: no commission, a winning Banker 6 pays {six}"
+        tie = fraction_string(self.tie_pays).replace("/", ":")
+        tie = tie if ":" in tie else f"{tie}:1"
+        ties = "push" if self.ties_push else "lose"
+        return (
+            f"{self.tableau.name} tableau; {banker}; Tie pays {tie}; "
+            f"Player and Banker {ties} on a tie"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The rules as JSON-ready data, exact numbers as ``"n/d"`` strings."""
+        return {
+            "tableau": self.tableau.name,
+            "variant": self.variant.value,
+            "commission": fraction_string(self.banker_commission),
+            "tie_pays": fraction_string(self.tie_pays),
+            "ties": "push" if self.ties_push else "lose",
+            "banker_six_pays": (
+                fraction_string(self.banker_six_pays) if self.variant is Variant.SUPER6 else None
+            ),
+        }

@@ -1,0 +1,382 @@
+"""The shoe: an immutable composition of cards by rank, and by suit when known.
+
+A shoe is read once, from whatever the user has (a number of decks, a spec
+string, a JSON object, a list of cards already dealt), and kept in one exact
+form: thirteen rank counts, plus the fifty-two rank-and-suit counts when the
+suits are known.  All parsing and validation of shoes lives here.
+
+>>> shoe = Shoe.standard(decks=8).remove("A K 7 7 T")
+>>> shoe.cards, shoe.rank_count("7"), shoe.suits_known
+(411, 30, False)
+>>> Shoe.parse("A=4,K=4,9=2").cards
+10
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .cards import RANKS, SUITS, VALUES, Card, Rank, parse_cards, parse_rank
+from .errors import CardError, ShoeError
+
+__all__ = ["Shoe"]
+
+_SPEC_EXAMPLE = "A=32,2=32,...,K=32 (ranks A 2-9 T J Q K; ranks not named count 0)"
+
+
+def _check_count(key: str, count: object) -> int:
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise ShoeError(
+            f"Count {count!r} for {key!r} is not valid; use a whole number of at least 0."
+        )
+    if count < 0:
+        raise ShoeError(f"Count {count} for {key!r} is negative; use a whole number of at least 0.")
+    return count
+
+
+@dataclass(frozen=True)
+class Shoe:
+    """A finite shoe: how many cards of each rank (and suit, when known) remain.
+
+    ``rank_counts`` follows :data:`~exactodds.cards.RANKS` (A 2 ... 9 T J Q K).
+    ``suit_counts``, when not ``None``, has 52 entries, rank by rank, suits in
+    the order S H D C; suited bets need it.
+
+    >>> Shoe.standard(decks=1).rank_counts
+    (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)
+    >>> Shoe((1, 2, 3))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: A shoe needs 13 rank counts (A 2-9 T J Q K), not 3.
+    """
+
+    rank_counts: tuple[int, ...]
+    suit_counts: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.rank_counts) != len(RANKS):
+            raise ShoeError(
+                f"A shoe needs 13 rank counts (A 2-9 T J Q K), not {len(self.rank_counts)}."
+            )
+        for rank, count in zip(RANKS, self.rank_counts, strict=True):
+            _check_count(rank.symbol, count)
+        if self.suit_counts is not None:
+            if len(self.suit_counts) != len(RANKS) * len(SUITS):
+                raise ShoeError(f"A suited shoe needs 52 card counts, not {len(self.suit_counts)}.")
+            for index, count in enumerate(self.suit_counts):
+                _check_count(RANKS[index // 4].symbol + SUITS[index % 4].symbol, count)
+            for rank, count in zip(RANKS, self.rank_counts, strict=True):
+                suited = sum(self.suit_counts[rank.index * 4 : rank.index * 4 + 4])
+                if suited != count:
+                    raise ShoeError(
+                        f"Rank {rank.symbol} counts {count} cards but its suits add up to {suited}."
+                    )
+
+    # Constructors -------------------------------------------------------
+
+    @classmethod
+    def standard(cls, decks: int = 8) -> Shoe:
+        """A full shoe of *decks* 52-card decks, suits known.
+
+        >>> Shoe.standard(decks=8).cards
+        416
+        >>> Shoe.standard(decks=-1)
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: Number of decks -1 is not valid; use a whole number of at least 1.
+        """
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+            raise ShoeError(
+                f"Number of decks {decks!r} is not valid; use a whole number of at least 1."
+            )
+        return cls((4 * decks,) * 13, (decks,) * 52)
+
+    @classmethod
+    def from_ranks(cls, counts: Mapping[Any, Any] | Iterable[int]) -> Shoe:
+        """A shoe known by rank only, from a mapping rank -> count or 13 counts.
+
+        Ranks not named count 0.
+
+        >>> Shoe.from_ranks({"A": 4, "10": 2}).rank_counts
+        (4, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0)
+        >>> Shoe.from_ranks({"A": 4, "a": 1})
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: Rank A is given twice ('A' and 'a'); name each rank once.
+        """
+        if not isinstance(counts, Mapping):
+            return cls(tuple(counts))
+        rank_counts = [0] * 13
+        seen: dict[Rank, str] = {}
+        for key, count in counts.items():
+            rank = key if isinstance(key, Rank) else parse_rank(str(key))
+            name = key.symbol if isinstance(key, Rank) else str(key)
+            if rank in seen:
+                raise ShoeError(
+                    f"Rank {rank.symbol} is given twice ({seen[rank]!r} and {name!r}); "
+                    "name each rank once."
+                )
+            seen[rank] = name
+            rank_counts[rank.index] = _check_count(name, count)
+        return cls(tuple(rank_counts))
+
+    @classmethod
+    def from_mapping(cls, counts: Mapping[str, Any]) -> Shoe:
+        """A shoe from a mapping keyed by rank (``"K"``) or by card (``"KS"``).
+
+        Keys are either all ranks, giving a shoe known by rank, or all cards
+        with suits, giving a suited shoe; cards not named count 0.
+
+        >>> Shoe.from_mapping({"KS": 2, "KH": 1}).rank_count("K")
+        3
+        >>> Shoe.from_mapping({"KS": 2, "Q": 1})
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: Shoe keys mix ranks ('Q') and cards with suits ('KS'); give every key a suit or none.
+        """
+        suited: dict[str, Any] = {}
+        plain: dict[str, Any] = {}
+        for key, count in counts.items():
+            if not isinstance(key, str):
+                raise ShoeError(f"Shoe key {key!r} is not a rank; use {_SPEC_EXAMPLE}.")
+            try:
+                cards = parse_cards(key)
+            except CardError:
+                raise ShoeError(
+                    f"Unknown rank {key!r} in the shoe; use A 2-9 T J Q K (10 for T), "
+                    "or a card with a suit such as KS."
+                ) from None
+            if len(cards) != 1:
+                raise ShoeError(
+                    f"Shoe key {key!r} names {len(cards)} cards; name one rank or card per key."
+                )
+            (suited if cards[0].suit else plain)[key] = count
+        if suited and plain:
+            raise ShoeError(
+                f"Shoe keys mix ranks ({next(iter(plain))!r}) and cards with suits "
+                f"({next(iter(suited))!r}); give every key a suit or none."
+            )
+        if not suited:
+            return cls.from_ranks(plain)
+        suit_counts = [0] * 52
+        seen: dict[Card, str] = {}
+        for key, count in suited.items():
+            card = parse_cards(key)[0]
+            assert card.suit is not None
+            if card in seen:
+                raise ShoeError(
+                    f"Card {card.symbol} is given twice ({seen[card]!r} and {key!r}); "
+                    "name each card once."
+                )
+            seen[card] = key
+            suit_counts[card.rank.index * 4 + card.suit.index] = _check_count(key, count)
+        rank_counts = tuple(sum(suit_counts[index * 4 : index * 4 + 4]) for index in range(13))
+        return cls(rank_counts, tuple(suit_counts))
+
+    @classmethod
+    def parse(cls, spec: str) -> Shoe:
+        """A shoe from a spec ``"A=32,2=32,...,K=32"`` or a JSON object text.
+
+        >>> Shoe.parse('{"A": 2, "K": 4}').cards
+        6
+        >>> Shoe.parse("A=3,K")
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: Shoe spec entry 'K' has no count; use A=32,2=32,...,K=32 (ranks A 2-9 T J Q K; ranks not named count 0).
+        """
+        text = spec.strip()
+        if text.startswith("{") or text.startswith("["):
+            return cls.from_json(text)
+        counts: dict[str, Any] = {}
+        for entry in text.replace(";", ",").split(","):
+            entry = entry.strip()
+            if not entry:
+                continue
+            key, separator, value = entry.partition("=")
+            if not separator:
+                key, separator, value = entry.partition(":")
+            if not separator:
+                raise ShoeError(f"Shoe spec entry {entry!r} has no count; use {_SPEC_EXAMPLE}.")
+            key, value = key.strip(), value.strip()
+            if key in counts:
+                raise ShoeError(f"Shoe spec names {key!r} twice; name each rank once.")
+            try:
+                counts[key] = int(value)
+            except ValueError:
+                raise ShoeError(
+                    f"Count {value!r} for {key!r} is not valid; use a whole number of at least 0."
+                ) from None
+        if not counts:
+            raise ShoeError(f"Shoe spec {spec!r} names no cards; use {_SPEC_EXAMPLE}.")
+        return cls.from_mapping(counts)
+
+    @classmethod
+    def from_json(cls, text: str) -> Shoe:
+        """A shoe from a JSON object such as ``{"A": 32, ..., "K": 32}``.
+
+        >>> Shoe.from_json('{"A": 6}').cards
+        6
+        >>> Shoe.from_json('{"A": 6.5}')
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: Count 6.5 for 'A' is not valid; use a whole number of at least 0.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ShoeError(
+                f"Shoe JSON is malformed ({error.msg} at line {error.lineno} column "
+                f'{error.colno}); use an object such as {{"A": 32, "2": 32, ..., "K": 32}}.'
+            ) from None
+        if not isinstance(data, dict):
+            raise ShoeError(
+                f"Shoe JSON is a {type(data).__name__}, not an object; "
+                'use an object such as {"A": 32, "2": 32, ..., "K": 32}.'
+            )
+        return cls.from_mapping(data)
+
+    # Derived views ------------------------------------------------------
+
+    @property
+    def cards(self) -> int:
+        """How many cards the shoe holds."""
+        return sum(self.rank_counts)
+
+    @property
+    def suits_known(self) -> bool:
+        """Whether every card's suit is known (needed by suited bets)."""
+        return self.suit_counts is not None
+
+    @property
+    def value_counts(self) -> tuple[int, ...]:
+        """Cards per baccarat value 0-9 (index 0 holds the tens and faces).
+
+        >>> Shoe.standard(decks=1).value_counts
+        (16, 4, 4, 4, 4, 4, 4, 4, 4, 4)
+        """
+        counts = [0] * 10
+        for value, count in zip(VALUES, self.rank_counts, strict=True):
+            counts[value] += count
+        return tuple(counts)
+
+    @property
+    def decks(self) -> int | None:
+        """The number of full decks when the shoe is exactly that, else ``None``.
+
+        >>> Shoe.standard(decks=6).decks, Shoe.standard(decks=6).remove("A").decks
+        (6, None)
+        """
+        first = self.rank_counts[0]
+        if first == 0 or first % 4 or any(count != first for count in self.rank_counts):
+            return None
+        if self.suit_counts is not None and any(count != first // 4 for count in self.suit_counts):
+            return None
+        return first // 4
+
+    @property
+    def deck_equivalents(self) -> Fraction:
+        """The number of cards divided by 52, exactly."""
+        return Fraction(self.cards, 52)
+
+    def rank_count(self, rank: str | Rank) -> int:
+        """How many cards of *rank* remain.
+
+        >>> Shoe.standard(decks=2).rank_count("10")
+        8
+        """
+        return self.rank_counts[(rank if isinstance(rank, Rank) else parse_rank(rank)).index]
+
+    def card_count(self, card: str | Card) -> int | None:
+        """How many copies of one rank-and-suit card remain, or ``None`` if suits are unknown.
+
+        >>> Shoe.standard(decks=8).card_count("QH")
+        8
+        """
+        if isinstance(card, str):
+            (card,) = parse_cards(card)
+        if card.suit is None:
+            raise CardError(f"Card {card.symbol!r} has no suit; name one such as {card.symbol}S.")
+        if self.suit_counts is None:
+            return None
+        return self.suit_counts[card.rank.index * 4 + card.suit.index]
+
+    def as_dict(self) -> dict[str, int]:
+        """Rank symbol -> count, in rank order (the JSON form of ``--shoe``).
+
+        >>> Shoe.from_ranks({"K": 7}).as_dict()["K"]
+        7
+        """
+        return {rank.symbol: count for rank, count in zip(RANKS, self.rank_counts, strict=True)}
+
+    def describe(self) -> str:
+        """A short human description: ``"416 cards (8 decks), suits known"``.
+
+        >>> Shoe.standard(decks=8).remove("KS").describe()
+        '415 cards, suits known'
+        """
+        text = f"{self.cards} cards"
+        if self.decks is not None:
+            text += f" ({self.decks} deck{'s' if self.decks != 1 else ''})"
+        return text + (", suits known" if self.suits_known else ", suits not known")
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    # Changes ------------------------------------------------------------
+
+    def remove(self, cards: str | Iterable[str | Card]) -> Shoe:
+        """The shoe after *cards* have been dealt from it.
+
+        Cards given with a suit keep a suited shoe suited; a card given by rank
+        alone makes the suits unknown, since which suit left is unknown.
+
+        >>> Shoe.standard(decks=1).remove("KS KH").card_count("KS")
+        0
+        >>> Shoe.standard(decks=1).remove("K").suits_known
+        False
+        >>> Shoe.standard(decks=1).remove("K K K K K")
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: Cannot remove 5 K: the shoe holds only 4.
+        """
+        parsed = parse_cards(cards)
+        rank_counts = list(self.rank_counts)
+        suit_counts = list(self.suit_counts) if self.suit_counts is not None else None
+        wanted: dict[Rank, int] = {}
+        wanted_cards: dict[Card, int] = {}
+        for card in parsed:
+            wanted[card.rank] = wanted.get(card.rank, 0) + 1
+            if card.suit is not None:
+                wanted_cards[card] = wanted_cards.get(card, 0) + 1
+        for rank, number in wanted.items():
+            if number > rank_counts[rank.index]:
+                raise ShoeError(
+                    f"Cannot remove {number} {rank.symbol}: the shoe holds only "
+                    f"{rank_counts[rank.index]}."
+                )
+            rank_counts[rank.index] -= number
+        if suit_counts is not None:
+            for card, number in wanted_cards.items():
+                assert card.suit is not None
+                slot = card.rank.index * 4 + card.suit.index
+                if number > suit_counts[slot]:
+                    raise ShoeError(
+                        f"Cannot remove {number} {card.symbol}: the shoe holds only "
+                        f"{suit_counts[slot]}."
+                    )
+                suit_counts[slot] -= number
+            if any(card.suit is None for card in parsed):
+                suit_counts = None
+        return Shoe(tuple(rank_counts), tuple(suit_counts) if suit_counts is not None else None)
+
+    def without_suits(self) -> Shoe:
+        """The same shoe known by rank only.
+
+        >>> Shoe.standard(decks=1).without_suits().suits_known
+        False
+        """
+        return Shoe(self.rank_counts)
