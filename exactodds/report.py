@@ -1,0 +1,232 @@
+"""Rendering of analyses: a terminal table, JSON and CSV.
+
+JSON is a contract that tools parse: counts are JSON integers, exact values
+are strings ``"n/d"`` in lowest terms (``"n"`` when whole), and every exact
+value has a ``*_decimal`` companion rounded to the requested digits.
+
+>>> from exactodds import Rules, Shoe, analyze
+>>> data = analysis_data(analyze(Shoe.standard(decks=8), Rules()), digits=10)
+>>> data["outcomes"]["banker"]["decimal"], data["total"]
+('0.4585974226', 4998398275503360)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from tabulate import tabulate
+
+from .analysis import Analysis, BetAnalysis
+from .numbers import decimal_string, fraction_string, percent_string
+from .shoe import Shoe
+
+__all__ = [
+    "analysis_data",
+    "bet_data",
+    "render_csv",
+    "render_json",
+    "render_table",
+    "shoe_data",
+]
+
+FORMATS = ("table", "json", "csv")
+
+
+def shoe_data(shoe: Shoe) -> dict[str, Any]:
+    """The shoe as JSON-ready data.
+
+    >>> shoe_data(Shoe.standard(decks=1))["cards"]
+    52
+    """
+    return {
+        "cards": shoe.cards,
+        "decks": shoe.decks,
+        "suits_known": shoe.suits_known,
+        "ranks": shoe.as_dict(),
+    }
+
+
+def _exact(value: Any, digits: int) -> tuple[str | None, str | None]:
+    if value is None:
+        return None, None
+    return fraction_string(value), decimal_string(value, digits)
+
+
+def bet_data(result: BetAnalysis, digits: int) -> dict[str, Any]:
+    """One bet's figures as JSON-ready data.
+
+    >>> from exactodds import Rules, Shoe, analyze
+    >>> tie = bet_data(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], 6)
+    >>> tie["house_edge_percent"], tie["pays"]
+    ('14.3596%', {'lose': '-1', 'win': '8'})
+    """
+    data: dict[str, Any] = {"description": result.bet.description}
+    figures = {
+        "ev": result.expected_value,
+        "house_edge": result.house_edge,
+        "house_edge_per_resolved_bet": result.house_edge_per_resolved_bet,
+        "win_probability": result.win_probability,
+        "push_probability": result.push_probability,
+        "loss_probability": result.loss_probability,
+        "variance": result.variance,
+    }
+    for key, value in figures.items():
+        data[key], data[f"{key}_decimal"] = _exact(value, digits)
+    data["house_edge_percent"] = percent_string(result.house_edge, max(digits - 2, 0))
+    data["standard_deviation_decimal"] = result.standard_deviation(digits)
+    data["pays"] = {outcome: fraction_string(pay) for outcome, pay in result.bet.pay_table.items()}
+    data["outcome_counts"] = dict(result.outcome_counts)
+    data["distribution"] = [
+        {
+            "result": fraction_string(net),
+            "probability": fraction_string(probability),
+            "decimal": decimal_string(probability, digits),
+        }
+        for net, probability in result.distribution.items()
+    ]
+    return data
+
+
+def analysis_data(analysis: Analysis, digits: int) -> dict[str, Any]:
+    """The whole analysis as JSON-ready data (the ``--format json`` contract)."""
+    return {
+        "shoe": shoe_data(analysis.shoe),
+        "rules": analysis.rules.as_dict(),
+        "total": analysis.total,
+        "outcomes": {
+            name: {
+                "count": outcome.count,
+                "probability": fraction_string(outcome.probability),
+                "decimal": decimal_string(outcome.probability, digits),
+            }
+            for name, outcome in analysis.outcomes.items()
+        },
+        "bets": {name: bet_data(result, digits) for name, result in analysis.bets.items()},
+    }
+
+
+def render_json(analysis: Analysis, digits: int) -> str:
+    """The analysis as pretty-printed JSON."""
+    return json.dumps(analysis_data(analysis, digits), indent=2)
+
+
+def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
+    """The analysis as text tables for a terminal.
+
+    With *exact*, exact fractions are shown beside the decimals.
+
+    >>> from exactodds import Rules, Shoe, analyze
+    >>> print(render_table(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[0])
+    Shoe: 416 cards (8 decks), suits known
+    """
+    lines = [
+        f"Shoe: {analysis.shoe.describe()}",
+        f"Rules: {analysis.rules.describe()}",
+        f"Rounds: {analysis.total:,} ordered six-card sequences",
+        "",
+    ]
+    outcome_headers = ["Outcome", "Combinations", "Probability"] + (["Exact"] if exact else [])
+    outcome_rows = []
+    for name, outcome in analysis.outcomes.items():
+        row = [name.capitalize(), f"{outcome.count:,}", decimal_string(outcome.probability, digits)]
+        if exact:
+            row.append(fraction_string(outcome.probability))
+        outcome_rows.append(row)
+    lines.append(
+        tabulate(
+            outcome_rows,
+            headers=outcome_headers,
+            disable_numparse=True,
+            colalign=("left", "right", "right") + (("right",) if exact else ()),
+        )
+    )
+    lines.append("")
+    percent_digits = max(digits - 2, 0)
+    bet_headers = [
+        "Bet",
+        "EV",
+        "House edge",
+        "Edge (no pushes)",
+        "Win",
+        "Push",
+        "Loss",
+        "Std dev",
+    ] + (["Exact EV"] if exact else [])
+    bet_rows = []
+    for name, result in analysis.bets.items():
+        per_resolved = result.house_edge_per_resolved_bet
+        row = [
+            name,
+            decimal_string(result.expected_value, digits),
+            percent_string(result.house_edge, percent_digits),
+            "-" if per_resolved is None else percent_string(per_resolved, percent_digits),
+            decimal_string(result.win_probability, digits),
+            decimal_string(result.push_probability, digits),
+            decimal_string(result.loss_probability, digits),
+            result.standard_deviation(digits),
+        ]
+        if exact:
+            row.append(fraction_string(result.expected_value))
+        bet_rows.append(row)
+    lines.append(
+        tabulate(
+            bet_rows,
+            headers=bet_headers,
+            disable_numparse=True,
+            colalign=("left",) + ("right",) * (len(bet_headers) - 1),
+        )
+    )
+    return "\n".join(lines)
+
+
+CSV_COLUMNS = (
+    "kind",
+    "name",
+    "count",
+    "probability",
+    "probability_decimal",
+    "ev",
+    "ev_decimal",
+    "house_edge",
+    "house_edge_decimal",
+    "house_edge_per_resolved_bet",
+    "house_edge_per_resolved_bet_decimal",
+    "win_probability",
+    "push_probability",
+    "loss_probability",
+    "variance",
+    "variance_decimal",
+    "standard_deviation_decimal",
+)
+
+
+def render_csv(analysis: Analysis, digits: int) -> str:
+    """The analysis as CSV: one row per outcome, then one row per bet.
+
+    >>> from exactodds import Rules, Shoe, analyze
+    >>> print(render_csv(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[1])
+    outcome,banker,2292252566437888,17907191800264/39049986527370,0.4586,,,,,,,,,,,,
+    """
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for name, outcome in analysis.outcomes.items():
+        writer.writerow(
+            {
+                "kind": "outcome",
+                "name": name,
+                "count": outcome.count,
+                "probability": fraction_string(outcome.probability),
+                "probability_decimal": decimal_string(outcome.probability, digits),
+            }
+        )
+    for name, result in analysis.bets.items():
+        data = bet_data(result, digits)
+        writer.writerow(
+            {"kind": "bet", "name": name}
+            | {column: data[column] for column in CSV_COLUMNS[5:] if column in data}
+        )
+    return buffer.getvalue().rstrip("\n")
