@@ -30,7 +30,7 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 class _Group(click.Group):
     """A group whose errors print as one line: ``Error: <sentence>``."""
 
-    def main(  # type: ignore[override]
+    def main(
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,

@@ -208,7 +208,7 @@ def render_csv(analysis: Analysis, digits: int) -> str:
 
     >>> from exactodds import Rules, Shoe, analyze
     >>> print(render_csv(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[1])
-    outcome,banker,2292252566437888,17907191800264/39049986527370,0.4586,,,,,,,,,,,,
+    outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,
     """
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
