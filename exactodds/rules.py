@@ -137,7 +137,7 @@ class Variant(enum.Enum):
         return {"standard": "Punto Banco", "ez": "EZ Baccarat", "super6": "Super 6"}[self.value]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Rules:
     """The drawing tableau plus the settlement of the Banker, Player and Tie bets.
 
@@ -152,47 +152,54 @@ class Rules:
     >>> Rules(variant="ez", commission="5%")
     Traceback (most recent call last):
     ...
-    exactodds.errors.RulesError: EZ Baccarat takes no commission, so commission 1/20 cannot apply; leave the commission out or use --variant standard.
+    exactodds.errors.RulesError: EZ Baccarat takes no commission, so commission 5% cannot apply; leave the commission out or use --variant standard.
     """
 
-    tableau: Tableau = field(default_factory=Tableau)
-    commission: Fraction | None = None
-    tie_pays: Fraction = Fraction(8)
-    ties_push: bool = True
-    variant: Variant = Variant.STANDARD
-    banker_six_pays: Fraction = Fraction(1, 2)
+    tableau: Tableau
+    commission: Fraction
+    tie_pays: Fraction
+    ties_push: bool
+    variant: Variant
+    banker_six_pays: Fraction
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        tableau: Tableau | None = None,
+        commission: Fraction | int | str | None = None,
+        tie_pays: Fraction | int | str = 8,
+        ties_push: bool = True,
+        variant: Variant | str = Variant.STANDARD,
+        banker_six_pays: Fraction | int | str = Fraction(1, 2),
+    ) -> None:
         try:
-            variant = Variant(self.variant)
+            chosen = Variant(variant)
         except ValueError:
             valid = ", ".join(variant.value for variant in Variant)
-            raise RulesError(f"Unknown variant {self.variant!r}; use one of {valid}.") from None
-        object.__setattr__(self, "variant", variant)
-        if self.commission is None:
-            commission = Fraction(1, 20) if variant is Variant.STANDARD else Fraction(0)
+            raise RulesError(f"Unknown variant {variant!r}; use one of {valid}.") from None
+        if commission is None:
+            exact_commission = Fraction(1, 20) if chosen is Variant.STANDARD else Fraction(0)
         else:
-            commission = parse_commission(self.commission)
-            if variant is not Variant.STANDARD and commission != 0:
+            exact_commission = parse_commission(commission)
+            if chosen is not Variant.STANDARD and exact_commission != 0:
                 raise RulesError(
-                    f"{variant.label} takes no commission, so commission "
-                    f"{fraction_string(commission)} cannot apply; leave the commission out "
-                    "or use --variant standard."
+                    f"{chosen.label} takes no commission, so commission "
+                    f"{percent_string(exact_commission, 2).replace('.00%', '%')} cannot apply; "
+                    "leave the commission out or use --variant standard."
                 )
-        object.__setattr__(self, "commission", commission)
-        object.__setattr__(self, "tie_pays", parse_pay(self.tie_pays, "tie_pays"))
-        object.__setattr__(
-            self, "banker_six_pays", parse_pay(self.banker_six_pays, "banker_six_pays")
-        )
-        if not isinstance(self.ties_push, bool):
-            raise RulesError(f"ties_push is {self.ties_push!r}; use true or false.")
-        if not isinstance(self.tableau, Tableau):
-            raise RulesError(f"tableau is {self.tableau!r}; use a Tableau.")
+        if not isinstance(ties_push, bool):
+            raise RulesError(f"ties_push is {ties_push!r}; use true or false.")
+        if tableau is not None and not isinstance(tableau, Tableau):
+            raise RulesError(f"tableau is {tableau!r}; use a Tableau.")
+        object.__setattr__(self, "tableau", tableau if tableau is not None else Tableau())
+        object.__setattr__(self, "commission", exact_commission)
+        object.__setattr__(self, "tie_pays", parse_pay(tie_pays, "tie_pays"))
+        object.__setattr__(self, "ties_push", ties_push)
+        object.__setattr__(self, "variant", chosen)
+        object.__setattr__(self, "banker_six_pays", parse_pay(banker_six_pays, "banker_six_pays"))
 
     @property
     def banker_commission(self) -> Fraction:
-        """The commission as an exact fraction (never ``None`` once built)."""
-        assert self.commission is not None
+        """The commission as an exact fraction (kept for readability at call sites)."""
         return self.commission
 
     def describe(self) -> str:
