@@ -136,11 +136,12 @@ def parse_rank(text: str) -> Rank:
 _TOKEN = re.compile(r"(10|[A2-9TJQK])([SHDC♠♥♦♣])?")
 
 
-def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
+def parse_cards(text: str | Iterable[str | Card], source: str | None = None) -> tuple[Card, ...]:
     """Read a list of cards, loosely written, into :class:`Card` objects.
 
     Accepts ``"AK77T"``, ``"A K 7 7 10"``, ``"KS,7H"``, lower case, or an
-    iterable of such strings or cards.
+    iterable of such strings or cards.  *source* (such as ``"--remove"``)
+    names where the text came from in error messages.
 
     >>> [card.symbol for card in parse_cards("ks,7h 10d q")]
     ['KS', '7H', 'TD', 'Q']
@@ -154,7 +155,7 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     if not isinstance(text, str):
         cards: list[Card] = []
         for item in text:
-            cards.extend([item] if isinstance(item, Card) else parse_cards(item))
+            cards.extend([item] if isinstance(item, Card) else parse_cards(item, source))
         return tuple(cards)
     cleaned = text.upper()
     cards = []
@@ -168,7 +169,8 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
         if match is None:
             bad = re.match(r"[^\s,;]+", text[position:])
             token = bad.group(0)[:1] if bad else text[position]
-            raise CardError(f"Unknown card {token!r} in {text!r}; {_VALID}.")
+            where = f"{source} {text!r}" if source else repr(text)
+            raise CardError(f"Unknown card {token!r} in {where}; {_VALID}.")
         rank = Rank("T" if match.group(1) == "10" else match.group(1))
         suit = Suit(_SUIT_SYMBOLS[match.group(2)]) if match.group(2) else None
         cards.append(Card(rank, suit))

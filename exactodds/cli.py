@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from .analysis import analyze
+from .cards import parse_cards
 from .errors import ExactOddsError, ShoeError
 from .numbers import parse_commission, parse_pay
 from .report import FORMATS, render_csv, render_json, render_table
@@ -61,22 +62,26 @@ def _usage(error: ExactOddsError) -> click.UsageError:
 
 
 def _read_shoe(text: str) -> Shoe:
-    """``--shoe``: a spec, a JSON object, a file holding either, or ``-`` for stdin."""
+    """``--shoe``: a file holding a spec or JSON, ``-`` for stdin, or the spec itself."""
     stripped = text.strip()
+    if not stripped:
+        raise ShoeError(
+            "Shoe spec '' is empty; use A=32,2=32,...,K=32, a JSON file or - for stdin."
+        )
     if stripped == "-":
         return Shoe.parse(click.get_text_stream("stdin").read())
-    if "=" in stripped or ":" in stripped or stripped.startswith("{"):
-        return Shoe.parse(stripped)
     path = Path(stripped)
-    try:
-        content = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ShoeError(
-            f"Shoe {text!r} is neither a spec such as A=32,2=32,...,K=32 nor a file that exists."
-        ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ShoeError(f"Cannot read shoe file {text!r}: {error}.") from None
-    return Shoe.parse(content)
+    if path.is_file():
+        try:
+            content = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise ShoeError(f"Cannot read shoe file {text!r}: {error}.") from None
+        return Shoe.parse(content)
+    if "=" in stripped or ":" in stripped or stripped.startswith(("{", "[")):
+        return Shoe.parse(stripped)
+    raise ShoeError(
+        f"Shoe {text!r} is neither a spec such as A=32,2=32,...,K=32 nor a file that exists."
+    )
 
 
 def _decks(text: str) -> int:
@@ -95,8 +100,12 @@ def build_shoe(decks: str | None, shoe: str | None, remove: tuple[str, ...]) -> 
     """The shoe the shoe options describe (8 decks by default)."""
     if decks is not None and shoe is not None:
         raise ShoeError("--decks and --shoe both describe the shoe; give one of them.")
-    built = _read_shoe(shoe) if shoe is not None else Shoe.standard(_decks(decks or "8"))
-    return built.remove(" ".join(remove)) if remove else built
+    built = (
+        _read_shoe(shoe)
+        if shoe is not None
+        else Shoe.standard(_decks("8" if decks is None else decks))
+    )
+    return built.remove(parse_cards(" ".join(remove), "--remove")) if remove else built
 
 
 def shoe_options(function: Function) -> Function:

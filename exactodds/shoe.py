@@ -189,8 +189,14 @@ class Shoe:
         exactodds.errors.ShoeError: Shoe spec entry 'K' has no count; use A=32,2=32,...,K=32 (ranks A 2-9 T J Q K; ranks not named count 0).
         """
         text = spec.strip()
-        if text.startswith("{") or text.startswith("["):
-            return cls.from_json(text)
+        if text.startswith(("{", "[", '"')) or ("=" not in text and ":" not in text):
+            try:
+                json.loads(text)
+            except json.JSONDecodeError:
+                if text.startswith(("{", "[")):
+                    return cls.from_json(text)  # reports where the JSON breaks
+            else:
+                return cls.from_json(text)
         counts: dict[str, Any] = {}
         for entry in text.replace(";", ",").split(","):
             entry = entry.strip()
