@@ -25,6 +25,8 @@ from .errors import CardError, ShoeError
 
 __all__ = ["Shoe"]
 
+_JSON_KINDS = {str: "text", int: "a number", float: "a number", list: "a list", bool: "a boolean"}
+_JSON_KINDS[type(None)] = "null"
 _SPEC_EXAMPLE = "A=32,2=32,...,K=32 (ranks A 2-9 T J Q K; ranks not named count 0)"
 
 
@@ -240,7 +242,7 @@ class Shoe:
             ) from None
         if not isinstance(data, dict):
             raise ShoeError(
-                f"Shoe JSON is a {type(data).__name__}, not an object; "
+                f"Shoe JSON is {_JSON_KINDS.get(type(data), 'not an object')}, not an object; "
                 'use an object such as {"A": 32, "2": 32, ..., "K": 32}.'
             )
         return cls.from_mapping(data)
