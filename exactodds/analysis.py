@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .bets import Bet, main_bets
@@ -164,6 +164,11 @@ class Analysis:
     table: OutcomeTable
     outcomes: Mapping[str, OutcomeCount]
     bets: Mapping[str, BetAnalysis]
+    #: Bets that cannot be priced on this shoe, with the reason (suited bets on a shoe
+    #: known by rank only).
+    unavailable: Mapping[str, str] = field(default_factory=dict)
+    #: Every requested bet's name, priced or not, in the order requested.
+    bet_names: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
@@ -192,10 +197,16 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
     """Exact odds of *shoe* under *rules*: the outcomes, and every bet priced.
 
     *bets* defaults to the Banker, Player and Tie bets as *rules* settle them.
+    A bet that needs suits is not priced on a shoe known by rank only; it is
+    listed in ``unavailable`` with the reason instead of being guessed at.
 
     >>> from exactodds import Rules, Shoe
     >>> analyze(Shoe.standard(decks=8), Rules(tie_pays=9)).bets["tie"].house_edge_percent(4)
     '4.8440%'
+    >>> from exactodds.side_bets import side_bets
+    >>> shoe = Shoe.standard(decks=8).remove("K")
+    >>> list(analyze(shoe, Rules(), [side_bets()["perfect_pair"]]).unavailable)
+    ['perfect_pair']
     >>> analyze(Shoe.from_ranks({"K": 3}), Rules())
     Traceback (most recent call last):
     ...
@@ -211,5 +222,19 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
         for winner in (Winner.BANKER, Winner.PLAYER, Winner.TIE)
     }
     chosen = tuple(bets) if bets is not None else main_bets(rules)
-    priced = {bet.name: price_bet(table, bet) for bet in chosen}
-    return Analysis(shoe, rules, table, outcomes, priced)
+    priced: dict[str, BetAnalysis] = {}
+    unavailable: dict[str, str] = {}
+    for bet in chosen:
+        if bet.needs_suits and not table.suits_known:
+            unavailable[bet.name] = SUITS_UNKNOWN
+        else:
+            priced[bet.name] = price_bet(table, bet)
+    names = tuple(bet.name for bet in chosen)
+    return Analysis(shoe, rules, table, outcomes, priced, unavailable, names)
+
+
+#: Why a suited bet cannot be priced on a shoe known by rank only.
+SUITS_UNKNOWN = (
+    "This bet needs suits, and the shoe is known by rank only (cards were given without "
+    "suits); give suits, e.g. --remove KS,7H, or a per-card --shoe such as KS=8."
+)

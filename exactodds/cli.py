@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from .analysis import analyze
+from .bets import Bet
 from .cards import parse_cards
+from .catalogue import available_bets, select_bets
+from .custom_bets import load_custom_bets
 from .errors import ExactOddsError, ShoeError
 from .numbers import parse_commission, parse_pay
-from .report import FORMATS, render_csv, render_json, render_table
+from .paytables import load_paytable, parse_pay_option
+from .report import FORMATS, render_bets, render_csv, render_json, render_table
 from .rules import Rules, Variant
 from .shoe import Shoe
 
@@ -221,9 +226,75 @@ def cli() -> None:
     """
 
 
+def bet_options(function: Function) -> Function:
+    """``--bets``, ``--pay``, ``--paytable`` and ``--bet-file``."""
+    options = [
+        click.option(
+            "--bets",
+            "selection",
+            metavar="SELECTION",
+            help="Which bets: main, side, all, custom, or names such as banker,dragon7,lucky6 "
+            "(default main, plus any --bet-file bets). 'exactodds bets' lists them.",
+        ),
+        click.option(
+            "--pay",
+            "pays",
+            metavar="NAME=PAY",
+            multiple=True,
+            help="Change one pay (to 1): dragon7=30, big=27/50, lucky6.three_card_win=23, "
+            "perfect_pair.both=250. May be repeated; wins over --paytable.",
+        ),
+        click.option(
+            "--paytable",
+            metavar="FILE",
+            help="A TOML or JSON file of pays for many bets, e.g. 'dragon7 = 30' and "
+            "'[lucky6]' with 'three_card_win = 23'.",
+        ),
+        click.option(
+            "--bet-file",
+            "bet_files",
+            metavar="FILE",
+            multiple=True,
+            help="A TOML file describing your own bets (see examples/bets/). May be repeated.",
+        ),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def build_bets(
+    rules: Rules,
+    selection: str | None,
+    pays: tuple[str, ...],
+    paytable: str | None,
+    bet_files: tuple[str, ...],
+) -> list[Bet]:
+    """The bets the bet options choose, with their pays."""
+    custom: list[Bet] = []
+    taken = list(available_bets(rules))
+    for path in bet_files:
+        loaded = load_custom_bets(path, taken + [bet.name for bet in custom])
+        custom.extend(loaded)
+    pay_changes: dict[str, Fraction | str | int] = {}
+    if paytable is not None:
+        pay_changes |= load_paytable(paytable)
+    for text in pays:
+        name, value = parse_pay_option(text)
+        pay_changes[name] = value
+    if selection is None:
+        selection = "main,custom" if custom else "main"
+    return select_bets(selection, rules, pay_changes, custom)
+
+
+def _emit(text: str) -> None:
+    click.echo(text)
+
+
 @cli.command()
 @shoe_options
 @rules_options
+@bet_options
 @output_options
 def odds(
     decks: str | None,
@@ -233,6 +304,10 @@ def odds(
     commission: str | None,
     tie_pays: str,
     tie_loses: bool,
+    selection: str | None,
+    pays: tuple[str, ...],
+    paytable: str | None,
+    bet_files: tuple[str, ...],
     output_format: str,
     digits: int,
     exact: bool,
@@ -246,19 +321,61 @@ def odds(
       exactodds odds --shoe "A=4,2=4,3=4,T=16,K=4"     # an explicit composition
       exactodds odds --variant ez --format json        # EZ Baccarat, as JSON
       exactodds odds --commission 4% --tie-pays 9:1    # another casino's pays
+      exactodds odds --bets all                        # every side bet too
+      exactodds odds --bets lucky6 --pay lucky6.three_card_win=23
+      exactodds odds --bet-file examples/bets/six_bonus.toml
     """
     try:
         shoe = build_shoe(decks, shoe_spec, remove)
         rules = build_rules(variant, commission, tie_pays, tie_loses)
-        analysis = analyze(shoe, rules)
+        bets = build_bets(rules, selection, pays, paytable, bet_files)
+        analysis = analyze(shoe, rules, bets)
     except ExactOddsError as error:
         raise _usage(error) from None
     if output_format == "json":
-        click.echo(render_json(analysis, digits))
+        _emit(render_json(analysis, digits))
     elif output_format == "csv":
-        click.echo(render_csv(analysis, digits))
+        _emit(render_csv(analysis, digits))
     else:
-        click.echo(render_table(analysis, digits, exact=exact))
+        _emit(render_table(analysis, digits, exact=exact))
+
+
+@cli.command(name="bets")
+@rules_options
+@bet_options
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+def list_bets(
+    variant: str,
+    commission: str | None,
+    tie_pays: str,
+    tie_loses: bool,
+    selection: str | None,
+    pays: tuple[str, ...],
+    paytable: str | None,
+    bet_files: tuple[str, ...],
+    output_format: str,
+) -> None:
+    """List the bets exactodds prices, with their outcomes and pays.
+
+    \b
+    Examples:
+      exactodds bets                                   # every bet and its pays
+      exactodds bets --bets side --format json
+      exactodds bets --pay lucky6.three_card_win=23 --bets lucky6
+    """
+    try:
+        rules = build_rules(variant, commission, tie_pays, tie_loses)
+        bets = build_bets(rules, selection or "all", pays, paytable, bet_files)
+    except ExactOddsError as error:
+        raise _usage(error) from None
+    _emit(render_bets(bets, output_format))
 
 
 def main() -> None:

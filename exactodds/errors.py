@@ -16,6 +16,7 @@ Number of decks 0 is not valid; use a whole number of at least 1.
 from __future__ import annotations
 
 __all__ = [
+    "BetError",
     "CardError",
     "ExactOddsError",
     "PayError",
@@ -73,4 +74,15 @@ class PayError(ExactOddsError):
     Traceback (most recent call last):
     ...
     exactodds.errors.PayError: Pay '-3' for --tie-pays is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
+    """
+
+
+class BetError(ExactOddsError):
+    """A bet name, selection or bet description is not valid.
+
+    >>> from exactodds.catalogue import select_bets
+    >>> select_bets("main,dragon8")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.BetError: Unknown bet 'dragon8' in the bet selection; use main, side, all, or bet names such as banker, dragon7, lucky6 (exactodds bets lists them).
     """

@@ -20,12 +20,14 @@ from typing import Any
 from tabulate import tabulate
 
 from .analysis import Analysis, BetAnalysis
+from .bets import Bet
 from .numbers import decimal_string, fraction_string, percent_string
 from .shoe import Shoe
 
 __all__ = [
     "analysis_data",
     "bet_data",
+    "render_bets",
     "render_csv",
     "render_json",
     "render_table",
@@ -63,7 +65,7 @@ def bet_data(result: BetAnalysis, digits: int) -> dict[str, Any]:
     >>> tie["house_edge_percent"], tie["pays"]
     ('14.3596%', {'lose': '-1', 'win': '8'})
     """
-    data: dict[str, Any] = {"description": result.bet.description}
+    data: dict[str, Any] = {"computable": True, "description": result.bet.description}
     figures = {
         "ev": result.expected_value,
         "house_edge": result.house_edge,
@@ -75,6 +77,7 @@ def bet_data(result: BetAnalysis, digits: int) -> dict[str, Any]:
     }
     for key, value in figures.items():
         data[key], data[f"{key}_decimal"] = _exact(value, digits)
+    data["hit_frequency"], data["hit_frequency_decimal"] = _exact(result.win_probability, digits)
     data["house_edge_percent"] = percent_string(result.house_edge, max(digits - 2, 0))
     data["standard_deviation_decimal"] = result.standard_deviation(digits)
     data["pays"] = {outcome: fraction_string(pay) for outcome, pay in result.bet.pay_table.items()}
@@ -104,8 +107,18 @@ def analysis_data(analysis: Analysis, digits: int) -> dict[str, Any]:
             }
             for name, outcome in analysis.outcomes.items()
         },
-        "bets": {name: bet_data(result, digits) for name, result in analysis.bets.items()},
+        "bets": {name: _any_bet_data(analysis, name, digits) for name in _bet_names(analysis)},
     }
+
+
+def _bet_names(analysis: Analysis) -> tuple[str, ...]:
+    return analysis.bet_names or tuple(analysis.bets)
+
+
+def _any_bet_data(analysis: Analysis, name: str, digits: int) -> dict[str, Any]:
+    if name in analysis.bets:
+        return bet_data(analysis.bets[name], digits)
+    return {"computable": False, "reason": analysis.unavailable[name]}
 
 
 def render_json(analysis: Analysis, digits: int) -> str:
@@ -156,7 +169,13 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
         "Std dev",
     ] + (["Exact EV"] if exact else [])
     bet_rows = []
-    for name, result in analysis.bets.items():
+    notes = []
+    for name in _bet_names(analysis):
+        if name not in analysis.bets:
+            bet_rows.append([name, "not computable"] + ["-"] * (len(bet_headers) - 2))
+            notes.append(f"{name}: {analysis.unavailable[name]}")
+            continue
+        result = analysis.bets[name]
         per_resolved = result.house_edge_per_resolved_bet
         row = [
             name,
@@ -179,6 +198,8 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
             colalign=("left",) + ("right",) * (len(bet_headers) - 1),
         )
     )
+    if notes:
+        lines += ["", *notes]
     return "\n".join(lines)
 
 
@@ -200,6 +221,8 @@ CSV_COLUMNS = (
     "variance",
     "variance_decimal",
     "standard_deviation_decimal",
+    "computable",
+    "reason",
 )
 
 
@@ -208,7 +231,7 @@ def render_csv(analysis: Analysis, digits: int) -> str:
 
     >>> from exactodds import Rules, Shoe, analyze
     >>> print(render_csv(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[1])
-    outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,
+    outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,,,
     """
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
@@ -223,10 +246,57 @@ def render_csv(analysis: Analysis, digits: int) -> str:
                 "probability_decimal": decimal_string(outcome.probability, digits),
             }
         )
-    for name, result in analysis.bets.items():
-        data = bet_data(result, digits)
+    for name in _bet_names(analysis):
+        data = _any_bet_data(analysis, name, digits)
         writer.writerow(
             {"kind": "bet", "name": name}
             | {column: data[column] for column in CSV_COLUMNS[5:] if column in data}
         )
     return buffer.getvalue().rstrip("\n")
+
+
+def render_bets(bets: list[Bet], output_format: str) -> str:
+    """A list of bets with their outcomes and pays, in *output_format*.
+
+    >>> from exactodds.catalogue import select_bets
+    >>> print(render_bets(select_bets("dragon7"), "csv"))
+    bet,outcome,pays,description
+    dragon7,lose,-1,Banker wins with a three-card 7.
+    dragon7,win,40,Banker wins with a three-card 7.
+    """
+    if output_format == "json":
+        return json.dumps(
+            {
+                bet.name: {
+                    "description": bet.description,
+                    "needs_suits": bet.needs_suits,
+                    "pays": {
+                        outcome: fraction_string(pay) for outcome, pay in bet.pay_table.items()
+                    },
+                }
+                for bet in bets
+            },
+            indent=2,
+        )
+    rows = [
+        [bet.name, outcome, fraction_string(pay), bet.description]
+        for bet in bets
+        for outcome, pay in bet.pay_table.items()
+    ]
+    if output_format == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["bet", "outcome", "pays", "description"])
+        writer.writerows(rows)
+        return buffer.getvalue().rstrip("\n")
+    table_rows = []
+    for bet in bets:
+        pays = ", ".join(
+            f"{outcome} {fraction_string(pay)}" for outcome, pay in bet.pay_table.items()
+        )
+        table_rows.append(
+            [bet.name, pays, bet.description + (" (needs suits)" if bet.needs_suits else "")]
+        )
+    return tabulate(
+        table_rows, headers=["Bet", "Pays (to 1)", "Description"], disable_numparse=True
+    )

@@ -1,0 +1,362 @@
+"""User-defined bets, described in TOML and priced exactly.
+
+A game designer describes a new side bet as a list of outcomes, each a set of
+conditions on the finished round and what it pays "to 1".  The first outcome
+whose conditions all hold settles the bet; a round no outcome matches loses
+the stake (or pays ``otherwise``).  See ``examples/bets/`` for worked examples.
+
+.. code-block:: toml
+
+    [[bet]]
+    name = "six_bonus"
+    description = "Banker wins with 6; a three-card 6 pays more."
+
+    [[bet.outcome]]
+    name = "three_card_six"
+    when = { winner = "banker", banker_total = 6, banker_cards = 3 }
+    pays = 20
+
+    [[bet.outcome]]
+    name = "two_card_six"
+    when = { winner = "banker", banker_total = 6 }
+    pays = 12
+
+Conditions (all must hold):
+
+=====================================================  ==========================================
+``winner``                                             ``"player"``, ``"banker"``, ``"tie"`` or a list
+``player_total``, ``banker_total``                     0-9: a number, a list, or ``{min = , max = }``
+``winning_total``, ``losing_total``, ``margin``        0-9 likewise (a tie has no winning total)
+``player_cards``, ``banker_cards``, ``cards_dealt``    2-3, 2-3 and 4-6 likewise
+``player_natural``, ``banker_natural``, ``natural``    true or false (``natural``: either hand)
+``player_pair``, ``banker_pair``, ``either_pair``      true or false: first two cards of a rank
+``player_suited_pair``, ``banker_suited_pair``,        true or false: same rank and suit (needs a
+``either_suited_pair``                                 shoe whose suits are known)
+=====================================================  ==========================================
+
+An outcome no round can reach, a pay that is not a number, or an unknown
+condition is refused with a one-sentence reason.
+
+>>> bets = parse_custom_bets('''
+... [[bet]]
+... name = "my_dragon"
+... description = "Dragon 7 rebuilt by hand: Banker wins with a three-card 7."
+... [[bet.outcome]]
+... when = { winner = "banker", banker_total = 7, banker_cards = 3 }
+... pays = 40
+... ''')
+>>> from exactodds import Shoe
+>>> from exactodds.analysis import price_bet
+>>> from exactodds.enumeration import enumerate_rounds
+>>> price_bet(enumerate_rounds(Shoe.standard(decks=8)), bets[0]).house_edge_percent(4)
+'7.6113%'
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .bets import Bet
+from .enumeration import RoundSummary, Winner, enumerate_rounds
+from .errors import BetError, PayError
+from .numbers import fraction_string, parse_number
+from .shoe import Shoe
+
+__all__ = ["CustomBetError", "load_custom_bets", "parse_custom_bets"]
+
+
+class CustomBetError(BetError):
+    """A custom bet file is malformed or describes a bet that cannot work.
+
+    >>> parse_custom_bets('[[bet]]\\nname = "x"\\n')
+    Traceback (most recent call last):
+    ...
+    exactodds.custom_bets.CustomBetError: Bet 'x' in the bet file has no [[bet.outcome]]; give at least one outcome with 'when' and 'pays'.
+    """
+
+
+_NUMERIC_RANGES: dict[str, tuple[int, int]] = {
+    "player_total": (0, 9),
+    "banker_total": (0, 9),
+    "winning_total": (0, 9),
+    "losing_total": (0, 9),
+    "margin": (0, 9),
+    "player_cards": (2, 3),
+    "banker_cards": (2, 3),
+    "cards_dealt": (4, 6),
+}
+_BOOLEANS = (
+    "player_natural",
+    "banker_natural",
+    "natural",
+    "player_pair",
+    "banker_pair",
+    "either_pair",
+    "player_suited_pair",
+    "banker_suited_pair",
+    "either_suited_pair",
+)
+_SUITED = {"player_suited_pair", "banker_suited_pair", "either_suited_pair"}
+_CONDITIONS = ("winner", *_NUMERIC_RANGES, *_BOOLEANS)
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _losing_total(summary: RoundSummary) -> int | None:
+    if summary.winner is Winner.TIE:
+        return None
+    return min(summary.player_total, summary.banker_total)
+
+
+_FIELDS: dict[str, Callable[[RoundSummary], object]] = {
+    "winner": lambda s: s.winner.value,
+    "player_total": lambda s: s.player_total,
+    "banker_total": lambda s: s.banker_total,
+    "winning_total": lambda s: s.winning_total,
+    "losing_total": _losing_total,
+    "margin": lambda s: s.margin,
+    "player_cards": lambda s: s.player_cards,
+    "banker_cards": lambda s: s.banker_cards,
+    "cards_dealt": lambda s: s.cards_dealt,
+    "player_natural": lambda s: s.player_natural,
+    "banker_natural": lambda s: s.banker_natural,
+    "natural": lambda s: s.natural,
+    "player_pair": lambda s: s.player_pair,
+    "banker_pair": lambda s: s.banker_pair,
+    "either_pair": lambda s: s.player_pair or s.banker_pair,
+    "player_suited_pair": lambda s: s.player_suited_pair,
+    "banker_suited_pair": lambda s: s.banker_suited_pair,
+    "either_suited_pair": lambda s: (
+        None
+        if s.player_suited_pair is None or s.banker_suited_pair is None
+        else s.player_suited_pair or s.banker_suited_pair
+    ),
+}
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    name: str
+    conditions: tuple[tuple[str, frozenset[object]], ...]
+    pay: Fraction
+
+    def matches(self, summary: RoundSummary) -> bool:
+        return all(_FIELDS[key](summary) in allowed for key, allowed in self.conditions)
+
+    def describe(self) -> str:
+        parts = []
+        for key, allowed in self.conditions:
+            shown = sorted(allowed, key=str)
+            parts.append(f"{key} = {shown[0]!r}" if len(shown) == 1 else f"{key} in {shown}")
+        return " and ".join(parts) if parts else "always"
+
+
+@dataclass(frozen=True)
+class _CustomSettle:
+    """The settle function of a custom bet: first matching outcome, else 'lose'."""
+
+    outcomes: tuple[_Outcome, ...]
+    otherwise: str
+
+    def __call__(self, summary: RoundSummary) -> str:
+        for outcome in self.outcomes:
+            if outcome.matches(summary):
+                return outcome.name
+        return self.otherwise
+
+
+def _allowed(bet: str, outcome: str, key: str, value: Any) -> frozenset[object]:
+    where = f"condition {key} of outcome {outcome!r} in bet {bet!r}"
+    if key == "winner":
+        values = value if isinstance(value, list) else [value]
+        valid = {winner.value for winner in Winner}
+        for item in values:
+            if item not in valid:
+                raise CustomBetError(
+                    f"Value {item!r} for {where} is not valid; use player, banker or tie."
+                )
+        return frozenset(values)
+    if key in _BOOLEANS:
+        if not isinstance(value, bool):
+            raise CustomBetError(f"Value {value!r} for {where} is not valid; use true or false.")
+        return frozenset({value})
+    low, high = _NUMERIC_RANGES[key]
+    if isinstance(value, dict):
+        unknown = set(value) - {"min", "max"}
+        if unknown:
+            raise CustomBetError(
+                f"Range {value!r} for {where} is not valid; use {{ min = {low}, max = {high} }}."
+            )
+        start, stop = value.get("min", low), value.get("max", high)
+        for bound in (start, stop):
+            if isinstance(bound, bool) or not isinstance(bound, int):
+                raise CustomBetError(
+                    f"Range {value!r} for {where} is not valid; its bounds must be whole numbers "
+                    f"from {low} to {high}."
+                )
+        if start > stop:
+            raise CustomBetError(f"Range {value!r} for {where} is empty; min must not exceed max.")
+        values = list(range(start, stop + 1))
+    else:
+        values = value if isinstance(value, list) else [value]
+    for item in values:
+        if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
+            raise CustomBetError(
+                f"Value {item!r} for {where} is not valid; use whole numbers from {low} to {high}."
+            )
+    return frozenset(values)
+
+
+@cache
+def _possible_summaries() -> tuple[RoundSummary, ...]:
+    """Every round summary a full suited shoe can produce under the standard tableau."""
+    return tuple(enumerate_rounds(Shoe.standard(decks=8)).counts)
+
+
+def _build_bet(data: Mapping[str, Any], taken: set[str]) -> Bet:
+    name = data.get("name")
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise CustomBetError(
+            f"Bet name {name!r} in the bet file is not valid; use lower-case letters, digits "
+            "and underscores, starting with a letter."
+        )
+    if name in taken:
+        raise CustomBetError(
+            f"Bet name {name!r} in the bet file is already taken; choose another name."
+        )
+    unknown = set(data) - {"name", "description", "outcome", "otherwise"}
+    if unknown:
+        raise CustomBetError(
+            f"Bet {name!r} has unknown key {sorted(unknown)[0]!r}; use name, description, "
+            "outcome and otherwise."
+        )
+    raw_outcomes = data.get("outcome")
+    if not isinstance(raw_outcomes, list) or not raw_outcomes:
+        raise CustomBetError(
+            f"Bet {name!r} in the bet file has no [[bet.outcome]]; give at least one outcome "
+            "with 'when' and 'pays'."
+        )
+    outcomes: list[_Outcome] = []
+    for index, raw in enumerate(raw_outcomes, start=1):
+        if not isinstance(raw, dict):
+            raise CustomBetError(f"Outcome {index} of bet {name!r} is not a table.")
+        outcome_name = raw.get("name", f"outcome_{index}")
+        if not isinstance(outcome_name, str) or not _NAME.fullmatch(outcome_name):
+            raise CustomBetError(
+                f"Outcome name {outcome_name!r} of bet {name!r} is not valid; use lower-case "
+                "letters, digits and underscores."
+            )
+        if outcome_name == "lose" or outcome_name in {outcome.name for outcome in outcomes}:
+            raise CustomBetError(
+                f"Outcome name {outcome_name!r} of bet {name!r} is used twice or reserved; "
+                "choose another."
+            )
+        unknown = set(raw) - {"name", "when", "pays"}
+        if unknown:
+            raise CustomBetError(
+                f"Outcome {outcome_name!r} of bet {name!r} has unknown key "
+                f"{sorted(unknown)[0]!r}; use name, when and pays."
+            )
+        if "pays" not in raw:
+            raise CustomBetError(f"Outcome {outcome_name!r} of bet {name!r} has no 'pays'.")
+        pay = _pay(raw["pays"], f"outcome {outcome_name!r} of bet {name!r}")
+        when = raw.get("when", {})
+        if not isinstance(when, dict):
+            raise CustomBetError(
+                f"'when' of outcome {outcome_name!r} in bet {name!r} is not a table; use "
+                'when = { winner = "banker", banker_total = 6 }.'
+            )
+        conditions = []
+        for key, value in when.items():
+            if key not in _FIELDS:
+                raise CustomBetError(
+                    f"Unknown condition {key!r} in outcome {outcome_name!r} of bet {name!r}; "
+                    f"use {', '.join(_CONDITIONS)}."
+                )
+            conditions.append((key, _allowed(name, outcome_name, key, value)))
+        outcomes.append(_Outcome(outcome_name, tuple(conditions), pay))
+    otherwise = _pay(data.get("otherwise", -1), f"'otherwise' of bet {name!r}")
+    needs_suits = any(key in _SUITED for outcome in outcomes for key, _ in outcome.conditions)
+    _check_reachable(name, outcomes)
+    pays = {outcome.name: outcome.pay for outcome in outcomes} | {"lose": otherwise}
+    description = data.get("description", f"User-defined bet {name}.")
+    if not isinstance(description, str):
+        raise CustomBetError(f"Description of bet {name!r} is not text.")
+    settle = _CustomSettle(tuple(outcomes), "lose")
+    return Bet(name, description, settle, pays, needs_suits=needs_suits)
+
+
+def _pay(value: Any, where: str) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction)):
+        raise CustomBetError(
+            f'Pay {value!r} for {where} is not a number; use a number such as 12, 0.54 or "27/50".'
+        )
+    try:
+        pay = parse_number(value, where)
+    except PayError:
+        raise CustomBetError(
+            f'Pay {value!r} for {where} is not a number; use a number such as 12, 0.54 or "27/50".'
+        ) from None
+    if pay < -1:
+        raise CustomBetError(
+            f"Pay {fraction_string(pay)} for {where} is not valid; a bet cannot lose more than "
+            "its stake, so use a number of at least -1."
+        )
+    return pay
+
+
+def _check_reachable(name: str, outcomes: Sequence[_Outcome]) -> None:
+    summaries = _possible_summaries()
+    for index, outcome in enumerate(outcomes):
+        matching = [summary for summary in summaries if outcome.matches(summary)]
+        if not matching:
+            raise CustomBetError(
+                f"Outcome {outcome.name!r} of bet {name!r} can never happen: no round has "
+                f"{outcome.describe()}."
+            )
+        earlier = outcomes[:index]
+        if all(any(other.matches(summary) for other in earlier) for summary in matching):
+            raise CustomBetError(
+                f"Outcome {outcome.name!r} of bet {name!r} is never reached: every round with "
+                f"{outcome.describe()} is settled by an earlier outcome."
+            )
+
+
+def parse_custom_bets(
+    text: str, source: str = "the bet file", taken: Sequence[str] = ()
+) -> list[Bet]:
+    """Read the bets a TOML text describes; *taken* names may not be reused."""
+    try:
+        data = tomllib.loads(text, parse_float=Fraction)
+    except tomllib.TOMLDecodeError as error:
+        raise CustomBetError(f"{source} is not valid TOML ({error}).") from None
+    raw_bets = data.get("bet")
+    unknown = set(data) - {"bet"}
+    if unknown:
+        raise CustomBetError(
+            f"{source} has unknown key {sorted(unknown)[0]!r}; describe bets as [[bet]] tables."
+        )
+    if not isinstance(raw_bets, list) or not raw_bets:
+        raise CustomBetError(f"{source} describes no bet; start each bet with [[bet]].")
+    names = set(taken)
+    bets = []
+    for raw in raw_bets:
+        bet = _build_bet(raw, names)
+        names.add(bet.name)
+        bets.append(bet)
+    return bets
+
+
+def load_custom_bets(path: str | Path, taken: Sequence[str] = ()) -> list[Bet]:
+    """Read the bets a TOML file describes."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CustomBetError(f"Cannot read bet file {str(path)!r}: {error}.") from None
+    return parse_custom_bets(text, f"bet file {str(path)!r}", taken)

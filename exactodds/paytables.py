@@ -1,0 +1,166 @@
+"""Pay tables: changing what a bet pays, one pay or a whole file at a time.
+
+A pay is named ``BET`` when the bet has one winning outcome
+(``dragon7=30``, ``big=27/50``), or ``BET.OUTCOME`` otherwise
+(``lucky6.three_card_win=23``, ``perfect_pair.both=250``).  A bare ``BET``
+for a bet with several pays is refused with the outcomes to choose from, so
+a pay such as ``12/23`` can never be misread as two pays.  Pays are "to 1"
+and at least 0 (0 is a push); every number is read exactly.
+
+>>> from exactodds.side_bets import side_bets
+>>> bets = apply_pays(side_bets(), {"lucky6.three_card_win": "23", "dragon7": "30"})
+>>> bets["lucky6"].pay("three_card_win"), bets["dragon7"].pay("win")
+(Fraction(23, 1), Fraction(30, 1))
+>>> apply_pays(side_bets(), {"lucky6": "23"})
+Traceback (most recent call last):
+...
+exactodds.errors.PayError: Bet 'lucky6' has several pays (three_card_win, two_card_win); name one, e.g. lucky6.three_card_win=23.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from .bets import Bet
+from .errors import PayError
+from .numbers import fraction_string, parse_number
+
+__all__ = ["apply_pays", "load_paytable", "parse_pay_option", "parse_paytable"]
+
+
+def parse_pay_option(text: str) -> tuple[str, Fraction]:
+    """Read one ``--pay NAME=PAY`` option.
+
+    >>> parse_pay_option("big=27/50")
+    ('big', Fraction(27, 50))
+    >>> parse_pay_option("dragon7")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Pay 'dragon7' has no value; use NAME=PAY such as dragon7=30 or lucky6.three_card_win=23.
+    """
+    name, separator, value = text.partition("=")
+    name = name.strip()
+    if not separator or not name or not value.strip():
+        raise PayError(
+            f"Pay {text!r} has no value; use NAME=PAY such as dragon7=30 or "
+            "lucky6.three_card_win=23."
+        )
+    return name, parse_number(value, f"--pay {name}")
+
+
+def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | str | int]:
+    flat: dict[str, Fraction | str | int] = {}
+    for bet, value in data.items():
+        if isinstance(value, Mapping):
+            for outcome, pay in value.items():
+                flat[f"{bet}.{outcome}"] = _number(pay, f"{bet}.{outcome}", source)
+        else:
+            flat[bet] = _number(value, bet, source)
+    return flat
+
+
+def _number(value: Any, name: str, source: str) -> Fraction | str | int:
+    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction)):
+        raise PayError(
+            f"Pay {value!r} for {name} in {source} is not a number; use a number such as 30, "
+            '"27/50" or 0.54.'
+        )
+    return value
+
+
+def parse_paytable(text: str, source: str = "the pay table") -> dict[str, Fraction | str | int]:
+    """Read a pay table from TOML or JSON text into ``{"BET" or "BET.OUTCOME": pay}``.
+
+    Decimals are read exactly (``0.54`` is 27/50), in TOML and JSON alike.
+
+    >>> parse_paytable('dragon7 = 30\\nbig = 0.54\\n[lucky6]\\nthree_card_win = 23\\n')
+    {'dragon7': 30, 'big': Fraction(27, 50), 'lucky6.three_card_win': 23}
+    >>> parse_paytable('{"big": [1]}', "pays.json")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Pay [1] for big in pays.json is not a number; use a number such as 30, "27/50" or 0.54.
+    """
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(text, parse_float=Fraction)
+        except json.JSONDecodeError as error:
+            raise PayError(
+                f"{source} is not valid JSON ({error.msg} at line {error.lineno} column "
+                f'{error.colno}); use an object such as {{"dragon7": 30}}.'
+            ) from None
+        if not isinstance(data, dict):
+            raise PayError(f'{source} must hold a JSON object such as {{"dragon7": 30}}.')
+    else:
+        try:
+            data = tomllib.loads(text, parse_float=Fraction)
+        except tomllib.TOMLDecodeError as error:
+            raise PayError(
+                f"{source} is not valid TOML or JSON ({error}); use lines such as dragon7 = 30."
+            ) from None
+    return _flatten(data, source)
+
+
+def load_paytable(path: str | Path) -> dict[str, Fraction | str | int]:
+    """Read a pay table file (TOML or JSON)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise PayError(f"Cannot read pay table file {str(path)!r}: {error}.") from None
+    return parse_paytable(text, str(path))
+
+
+def _winning_outcomes(bet: Bet) -> list[str]:
+    return [outcome for outcome, pay in bet.pay_table.items() if pay > 0]
+
+
+def apply_pays(bets: Mapping[str, Bet], pays: Mapping[str, Fraction | str | int]) -> dict[str, Bet]:
+    """The bets with *pays* (``"BET"`` or ``"BET.OUTCOME"`` -> pay) applied.
+
+    >>> from exactodds.side_bets import side_bets
+    >>> apply_pays(side_bets(), {"dragon8": 1})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Unknown bet 'dragon8' in pay 'dragon8'; known bets: player_pair, banker_pair, either_pair, perfect_pair, dragon_bonus_player, dragon_bonus_banker, dragon7, panda8, big, small, egalite_0, egalite_1, egalite_2, egalite_3, egalite_4, egalite_5, egalite_6, egalite_7, egalite_8, egalite_9, lucky6, small_tiger, big_tiger, super6.
+    """
+    result = dict(bets)
+    for key, raw in pays.items():
+        bet_name, _, outcome = key.partition(".")
+        if bet_name not in result:
+            raise PayError(
+                f"Unknown bet {bet_name!r} in pay {key!r}; known bets: {', '.join(result)}."
+            )
+        bet = result[bet_name]
+        value = parse_number(raw, f"pay {key}")
+        if value < 0:
+            raise PayError(
+                f"Pay {fraction_string(value)} for {key} is not valid; pays are to 1 and at "
+                "least 0 (0 is a push)."
+            )
+        table = bet.pay_table
+        if not outcome:
+            winning = _winning_outcomes(bet)
+            if len(winning) != 1:
+                raise PayError(
+                    f"Bet {bet_name!r} has several pays ({', '.join(sorted(winning))}); name one, "
+                    f"e.g. {bet_name}.{sorted(winning)[0]}={fraction_string(value)}."
+                )
+            outcome = winning[0]
+        if outcome not in table:
+            raise PayError(
+                f"Bet {bet_name!r} has no outcome {outcome!r}; its outcomes are "
+                f"{', '.join(sorted(table))}."
+            )
+        if outcome == "lose":
+            raise PayError(
+                f"The 'lose' outcome of {bet_name} always costs the stake; it has no pay to set."
+            )
+        table[outcome] = value
+        result[bet_name] = replace(bet, pays=tuple(sorted(table.items())))
+    return result
