@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .bets import Bet, main_bets
-from .enumeration import OutcomeTable, Winner, enumerate_rounds
+from .enumeration import OutcomeTable, Winner, enumerate_rounds, sequences
 from .numbers import decimal_string, percent_string, square_root_decimal_string
 from .rules import Rules
 from .shoe import Shoe
@@ -161,7 +161,6 @@ class Analysis:
 
     shoe: Shoe
     rules: Rules
-    table: OutcomeTable
     outcomes: Mapping[str, OutcomeCount]
     bets: Mapping[str, BetAnalysis]
     #: Bets that cannot be priced on this shoe, with the reason (suited bets on a shoe
@@ -173,7 +172,12 @@ class Analysis:
     @property
     def total(self) -> int:
         """How many six-card sequences the shoe holds: n(n-1)...(n-5)."""
-        return self.table.total
+        return sequences(self.shoe.cards)
+
+    @property
+    def table(self) -> OutcomeTable:
+        """The exact counts per round summary that the bets were priced from (cached)."""
+        return enumerate_rounds(self.shoe, self.rules.tableau)
 
 
 def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:
@@ -230,7 +234,7 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
         else:
             priced[bet.name] = price_bet(table, bet)
     names = tuple(bet.name for bet in chosen)
-    return Analysis(shoe, rules, table, outcomes, priced, unavailable, names)
+    return Analysis(shoe, rules, outcomes, priced, unavailable, names)
 
 
 #: Why a suited bet cannot be priced on a shoe known by rank only.
