@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -106,6 +106,7 @@ _BOOLEANS = (
 _SUITED = {"player_suited_pair", "banker_suited_pair", "either_suited_pair"}
 _CONDITIONS = ("winner", *_NUMERIC_RANGES, *_BOOLEANS)
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
+_GROUP_NAMES = frozenset({"main", "side", "custom", "all"})
 
 
 def _losing_total(summary: RoundSummary) -> int | None:
@@ -177,14 +178,17 @@ def _allowed(bet: str, outcome: str, key: str, value: Any) -> frozenset[object]:
         values = value if isinstance(value, list) else [value]
         valid = {winner.value for winner in Winner}
         for item in values:
-            if item not in valid:
+            if not isinstance(item, str) or item not in valid:
                 raise CustomBetError(
-                    f"Value {item!r} for {where} is not valid; use player, banker or tie."
+                    f"Value {_shown(item)} for {where} is not valid; use player, banker or tie, "
+                    "or a list of them."
                 )
         return frozenset(values)
     if key in _BOOLEANS:
         if not isinstance(value, bool):
-            raise CustomBetError(f"Value {value!r} for {where} is not valid; use true or false.")
+            raise CustomBetError(
+                f"Value {_shown(value)} for {where} is not valid; use true or false."
+            )
         return frozenset({value})
     low, high = _NUMERIC_RANGES[key]
     if isinstance(value, dict):
@@ -195,20 +199,24 @@ def _allowed(bet: str, outcome: str, key: str, value: Any) -> frozenset[object]:
             )
         start, stop = value.get("min", low), value.get("max", high)
         for bound in (start, stop):
-            if isinstance(bound, bool) or not isinstance(bound, int):
+            if isinstance(bound, bool) or not isinstance(bound, int) or not low <= bound <= high:
                 raise CustomBetError(
-                    f"Range {value!r} for {where} is not valid; its bounds must be whole numbers "
-                    f"from {low} to {high}."
+                    f"Bound {_shown(bound)} of the range for {where} is not valid; use whole "
+                    f"numbers from {low} to {high}."
                 )
         if start > stop:
-            raise CustomBetError(f"Range {value!r} for {where} is empty; min must not exceed max.")
+            raise CustomBetError(
+                f"Range {{ min = {start}, max = {stop} }} for {where} is empty; min must not "
+                "exceed max."
+            )
         values = list(range(start, stop + 1))
     else:
         values = value if isinstance(value, list) else [value]
     for item in values:
         if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
             raise CustomBetError(
-                f"Value {item!r} for {where} is not valid; use whole numbers from {low} to {high}."
+                f"Value {_shown(item)} for {where} is not valid; use whole numbers from {low} "
+                f"to {high}."
             )
     return frozenset(values)
 
@@ -219,12 +227,21 @@ def _possible_summaries() -> tuple[RoundSummary, ...]:
     return tuple(enumerate_rounds(Shoe.standard(decks=8)).counts)
 
 
-def _build_bet(data: Mapping[str, Any], taken: set[str]) -> Bet:
+def _build_bet(data: Any, taken: set[str]) -> Bet:
+    if not isinstance(data, dict):
+        raise CustomBetError(
+            f"Bet entry {_shown(data)} in the bet file is not a table; start each bet with [[bet]]."
+        )
     name = data.get("name")
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise CustomBetError(
             f"Bet name {name!r} in the bet file is not valid; use lower-case letters, digits "
             "and underscores, starting with a letter."
+        )
+    if name in _GROUP_NAMES:
+        raise CustomBetError(
+            f"Bet name {name!r} is reserved for the bet selection (main, side, custom, all); "
+            "choose another name."
         )
     if name in taken:
         raise CustomBetError(
@@ -328,22 +345,35 @@ def _check_reachable(name: str, outcomes: Sequence[_Outcome]) -> None:
             )
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _shown(value: object) -> str:
+    """A value as the user wrote it in TOML (decimals arrive as Fractions)."""
+    if isinstance(value, Fraction):
+        return repr(float(value)) if value.denominator != 1 else f"{value.numerator}.0"
+    return repr(value)
+
+
 def parse_custom_bets(
     text: str, source: str = "the bet file", taken: Sequence[str] = ()
 ) -> list[Bet]:
     """Read the bets a TOML text describes; *taken* names may not be reused."""
     try:
-        data = tomllib.loads(text, parse_float=Fraction)
+        data = tomllib.loads(text, parse_float=str)
     except tomllib.TOMLDecodeError as error:
-        raise CustomBetError(f"{source} is not valid TOML ({error}).") from None
+        raise CustomBetError(f"{_capital(source)} is not valid TOML ({error}).") from None
+    except PayError as error:
+        raise CustomBetError(f"{_capital(source)}: {error}") from None
     raw_bets = data.get("bet")
     unknown = set(data) - {"bet"}
     if unknown:
         raise CustomBetError(
-            f"{source} has unknown key {sorted(unknown)[0]!r}; describe bets as [[bet]] tables."
+            f"{_capital(source)} has unknown key {sorted(unknown)[0]!r}; describe bets as [[bet]] tables."
         )
     if not isinstance(raw_bets, list) or not raw_bets:
-        raise CustomBetError(f"{source} describes no bet; start each bet with [[bet]].")
+        raise CustomBetError(f"{_capital(source)} describes no bet; start each bet with [[bet]].")
     names = set(taken)
     bets = []
     for raw in raw_bets:

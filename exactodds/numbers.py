@@ -22,6 +22,7 @@ from fractions import Fraction
 from .errors import PayError, RulesError
 
 __all__ = [
+    "MAX_EXPONENT",
     "decimal_string",
     "fraction_string",
     "parse_commission",
@@ -32,6 +33,17 @@ __all__ = [
 ]
 
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+#: Largest power of ten a number may carry in its exponent (1e30 is far beyond any pay).
+MAX_EXPONENT = 30
+
+
+def _check_exponent(text: str, what: str) -> None:
+    match = re.search(r"[eE]([+-]?\d+)$", text)
+    if match and abs(int(match.group(1))) > MAX_EXPONENT:
+        raise PayError(
+            f"{text!r} for {what} is out of range; use a number with an exponent of at most "
+            f"{MAX_EXPONENT}."
+        )
 
 
 def parse_number(text: str | int | Fraction, what: str) -> Fraction:
@@ -61,6 +73,8 @@ def parse_number(text: str | int | Fraction, what: str) -> Fraction:
         scale = Fraction(1, 100)
     parts = re.split(r"[:/]", cleaned)
     if len(parts) in (1, 2) and all(_NUMBER.fullmatch(part) for part in parts):
+        for part in parts:
+            _check_exponent(part, what)
         numerator = Fraction(parts[0])
         denominator = Fraction(parts[1]) if len(parts) == 2 else Fraction(1)
         if denominator == 0:

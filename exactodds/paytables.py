@@ -54,8 +54,8 @@ def parse_pay_option(text: str) -> tuple[str, Fraction]:
     return name, parse_number(value, f"--pay {name}")
 
 
-def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | str | int]:
-    flat: dict[str, Fraction | str | int] = {}
+def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | int]:
+    flat: dict[str, Fraction | int] = {}
     for bet, value in data.items():
         if isinstance(value, Mapping):
             for outcome, pay in value.items():
@@ -65,16 +65,19 @@ def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | str |
     return flat
 
 
-def _number(value: Any, name: str, source: str) -> Fraction | str | int:
+def _number(value: Any, name: str, source: str) -> Fraction | int:
     if isinstance(value, bool) or not isinstance(value, (int, str, Fraction)):
         raise PayError(
             f"Pay {value!r} for {name} in {source} is not a number; use a number such as 30, "
             '"27/50" or 0.54.'
         )
+    if isinstance(value, str):
+        # TOML and JSON decimals arrive as their text, so they are read exactly here.
+        return parse_number(value, f"{name} in {source}")
     return value
 
 
-def parse_paytable(text: str, source: str = "the pay table") -> dict[str, Fraction | str | int]:
+def parse_paytable(text: str, source: str = "the pay table") -> dict[str, Fraction | int]:
     """Read a pay table from TOML or JSON text into ``{"BET" or "BET.OUTCOME": pay}``.
 
     Decimals are read exactly (``0.54`` is 27/50), in TOML and JSON alike.
@@ -89,25 +92,29 @@ def parse_paytable(text: str, source: str = "the pay table") -> dict[str, Fracti
     stripped = text.lstrip()
     if stripped.startswith("{"):
         try:
-            data = json.loads(text, parse_float=Fraction)
+            data = json.loads(text, parse_float=str, parse_constant=str)
         except json.JSONDecodeError as error:
             raise PayError(
-                f"{source} is not valid JSON ({error.msg} at line {error.lineno} column "
+                f"{_capital(source)} is not valid JSON ({error.msg} at line {error.lineno} column "
                 f'{error.colno}); use an object such as {{"dragon7": 30}}.'
             ) from None
         if not isinstance(data, dict):
-            raise PayError(f'{source} must hold a JSON object such as {{"dragon7": 30}}.')
+            raise PayError(f'{_capital(source)} must hold a JSON object such as {{"dragon7": 30}}.')
     else:
         try:
-            data = tomllib.loads(text, parse_float=Fraction)
+            data = tomllib.loads(text, parse_float=str)
         except tomllib.TOMLDecodeError as error:
             raise PayError(
-                f"{source} is not valid TOML or JSON ({error}); use lines such as dragon7 = 30."
+                f"{_capital(source)} is not valid TOML or JSON ({error}); use lines such as dragon7 = 30."
             ) from None
     return _flatten(data, source)
 
 
-def load_paytable(path: str | Path) -> dict[str, Fraction | str | int]:
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def load_paytable(path: str | Path) -> dict[str, Fraction | int]:
     """Read a pay table file (TOML or JSON)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -145,11 +152,15 @@ def apply_pays(bets: Mapping[str, Bet], pays: Mapping[str, Fraction | str | int]
             )
         table = bet.pay_table
         if not outcome:
-            winning = _winning_outcomes(bet)
+            # Which outcome a bare name means is decided by the bet as it came, so an earlier
+            # change (say win = 0 in a pay table) cannot change what the name refers to.
+            winning = _winning_outcomes(bets[bet_name])
             if len(winning) != 1:
+                choices = ", ".join(sorted(winning or set(table) - {"lose"}))
+                example = sorted(winning or set(table) - {"lose"})[:1] or ["win"]
                 raise PayError(
-                    f"Bet {bet_name!r} has several pays ({', '.join(sorted(winning))}); name one, "
-                    f"e.g. {bet_name}.{sorted(winning)[0]}={fraction_string(value)}."
+                    f"Bet {bet_name!r} has several pays ({choices}); name one, "
+                    f"e.g. {bet_name}.{example[0]}={fraction_string(value)}."
                 )
             outcome = winning[0]
         if outcome not in table:
