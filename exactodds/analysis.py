@@ -16,10 +16,12 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 from .bets import Bet, main_bets
 from .enumeration import OutcomeTable, Winner, enumerate_rounds, sequences
@@ -83,16 +85,18 @@ class BetAnalysis:
         }
 
     def _moment(self, power: int) -> Fraction:
-        weighted = sum(
-            (
-                count * self.bet.pay(outcome) ** power
-                for outcome, count in self.outcome_counts.items()
-            ),
-            Fraction(0),
+        # Sum with integers over one common denominator; one Fraction at the end.
+        pays = [
+            (count, self.bet.pay(outcome) ** power)
+            for outcome, count in self.outcome_counts.items()
+        ]
+        denominator = math.lcm(*(pay.denominator for _, pay in pays))
+        numerator = sum(
+            count * pay.numerator * (denominator // pay.denominator) for count, pay in pays
         )
-        return weighted / self.total
+        return Fraction(numerator, self.total * denominator)
 
-    @property
+    @cached_property
     def expected_value(self) -> Fraction:
         """Expected net result per unit staked (negative: the house wins)."""
         return self._moment(1)

@@ -15,7 +15,7 @@ another pay table.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .enumeration import RoundSummary, Winner
@@ -54,6 +54,7 @@ class Bet:
     settle: Callable[[RoundSummary], str]
     pays: tuple[tuple[str, Fraction], ...] | Mapping[str, Fraction | int | str]
     needs_suits: bool = False
+    _pays: dict[str, Fraction] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         items = self.pays.items() if isinstance(self.pays, Mapping) else self.pays
@@ -61,15 +62,17 @@ class Bet:
         for outcome, pay in items:
             cleaned.append((outcome, parse_number(pay, f"the {outcome!r} pay of {self.name}")))
         object.__setattr__(self, "pays", tuple(sorted(cleaned)))
+        # Looked up for every outcome of every shoe priced, so kept ready (not a field).
+        object.__setattr__(self, "_pays", dict(sorted(cleaned)))
 
     @property
     def pay_table(self) -> dict[str, Fraction]:
-        """Outcome name -> net result per unit staked."""
-        return dict(self.pays)  # type: ignore[arg-type]
+        """Outcome name -> net result per unit staked (a fresh copy)."""
+        return dict(self._pays)
 
     def pay(self, outcome: str) -> Fraction:
         """The net result of *outcome* per unit staked."""
-        table = self.pay_table
+        table = self._pays
         if outcome not in table:
             raise PayError(
                 f"Bet {self.name!r} has no pay for outcome {outcome!r}; "
