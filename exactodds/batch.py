@@ -47,7 +47,7 @@ from .polynomial import ValueKey, compile_tableau
 from .rules import Rules
 from .shoe import Shoe
 
-__all__ = ["Analyzer", "analyze_many"]
+__all__ = ["Analyzer", "BadLine", "analyze_many", "read_shoes"]
 
 _PairState = tuple[int, int]
 # Pair states of a hand: 0 no pair, 1 a pair (not suited, or suits unknown), 2 a suited pair.
@@ -160,6 +160,18 @@ class Analyzer:
                 table[states] = seen.pop()
             tables.append(table)
         return _PairBet(bet, tables[0], tables[1])
+
+    def routes(self) -> dict[str, str]:
+        """How each bet is priced: ``"polynomial"``, ``"pairs"`` or ``"walk"``.
+
+        >>> from exactodds.catalogue import select_bets
+        >>> Analyzer(bets=select_bets("banker,either_pair")).routes()
+        {'banker': 'polynomial', 'either_pair': 'pairs'}
+        """
+        routes = {value_bet.bet.name: "polynomial" for value_bet in self._value_bets}
+        routes |= {pair_bet.bet.name: "pairs" for pair_bet in self._pair_bets}
+        routes |= {bet.name: "walk" for bet in self._walk_bets}
+        return {bet.name: routes[bet.name] for bet in self.bets}
 
     def analyze(self, shoe: Shoe) -> Analysis:
         """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.analyze`)."""
@@ -323,3 +335,49 @@ def _pair_state_counts(shoes: Sequence[Shoe]) -> list[dict[_PairState, int]]:
             }
         results.append({states: count * tail for states, count in exclusive.items()})
     return results
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A line of batch input that does not describe a shoe exactodds can count.
+
+    >>> str(BadLine(7, "Count -1 for 'A' is negative; use a whole number of at least 0."))
+    "Line 7: Count -1 for 'A' is negative; use a whole number of at least 0."
+    """
+
+    number: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"Line {self.number}: {self.message}"
+
+
+def read_shoes(lines: Iterable[str], bad_lines: list[BadLine], skip_bad: bool) -> Iterator[Shoe]:
+    """Shoes from JSON lines (each the object ``--shoe`` takes), in order, blank lines ignored.
+
+    A bad line is appended to *bad_lines*; unless *skip_bad*, reading stops
+    there, so that everything before it can still be written out first.
+
+    >>> bad: list[BadLine] = []
+    >>> [shoe.cards for shoe in read_shoes(['{"A": 6}', "", '{"A": 2}', '{"K": 7}'], bad, True)]
+    [6, 7]
+    >>> [str(line) for line in bad]
+    ['Line 3: The shoe holds 2 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.']
+    """
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            shoe = Shoe.from_json(text)
+            if shoe.cards < 6:
+                raise ShoeError(
+                    f"The shoe holds {shoe.cards} cards; a round is counted as a sequence of 6 "
+                    "cards, so a shoe needs at least 6."
+                )
+        except ShoeError as error:
+            bad_lines.append(BadLine(number, str(error)))
+            if skip_bad:
+                continue
+            return
+        yield shoe

@@ -26,6 +26,7 @@ from .shoe import Shoe
 
 __all__ = [
     "analysis_data",
+    "batch_record",
     "bet_data",
     "render_bets",
     "render_csv",
@@ -119,6 +120,40 @@ def _any_bet_data(analysis: Analysis, name: str, digits: int) -> dict[str, Any]:
     if name in analysis.bets:
         return bet_data(analysis.bets[name], digits)
     return {"computable": False, "reason": analysis.unavailable[name]}
+
+
+def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[str, Any]:
+    """One shoe's line of ``exactodds batch`` output.
+
+    ``bets`` has the shape of ``exactodds odds --format json``: by default
+    each bet carries its exact and decimal EV and house edge (and
+    ``computable``); with *full*, every field ``odds`` gives.
+
+    >>> from exactodds import Shoe, analyze
+    >>> record = batch_record(analyze(Shoe.standard(decks=1)), 4)
+    >>> record["bets"]["tie"]
+    {'computable': True, 'ev': '-2003549/12724075', 'ev_decimal': '-0.1575', 'house_edge': '2003549/12724075', 'house_edge_decimal': '0.1575'}
+    """
+    bets: dict[str, Any] = {}
+    for name in _bet_names(analysis):
+        if full or name not in analysis.bets:
+            bets[name] = _any_bet_data(analysis, name, digits)
+            continue
+        result = analysis.bets[name]
+        ev = result.expected_value
+        bets[name] = {
+            "computable": True,
+            "ev": fraction_string(ev),
+            "ev_decimal": decimal_string(ev, digits),
+            "house_edge": fraction_string(-ev),
+            "house_edge_decimal": decimal_string(-ev, digits),
+        }
+    return {
+        "shoe": {"cards": analysis.shoe.cards, "ranks": analysis.shoe.as_dict()},
+        "total": analysis.total,
+        "outcomes": {name: outcome.count for name, outcome in analysis.outcomes.items()},
+        "bets": bets,
+    }
 
 
 def render_json(analysis: Analysis, digits: int) -> str:
