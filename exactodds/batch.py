@@ -34,16 +34,19 @@ exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequ
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .analysis import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
 from .bets import Bet, main_bets
-from .enumeration import RoundSummary, Winner, enumerate_rounds, falling_factorial, sequences
+from .enumeration import RoundSummary, Winner, enumerate_rounds, sequences
 from .errors import ShoeError
-from .polynomial import ValueKey, compile_tableau
+from .polynomial import EXACT_INT64_LIMIT, ValueKey, compile_tableau
 from .rules import Rules
 from .shoe import Shoe
 
@@ -129,6 +132,17 @@ class Analyzer:
                 self._pair_bets.append(pair_bet)
             else:
                 self._walk_bets.append(bet)
+        self._route: dict[str, tuple[str, int]] = {}
+        for route, group in (
+            ("polynomial", [value_bet.bet for value_bet in self._value_bets]),
+            ("pairs", [pair_bet.bet for pair_bet in self._pair_bets]),
+            ("walk", self._walk_bets),
+        ):
+            for index, bet in enumerate(group):
+                self._route[bet.name] = (route, index)
+        self._needs_suits: Mapping[str, str] = MappingProxyType(
+            {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
+        )
         matrix = np.zeros((len(keys), len(column_sets)), dtype=np.int64)
         for indices, index in column_sets.items():
             matrix[sorted(indices), index] = 1
@@ -146,6 +160,8 @@ class Analyzer:
             if len(seen) != 1:
                 return None
             outcomes.append(seen.pop())
+        for outcome in set(outcomes):
+            bet.pay(outcome)  # every outcome the bet can produce must have a pay
         return outcomes
 
     def _pair_outcomes(self, bet: Bet) -> _PairBet | None:
@@ -158,6 +174,7 @@ class Analyzer:
                 if len(seen) != 1:
                     return None
                 table[states] = seen.pop()
+                bet.pay(table[states])
             tables.append(table)
         return _PairBet(bet, tables[0], tables[1])
 
@@ -168,16 +185,13 @@ class Analyzer:
         >>> Analyzer(bets=select_bets("banker,either_pair")).routes()
         {'banker': 'polynomial', 'either_pair': 'pairs'}
         """
-        routes = {value_bet.bet.name: "polynomial" for value_bet in self._value_bets}
-        routes |= {pair_bet.bet.name: "pairs" for pair_bet in self._pair_bets}
-        routes |= {bet.name: "walk" for bet in self._walk_bets}
-        return {bet.name: routes[bet.name] for bet in self.bets}
+        return {bet.name: self._route[bet.name][0] for bet in self.bets}
 
     def analyze(self, shoe: Shoe) -> Analysis:
         """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.analyze`)."""
         return next(iter(self.analyze_many([shoe])))
 
-    def analyze_many(self, shoes: Iterable[Shoe], chunk_size: int = 1024) -> Iterator[Analysis]:
+    def analyze_many(self, shoes: Iterable[Shoe], chunk_size: int = 256) -> Iterator[Analysis]:
         """Exact analyses of *shoes*, in order, computed *chunk_size* shoes at a time."""
         if chunk_size < 1:
             raise ValueError(f"chunk_size must be at least 1, not {chunk_size}.")
@@ -194,60 +208,107 @@ class Analyzer:
                 )
         values = np.array([shoe.value_counts for shoe in shoes], dtype=np.int64)
         columns = self._projection.evaluate(values)
-        pair_counts = _pair_state_counts(shoes) if self._pair_bets else [None] * len(shoes)
+        pair_counts: Sequence[dict[_PairState, int] | None] = (
+            _pair_state_counts(shoes) if self._pair_bets else [None] * len(shoes)
+        )
+        names = tuple(bet.name for bet in self.bets)
         results = []
         for shoe, counts, pairs in zip(shoes, columns, pair_counts, strict=True):
-            results.append(self._assemble(shoe, counts, pairs))
+            total = sequences(shoe.cards)
+            player = counts[self._player_column]
+            tie = counts[self._tie_column]
+            outcomes = {
+                "banker": OutcomeCount("banker", total - player - tie, total),
+                "player": OutcomeCount("player", player, total),
+                "tie": OutcomeCount("tie", tie, total),
+            }
+            unavailable = (
+                self._needs_suits if not shoe.suits_known and self._needs_suits else _NOTHING
+            )
+            bets = _Bets(self, shoe, total, counts, pairs, unavailable)
+            results.append(Analysis(shoe, self.rules, outcomes, bets, unavailable, names))
         return results
 
-    def _assemble(
-        self, shoe: Shoe, counts: list[int], pairs: dict[_PairState, int] | None
-    ) -> Analysis:
-        total = sequences(shoe.cards)
-        player = counts[self._player_column]
-        tie = counts[self._tie_column]
-        outcomes = {
-            "banker": OutcomeCount("banker", total - player - tie, total),
-            "player": OutcomeCount("player", player, total),
-            "tie": OutcomeCount("tie", tie, total),
-        }
-        priced: dict[str, BetAnalysis] = {}
-        unavailable: dict[str, str] = {}
-        for value_bet in self._value_bets:
-            if value_bet.bet.needs_suits and not shoe.suits_known:
-                unavailable[value_bet.bet.name] = SUITS_UNKNOWN
-                continue
-            outcome_counts = {outcome: counts[index] for outcome, index in value_bet.columns}
+    def _price(
+        self,
+        name: str,
+        shoe: Shoe,
+        total: int,
+        counts: list[int],
+        pairs: dict[_PairState, int] | None,
+    ) -> BetAnalysis:
+        """One bet's exact counts from a shoe's evaluated columns (or by the walk)."""
+        route, index = self._route[name]
+        if route == "polynomial":
+            value_bet = self._value_bets[index]
+            outcome_counts = {outcome: counts[column] for outcome, column in value_bet.columns}
             outcome_counts[value_bet.rest] = total - sum(outcome_counts.values())
-            priced[value_bet.bet.name] = BetAnalysis(value_bet.bet, outcome_counts, total)
-        for pair_bet in self._pair_bets:
-            if pair_bet.bet.needs_suits and not shoe.suits_known:
-                unavailable[pair_bet.bet.name] = SUITS_UNKNOWN
-                continue
+            return BetAnalysis(value_bet.bet, outcome_counts, total)
+        if route == "pairs":
+            pair_bet = self._pair_bets[index]
             assert pairs is not None
             table = pair_bet.suited if shoe.suits_known else pair_bet.rank_only
             outcome_counts = {}
             for states, count in pairs.items():
                 outcome = table[states]
                 outcome_counts[outcome] = outcome_counts.get(outcome, 0) + count
-            priced[pair_bet.bet.name] = BetAnalysis(pair_bet.bet, outcome_counts, total)
-        if self._walk_bets:
-            table_of_rounds = enumerate_rounds(shoe, self.rules.tableau)
-            for bet in self._walk_bets:
-                if bet.needs_suits and not shoe.suits_known:
-                    unavailable[bet.name] = SUITS_UNKNOWN
-                else:
-                    priced[bet.name] = price_bet(table_of_rounds, bet)
-        names = tuple(bet.name for bet in self.bets)
-        ordered = {name: priced[name] for name in names if name in priced}
-        return Analysis(shoe, self.rules, outcomes, ordered, unavailable, names)
+            return BetAnalysis(pair_bet.bet, outcome_counts, total)
+        return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[index])
+
+
+_NOTHING: Mapping[str, str] = MappingProxyType({})
+
+
+class _Bets(Mapping[str, BetAnalysis]):
+    """A shoe's priced bets, each built from the shoe's exact counts when first read.
+
+    Building a :class:`BetAnalysis` is cheap but not free; a research script
+    that reads two bets of a thousand shoes should not pay for thirty.
+    """
+
+    __slots__ = ("_analyzer", "_cache", "_counts", "_names", "_pairs", "_shoe", "_total")
+
+    def __init__(
+        self,
+        analyzer: Analyzer,
+        shoe: Shoe,
+        total: int,
+        counts: list[int],
+        pairs: dict[_PairState, int] | None,
+        unavailable: Mapping[str, str],
+    ) -> None:
+        self._analyzer = analyzer
+        self._shoe = shoe
+        self._total = total
+        self._counts = counts
+        self._pairs = pairs
+        self._names = [bet.name for bet in analyzer.bets if bet.name not in unavailable]
+        self._cache: dict[str, BetAnalysis] = {}
+
+    def __getitem__(self, name: str) -> BetAnalysis:
+        if name not in self._cache:
+            if name not in self._names:
+                raise KeyError(name)
+            self._cache[name] = self._analyzer._price(
+                name, self._shoe, self._total, self._counts, self._pairs
+            )
+        return self._cache[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __repr__(self) -> str:
+        return f"<bets {', '.join(self._names)}>"
 
 
 def analyze_many(
     shoes: Iterable[Shoe],
     rules: Rules | None = None,
     bets: Iterable[Bet] | None = None,
-    chunk_size: int = 1024,
+    chunk_size: int = 256,
 ) -> Iterator[Analysis]:
     """Exact analyses of many shoes, streamed in input order.
 
@@ -274,67 +335,89 @@ def _pair_state_counts(shoes: Sequence[Shoe]) -> list[dict[_PairState, int]]:
     and F is symmetric between the hands.  Exclusive states come by
     inclusion-exclusion, and every count is multiplied by ff(N - 4, 2) for the
     two remaining positions of the six-card sequence.
+
+    Computed with int64 arrays while ff(N, 6) < 2**62: every result is below
+    2**63, so wrapping intermediate values (int64 arithmetic is modulo 2**64)
+    cannot change it; larger shoes use Python integers (object arrays).
     """
-    results = []
-    for shoe in shoes:
-        total = shoe.cards
-        ranks = shoe.rank_counts
-        a = [count * (count - 1) for count in ranks]
-        big_a = sum(a)
-        f_any_any = falling_factorial(total, 4)
-        f_pair_any = big_a * falling_factorial(total - 2, 2)
-        f_pair_pair = (
-            big_a * big_a
-            - sum(x * x for x in a)
-            + sum(falling_factorial(count, 4) for count in ranks)
-        )
-        tail = falling_factorial(total - 4, 2)
-        if shoe.suit_counts is None:
-            exclusive = {
-                (0, 0): f_any_any - 2 * f_pair_any + f_pair_pair,
-                (1, 0): f_pair_any - f_pair_pair,
-                (0, 1): f_pair_any - f_pair_pair,
-                (1, 1): f_pair_pair,
-            }
-        else:
-            suits = shoe.suit_counts
-            s = [count * (count - 1) for count in suits]
-            big_s = sum(s)
-            f_suited_any = big_s * falling_factorial(total - 2, 2)
-            f_suited_suited = (
-                big_s * big_s
-                - sum(x * x for x in s)
-                + sum(falling_factorial(count, 4) for count in suits)
+    small = [sequences(shoe.cards) < EXACT_INT64_LIMIT for shoe in shoes]
+    results: list[dict[_PairState, int]] = [{} for _ in shoes]
+    for suited in (False, True):
+        for fits in (True, False):
+            rows = [
+                row
+                for row, shoe in enumerate(shoes)
+                if shoe.suits_known == suited and small[row] == fits
+            ]
+            if not rows:
+                continue
+            dtype: type = np.int64 if fits else object
+            ranks: npt.NDArray[Any] = np.array(
+                [shoes[row].rank_counts for row in rows], dtype=dtype
             )
-            f_suited_pair = sum(
-                s[index] * (big_a - a[index // 4] + falling_factorial(ranks[index // 4] - 2, 2))
-                for index in range(52)
-                if s[index]
+            suits: npt.NDArray[Any] | None = (
+                np.array([shoes[row].suit_counts for row in rows], dtype=dtype) if suited else None
             )
-            # Signed combinations of the nested sets any > pair > suited giving each state.
-            state_sets = {0: {"any": 1, "pair": -1}, 1: {"pair": 1, "suited": -1}, 2: {"suited": 1}}
-            joint = {
-                ("any", "any"): f_any_any,
-                ("any", "pair"): f_pair_any,
-                ("pair", "any"): f_pair_any,
-                ("any", "suited"): f_suited_any,
-                ("suited", "any"): f_suited_any,
-                ("pair", "pair"): f_pair_pair,
-                ("suited", "suited"): f_suited_suited,
-                ("suited", "pair"): f_suited_pair,
-                ("pair", "suited"): f_suited_pair,
-            }
-            exclusive = {
-                (player, banker): sum(
-                    player_sign * banker_sign * joint[(player_set, banker_set)]
-                    for player_set, player_sign in state_sets[player].items()
-                    for banker_set, banker_sign in state_sets[banker].items()
-                )
-                for player in range(3)
-                for banker in range(3)
-            }
-        results.append({states: count * tail for states, count in exclusive.items()})
+            for row, counts in zip(rows, _pair_states(ranks, suits), strict=True):
+                results[row] = counts
     return results
+
+
+def _pair_states(
+    ranks: npt.NDArray[Any], suits: npt.NDArray[Any] | None
+) -> list[dict[_PairState, int]]:
+    """The exclusive joint pair-state counts for shoes given as rows of rank (and suit) counts."""
+    total = ranks.sum(axis=1)
+    a = ranks * (ranks - 1)
+    big_a = a.sum(axis=1)
+    four = (ranks * (ranks - 1) * (ranks - 2) * (ranks - 3)).sum(axis=1)
+    f_any_any = total * (total - 1) * (total - 2) * (total - 3)
+    f_pair_any = big_a * (total - 2) * (total - 3)
+    f_pair_pair = big_a * big_a - (a * a).sum(axis=1) + four
+    tail = (total - 4) * (total - 5)
+    joint = {
+        ("any", "any"): f_any_any,
+        ("any", "pair"): f_pair_any,
+        ("pair", "any"): f_pair_any,
+        ("pair", "pair"): f_pair_pair,
+    }
+    state_sets: dict[int, dict[str, int]] = {0: {"any": 1, "pair": -1}, 1: {"pair": 1}}
+    states = 2
+    if suits is not None:
+        s = suits * (suits - 1)
+        big_s = s.sum(axis=1)
+        f_suited_any = big_s * (total - 2) * (total - 3)
+        f_suited_suited = (
+            big_s * big_s
+            - (s * s).sum(axis=1)
+            + (suits * (suits - 1) * (suits - 2) * (suits - 3)).sum(axis=1)
+        )
+        # For a card type t of rank r: A - a_r + ff(n_r - 2, 2), the Banker's rank pairs left.
+        left = big_a[:, None] - a + (ranks - 2) * (ranks - 3)
+        f_suited_pair = (s * np.repeat(left, 4, axis=1)).sum(axis=1)
+        joint |= {
+            ("any", "suited"): f_suited_any,
+            ("suited", "any"): f_suited_any,
+            ("suited", "suited"): f_suited_suited,
+            ("suited", "pair"): f_suited_pair,
+            ("pair", "suited"): f_suited_pair,
+        }
+        state_sets = {0: {"any": 1, "pair": -1}, 1: {"pair": 1, "suited": -1}, 2: {"suited": 1}}
+        states = 3
+    columns = {}
+    for player in range(states):
+        for banker in range(states):
+            combined = sum(
+                player_sign * banker_sign * joint[(player_set, banker_set)]
+                for player_set, player_sign in state_sets[player].items()
+                for banker_set, banker_sign in state_sets[banker].items()
+            )
+            columns[(player, banker)] = (combined * tail).tolist()
+    keys = list(columns)
+    return [
+        {key: int(value) for key, value in zip(keys, values, strict=True)}
+        for values in zip(*columns.values(), strict=True)
+    ]
 
 
 @dataclass(frozen=True)
