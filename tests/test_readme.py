@@ -48,11 +48,23 @@ def test_readme_has_sessions() -> None:
 
 @pytest.mark.parametrize(("command", "expected"), SESSIONS, ids=[c for c, _ in SESSIONS])
 def test_readme_session_output_is_real(command: str, expected: str) -> None:
+    command, _, pipe = command.partition(" | ")
     arguments = shlex.split(command)
     assert arguments[0] == "exactodds"
-    result = CliRunner().invoke(cli, arguments[1:])
-    shown = (result.stdout + result.stderr).rstrip("\n")
-    assert shown == expected.rstrip("\n")
+    stdin = None
+    if "<" in arguments:
+        position = arguments.index("<")
+        stdin = (Path(__file__).resolve().parent.parent / arguments[position + 1]).read_text()
+        del arguments[position : position + 2]
+    result = CliRunner().invoke(cli, arguments[1:], input=stdin)
+    shown = (result.stdout + result.stderr).rstrip("\n").split("\n")
+    if pipe:
+        # Only `head -N` and `tail -N` are used in the README.
+        tool, count = pipe.split()
+        assert tool in ("head", "tail")
+        number = int(count.lstrip("-"))
+        shown = shown[:number] if tool == "head" else shown[-number:]
+    assert "\n".join(shown) == expected.rstrip("\n")
 
 
 def test_readme_python_blocks_run() -> None:
