@@ -16,7 +16,6 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -85,15 +84,9 @@ class BetAnalysis:
         }
 
     def _moment(self, power: int) -> Fraction:
-        # Sum with integers over one common denominator; one Fraction at the end.
-        pays = [
-            (count, self.bet.pay(outcome) ** power)
-            for outcome, count in self.outcome_counts.items()
-        ]
-        denominator = math.lcm(*(pay.denominator for _, pay in pays))
-        numerator = sum(
-            count * pay.numerator * (denominator // pay.denominator) for count, pay in pays
-        )
+        # Integers over one common denominator; one Fraction at the end.
+        pays, denominator = self.bet.integer_pays(power)
+        numerator = sum(count * pays[outcome] for outcome, count in self.outcome_counts.items())
         return Fraction(numerator, self.total * denominator)
 
     @cached_property

@@ -14,6 +14,7 @@ another pay table.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -69,6 +70,25 @@ class Bet:
     def pay_table(self) -> dict[str, Fraction]:
         """Outcome name -> net result per unit staked (a fresh copy)."""
         return dict(self._pays)
+
+    def integer_pays(self, power: int = 1) -> tuple[dict[str, int], int]:
+        """Each outcome's pay to the *power*, as integers over one common denominator.
+
+        >>> main_bets(Rules())[0].integer_pays()
+        ({'lose': -20, 'tie': 0, 'win': 19}, 20)
+        """
+        cache: dict[int, tuple[dict[str, int], int]] = self.__dict__.setdefault("_integer_pays", {})
+        if power not in cache:
+            powered = {outcome: pay**power for outcome, pay in self._pays.items()}
+            denominator = math.lcm(*(pay.denominator for pay in powered.values()))
+            cache[power] = (
+                {
+                    outcome: pay.numerator * (denominator // pay.denominator)
+                    for outcome, pay in powered.items()
+                },
+                denominator,
+            )
+        return cache[power]
 
     def pay(self, outcome: str) -> Fraction:
         """The net result of *outcome* per unit staked."""
