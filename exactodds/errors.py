@@ -17,9 +17,11 @@ from __future__ import annotations
 
 __all__ = [
     "BetError",
+    "BreakevenError",
     "CardError",
     "ExactOddsError",
     "PayError",
+    "RemovalError",
     "RulesError",
     "ShoeError",
 ]
@@ -85,4 +87,28 @@ class BetError(ExactOddsError):
     Traceback (most recent call last):
     ...
     exactodds.errors.BetError: Unknown bet 'dragon8' in the bet selection; use main, side, all, or bet names such as banker, dragon7, lucky6 (exactodds bets lists them).
+    """
+
+
+class RemovalError(ExactOddsError):
+    """An effect-of-removal request cannot be met (no rank has the cards to remove).
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.removal import effect_of_removal
+    >>> effect_of_removal(Shoe.from_ranks({"A": 3, "K": 3}), cards=1)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RemovalError: Removing 1 card from this 6-card shoe would leave 5 cards; a round is counted as a sequence of 6 cards, so at least 6 must remain.
+    """
+
+
+class BreakevenError(ExactOddsError):
+    """A pay has no break-even value: the bet's EV does not depend on it (or not linearly).
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.symbolic import breakeven
+    >>> breakeven("dragon7", "dragon7", Shoe.from_ranks({"K": 6}))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.BreakevenError: Pay 'dragon7' does not move the EV of dragon7 on this shoe: its outcome 'win' never happens, so the EV is -1 whatever it pays and no pay makes the bet fair.
     """

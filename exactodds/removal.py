@@ -1,0 +1,610 @@
+"""Effect of removal: how each bet's exact EV moves when cards of one rank leave the shoe.
+
+:func:`effect_of_removal` prices the bets on the shoe, then on the shoe less
+``cards`` cards of each rank in turn (A 2 ... 9 T J Q K), and reports each
+change ``EV(after) - EV(before)`` as an exact :class:`~fractions.Fraction`:
+the *effect of removal* (EoR) of the card-counting literature.  A rank that
+has fewer than ``cards`` cards left, or whose removal would leave fewer than
+six cards, gets ``None`` and the reason in ``skipped``.
+
+From the effects, :meth:`EffectOfRemoval.linear_count` derives a linear
+count (small integer tags per rank, balanced over the shoe) and its betting
+correlation; :meth:`EffectOfRemoval.betting_correlation` scores any tags.
+
+>>> from exactodds import Rules, Shoe
+>>> from exactodds.catalogue import select_bets
+>>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
+>>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
+>>> result.effects["tie"]["7"]
+Fraction(-501169, 23023000)
+>>> result.weighted_sum("tie")  # sum over ranks of (cards of the rank) * (its effect)
+Fraction(0, 1)
+
+Why the weighted sum is exactly zero for one card (``cards=1``): shuffle the
+shoe's N >= 7 cards uniformly and deal the round from the top six.  The
+bottom card is of rank r with probability n_r / N, and given its rank the
+other N - 1 cards lie in uniformly random order, so the round is dealt as if
+from the shoe less one r.  By the law of total expectation,
+``EV(S) = sum_r (n_r / N) * EV(S - r)``, that is
+``sum_r n_r * (EV(S - r) - EV(S)) = 0``, exactly, for every bet, rule set
+and shoe.  In this package's counts the same fact reads: a six-card sequence
+of S avoids exactly N - 6 of its N cards, so ``sum_r n_r * C(S - r) =
+(N - 6) * C(S)`` for the count C of any outcome; divide by N(N-1)...(N-6).
+For a shoe that knows its suits, removing "a card of rank r" is the
+average over which of its suits left, weighted by the suit counts, and the
+bottom-card argument goes through unchanged.  No such identity holds for
+``cards >= 2``: a uniformly random set of k cards mixes ranks, while the
+effect of removal takes k cards of a single rank.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .analysis import SUITS_UNKNOWN
+from .bets import Bet, main_bets
+from .cards import RANKS, parse_rank
+from .errors import RemovalError
+from .numbers import square_root_decimal_string
+from .rules import Rules
+from .shoe import Shoe
+
+__all__ = [
+    "DEFAULT_MAX_TAG",
+    "RANK_SYMBOLS",
+    "BettingCorrelation",
+    "EffectOfRemoval",
+    "LinearCount",
+    "effect_of_removal",
+    "expected_values",
+]
+
+#: The rank symbols in the order every result uses: A 2 3 4 5 6 7 8 9 T J Q K.
+RANK_SYMBOLS: tuple[str, ...] = tuple(rank.symbol for rank in RANKS)
+
+#: The largest tag, in absolute value, of a derived linear count: a level-2 count, as most
+#: published side-bet counts are (it gives the known Dragon 7 count: 4-7 -1, 8 9 +2).
+DEFAULT_MAX_TAG = 2
+
+#: A shoe needs six cards for one round (the counting convention of the package).
+_ROUND_CARDS = 6
+
+
+def expected_values(
+    shoes: Sequence[Shoe], rules: Rules, bets: Sequence[Bet]
+) -> list[dict[str, Fraction]]:
+    """Every bet's exact EV on each shoe: bet name -> EV, one mapping per shoe.
+
+    The one place this module runs the engine: the batch path
+    (:class:`~exactodds.batch.Analyzer`, compiled once per rules and bets),
+    which gives the same exact values as :func:`~exactodds.analysis.analyze`.
+
+    >>> from exactodds.bets import main_bets
+    >>> tie = main_bets(Rules())[2]
+    >>> expected_values([Shoe.standard(decks=8)], Rules(), [tie])
+    [{'tie': Fraction(-103841353768, 723147898655)}]
+    >>> expected_values([Shoe.from_ranks({"A": 5})], Rules(), [tie])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
+    """
+    from .batch import analyzer_for  # numpy is loaded only when effects are computed
+
+    analyzer = analyzer_for(rules, tuple(bets))
+    return [
+        {name: result.expected_value for name, result in analysis.bets.items()}
+        for analysis in analyzer.analyze_many(shoes)
+    ]
+
+
+@dataclass(frozen=True)
+class BettingCorrelation:
+    """The count-weighted Pearson correlation between a count's tags and the effects.
+
+    Weights are the cards of each rank in the shoe, as in the card-counting
+    literature (a rank weighs as many times as it has cards).  The parts are
+    exact; the correlation itself has a square root, so it is given as
+    ``covariance / sqrt(tag_variance * effect_variance)`` in decimals, each
+    correctly rounded.  Variances and the covariance are sums over the ranks
+    (not divided by the number of cards; the ratio does not care).
+
+    >>> correlation = BettingCorrelation(Fraction(3), Fraction(4), Fraction(4))
+    >>> correlation.squared, correlation.decimal(4)
+    (Fraction(9, 16), '0.7500')
+    >>> BettingCorrelation(Fraction(0), Fraction(0), Fraction(1)).decimal(4)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RemovalError: The betting correlation is not defined: every tag, or every effect, is the same.
+    """
+
+    covariance: Fraction
+    tag_variance: Fraction
+    effect_variance: Fraction
+
+    @property
+    def defined(self) -> bool:
+        """Whether both the tags and the effects vary (else the correlation is 0/0)."""
+        return self.tag_variance > 0 and self.effect_variance > 0
+
+    @property
+    def squared(self) -> Fraction:
+        """The squared correlation, exactly."""
+        self._check()
+        return self.covariance**2 / (self.tag_variance * self.effect_variance)
+
+    def decimal(self, digits: int) -> str:
+        """The correlation, correctly rounded to *digits* places."""
+        root = square_root_decimal_string(self.squared, digits)
+        return "-" + root if self.covariance < 0 and root.strip("0.") else root
+
+    def __float__(self) -> float:
+        return float(self.decimal(17))
+
+    def _check(self) -> None:
+        if not self.defined:
+            raise RemovalError(
+                "The betting correlation is not defined: every tag, or every effect, is the same."
+            )
+
+
+@dataclass(frozen=True)
+class LinearCount:
+    """A linear count derived from the effects of removal of one bet.
+
+    ``tags`` maps each rank that has an effect to its integer tag: positive
+    when removing a card of that rank raises the bet's EV (so a count that
+    goes up as such cards are dealt means the bet got better).  ``scale`` is
+    the factor the effects were multiplied by before rounding; ``imbalance``
+    is ``sum(cards of rank * tag)`` over the shoe (0 when balanced).
+
+    >>> count = LinearCount("tie", {"A": 1, "K": -1}, 1, Fraction(100), 0, None)
+    >>> count.tags["K"], count.balanced
+    (-1, True)
+    >>> count.correlation_decimal(4)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RemovalError: The betting correlation of tie is not defined: its effects of removal are all zero.
+    """
+
+    bet: str
+    tags: Mapping[str, int]
+    max_tag: int
+    scale: Fraction | None
+    imbalance: int
+    correlation: BettingCorrelation | None
+
+    @property
+    def balanced(self) -> bool:
+        """Whether the tags of the shoe's cards add up to zero."""
+        return self.imbalance == 0
+
+    def correlation_decimal(self, digits: int) -> str:
+        """The betting correlation, correctly rounded (an error when it is not defined)."""
+        if self.correlation is None:
+            raise RemovalError(
+                f"The betting correlation of {self.bet} is not defined: its effects of removal "
+                "are all zero."
+            )
+        return self.correlation.decimal(digits)
+
+
+@dataclass(frozen=True)
+class EffectOfRemoval:
+    """Exact effects of removal of every bet, rank by rank, on one shoe.
+
+    * ``expected_values``: bet -> exact EV on the shoe, before any removal.
+    * ``effects``: bet -> rank symbol -> ``EV(after) - EV(before)``, or
+      ``None`` for a rank in ``skipped``; ranks in the order A 2 ... T J Q K.
+    * ``skipped``: rank symbol -> why it could not be removed.
+    * ``unavailable``: bet -> why it could not be priced (a suited bet on a
+      shoe known by rank only).
+
+    >>> from exactodds.catalogue import select_bets
+    >>> shoe = Shoe.parse("A=1,5=3,9=2,T=4")
+    >>> result = effect_of_removal(shoe, Rules(), select_bets("player"))
+    >>> result.effects["player"]["5"], result.skipped["2"]
+    (Fraction(13, 945), 'Cannot remove 1 2: the shoe holds none.')
+    >>> result.expected_value_after("player", "2")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RemovalError: Rank 2 has no effect of removal here: Cannot remove 1 2: the shoe holds none.
+    """
+
+    shoe: Shoe
+    rules: Rules
+    cards: int
+    expected_values: Mapping[str, Fraction]
+    effects: Mapping[str, Mapping[str, Fraction | None]]
+    skipped: Mapping[str, str]
+    unavailable: Mapping[str, str]
+    bet_names: tuple[str, ...]
+
+    def effect(self, bet: str, rank: str) -> Fraction:
+        """The effect of removing ``cards`` cards of *rank* on *bet* (an error if skipped)."""
+        symbol = _rank_symbol(rank)
+        value = self._effects_of(bet)[symbol]
+        if value is None:
+            raise RemovalError(
+                f"Rank {symbol} has no effect of removal here: {self.skipped[symbol]}"
+            )
+        return value
+
+    def _effects_of(self, bet: str) -> Mapping[str, Fraction | None]:
+        if bet not in self.effects:
+            if bet in self.unavailable:
+                raise RemovalError(
+                    f"Bet {bet!r} has no effects of removal: {self.unavailable[bet]}"
+                )
+            known = ", ".join(self.effects) or "none"
+            raise RemovalError(f"Bet {bet!r} was not analysed; the bets analysed are {known}.")
+        return self.effects[bet]
+
+    def expected_value_after(self, bet: str, rank: str) -> Fraction:
+        """The exact EV of *bet* once ``cards`` cards of *rank* are removed."""
+        return self.expected_values[bet] + self.effect(bet, rank)
+
+    def weighted_sum(self, bet: str) -> Fraction:
+        """``sum over ranks of (cards of the rank in the shoe) * effect``.
+
+        Exactly zero when ``cards`` is 1 and no rank was skipped for lack of
+        room (see the module docstring for the proof); in general not for
+        ``cards >= 2``.
+        """
+        counts = self.shoe.rank_counts
+        return sum(
+            (
+                counts[index] * effect
+                for index, effect in enumerate(self._effects_of(bet).values())
+                if effect is not None
+            ),
+            Fraction(0),
+        )
+
+    def betting_correlation(self, bet: str, tags: Mapping[str, int]) -> BettingCorrelation:
+        """How well *tags* (rank -> point value) track *bet*'s effects of removal.
+
+        The count-weighted Pearson correlation over the ranks that have both
+        an effect and cards in the shoe; a rank missing from *tags* counts 0.
+        Ten-valued ranks may be given one by one or, as ``"0"``, together.
+
+        >>> from exactodds.catalogue import select_bets
+        >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
+        >>> result = effect_of_removal(shoe, Rules(), select_bets("player"))
+        >>> result.betting_correlation("player", {"0": -1, "8": 2, "9": 2}).decimal(3)
+        '0.239'
+        """
+        effects = self._effects_of(bet)
+        cleaned = _clean_tags(tags)
+        points = [
+            (self.shoe.rank_count(symbol), Fraction(cleaned.get(symbol, 0)), effect)
+            for symbol, effect in effects.items()
+            if effect is not None and self.shoe.rank_count(symbol) > 0
+        ]
+        return _weighted_correlation(points)
+
+    def linear_count(self, bet: str, max_tag: int = DEFAULT_MAX_TAG) -> LinearCount:
+        """A balanced linear count for *bet*, with tags from ``-max_tag`` to ``max_tag``.
+
+        The scaling rule: multiply every effect by ``scale = max_tag /
+        (largest |effect|)``, so the rank that matters most gets
+        ``+-max_tag``, and round to integers.  Then *balance*: among integer
+        tags that give ``sum(cards of rank * tag) = 0`` over the shoe
+        analysed (for a full shoe, the full shoe: the running count starts
+        at 0 and a full pass of the shoe brings it back to 0), take those
+        nearest the scaled effects by the count-weighted sum of squared
+        differences.  Every tag keeps its effect's sign (or is 0) and stays
+        within ``+-max_tag``; ranks with equal effects (T J Q K for most
+        bets) share a tag; a tag moves at most one from its scaled effect
+        unless that cannot balance; and the tags are never all 0.  When
+        plain rounding already balances, the tags are the rounded scaled
+        effects.  If nothing balances (possible only for shoes with uneven
+        rank counts) the least imbalance is kept and reported in
+        ``imbalance``.
+
+        >>> from exactodds.catalogue import select_bets
+        >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
+        >>> count = effect_of_removal(shoe, Rules(), select_bets("tie")).linear_count("tie", 2)
+        >>> count.tags["7"], count.balanced, count.correlation_decimal(3)
+        (-2, True, '0.976')
+        >>> effect_of_removal(shoe, Rules(), select_bets("tie")).linear_count("tie", 0)
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.RemovalError: Largest tag 0 is not valid; use a whole number of at least 1.
+        """
+        if isinstance(max_tag, bool) or not isinstance(max_tag, int) or max_tag < 1:
+            raise RemovalError(
+                f"Largest tag {max_tag!r} is not valid; use a whole number of at least 1."
+            )
+        effects = {
+            symbol: effect
+            for symbol, effect in self._effects_of(bet).items()
+            if effect is not None and self.shoe.rank_count(symbol) > 0
+        }
+        largest = max((abs(effect) for effect in effects.values()), default=Fraction(0))
+        if largest == 0:
+            zero = dict.fromkeys(effects, 0)
+            return LinearCount(bet, zero, max_tag, None, 0, None)
+        scale = max_tag / largest
+        weights = {symbol: self.shoe.rank_count(symbol) for symbol in effects}
+        tags, imbalance = _balanced_tags(
+            {symbol: effect * scale for symbol, effect in effects.items()}, weights, max_tag
+        )
+        correlation = self.betting_correlation(bet, tags)
+        return LinearCount(bet, tags, max_tag, scale, imbalance, correlation)
+
+
+def effect_of_removal(
+    shoe: Shoe,
+    rules: Rules | None = None,
+    bets: Iterable[Bet] | None = None,
+    cards: int = 1,
+) -> EffectOfRemoval:
+    """The exact effect on each bet's EV of removing *cards* cards of each rank from *shoe*.
+
+    *rules* defaults to the standard rules and *bets* to the Banker, Player
+    and Tie bets under them.  Any shoe will do, full or partial.  A rank
+    with fewer than *cards* cards, or whose removal would leave fewer than
+    six cards, is skipped with the reason; an error is raised only when no
+    rank at all can be removed.  On a shoe that knows its suits, a bet that
+    needs suits sees the average over which suits the removed cards had,
+    weighted by how many of each suit the shoe holds (exact: it is the
+    expected EV when the removed cards' suits are not seen).
+
+    >>> from exactodds.catalogue import select_bets
+    >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
+    >>> effect_of_removal(shoe, Rules(), select_bets("banker"), cards=2).effects["banker"]["9"]
+    Fraction(-536461, 715806000)
+    >>> effect_of_removal(shoe, Rules(), select_bets("banker"), cards=0)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RemovalError: Number of cards to remove 0 is not valid; use a whole number of at least 1.
+    """
+    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:
+        raise RemovalError(
+            f"Number of cards to remove {cards!r} is not valid; use a whole number of at least 1."
+        )
+    rules = rules if rules is not None else Rules()
+    chosen = tuple(bets) if bets is not None else main_bets(rules)
+    skipped = _skipped_ranks(shoe, cards)
+    removable = [rank.index for rank in RANKS if rank.symbol not in skipped]
+    if not removable:
+        raise RemovalError(_nothing_removable(shoe, cards))
+
+    rank_bets = [bet for bet in chosen if not bet.needs_suits]
+    suited_bets = [bet for bet in chosen if bet.needs_suits and shoe.suits_known]
+    unavailable = {
+        bet.name: SUITS_UNKNOWN for bet in chosen if bet.needs_suits and not shoe.suits_known
+    }
+    before: dict[str, Fraction] = {}
+    after: dict[int, dict[str, Fraction]] = {index: {} for index in removable}
+
+    if rank_bets:
+        # Suits cannot matter to these bets, and the engine is faster by rank alone.
+        plain = shoe.without_suits()
+        shoes = [plain] + [_remove_rank(plain, index, cards) for index in removable]
+        first, *rest = expected_values(shoes, rules, rank_bets)
+        before |= first
+        for index, values in zip(removable, rest, strict=True):
+            after[index] |= values
+
+    if suited_bets:
+        mixtures = {index: _suit_mixture(shoe, index, cards) for index in removable}
+        distinct = sorted(
+            {member for mixture in mixtures.values() for _, member in mixture}, key=_key
+        )
+        first, *rest = expected_values([shoe, *distinct], rules, suited_bets)
+        before |= first
+        by_shoe = dict(zip(distinct, rest, strict=True))
+        for index, mixture in mixtures.items():
+            for bet in suited_bets:
+                after[index][bet.name] = sum(
+                    (weight * by_shoe[member][bet.name] for weight, member in mixture),
+                    Fraction(0),
+                )
+
+    priced = [bet.name for bet in chosen if bet.name not in unavailable]
+    effects: dict[str, dict[str, Fraction | None]] = {}
+    for name in priced:
+        effects[name] = {
+            rank.symbol: (
+                None if rank.symbol in skipped else after[rank.index][name] - before[name]
+            )
+            for rank in RANKS
+        }
+    return EffectOfRemoval(
+        shoe,
+        rules,
+        cards,
+        {name: before[name] for name in priced},
+        effects,
+        skipped,
+        unavailable,
+        tuple(bet.name for bet in chosen),
+    )
+
+
+# Helpers ---------------------------------------------------------------------
+
+
+def _rank_symbol(rank: str) -> str:
+    return parse_rank(rank).symbol
+
+
+def _clean_tags(tags: Mapping[str, int]) -> dict[str, int]:
+    """Tags by rank symbol; ``"0"`` stands for all four ten-valued ranks."""
+    cleaned: dict[str, int] = {}
+    for key, tag in tags.items():
+        if isinstance(tag, bool) or not isinstance(tag, int):
+            raise RemovalError(f"Tag {tag!r} for rank {key!r} is not valid; use a whole number.")
+        symbols = ("T", "J", "Q", "K") if str(key).strip() == "0" else (_rank_symbol(str(key)),)
+        for symbol in symbols:
+            cleaned[symbol] = tag
+    return cleaned
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _skipped_ranks(shoe: Shoe, cards: int) -> dict[str, str]:
+    left = shoe.cards - cards
+    skipped: dict[str, str] = {}
+    for rank in RANKS:
+        have = shoe.rank_counts[rank.index]
+        if have < cards:
+            holds = "none" if have == 0 else f"only {have}"
+            skipped[rank.symbol] = f"Cannot remove {cards} {rank.symbol}: the shoe holds {holds}."
+        elif left < _ROUND_CARDS:
+            skipped[rank.symbol] = _too_few_left(shoe, cards)
+    return skipped
+
+
+def _too_few_left(shoe: Shoe, cards: int) -> str:
+    return (
+        f"Removing {_plural(cards, 'card')} from this {shoe.cards}-card shoe would leave "
+        f"{shoe.cards - cards} cards; a round is counted as a sequence of 6 cards, so at least "
+        "6 must remain."
+    )
+
+
+def _nothing_removable(shoe: Shoe, cards: int) -> str:
+    if shoe.cards - cards < _ROUND_CARDS:
+        return _too_few_left(shoe, cards)
+    most = max(shoe.rank_counts)
+    return (
+        f"Cannot remove {cards} cards of any one rank: the shoe holds at most {most} of a rank; "
+        f"use a number of cards from 1 to {most}."
+    )
+
+
+def _remove_rank(shoe: Shoe, index: int, cards: int) -> Shoe:
+    counts = list(shoe.rank_counts)
+    counts[index] -= cards
+    return Shoe(tuple(counts))
+
+
+def _suit_mixture(shoe: Shoe, index: int, cards: int) -> list[tuple[Fraction, Shoe]]:
+    """The shoes left after *cards* cards of one rank leave unseen, with their probabilities.
+
+    Which suits leave follows the multivariate hypergeometric law.  Shoes that
+    differ only by a relabelling of the suits price every bet the same, so
+    each is replaced by one canonical representative and merged.
+    """
+    assert shoe.suit_counts is not None
+    suits = shoe.suit_counts[index * 4 : index * 4 + 4]
+    ways = math.comb(sum(suits), cards)
+    merged: dict[Shoe, Fraction] = {}
+    for taken in itertools.product(*(range(min(count, cards) + 1) for count in suits)):
+        if sum(taken) != cards:
+            continue
+        weight = Fraction(math.prod(map(math.comb, suits, taken)), ways)
+        suit_counts = list(shoe.suit_counts)
+        for suit, number in enumerate(taken):
+            suit_counts[index * 4 + suit] -= number
+        rank_counts = list(shoe.rank_counts)
+        rank_counts[index] -= cards
+        member = _canonical(Shoe(tuple(rank_counts), tuple(suit_counts)))
+        merged[member] = merged.get(member, Fraction(0)) + weight
+    return sorted(((weight, member) for member, weight in merged.items()), key=lambda x: _key(x[1]))
+
+
+def _canonical(shoe: Shoe) -> Shoe:
+    """The least (by counts) of the shoes that relabel *shoe*'s suits."""
+    assert shoe.suit_counts is not None
+    counts = shoe.suit_counts
+    best = min(
+        tuple(counts[rank * 4 + suit] for rank in range(13) for suit in order)
+        for order in itertools.permutations(range(4))
+    )
+    return Shoe(shoe.rank_counts, best)
+
+
+def _key(shoe: Shoe) -> tuple[int, ...]:
+    return shoe.suit_counts or shoe.rank_counts
+
+
+def _weighted_correlation(points: Sequence[tuple[int, Fraction, Fraction]]) -> BettingCorrelation:
+    """Exact parts of the Pearson correlation of (weight, x, y) points."""
+    total = sum(weight for weight, _, _ in points)
+    if total == 0:
+        return BettingCorrelation(Fraction(0), Fraction(0), Fraction(0))
+    mean_x = sum((weight * x for weight, x, _ in points), Fraction(0)) / total
+    mean_y = sum((weight * y for weight, _, y in points), Fraction(0)) / total
+    covariance = sum((weight * (x - mean_x) * (y - mean_y) for weight, x, y in points), Fraction(0))
+    variance_x = sum((weight * (x - mean_x) ** 2 for weight, x, _ in points), Fraction(0))
+    variance_y = sum((weight * (y - mean_y) ** 2 for weight, _, y in points), Fraction(0))
+    return BettingCorrelation(covariance, variance_x, variance_y)
+
+
+def _balanced_tags(
+    targets: Mapping[str, Fraction], weights: Mapping[str, int], max_tag: int
+) -> tuple[dict[str, int], int]:
+    """Integer tags near *targets* whose weighted sum is zero (or least in size).
+
+    Ranks with the same target (T J Q K for most bets) form one group and
+    share one tag.  Every tag keeps the sign of its target (or is 0) and
+    stays within ``+-max_tag``; the search first allows each tag within one
+    of its target, and only if that cannot balance, anywhere in that range.
+    """
+    groups: dict[Fraction, list[str]] = {}
+    for symbol, target in targets.items():
+        groups.setdefault(target, []).append(symbol)
+    group_weights = [sum(weights[symbol] for symbol in members) for members in groups.values()]
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    for near in (True, False):
+        options = [_tag_options(target, max_tag, near) for target in groups]
+        found = _nearest_balanced(list(groups), group_weights, options)
+        if best is None or (abs(found[0]), found[1]) < (abs(best[0]), best[1]):
+            best = found
+        if best[0] == 0:
+            break
+    assert best is not None
+    by_group = dict(zip(groups, best[2], strict=True))
+    return {symbol: by_group[target] for symbol, target in targets.items()}, best[0]
+
+
+def _tag_options(target: Fraction, max_tag: int, near: bool) -> list[int]:
+    """Tags allowed for *target*: its sign (or 0), at most *max_tag*, and within one if *near*."""
+    low, high = (0, max_tag) if target > 0 else (-max_tag, 0) if target < 0 else (0, 0)
+    if near:
+        low = max(low, math.floor(target) - 1)
+        high = min(high, math.ceil(target) + 1)
+    return list(range(low, high + 1))
+
+
+def _nearest_balanced(
+    targets: Sequence[Fraction], weights: Sequence[int], options: Sequence[Sequence[int]]
+) -> tuple[int, int, tuple[int, ...]]:
+    """(weighted sum, cost, tags) with the least |sum|, then the least cost.
+
+    A dynamic programme over the groups, keyed by the weighted sum so far
+    (and whether any tag is non-zero yet), keeps for each key the choice
+    nearest the targets: the least ``sum(weight * (tag - target)**2)``.
+    Tags that are all 0 are refused when some target is not, since such a
+    count counts nothing.  Costs are exact integers, every target being put
+    over one common denominator; ties go to the lexicographically least
+    tags, so the answer is deterministic.
+    """
+    denominator = math.lcm(*(target.denominator for target in targets))
+    states: dict[tuple[int, bool], tuple[int, tuple[int, ...]]] = {(0, False): (0, ())}
+    for target, weight, candidates in zip(targets, weights, options, strict=True):
+        scaled = target.numerator * (denominator // target.denominator)
+        following: dict[tuple[int, bool], tuple[int, tuple[int, ...]]] = {}
+        for (total, counts_something), (cost, chosen) in states.items():
+            for tag in candidates:
+                distance = tag * denominator - scaled
+                entry = (cost + weight * distance * distance, (*chosen, tag))
+                key = (total + weight * tag, counts_something or tag != 0)
+                if key not in following or entry < following[key]:
+                    following[key] = entry
+        states = following
+    wanted = any(targets)
+    finals = {total: entry for (total, nonzero), entry in states.items() if nonzero == wanted}
+    if not finals:  # every option of every group is 0
+        finals = {total: entry for (total, _), entry in states.items()}
+    best_sum = min(finals, key=lambda total: (abs(total), finals[total][0], total))
+    return best_sum, finals[best_sum][0], finals[best_sum][1]

@@ -1,0 +1,353 @@
+"""Rendering of the research tools: effects of removal and break-even pays.
+
+The same three formats as :mod:`exactodds.report`: a terminal table, JSON
+(exact values as ``"n/d"`` strings with ``*_decimal`` companions) and CSV.
+
+>>> from exactodds import Rules, Shoe
+>>> from exactodds.catalogue import select_bets
+>>> from exactodds.removal import effect_of_removal
+>>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
+>>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
+>>> removal_data(result, digits=6)["eor"]["tie"]["7"]
+'-501169/23023000'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+from typing import Any
+
+from tabulate import tabulate
+
+from .numbers import decimal_string, fraction_string, percent_string
+from .removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount
+from .report import shoe_data
+from .rules import Rules
+from .shoe import Shoe
+from .symbolic import Breakeven
+
+__all__ = [
+    "breakeven_data",
+    "removal_data",
+    "render_breakeven",
+    "render_removal",
+]
+
+#: Characters on each side of the axis of a bar in the effect-of-removal table.
+BAR_WIDTH = 12
+
+
+def _exact(value: Fraction | None) -> str | None:
+    return None if value is None else fraction_string(value)
+
+
+def _decimal(value: Fraction | None, digits: int) -> str | None:
+    return None if value is None else decimal_string(value, digits)
+
+
+def _correlation(count: LinearCount, digits: int) -> tuple[str | None, str | None]:
+    """The betting correlation as (decimal, exact square), or ``None``s when undefined."""
+    if count.correlation is None or not count.correlation.defined:
+        return None, None
+    return count.correlation.decimal(digits), fraction_string(count.correlation.squared)
+
+
+def _undefined(count: LinearCount) -> str:
+    if count.correlation is None:
+        return "undefined (every effect is zero)"
+    return "undefined (every tag is the same)"
+
+
+def _count_data(count: LinearCount, digits: int) -> dict[str, Any]:
+    correlation, squared = _correlation(count, digits)
+    return {
+        "max_tag": count.max_tag,
+        "scale": _exact(count.scale),
+        "tags": dict(count.tags),
+        "balanced": count.balanced,
+        "imbalance": count.imbalance,
+        "betting_correlation_decimal": correlation,
+        "betting_correlation_squared": squared,
+    }
+
+
+def removal_data(
+    result: EffectOfRemoval, digits: int, max_tag: int = DEFAULT_MAX_TAG
+) -> dict[str, Any]:
+    """The effects of removal as JSON-ready data (the ``exactodds eor --format json`` contract).
+
+    ``eor`` maps each bet to each rank's exact effect (``null`` for a
+    skipped rank); ``bets`` adds the decimals, the EVs before and after, the
+    weighted sum and the derived linear count.
+    """
+    bets: dict[str, Any] = {}
+    for name, effects in result.effects.items():
+        before = result.expected_values[name]
+        count = result.linear_count(name, max_tag)
+        bets[name] = {
+            "ev": fraction_string(before),
+            "ev_decimal": decimal_string(before, digits),
+            "eor_decimal": {rank: _decimal(effect, digits) for rank, effect in effects.items()},
+            "ev_after": {
+                rank: _exact(None if effect is None else before + effect)
+                for rank, effect in effects.items()
+            },
+            "weighted_sum": fraction_string(result.weighted_sum(name)),
+            "count": _count_data(count, digits),
+        }
+    return {
+        "shoe": shoe_data(result.shoe),
+        "rules": result.rules.as_dict(),
+        "cards_removed": result.cards,
+        "eor": {
+            name: {rank: _exact(effect) for rank, effect in effects.items()}
+            for name, effects in result.effects.items()
+        },
+        "bets": bets,
+        "skipped": dict(result.skipped),
+        "unavailable": dict(result.unavailable),
+    }
+
+
+def _bar(effect: Fraction, largest: Fraction) -> str:
+    """A bar from a central axis: left for a negative effect, right for a positive one."""
+    length = 0 if largest == 0 else round(abs(effect) / largest * BAR_WIDTH)
+    length = max(length, 1) if effect else 0
+    left = "#" * length if effect < 0 else ""
+    right = "#" * length if effect > 0 else ""
+    return f"{left:>{BAR_WIDTH}}|{right:<{BAR_WIDTH}}".rstrip()
+
+
+def _removal_table(
+    result: EffectOfRemoval, name: str, digits: int, max_tag: int, exact: bool
+) -> list[str]:
+    effects = result.effects[name]
+    count = result.linear_count(name, max_tag)
+    correlation, _ = _correlation(count, 4)
+    balance = "balanced" if count.balanced else f"imbalance {count.imbalance:+d}"
+    heading = (
+        f"{name}: EV {decimal_string(result.expected_values[name], digits)}; "
+        f"level-{max_tag} count ({balance}), betting correlation "
+        + (correlation if correlation is not None else _undefined(count))
+    )
+    largest = max((abs(effect) for effect in effects.values() if effect is not None), default=0)
+    headers = ["Rank", "Cards", "Effect", "Tag", "Change in EV"] + (["Exact"] if exact else [])
+    rows = []
+    for rank, effect in effects.items():
+        cards = str(result.shoe.rank_count(rank))
+        if effect is None:
+            rows.append([rank, cards, "-", "-", ""] + (["-"] if exact else []))
+            continue
+        tag = count.tags.get(rank)
+        row = [
+            rank,
+            cards,
+            decimal_string(effect, digits),
+            "-" if tag is None else f"{tag:+d}" if tag else "0",
+            _bar(effect, Fraction(largest)),
+        ]
+        rows.append(row + ([fraction_string(effect)] if exact else []))
+    table = tabulate(
+        rows,
+        headers=headers,
+        disable_numparse=True,
+        colalign=("left", "right", "right", "right", "left") + (("right",) if exact else ()),
+    )
+    return [heading, "", table]
+
+
+def render_removal(
+    result: EffectOfRemoval,
+    output_format: str,
+    digits: int,
+    max_tag: int = DEFAULT_MAX_TAG,
+    exact: bool = False,
+) -> str:
+    """The effects of removal in *output_format* (``table``, ``json`` or ``csv``).
+
+    >>> from exactodds import Rules, Shoe
+    >>> from exactodds.catalogue import select_bets
+    >>> from exactodds.removal import effect_of_removal
+    >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
+    >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
+    >>> print(render_removal(result, "csv", 4).splitlines()[7])
+    tie,7,2,-501169/23023000,-0.0218,-331973/1771000,-0.1874,-2,0.9762,
+    >>> render_removal(result, "xml", 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: Unknown output format 'xml'; use table, json or csv.
+    """
+    if output_format == "json":
+        return json.dumps(removal_data(result, digits, max_tag), indent=2)
+    if output_format == "csv":
+        return _removal_csv(result, digits, max_tag)
+    if output_format != "table":
+        raise ValueError(f"Unknown output format {output_format!r}; use table, json or csv.")
+    cards = (
+        "1 card of a rank leaves" if result.cards == 1 else f"{result.cards} cards of a rank leave"
+    )
+    lines = [
+        f"Shoe: {result.shoe.describe()}",
+        f"Rules: {result.rules.describe()}",
+        f"Effect of removal: the change in each bet's EV when {cards} the shoe",
+    ]
+    for name in result.effects:
+        lines += ["", *_removal_table(result, name, digits, max_tag, exact)]
+    notes = [f"{name}: not computable. {reason}" for name, reason in result.unavailable.items()]
+    notes += [f"Rank {rank} skipped: {reason}" for rank, reason in result.skipped.items()]
+    if notes:
+        lines += ["", *notes]
+    return "\n".join(lines)
+
+
+REMOVAL_CSV_COLUMNS = (
+    "bet",
+    "rank",
+    "cards",
+    "effect",
+    "effect_decimal",
+    "ev_after",
+    "ev_after_decimal",
+    "tag",
+    "betting_correlation_decimal",
+    "reason",
+)
+
+
+def _removal_csv(result: EffectOfRemoval, digits: int, max_tag: int) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=REMOVAL_CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for name, effects in result.effects.items():
+        before = result.expected_values[name]
+        count = result.linear_count(name, max_tag)
+        correlation, _ = _correlation(count, digits)
+        for rank, effect in effects.items():
+            row: dict[str, Any] = {
+                "bet": name,
+                "rank": rank,
+                "cards": result.shoe.rank_count(rank),
+                "betting_correlation_decimal": correlation,
+            }
+            if effect is None:
+                row["reason"] = result.skipped[rank]
+            else:
+                row |= {
+                    "effect": fraction_string(effect),
+                    "effect_decimal": decimal_string(effect, digits),
+                    "ev_after": fraction_string(before + effect),
+                    "ev_after_decimal": decimal_string(before + effect, digits),
+                    "tag": count.tags.get(rank),
+                }
+            writer.writerow(row)
+    for name, reason in result.unavailable.items():
+        writer.writerow({"bet": name, "reason": reason})
+    return buffer.getvalue().rstrip("\n")
+
+
+def breakeven_data(solved: Breakeven, digits: int) -> dict[str, Any]:
+    """A solved break-even question as JSON-ready data (the ``breakeven`` JSON contract).
+
+    >>> from exactodds.symbolic import find_breakeven
+    >>> data = breakeven_data(find_breakeven("tie", "tie"), 6)
+    >>> data["breakeven"], data["breakeven_decimal"], data["expression"]
+    ('5889024543008/619306544887', '9.509062', '619306544887*x/6508331087895 - 5889024543008/6508331087895')
+    """
+    data: dict[str, Any] = {
+        "bet": solved.bet,
+        "pay": solved.pay.name,
+        "outcome": solved.pay.outcome,
+        "symbol": solved.symbol,
+        "breakeven": fraction_string(solved.value),
+        "breakeven_decimal": decimal_string(solved.value, digits),
+    }
+    if solved.pay.commission:
+        data["breakeven_percent"] = percent_string(solved.value, max(digits - 2, 0))
+    data |= {
+        "in_range": solved.in_range,
+        "note": solved.note,
+        "expression": solved.expression,
+        "latex": solved.latex,
+        "current": fraction_string(solved.current),
+        "current_decimal": decimal_string(solved.current, digits),
+        "ev": fraction_string(solved.expected_value),
+        "ev_decimal": decimal_string(solved.expected_value, digits),
+    }
+    return data
+
+
+BREAKEVEN_CSV_COLUMNS = (
+    "bet",
+    "pay",
+    "outcome",
+    "symbol",
+    "breakeven",
+    "breakeven_decimal",
+    "in_range",
+    "expression",
+    "latex",
+    "current",
+    "current_decimal",
+    "ev",
+    "ev_decimal",
+)
+
+
+def render_breakeven(
+    solved: Breakeven,
+    output_format: str,
+    digits: int,
+    shoe: Shoe,
+    rules: Rules,
+    latex: bool = False,
+) -> str:
+    """A solved break-even question in *output_format*; the table shows LaTeX with *latex*.
+
+    >>> from exactodds.symbolic import find_breakeven
+    >>> table = render_breakeven(find_breakeven("tie"), "table", 6, Shoe.standard(8), Rules())
+    >>> print(table.splitlines()[-1])
+    Break-even: x = 5889024543008/619306544887 = 9.509062 to 1
+    """
+    if output_format == "json":
+        data = {"shoe": shoe_data(shoe), "rules": rules.as_dict()}
+        data |= breakeven_data(solved, digits)
+        return json.dumps(data, indent=2)
+    if output_format == "csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(
+            buffer, fieldnames=BREAKEVEN_CSV_COLUMNS, lineterminator="\n", extrasaction="ignore"
+        )
+        writer.writeheader()
+        row = breakeven_data(solved, digits)
+        row["in_range"] = "true" if solved.in_range else "false"
+        writer.writerow(row)
+        return buffer.getvalue().rstrip("\n")
+    symbol = solved.symbol
+    if solved.pay.commission:
+        what = (
+            f"the commission {symbol} (a win pays 1 - {symbol}); "
+            f"now {percent_string(solved.current, 2).replace('.00%', '%')}"
+        )
+        value = (
+            f"{fraction_string(solved.value)} = {decimal_string(solved.value, digits)} "
+            f"({percent_string(solved.value, max(digits - 2, 0))})"
+        )
+    else:
+        what = f"the pay {solved.pay.name} ({symbol} to 1); now {fraction_string(solved.current)}"
+        value = f"{fraction_string(solved.value)} = {decimal_string(solved.value, digits)} to 1"
+    lines = [
+        f"Shoe: {shoe.describe()}",
+        f"Rules: {rules.describe()}",
+        f"Bet: {solved.bet}, solving for {what}; "
+        f"EV now {decimal_string(solved.expected_value, digits)}",
+        "",
+        f"EV = {solved.latex if latex else solved.expression}",
+        "",
+        f"Break-even: {symbol} = {value}",
+    ]
+    if solved.note:
+        lines.append(solved.note)
+    return "\n".join(lines)
