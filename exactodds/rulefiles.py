@@ -1,0 +1,429 @@
+"""Drawing rules from a TOML file: a custom tableau, checked cell by cell.
+
+A rules file names every drawing decision of the game, in the same words as
+:class:`~exactodds.rules.Tableau`, one line per Banker total so that a person
+can read the tableau as it is printed on a layout:
+
+.. code-block:: toml
+
+    name = "standard"
+    description = "Punto Banco, as dealt in every casino."
+    ties = "push"                      # optional: "push" or "lose"
+
+    natural_totals = [8, 9]            # two-card totals that end the round
+    player_draws = [0, 1, 2, 3, 4, 5]  # two-card totals on which the Player draws
+    banker_draws_when_player_stood = [0, 1, 2, 3, 4, 5]
+
+    [banker_draws]
+    # Banker total = [does the Banker draw when the Player's third card is 0, 1, ..., 9]
+    #    0      1      2      3      4      5      6      7      8      9
+    0 = [true,  true,  true,  true,  true,  true,  true,  true,  true,  true ]
+    ...
+    3 = [true,  true,  true,  true,  true,  true,  true,  true,  false, true ]
+    ...
+    9 = [false, false, false, false, false, false, false, false, false, false]
+
+``player_draws`` and ``banker_draws_when_player_stood`` are a list of totals
+(``[0, 1, 2, 3, 4, 5]``; ``[]`` for never), ten booleans for totals 0-9, or a
+table ``{0 = true, ..., 9 = false}`` naming all ten.  ``banker_draws`` needs
+all ten rows (Banker totals 0-9), each of ten booleans (the Player's third
+card, valued 0-9).  Every key is required except ``description`` and
+``ties``; an unknown key, a missing cell or a cell that is not a boolean is
+refused with one sentence that names it.
+
+Shipped files (``exactodds/data/rules/``; :func:`shipped_rules_files` lists
+them, and :func:`resolve_rules_file` accepts their names):
+
+* ``standard``: the Punto Banco tableau; it equals :meth:`Tableau.standard`.
+* ``banker_as_player``: the Banker draws like the Player (0-5) whatever the
+  Player's third card, the symmetric game of Allan N. Wilson's *The Casino
+  Gambler's Guide*, in which "neither side would have an advantage".
+* ``chemin_de_fer_stand``: the chemin de fer *règle* with each of its options
+  (Player on 5; Banker 3 against a 9, 5 against a 4) resolved to stand.
+
+>>> text = format_rules_file(Tableau.standard())
+>>> loaded = parse_rules_file(text)
+>>> loaded.tableau == Tableau.standard(), loaded.ties_push
+(True, None)
+>>> parse_rules_file(text.replace("player_draws = [0, 1,", "player_draws = [0, 10,"), "my.toml")
+Traceback (most recent call last):
+...
+exactodds.rulefiles.RulesFileError: player_draws in my.toml lists total 10; use totals 0-9.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import RulesError
+from .rules import Tableau
+
+__all__ = [
+    "RulesFile",
+    "RulesFileError",
+    "format_rules_file",
+    "load_rules_file",
+    "parse_rules_file",
+    "read_rules_file",
+    "resolve_rules_file",
+    "shipped_rules_files",
+]
+
+_KEYS = (
+    "name",
+    "description",
+    "ties",
+    "natural_totals",
+    "player_draws",
+    "banker_draws_when_player_stood",
+    "banker_draws",
+)
+_REQUIRED_HINTS = {
+    "name": 'name = "my rules"',
+    "natural_totals": "natural_totals = [8, 9]",
+    "player_draws": "player_draws = [0, 1, 2, 3, 4, 5]",
+    "banker_draws_when_player_stood": "banker_draws_when_player_stood = [0, 1, 2, 3, 4, 5]",
+    "banker_draws": "a [banker_draws] table with one line per Banker total, 0 = [true, ...]",
+}
+_TIES = {"push": True, "lose": False}
+_TOTALS = tuple(str(total) for total in range(10))
+
+
+class RulesFileError(RulesError):
+    """A rules file cannot be read, or does not describe a complete tableau.
+
+    >>> parse_rules_file('name = "x"\\ncolour = "red"\\n', "my.toml")
+    Traceback (most recent call last):
+    ...
+    exactodds.rulefiles.RulesFileError: Unknown key 'colour' in my.toml; use name, description, ties, natural_totals, player_draws, banker_draws_when_player_stood and banker_draws.
+    """
+
+
+@dataclass(frozen=True)
+class RulesFile:
+    """What a rules file says: the tableau, and how ties settle if it says so.
+
+    ``ties_push`` is ``True`` (Player and Banker bets push on a tie),
+    ``False`` (they lose) or ``None`` when the file leaves it to the caller.
+
+    >>> shipped = read_rules_file(shipped_rules_files()["standard"])
+    >>> shipped.tableau.name, shipped.ties_push
+    ('standard', True)
+    >>> RulesFile(Tableau(), None, "", "x").tableau.name
+    'standard'
+    """
+
+    tableau: Tableau
+    ties_push: bool | None
+    description: str
+    source: str
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def _total_list(values: list[Any], key: str, source: str) -> tuple[bool, ...]:
+    """A list of totals 0-9 (no repeats) as ten flags."""
+    flags = [False] * 10
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesFileError(
+                f"{key} in {source} mixes {_kind(value)} ({_toml(value)}) with totals; "
+                "use a list of totals such as [0, 1, 2, 3, 4, 5], or ten booleans."
+            )
+        if not 0 <= value <= 9:
+            raise RulesFileError(f"{key} in {source} lists total {value}; use totals 0-9.")
+        if flags[value]:
+            raise RulesFileError(
+                f"{key} in {source} lists total {value} twice; name each total once."
+            )
+        flags[value] = True
+    return tuple(flags)
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
+
+
+def _flags(value: object, key: str, source: str) -> tuple[bool, ...]:
+    """Ten draw flags from a list of totals, ten booleans, or a table 0-9."""
+    if isinstance(value, dict):
+        for name in value:
+            if name not in _TOTALS:
+                raise RulesFileError(
+                    f"Unknown total {name!r} in {key} in {source}; use totals 0-9 as keys."
+                )
+        missing = [name for name in _TOTALS if name not in value]
+        if missing:
+            raise RulesFileError(
+                f"{key} in {source} does not say what happens on total "
+                f"{', '.join(missing)}; give all ten totals 0-9 as true or false."
+            )
+        flags = []
+        for name in _TOTALS:
+            cell = value[name]
+            if not isinstance(cell, bool):
+                raise RulesFileError(
+                    f"{key}.{name} in {source} is {_toml(cell)}; use true or false."
+                )
+            flags.append(cell)
+        return tuple(flags)
+    if not isinstance(value, list):
+        raise RulesFileError(
+            f"{key} in {source} is {_kind(value)} ({_toml(value)}); use a list of totals such "
+            "as [0, 1, 2, 3, 4, 5], ten booleans, or a table {0 = true, ..., 9 = false}."
+        )
+    if value and all(isinstance(cell, bool) for cell in value):
+        if len(value) != 10:
+            raise RulesFileError(
+                f"{key} in {source} has {len(value)} booleans; give ten, one per total 0-9, "
+                "or a list of totals such as [0, 1, 2, 3, 4, 5]."
+            )
+        return tuple(value)
+    if any(isinstance(cell, bool) for cell in value):
+        bad = next(cell for cell in value if not isinstance(cell, bool))
+        raise RulesFileError(
+            f"{key} in {source} mixes booleans with {_kind(bad)} ({_toml(bad)}); use ten "
+            "booleans or a list of totals, not both."
+        )
+    return _total_list(value, key, source)
+
+
+def _natural_totals(value: object, source: str) -> frozenset[int]:
+    if not isinstance(value, list):
+        raise RulesFileError(
+            f"natural_totals in {source} is {_kind(value)} ({_toml(value)}); use a list of "
+            "totals such as [8, 9], or [] for no naturals."
+        )
+    flags = _total_list(value, "natural_totals", source)
+    return frozenset(total for total in range(10) if flags[total])
+
+
+def _banker_rows(value: object, source: str) -> tuple[tuple[bool, ...], ...]:
+    if not isinstance(value, dict):
+        raise RulesFileError(
+            f"banker_draws in {source} is {_kind(value)}; use a [banker_draws] table with one "
+            "line per Banker total 0-9, such as 3 = [true, ..., false, true] (ten booleans)."
+        )
+    for name in value:
+        if name not in _TOTALS:
+            raise RulesFileError(
+                f"Unknown Banker total {name!r} in banker_draws in {source}; use rows 0-9."
+            )
+    missing = [name for name in _TOTALS if name not in value]
+    if missing:
+        rows = "rows" if len(missing) > 1 else "row"
+        raise RulesFileError(
+            f"banker_draws in {source} has no {rows} for Banker total {', '.join(missing)}; "
+            "give all ten rows 0-9, each of ten booleans."
+        )
+    result = []
+    for name in _TOTALS:
+        row = value[name]
+        where = f"banker_draws row {name} in {source}"
+        if not isinstance(row, list):
+            raise RulesFileError(
+                f"{where} is {_kind(row)} ({_toml(row)}); use ten booleans, one per "
+                "Player's third card 0-9."
+            )
+        if len(row) != 10:
+            raise RulesFileError(
+                f"{where} has {len(row)} entries; give ten booleans, one per Player's third "
+                "card 0-9."
+            )
+        for card, cell in enumerate(row):
+            if not isinstance(cell, bool):
+                raise RulesFileError(
+                    f"banker_draws row {name}, Player's third card {card}, in {source} is "
+                    f"{_toml(cell)}; use true or false."
+                )
+        result.append(tuple(row))
+    return tuple(result)
+
+
+def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
+    """Read and check a rules file's TOML *text*; *source* names it in errors.
+
+    >>> rules = parse_rules_file(shipped_rules_files()["banker_as_player"].read_text())
+    >>> rules.tableau.name, rules.tableau.banker_draws[6][6]
+    ('banker_as_player', False)
+    >>> parse_rules_file('name = "x"\\n', "my.toml")
+    Traceback (most recent call last):
+    ...
+    exactodds.rulefiles.RulesFileError: my.toml has no natural_totals; add natural_totals = [8, 9].
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesFileError(
+            f"{source} is not valid TOML ({error}); use lines such as natural_totals = [8, 9]."
+        ) from None
+    for key in data:
+        if key not in _KEYS:
+            valid = ", ".join(_KEYS[:-1]) + " and " + _KEYS[-1]
+            raise RulesFileError(f"Unknown key {key!r} in {source}; use {valid}.")
+    for key, hint in _REQUIRED_HINTS.items():
+        if key not in data:
+            raise RulesFileError(f"{source} has no {key}; add {hint}.")
+    name = data["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise RulesFileError(
+            f"name in {source} is {_kind(name)} ({_toml(name)}); use a short non-empty name "
+            'such as name = "my rules".'
+        )
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise RulesFileError(
+            f"description in {source} is {_kind(description)}; use text in quotes."
+        )
+    ties = data.get("ties")
+    if ties is not None and ties not in _TIES:
+        raise RulesFileError(
+            f'ties in {source} is {_toml(ties)}; use "push" (Player and Banker bets push on '
+            'a tie) or "lose" (they lose).'
+        )
+    natural_totals = _natural_totals(data["natural_totals"], source)
+    player_draws = _flags(data["player_draws"], "player_draws", source)
+    stood = _flags(data["banker_draws_when_player_stood"], "banker_draws_when_player_stood", source)
+    banker_draws = _banker_rows(data["banker_draws"], source)
+    tableau = Tableau(natural_totals, player_draws, stood, banker_draws, name.strip())
+    return RulesFile(tableau, None if ties is None else _TIES[ties], description, source)
+
+
+def read_rules_file(path: str | Path) -> RulesFile:
+    """Read a rules file from *path*: the tableau and how ties settle.
+
+    >>> read_rules_file("no/such/rules.toml")
+    Traceback (most recent call last):
+    ...
+    exactodds.rulefiles.RulesFileError: Cannot read rules file 'no/such/rules.toml': it does not exist.
+    """
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesFileError(f"Cannot read rules file {str(path)!r}: it does not exist.") from None
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise RulesFileError(f"Cannot read rules file {str(path)!r}: {reason}.") from None
+    return parse_rules_file(text, str(path))
+
+
+def load_rules_file(path: str | Path) -> Tableau:
+    """The drawing tableau of the rules file at *path*.
+
+    >>> load_rules_file(shipped_rules_files()["standard"]) == Tableau.standard()
+    True
+    """
+    return read_rules_file(path).tableau
+
+
+def shipped_rules_files() -> dict[str, Path]:
+    """The rules files shipped with exactodds, by name.
+
+    >>> sorted(shipped_rules_files())
+    ['banker_as_player', 'chemin_de_fer_stand', 'standard']
+    """
+    folder = resources.files("exactodds").joinpath("data", "rules")
+    return {
+        Path(entry.name).stem: Path(str(entry))
+        for entry in sorted(folder.iterdir(), key=lambda entry: entry.name)
+        if entry.name.endswith(".toml")
+    }
+
+
+def resolve_rules_file(spec: str | Path) -> RulesFile:
+    """A rules file by path, or by the name of a shipped one (``standard``, ...).
+
+    A file that exists wins over a shipped name.
+
+    >>> resolve_rules_file("banker_as_player").tableau.name
+    'banker_as_player'
+    >>> resolve_rules_file("no_such_rules")
+    Traceback (most recent call last):
+    ...
+    exactodds.rulefiles.RulesFileError: Rules 'no_such_rules' is neither a file that exists nor a shipped rules file; use a TOML file or one of banker_as_player, chemin_de_fer_stand, standard.
+    """
+    path = Path(spec)
+    if path.is_file():
+        return read_rules_file(path)
+    shipped = shipped_rules_files()
+    if str(spec) in shipped:
+        return read_rules_file(shipped[str(spec)])
+    raise RulesFileError(
+        f"Rules {str(spec)!r} is neither a file that exists nor a shipped rules file; use a "
+        f"TOML file or one of {', '.join(shipped)}."
+    )
+
+
+def format_rules_file(
+    tableau: Tableau, ties_push: bool | None = None, description: str = ""
+) -> str:
+    """A tableau as rules-file TOML, one aligned line per Banker total.
+
+    >>> text = format_rules_file(Tableau.standard(), ties_push=False)
+    >>> print(text.splitlines()[-7])
+    3 = [true,  true,  true,  true,  true,  true,  true,  true,  false, true ]
+    >>> parse_rules_file(text).ties_push
+    False
+    """
+    lines = [f"name = {_quoted(tableau.name)}"]
+    if description:
+        lines.append(f"description = {_quoted(description)}")
+    if ties_push is not None:
+        lines.append(f'ties = "{"push" if ties_push else "lose"}"')
+    lines += [
+        "",
+        f"natural_totals = {_totals(tableau.natural_totals)}",
+        f"player_draws = {_totals(_on(tableau.player_draws))}",
+        f"banker_draws_when_player_stood = {_totals(_on(tableau.banker_draws_when_player_stood))}",
+        "",
+        "[banker_draws]",
+        "# Banker total = [does the Banker draw when the Player's third card is 0, 1, ..., 9]",
+        "#    " + "".join(f"{card:<7}" for card in range(10)).rstrip(),
+    ]
+    for total, row in enumerate(tableau.banker_draws):
+        cells = "".join(f"{_toml(flag) + ',':<7}" for flag in row[:-1])
+        lines.append(f"{total} = [{cells}{_toml(row[-1]):<5}]")
+    return "\n".join(lines) + "\n"
+
+
+def _on(flags: Sequence[bool]) -> list[int]:
+    return [total for total, flag in enumerate(flags) if flag]
+
+
+def _totals(totals: Iterable[int]) -> str:
+    return "[" + ", ".join(str(total) for total in sorted(totals)) + "]"
+
+
+def _quoted(text: str) -> str:
+    """*text* as a TOML basic string: quotes, backslashes and control characters escaped."""
+    escaped = []
+    for character in text:
+        if character in '"\\':
+            escaped.append("\\" + character)
+        elif ord(character) < 0x20 or ord(character) == 0x7F:
+            escaped.append(f"\\u{ord(character):04x}")
+        else:
+            escaped.append(character)
+    return '"' + "".join(escaped) + '"'
