@@ -283,10 +283,9 @@ def render_csv(analysis: Analysis, digits: int) -> str:
         )
     for name in _bet_names(analysis):
         data = _any_bet_data(analysis, name, digits)
-        writer.writerow(
-            {"kind": "bet", "name": name}
-            | {column: data[column] for column in CSV_COLUMNS[5:] if column in data}
-        )
+        row = {column: data[column] for column in CSV_COLUMNS[5:] if column in data}
+        row["computable"] = "true" if data["computable"] else "false"
+        writer.writerow({"kind": "bet", "name": name} | row)
     return buffer.getvalue().rstrip("\n")
 
 

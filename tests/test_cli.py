@@ -40,6 +40,9 @@ TIE_COUNT = 475_627_426_473_216
 TOTAL_8_DECKS = 4_998_398_275_503_360
 
 BET_KEYS = {
+    "computable",
+    "hit_frequency",
+    "hit_frequency_decimal",
     "description",
     "ev",
     "ev_decimal",
@@ -88,6 +91,8 @@ CSV_COLUMNS = [
     "variance",
     "variance_decimal",
     "standard_deviation_decimal",
+    "computable",
+    "reason",
 ]
 
 
@@ -322,7 +327,8 @@ def test_odds_csv_agrees_with_json() -> None:
     for row in rows[3:]:
         bet = data["bets"][row["name"]]
         assert row["count"] == row["probability"] == row["probability_decimal"] == ""
-        for column in CSV_COLUMNS[5:]:
+        assert row["computable"] == "true" and row["reason"] == ""
+        for column in CSV_COLUMNS[5:-2]:
             assert row[column] == bet[column], column
     counts = {row["name"]: int(row["count"]) for row in rows[:3]}
     assert counts == {"banker": BANKER_COUNT, "player": PLAYER_COUNT, "tie": TIE_COUNT}
