@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from exactodds import Rules, Shoe, analyze
+from exactodds import Bet, Rules, Shoe, analyze
 from exactodds.batch import Analyzer
 from exactodds.cards import RANKS, SUITS
 from exactodds.catalogue import select_bets
@@ -73,10 +73,14 @@ def every_expected_value(analyzer: Analyzer, shoes: list[Shoe]) -> int:
     return priced
 
 
-def walk_every_expected_value(shoe: Shoe, bets: list[object]) -> None:
+def walk_every_expected_value(shoe: Shoe, bets: list[Bet]) -> int:
+    """The reference: walk the shoe afresh (cache cleared) and price every bet."""
     _enumerate_cached.cache_clear()
-    for bet in analyze(shoe, Rules(), bets).bets.values():  # type: ignore[arg-type]
+    priced = 0
+    for bet in analyze(shoe, Rules(), bets).bets.values():
         bet.expected_value  # noqa: B018
+        priced += 1
+    return priced
 
 
 def main() -> None:

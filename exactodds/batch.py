@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -50,7 +51,7 @@ from .polynomial import EXACT_INT64_LIMIT, ValueKey, compile_tableau
 from .rules import Rules
 from .shoe import Shoe
 
-__all__ = ["Analyzer", "BadLine", "analyze_many", "read_shoes"]
+__all__ = ["Analyzer", "BadLine", "analyze_many", "analyzer_for", "read_shoes"]
 
 _PairState = tuple[int, int]
 # Pair states of a hand: 0 no pair, 1 a pair (not suited, or suits unknown), 2 a suited pair.
@@ -302,6 +303,17 @@ class _Bets(Mapping[str, BetAnalysis]):
 
     def __repr__(self) -> str:
         return f"<bets {', '.join(self._names)}>"
+
+
+@lru_cache(maxsize=32)
+def analyzer_for(rules: Rules, bets: tuple[Bet, ...]) -> Analyzer:
+    """A shared :class:`Analyzer` for these rules and bets (building one sorts the bets).
+
+    >>> from exactodds.bets import main_bets
+    >>> analyzer_for(Rules(), main_bets(Rules())) is analyzer_for(Rules(), main_bets(Rules()))
+    True
+    """
+    return Analyzer(rules, bets)
 
 
 def analyze_many(
