@@ -84,10 +84,22 @@ class BetAnalysis:
         }
 
     def _moment(self, power: int) -> Fraction:
-        # Integers over one common denominator; one Fraction at the end.
+        return Fraction(*self.moment_ratio(power))
+
+    def moment_ratio(self, power: int = 1) -> tuple[int, int]:
+        """E[result**power] as an unreduced (numerator, positive denominator) of integers.
+
+        Integers over one common denominator, so no Fraction is built;
+        ``Fraction(*ratio)`` gives the exact value.
+
+        >>> from exactodds import Rules, Shoe
+        >>> tie = analyze(Shoe.standard(decks=1), Rules()).bets["tie"]
+        >>> Fraction(*tie.moment_ratio()) == tie.expected_value
+        True
+        """
         pays, denominator = self.bet.integer_pays(power)
         numerator = sum(count * pays[outcome] for outcome, count in self.outcome_counts.items())
-        return Fraction(numerator, self.total * denominator)
+        return numerator, self.total * denominator
 
     @cached_property
     def expected_value(self) -> Fraction:

@@ -33,7 +33,11 @@ exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequ
 
 from __future__ import annotations
 
+import collections
 import itertools
+import json
+import multiprocessing
+import multiprocessing.pool
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,7 +55,7 @@ from .polynomial import EXACT_INT64_LIMIT, ValueKey, compile_tableau
 from .rules import Rules
 from .shoe import Shoe
 
-__all__ = ["Analyzer", "BadLine", "analyze_many", "analyzer_for", "read_shoes"]
+__all__ = ["Analyzer", "BadLine", "analyze_many", "analyzer_for", "batch_lines", "read_shoes"]
 
 _PairState = tuple[int, int]
 # Pair states of a hand: 0 no pair, 1 a pair (not suited, or suits unknown), 2 a suited pair.
@@ -295,6 +299,10 @@ class _Bets(Mapping[str, BetAnalysis]):
             )
         return self._cache[name]
 
+    def __contains__(self, name: object) -> bool:
+        # Mapping's default would build the bet's analysis just to answer.
+        return name in self._cache or name in self._names
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 
@@ -303,6 +311,33 @@ class _Bets(Mapping[str, BetAnalysis]):
 
     def __repr__(self) -> str:
         return f"<bets {', '.join(self._names)}>"
+
+    def expected_value_ratio(self, name: str) -> tuple[int, int]:
+        """A bet's EV as an unreduced (numerator, denominator), straight from the counts.
+
+        The same value as ``Fraction(*self[name].moment_ratio())``, without
+        building the bet's analysis: the batch command needs only this.
+        """
+        if name not in self._names:
+            raise KeyError(name)
+        route, index = self._analyzer._route[name]
+        if route == "polynomial":
+            value_bet = self._analyzer._value_bets[index]
+            pays, denominator = value_bet.bet.integer_pays()
+            rest = pays[value_bet.rest]
+            numerator = rest * self._total + sum(
+                (pays[outcome] - rest) * self._counts[column]
+                for outcome, column in value_bet.columns
+            )
+            return numerator, self._total * denominator
+        if route == "pairs":
+            pair_bet = self._analyzer._pair_bets[index]
+            pays, denominator = pair_bet.bet.integer_pays()
+            table = pair_bet.suited if self._shoe.suits_known else pair_bet.rank_only
+            assert self._pairs is not None
+            numerator = sum(pays[table[states]] * count for states, count in self._pairs.items())
+            return numerator, self._total * denominator
+        return self[name].moment_ratio()
 
 
 @lru_cache(maxsize=32)
@@ -447,7 +482,9 @@ class BadLine:
         return f"Line {self.number}: {self.message}"
 
 
-def read_shoes(lines: Iterable[str], bad_lines: list[BadLine], skip_bad: bool) -> Iterator[Shoe]:
+def read_shoes(
+    lines: Iterable[str], bad_lines: list[BadLine], skip_bad: bool, start: int = 1
+) -> Iterator[Shoe]:
     """Shoes from JSON lines (each the object ``--shoe`` takes), in order, blank lines ignored.
 
     A bad line is appended to *bad_lines*; unless *skip_bad*, reading stops
@@ -459,7 +496,7 @@ def read_shoes(lines: Iterable[str], bad_lines: list[BadLine], skip_bad: bool) -
     >>> [str(line) for line in bad]
     ['Line 3: The shoe holds 2 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.']
     """
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=start):
         text = line.strip()
         if not text:
             continue
@@ -476,3 +513,101 @@ def read_shoes(lines: Iterable[str], bad_lines: list[BadLine], skip_bad: bool) -
                 continue
             return
         yield shoe
+
+
+#: What a forked batch worker needs: the analyzer and the record settings (see batch_lines).
+_WORKER: tuple[Analyzer, int, bool, bool] | None = None
+
+
+def _batch_chunk(
+    job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool] | None = None
+) -> list[str | BadLine]:
+    """JSON lines (or the bad lines, in place) for one chunk of input lines."""
+    from .report import batch_record
+
+    analyzer, digits, full, skip_bad = settings or _WORKER or _missing_worker()
+    start, lines = job
+    bad: list[BadLine] = []
+    records: list[str | BadLine] = [
+        json.dumps(batch_record(analysis, digits, full))
+        for analysis in analyzer.analyze_many(read_shoes(lines, bad, skip_bad, start))
+    ]
+    if not bad:
+        return records
+    # Put each bad line back where it stood among the good ones.
+    merged: list[str | BadLine] = []
+    good = iter(records)
+    bad_by_number = {line.number: line for line in bad}
+    for number, text in enumerate(lines, start=start):
+        if number in bad_by_number:
+            merged.append(bad_by_number[number])
+            if not skip_bad:
+                break
+        elif text.strip():
+            merged.append(next(good))
+    return merged
+
+
+def _missing_worker() -> tuple[Analyzer, int, bool, bool]:
+    raise RuntimeError("batch worker started without its analyzer")
+
+
+def batch_lines(
+    lines: Iterable[str],
+    analyzer: Analyzer,
+    digits: int = 10,
+    full: bool = False,
+    skip_bad: bool = False,
+    jobs: int = 1,
+    chunk_lines: int = 2048,
+) -> Iterator[str | BadLine]:
+    """``exactodds batch``: a JSON result line per input line, in input order.
+
+    A bad input line comes out as a :class:`BadLine` in its place; unless
+    *skip_bad*, nothing follows it.  With *jobs* > 1, chunks of lines are
+    computed by that many worker processes (forked, so they share the
+    compiled analyzer), at most two chunks per worker in flight, so memory
+    stays flat however long the input.
+
+    >>> out = list(batch_lines(['{"A": 6}', "{bad", '{"K": 6}'], Analyzer(), digits=2))
+    >>> out[0][:40], str(out[1])[:30], len(out)
+    ('{"shoe": {"cards": 6, "ranks": {"A": 6, ', 'Line 2: Shoe JSON is malformed', 2)
+    """
+    chunks = _numbered_chunks(lines, chunk_lines)
+    settings = (analyzer, digits, full, skip_bad)
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for chunk in chunks:
+            for item in _batch_chunk(chunk, settings):
+                yield item
+                if isinstance(item, BadLine) and not skip_bad:
+                    return
+        return
+    global _WORKER
+    _WORKER = settings
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs) as pool:
+        pending: collections.deque[multiprocessing.pool.AsyncResult[list[str | BadLine]]]
+        pending = collections.deque()
+        chunks_left = True
+        while chunks_left or pending:
+            while chunks_left and len(pending) < 2 * jobs:
+                next_chunk = next(chunks, None)
+                if next_chunk is None:
+                    chunks_left = False
+                else:
+                    pending.append(pool.apply_async(_batch_chunk, (next_chunk,)))
+            if not pending:
+                break
+            for item in pending.popleft().get():
+                yield item
+                if isinstance(item, BadLine) and not skip_bad:
+                    pool.terminate()
+                    return
+
+
+def _numbered_chunks(lines: Iterable[str], size: int) -> Iterator[tuple[int, list[str]]]:
+    iterator = iter(lines)
+    start = 1
+    while chunk := list(itertools.islice(iterator, size)):
+        yield start, chunk
+        start += len(chunk)

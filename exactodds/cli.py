@@ -9,6 +9,7 @@ and exit code 2; data goes to stdout only.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -698,6 +699,12 @@ def breakdown_command(
     "--skip-bad", is_flag=True, help="Skip bad lines (reported on stderr) instead of stopping."
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes (default: one per core); output order never changes.",
+)
 def batch(
     source: str,
     rules_file: str | None,
@@ -713,6 +720,7 @@ def batch(
     full: bool,
     skip_bad: bool,
     quiet: bool,
+    jobs: int | None,
 ) -> None:
     """Exact EVs for many shoes: one JSON line in, one JSON line out, in order.
 
@@ -730,8 +738,7 @@ def batch(
       exactodds batch --bets all --skip-bad shoes.jsonl
       echo '{"A": 31, "2": 32, "3": 32, "4": 32, "5": 32, "6": 32, "7": 32, "8": 32, "9": 32, "T": 32, "J": 32, "Q": 32, "K": 32}' | exactodds batch --bets banker,dragon7
     """
-    from .batch import BadLine, analyzer_for, read_shoes  # numpy only for this command
-    from .report import batch_record
+    from .batch import BadLine, analyzer_for, batch_lines  # numpy only for this command
 
     try:
         rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
@@ -745,16 +752,21 @@ def batch(
         raise click.UsageError(f"Cannot read batch input {source!r}: {error.strerror}.") from None
     bad_lines: list[BadLine] = []
     written = 0
-    with stream:
-        shoes = read_shoes(stream, bad_lines, skip_bad)
-        show_progress = not quiet and sys.stderr.isatty()
-        with click.progressbar(
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    show_progress = not quiet and sys.stderr.isatty()
+    with (
+        stream,
+        click.progressbar(
             length=0, label="Shoes", file=sys.stderr, hidden=not show_progress
-        ) as progress:
-            for analysis in analyzer.analyze_many(shoes):
-                sys.stdout.write(json.dumps(batch_record(analysis, digits, full)) + "\n")
-                written += 1
-                progress.update(1)
+        ) as progress,
+    ):
+        for item in batch_lines(stream, analyzer, digits, full, skip_bad, workers):
+            if isinstance(item, BadLine):
+                bad_lines.append(item)
+                continue
+            sys.stdout.write(item + "\n")
+            written += 1
+            progress.update(1)
     sys.stdout.flush()
     if skip_bad:
         for line in bad_lines:

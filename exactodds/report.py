@@ -21,7 +21,7 @@ from tabulate import tabulate
 
 from .analysis import Analysis, BetAnalysis
 from .bets import Bet
-from .numbers import decimal_string, fraction_string, percent_string
+from .numbers import decimal_string, fraction_string, percent_string, ratio_strings
 from .shoe import Shoe
 
 __all__ = [
@@ -139,14 +139,16 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
         if full or name not in analysis.bets:
             bets[name] = _any_bet_data(analysis, name, digits)
             continue
-        result = analysis.bets[name]
-        ev = result.expected_value
+        fast = getattr(analysis.bets, "expected_value_ratio", None)
+        numerator, denominator = fast(name) if fast else analysis.bets[name].moment_ratio()
+        ev, ev_decimal = ratio_strings(numerator, denominator, digits)
         bets[name] = {
             "computable": True,
-            "ev": fraction_string(ev),
-            "ev_decimal": decimal_string(ev, digits),
-            "house_edge": fraction_string(-ev),
-            "house_edge_decimal": decimal_string(-ev, digits),
+            "ev": ev,
+            "ev_decimal": ev_decimal,
+            # Half-even rounding is symmetric, so the edge is the EV's text with the sign flipped.
+            "house_edge": _negated(ev),
+            "house_edge_decimal": _negated(ev_decimal),
         }
     return {
         "shoe": {"cards": analysis.shoe.cards, "ranks": analysis.shoe.as_dict()},
@@ -154,6 +156,12 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
         "outcomes": {name: outcome.count for name, outcome in analysis.outcomes.items()},
         "bets": bets,
     }
+
+
+def _negated(text: str) -> str:
+    if text.startswith("-"):
+        return text[1:]
+    return text if text.strip("0.") == "" else "-" + text
 
 
 def render_json(analysis: Analysis, digits: int) -> str:

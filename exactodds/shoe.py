@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from .cards import RANKS, SUITS, VALUES, Card, Rank, parse_cards, parse_rank
@@ -38,6 +39,12 @@ def _check_count(key: str, count: object) -> int:
     if count < 0:
         raise ShoeError(f"Count {count} for {key!r} is negative; use a whole number of at least 0.")
     return count
+
+
+@lru_cache(maxsize=1024)
+def _cards_of_key(key: str) -> tuple[Card, ...]:
+    # Batch input repeats the same few keys on every line.
+    return parse_cards(key)
 
 
 @dataclass(frozen=True)
@@ -146,7 +153,7 @@ class Shoe:
             if not isinstance(key, str):
                 raise ShoeError(f"Shoe key {key!r} is not a rank; use {_SPEC_EXAMPLE}.")
             try:
-                cards = parse_cards(key)
+                cards = _cards_of_key(key)
             except CardError:
                 raise ShoeError(
                     f"Unknown rank {key!r} in the shoe; use A 2-9 T J Q K (10 for T), "
@@ -167,7 +174,7 @@ class Shoe:
         suit_counts = [0] * 52
         seen: dict[Card, str] = {}
         for key, count in suited.items():
-            card = parse_cards(key)[0]
+            card = _cards_of_key(key)[0]
             assert card.suit is not None
             if card in seen:
                 raise ShoeError(
