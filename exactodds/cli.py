@@ -738,6 +738,11 @@ def batch(
       exactodds batch --bets all --skip-bad shoes.jsonl
       echo '{"A": 31, "2": 32, "3": 32, "4": 32, "5": 32, "6": 32, "7": 32, "8": 32, "9": 32, "T": 32, "J": 32, "Q": 32, "K": 32}' | exactodds batch --bets banker,dragon7
     """
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers > 1 and "numpy" not in sys.modules:
+        # The worker processes are the parallelism; BLAS threads spinning beside them
+        # only compete for the same cores.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from .batch import BadLine, analyzer_for, batch_lines  # numpy only for this command
 
     try:
@@ -752,7 +757,6 @@ def batch(
         raise click.UsageError(f"Cannot read batch input {source!r}: {error.strerror}.") from None
     bad_lines: list[BadLine] = []
     written = 0
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
     show_progress = not quiet and sys.stderr.isatty()
     with (
         stream,
