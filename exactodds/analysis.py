@@ -28,7 +28,7 @@ from .numbers import decimal_string, percent_string, square_root_decimal_string
 from .rules import Rules
 from .shoe import Shoe
 
-__all__ = ["Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet"]
+__all__ = ["Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet", "price_table"]
 
 
 @dataclass(frozen=True)
@@ -226,7 +226,26 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
     exactodds.errors.ShoeError: The shoe holds 3 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
     """
     rules = rules if rules is not None else Rules()
-    table = enumerate_rounds(shoe, rules.tableau)
+    return Analysis(shoe, rules, *price_table(enumerate_rounds(shoe, rules.tableau), rules, bets))
+
+
+def price_table(
+    table: OutcomeTable,
+    rules: Rules,
+    bets: Iterable[Bet] | None = None,
+    suits_unknown: str | None = None,
+) -> tuple[dict[str, OutcomeCount], dict[str, BetAnalysis], dict[str, str], tuple[str, ...]]:
+    """Outcomes, priced bets, unavailable bets (with reasons) and bet names of one table.
+
+    The parts of an :class:`Analysis` after the shoe and rules; *suits_unknown*
+    overrides the reason given for suited bets when the table has no suits.
+
+    >>> from exactodds import Shoe
+    >>> outcomes, priced, unavailable, names = price_table(
+    ...     enumerate_rounds(Shoe.standard(decks=1)), Rules())
+    >>> outcomes["tie"].count, names
+    (1372227328, ('banker', 'player', 'tie'))
+    """
     by_winner: dict[Winner, int] = defaultdict(int)
     for summary, count in table.counts.items():
         by_winner[summary.winner] += count
@@ -239,11 +258,10 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
     unavailable: dict[str, str] = {}
     for bet in chosen:
         if bet.needs_suits and not table.suits_known:
-            unavailable[bet.name] = SUITS_UNKNOWN
+            unavailable[bet.name] = suits_unknown or SUITS_UNKNOWN
         else:
             priced[bet.name] = price_bet(table, bet)
-    names = tuple(bet.name for bet in chosen)
-    return Analysis(shoe, rules, outcomes, priced, unavailable, names)
+    return outcomes, priced, unavailable, tuple(bet.name for bet in chosen)
 
 
 #: Why a suited bet cannot be priced on a shoe known by rank only.

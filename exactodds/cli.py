@@ -127,6 +127,13 @@ def build_shoe(decks: str | None, shoe: str | None, remove: tuple[str, ...]) -> 
     return built.remove(parse_cards(" ".join(remove), "--remove")) if remove else built
 
 
+def _stack(options: Sequence[Callable[[Any], Any]], function: Function) -> Function:
+    """Apply click option decorators so they appear in --help in the order listed."""
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
 def shoe_options(function: Function) -> Function:
     """``--decks``, ``--shoe`` and ``--remove``."""
     options = [
@@ -150,9 +157,7 @@ def shoe_options(function: Function) -> Function:
             "10 means T). May be repeated.",
         ),
     ]
-    for option in reversed(options):
-        function = option(function)
-    return function
+    return _stack(options, function)
 
 
 def rules_file_option(function: Function) -> Function:
@@ -199,9 +204,7 @@ def rules_options(function: Function) -> Function:
             help="Player and Banker bets lose on a tie instead of pushing.",
         ),
     ]
-    for option in reversed(options):
-        function = option(function)
-    return function
+    return _stack(options, function)
 
 
 def build_rules(
@@ -271,9 +274,7 @@ def output_options(function: Function) -> Function:
             help="In the table, show exact fractions beside the decimals.",
         ),
     ]
-    for option in reversed(options):
-        function = option(function)
-    return function
+    return _stack(options, function)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -318,9 +319,7 @@ def bet_options(function: Function) -> Function:
             help="A TOML file describing your own bets (see examples/bets/). May be repeated.",
         ),
     ]
-    for option in reversed(options):
-        function = option(function)
-    return function
+    return _stack(options, function)
 
 
 def build_bets(
@@ -556,9 +555,7 @@ def breakeven_bet_options(function: Function) -> Function:
             help="A TOML file describing your own bets (see examples/bets/). May be repeated.",
         ),
     ]
-    for option in reversed(options):
-        function = option(function)
-    return function
+    return _stack(options, function)
 
 
 def _split_pays(pays: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:

@@ -57,10 +57,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from .analysis import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
-from .bets import Bet, main_bets
+from .analysis import SUITS_UNKNOWN, Analysis, price_table
+from .bets import Bet
 from .cards import VALUES, Card, parse_cards
-from .enumeration import OutcomeTable, RoundSummary, Winner, falling_factorial
+from .enumeration import OutcomeTable, RoundSummary, falling_factorial
 from .errors import CardError, ShoeError
 from .rules import Rules, Tableau
 from .shoe import Shoe
@@ -459,28 +459,15 @@ def analyze_known(
     rules = rules if rules is not None else Rules()
     cards = parse_known(known)
     table = enumerate_known(shoe, rules.tableau, cards)
-    by_winner: dict[Winner, int] = defaultdict(int)
-    for summary, count in table.counts.items():
-        by_winner[summary.winner] += count
-    outcomes = {
-        winner.value: OutcomeCount(winner.value, by_winner[winner], table.total)
-        for winner in (Winner.BANKER, Winner.PLAYER, Winner.TIE)
-    }
-    chosen = tuple(bets) if bets is not None else main_bets(rules)
-    priced: dict[str, BetAnalysis] = {}
-    unavailable: dict[str, str] = {}
-    for bet in chosen:
-        if bet.needs_suits and not table.suits_known:
-            unavailable[bet.name] = SUITS_UNKNOWN if not shoe.suits_known else KNOWN_SUITS_MISSING
-        else:
-            priced[bet.name] = price_bet(table, bet)
+    reason = SUITS_UNKNOWN if not shoe.suits_known else KNOWN_SUITS_MISSING
+    outcomes, priced, unavailable, names = price_table(table, rules, bets, reason)
     return KnownAnalysis(
         shoe=shoe,
         rules=rules,
         outcomes=outcomes,
         bets=priced,
         unavailable=unavailable,
-        bet_names=tuple(bet.name for bet in chosen),
+        bet_names=names,
         known=cards,
         known_table=table,
     )
