@@ -183,6 +183,21 @@ class Analysis:
         """How many six-card sequences the shoe holds: n(n-1)...(n-5)."""
         return sequences(self.shoe.cards)
 
+    def expected_values(self) -> dict[str, Fraction]:
+        """Every priced bet's exact EV, by name.
+
+        The batch path's bets can give an EV straight from their counts
+        (``expected_value_ratio``) without building each bet's analysis.
+
+        >>> from exactodds import Shoe
+        >>> analyze(Shoe.standard(decks=8)).expected_values()["tie"]
+        Fraction(-103841353768, 723147898655)
+        """
+        ratio = getattr(self.bets, "expected_value_ratio", None)
+        if ratio is None:
+            return {name: result.expected_value for name, result in self.bets.items()}
+        return {name: Fraction(*ratio(name)) for name in self.bets}
+
     @property
     def table(self) -> OutcomeTable:
         """The exact counts per round summary that the bets were priced from (cached)."""

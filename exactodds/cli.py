@@ -88,7 +88,7 @@ def _read_shoe(text: str) -> Shoe:
             "Shoe spec '' is empty; use A=32,2=32,...,K=32, a JSON file or - for stdin."
         )
     if stripped == "-":
-        return Shoe.parse(click.get_text_stream("stdin").read())
+        return Shoe.parse(sys.stdin.read())
     path = Path(stripped)
     if path.is_file():
         try:
