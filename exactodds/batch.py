@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import collections
 import itertools
-import json
 import multiprocessing
 import multiprocessing.pool
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -59,6 +58,10 @@ from .shoe import Shoe
 __all__ = ["Analyzer", "BadLine", "analyze_many", "analyzer_for", "batch_lines", "read_shoes"]
 
 _PairState = tuple[int, int]
+# A chunk's numbers: columns, value-bet EV numerators (None where too large for int64), pairs.
+_Numbers = tuple[
+    list[list[int]], "list[list[int]] | list[None]", "Sequence[dict[_PairState, int] | None]"
+]
 # Pair states of a hand: 0 no pair, 1 a pair (not suited, or suits unknown), 2 a suited pair.
 _SUITED_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(3) for b in range(3))
 _RANK_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(2) for b in range(2))
@@ -153,6 +156,17 @@ class Analyzer:
         for indices, index in column_sets.items():
             matrix[sorted(indices), index] = 1
         self._projection = self._compiled.project(matrix)
+        # EV numerators of the value-level bets are linear in the columns:
+        # rest_pay * total + sum((pay - rest_pay) * column), integer pays over each bet's denominator.
+        self._ev_weights = np.zeros((len(column_sets), len(self._value_bets)), dtype=np.int64)
+        self._ev_rest = np.zeros(len(self._value_bets), dtype=np.int64)
+        self._ev_largest = 1
+        for index, value_bet in enumerate(self._value_bets):
+            pays, _ = value_bet.bet.integer_pays()
+            self._ev_rest[index] = pays[value_bet.rest]
+            for outcome, position in value_bet.columns:
+                self._ev_weights[position, index] += pays[outcome] - pays[value_bet.rest]
+            self._ev_largest = max(self._ev_largest, *(abs(pay) for pay in pays.values()))
 
     def _value_outcomes(self, bet: Bet) -> list[str] | None:
         """The bet's outcome per value key, if pair states never change it."""
@@ -218,10 +232,8 @@ class Analyzer:
                 yield from self._chunk(current, *numbers)
                 current = following
 
-    def _numbers(
-        self, shoes: Sequence[Shoe]
-    ) -> tuple[list[list[int]], Sequence[dict[_PairState, int] | None]]:
-        """The evaluated columns and pair-state counts of a chunk of shoes."""
+    def _numbers(self, shoes: Sequence[Shoe]) -> _Numbers:
+        """The evaluated columns, value-bet EV numerators and pair-state counts of a chunk."""
         for shoe in shoes:
             if shoe.cards < 6:
                 raise ShoeError(
@@ -230,20 +242,29 @@ class Analyzer:
                 )
         values = np.array([shoe.value_counts for shoe in shoes], dtype=np.int64)
         columns = self._projection.evaluate(values)
+        totals = [sequences(shoe.cards) for shoe in shoes]
+        numerators: list[list[int]] | list[None] = [None] * len(shoes)
+        if self._value_bets and max(totals) * self._ev_largest < EXACT_INT64_LIMIT:
+            # Every numerator is at most (largest pay) * total < 2**62 in size, so int64
+            # arithmetic, which wraps modulo 2**64 on the way, ends exact.
+            counts = np.array(columns, dtype=np.int64)
+            rests = np.array(totals, dtype=np.int64)[:, None] * self._ev_rest[None, :]
+            numerators = (counts @ self._ev_weights + rests).tolist()
         pair_counts: Sequence[dict[_PairState, int] | None] = (
             _pair_state_counts(shoes) if self._pair_bets else [None] * len(shoes)
         )
-        return columns, pair_counts
+        return columns, numerators, pair_counts
 
     def _chunk(
         self,
         shoes: Sequence[Shoe],
         columns: list[list[int]],
+        numerators: list[list[int]] | list[None],
         pair_counts: Sequence[dict[_PairState, int] | None],
     ) -> list[Analysis]:
         names = tuple(bet.name for bet in self.bets)
         results = []
-        for shoe, counts, pairs in zip(shoes, columns, pair_counts, strict=True):
+        for shoe, counts, evs, pairs in zip(shoes, columns, numerators, pair_counts, strict=True):
             total = sequences(shoe.cards)
             player = counts[self._player_column]
             tie = counts[self._tie_column]
@@ -255,7 +276,7 @@ class Analyzer:
             unavailable = (
                 self._needs_suits if not shoe.suits_known and self._needs_suits else _NOTHING
             )
-            bets = _Bets(self, shoe, total, counts, pairs, unavailable)
+            bets = _Bets(self, shoe, total, counts, evs, pairs, unavailable)
             results.append(Analysis(shoe, self.rules, outcomes, bets, unavailable, names))
         return results
 
@@ -296,7 +317,16 @@ class _Bets(Mapping[str, BetAnalysis]):
     that reads two bets of a thousand shoes should not pay for thirty.
     """
 
-    __slots__ = ("_analyzer", "_cache", "_counts", "_names", "_pairs", "_shoe", "_total")
+    __slots__ = (
+        "_analyzer",
+        "_cache",
+        "_counts",
+        "_names",
+        "_numerators",
+        "_pairs",
+        "_shoe",
+        "_total",
+    )
 
     def __init__(
         self,
@@ -304,6 +334,7 @@ class _Bets(Mapping[str, BetAnalysis]):
         shoe: Shoe,
         total: int,
         counts: list[int],
+        numerators: list[int] | None,
         pairs: dict[_PairState, int] | None,
         unavailable: Mapping[str, str],
     ) -> None:
@@ -311,6 +342,7 @@ class _Bets(Mapping[str, BetAnalysis]):
         self._shoe = shoe
         self._total = total
         self._counts = counts
+        self._numerators = numerators
         self._pairs = pairs
         self._names = [bet.name for bet in analyzer.bets if bet.name not in unavailable]
         self._cache: dict[str, BetAnalysis] = {}
@@ -349,6 +381,8 @@ class _Bets(Mapping[str, BetAnalysis]):
         if route == "polynomial":
             value_bet = self._analyzer._value_bets[index]
             pays, denominator = value_bet.bet.integer_pays()
+            if self._numerators is not None:
+                return self._numerators[index], self._total * denominator
             rest = pays[value_bet.rest]
             numerator = rest * self._total + sum(
                 (pays[outcome] - rest) * self._counts[column]
@@ -548,13 +582,13 @@ def _batch_chunk(
     job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool] | None = None
 ) -> list[str | BadLine]:
     """JSON lines (or the bad lines, in place) for one chunk of input lines."""
-    from .report import batch_record
+    from .report import batch_line
 
     analyzer, digits, full, skip_bad = settings or _WORKER or _missing_worker()
     start, lines = job
     bad: list[BadLine] = []
     records: list[str | BadLine] = [
-        json.dumps(batch_record(analysis, digits, full))
+        batch_line(analysis, digits, full)
         for analysis in analyzer.analyze_many(read_shoes(lines, bad, skip_bad, start))
     ]
     if not bad:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from functools import lru_cache
 from typing import Any
 
 from tabulate import tabulate
@@ -26,6 +27,7 @@ from .shoe import Shoe
 
 __all__ = [
     "analysis_data",
+    "batch_line",
     "batch_record",
     "bet_data",
     "render_bets",
@@ -156,6 +158,49 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
         "outcomes": {name: outcome.count for name, outcome in analysis.outcomes.items()},
         "bets": bets,
     }
+
+
+def batch_line(analysis: Analysis, digits: int, full: bool = False) -> str:
+    """``json.dumps(batch_record(...))``, built as text: the batch command's hot path.
+
+    Every value is a number or a string of digits, signs, ``/`` and ``.``,
+    and names are escaped as JSON, so the text is exactly what ``json.dumps``
+    writes, at a fraction of the cost.
+
+    >>> from exactodds import Shoe, analyze
+    >>> result = analyze(Shoe.standard(decks=1))
+    >>> batch_line(result, 4) == json.dumps(batch_record(result, 4))
+    True
+    """
+    if full:
+        return json.dumps(batch_record(analysis, digits, True))
+    fast = getattr(analysis.bets, "expected_value_ratio", None)
+    parts = []
+    for name in _bet_names(analysis):
+        key = _json_text(name)
+        if name not in analysis.bets:
+            parts.append(f"{key}: {json.dumps(_any_bet_data(analysis, name, digits))}")
+            continue
+        numerator, denominator = fast(name) if fast else analysis.bets[name].moment_ratio()
+        ev, ev_decimal = ratio_strings(numerator, denominator, digits)
+        parts.append(
+            f'{key}: {{"computable": true, "ev": "{ev}", "ev_decimal": "{ev_decimal}", '
+            f'"house_edge": "{_negated(ev)}", "house_edge_decimal": "{_negated(ev_decimal)}"}}'
+        )
+    shoe = analysis.shoe
+    ranks = ", ".join(f'"{symbol}": {count}' for symbol, count in shoe.as_dict().items())
+    outcomes = ", ".join(
+        f"{_json_text(name)}: {outcome.count}" for name, outcome in analysis.outcomes.items()
+    )
+    return (
+        f'{{"shoe": {{"cards": {shoe.cards}, "ranks": {{{ranks}}}}}, "total": {analysis.total}, '
+        f'"outcomes": {{{outcomes}}}, "bets": {{{", ".join(parts)}}}}}'
+    )
+
+
+@lru_cache(maxsize=4096)
+def _json_text(name: str) -> str:
+    return json.dumps(name)
 
 
 def _negated(text: str) -> str:

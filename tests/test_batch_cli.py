@@ -114,3 +114,14 @@ def test_bad_usage() -> None:
 
 def test_empty_input_writes_nothing() -> None:
     assert run("batch", stdin="") == (0, "", "")
+
+
+def test_batch_line_text_equals_json_dumps_of_the_record() -> None:
+    from exactodds.batch import Analyzer
+    from exactodds.report import batch_line, batch_record
+
+    analyzer = Analyzer(Rules(), select_bets("all"))
+    for shoe in [Shoe.standard(decks=8), Shoe.standard(decks=2).remove("K Q"), SHOES[2]]:
+        for analysis in (analyzer.analyze(shoe), analyze(shoe, Rules(), select_bets("all"))):
+            for digits in (0, 4, 12):
+                assert batch_line(analysis, digits) == json.dumps(batch_record(analysis, digits))
