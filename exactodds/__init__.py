@@ -31,27 +31,25 @@ from .errors import CardError, ExactOddsError, PayError, RulesError, ShoeError
 from .rules import Rules, Tableau, Variant
 from .shoe import Shoe
 
-if TYPE_CHECKING:  # imported on first use: they bring numpy (and sympy, inside breakeven)
+# Imported on first use: they bring numpy (and sympy, inside breakeven). Names that are also
+# submodules (breakdown, side_bets) are left out: importing the submodule would shadow them.
+if TYPE_CHECKING:
     from .batch import Analyzer, analyze_many
-    from .breakdown import breakdown
     from .catalogue import select_bets
     from .custom_bets import load_custom_bets
     from .known import enumerate_known
     from .removal import effect_of_removal
     from .rulefiles import load_rules_file
-    from .side_bets import side_bets
     from .symbolic import breakeven
 
 _LAZY = {
     "Analyzer": "batch",
     "analyze_many": "batch",
-    "breakdown": "breakdown",
     "select_bets": "catalogue",
     "load_custom_bets": "custom_bets",
     "enumerate_known": "known",
     "effect_of_removal": "removal",
     "load_rules_file": "rulefiles",
-    "side_bets": "side_bets",
     "breakeven": "symbolic",
 }
 
@@ -90,7 +88,6 @@ __all__ = [
     "Winner",
     "analyze",
     "analyze_many",
-    "breakdown",
     "breakeven",
     "effect_of_removal",
     "enumerate_known",
@@ -101,5 +98,4 @@ __all__ = [
     "parse_cards",
     "price_bet",
     "select_bets",
-    "side_bets",
 ]
