@@ -161,8 +161,10 @@ class Analyzer:
         self._ev_weights = np.zeros((len(column_sets), len(self._value_bets)), dtype=np.int64)
         self._ev_rest = np.zeros(len(self._value_bets), dtype=np.int64)
         self._ev_largest = 1
+        self._ev_denominators: list[int] = []
         for index, value_bet in enumerate(self._value_bets):
-            pays, _ = value_bet.bet.integer_pays()
+            pays, denominator = value_bet.bet.integer_pays()
+            self._ev_denominators.append(denominator)
             self._ev_rest[index] = pays[value_bet.rest]
             for outcome, position in value_bet.columns:
                 self._ev_weights[position, index] += pays[outcome] - pays[value_bet.rest]
@@ -379,10 +381,11 @@ class _Bets(Mapping[str, BetAnalysis]):
             raise KeyError(name)
         route, index = self._analyzer._route[name]
         if route == "polynomial":
+            if self._numerators is not None:
+                denominator = self._analyzer._ev_denominators[index]
+                return self._numerators[index], self._total * denominator
             value_bet = self._analyzer._value_bets[index]
             pays, denominator = value_bet.bet.integer_pays()
-            if self._numerators is not None:
-                return self._numerators[index], self._total * denominator
             rest = pays[value_bet.rest]
             numerator = rest * self._total + sum(
                 (pays[outcome] - rest) * self._counts[column]
@@ -581,7 +584,7 @@ _WORKER: tuple[Analyzer, int, bool, bool] | None = None
 def _batch_chunk(
     job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool] | None = None
 ) -> list[str | BadLine]:
-    """JSON lines (or the bad lines, in place) for one chunk of input lines."""
+    """A chunk's JSON lines as text blocks, with any bad lines in their places."""
     from .report import batch_line
 
     analyzer, digits, full, skip_bad = settings or _WORKER or _missing_worker()
@@ -592,7 +595,8 @@ def _batch_chunk(
         for analysis in analyzer.analyze_many(read_shoes(lines, bad, skip_bad, start))
     ]
     if not bad:
-        return records
+        # One block of text per clean chunk: the parent writes it in one call.
+        return ["".join(f"{record}\n" for record in records)] if records else []
     # Put each bad line back where it stood among the good ones.
     merged: list[str | BadLine] = []
     good = iter(records)
@@ -603,7 +607,7 @@ def _batch_chunk(
             if not skip_bad:
                 break
         elif text.strip():
-            merged.append(next(good))
+            merged.append(f"{next(good)}\n")
     return merged
 
 
@@ -622,8 +626,9 @@ def batch_lines(
 ) -> Iterator[str | BadLine]:
     """``exactodds batch``: a JSON result line per input line, in input order.
 
-    A bad input line comes out as a :class:`BadLine` in its place; unless
-    *skip_bad*, nothing follows it.  With *jobs* > 1, chunks of lines are
+    Yields blocks of text, each one or more whole lines ending in a newline,
+    and, for a bad input line, a :class:`BadLine` in its place; unless
+    *skip_bad*, nothing follows a bad line.  With *jobs* > 1, chunks of lines are
     computed by that many worker processes (forked, so they share the
     compiled analyzer), at most two chunks per worker in flight, so memory
     stays flat however long the input.
@@ -631,6 +636,8 @@ def batch_lines(
     >>> out = list(batch_lines(['{"A": 6}', "{bad", '{"K": 6}'], Analyzer(), digits=2))
     >>> out[0][:40], str(out[1])[:30], len(out)
     ('{"shoe": {"cards": 6, "ranks": {"A": 6, ', 'Line 2: Shoe JSON is malformed', 2)
+    >>> [block.count("\\n") for block in batch_lines(['{"A": 6}', '{"K": 6}'], Analyzer())]
+    [2]
     """
     chunks = _numbered_chunks(lines, chunk_lines)
     settings = (analyzer, digits, full, skip_bad)

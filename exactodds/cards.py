@@ -17,6 +17,7 @@ import enum
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import CardError
 
@@ -114,6 +115,7 @@ class Card:
         return self.rank.symbol + (self.suit.symbol if self.suit else "")
 
 
+@lru_cache(maxsize=256)
 def parse_rank(text: str) -> Rank:
     """Read one rank: ``A``, ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``.
 

@@ -765,9 +765,10 @@ def batch(
             if isinstance(item, BadLine):
                 bad_lines.append(item)
                 continue
-            sys.stdout.write(item + "\n")
-            written += 1
-            progress.update(1)
+            sys.stdout.write(item)
+            lines = item.count("\n")
+            written += lines
+            progress.update(lines)
     sys.stdout.flush()
     if skip_bad:
         for line in bad_lines:

@@ -23,7 +23,7 @@ from tabulate import tabulate
 from .analysis import Analysis, BetAnalysis
 from .bets import Bet
 from .numbers import decimal_string, fraction_string, percent_string, ratio_strings
-from .shoe import Shoe
+from .shoe import RANK_SYMBOLS, Shoe
 
 __all__ = [
     "analysis_data",
@@ -188,7 +188,9 @@ def batch_line(analysis: Analysis, digits: int, full: bool = False) -> str:
             f'"house_edge": "{_negated(ev)}", "house_edge_decimal": "{_negated(ev_decimal)}"}}'
         )
     shoe = analysis.shoe
-    ranks = ", ".join(f'"{symbol}": {count}' for symbol, count in shoe.as_dict().items())
+    ranks = ", ".join(
+        f'"{symbol}": {count}' for symbol, count in zip(RANK_SYMBOLS, shoe.rank_counts, strict=True)
+    )
     outcomes = ", ".join(
         f"{_json_text(name)}: {outcome.count}" for name, outcome in analysis.outcomes.items()
     )

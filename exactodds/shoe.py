@@ -26,6 +26,8 @@ from .errors import CardError, ShoeError
 
 __all__ = ["Shoe"]
 
+#: The rank symbols A 2 ... 9 T J Q K, in rank order.
+RANK_SYMBOLS: tuple[str, ...] = tuple(rank.symbol for rank in RANKS)
 _JSON_KINDS = {str: "text", int: "a number", float: "a number", list: "a list", bool: "a boolean"}
 _JSON_KINDS[type(None)] = "null"
 _SPEC_EXAMPLE = "A=32,2=32,...,K=32 (ranks A 2-9 T J Q K; ranks not named count 0)"
@@ -325,7 +327,7 @@ class Shoe:
         >>> Shoe.from_ranks({"K": 7}).as_dict()["K"]
         7
         """
-        return {rank.symbol: count for rank, count in zip(RANKS, self.rank_counts, strict=True)}
+        return dict(zip(RANK_SYMBOLS, self.rank_counts, strict=True))
 
     def describe(self) -> str:
         """A short human description: ``"416 cards (8 decks), suits known"``.
