@@ -28,6 +28,7 @@ __all__ = ["Shoe"]
 
 #: The rank symbols A 2 ... 9 T J Q K, in rank order.
 RANK_SYMBOLS: tuple[str, ...] = tuple(rank.symbol for rank in RANKS)
+_RANK_POSITION = {symbol: position for position, symbol in enumerate(RANK_SYMBOLS)}
 _JSON_KINDS = {str: "text", int: "a number", float: "a number", list: "a list", bool: "a boolean"}
 _JSON_KINDS[type(None)] = "null"
 _SPEC_EXAMPLE = "A=32,2=32,...,K=32 (ranks A 2-9 T J Q K; ranks not named count 0)"
@@ -149,6 +150,16 @@ class Shoe:
         ...
         exactodds.errors.ShoeError: Shoe keys mix ranks ('Q') and cards with suits ('KS'); give every key a suit or none.
         """
+        positions = [_RANK_POSITION.get(key) for key in counts]
+        if None not in positions and all(
+            type(count) is int and count >= 0 for count in counts.values()
+        ):
+            # The common case, every batch line: canonical rank symbols and counts.
+            quick = [0] * 13
+            for position, count in zip(positions, counts.values(), strict=True):
+                assert position is not None
+                quick[position] = count
+            return cls(tuple(quick))
         suited: dict[str, Any] = {}
         plain: dict[str, Any] = {}
         for key, count in counts.items():
