@@ -213,17 +213,23 @@ class Analyzer:
         """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.analyze`)."""
         return next(iter(self.analyze_many([shoe])))
 
-    def analyze_many(self, shoes: Iterable[Shoe], chunk_size: int = 256) -> Iterator[Analysis]:
+    def analyze_many(
+        self, shoes: Iterable[Shoe], chunk_size: int = 256, prefetch: bool = True
+    ) -> Iterator[Analysis]:
         """Exact analyses of *shoes*, in order, computed *chunk_size* shoes at a time.
 
-        The numbers of the next chunk are computed on a second thread (numpy
-        releases the interpreter lock) while this one hands out the current
-        chunk's results, so on two cores the two overlap.
+        With *prefetch*, the numbers of the next chunk are computed on a second
+        thread (numpy releases the interpreter lock) while this one hands out
+        the current chunk's results, so on two cores the two overlap.
         """
         if chunk_size < 1:
             raise ValueError(f"chunk_size must be at least 1, not {chunk_size}.")
         iterator = iter(shoes)
         chunks = iter(lambda: list(itertools.islice(iterator, chunk_size)), [])
+        if not prefetch:
+            for chunk in chunks:
+                yield from self._chunk(chunk, *self._numbers(chunk))
+            return
         with ThreadPoolExecutor(max_workers=1) as pool:
             current = next(chunks, None)
             pending = pool.submit(self._numbers, current) if current else None
@@ -590,9 +596,11 @@ def _batch_chunk(
     analyzer, digits, full, skip_bad = settings or _WORKER or _missing_worker()
     start, lines = job
     bad: list[BadLine] = []
+    # A worker process has a core to itself already: no prefetch thread inside it.
+    shoes = read_shoes(lines, bad, skip_bad, start)
     records: list[str | BadLine] = [
         batch_line(analysis, digits, full)
-        for analysis in analyzer.analyze_many(read_shoes(lines, bad, skip_bad, start))
+        for analysis in analyzer.analyze_many(shoes, prefetch=settings is not None)
     ]
     if not bad:
         # One block of text per clean chunk: the parent writes it in one call.
