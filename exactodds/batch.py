@@ -211,7 +211,7 @@ class Analyzer:
 
     def analyze(self, shoe: Shoe) -> Analysis:
         """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.analyze`)."""
-        return next(iter(self.analyze_many([shoe])))
+        return self._chunk([shoe], *self._numbers([shoe]))[0]
 
     def analyze_many(
         self, shoes: Iterable[Shoe], chunk_size: int = 256, prefetch: bool = True
