@@ -78,6 +78,21 @@ def _summary(key: ValueKey, states: _PairState, suits_known: bool) -> RoundSumma
     )
 
 
+@lru_cache(maxsize=8)
+def _probes(
+    keys: tuple[ValueKey, ...],
+) -> tuple[tuple[tuple[bool, _PairState, RoundSummary], ...], ...]:
+    """Per value key, a summary for every pair state, suits known and not (built once)."""
+    return tuple(
+        tuple(
+            (suits, states, _summary(key, states, suits))
+            for suits, all_states in ((True, _SUITED_STATES), (False, _RANK_STATES))
+            for states in all_states
+        )
+        for key in keys
+    )
+
+
 @dataclass(frozen=True)
 class _ValueBet:
     bet: Bet
@@ -173,12 +188,8 @@ class Analyzer:
     def _value_outcomes(self, bet: Bet) -> list[str] | None:
         """The bet's outcome per value key, if pair states never change it."""
         outcomes = []
-        for key in self._compiled.keys:
-            seen = {
-                bet.settle(_summary(key, states, suits))
-                for suits, all_states in ((True, _SUITED_STATES), (False, _RANK_STATES))
-                for states in all_states
-            }
+        for probes in _probes(self._compiled.keys):
+            seen = {bet.settle(summary) for _, _, summary in probes}
             if len(seen) != 1:
                 return None
             outcomes.append(seen.pop())
@@ -188,16 +199,16 @@ class Analyzer:
 
     def _pair_outcomes(self, bet: Bet) -> _PairBet | None:
         """The bet's outcome per pair state, if the value key never changes it."""
-        tables: list[dict[_PairState, str]] = []
-        for suits, all_states in ((True, _SUITED_STATES), (False, _RANK_STATES)):
-            table = {}
-            for states in all_states:
-                seen = {bet.settle(_summary(key, states, suits)) for key in self._compiled.keys}
-                if len(seen) != 1:
-                    return None
-                table[states] = seen.pop()
-                bet.pay(table[states])
-            tables.append(table)
+        by_state: dict[tuple[bool, _PairState], set[str]] = {}
+        for probes in _probes(self._compiled.keys):
+            for suits, states, summary in probes:
+                by_state.setdefault((suits, states), set()).add(bet.settle(summary))
+        tables: tuple[dict[_PairState, str], dict[_PairState, str]] = ({}, {})
+        for (suits, states), seen in by_state.items():
+            if len(seen) != 1:
+                return None
+            tables[0 if suits else 1][states] = outcome = seen.pop()
+            bet.pay(outcome)
         return _PairBet(bet, tables[0], tables[1])
 
     def routes(self) -> dict[str, str]:
@@ -600,7 +611,7 @@ def _batch_chunk(
     shoes = read_shoes(lines, bad, skip_bad, start)
     records: list[str | BadLine] = [
         batch_line(analysis, digits, full)
-        for analysis in analyzer.analyze_many(shoes, prefetch=settings is not None)
+        for analysis in analyzer.analyze_many(shoes, 1024, prefetch=settings is not None)
     ]
     if not bad:
         # One block of text per clean chunk: the parent writes it in one call.

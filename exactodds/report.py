@@ -143,14 +143,13 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
             continue
         fast = getattr(analysis.bets, "expected_value_ratio", None)
         numerator, denominator = fast(name) if fast else analysis.bets[name].moment_ratio()
-        ev, ev_decimal = ratio_strings(numerator, denominator, digits)
+        ev, ev_decimal, edge, edge_decimal = ratio_strings(numerator, denominator, digits)
         bets[name] = {
             "computable": True,
             "ev": ev,
             "ev_decimal": ev_decimal,
-            # Half-even rounding is symmetric, so the edge is the EV's text with the sign flipped.
-            "house_edge": _negated(ev),
-            "house_edge_decimal": _negated(ev_decimal),
+            "house_edge": edge,
+            "house_edge_decimal": edge_decimal,
         }
     return {
         "shoe": {"cards": analysis.shoe.cards, "ranks": analysis.shoe.as_dict()},
@@ -175,17 +174,18 @@ def batch_line(analysis: Analysis, digits: int, full: bool = False) -> str:
     if full:
         return json.dumps(batch_record(analysis, digits, True))
     fast = getattr(analysis.bets, "expected_value_ratio", None)
+    unavailable = analysis.unavailable
     parts = []
     for name in _bet_names(analysis):
         key = _json_text(name)
-        if name not in analysis.bets:
+        if name in unavailable:
             parts.append(f"{key}: {json.dumps(_any_bet_data(analysis, name, digits))}")
             continue
         numerator, denominator = fast(name) if fast else analysis.bets[name].moment_ratio()
-        ev, ev_decimal = ratio_strings(numerator, denominator, digits)
+        ev, ev_decimal, edge, edge_decimal = ratio_strings(numerator, denominator, digits)
         parts.append(
             f'{key}: {{"computable": true, "ev": "{ev}", "ev_decimal": "{ev_decimal}", '
-            f'"house_edge": "{_negated(ev)}", "house_edge_decimal": "{_negated(ev_decimal)}"}}'
+            f'"house_edge": "{edge}", "house_edge_decimal": "{edge_decimal}"}}'
         )
     shoe = analysis.shoe
     ranks = ", ".join(
@@ -203,12 +203,6 @@ def batch_line(analysis: Analysis, digits: int, full: bool = False) -> str:
 @lru_cache(maxsize=4096)
 def _json_text(name: str) -> str:
     return json.dumps(name)
-
-
-def _negated(text: str) -> str:
-    if text.startswith("-"):
-        return text[1:]
-    return text if text.strip("0.") == "" else "-" + text
 
 
 def render_json(analysis: Analysis, digits: int) -> str:
