@@ -611,7 +611,7 @@ def _batch_chunk(
     shoes = read_shoes(lines, bad, skip_bad, start)
     records: list[str | BadLine] = [
         batch_line(analysis, digits, full)
-        for analysis in analyzer.analyze_many(shoes, 1024, prefetch=settings is not None)
+        for analysis in analyzer.analyze_many(shoes, prefetch=settings is not None)
     ]
     if not bad:
         # One block of text per clean chunk: the parent writes it in one call.
