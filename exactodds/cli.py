@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
@@ -47,6 +47,14 @@ __all__ = ["cli", "main"]
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 
+class _NeverRaised(Exception):
+    """Stands in for click's NoArgsIsHelpError where click (before 8.2) has none."""
+
+
+# click 8.2 and later raise this for a group called with no arguments; older ones print help.
+_NO_ARGS_IS_HELP: type[Exception] = getattr(click.exceptions, "NoArgsIsHelpError", _NeverRaised)
+
+
 class _Group(click.Group):
     """A group whose errors print as one line: ``Error: <sentence>``."""
 
@@ -61,6 +69,12 @@ class _Group(click.Group):
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as error:
+            if isinstance(error, _NO_ARGS_IS_HELP):
+                # Plain `exactodds`: the help, as --help gives it, is the answer.
+                click.echo(error.format_message())
+                if not standalone_mode:
+                    raise
+                sys.exit(0)
             click.echo(f"Error: {error.format_message()}", err=True)
             if not standalone_mode:
                 raise
@@ -755,20 +769,34 @@ def batch(
     bad_lines: list[BadLine] = []
     written = 0
     show_progress = not quiet and sys.stderr.isatty()
+    size = _file_size(source)
     with (
         stream,
         click.progressbar(
-            length=0, label="Shoes", file=sys.stderr, hidden=not show_progress
+            length=size or 1,
+            label="Input read",
+            update_min_steps=max(1, (size or 0) // 200),
+            file=sys.stderr,
+            hidden=not show_progress or size is None,
         ) as progress,
     ):
-        for item in batch_lines(stream, analyzer, digits, full, skip_bad, workers):
+
+        def counted(lines: Iterable[str]) -> Iterator[str]:
+            # The bar follows the input as it is read (a few chunks ahead of the output).
+            for line in lines:
+                progress.update(len(line))
+                yield line
+
+        for item in batch_lines(counted(stream), analyzer, digits, full, skip_bad, workers):
             if isinstance(item, BadLine):
                 bad_lines.append(item)
                 continue
             sys.stdout.write(item)
-            lines = item.count("\n")
-            written += lines
-            progress.update(lines)
+            written += item.count("\n")
+            if show_progress and size is None:
+                click.echo(f"\rShoes: {written:,}", file=sys.stderr, nl=False)
+    if show_progress and size is None and written:
+        click.echo(file=sys.stderr)
     sys.stdout.flush()
     if skip_bad:
         for line in bad_lines:
@@ -783,6 +811,17 @@ def batch(
         raise click.UsageError(
             f"{str(bad_lines[0]).rstrip('.')}; use --skip-bad to go on past bad lines."
         )
+
+
+def _file_size(source: str) -> int | None:
+    """The size in bytes of a regular input file, for the progress bar; None for a stream."""
+    if source == "-":
+        return None
+    try:
+        path = Path(source)
+        return path.stat().st_size if path.is_file() else None
+    except OSError:
+        return None
 
 
 def main() -> None:

@@ -125,3 +125,9 @@ def test_batch_line_text_equals_json_dumps_of_the_record() -> None:
         for analysis in (analyzer.analyze(shoe), analyze(shoe, Rules(), select_bets("all"))):
             for digits in (0, 4, 12):
                 assert batch_line(analysis, digits) == json.dumps(batch_record(analysis, digits))
+
+
+def test_plain_exactodds_prints_help() -> None:
+    code, stdout, stderr = run()
+    assert code == 0 and stderr == ""
+    assert stdout.startswith("Usage: ") and "odds" in stdout and "batch" in stdout
