@@ -49,7 +49,14 @@ import numpy.typing as npt
 
 from .analysis import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
 from .bets import Bet, main_bets
-from .enumeration import RoundSummary, Winner, enumerate_rounds, sequences
+from .enumeration import (
+    RoundSummary,
+    Winner,
+    enumerate_rounds,
+    require_countable,
+    sequences,
+    summary_of,
+)
 from .errors import ShoeError
 from .polynomial import EXACT_INT64_LIMIT, ValueKey, compile_tableau
 from .rules import Rules
@@ -67,17 +74,6 @@ _SUITED_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(3) for b in
 _RANK_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(2) for b in range(2))
 
 
-def _summary(key: ValueKey, states: _PairState, suits_known: bool) -> RoundSummary:
-    player_state, banker_state = states
-    return RoundSummary(
-        *key,
-        player_pair=player_state > 0,
-        banker_pair=banker_state > 0,
-        player_suited_pair=(player_state == 2) if suits_known else None,
-        banker_suited_pair=(banker_state == 2) if suits_known else None,
-    )
-
-
 @lru_cache(maxsize=8)
 def _probes(
     keys: tuple[ValueKey, ...],
@@ -85,7 +81,7 @@ def _probes(
     """Per value key, a summary for every pair state, suits known and not (built once)."""
     return tuple(
         tuple(
-            (suits, states, _summary(key, states, suits))
+            (suits, states, summary_of((*key, *states), suits))
             for suits, all_states in ((True, _SUITED_STATES), (False, _RANK_STATES))
             for states in all_states
         )
@@ -135,7 +131,7 @@ class Analyzer:
         def column(indices: Iterable[int]) -> int:
             return column_sets.setdefault(frozenset(indices), len(column_sets))
 
-        winners = [_summary(key, (0, 0), False).winner for key in keys]
+        winners = [summary_of((*key, 0, 0), False).winner for key in keys]
         self._player_column = column(i for i, w in enumerate(winners) if w is Winner.PLAYER)
         self._tie_column = column(i for i, w in enumerate(winners) if w is Winner.TIE)
         self._value_bets: list[_ValueBet] = []
@@ -254,11 +250,7 @@ class Analyzer:
     def _numbers(self, shoes: Sequence[Shoe]) -> _Numbers:
         """The evaluated columns, value-bet EV numerators and pair-state counts of a chunk."""
         for shoe in shoes:
-            if shoe.cards < 6:
-                raise ShoeError(
-                    f"The shoe holds {shoe.cards} cards; a round is counted as a sequence of 6 "
-                    "cards, so a shoe needs at least 6."
-                )
+            require_countable(shoe)
         values = np.array([shoe.value_counts for shoe in shoes], dtype=np.int64)
         columns = self._projection.evaluate(values)
         totals = [sequences(shoe.cards) for shoe in shoes]
@@ -581,11 +573,7 @@ def read_shoes(
             continue
         try:
             shoe = Shoe.from_json(text)
-            if shoe.cards < 6:
-                raise ShoeError(
-                    f"The shoe holds {shoe.cards} cards; a round is counted as a sequence of 6 "
-                    "cards, so a shoe needs at least 6."
-                )
+            require_countable(shoe)
         except ShoeError as error:
             bad_lines.append(BadLine(number, str(error)))
             if skip_bad:

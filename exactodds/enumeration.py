@@ -47,7 +47,9 @@ __all__ = [
     "Winner",
     "enumerate_rounds",
     "falling_factorial",
+    "require_countable",
     "sequences",
+    "summary_of",
 ]
 
 #: Pair states of a hand's first two cards, as kept in the walk.
@@ -184,12 +186,49 @@ def enumerate_rounds(shoe: Shoe, tableau: Tableau | None = None) -> OutcomeTable
     ...
     exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
     """
+    require_countable(shoe)
+    return _enumerate_cached(shoe, tableau if tableau is not None else Tableau())
+
+
+def require_countable(shoe: Shoe) -> None:
+    """Refuse a shoe too small for the six-card counting convention.
+
+    >>> require_countable(Shoe.from_ranks({"K": 4}))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: The shoe holds 4 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
+    """
     if shoe.cards < 6:
         raise ShoeError(
             f"The shoe holds {shoe.cards} cards; a round is counted as a sequence of 6 cards, "
             "so a shoe needs at least 6."
         )
-    return _enumerate_cached(shoe, tableau if tableau is not None else Tableau())
+
+
+def summary_of(
+    key: tuple[int, int, int, int, bool, bool, int, int], suits_known: bool
+) -> RoundSummary:
+    """The round summary of a walk key: totals, cards, naturals and the two pair states.
+
+    Pair states are 0 (no pair), 1 (a pair; not suited, or suits unknown) and
+    2 (a suited pair).
+
+    >>> summary_of((6, 7, 3, 2, False, False, 2, 0), True).player_suited_pair
+    True
+    """
+    player_total, banker_total, player_cards, banker_cards, p_nat, b_nat, p_pair, b_pair = key
+    return RoundSummary(
+        player_total,
+        banker_total,
+        player_cards,
+        banker_cards,
+        p_nat,
+        b_nat,
+        p_pair != _NO_PAIR,
+        b_pair != _NO_PAIR,
+        (p_pair == _SUITED_PAIR) if suits_known else None,
+        (b_pair == _SUITED_PAIR) if suits_known else None,
+    )
 
 
 @lru_cache(maxsize=128)
@@ -198,20 +237,7 @@ def _enumerate_cached(shoe: Shoe, tableau: Tableau) -> OutcomeTable:
     suits_known = shoe.suits_known
     counts: dict[RoundSummary, int] = {}
     for key, count in raw.items():
-        player_total, banker_total, player_cards, banker_cards, p_nat, b_nat, p_pair, b_pair = key
-        summary = RoundSummary(
-            player_total,
-            banker_total,
-            player_cards,
-            banker_cards,
-            p_nat,
-            b_nat,
-            p_pair != _NO_PAIR,
-            b_pair != _NO_PAIR,
-            (p_pair == _SUITED_PAIR) if suits_known else None,
-            (b_pair == _SUITED_PAIR) if suits_known else None,
-        )
-        counts[summary] = count
+        counts[summary_of(key, suits_known)] = count
     total = sequences(shoe.cards)
     if sum(counts.values()) != total:  # pragma: no cover - a broken walk, never user input
         raise AssertionError("the walk's counts do not add up to n(n-1)...(n-5)")

@@ -60,8 +60,14 @@ from typing import TypeAlias
 from .analysis import SUITS_UNKNOWN, Analysis, price_table
 from .bets import Bet
 from .cards import VALUES, Card, parse_cards
-from .enumeration import OutcomeTable, RoundSummary, falling_factorial
-from .errors import CardError, ShoeError
+from .enumeration import (
+    OutcomeTable,
+    RoundSummary,
+    falling_factorial,
+    require_countable,
+    summary_of,
+)
+from .errors import CardError
 from .rules import Rules, Tableau
 from .shoe import Shoe
 
@@ -315,11 +321,7 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     """
     tableau = tableau if tableau is not None else Tableau()
     cards = parse_known(known)
-    if shoe.cards < 6:
-        raise ShoeError(
-            f"The shoe holds {shoe.cards} cards; a round is counted as a sequence of 6 cards, "
-            "so a shoe needs at least 6."
-        )
+    require_countable(shoe)
     pool = _pool(shoe, cards)
     suits_known = pool.suits_known
     fixed_ranks = {position: card.rank.index for position, card in cards.items() if position <= 4}
@@ -375,19 +377,7 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
 
     table: dict[RoundSummary, int] = {}
     for key, count in counts.items():
-        player_final, banker_final, player_cards, banker_cards, p_nat, b_nat, p_state, b_state = key
-        summary = RoundSummary(
-            player_final,
-            banker_final,
-            player_cards,
-            banker_cards,
-            p_nat,
-            b_nat,
-            p_state != _NO_PAIR,
-            b_state != _NO_PAIR,
-            (p_state == _SUITED_PAIR) if suits_known else None,
-            (b_state == _SUITED_PAIR) if suits_known else None,
-        )
+        summary = summary_of(key, suits_known)
         table[summary] = table.get(summary, 0) + count
     total = falling_factorial(pool.cards, 6 - len(cards))
     if sum(table.values()) != total:  # pragma: no cover - a broken walk, never user input

@@ -174,12 +174,19 @@ def decimal_string(value: Fraction | int, digits: int) -> str:
 def _rounded(numerator: int, denominator: int, digits: int) -> str:
     if digits < 0:
         raise ValueError(f"digits must be at least 0, not {digits}.")
-    quotient, remainder = divmod(abs(numerator) * 10**digits, denominator)
-    twice = 2 * remainder
-    if twice > denominator or (twice == denominator and quotient % 2):
-        quotient += 1
+    quotient = _half_even(abs(numerator), denominator, digits)
     sign = "-" if numerator < 0 and quotient else ""
     return sign + _digits_string(quotient, digits)
+
+
+def _half_even(magnitude: int, denominator: int, digits: int) -> int:
+    """``magnitude / denominator`` times 10**digits, rounded half to even."""
+    scale: int = 10**digits
+    quotient, remainder = divmod(magnitude * scale, denominator)
+    twice = 2 * remainder
+    if twice > denominator or (twice == denominator and quotient & 1):
+        quotient += 1
+    return quotient
 
 
 def ratio_strings(numerator: int, denominator: int, digits: int) -> tuple[str, str, str, str]:
@@ -201,13 +208,8 @@ def ratio_strings(numerator: int, denominator: int, digits: int) -> tuple[str, s
     numerator, denominator = numerator // common, denominator // common
     magnitude = -numerator if numerator < 0 else numerator
     text = str(magnitude) if denominator == 1 else f"{magnitude}/{denominator}"
-    quotient, remainder = divmod(magnitude * 10**digits, denominator)
-    twice = 2 * remainder
-    if twice > denominator or (twice == denominator and quotient & 1):
-        quotient += 1
-    rounded = str(quotient).rjust(digits + 1, "0")
-    if digits:
-        rounded = f"{rounded[:-digits]}.{rounded[-digits:]}"
+    quotient = _half_even(magnitude, denominator, digits)
+    rounded = _digits_string(quotient, digits)
     negative_text = "-" + text if magnitude else text
     negative_rounded = "-" + rounded if quotient else rounded
     if numerator < 0:
