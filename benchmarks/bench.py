@@ -30,10 +30,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from exactodds import Bet, Rules, Shoe, analyze
-from exactodds.batch import Analyzer
+from exactodds.analysis.many import Analyzer
+from exactodds.bets.catalogue import select_bets
 from exactodds.cards import RANKS, SUITS
-from exactodds.catalogue import select_bets
-from exactodds.enumeration import _enumerate_cached
+from exactodds.engine.walk import _enumerate_cached
 
 
 def timings(action: Callable[[], object], runs: int) -> list[float]:

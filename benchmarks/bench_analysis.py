@@ -14,7 +14,7 @@ import statistics
 import time
 
 from exactodds import Rules, Shoe, analyze
-from exactodds.enumeration import _enumerate_cached
+from exactodds.engine.walk import _enumerate_cached
 
 
 def time_analysis(shoe: Shoe, rules: Rules, runs: int) -> list[float]:

@@ -23,34 +23,33 @@ from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-from .analysis import Analysis, BetAnalysis, OutcomeCount, analyze, price_bet
-from .bets import Bet, main_bets
-from .cards import Card, Rank, Suit, parse_cards
-from .enumeration import OutcomeTable, RoundSummary, Winner, enumerate_rounds
-from .errors import CardError, ExactOddsError, PayError, RulesError, ShoeError
-from .rules import Rules, Tableau, Variant
-from .shoe import Shoe
+from exactodds.analysis.single import Analysis, BetAnalysis, OutcomeCount, analyze, price_bet
+from exactodds.bets.bet import Bet, main_bets
+from exactodds.cards import Card, Rank, Suit, parse_cards
+from exactodds.engine.walk import OutcomeTable, RoundSummary, Winner, enumerate_rounds
+from exactodds.errors import CardError, ExactOddsError, PayError, RulesError, ShoeError
+from exactodds.rules import Rules, Tableau, Variant
+from exactodds.shoe import Shoe
 
-# Imported on first use: they bring numpy (and sympy, inside breakeven). Names that are also
-# submodules (breakdown, side_bets) are left out: importing the submodule would shadow them.
+# Imported on first use: they bring numpy (and sympy, inside breakeven).
 if TYPE_CHECKING:
-    from .batch import Analyzer, analyze_many
-    from .catalogue import select_bets
-    from .custom_bets import load_custom_bets
-    from .known import enumerate_known
-    from .removal import effect_of_removal
-    from .rulefiles import load_rules_file
-    from .symbolic import breakeven
+    from exactodds.analysis.many import Analyzer, analyze_many
+    from exactodds.analysis.removal import effect_of_removal
+    from exactodds.analysis.symbolic import breakeven
+    from exactodds.bets.catalogue import select_bets
+    from exactodds.bets.custom import load_custom_bets
+    from exactodds.engine.known import enumerate_known
+    from exactodds.rulefiles import load_rules_file
 
 _LAZY = {
-    "Analyzer": "batch",
-    "analyze_many": "batch",
-    "select_bets": "catalogue",
-    "load_custom_bets": "custom_bets",
-    "enumerate_known": "known",
-    "effect_of_removal": "removal",
+    "Analyzer": "analysis.many",
+    "analyze_many": "analysis.many",
+    "select_bets": "bets.catalogue",
+    "load_custom_bets": "bets.custom",
+    "enumerate_known": "engine.known",
+    "effect_of_removal": "analysis.removal",
     "load_rules_file": "rulefiles",
-    "breakeven": "symbolic",
+    "breakeven": "analysis.symbolic",
 }
 
 

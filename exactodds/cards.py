@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import CardError
+from exactodds.errors import CardError
 
 __all__ = ["RANKS", "SUITS", "VALUES", "Card", "Rank", "Suit", "parse_cards", "parse_rank"]
 

@@ -82,7 +82,7 @@ class PayError(ExactOddsError):
 class BetError(ExactOddsError):
     """A bet name, selection or bet description is not valid.
 
-    >>> from exactodds.catalogue import select_bets
+    >>> from exactodds.bets.catalogue import select_bets
     >>> select_bets("main,dragon8")
     Traceback (most recent call last):
     ...
@@ -94,7 +94,7 @@ class RemovalError(ExactOddsError):
     """An effect-of-removal request cannot be met (no rank has the cards to remove).
 
     >>> from exactodds import Shoe
-    >>> from exactodds.removal import effect_of_removal
+    >>> from exactodds.analysis.removal import effect_of_removal
     >>> effect_of_removal(Shoe.from_ranks({"A": 3, "K": 3}), cards=1)
     Traceback (most recent call last):
     ...
@@ -106,7 +106,7 @@ class BreakevenError(ExactOddsError):
     """A pay has no break-even value: the bet's EV does not depend on it (or not linearly).
 
     >>> from exactodds import Shoe
-    >>> from exactodds.symbolic import breakeven
+    >>> from exactodds.analysis.symbolic import breakeven
     >>> breakeven("dragon7", "dragon7", Shoe.from_ranks({"K": 6}))
     Traceback (most recent call last):
     ...

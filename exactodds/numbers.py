@@ -19,7 +19,7 @@ import math
 import re
 from fractions import Fraction
 
-from .errors import PayError, RulesError
+from exactodds.errors import PayError, RulesError
 
 __all__ = [
     "MAX_EXPONENT",

@@ -60,8 +60,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .errors import RulesError
-from .rules import Tableau
+from exactodds.errors import RulesError
+from exactodds.rules import Tableau
 
 __all__ = [
     "RulesFile",

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .errors import RulesError
-from .numbers import fraction_string, parse_commission, parse_pay, percent_string
+from exactodds.errors import RulesError
+from exactodds.numbers import fraction_string, parse_commission, parse_pay, percent_string
 
 __all__ = ["Rules", "Tableau", "Variant"]
 

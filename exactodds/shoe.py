@@ -21,8 +21,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from .cards import RANKS, SUITS, VALUES, Card, Rank, parse_cards, parse_rank
-from .errors import CardError, ShoeError
+from exactodds.cards import RANKS, SUITS, VALUES, Card, Rank, parse_cards, parse_rank
+from exactodds.errors import CardError, ShoeError
 
 __all__ = ["Shoe"]
 

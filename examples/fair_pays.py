@@ -10,9 +10,9 @@ and Panda 8 pays at which the bet's EV is exactly zero (needs sympy:
 from __future__ import annotations
 
 from exactodds import Rules, Shoe, analyze
-from exactodds.catalogue import select_bets
+from exactodds.analysis.symbolic import breakeven
+from exactodds.bets.catalogue import select_bets
 from exactodds.numbers import decimal_string, percent_string
-from exactodds.symbolic import breakeven
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Research script: how much is knowing one card worth?
 
 Suppose a bettor sees the card at dealing position k (1-4: P1 B1 P2 B2; 5: the
-first third card; 6: the second, see ``exactodds.known``) before choosing to
+first third card; 6: the second, see ``exactodds.engine.known``) before choosing to
 bet Banker (5% commission) or Player.  Given the card, the bettor takes the
 bet with the higher exact EV; averaged over every card the position can
 hold, weighted by its probability, that is the bettor's exact expected
@@ -22,7 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from exactodds import Rules, Shoe, analyze, main_bets, price_bet
-from exactodds.known import POSITION_LABELS, enumerate_known
+from exactodds.engine.known import POSITION_LABELS, enumerate_known
 from exactodds.numbers import decimal_string, fraction_string, percent_string
 
 #: One rank per baccarat value: T for 0, A for 1, then 2-9.

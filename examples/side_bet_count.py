@@ -14,9 +14,9 @@ from __future__ import annotations
 import sys
 
 from exactodds import Rules, Shoe
-from exactodds.catalogue import select_bets
+from exactodds.analysis.removal import RANK_SYMBOLS, effect_of_removal
+from exactodds.bets.catalogue import select_bets
 from exactodds.numbers import decimal_string
-from exactodds.removal import RANK_SYMBOLS, effect_of_removal
 
 
 def main(bet: str = "dragon7") -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from exactodds import Shoe, Winner, enumerate_rounds
-from exactodds.breakdown import breakdown
+from exactodds.analysis.breakdown import breakdown
 from exactodds.numbers import decimal_string
 
 

@@ -1,12 +1,12 @@
 """A slow, obviously correct physical-card reference for the enumeration engine.
 
-Nothing here comes from :mod:`exactodds.enumeration`'s walk or from
+Nothing here comes from :mod:`exactodds.engine.walk`'s walk or from
 :class:`exactodds.rules.Tableau`: the cards of a shoe are laid out as distinct
 physical objects, every round is played card by card with a plain chain of
 ``if`` statements written from the printed rules, and each dealt sequence is
 counted one at a time.  Only the input (:class:`~exactodds.shoe.Shoe`, the
 rank and suit enums) and the output record
-(:class:`~exactodds.enumeration.RoundSummary`, so that the two sides' counters
+(:class:`~exactodds.engine.walk.RoundSummary`, so that the two sides' counters
 compare directly) are shared with the engine.
 
 Two counters, which must agree with each other and with the engine:
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from exactodds.cards import Rank, Suit
-from exactodds.enumeration import RoundSummary
+from exactodds.engine.walk import RoundSummary
 from exactodds.shoe import Shoe
 
 __all__ = [

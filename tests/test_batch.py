@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds import Bet, Rules, Shoe, ShoeError, analyze
-from exactodds.batch import Analyzer, analyze_many
-from exactodds.catalogue import select_bets
-from exactodds.custom_bets import parse_custom_bets
-from exactodds.enumeration import sequences
-from exactodds.polynomial import EXACT_INT64_LIMIT, compile_tableau
+from exactodds.analysis.many import Analyzer, analyze_many
+from exactodds.bets.catalogue import select_bets
+from exactodds.bets.custom import parse_custom_bets
+from exactodds.engine.polynomial import EXACT_INT64_LIMIT, compile_tableau
+from exactodds.engine.walk import sequences
 from exactodds.rules import Tableau
 
 ALL_RULES = [

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from exactodds import Rules, Shoe, analyze
-from exactodds.catalogue import select_bets
+from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 
 SHOES = [
@@ -117,8 +117,8 @@ def test_empty_input_writes_nothing() -> None:
 
 
 def test_batch_line_text_equals_json_dumps_of_the_record() -> None:
-    from exactodds.batch import Analyzer
-    from exactodds.report import batch_line, batch_record
+    from exactodds.analysis.many import Analyzer
+    from exactodds.report.odds import batch_line, batch_record
 
     analyzer = Analyzer(Rules(), select_bets("all"))
     for shoe in [Shoe.standard(decks=8), Shoe.standard(decks=2).remove("K Q"), SHOES[2]]:

@@ -33,7 +33,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, Tableau, Winner, analyze, enumerate_rounds
-from exactodds.breakdown import (
+from exactodds.analysis.breakdown import (
     Breakdown,
     Frequency,
     breakdown,
@@ -42,8 +42,8 @@ from exactodds.breakdown import (
     render_breakdown_json,
     render_breakdown_table,
 )
-from exactodds.enumeration import falling_factorial
-from exactodds.known import enumerate_known, parse_known
+from exactodds.engine.known import enumerate_known, parse_known
+from exactodds.engine.walk import falling_factorial
 from exactodds.numbers import decimal_string
 from exactodds.rulefiles import load_rules_file, shipped_rules_files
 

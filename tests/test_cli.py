@@ -19,6 +19,8 @@ import json
 import math
 import re
 import shlex
+import subprocess
+import sys
 from fractions import Fraction
 from importlib.metadata import version
 from pathlib import Path
@@ -550,8 +552,12 @@ def test_odds_help_has_examples(flag: str) -> None:
 
 def test_every_command_has_help_with_examples() -> None:
     assert isinstance(cli, click.Group)
-    assert cli.commands
-    for name, command in cli.commands.items():
+    context = click.Context(cli)
+    names = cli.list_commands(context)
+    assert names
+    for name in names:
+        command = cli.get_command(context, name)
+        assert command is not None, name
         assert command.help, name
         result = run_ok(name, "--help")
         assert "Examples:" in result.stdout, name
@@ -656,3 +662,20 @@ def test_unreadable_shoe_file(tmp_path: Path) -> None:
     assert result.stdout == ""
     assert result.stderr.startswith(f"Error: Cannot read shoe file {str(binary)!r}")
     assert result.stderr.count("\n") == 1
+
+
+def test_running_one_command_imports_no_other_command() -> None:
+    # The group imports a command's module only when that command runs.
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from exactodds.cli import COMMANDS, cli\n"
+        "result = CliRunner().invoke(cli, ['odds', '--decks', '1'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "loaded = sorted(name for name in COMMANDS if f'exactodds.cli.{name}' in sys.modules)\n"
+        "print(loaded)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.strip() == "['odds']"

@@ -35,12 +35,12 @@ from exactodds import (
     main_bets,
     price_bet,
 )
+from exactodds.bets.catalogue import available_bets
+from exactodds.bets.custom import CustomBetError, load_custom_bets, parse_custom_bets
+from exactodds.bets.side import side_bets
 from exactodds.cards import RANKS, SUITS
-from exactodds.catalogue import available_bets
 from exactodds.cli import cli
-from exactodds.custom_bets import CustomBetError, load_custom_bets, parse_custom_bets
 from exactodds.errors import BetError
-from exactodds.side_bets import side_bets
 
 SIX_BONUS = Path(__file__).parent.parent / "examples" / "bets" / "six_bonus.toml"
 TOTAL_8_DECKS = 4_998_398_275_503_360

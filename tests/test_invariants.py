@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from exactodds import Analysis, Rules, Shoe, Variant, Winner, analyze, enumerate_rounds
 from exactodds.cards import RANKS, SUITS
-from exactodds.enumeration import RoundSummary
+from exactodds.engine.walk import RoundSummary
 
 CARD_SYMBOLS = [rank.symbol + suit.symbol for rank in RANKS for suit in SUITS]
 

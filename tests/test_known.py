@@ -26,11 +26,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Card, Rank, Rules, Shoe, Suit, Tableau, analyze, enumerate_rounds
-from exactodds.analysis import price_bet
-from exactodds.bets import main_bets
-from exactodds.enumeration import OutcomeTable, RoundSummary, falling_factorial
-from exactodds.errors import CardError, ExactOddsError, ShoeError
-from exactodds.known import (
+from exactodds.analysis.single import price_bet
+from exactodds.bets.bet import main_bets
+from exactodds.engine.known import (
     KNOWN_SUITS_MISSING,
     KnownAnalysis,
     KnownCardError,
@@ -39,6 +37,8 @@ from exactodds.known import (
     enumerate_known,
     parse_known,
 )
+from exactodds.engine.walk import OutcomeTable, RoundSummary, falling_factorial
+from exactodds.errors import CardError, ExactOddsError, ShoeError
 from exactodds.numbers import percent_string
 
 RANK_VALUES = {rank: (rank.index + 1) % 10 if rank.index < 9 else 0 for rank in Rank}
@@ -337,7 +337,7 @@ def test_seeing_the_first_card_is_worth_jacobsons_edge_sorting_edge() -> None:
 
 
 def test_analyze_known_prices_every_bet_on_the_conditional_table() -> None:
-    from exactodds.side_bets import side_bets
+    from exactodds.bets.side import side_bets
 
     shoe = Shoe.standard(decks=8)
     bets = [*main_bets(Rules()), side_bets()["perfect_pair"]]
@@ -364,7 +364,7 @@ def test_analyze_known_with_nothing_known_is_analyze() -> None:
 
 
 def test_report_renders_a_known_analysis() -> None:
-    from exactodds.report import render_table
+    from exactodds.report.odds import render_table
 
     text = render_table(analyze_known(Shoe.standard(decks=8), Rules(), {6: "9"}), 4)
     assert "Rounds: 12,015,380,469,960 ordered six-card sequences" in text

@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Analysis, ExactOddsError, PayError, Rules, Shoe, analyze, price_bet
-from exactodds.bets import Bet
-from exactodds.catalogue import MAIN_BET_NAMES, available_bets
+from exactodds.bets.bet import Bet
+from exactodds.bets.catalogue import MAIN_BET_NAMES, available_bets
+from exactodds.bets.paytables import apply_pays, load_paytable, parse_pay_option, parse_paytable
+from exactodds.bets.side import SIDE_BET_NAMES, side_bets
 from exactodds.cli import cli
-from exactodds.paytables import apply_pays, load_paytable, parse_pay_option, parse_paytable
-from exactodds.side_bets import SIDE_BET_NAMES, side_bets
 
 ALL_BET_NAMES = (*MAIN_BET_NAMES, *SIDE_BET_NAMES)
 EXAMPLE_PAYTABLE = Path(__file__).parent.parent / "examples" / "paytable.toml"

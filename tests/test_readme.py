@@ -84,7 +84,12 @@ def test_readme_first_two_commands_install_run_and_test() -> None:
 
 def test_every_command_has_help_and_is_in_the_readme() -> None:
     assert isinstance(cli, click.Group)
-    for name, command in cli.commands.items():
+    context = click.Context(cli)
+    names = cli.list_commands(context)
+    assert names
+    for name in names:
+        command = cli.get_command(context, name)
+        assert command is not None, name
         assert command.help, f"command {name} has no help text"
         assert "Examples:" in command.help, f"command {name} has no example block"
         assert f"exactodds {name}" in README, f"command {name} is not in the README"

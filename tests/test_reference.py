@@ -20,7 +20,7 @@ from reference import PhysicalCard, dealt_counts, permutation_counts, play_round
 
 from exactodds import Rules, Shoe, Variant, analyze, enumerate_rounds
 from exactodds.cards import Rank, Suit
-from exactodds.enumeration import RoundSummary
+from exactodds.engine.walk import RoundSummary
 
 RANK_SYMBOLS = "A23456789TJQK"
 SUIT_SYMBOLS = "SHDC"

@@ -1,6 +1,6 @@
 """Every bet in the catalogue settled independently, straight from physical cards.
 
-The engine prices a bet by settling its :class:`~exactodds.enumeration.RoundSummary`.
+The engine prices a bet by settling its :class:`~exactodds.engine.walk.RoundSummary`.
 Here nothing of that path is used: neither ``RoundSummary`` nor any settle
 function of :mod:`exactodds`, nor ``tests/reference.py``.  The shoe is laid out
 as distinct physical cards from the very mapping the :class:`~exactodds.shoe.Shoe`
@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, analyze
-from exactodds.catalogue import select_bets
+from exactodds.bets.catalogue import select_bets
 
 RANK_SYMBOLS = "A23456789TJQK"
 SUIT_SYMBOLS = "SHDC"

@@ -1,4 +1,4 @@
-"""Effect of removal (``exactodds.removal`` and ``exactodds eor``).
+"""Effect of removal (``exactodds.analysis.removal`` and ``exactodds eor``).
 
 Checked four ways: against a direct, independent pricing of each depleted
 shoe with ``analyze``; against the identity ``sum_r n_r * EoR_r = 0`` for one
@@ -31,16 +31,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, analyze, enumerate_rounds
-from exactodds.bets import Bet
-from exactodds.catalogue import select_bets
-from exactodds.cli import cli
-from exactodds.errors import ExactOddsError, RemovalError
-from exactodds.removal import (
+from exactodds.analysis.removal import (
     DEFAULT_MAX_TAG,
     RANK_SYMBOLS,
     EffectOfRemoval,
     effect_of_removal,
 )
+from exactodds.bets.bet import Bet
+from exactodds.bets.catalogue import select_bets
+from exactodds.cli import cli
+from exactodds.errors import ExactOddsError, RemovalError
 
 TENS = ("T", "J", "Q", "K")
 

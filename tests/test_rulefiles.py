@@ -24,8 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, Tableau, Winner, analyze, enumerate_rounds
+from exactodds.engine.known import enumerate_known
 from exactodds.errors import ExactOddsError, RulesError
-from exactodds.known import enumerate_known
 from exactodds.rulefiles import (
     RulesFileError,
     format_rules_file,

@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Analysis, BetAnalysis, Rules, Shoe, analyze
+from exactodds.bets.paytables import apply_pays
+from exactodds.bets.side import SIDE_BET_NAMES, side_bets
 from exactodds.cards import RANKS, SUITS
-from exactodds.paytables import apply_pays
-from exactodds.side_bets import SIDE_BET_NAMES, side_bets
 
 #: Every ordered six-card sequence of an 8-deck shoe: 416*415*414*413*412*411.
 TOTAL_8_DECKS = 4_998_398_275_503_360

@@ -1,4 +1,4 @@
-"""Symbolic payouts and break-even pays (``exactodds.symbolic`` and ``exactodds breakeven``).
+"""Symbolic payouts and break-even pays (``exactodds.analysis.symbolic`` and ``exactodds breakeven``).
 
 Break-even values are checked against the linear equation solved by hand from
 exact counts: published ones where they exist, else a bet's own outcome counts
@@ -29,11 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Analysis, Rules, Shoe, analyze, enumerate_rounds
-from exactodds.catalogue import available_bets, select_bets
-from exactodds.cli import cli
-from exactodds.errors import BetError, BreakevenError, PayError
-from exactodds.paytables import apply_pays
-from exactodds.symbolic import (
+from exactodds.analysis.symbolic import (
     breakeven,
     default_pay,
     expected_value_expression,
@@ -42,6 +38,10 @@ from exactodds.symbolic import (
     pay_names,
     resolve_pay,
 )
+from exactodds.bets.catalogue import available_bets, select_bets
+from exactodds.bets.paytables import apply_pays
+from exactodds.cli import cli
+from exactodds.errors import BetError, BreakevenError, PayError
 
 BANKER = 2_292_252_566_437_888
 PLAYER = 2_230_518_282_592_256

@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from .cards import VALUES
-from .errors import ShoeError
-from .rules import Tableau
-from .shoe import Shoe
+from exactodds.cards import VALUES
+from exactodds.errors import ShoeError
+from exactodds.rules import Tableau
+from exactodds.shoe import Shoe
 
 __all__ = [
     "OutcomeTable",

@@ -1,11 +1,11 @@
 """Rendering of the research tools: effects of removal and break-even pays.
 
-The same three formats as :mod:`exactodds.report`: a terminal table, JSON
+The same three formats as :mod:`exactodds.report.odds`: a terminal table, JSON
 (exact values as ``"n/d"`` strings with ``*_decimal`` companions) and CSV.
 
 >>> from exactodds import Rules, Shoe
->>> from exactodds.catalogue import select_bets
->>> from exactodds.removal import effect_of_removal
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.analysis.removal import effect_of_removal
 >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
 >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
 >>> removal_data(result, digits=6)["eor"]["tie"]["7"]
@@ -22,12 +22,12 @@ from typing import Any
 
 from tabulate import tabulate
 
-from .numbers import decimal_string, fraction_string, percent_string
-from .removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount
-from .report import shoe_data
-from .rules import Rules
-from .shoe import Shoe
-from .symbolic import Breakeven
+from exactodds.analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount
+from exactodds.analysis.symbolic import Breakeven
+from exactodds.numbers import decimal_string, fraction_string, percent_string
+from exactodds.report.odds import shoe_data
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 __all__ = [
     "breakeven_data",
@@ -169,8 +169,8 @@ def render_removal(
     """The effects of removal in *output_format* (``table``, ``json`` or ``csv``).
 
     >>> from exactodds import Rules, Shoe
-    >>> from exactodds.catalogue import select_bets
-    >>> from exactodds.removal import effect_of_removal
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> from exactodds.analysis.removal import effect_of_removal
     >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
     >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
     >>> print(render_removal(result, "csv", 4).splitlines()[7])
@@ -251,7 +251,7 @@ def _removal_csv(result: EffectOfRemoval, digits: int, max_tag: int) -> str:
 def breakeven_data(solved: Breakeven, digits: int) -> dict[str, Any]:
     """A solved break-even question as JSON-ready data (the ``breakeven`` JSON contract).
 
-    >>> from exactodds.symbolic import find_breakeven
+    >>> from exactodds.analysis.symbolic import find_breakeven
     >>> data = breakeven_data(find_breakeven("tie", "tie"), 6)
     >>> data["breakeven"], data["breakeven_decimal"], data["expression"]
     ('5889024543008/619306544887', '9.509062', '619306544887*x/6508331087895 - 5889024543008/6508331087895')
@@ -306,7 +306,7 @@ def render_breakeven(
 ) -> str:
     """A solved break-even question in *output_format*; the table shows LaTeX with *latex*.
 
-    >>> from exactodds.symbolic import find_breakeven
+    >>> from exactodds.analysis.symbolic import find_breakeven
     >>> table = render_breakeven(find_breakeven("tie"), "table", 6, Shoe.standard(8), Rules())
     >>> print(table.splitlines()[-1])
     Break-even: x = 5889024543008/619306544887 = 9.509062 to 1

@@ -6,7 +6,7 @@ linear in each pay.  :func:`expected_value_expression` keeps the chosen pays
 as sympy symbols with exact :class:`sympy.Rational` coefficients;
 :func:`breakeven` solves ``EV = 0`` for one of them, exactly.
 
-Pays are named as in ``--pay`` (:mod:`exactodds.paytables`): ``BET`` for a
+Pays are named as in ``--pay`` (:mod:`exactodds.bets.paytables`): ``BET`` for a
 bet with one winning outcome (``tie``, ``dragon7``), ``BET.OUTCOME``
 otherwise (``lucky6.three_card_win``), and ``commission`` for the Banker
 commission.  sympy is imported inside these functions only, never when
@@ -27,14 +27,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .analysis import SUITS_UNKNOWN, Analysis, BetAnalysis, price_bet
-from .bets import Bet
-from .catalogue import available_bets
-from .enumeration import OutcomeTable, enumerate_rounds
-from .errors import BetError, BreakevenError, PayError
-from .numbers import fraction_string
-from .rules import Rules
-from .shoe import Shoe
+from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, price_bet
+from exactodds.bets.bet import Bet
+from exactodds.bets.catalogue import available_bets
+from exactodds.engine.walk import OutcomeTable, enumerate_rounds
+from exactodds.errors import BetError, BreakevenError, PayError
+from exactodds.numbers import fraction_string
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 __all__ = [
     "COMMISSION",
@@ -73,7 +73,7 @@ def _sympy() -> Any:
 class Pay:
     """One pay of one bet, resolved: which outcome it sets, and whether it is the commission.
 
-    >>> from exactodds.bets import main_bets
+    >>> from exactodds.bets.bet import main_bets
     >>> resolve_pay(main_bets(Rules())[0], "commission")
     Pay(name='commission', bet='banker', outcome='win', commission=True)
     """
@@ -101,10 +101,10 @@ def _winning_outcomes(bet: Bet) -> list[str]:
 def pay_names(bet: Bet) -> list[str]:
     """Every name that sets a pay of *bet*, shortest form first.
 
-    >>> from exactodds.side_bets import side_bets
+    >>> from exactodds.bets.side import side_bets
     >>> pay_names(side_bets()["lucky6"])
     ['lucky6.three_card_win', 'lucky6.two_card_win']
-    >>> from exactodds.bets import main_bets
+    >>> from exactodds.bets.bet import main_bets
     >>> pay_names(main_bets(Rules())[0])
     ['commission', 'banker', 'banker.tie', 'banker.win']
     """
@@ -120,7 +120,7 @@ def default_pay(bet: Bet) -> str:
 
     The commission for the standard Banker bet, else the bet's one winning pay.
 
-    >>> from exactodds.side_bets import side_bets
+    >>> from exactodds.bets.side import side_bets
     >>> default_pay(side_bets()["dragon7"])
     'dragon7'
     >>> default_pay(side_bets()["lucky6"])
@@ -138,7 +138,7 @@ def default_pay(bet: Bet) -> str:
 def resolve_pay(bet: Bet, name: str) -> Pay:
     """Which outcome of *bet* the pay *name* sets (``--pay`` names, or ``commission``).
 
-    >>> from exactodds.side_bets import side_bets
+    >>> from exactodds.bets.side import side_bets
     >>> resolve_pay(side_bets()["lucky6"], "lucky6.three_card_win").outcome
     'three_card_win'
     >>> resolve_pay(side_bets()["lucky6"], "dragon7")
@@ -271,9 +271,9 @@ def expected_value_expression(
     :class:`sympy.Symbol`).  By default: the commission ``c`` for the
     standard Banker bet, else every winning pay, each a symbol named after
     it.  Every other pay keeps its value; coefficients are exact
-    rationals.  *analysis_or_table* is an :class:`~exactodds.analysis.Analysis`,
-    an :class:`~exactodds.enumeration.OutcomeTable`, a
-    :class:`~exactodds.analysis.BetAnalysis`, a shoe, or ``None`` for 8 decks.
+    rationals.  *analysis_or_table* is an :class:`~exactodds.analysis.single.Analysis`,
+    an :class:`~exactodds.engine.walk.OutcomeTable`, a
+    :class:`~exactodds.analysis.single.BetAnalysis`, a shoe, or ``None`` for 8 decks.
 
     >>> expected_value_expression(None, "banker")
     241149546272/19524993263685 - 8954111587648*c/19524993263685

@@ -1,7 +1,7 @@
 """Choosing bets: the main bets, the side-bet catalogue, user-defined bets, and their pays.
 
 :func:`select_bets` turns a selection such as ``"main"``, ``"side"``,
-``"all"`` or ``"banker,dragon7,lucky6"`` into :class:`~exactodds.bets.Bet`
+``"all"`` or ``"banker,dragon7,lucky6"`` into :class:`~exactodds.bets.bet.Bet`
 objects, with the rules' settlement for the main bets, any pay changes, and
 any user-defined bets.
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
-from .bets import Bet, main_bets
-from .errors import BetError
-from .paytables import apply_pays
-from .rules import Rules
-from .side_bets import side_bets
+from exactodds.bets.bet import Bet, main_bets
+from exactodds.bets.paytables import apply_pays
+from exactodds.bets.side import side_bets
+from exactodds.errors import BetError
+from exactodds.rules import Rules
 
 __all__ = ["MAIN_BET_NAMES", "available_bets", "select_bets"]
 

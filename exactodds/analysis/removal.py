@@ -12,7 +12,7 @@ count (small integer tags per rank, balanced over the shoe) and its betting
 correlation; :meth:`EffectOfRemoval.betting_correlation` scores any tags.
 
 >>> from exactodds import Rules, Shoe
->>> from exactodds.catalogue import select_bets
+>>> from exactodds.bets.catalogue import select_bets
 >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
 >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
 >>> result.effects["tie"]["7"]
@@ -45,13 +45,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .analysis import SUITS_UNKNOWN
-from .bets import Bet, main_bets
-from .cards import RANKS, parse_rank
-from .errors import RemovalError
-from .numbers import square_root_decimal_string
-from .rules import Rules
-from .shoe import Shoe
+from exactodds.analysis.single import SUITS_UNKNOWN
+from exactodds.bets.bet import Bet, main_bets
+from exactodds.cards import RANKS, parse_rank
+from exactodds.errors import RemovalError
+from exactodds.numbers import square_root_decimal_string
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 __all__ = [
     "DEFAULT_MAX_TAG",
@@ -80,10 +80,10 @@ def expected_values(
     """Every bet's exact EV on each shoe: bet name -> EV, one mapping per shoe.
 
     The one place this module runs the engine: the batch path
-    (:class:`~exactodds.batch.Analyzer`, compiled once per rules and bets),
+    (:class:`~exactodds.analysis.many.Analyzer`, compiled once per rules and bets),
     which gives the same exact values as :func:`~exactodds.analysis.analyze`.
 
-    >>> from exactodds.bets import main_bets
+    >>> from exactodds.bets.bet import main_bets
     >>> tie = main_bets(Rules())[2]
     >>> expected_values([Shoe.standard(decks=8)], Rules(), [tie])
     [{'tie': Fraction(-103841353768, 723147898655)}]
@@ -92,7 +92,9 @@ def expected_values(
     ...
     exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
     """
-    from .batch import analyzer_for  # numpy is loaded only when effects are computed
+    from exactodds.analysis.many import (
+        analyzer_for,
+    )  # numpy is loaded only when effects are computed
 
     analyzer = analyzer_for(rules, tuple(bets))
     return [
@@ -203,7 +205,7 @@ class EffectOfRemoval:
     * ``unavailable``: bet -> why it could not be priced (a suited bet on a
       shoe known by rank only).
 
-    >>> from exactodds.catalogue import select_bets
+    >>> from exactodds.bets.catalogue import select_bets
     >>> shoe = Shoe.parse("A=1,5=3,9=2,T=4")
     >>> result = effect_of_removal(shoe, Rules(), select_bets("player"))
     >>> result.effects["player"]["5"], result.skipped["2"]
@@ -271,7 +273,7 @@ class EffectOfRemoval:
         an effect and cards in the shoe; a rank missing from *tags* counts 0.
         Ten-valued ranks may be given one by one or, as ``"0"``, together.
 
-        >>> from exactodds.catalogue import select_bets
+        >>> from exactodds.bets.catalogue import select_bets
         >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
         >>> result = effect_of_removal(shoe, Rules(), select_bets("player"))
         >>> result.betting_correlation("player", {"0": -1, "8": 2, "9": 2}).decimal(3)
@@ -305,7 +307,7 @@ class EffectOfRemoval:
         rank counts) the least imbalance is kept and reported in
         ``imbalance``.
 
-        >>> from exactodds.catalogue import select_bets
+        >>> from exactodds.bets.catalogue import select_bets
         >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
         >>> count = effect_of_removal(shoe, Rules(), select_bets("tie")).linear_count("tie", 2)
         >>> count.tags["7"], count.balanced, count.correlation_decimal(3)
@@ -354,7 +356,7 @@ def effect_of_removal(
     weighted by how many of each suit the shoe holds (exact: it is the
     expected EV when the removed cards' suits are not seen).
 
-    >>> from exactodds.catalogue import select_bets
+    >>> from exactodds.bets.catalogue import select_bets
     >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
     >>> effect_of_removal(shoe, Rules(), select_bets("banker"), cards=2).effects["banker"]["9"]
     Fraction(-536461, 715806000)

@@ -1,6 +1,6 @@
 """Breakdown tables: how rounds end, counted exactly.
 
-:func:`breakdown` reads an :class:`~exactodds.enumeration.OutcomeTable` once
+:func:`breakdown` reads an :class:`~exactodds.engine.walk.OutcomeTable` once
 and counts, out of the same ``n(n-1)...(n-5)`` six-card sequences:
 
 * every (Player final total, Banker final total) pair, and each side's total;
@@ -39,13 +39,13 @@ from typing import Any
 
 from tabulate import tabulate
 
-from .cards import Card
-from .enumeration import OutcomeTable, Winner
-from .known import describe_known
-from .numbers import decimal_string, fraction_string
-from .report import shoe_data
-from .rules import Tableau
-from .shoe import Shoe
+from exactodds.cards import Card
+from exactodds.engine.known import describe_known
+from exactodds.engine.walk import OutcomeTable, Winner
+from exactodds.numbers import decimal_string, fraction_string
+from exactodds.report.odds import shoe_data
+from exactodds.rules import Tableau
+from exactodds.shoe import Shoe
 
 __all__ = [
     "Breakdown",
@@ -289,7 +289,7 @@ def breakdown_data(
     """The breakdown as JSON-ready data: counts as integers, exact ``"n/d"`` strings.
 
     Every figure is ``{"count": int, "probability": "n/d", "decimal": "0.xxx"}``.
-    *shoe*, *tableau* and *known* (position -> card, see :mod:`exactodds.known`)
+    *shoe*, *tableau* and *known* (position -> card, see :mod:`exactodds.engine.known`)
     add ``"shoe"``, ``"tableau"`` and ``"known"`` entries when given.
 
     >>> from exactodds import Shoe, enumerate_rounds

@@ -38,7 +38,7 @@ as on any shoe known by rank only).
 
 >>> from fractions import Fraction
 >>> from exactodds import Shoe
->>> from exactodds.enumeration import Winner, falling_factorial
+>>> from exactodds.engine.walk import Winner, falling_factorial
 >>> table = enumerate_known(Shoe.standard(decks=8), None, {1: "9", 3: "K"})
 >>> table.total == falling_factorial(414, 4)
 True
@@ -47,7 +47,7 @@ True
 >>> enumerate_known(Shoe.standard(decks=8), None, {7: "K"})
 Traceback (most recent call last):
 ...
-exactodds.known.KnownCardError: Position 7 is not a dealing position; use 1-6 (P1 B1 P2 B2, then the third cards in the order dealt).
+exactodds.engine.known.KnownCardError: Position 7 is not a dealing position; use 1-6 (P1 B1 P2 B2, then the third cards in the order dealt).
 """
 
 from __future__ import annotations
@@ -57,19 +57,19 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from .analysis import SUITS_UNKNOWN, Analysis, price_table
-from .bets import Bet
-from .cards import VALUES, Card, parse_cards
-from .enumeration import (
+from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, price_table
+from exactodds.bets.bet import Bet
+from exactodds.cards import VALUES, Card, parse_cards
+from exactodds.engine.walk import (
     OutcomeTable,
     RoundSummary,
     falling_factorial,
     require_countable,
     summary_of,
 )
-from .errors import CardError
-from .rules import Rules, Tableau
-from .shoe import Shoe
+from exactodds.errors import CardError
+from exactodds.rules import Rules, Tableau
+from exactodds.shoe import Shoe
 
 __all__ = [
     "KNOWN_SUITS_MISSING",
@@ -112,7 +112,7 @@ class KnownCardError(CardError):
     >>> parse_known(["1=KS", "1=7"])
     Traceback (most recent call last):
     ...
-    exactodds.known.KnownCardError: Position 1 is given twice ('KS' and '7'); name each position once.
+    exactodds.engine.known.KnownCardError: Position 1 is given twice ('KS' and '7'); name each position once.
     """
 
 
@@ -153,7 +153,7 @@ def parse_known(items: KnownLike) -> dict[int, Card]:
     >>> parse_known(["KS"])
     Traceback (most recent call last):
     ...
-    exactodds.known.KnownCardError: Known card 'KS' has no position; use POSITION=CARD such as 1=KS or P2=7, positions 1-6 (P1 B1 P2 B2, then the third cards in the order dealt).
+    exactodds.engine.known.KnownCardError: Known card 'KS' has no position; use POSITION=CARD such as 1=KS or P2=7, positions 1-6 (P1 B1 P2 B2, then the third cards in the order dealt).
     """
     pairs: list[tuple[object, Card | str]] = []
     if isinstance(items, Mapping):
@@ -308,7 +308,7 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     they are those of :func:`~exactodds.enumeration.enumerate_rounds`.
 
     >>> from exactodds import Shoe
-    >>> from exactodds.enumeration import Winner
+    >>> from exactodds.engine.walk import Winner
     >>> table = enumerate_known(Shoe.standard(decks=8), None, {5: "9"})
     >>> table.total, table.suits_known
     (12015380469960, False)
@@ -317,7 +317,7 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     >>> enumerate_known(Shoe.standard(decks=1), None, {1: "KS", 2: "KS"})
     Traceback (most recent call last):
     ...
-    exactodds.known.KnownCardError: The known cards include 2 KS, but the shoe holds only 1.
+    exactodds.engine.known.KnownCardError: The known cards include 2 KS, but the shoe holds only 1.
     """
     tableau = tableau if tableau is not None else Tableau()
     cards = parse_known(known)
@@ -394,7 +394,7 @@ KNOWN_SUITS_MISSING = (
 
 @dataclass(frozen=True, kw_only=True)
 class KnownAnalysis(Analysis):
-    """An :class:`~exactodds.analysis.Analysis` given known cards.
+    """An :class:`~exactodds.analysis.single.Analysis` given known cards.
 
     ``shoe`` is the shoe before the known cards come out of it; ``table`` is
     :func:`enumerate_known`'s, so ``total`` is ``(n - k)...(n - 5)`` and every
@@ -444,7 +444,7 @@ def analyze_known(
     >>> analyze_known(Shoe.standard(decks=8), Rules(), ["1=9", "P1=K"])
     Traceback (most recent call last):
     ...
-    exactodds.known.KnownCardError: Position 1 is given twice ('9' and 'K'); name each position once.
+    exactodds.engine.known.KnownCardError: Position 1 is given twice ('9' and 'K'); name each position once.
     """
     rules = rules if rules is not None else Rules()
     cards = parse_known(known)

@@ -7,7 +7,7 @@ for a bet with several pays is refused with the outcomes to choose from, so
 a pay such as ``12/23`` can never be misread as two pays.  Pays are "to 1"
 and at least 0 (0 is a push); every number is read exactly.
 
->>> from exactodds.side_bets import side_bets
+>>> from exactodds.bets.side import side_bets
 >>> bets = apply_pays(side_bets(), {"lucky6.three_card_win": "23", "dragon7": "30"})
 >>> bets["lucky6"].pay("three_card_win"), bets["dragon7"].pay("win")
 (Fraction(23, 1), Fraction(30, 1))
@@ -27,9 +27,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .bets import Bet
-from .errors import PayError
-from .numbers import fraction_string, parse_number
+from exactodds.bets.bet import Bet
+from exactodds.errors import PayError
+from exactodds.numbers import fraction_string, parse_number
 
 __all__ = ["apply_pays", "load_paytable", "parse_pay_option", "parse_paytable"]
 
@@ -130,7 +130,7 @@ def _winning_outcomes(bet: Bet) -> list[str]:
 def apply_pays(bets: Mapping[str, Bet], pays: Mapping[str, Fraction | str | int]) -> dict[str, Bet]:
     """The bets with *pays* (``"BET"`` or ``"BET.OUTCOME"`` -> pay) applied.
 
-    >>> from exactodds.side_bets import side_bets
+    >>> from exactodds.bets.side import side_bets
     >>> apply_pays(side_bets(), {"dragon8": 1})
     Traceback (most recent call last):
     ...

@@ -20,10 +20,10 @@ from typing import Any
 
 from tabulate import tabulate
 
-from .analysis import Analysis, BetAnalysis
-from .bets import Bet
-from .numbers import decimal_string, fraction_string, percent_string, ratio_strings
-from .shoe import RANK_SYMBOLS, Shoe
+from exactodds.analysis.single import Analysis, BetAnalysis
+from exactodds.bets.bet import Bet
+from exactodds.numbers import decimal_string, fraction_string, percent_string, ratio_strings
+from exactodds.shoe import RANK_SYMBOLS, Shoe
 
 __all__ = [
     "analysis_data",
@@ -341,7 +341,7 @@ def render_csv(analysis: Analysis, digits: int) -> str:
 def render_bets(bets: list[Bet], output_format: str) -> str:
     """A list of bets with their outcomes and pays, in *output_format*.
 
-    >>> from exactodds.catalogue import select_bets
+    >>> from exactodds.bets.catalogue import select_bets
     >>> print(render_bets(select_bets("dragon7"), "csv"))
     bet,outcome,pays,description
     dragon7,lose,-1,Banker wins with a three-card 7.

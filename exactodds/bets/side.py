@@ -1,6 +1,6 @@
 """The catalogue of common baccarat side bets, with their usual pay tables.
 
-Each side bet is a :class:`~exactodds.bets.Bet` like the main bets: a settle
+Each side bet is a :class:`~exactodds.bets.bet.Bet` like the main bets: a settle
 function from a round summary to an outcome name, and a pay table "to 1"
 (a loss is ``-1``, a push ``0``).  The names are the CLI and JSON keys.
 Pays are the common ones; :func:`~exactodds.paytables.apply_pays` changes
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from .bets import Bet
-from .enumeration import RoundSummary, Winner
+from exactodds.bets.bet import Bet
+from exactodds.engine.walk import RoundSummary, Winner
 
 __all__ = ["DRAGON_BONUS_PAYS", "EGALITE_PAYS", "SIDE_BET_NAMES", "side_bets"]
 

@@ -1,7 +1,7 @@
 """Bets: each a name, a way to settle a round, and a pay table.
 
 A bet does not look at cards.  It reads a finished round's
-:class:`~exactodds.enumeration.RoundSummary`, names the outcome for the bet
+:class:`~exactodds.engine.walk.RoundSummary`, names the outcome for the bet
 (``"win"``, ``"tie"``, ``"lose"``, ``"win_with_six"``, ...), and its pay table
 says what each outcome returns per unit staked: a win at 1:1 is ``1``, a loss
 ``-1``, a push ``0``.  Pricing a bet under another casino's pays is only
@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .enumeration import RoundSummary, Winner
-from .errors import PayError
-from .numbers import parse_number
-from .rules import Rules, Variant
+from exactodds.engine.walk import RoundSummary, Winner
+from exactodds.errors import PayError
+from exactodds.numbers import parse_number
+from exactodds.rules import Rules, Variant
 
 __all__ = ["Bet", "main_bets"]
 

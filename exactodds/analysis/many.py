@@ -2,7 +2,7 @@
 
 :class:`Analyzer` prepares, for one set of rules and bets, everything that
 does not depend on the shoe: the count polynomials of the tableau
-(:mod:`exactodds.polynomial`) projected onto the outcomes each bet needs.
+(:mod:`exactodds.engine.polynomial`) projected onto the outcomes each bet needs.
 Each shoe then costs a few vectorised integer operations, and many shoes
 cost one matrix product per chunk.  Results are the same :class:`Analysis`
 objects :func:`~exactodds.analysis.analyze` returns, with the same exact
@@ -20,7 +20,7 @@ Each bet is sorted once by what it reads from a round summary:
   exact walk, shoe by shoe: still exact, only slower.
 
 >>> from exactodds import Rules, Shoe
->>> from exactodds.catalogue import select_bets
+>>> from exactodds.bets.catalogue import select_bets
 >>> analyzer = Analyzer(Rules(), select_bets("all"))
 >>> results = list(analyzer.analyze_many([Shoe.standard(decks=8), Shoe.standard(decks=6)]))
 >>> results[0].bets["dragon7"].house_edge_percent(4), results[1].outcomes["tie"].count
@@ -47,9 +47,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .analysis import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
-from .bets import Bet, main_bets
-from .enumeration import (
+from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
+from exactodds.bets.bet import Bet, main_bets
+from exactodds.engine.polynomial import EXACT_INT64_LIMIT, ValueKey, compile_tableau
+from exactodds.engine.walk import (
     RoundSummary,
     Winner,
     enumerate_rounds,
@@ -57,10 +58,9 @@ from .enumeration import (
     sequences,
     summary_of,
 )
-from .errors import ShoeError
-from .polynomial import EXACT_INT64_LIMIT, ValueKey, compile_tableau
-from .rules import Rules
-from .shoe import Shoe
+from exactodds.errors import ShoeError
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 __all__ = ["Analyzer", "BadLine", "analyze_many", "analyzer_for", "batch_lines", "read_shoes"]
 
@@ -210,7 +210,7 @@ class Analyzer:
     def routes(self) -> dict[str, str]:
         """How each bet is priced: ``"polynomial"``, ``"pairs"`` or ``"walk"``.
 
-        >>> from exactodds.catalogue import select_bets
+        >>> from exactodds.bets.catalogue import select_bets
         >>> Analyzer(bets=select_bets("banker,either_pair")).routes()
         {'banker': 'polynomial', 'either_pair': 'pairs'}
         """
@@ -415,7 +415,7 @@ class _Bets(Mapping[str, BetAnalysis]):
 def analyzer_for(rules: Rules, bets: tuple[Bet, ...]) -> Analyzer:
     """A shared :class:`Analyzer` for these rules and bets (building one sorts the bets).
 
-    >>> from exactodds.bets import main_bets
+    >>> from exactodds.bets.bet import main_bets
     >>> analyzer_for(Rules(), main_bets(Rules())) is analyzer_for(Rules(), main_bets(Rules()))
     True
     """
@@ -590,7 +590,7 @@ def _batch_chunk(
     job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool] | None = None
 ) -> list[str | BadLine]:
     """A chunk's JSON lines as text blocks, with any bad lines in their places."""
-    from .report import batch_line
+    from exactodds.report.odds import batch_line
 
     analyzer, digits, full, skip_bad = settings or _WORKER or _missing_worker()
     start, lines = job

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
-from .bets import Bet, main_bets
-from .enumeration import OutcomeTable, Winner, enumerate_rounds, sequences
-from .numbers import decimal_string, percent_string, square_root_decimal_string
-from .rules import Rules
-from .shoe import Shoe
+from exactodds.bets.bet import Bet, main_bets
+from exactodds.engine.walk import OutcomeTable, Winner, enumerate_rounds, sequences
+from exactodds.numbers import decimal_string, percent_string, square_root_decimal_string
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 __all__ = ["Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet", "price_table"]
 
@@ -208,7 +208,7 @@ def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:
     """Settle *bet* on every round of *table* and count each outcome.
 
     >>> from exactodds import Rules, Shoe
-    >>> from exactodds.enumeration import enumerate_rounds
+    >>> from exactodds.engine.walk import enumerate_rounds
     >>> player = main_bets(Rules())[1]
     >>> price_bet(enumerate_rounds(Shoe.standard(decks=8)), player).outcome_counts["win"]
     2230518282592256
@@ -231,7 +231,7 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
     >>> from exactodds import Rules, Shoe
     >>> analyze(Shoe.standard(decks=8), Rules(tie_pays=9)).bets["tie"].house_edge_percent(4)
     '4.8440%'
-    >>> from exactodds.side_bets import side_bets
+    >>> from exactodds.bets.side import side_bets
     >>> shoe = Shoe.standard(decks=8).remove("K")
     >>> list(analyze(shoe, Rules(), [side_bets()["perfect_pair"]]).unavailable)
     ['perfect_pair']

@@ -46,8 +46,8 @@ condition is refused with a one-sentence reason.
 ... pays = 40
 ... ''')
 >>> from exactodds import Shoe
->>> from exactodds.analysis import price_bet
->>> from exactodds.enumeration import enumerate_rounds
+>>> from exactodds.analysis.single import price_bet
+>>> from exactodds.engine.walk import enumerate_rounds
 >>> price_bet(enumerate_rounds(Shoe.standard(decks=8)), bets[0]).house_edge_percent(4)
 '7.6113%'
 """
@@ -63,11 +63,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .bets import Bet
-from .enumeration import RoundSummary, Winner, enumerate_rounds
-from .errors import BetError, PayError
-from .numbers import fraction_string, parse_number
-from .shoe import Shoe
+from exactodds.bets.bet import Bet
+from exactodds.engine.walk import RoundSummary, Winner, enumerate_rounds
+from exactodds.errors import BetError, PayError
+from exactodds.numbers import fraction_string, parse_number
+from exactodds.shoe import Shoe
 
 __all__ = ["CustomBetError", "load_custom_bets", "parse_custom_bets"]
 
@@ -78,7 +78,7 @@ class CustomBetError(BetError):
     >>> parse_custom_bets('[[bet]]\\nname = "x"\\n')
     Traceback (most recent call last):
     ...
-    exactodds.custom_bets.CustomBetError: Bet 'x' in the bet file has no [[bet.outcome]]; give at least one outcome with 'when' and 'pays'.
+    exactodds.bets.custom.CustomBetError: Bet 'x' in the bet file has no [[bet.outcome]]; give at least one outcome with 'when' and 'pays'.
     """
 
 

@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .enumeration import falling_factorial
-from .rules import Tableau
+from exactodds.engine.walk import falling_factorial
+from exactodds.rules import Tableau
 
 __all__ = ["EXACT_INT64_LIMIT", "CompiledTableau", "ValueKey", "compile_tableau"]
 

@@ -1,0 +1,8 @@
+"""What a round pays: the Bet type, the main and side bets, custom bets and pay tables.
+
+- :mod:`exactodds.bets.bet`: :class:`~exactodds.bets.bet.Bet` and the three main bets.
+- :mod:`exactodds.bets.side`: the side bets casinos offer.
+- :mod:`exactodds.bets.catalogue`: every bet by name, and selection by name or group.
+- :mod:`exactodds.bets.custom`: user-defined bets read from TOML condition tables.
+- :mod:`exactodds.bets.paytables`: pay overrides and pay-table files.
+"""

@@ -1,0 +1,24 @@
+"""The ``exactodds`` command line: a thin skin over the library.
+
+One click group (:mod:`exactodds.cli.app`), one module per command, shared option decorators
+(:mod:`exactodds.cli.options`) so that every command reads the shoe, the rules and the output
+settings the same way. Errors a user can cause become one sentence on stderr and exit code 2;
+data goes to stdout only. A command's module is imported only when that command runs.
+"""
+
+from __future__ import annotations
+
+from exactodds.cli.app import cli, main
+
+#: Every command: its name and where it lives (``module:attribute``), imported on first use.
+COMMANDS = {
+    "batch": "exactodds.cli.batch:batch",
+    "bets": "exactodds.cli.bets:list_bets",
+    "breakdown": "exactodds.cli.breakdown:breakdown_command",
+    "breakeven": "exactodds.cli.breakeven:breakeven",
+    "eor": "exactodds.cli.eor:eor",
+    "odds": "exactodds.cli.odds:odds",
+}
+cli.lazy_commands.update(COMMANDS)
+
+__all__ = ["COMMANDS", "cli", "main"]

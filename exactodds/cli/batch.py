@@ -1,0 +1,157 @@
+"""``exactodds batch``: exact odds for a stream of shoes, one JSON line each."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import click
+
+from exactodds.cli.app import usage_error
+from exactodds.cli.options import (
+    bet_options,
+    build_bets,
+    build_rules,
+    rules_options,
+)
+from exactodds.errors import ExactOddsError
+
+
+@click.command(name="batch")
+@click.argument("source", metavar="[FILE|-]", default="-")
+@rules_options
+@bet_options
+@click.option(
+    "--digits",
+    type=click.IntRange(0, 100),
+    default=10,
+    show_default=True,
+    help="Decimal places of the decimal figures.",
+)
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Give every bet every field 'odds --format json' gives (slower), not just EV and edge.",
+)
+@click.option(
+    "--skip-bad", is_flag=True, help="Skip bad lines (reported on stderr) instead of stopping."
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes (default: one per core); output order never changes.",
+)
+def batch(
+    source: str,
+    rules_file: str | None,
+    variant: str,
+    commission: str | None,
+    tie_pays: str,
+    tie_loses: bool,
+    selection: str | None,
+    pays: tuple[str, ...],
+    paytable: str | None,
+    bet_files: tuple[str, ...],
+    digits: int,
+    full: bool,
+    skip_bad: bool,
+    quiet: bool,
+    jobs: int | None,
+) -> None:
+    """Exact EVs for many shoes: one JSON line in, one JSON line out, in order.
+
+    Each input line is a shoe as --shoe takes it in JSON ({"A": 32, ..., "K": 32},
+    or per card {"AS": 8, ...}); blank lines are ignored. Each output line has the
+    shoe, the total, the outcome counts and a "bets" object shaped like
+    'odds --format json' (exact and decimal EV and house edge of each selected
+    bet; every field with --full). Output streams as it is computed, so memory
+    stays flat on long inputs. A bad line stops the run with its line number
+    (exit 2) after the lines before it are written, unless --skip-bad.
+
+    \b
+    Examples:
+      exactodds batch shoes.jsonl > results.jsonl
+      exactodds batch --bets all --skip-bad shoes.jsonl
+      echo '{"A": 31, "2": 32, "3": 32, "4": 32, "5": 32, "6": 32, "7": 32, "8": 32, "9": 32, "T": 32, "J": 32, "Q": 32, "K": 32}' | exactodds batch --bets banker,dragon7
+    """
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers > 1 and "numpy" not in sys.modules:
+        # The worker processes are the parallelism; BLAS threads spinning beside them
+        # only compete for the same cores.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from exactodds.analysis.many import (  # numpy only for this command
+        BadLine,
+        analyzer_for,
+        batch_lines,
+    )
+
+    try:
+        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
+        bets = build_bets(rules, selection, pays, paytable, bet_files)
+        analyzer = analyzer_for(rules, tuple(bets))
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    try:
+        stream = click.open_file(source, "r", encoding="utf-8")
+    except OSError as error:
+        raise click.UsageError(f"Cannot read batch input {source!r}: {error.strerror}.") from None
+    bad_lines: list[BadLine] = []
+    written = 0
+    show_progress = not quiet and sys.stderr.isatty()
+    size = _file_size(source)
+    with (
+        stream,
+        click.progressbar(
+            length=size or 1,
+            label="Input read",
+            update_min_steps=max(1, (size or 0) // 200),
+            file=sys.stderr,
+            hidden=not show_progress or size is None,
+        ) as progress,
+    ):
+
+        def counted(lines: Iterable[str]) -> Iterator[str]:
+            # The bar follows the input as it is read (a few chunks ahead of the output).
+            for line in lines:
+                progress.update(len(line))
+                yield line
+
+        for item in batch_lines(counted(stream), analyzer, digits, full, skip_bad, workers):
+            if isinstance(item, BadLine):
+                bad_lines.append(item)
+                continue
+            sys.stdout.write(item)
+            written += item.count("\n")
+            if show_progress and size is None:
+                click.echo(f"\rShoes: {written:,}", file=sys.stderr, nl=False)
+    if show_progress and size is None and written:
+        click.echo(file=sys.stderr)
+    sys.stdout.flush()
+    if skip_bad:
+        for line in bad_lines:
+            click.echo(f"Skipped {str(line)[0].lower()}{str(line)[1:]}", err=True)
+        if bad_lines:
+            click.echo(
+                f"Skipped {len(bad_lines)} bad line{'s' if len(bad_lines) != 1 else ''}; "
+                f"wrote {written} result{'s' if written != 1 else ''}.",
+                err=True,
+            )
+    elif bad_lines:
+        raise click.UsageError(
+            f"{str(bad_lines[0]).rstrip('.')}; use --skip-bad to go on past bad lines."
+        )
+
+
+def _file_size(source: str) -> int | None:
+    """The size in bytes of a regular input file, for the progress bar; None for a stream."""
+    if source == "-":
+        return None
+    try:
+        path = Path(source)
+        return path.stat().st_size if path.is_file() else None
+    except OSError:
+        return None

@@ -1,0 +1,85 @@
+"""``exactodds eor``: the effect of removal of each rank, and a linear count."""
+
+from __future__ import annotations
+
+import click
+
+from exactodds.analysis.removal import DEFAULT_MAX_TAG, effect_of_removal
+from exactodds.cli.app import emit, usage_error
+from exactodds.cli.options import (
+    bet_options,
+    build_bets,
+    build_rules,
+    build_shoe,
+    output_options,
+    rules_options,
+    shoe_options,
+)
+from exactodds.errors import ExactOddsError
+from exactodds.report.research import render_removal
+
+
+@click.command()
+@shoe_options
+@rules_options
+@bet_options
+@output_options
+@click.option(
+    "--cards",
+    metavar="K",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Remove K cards of each rank in turn (K at least 1).",
+)
+@click.option(
+    "--max-tag",
+    metavar="N",
+    type=int,
+    default=DEFAULT_MAX_TAG,
+    show_default=True,
+    help="Largest tag of the derived linear count, in absolute value (a level-N count).",
+)
+def eor(
+    decks: str | None,
+    shoe_spec: str | None,
+    remove: tuple[str, ...],
+    rules_file: str | None,
+    variant: str,
+    commission: str | None,
+    tie_pays: str,
+    tie_loses: bool,
+    selection: str | None,
+    pays: tuple[str, ...],
+    paytable: str | None,
+    bet_files: tuple[str, ...],
+    output_format: str,
+    digits: int,
+    exact: bool,
+    cards: int,
+    max_tag: int,
+) -> None:
+    """Effect of removal: how each bet's exact EV moves when a card of each rank leaves.
+
+    For every rank A 2-9 T J Q K, the exact EV after removing one card (or
+    K cards with --cards) minus the EV before, on any shoe; then a linear
+    count derived from the effects (integer tags up to --max-tag, balanced
+    so a full pass of the shoe counts 0) and its betting correlation.
+
+    \b
+    Examples:
+      exactodds eor                                    # Banker, Player, Tie on 8 decks
+      exactodds eor --bets lucky6 --pay lucky6.three_card_win=23
+      exactodds eor --bets dragon7,panda8 --variant ez --max-tag 3
+      exactodds eor --decks 6 --remove "A K 7 7 T" --cards 4 --format json
+      exactodds eor --shoe "A=4,5=4,9=4,T=16" --bets tie --exact --format csv
+    """
+    try:
+        shoe = build_shoe(decks, shoe_spec, remove)
+        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
+        bets = build_bets(rules, selection, pays, paytable, bet_files)
+        result = effect_of_removal(shoe, rules, bets, cards)
+        text = render_removal(result, output_format, digits, max_tag, exact)
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    emit(text)

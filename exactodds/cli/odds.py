@@ -1,0 +1,94 @@
+"""``exactodds odds``: the exact odds of every chosen bet for one shoe."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from exactodds.analysis.single import Analysis, analyze
+from exactodds.cli.app import emit, usage_error
+from exactodds.cli.options import (
+    bet_options,
+    build_bets,
+    build_rules,
+    build_shoe,
+    known_option,
+    output_options,
+    rules_options,
+    shoe_options,
+    with_known,
+)
+from exactodds.engine.known import analyze_known, describe_known, parse_known
+from exactodds.errors import ExactOddsError
+from exactodds.report.odds import (
+    analysis_data,
+    render_csv,
+    render_json,
+    render_table,
+)
+
+
+@click.command()
+@shoe_options
+@rules_options
+@bet_options
+@known_option
+@output_options
+def odds(
+    decks: str | None,
+    shoe_spec: str | None,
+    remove: tuple[str, ...],
+    rules_file: str | None,
+    variant: str,
+    commission: str | None,
+    tie_pays: str,
+    tie_loses: bool,
+    selection: str | None,
+    pays: tuple[str, ...],
+    paytable: str | None,
+    bet_files: tuple[str, ...],
+    known: tuple[str, ...],
+    output_format: str,
+    digits: int,
+    exact: bool,
+) -> None:
+    """Exact odds of Banker, Player and Tie, and each bet's EV and house edge.
+
+    \b
+    Examples:
+      exactodds odds                                   # 8 decks, standard rules
+      exactodds odds --decks 6 --remove "A K 7 7 T"    # a partial 6-deck shoe
+      exactodds odds --shoe "A=4,2=4,3=4,T=16,K=4"     # an explicit composition
+      exactodds odds --variant ez --format json        # EZ Baccarat, as JSON
+      exactodds odds --commission 4% --tie-pays 9:1    # another casino's pays
+      exactodds odds --bets all                        # every side bet too
+      exactodds odds --bets lucky6 --pay lucky6.three_card_win=23
+      exactodds odds --bet-file examples/bets/six_bonus.toml
+      exactodds odds --rules banker_as_player          # a shipped rules file
+      exactodds odds --rules chemin_de_fer_stand --tie-loses  # another tableau, ties lose
+      exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
+    """
+    try:
+        shoe = build_shoe(decks, shoe_spec, remove)
+        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
+        bets = build_bets(rules, selection, pays, paytable, bet_files)
+        known_cards = parse_known(known)
+        analysis: Analysis = (
+            analyze_known(shoe, rules, known_cards, bets)
+            if known_cards
+            else analyze(shoe, rules, bets)
+        )
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    if output_format == "json" and known_cards:
+        data = analysis_data(analysis, digits)
+        data["known"] = {str(position): card.symbol for position, card in known_cards.items()}
+        emit(json.dumps(data, indent=2))
+    elif output_format == "json":
+        emit(render_json(analysis, digits))
+    elif output_format == "csv":
+        emit(render_csv(analysis, digits))
+    else:
+        text = render_table(analysis, digits, exact=exact)
+        emit(with_known(text, describe_known(known_cards)) if known_cards else text)
