@@ -2,74 +2,22 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
-from fractions import Fraction
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from exactodds.bets.bet import Bet
-from exactodds.bets.catalogue import available_bets, select_bets
-from exactodds.bets.custom import load_custom_bets
-from exactodds.bets.paytables import load_paytable, parse_pay_option
-from exactodds.cards import parse_cards
-from exactodds.errors import ShoeError
-from exactodds.numbers import parse_commission, parse_pay
 from exactodds.report.odds import FORMATS
-from exactodds.rulefiles import resolve_rules_file, shipped_rules_files
-from exactodds.rules import Rules, Variant
-from exactodds.shoe import Shoe
+from exactodds.rulefiles import shipped_rules_files
+from exactodds.rules import Variant
+
+# The builders are library functions, shared with the web API (exactodds.web): one reading of
+# every option value, one set of messages.
+from exactodds.settings import build_bets as build_bets
+from exactodds.settings import build_rules as build_rules
+from exactodds.settings import build_shoe as build_shoe
 
 Function = TypeVar("Function", bound=Callable[..., Any])
-
-
-def _read_shoe(text: str) -> Shoe:
-    """``--shoe``: a file holding a spec or JSON, ``-`` for stdin, or the spec itself."""
-    stripped = text.strip()
-    if not stripped:
-        raise ShoeError(
-            "Shoe spec '' is empty; use A=32,2=32,...,K=32, a JSON file or - for stdin."
-        )
-    if stripped == "-":
-        return Shoe.parse(sys.stdin.read())
-    path = Path(stripped)
-    if path.is_file():
-        try:
-            content = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise ShoeError(f"Cannot read shoe file {text!r}: {error}.") from None
-        return Shoe.parse(content)
-    if "=" in stripped or ":" in stripped or stripped.startswith(("{", "[")):
-        return Shoe.parse(stripped)
-    raise ShoeError(
-        f"Shoe {text!r} is neither a spec such as A=32,2=32,...,K=32 nor a file that exists."
-    )
-
-
-def _decks(text: str) -> int:
-    try:
-        decks = int(text.strip())
-    except ValueError:
-        raise ShoeError(
-            f"Number of decks {text!r} is not valid; use a whole number of at least 1."
-        ) from None
-    if decks < 1:
-        raise ShoeError(f"Number of decks {decks} is not valid; use a whole number of at least 1.")
-    return decks
-
-
-def build_shoe(decks: str | None, shoe: str | None, remove: tuple[str, ...]) -> Shoe:
-    """The shoe the shoe options describe (8 decks by default)."""
-    if decks is not None and shoe is not None:
-        raise ShoeError("--decks and --shoe both describe the shoe; give one of them.")
-    built = (
-        _read_shoe(shoe)
-        if shoe is not None
-        else Shoe.standard(_decks("8" if decks is None else decks))
-    )
-    return built.remove(parse_cards(" ".join(remove), "--remove")) if remove else built
 
 
 def stack(options: Sequence[Callable[[Any], Any]], function: Function) -> Function:
@@ -152,30 +100,6 @@ def rules_options(function: Function) -> Function:
     return stack(options, function)
 
 
-def build_rules(
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
-    rules_file: str | None = None,
-) -> Rules:
-    """The rules the rules options describe (``--rules`` gives the tableau)."""
-    tableau = None
-    ties_push = not tie_loses
-    if rules_file is not None:
-        loaded = resolve_rules_file(rules_file)
-        tableau = loaded.tableau
-        if not tie_loses and loaded.ties_push is not None:
-            ties_push = loaded.ties_push
-    return Rules(
-        tableau=tableau,
-        commission=None if commission is None else parse_commission(commission, "--commission"),
-        tie_pays=parse_pay(tie_pays, "--tie-pays"),
-        ties_push=ties_push,
-        variant=Variant(variant),
-    )
-
-
 def known_option(function: Function) -> Function:
     """``--known POSITION=CARD``: cards known before the round is dealt."""
     return click.option(
@@ -255,27 +179,3 @@ def bet_options(function: Function) -> Function:
         ),
     ]
     return stack(options, function)
-
-
-def build_bets(
-    rules: Rules,
-    selection: str | None,
-    pays: tuple[str, ...],
-    paytable: str | None,
-    bet_files: tuple[str, ...],
-) -> list[Bet]:
-    """The bets the bet options choose, with their pays."""
-    custom: list[Bet] = []
-    taken = list(available_bets(rules))
-    for path in bet_files:
-        loaded = load_custom_bets(path, taken + [bet.name for bet in custom])
-        custom.extend(loaded)
-    pay_changes: dict[str, Fraction | str | int] = {}
-    if paytable is not None:
-        pay_changes |= load_paytable(paytable)
-    for text in pays:
-        name, value = parse_pay_option(text)
-        pay_changes[name] = value
-    if selection is None:
-        selection = "main,custom" if custom else "main"
-    return select_bets(selection, rules, pay_changes, custom)
