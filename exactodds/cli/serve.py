@@ -1,0 +1,140 @@
+"""``exactodds serve``: the live shoe tracker and the JSON API, on this computer."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+from pathlib import Path
+
+import click
+
+from exactodds.bets.bet import Bet
+from exactodds.cli.app import usage_error
+from exactodds.errors import ExactOddsError
+
+#: Hosts that only this computer can reach.
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+_MISSING = (
+    "The tracker needs starlette, uvicorn and platformdirs, which are not installed; install "
+    'them with pip install "exactodds[web]".'
+)
+
+
+def default_database() -> Path:
+    """Where shoes are kept without ``--db``: the user's data folder."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("exactodds", appauthor=False)) / "tracker.sqlite3"
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to *host*:*port*, or a one-sentence error."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        raise click.UsageError(
+            f"Host {host!r} is not an address of this computer; use 127.0.0.1 (the default)."
+        ) from None
+    family, kind, protocol, _, address = infos[0]
+    listener = socket.socket(family, kind, protocol)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(address)
+    except OSError as error:
+        listener.close()
+        raise click.ClickException(
+            f"Cannot listen on {host}:{port} ({error.strerror}); choose another --port."
+        ) from None
+    listener.listen(128)
+    return listener
+
+
+@click.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. The default reaches this computer only; 0.0.0.0 opens the "
+    "tracker to every computer on your network, with no password.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0 picks a free one).",
+)
+@click.option(
+    "--db",
+    "database",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="SQLite file that keeps the tracked shoes (default: tracker.sqlite3 in your user "
+    "data folder). Created when missing.",
+)
+@click.option(
+    "--bet-file",
+    "bet_files",
+    metavar="FILE",
+    multiple=True,
+    help="A TOML file of your own bets (see examples/bets/) for the page and the API to offer. "
+    "May be repeated.",
+)
+def serve(host: str, port: int, database: Path | None, bet_files: tuple[str, ...]) -> None:
+    """Serve the live shoe tracker page and the JSON API.
+
+    Open the address it prints in a browser (a phone on the same computer's
+    network needs --host 0.0.0.0): record each card as it is dealt, and every
+    chosen bet's exact EV and edge update at once. Shoes are kept in SQLite,
+    so a reload or a restart resumes them. The API (POST /api/odds, /api/eor,
+    /api/batch; /api/shoes/...) takes the command line's options as JSON and
+    answers with the commands' JSON; its schema is at /openapi.json and /docs.
+
+    \b
+    Examples:
+      exactodds serve                                  # http://127.0.0.1:8000
+      exactodds serve --port 8080 --db ~/baccarat.sqlite3
+      exactodds serve --bet-file examples/bets/six_bonus.toml
+      curl -s -X POST http://127.0.0.1:8000/api/odds -d '{"decks": 6, "bets": "tie"}'
+    """
+    try:
+        import uvicorn
+
+        from exactodds.web.app import create_app
+    except ImportError:
+        raise click.ClickException(_MISSING) from None
+    from exactodds.bets.catalogue import available_bets
+    from exactodds.bets.custom import load_custom_bets
+
+    try:
+        custom: list[Bet] = []
+        for bet_file in bet_files:
+            custom.extend(
+                load_custom_bets(bet_file, [*available_bets(), *(bet.name for bet in custom)])
+            )
+        path = database if database is not None else default_database()
+        try:
+            app = create_app(path, custom)
+        except (OSError, sqlite3.Error) as error:
+            raise click.ClickException(
+                f"Cannot open the database {str(path)!r} ({error}); choose another --db."
+            ) from None
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    listener = _listen(host, port)
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"Serving the exactodds tracker on http://{shown}:{bound}/", err=True)
+    if host in LOOPBACK:
+        click.echo(
+            "Only this computer can reach it (use --host 0.0.0.0 to open it to your network).",
+            err=True,
+        )
+    else:
+        click.echo(
+            f"Listening on {host}: other computers can reach it, with no password.", err=True
+        )
+    click.echo(f"Shoes are kept in {path}. Press Ctrl+C to stop.", err=True)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    uvicorn.Server(config).run(sockets=[listener])
