@@ -132,7 +132,9 @@ def tap(driver: WebDriver, element_id: str) -> None:
 def shown_evs(driver: WebDriver) -> dict[str, str]:
     rows = driver.find_elements(By.CSS_SELECTOR, "#odds tbody tr:not(.unavailable)")
     return {
-        row.get_attribute("id").removeprefix("bet-"): row.find_element(By.CLASS_NAME, "ev").text
+        str(row.get_attribute("id")).removeprefix("bet-"): row.find_element(
+            By.CLASS_NAME, "ev"
+        ).text
         for row in rows
     }
 
