@@ -42,6 +42,10 @@ HOST = "127.0.0.1"  # loopback only: never send load anywhere else
 SIDE_BETS = "main,dragon7,panda8,lucky6,either_pair"
 
 
+#: A step of a workload: (client, request number) -> the requests to send, in order.
+Step = Callable[[int, int], list[tuple[str, object]]]
+
+
 @dataclass(frozen=True)
 class Run:
     """One run of one workload."""
@@ -98,7 +102,7 @@ def load(
     clients: int,
     requests: int,
     seconds: float,
-    make: Callable[[int, int], list[tuple[str, object]]],
+    make: Step,
 ) -> Run:
     """Send *requests* requests from *clients* threads (bounded by *seconds*); *make*(client,
     number) gives the requests of one step (timed together, counted one each)."""
@@ -150,6 +154,28 @@ def odds_bodies(count: int, seed: int) -> list[dict[str, object]]:
     ]
 
 
+def odds_step(bodies: list[dict[str, object]]) -> Step:
+    """One ``/api/odds`` request per step, the *number*-th body."""
+
+    def step(client: int, number: int) -> list[tuple[str, object]]:
+        return [("/api/odds", bodies[number])]
+
+    return step
+
+
+def tap_step(shoe_id: int) -> Step:
+    """A card recorded and taken back: the page's tap, twice."""
+
+    def step(client: int, number: int) -> list[tuple[str, object]]:
+        card = RANK_SYMBOLS[number % len(RANK_SYMBOLS)]
+        return [
+            (f"/api/shoes/{shoe_id}/cards", {"cards": card}),
+            (f"/api/shoes/{shoe_id}/undo", {}),
+        ]
+
+    return step
+
+
 def report(label: str, runs: list[Run]) -> None:
     for number, run in enumerate(runs, start=1):
         print(
@@ -183,7 +209,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         process, port = start_server(Path(folder) / "bench.sqlite3")
         try:
-            odds_runs, tap_runs, direct = [], [], []
+            odds_runs: list[Run] = []
+            tap_runs: list[Run] = []
+            direct: list[float] = []
             connection = http.client.HTTPConnection(HOST, port, timeout=120)
             status, text = post(
                 connection,
@@ -208,20 +236,17 @@ def main() -> None:
                         arguments.clients,
                         arguments.requests,
                         arguments.seconds,
-                        lambda client, number, bodies=bodies: [("/api/odds", bodies[number])],
+                        odds_step(bodies),
                     )
                 )
-                ranks = RANK_SYMBOLS
-
-                def tap(client: int, number: int) -> list[tuple[str, object]]:
-                    card = ranks[number % len(ranks)]
-                    return [
-                        (f"/api/shoes/{shoe_id}/cards", {"cards": card}),
-                        (f"/api/shoes/{shoe_id}/undo", {}),
-                    ]
-
                 tap_runs.append(
-                    load(port, arguments.clients, arguments.requests // 2, arguments.seconds, tap)
+                    load(
+                        port,
+                        arguments.clients,
+                        arguments.requests // 2,
+                        arguments.seconds,
+                        tap_step(shoe_id),
+                    )
                 )
         finally:
             process.terminate()
