@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -587,27 +588,53 @@ def test_serve_binds_to_loopback_and_answers(tmp_path: Path) -> None:
         process.wait(timeout=30)
 
 
-def test_the_readme_curl_example_is_real(client: TestClient) -> None:
+def readme_curl_sessions() -> list[tuple[str, str]]:
+    """The README's ``$ curl ...`` commands (continuation lines joined) and the output shown."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("$ curl")
-    command = readme[start + 2 : readme.index("\n", start)]
-    while command.endswith("\\"):
-        start = readme.index("\n", start) + 1
-        command = command[:-1] + readme[start : readme.index("\n", start)]
-    words = shlex.split(command)
-    body = json.loads(words[words.index("-d") + 1])
-    shown = readme[readme.index("\n", start) + 1 : readme.index("```", start)]
+    sessions: list[tuple[str, str]] = []
+    for block in re.findall(r"```shell\n(.*?)```", readme, flags=re.DOTALL):
+        lines = block.splitlines()
+        index = 0
+        while index < len(lines):
+            if not lines[index].startswith("$ curl"):
+                index += 1
+                continue
+            command = lines[index][2:]
+            while command.endswith("\\"):
+                index += 1
+                command = command[:-1] + lines[index]
+            index += 1
+            shown = []
+            while index < len(lines) and not lines[index].startswith("$ "):
+                shown.append(lines[index])
+                index += 1
+            sessions.append((command, "\n".join(shown)))
+    return sessions
+
+
+def test_the_readme_has_curl_sessions() -> None:
+    assert len(readme_curl_sessions()) >= 2
+
+
+@pytest.mark.parametrize(("command", "shown"), readme_curl_sessions())
+def test_the_readme_curl_sessions_are_real(client: TestClient, command: str, shown: str) -> None:
+    """Each curl command, sent through the test client; a pipe into python3 -c is run too."""
+    curl, _, pipe = command.partition(" | ")
+    words = shlex.split(curl)
+    url = next(word for word in words if word.startswith("http://127.0.0.1:8000/"))
     response = client.post(
-        words[-1].split("8000")[-1] if "8000" in words[-1] else "/api/odds", json=body
+        url.removeprefix("http://127.0.0.1:8000"), content=words[words.index("-d") + 1]
     )
-    assert response.status_code == 200
-    assert json.loads(shown) == json.loads(subprocess_free_jq(response.json(), words))
-
-
-def subprocess_free_jq(data: Any, words: list[str]) -> str:
-    """The README pipes the answer into a short Python one-liner that picks fields; do the same."""
-    picked = {
-        name: {"ev": bet["ev"], "house_edge_percent": bet["house_edge_percent"]}
-        for name, bet in data["bets"].items()
-    }
-    return json.dumps(picked)
+    output = response.text
+    if pipe:
+        program = shlex.split(pipe)
+        assert program[:2] == ["python3", "-c"]
+        completed = subprocess.run(
+            [sys.executable, "-c", program[2]],
+            input=output,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        output = completed.stdout
+    assert output.rstrip("\n") == shown

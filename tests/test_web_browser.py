@@ -36,6 +36,10 @@ CHROMEDRIVER = shutil.which("chromedriver")
 if not (CHROMIUM and CHROMEDRIVER) and not os.environ.get("CI"):
     pytest.skip("Debian's chromium and chromium-driver are not installed", allow_module_level=True)
 
+# The driver and the browser are given by path: Selenium Manager has nothing to fetch or report.
+os.environ.setdefault("SE_OFFLINE", "true")
+os.environ.setdefault("SE_AVOID_STATS", "true")
+
 import uvicorn  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
