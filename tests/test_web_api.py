@@ -455,6 +455,29 @@ def test_bad_rounds_and_settings_are_refused() -> None:
         assert client.get(f"/api/shoes/{shoe_id}?digits=x").status_code == 400
 
 
+def test_taps_at_the_same_time_never_record_a_card_the_shoe_lacks() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with TestClient(create_app(":memory:")) as client:
+        shoe_id = client.post("/api/shoes", json={"settings": {"decks": 1}}).json()["shoe"]["id"]
+
+        def tap(_: int) -> int:
+            return client.post(f"/api/shoes/{shoe_id}/cards", json={"cards": "K"}).status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            statuses = sorted(pool.map(tap, range(8)))
+        assert statuses == [200] * 4 + [422] * 4
+        view = client.get(f"/api/shoes/{shoe_id}").json()
+        assert view["state"]["cards_left"]["K"] == 0 and len(view["events"]) == 4
+
+
+def test_one_request_records_at_most_64_cards() -> None:
+    with TestClient(create_app(":memory:")) as client:
+        shoe_id = client.post("/api/shoes", json={"settings": {"decks": 8}}).json()["shoe"]["id"]
+        response = client.post(f"/api/shoes/{shoe_id}/cards", json={"cards": "K " * 65})
+        assert response.status_code == 400 and "at most 64" in response.json()["error"]
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.sampled_from(["card", "burn", "unseen", "undo"]), max_size=30), st.randoms())
 def test_the_cards_left_are_the_shoe_less_every_card_recorded(

@@ -250,9 +250,10 @@ def test_a_bad_tap_shows_the_one_sentence_error_and_changes_nothing(
         browser.get(server.url)
         ready(browser)
         set_up_table(browser, decks=1)
-        for _ in range(4):
+        for _ in range(4):  # four quick taps, none waiting for the one before: none is lost
             tap(browser, "rank-K")
         settle(browser, 4)
+        assert browser.find_element(By.ID, "left-K").text == "0"
         tap(browser, "rank-K")  # a fifth king from one deck
         WebDriverWait(browser, PATIENCE).until(
             lambda d: d.find_element(By.ID, "message").text != ""

@@ -58,6 +58,8 @@ __all__ = ["STATIC", "create_app"]
 
 #: The page's files: plain HTML, CSS and JavaScript, no build step.
 STATIC = Path(str(resources.files("exactodds.web") / "static"))
+#: The most cards one request may record (a round has six).
+MAX_CARDS_PER_REQUEST = 64
 #: Digits of the decimals the page shows (percentages get two fewer).
 PAGE_DIGITS = 6
 
@@ -261,6 +263,11 @@ def create_app(
                 '"player"}.'
             )
         texts = cards if isinstance(cards, list) else cards.split()
+        if len(texts) > MAX_CARDS_PER_REQUEST:
+            raise RequestError(
+                f"Option 'cards' names {len(texts):,} cards; record at most "
+                f"{MAX_CARDS_PER_REQUEST} a request."
+            )
         if kind == "unseen":
             events = [Event("unseen")] * max(1, len(texts))
         else:
@@ -269,9 +276,7 @@ def create_app(
             events = [Event(kind, str(text)) for text in texts]
 
         def work() -> dict[str, Any]:
-            stored = store.shoe(number)
-            checked(stored, events)
-            store.append(number, events)
+            store.append(number, events, checked)
             return shoe_view(store.shoe(number))
 
         return JSONResponse(await run_in_threadpool(work))
@@ -294,9 +299,7 @@ def create_app(
         events.append(Event("end"))
 
         def work() -> dict[str, Any]:
-            stored = store.shoe(number)
-            checked(stored, events)
-            store.append(number, events)
+            store.append(number, events, checked)
             return shoe_view(store.shoe(number))
 
         return JSONResponse(await run_in_threadpool(work))

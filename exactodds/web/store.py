@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -185,11 +185,22 @@ class Store:
             assert cursor.lastrowid is not None
             return cursor.lastrowid
 
-    def append(self, shoe_id: int, events: Iterable[Event]) -> None:
-        """Record *events* (already checked against the shoe) after the shoe's others."""
+    def append(
+        self,
+        shoe_id: int,
+        events: Iterable[Event],
+        check: Callable[[StoredShoe, Sequence[Event]], None] | None = None,
+    ) -> None:
+        """Record *events* after the shoe's others.
+
+        *check* (the shoe as stored, the new events) runs under the same lock as the write, so
+        two taps at once cannot both pass it and together record a card the shoe does not hold.
+        """
         events = list(events)
         with self._lock, self._connection as connection:
             shoe = self._load(shoe_id)
+            if check is not None:
+                check(shoe, events)
             if shoe.finished_at is not None:
                 raise StoreLimitError(
                     f"Shoe {shoe_id} is finished; record cards on the shoe that follows it."

@@ -3,7 +3,7 @@
 "use strict";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-const page = { shoeId: null, formShoe: null, view: null, mode: "card", suit: "S", options: null, busy: false };
+const page = { shoeId: null, formShoe: null, view: null, mode: "card", suit: "S", options: null };
 const $ = (selector) => document.querySelector(selector);
 
 async function api(method, path, body) {
@@ -61,30 +61,43 @@ function setSuit(suit) {
   }
 }
 
-async function act(method, path, body) {
-  if (page.busy) return;
-  page.busy = window.__busy = true;
+// Taps are queued, not dropped: each request starts when the one before has answered, so a
+// quick double tap records two cards, in order.
+let queue = Promise.resolve();
+let pending = 0;
+
+function act(method, path, body) {
+  pending += 1;
+  window.__busy = true;
+  const job = queue.then(() => send(method, typeof path === "function" ? path() : path, body));
+  queue = job.catch(() => undefined).finally(() => {
+    pending -= 1;
+    window.__busy = pending > 0;
+  });
+  return job;
+}
+
+async function send(method, path, body) {
   const started = performance.now();
   try {
     const view = await api(method, path, body);
     say("");
     if (view) show(view);
     const elapsed = performance.now() - started;
-    // Tap to screen, kept for the browser tests and the benchmark.
+    // Tap to screen, kept for the browser tests.
     (window.__timings = window.__timings || []).push(elapsed);
     $("#timing").textContent = `updated in ${elapsed.toFixed(0)} ms (server ${view ? view.odds_ms : 0} ms)`;
     return view;
   } catch (error) {
     say(error.message);
-  } finally {
-    page.busy = window.__busy = false;
+    return null;
   }
 }
 
 function record(rank) {
   const suited = page.view && page.view.shoe.settings.suits;
   const card = suited ? rank + page.suit : rank;
-  return act("POST", `/api/shoes/${page.shoeId}/cards`, { cards: card, as: page.mode });
+  return act("POST", () => `/api/shoes/${page.shoeId}/cards`, { cards: card, as: page.mode });
 }
 
 function show(view) {
@@ -246,16 +259,16 @@ async function start() {
   for (const button of document.querySelectorAll(".suit")) {
     button.addEventListener("click", () => setSuit(button.dataset.suit));
   }
-  $("#undo").addEventListener("click", () => act("POST", `/api/shoes/${page.shoeId}/undo`));
+  $("#undo").addEventListener("click", () => act("POST", () => `/api/shoes/${page.shoeId}/undo`));
   $("#unseen").addEventListener("click", () =>
-    act("POST", `/api/shoes/${page.shoeId}/cards`, { as: "unseen" }));
+    act("POST", () => `/api/shoes/${page.shoeId}/cards`, { as: "unseen" }));
   $("#end-round").addEventListener("click", async () => {
-    if (await act("POST", `/api/shoes/${page.shoeId}/rounds`, {})) setMode("player");
+    if (await act("POST", () => `/api/shoes/${page.shoeId}/rounds`, {})) setMode("player");
   });
-  $("#new-shoe").addEventListener("click", () => act("POST", `/api/shoes/${page.shoeId}/next`));
+  $("#new-shoe").addEventListener("click", () => act("POST", () => `/api/shoes/${page.shoeId}/next`));
   $("#table-select").addEventListener("change", (event) => load(event.target.value));
   $("#apply-settings").addEventListener("click", () =>
-    act("POST", `/api/shoes/${page.shoeId}/settings`, settingsFromForm()));
+    act("POST", () => `/api/shoes/${page.shoeId}/settings`, settingsFromForm()));
   $("#create-table").addEventListener("click", () =>
     act("POST", "/api/shoes", { name: $("#setting-name").value || "Table", settings: settingsFromForm() }));
   try {
