@@ -211,7 +211,7 @@ JSON_VALUES = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(-(10**30), 10**30)
-    | st.floats(allow_nan=False)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=12),
     lambda children: (
         st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3)
@@ -262,6 +262,51 @@ def test_no_request_gets_a_500(client: TestClient, path: str, body: dict[str, An
     response = client.post(path, json=body)
     assert response.status_code in (200, 400, 413, 422), (body, response.text)
     if response.status_code != 200:
+        message = response.json()["error"]
+        assert message and "\n" not in message and "Traceback" not in message
+
+
+TRACKER_KEYS = [
+    "name",
+    "settings",
+    "cards",
+    "as",
+    "player",
+    "banker",
+    "decks",
+    "suits",
+    "bets",
+    "pay",
+    "variant",
+    "tie_pays",
+    "commission",
+    "rules",
+    "tie_loses",
+    "other",
+]
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.sampled_from(["", "/cards", "/rounds", "/undo", "/settings", "/next"]),
+    st.sampled_from(["1", "2", "0", "99", str(2**63), "9" * 30]),
+    st.dictionaries(
+        st.sampled_from(TRACKER_KEYS),
+        OPTION_VALUES | st.dictionaries(st.sampled_from(TRACKER_KEYS), OPTION_VALUES, max_size=3),
+        max_size=4,
+    ),
+)
+def test_no_tracker_request_gets_a_500(
+    client: TestClient, action: str, number: str, body: dict[str, Any]
+) -> None:
+    if not client.get("/api/shoes").json()["shoes"]:
+        client.post("/api/shoes", json={"settings": {"decks": 1}})
+    path = "/api/shoes" if action == "" and number == "0" else f"/api/shoes/{number}{action}"
+    response = client.post(path, json=body) if action or number == "0" else client.get(path)
+    assert response.status_code in (200, 201, 400, 404, 405, 413, 422), (path, body, response.text)
+    if response.status_code >= 400:
         message = response.json()["error"]
         assert message and "\n" not in message and "Traceback" not in message
 

@@ -214,6 +214,8 @@ def create_app(
 
     def shoe_id(request: Request) -> int:
         value: int = request.path_params["shoe_id"]
+        if not 0 < value < 2**63:  # SQLite's integers; no shoe has any other id
+            raise UnknownShoeError(f"No tracked shoe has id {value}; GET /api/shoes lists them.")
         return value
 
     def digits_of(request: Request) -> int:
