@@ -261,10 +261,10 @@ def odds_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> OddsSe
 
     >>> odds_settings({"shoe": {"A": 4, "K": 4}, "digits": 4}).shoe.cards
     8
-    >>> odds_settings({"tie_pays": -3})
+    >>> odds_settings({"tie_loses": "yes"})
     Traceback (most recent call last):
     ...
-    exactodds.errors.PayError: Pay '-3' for --tie-pays is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
+    exactodds.web.inputs.RequestError: Option 'tie_loses' is a JSON string; use true or false.
     """
     _check_keys(data, ODDS_OPTIONS)
     shoe = _shoe(data)

@@ -16,10 +16,10 @@ they removed: the exact odds below come from the cards left alone.
 >>> state = table_state(settings, events)
 >>> state.shoe.cards, state.rounds[0].winner
 (48, 'player')
->>> table_state(settings, [Event("card", "K")] * 5)
+>>> table_state(settings, [Event("banker", "K")] * 4)
 Traceback (most recent call last):
 ...
-exactodds.errors.ShoeError: Cannot remove 5 K: the shoe holds only 4.
+exactodds.web.tracker.RoundError: A round has at most 3 Banker cards; end the round before dealing the next one.
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ class TableSettings:
             variant=read.rules.variant.value,
             commission=None if data.get("commission") is None else str(data["commission"]),
             tie_pays=str(data.get("tie_pays", "8")),
-            tie_loses=read.rules.ties_push is False,
+            tie_loses=bool(data.get("tie_loses", False)),
             rules=None if data.get("rules") is None else str(data["rules"]),
             bets=",".join(bets) if isinstance(bets, list) else str(bets),
             pay=_pay_texts(pay),
