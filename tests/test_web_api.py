@@ -150,6 +150,31 @@ def test_a_bad_value_gets_the_clis_sentence(
     assert response.json() == {"error": cli_error("odds", *arguments)}
 
 
+def test_bets_from_the_servers_bet_files_price_as_odds_bet_file_does() -> None:
+    from exactodds.bets.catalogue import available_bets
+    from exactodds.bets.custom import load_custom_bets
+
+    bet_file = ROOT / "examples" / "bets" / "six_bonus.toml"
+    custom = load_custom_bets(bet_file, list(available_bets()))
+    with TestClient(create_app(":memory:", custom)) as client:
+        offered = {bet["name"]: bet["group"] for bet in client.get("/api/options").json()["bets"]}
+        assert all(offered[bet.name] == "custom" for bet in custom)
+        response = client.post("/api/odds", json={"decks": 6, "bets": "banker,custom"})
+        assert response.status_code == 200, response.text
+        expected = cli_json(
+            "odds",
+            "--format",
+            "json",
+            "--decks",
+            "6",
+            "--bet-file",
+            str(bet_file),
+            "--bets",
+            "banker,custom",
+        )
+        assert response.json() == expected
+
+
 @pytest.mark.parametrize(
     ("body", "starts"),
     [

@@ -194,7 +194,10 @@ def openapi_schema() -> dict[str, Any]:
             },
             "/api/shoes/{shoe_id}": {
                 "get": _shoe_operation("A tracked shoe, with the exact odds of the next round"),
-                "delete": _shoe_operation("Forget a tracked shoe"),
+                "delete": {
+                    **_shoe_operation("Forget a tracked shoe"),
+                    "responses": {"204": {"description": "Forgotten."}, "404": _ERROR},
+                },
             },
             "/api/shoes/{shoe_id}/cards": {
                 "post": _shoe_operation(
