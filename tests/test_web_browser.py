@@ -266,3 +266,33 @@ def test_a_bad_tap_shows_the_one_sentence_error_and_changes_nothing(
         WebDriverWait(browser, PATIENCE).until(
             lambda d: d.find_element(By.ID, "message").text.startswith("A round needs")
         )
+
+
+def test_a_suited_table_records_suits_and_prices_the_suited_bet(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    with Server(tmp_path / "tracker.sqlite3") as server:
+        browser.get(server.url)
+        ready(browser)
+        browser.find_element(By.TAG_NAME, "summary").click()
+        browser.find_element(By.ID, "setting-suits").click()
+        browser.find_element(By.ID, "choose-perfect_pair").click()
+        tap(browser, "create-table")
+        WebDriverWait(browser, PATIENCE).until(
+            lambda d: d.execute_script(
+                "return window.__lastView && window.__lastView.shoe.settings.suits === true"
+            )
+        )
+        assert browser.find_element(By.ID, "suits").is_displayed()
+        browser.find_element(By.CSS_SELECTOR, ".suit[data-suit='H']").click()
+        tap(browser, "rank-K")
+        settle(browser, 1)
+        assert browser.execute_script("return window.__lastView.events") == [
+            {"kind": "card", "cards": "KH"}
+        ]
+        shoe = Shoe.standard(8).remove("KH")
+        analysis = analyze(shoe, Rules(), select_bets("main,perfect_pair", Rules()))
+        row = browser.find_element(By.ID, "bet-perfect_pair")
+        assert row.find_element(By.CLASS_NAME, "ev").text == decimal_string(
+            analysis.bets["perfect_pair"].expected_value, 6
+        )
