@@ -183,6 +183,10 @@ def test_cards_tapped_update_the_exact_odds_and_survive_a_reload(
             dealt.append(rank)
             settle(browser, len(dealt))
             assert shown_evs(browser) == exact_evs(Shoe.standard(6).remove(" ".join(dealt)))
+            # The pad follows the dealing order: after a Player card, the Banker's is next.
+            following = "banker" if mode == "player" else "player"
+            pressed = browser.find_element(By.ID, f"mode-{following}").get_attribute("aria-pressed")
+            assert pressed == ("true" if len(dealt) < 4 else "false")
         tap(browser, "end-round")
         WebDriverWait(browser, PATIENCE).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#bead-plate span")) == 1

@@ -97,7 +97,18 @@ async function send(method, path, body) {
 function record(rank) {
   const suited = page.view && page.view.shoe.settings.suits;
   const card = suited ? rank + page.suit : rank;
-  return act("POST", () => `/api/shoes/${page.shoeId}/cards`, { cards: card, as: page.mode });
+  const side = page.mode;
+  const done = act("POST", () => `/api/shoes/${page.shoeId}/cards`, { cards: card, as: side });
+  if (side === "player" || side === "banker") {
+    // The first four cards of a round go Player, Banker, Player, Banker: follow that order.
+    done.then((view) => {
+      const hand = view && view.state.pending;
+      if (hand && hand.player.length + hand.banker.length < 4 && page.mode === side) {
+        setMode(side === "player" ? "banker" : "player");
+      }
+    });
+  }
+  return done;
 }
 
 function show(view) {
