@@ -6,8 +6,9 @@ keep-alive connection, and stops after --requests requests or --seconds seconds,
 comes first. Traffic goes to 127.0.0.1 only. Two workloads:
 
 - ``odds``: ``POST /api/odds`` for 8-deck shoes with a few cards removed (a different shoe each
-  request, seeded, so the walk's cache does not answer for it), main bets; the reference is
-  ``analyze`` of the same shoes called directly, in this process, in the same run;
+  request, seeded, so no cache answers for it), main bets; the references, in this process and
+  the same run, are the route's own function (``odds_data``) and the walk ``exactodds odds`` runs
+  (``analyze``) on the same shoes;
 - ``tap``: a card recorded on a tracked shoe and taken back (``POST /api/shoes/N/cards`` then
   ``.../undo``), main bets and four side bets: what the page does on each tap.
 
@@ -37,6 +38,8 @@ from pathlib import Path
 
 from exactodds import Rules, Shoe, analyze
 from exactodds.shoe import RANK_SYMBOLS
+from exactodds.web.inputs import odds_settings
+from exactodds.web.service import odds_data
 
 HOST = "127.0.0.1"  # loopback only: never send load anywhere else
 SIDE_BETS = "main,dragon7,panda8,lucky6,either_pair"
@@ -212,6 +215,7 @@ def main() -> None:
             odds_runs: list[Run] = []
             tap_runs: list[Run] = []
             direct: list[float] = []
+            walked: list[float] = []
             connection = http.client.HTTPConnection(HOST, port, timeout=120)
             status, text = post(
                 connection,
@@ -224,12 +228,15 @@ def main() -> None:
             connection.close()
             for run in range(arguments.runs):
                 bodies = odds_bodies(arguments.requests, seed=run)
-                # Reference, same run: the library call behind /api/odds, in this process.
+                # References, same run, in this process: the route's function, and the walk.
                 for body in bodies[:20]:
+                    started = time.perf_counter()
+                    odds_data(odds_settings(body))
+                    direct.append(time.perf_counter() - started)
                     shoe = Shoe.standard(8).remove(str(body["remove"]))
                     started = time.perf_counter()
                     analyze(shoe, Rules())
-                    direct.append(time.perf_counter() - started)
+                    walked.append(time.perf_counter() - started)
                 odds_runs.append(
                     load(
                         port,
@@ -251,11 +258,15 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(timeout=30)
-    print(
-        f"reference: analyze() of the same shoes in this process: median "
-        f"{statistics.median(direct) * 1e3:.1f} ms (min {min(direct) * 1e3:.1f}, max "
-        f"{max(direct) * 1e3:.1f}) over {len(direct)} shoes"
-    )
+    for label, seconds in (
+        ("odds_data() (the route's function)", direct),
+        ("analyze() (the walk)", walked),
+    ):
+        print(
+            f"reference, in this process: {label} of the same shoes: median "
+            f"{statistics.median(seconds) * 1e3:.2f} ms (min {min(seconds) * 1e3:.2f}, max "
+            f"{max(seconds) * 1e3:.2f}) over {len(seconds)} shoes"
+        )
     report("POST /api/odds (8 decks, fresh shoes, main bets)", odds_runs)
     report(f"tracker tap (card or undo, bets {SIDE_BETS})", tap_runs)
     if any(run.errors for run in odds_runs + tap_runs):

@@ -122,6 +122,33 @@ def test_odds_answers_exactly_what_odds_format_json_prints(
     assert response.json() == cli_json("odds", "--format", "json", *arguments)
 
 
+ALL_BETS = list(select_bets("all"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(RANK_SYMBOLS), st.integers(0, 12), min_size=1),
+    st.booleans(),
+    st.lists(st.sampled_from([bet.name for bet in ALL_BETS]), min_size=1, max_size=6),
+    st.sampled_from(["standard", "ez", "super6"]),
+)
+def test_the_fast_path_answers_what_the_walk_answers(
+    counts: dict[str, int], suited: bool, names: list[str], variant: str
+) -> None:
+    """The API prices through the shared Analyzer; its JSON must be the walk's, key for key."""
+    from exactodds.report.odds import analysis_data
+    from exactodds.web.inputs import odds_settings
+    from exactodds.web.service import odds_data
+
+    if sum(counts.values()) < 6:
+        counts["K"] = counts.get("K", 0) + 6
+    shoe = {f"{rank}S": count for rank, count in counts.items()} if suited else counts
+    request = {"shoe": shoe, "bets": ",".join(names), "variant": variant, "digits": 8}
+    read = odds_settings(request)
+    walked = analysis_data(analyze(read.shoe, read.rules, read.bets), 8)
+    assert odds_data(read) == walked
+
+
 # A bad value: the API's status 422 and the CLI's exit 2 carry the same sentence.
 SAME_ERRORS: list[tuple[dict[str, Any], list[str]]] = [
     ({"decks": 0}, ["--decks", "0"]),

@@ -82,7 +82,7 @@ class Server:
         self.listener.close()
 
 
-def chromium(width: int = 412, height: int = 1240) -> WebDriver:
+def chromium(width: int = 412, height: int = 1400) -> WebDriver:
     """Headless Chromium as root, with a fresh profile and nothing that phones home."""
     options = webdriver.ChromeOptions()
     if CHROMIUM:
@@ -213,8 +213,15 @@ def test_cards_tapped_update_the_exact_odds_and_survive_a_reload(
         }
         assert positives == {f"bet-{name}" for name, ev in exact_evs(left).items() if float(ev) > 0}
 
+        # A whole round typed in as one hand.
+        browser.find_element(By.ID, "round-player").send_keys("8q")
+        browser.find_element(By.ID, "round-banker").send_keys("7K")
+        tap(browser, "record-round")
+        dealt += ["8", "Q", "7", "K"]
+        settle(browser, len(dealt))
+        assert browser.find_element(By.ID, "round-player").get_attribute("value") == ""
         # More rounds, sent by the page's own fetch as another device at the table would.
-        rounds = [("8Q", "7K"), ("45", "T6"), ("9J", "9Q"), ("32", "A7"), ("6K", "T8")]
+        rounds = [("45", "T6"), ("9J", "9Q"), ("32", "A7"), ("6K", "T8")]
         for player, banker in rounds:
             browser.execute_async_script(
                 "const done = arguments[arguments.length - 1];"

@@ -50,7 +50,7 @@ from exactodds.web.inputs import (
     read_json,
 )
 from exactodds.web.openapi import openapi_schema
-from exactodds.web.service import batch_data, eor_data, odds_data, tracker_odds_data
+from exactodds.web.service import batch_data, eor_data, odds_data
 from exactodds.web.store import Store, StoredShoe, UnknownShoeError
 from exactodds.web.tracker import Event, TableSettings, table_state
 
@@ -159,7 +159,7 @@ def create_app(
         started = time.perf_counter()
         try:
             read = odds_settings({**stored.settings.odds_request(), "digits": digits}, custom)
-            odds = tracker_odds_data(dataclasses.replace(read, shoe=state.shoe))
+            odds = odds_data(dataclasses.replace(read, shoe=state.shoe))
         except ExactOddsError as error:
             odds_error = str(error)
         return {

@@ -5,12 +5,13 @@ prints for the same options, ``POST /api/eor`` what ``exactodds eor --format
 json`` prints, and each result of ``POST /api/batch`` is the line ``exactodds
 batch`` writes for that shoe.  The tests hold each pair equal.
 
-``/api/odds`` makes the very call ``odds`` makes (:func:`~exactodds.analysis.single.analyze`,
-or the known-card walk), so the two cannot drift apart.  The tracker's page,
-which prices a shoe after every card, goes through a shared
-:class:`~exactodds.analysis.many.Analyzer` per rules and bets instead (compiled
-once, then about a millisecond a shoe): the same exact EVs, without waiting on
-the walk (:func:`tracker_odds_data`).
+Shoes are priced through a shared :class:`~exactodds.analysis.many.Analyzer`
+per rules and bets (compiled once, then about a millisecond a shoe), whose
+results are the values :func:`~exactodds.analysis.single.analyze` gives.  The
+walk that ``exactodds odds`` runs lists only the outcomes that can happen,
+where the Analyzer also lists an impossible one with a count of 0; on such a
+shoe (a nearly empty one) the answer is the walk's, so the JSON is the
+command's, key for key.  The tests compare the two on random shoes.
 
 >>> from exactodds.web.inputs import odds_settings
 >>> data = odds_data(odds_settings({"decks": 8, "bets": "tie", "digits": 6}))
@@ -28,15 +29,18 @@ from exactodds.engine.known import analyze_known, parse_known
 from exactodds.report.odds import analysis_data, batch_record
 from exactodds.web.inputs import BatchSettings, EorSettings, OddsSettings
 
-__all__ = ["analysis_of", "batch_data", "eor_data", "odds_data", "tracker_odds_data"]
+__all__ = ["analysis_of", "batch_data", "eor_data", "odds_data"]
 
 
 def analysis_of(settings: OddsSettings) -> Analysis:
-    """The exact analysis an ``odds`` request asks for, as ``exactodds odds`` makes it."""
+    """The exact analysis an ``odds`` request asks for, as ``exactodds odds`` gives it."""
     known = parse_known(settings.known) if settings.known else {}
     if known:
         return analyze_known(settings.shoe, settings.rules, known, settings.bets)
-    return analyze(settings.shoe, settings.rules, settings.bets)
+    fast = analyzer_for(settings.rules, settings.bets).analyze(settings.shoe)
+    if any(0 in bet.outcome_counts.values() for bet in fast.bets.values()):
+        return analyze(settings.shoe, settings.rules, settings.bets)
+    return fast
 
 
 def odds_data(settings: OddsSettings) -> dict[str, Any]:
@@ -46,19 +50,6 @@ def odds_data(settings: OddsSettings) -> dict[str, Any]:
         known = parse_known(settings.known)
         data["known"] = {str(position): card.symbol for position, card in known.items()}
     return data
-
-
-def tracker_odds_data(settings: OddsSettings) -> dict[str, Any]:
-    """:func:`odds_data`'s object for a tracked shoe, priced through the shared Analyzer.
-
-    >>> from exactodds.web.inputs import odds_settings
-    >>> settings = odds_settings({"decks": 6, "remove": "A K 7 7 T", "bets": "all", "digits": 8})
-    >>> fast, walked = tracker_odds_data(settings)["bets"], odds_data(settings)["bets"]
-    >>> all(fast[name].get("ev") == walked[name].get("ev") for name in walked)
-    True
-    """
-    analysis = analyzer_for(settings.rules, settings.bets).analyze(settings.shoe)
-    return analysis_data(analysis, settings.digits)
 
 
 def eor_data(settings: EorSettings) -> dict[str, Any]:

@@ -276,6 +276,14 @@ async function start() {
   $("#end-round").addEventListener("click", async () => {
     if (await act("POST", () => `/api/shoes/${page.shoeId}/rounds`, {})) setMode("player");
   });
+  $("#round-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const round = { player: $("#round-player").value, banker: $("#round-banker").value };
+    if (await act("POST", () => `/api/shoes/${page.shoeId}/rounds`, round)) {
+      $("#round-player").value = "";
+      $("#round-banker").value = "";
+    }
+  });
   $("#new-shoe").addEventListener("click", () => act("POST", () => `/api/shoes/${page.shoeId}/next`));
   $("#table-select").addEventListener("change", (event) => load(event.target.value));
   $("#apply-settings").addEventListener("click", () =>
