@@ -680,6 +680,12 @@ def test_serve_refuses_a_port_in_use_and_a_bad_bet_file(tmp_path: Path) -> None:
     assert result.stderr.startswith(f"Error: Cannot listen on 127.0.0.1:{port} (")
     missing = CliRunner().invoke(cli, ["serve", "--bet-file", str(tmp_path / "none.toml")])
     assert missing.exit_code == 2 and missing.stderr.count("\n") == 1
+    not_sqlite = tmp_path / "notes.txt"
+    not_sqlite.write_text("not a database, " * 100)
+    refused = CliRunner().invoke(cli, ["serve", "--db", str(not_sqlite)])
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.stderr.startswith(f"Error: Cannot open the database '{not_sqlite}' (")
+    assert refused.stderr.count("\n") == 1
 
 
 def test_serve_binds_to_loopback_and_answers(tmp_path: Path) -> None:

@@ -84,9 +84,9 @@ def _listen(host: str, port: int) -> socket.socket:
 def serve(host: str, port: int, database: Path | None, bet_files: tuple[str, ...]) -> None:
     """Serve the live shoe tracker page and the JSON API.
 
-    Open the address it prints in a browser (a phone on the same computer's
-    network needs --host 0.0.0.0): record each card as it is dealt, and every
-    chosen bet's exact EV and edge update at once. Shoes are kept in SQLite,
+    It listens on 127.0.0.1, so only this computer can reach it, unless --host
+    says otherwise. Open the address it prints in a browser: record each card
+    as it is dealt, and every chosen bet's exact EV and edge update at once. Shoes are kept in SQLite,
     so a reload or a restart resumes them. The API (POST /api/odds, /api/eor,
     /api/batch; /api/shoes/...) takes the command line's options as JSON and
     answers with the commands' JSON; its schema is at /openapi.json and /docs.
@@ -136,5 +136,6 @@ def serve(host: str, port: int, database: Path | None, bet_files: tuple[str, ...
             f"Listening on {host}: other computers can reach it, with no password.", err=True
         )
     click.echo(f"Shoes are kept in {path}. Press Ctrl+C to stop.", err=True)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    # Past 100 requests in flight, answer 503 at once rather than queue without bound.
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=100)
     uvicorn.Server(config).run(sockets=[listener])
