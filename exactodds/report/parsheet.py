@@ -375,8 +375,16 @@ def _rows(result: BetAnalysis) -> tuple[OutcomeRow, ...]:
 
 def _breakevens(result: BetAnalysis, analysis: Analysis) -> tuple[BreakevenPay, ...]:
     """The break-even value of the commission (standard Banker) or of each winning pay."""
-    from ..analysis.symbolic import COMMISSION, find_breakeven, pay_names  # sympy, only here
+    from ..analysis.symbolic import COMMISSION, find_breakeven, pay_names
 
+    try:
+        import sympy  # type: ignore[import-untyped]  # noqa: F401  (loaded only for this)
+    except ImportError:
+        raise MissingExtraError(
+            "Break-even pays are solved with sympy, which is not installed; install it with "
+            'pip install "exactodds[report]", or leave them out (breakeven=False, '
+            "--no-breakeven)."
+        ) from None
     bet = result.bet
     winning = sorted(outcome for outcome, pay in bet.pay_table.items() if pay > 0)
     targets: list[tuple[str, Fraction]]

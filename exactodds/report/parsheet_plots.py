@@ -30,6 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..analysis.removal import EffectOfRemoval
 from ..errors import ExactOddsError
 from ..numbers import fraction_string
 from .parsheet import BetSheet, MissingExtraError, ParSheet
@@ -44,6 +45,7 @@ __all__ = [
     "hold_figure",
     "par_sheet_figures",
     "removal_figure",
+    "removal_figures",
     "require_matplotlib",
     "save_figures",
 ]
@@ -77,9 +79,12 @@ def _figure(width: float = 6.4, height: float = 3.4) -> Any:
 
 
 def removal_figure(
-    name: str, effects: Mapping[str, Fraction | None], tags: Mapping[str, int] | None = None
+    name: str,
+    effects: Mapping[str, Fraction | None],
+    tags: Mapping[str, int] | None = None,
+    cards: int = 1,
 ) -> Any:
-    """Bars of the effect of removing one card of each rank on *name*'s EV, in percent.
+    """Bars of the effect of removing *cards* cards of each rank on *name*'s EV, in percent.
 
     A skipped rank (``None``) has no bar; with *tags*, each bar is labelled
     with its rank's tag in the derived count.
@@ -104,7 +109,7 @@ def removal_figure(
             for rank, effect in effects.items()
         ]
         axes.bar_label(bars, labels=labels, padding=2, fontsize=8)
-    axes.set_xlabel("Rank removed (one card)")
+    axes.set_xlabel("Rank removed (" + ("one card" if cards == 1 else f"{cards} cards") + ")")
     axes.set_ylabel("Change in EV (% of stake)")
     axes.set_title(f"{name}: effect of removal" + (" and count tags" if tags else ""))
     axes.margins(y=0.15)
@@ -184,6 +189,13 @@ def hold_figure(sheet: BetSheet) -> Any:
     axes.set_title(f"{sheet.name}: expected hold and its confidence bands")
     axes.legend(fontsize=8)
     return figure
+
+
+def removal_figures(result: EffectOfRemoval, max_tag: int) -> Iterator[tuple[str, str, Any]]:
+    """``(bet, "removal", figure)`` for every bet of an effect-of-removal study (``eor``)."""
+    for name, effects in result.effects.items():
+        tags = result.linear_count(name, max_tag).tags
+        yield name, "removal", removal_figure(name, effects, tags, result.cards)
 
 
 def par_sheet_figures(sheet: ParSheet) -> Iterator[tuple[str, str, Any]]:
