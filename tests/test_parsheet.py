@@ -629,3 +629,56 @@ def test_odds_imports_neither_matplotlib_nor_openpyxl() -> None:
         [sys.executable, "-c", program], capture_output=True, text=True, check=False
     )
     assert completed.returncode == 0, completed.stderr
+
+
+# Small shoes, figures ---------------------------------------------------------------------
+
+
+def test_a_six_card_shoe_has_no_effect_of_removal_and_says_why() -> None:
+    shoe = Shoe.parse("A=3,T=3")
+    result = par_sheet(shoe, Rules(), select_bets("tie,dragon7"))
+    assert result.removal is None
+    assert result.removal_reason is not None and "would leave 5 cards" in result.removal_reason
+    assert all(bet.effects is None and bet.count is None for bet in result.bets.values())
+    text = render_markdown(result)
+    assert f"Not computed: {result.removal_reason}" in text
+    # Dragon 7 never wins on this shoe: no pay makes it fair, and the report says so.
+    (dragon7,) = result.bets["dragon7"].breakevens
+    assert dragon7.value is None and dragon7.reason is not None
+    assert "never happens" in dragon7.reason
+    parser = Tables()
+    parser.feed(render_html(result))
+    assert "dragon7-removal" not in parser.tables
+    assert parser.tables["dragon7-breakeven"][1][2:4] == ["-", "-"]
+
+
+def test_output_suffix_chooses_the_format(tmp_path: Path) -> None:
+    output = tmp_path / "tie.md"
+    result = run("report", "--decks", "1", "--bets", "tie", "--no-breakeven", "-o", str(output))
+    assert result.exit_code == 0, result.stderr
+    assert output.read_text(encoding="utf-8").startswith("# Par sheet\n")
+
+
+def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:
+    from exactodds.report.parsheet_plots import (
+        distribution_figure,
+        hold_figure,
+        removal_figure,
+    )
+
+    tie = sheet.bets["tie"]
+    assert tie.effects is not None and tie.count is not None
+    bars = removal_figure("tie", tie.effects, tie.count.tags).axes[0].patches
+    assert [float(bar.get_height()) for bar in bars] == [
+        float((effect or 0) * 100) for effect in tie.effects.values()
+    ]
+    heights = [float(bar.get_height()) for bar in distribution_figure(tie).axes[0].patches]
+    assert heights == [float(probability) for probability in tie.result.distribution.values()]
+    axes = hold_figure(tie).axes[0]
+    band = HoldBand(1_000, 99, z_score(99), tie.result.house_edge, tie.result.variance)
+    low, high = band.bounds()
+    widest = axes.collections[0].get_paths()[0].vertices  # the 99% band is drawn first
+    at_thousand = [y for x, y in widest if x == 1_000]
+    assert min(at_thousand) == pytest.approx(low * 100) and max(at_thousand) == pytest.approx(
+        high * 100
+    )

@@ -22,7 +22,6 @@ never loads it.
 
 from __future__ import annotations
 
-import base64
 import io
 import re
 from collections.abc import Iterator, Mapping
@@ -33,14 +32,13 @@ from typing import Any
 from ..analysis.removal import EffectOfRemoval
 from ..errors import ExactOddsError
 from ..numbers import fraction_string
-from .parsheet import BetSheet, MissingExtraError, ParSheet
+from .parsheet import BetSheet, HoldBand, MissingExtraError, ParSheet
 
 __all__ = [
     "FIGURE_KINDS",
     "distribution_figure",
     "drawn_figures",
     "figure_file_stem",
-    "figure_png_base64",
     "figure_svg",
     "hold_figure",
     "par_sheet_figures",
@@ -169,9 +167,7 @@ def hold_figure(sheet: BetSheet) -> Any:
     for level, shade in zip(levels, shades * len(levels), strict=False):
         template = next(band for band in sheet.holds if band.confidence == level)
         ends = [
-            type(template)(
-                rounds, level, template.z, template.house_edge, template.variance
-            ).bounds()
+            HoldBand(rounds, level, template.z, template.house_edge, template.variance).bounds()
             for rounds in grid
         ]
         axes.fill_between(
@@ -231,13 +227,6 @@ def figure_svg(figure: Any, name: str) -> str:
     text = buffer.getvalue()
     start = text.index("<svg")
     return re.sub(r"<!--.*?-->", "", text[start:], flags=re.DOTALL).strip()
-
-
-def figure_png_base64(figure: Any, dpi: int = 100) -> str:
-    """The figure as a base64 PNG (for a ``data:`` URI)."""
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def save_figures(
