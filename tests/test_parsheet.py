@@ -3,7 +3,8 @@
 - The xlsx is read back with openpyxl: the exact text columns equal the exact values, and the
   formulas, evaluated here in exact arithmetic by a small evaluator of the few functions the
   workbook uses, give the same values (to float precision after a square root).
-- The HTML's tables and the Markdown's tables are parsed back and compared the same way.
+- The HTML's tables and the Markdown's tables are parsed back and compared the same way; the
+  PDF's text (pypdf) holds every row of every table.
 - The volatility index and the hold's bands are checked against the textbook formulas
   (Kilby, Fox and Lucas, *Casino Operations Management*, ch. on game volatility; Hannum and
   Cabot, *Practical Casino Math*: VI = z * sd, hold within house edge +- z * sd / sqrt(N)),
@@ -557,8 +558,9 @@ def test_eor_plot_writes_one_bar_chart_per_bet(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("arguments", "pattern"),
     [
-        (["--format", "pdf"], r"Invalid value for '--format': 'pdf' is not one of"),
+        (["--format", "docx"], r"Invalid value for '--format': 'docx' is not one of"),
         (["--format", "xlsx"], r"binary file; give it a name with -o FILE.xlsx\.$"),
+        (["--format", "pdf"], r"binary file; give it a name with -o FILE.pdf\.$"),
         (["-o", "/nonexistent-directory/sheet.html"], r"directory '/nonexistent-directory'"),
         (["-o", "/"], r"Cannot write the par sheet to '/': it is a directory\.$"),
         (["--rounds", "1000,zero"], r"Number of rounds 'zero' is not valid"),
@@ -574,6 +576,8 @@ def test_report_bad_input_is_one_sentence_and_exit_2(arguments: list[str], patte
     ("module", "arguments", "extra"),
     [
         ("openpyxl", ["-o", "{tmp}/sheet.xlsx"], "report"),
+        ("fpdf", ["-o", "{tmp}/sheet.pdf", "--no-figures"], "report"),
+        ("matplotlib", ["-o", "{tmp}/sheet.pdf"], "plot"),
         ("matplotlib", ["--format", "html"], "plot"),
         ("matplotlib", ["--plot", "{tmp}/figures"], "plot"),
         ("sympy", [], "report"),
@@ -593,7 +597,7 @@ def test_report_without_an_extra_says_how_to_install_it(
     filled = [argument.format(tmp=tmp_path) for argument in arguments]
     result = run("report", "--decks", "1", "--bets", "tie", *filled)
     _one_error_line(result, rf'pip install "exactodds\[{extra}\]"')
-    assert not (tmp_path / "sheet.xlsx").exists()
+    assert not (tmp_path / "sheet.xlsx").exists() and not (tmp_path / "sheet.pdf").exists()
 
 
 def test_report_without_matplotlib_still_writes_html_without_figures(
@@ -682,3 +686,33 @@ def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:
     assert min(at_thousand) == pytest.approx(low * 100) and max(at_thousand) == pytest.approx(
         high * 100
     )
+
+
+# PDF --------------------------------------------------------------------------------------
+
+
+def test_pdf_holds_every_row_of_every_table(sheet: ParSheet) -> None:
+    from pypdf import PdfReader
+
+    from exactodds.report.parsheet_pdf import render_pdf
+    from exactodds.report.parsheet_render import Table, document
+
+    content = render_pdf(sheet, 10)
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+    flat = re.sub(r"\s+", "", text)  # long exact fractions wrap inside their cells
+    tables = [block for block in document(sheet, 10) if isinstance(block, Table)]
+    assert len(tables) == 2 + 6 * len(sheet.bets) + 1
+    for table in tables:
+        for row in (table.headers, *table.rows):
+            assert re.sub(r"\s+", "", "".join(row)) in flat, (table.identifier, row)
+
+
+def test_report_pdf_with_figures(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    output = tmp_path / "tie.pdf"
+    result = run("report", "--decks", "1", "--bets", "tie", "-o", str(output))
+    assert result.exit_code == 0, result.stderr
+    reader = PdfReader(output)
+    images = [image for page in reader.pages for image in page.images]
+    assert len(images) == 3  # distribution, hold, effect of removal

@@ -27,8 +27,14 @@ from exactodds.errors import ExactOddsError
 from exactodds.report.parsheet import DEFAULT_CONFIDENCES, DEFAULT_ROUNDS, ParSheet, par_sheet
 
 #: Output formats, and the file suffixes that choose them when --format is not given.
-REPORT_FORMATS = ("html", "markdown", "xlsx")
-_SUFFIXES = {".html": "html", ".htm": "html", ".md": "markdown", ".xlsx": "xlsx"}
+REPORT_FORMATS = ("html", "markdown", "xlsx", "pdf")
+_SUFFIXES = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".xlsx": "xlsx",
+    ".pdf": "pdf",
+}
 
 
 def _numbers(text: str, what: str, valid: str) -> tuple[int, ...]:
@@ -87,6 +93,19 @@ def _render(
         buffer = io.BytesIO()
         write_xlsx(sheet, buffer)
         return buffer.getvalue()
+    if output_format == "pdf":
+        from exactodds.report.parsheet_pdf import render_pdf
+
+        pictures = None
+        if figures:
+            from exactodds.report.parsheet_plots import drawn_figures, figure_png
+
+            drawn = drawn_figures(sheet)
+
+            def pictures(bet: str, kind: str) -> bytes:
+                return figure_png(drawn[bet, kind])
+
+        return render_pdf(sheet, digits, pictures)
     if output_format == "markdown":
         from exactodds.report.parsheet_render import render_markdown
 
@@ -124,8 +143,9 @@ def _render(
     "--format",
     "output_format",
     type=click.Choice(REPORT_FORMATS),
-    help="html (one self-contained page, figures inline), markdown, or xlsx (a workbook, one "
-    "sheet per bet; needs --output). Default: from the --output suffix, else markdown.",
+    help="html (one self-contained page, figures inline), markdown, xlsx (a workbook, one "
+    "sheet per bet) or pdf; xlsx and pdf need --output. Default: from the --output suffix, "
+    "else markdown.",
 )
 @click.option(
     "-o",
@@ -168,7 +188,7 @@ def _render(
     "--figures/--no-figures",
     default=True,
     show_default=True,
-    help="Embed the figures in the HTML page (needs matplotlib, the 'plot' extra).",
+    help="Embed the figures in the HTML page or the PDF (needs matplotlib, the 'plot' extra).",
 )
 @click.option(
     "--breakeven/--no-breakeven",
@@ -215,13 +235,15 @@ def report(
       exactodds report --bets dragon7,panda8 --variant ez -o ez.html
       exactodds report --bets lucky6 --pay lucky6.three_card_win=23 -o lucky6.xlsx
       exactodds report --bet-file examples/bets/six_bonus.toml --bets custom -o six.md --plot figs
+      exactodds report --bets banker,tie -o main.pdf
       exactodds report --decks 6 --rounds 500,5000 --confidence 95 --format html --no-figures
     """
     try:
         chosen_format = _format_for(output_format, output)
-        if chosen_format == "xlsx" and output is None:
+        if chosen_format in ("xlsx", "pdf") and output is None:
             raise ExactOddsError(
-                "The xlsx par sheet is a binary file; give it a name with -o FILE.xlsx."
+                f"The {chosen_format} par sheet is a binary file; give it a name with "
+                f"-o FILE.{chosen_format}."
             )
         if output is not None:
             _check_writable(output)
@@ -229,7 +251,11 @@ def report(
             from exactodds.report.parsheet_xlsx import require_openpyxl
 
             require_openpyxl()
-        wants_figures = (chosen_format == "html" and figures) or plot_directory is not None
+        if chosen_format == "pdf":
+            from exactodds.report.parsheet_pdf import require_fpdf
+
+            require_fpdf()
+        wants_figures = (chosen_format in ("html", "pdf") and figures) or plot_directory is not None
         if wants_figures:
             from exactodds.report.parsheet_plots import require_matplotlib
 

@@ -39,6 +39,7 @@ __all__ = [
     "distribution_figure",
     "drawn_figures",
     "figure_file_stem",
+    "figure_png",
     "figure_svg",
     "hold_figure",
     "par_sheet_figures",
@@ -227,6 +228,14 @@ def figure_svg(figure: Any, name: str) -> str:
     text = buffer.getvalue()
     start = text.index("<svg")
     return re.sub(r"<!--.*?-->", "", text[start:], flags=re.DOTALL).strip()
+
+
+def figure_png(figure: Any, dpi: int = 150) -> bytes:
+    """The figure as PNG bytes (for the PDF)."""
+    require_matplotlib()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()
 
 
 def save_figures(
