@@ -565,6 +565,10 @@ def test_eor_plot_writes_one_bar_chart_per_bet(tmp_path: Path) -> None:
         (["-o", "/"], r"Cannot write the par sheet to '/': it is a directory\.$"),
         (["--rounds", "1000,zero"], r"Number of rounds 'zero' is not valid"),
         (["--confidence", "100"], r"Confidence level 100 is not valid"),
+        (
+            ["--rounds", ",".join(["10"] * 13)],
+            r"--rounds takes at most 12 values, separated by commas; 13 were given\.$",
+        ),
         (["--bets", "nosuchbet"], r"nosuchbet"),
     ],
 )
@@ -622,11 +626,12 @@ def test_odds_imports_neither_matplotlib_nor_openpyxl() -> None:
         "import exactodds.cli\n"
         "result = CliRunner().invoke(exactodds.cli.cli, ['odds', '--decks', '1'])\n"
         "assert result.exit_code == 0, result.output\n"
-        "for name in ('matplotlib', 'openpyxl'):\n"
+        "for name in ('matplotlib', 'openpyxl', 'fpdf'):\n"
         "    assert name not in sys.modules, f'exactodds odds imported {name}'\n"
         "import exactodds.report.parsheet, exactodds.report.parsheet_render\n"
         "import exactodds.report.parsheet_plots, exactodds.report.parsheet_xlsx\n"
-        "for name in ('matplotlib', 'openpyxl', 'sympy'):\n"
+        "import exactodds.report.parsheet_pdf\n"
+        "for name in ('matplotlib', 'openpyxl', 'fpdf', 'sympy'):\n"
         "    assert name not in sys.modules, f'importing the report modules imported {name}'\n"
     )
     completed = subprocess.run(

@@ -37,11 +37,21 @@ _SUFFIXES = {
 }
 
 
-def _numbers(text: str, what: str, valid: str) -> tuple[int, ...]:
+#: Most values --rounds and --confidence take (each is a row or a column of every bet's tables).
+MAX_VALUES = 12
+
+
+def _numbers(text: str, option: str, what: str, valid: str) -> tuple[int, ...]:
+    parts = text.split(",")
+    if len(parts) > MAX_VALUES:
+        raise ExactOddsError(
+            f"{option} takes at most {MAX_VALUES} values, separated by commas; {len(parts)} "
+            "were given."
+        )
     values = []
-    for part in text.split(","):
+    for part in parts:
         cleaned = part.strip().replace("_", "")
-        if not cleaned.isdigit() or int(cleaned) < 1:
+        if not cleaned.isdigit() or len(cleaned) > 30 or int(cleaned) < 1:
             raise ExactOddsError(f"{what} {part.strip()!r} is not valid; use {valid}.")
         values.append(int(cleaned))
     return tuple(values)
@@ -260,8 +270,12 @@ def report(
             from exactodds.report.parsheet_plots import require_matplotlib
 
             require_matplotlib()
-        rounds = _numbers(rounds_text, "Number of rounds", "whole numbers of at least 1")
-        levels = _numbers(confidence_text, "Confidence level", "whole percentages from 1 to 99")
+        rounds = _numbers(
+            rounds_text, "--rounds", "Number of rounds", "whole numbers of at least 1"
+        )
+        levels = _numbers(
+            confidence_text, "--confidence", "Confidence level", "whole percentages from 1 to 99"
+        )
         shoe = build_shoe(decks, shoe_spec, remove)
         rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
         bets = build_bets(rules, selection, pays, paytable, bet_files)
