@@ -721,3 +721,27 @@ def test_report_pdf_with_figures(tmp_path: Path) -> None:
     reader = PdfReader(output)
     images = [image for page in reader.pages for image in page.images]
     assert len(images) == 3  # distribution, hold, effect of removal
+
+
+# Any shoe ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=3), min_size=13, max_size=13))
+def test_par_sheet_of_any_small_shoe_is_its_analysis(counts: list[int]) -> None:
+    shoe = Shoe((*counts[:9], counts[9] + 7, *counts[10:]))  # at least 7 cards
+    bets = select_bets("banker,tie,dragon7")
+    result = par_sheet(shoe, Rules(), bets, rounds=[100], breakeven=False)
+    expected = analyze(shoe, Rules(), bets)
+    assert all(holds for _, holds in result.checks)
+    for name, bet in result.bets.items():
+        reference = expected.bets[name]
+        assert bet.expected_value == reference.expected_value
+        assert sum(row.count for row in bet.rows) == expected.total
+        assert bet.effects is not None
+        for rank, effect in bet.effects.items():
+            if effect is not None:
+                fewer = analyze(shoe.remove(rank), Rules(), bets).bets[name]
+                assert effect == fewer.expected_value - reference.expected_value
+        band = bet.holds_at(100)[0]
+        assert band.half_width_squared == band.z**2 * reference.variance / 100
