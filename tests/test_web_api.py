@@ -363,6 +363,31 @@ def test_no_tracker_request_gets_a_500(
         assert message and "\n" not in message and "Traceback" not in message
 
 
+def test_counts_past_64_bits_are_priced_exactly_or_refused_in_one_sentence(
+    client: TestClient,
+) -> None:
+    huge = {"A": 10**30, "5": 10**30, "K": 3 * 10**30}
+    response = client.post("/api/odds", json={"shoe": huge, "bets": "all", "digits": 20})
+    assert response.status_code == 200, response.text
+    expected = cli_json(
+        "odds", "--format", "json", "--shoe", json.dumps(huge), "--bets", "all", "--digits", "20"
+    )
+    assert response.json() == expected
+    for path, body in [
+        ("/api/eor", {"shoe": huge, "bets": "tie"}),
+        ("/api/batch", {"shoes": [huge], "bets": "tie"}),
+    ]:
+        refused = client.post(path, json=body)
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["error"].startswith("A card count in the request is too large")
+
+
+def test_eor_removes_at_most_16_cards_of_a_rank(client: TestClient) -> None:
+    response = client.post("/api/eor", json={"decks": 100, "cards": 40})
+    assert response.status_code == 400
+    assert response.json()["error"] == "Option 'cards' is 40; use a whole number from 1 to 16."
+
+
 def test_eor_answers_what_eor_format_json_prints(client: TestClient) -> None:
     body = {"shoe": SMALL_SHOE, "bets": "tie,banker", "cards": 2, "max_tag": 3, "digits": 6}
     arguments = ["--shoe", json.dumps(SMALL_SHOE), "--bets", "tie,banker", "--cards", "2"]

@@ -49,6 +49,9 @@ MAX_BODY_BYTES = 256 * 1024
 MAX_NESTING = 8
 #: The most shoes one ``/api/batch`` request may carry.
 MAX_BATCH_SHOES = 1000
+#: The most cards of a rank ``/api/eor`` removes at a time: on a suited shoe the work grows as
+#: the cube of it (every way the cards removed can split into suits), so a request is bounded.
+MAX_EOR_CARDS = 16
 #: The most digits a response may ask for (as ``--digits`` allows).
 MAX_DIGITS = 100
 
@@ -307,7 +310,7 @@ def eor_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> EorSett
         rules,
         tuple(bets),
         _integer(data.get("digits", 10), "digits", 0, MAX_DIGITS),
-        _integer(data.get("cards", 1), "cards", 1, 416),
+        _integer(data.get("cards", 1), "cards", 1, MAX_EOR_CARDS),
         _integer(data.get("max_tag", DEFAULT_MAX_TAG), "max_tag", 1, 1000),
     )
 

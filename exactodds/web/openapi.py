@@ -122,7 +122,7 @@ def openapi_schema() -> dict[str, Any]:
     eor_options = {
         **_SHOE_OPTIONS,
         **_RULES_OPTIONS,
-        "cards": {"type": "integer", "minimum": 1, "default": 1},
+        "cards": {"type": "integer", "minimum": 1, "maximum": 16, "default": 1},
         "max_tag": {"type": "integer", "minimum": 1, "default": 2},
     }
     batch_options = {
