@@ -437,7 +437,10 @@ def test_the_schema_lists_every_api_route(client: TestClient) -> None:
     }
     assert routes == set(schema["paths"])
     assert client.get("/docs").status_code == 200
-    assert "text/html" in client.get("/").headers["content-type"]
+    page = client.get("/")
+    assert "text/html" in page.headers["content-type"]
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
+    assert "<script>" not in page.text and "<script>" not in client.get("/docs").text
 
 
 # --- Tracked shoes -------------------------------------------------------------------------

@@ -1,0 +1,25 @@
+// The API page: lists every route of /openapi.json, with its example body.
+"use strict";
+fetch("/openapi.json").then((response) => response.json()).then((schema) => {
+  const container = document.getElementById("paths");
+  for (const [path, operations] of Object.entries(schema.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const section = document.createElement("section");
+      const title = document.createElement("h2");
+      title.innerHTML = `<span class="method"></span> <span class="path"></span>`;
+      title.children[0].textContent = method;
+      title.children[1].textContent = path;
+      const summary = document.createElement("p");
+      summary.textContent = operation.summary;
+      section.append(title, summary);
+      const body = operation.requestBody && operation.requestBody.content["application/json"];
+      if (body) {
+        const pre = document.createElement("pre");
+        pre.textContent = "Example body: " + JSON.stringify(body.example) + "\nOptions: " +
+          Object.keys(body.schema.properties).join(", ");
+        section.appendChild(pre);
+      }
+      container.appendChild(section);
+    }
+  }
+});
