@@ -42,6 +42,7 @@ os.environ.setdefault("SE_AVOID_STATS", "true")
 
 import uvicorn  # noqa: E402
 from selenium import webdriver  # noqa: E402
+from selenium.webdriver import Chrome  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
@@ -82,7 +83,7 @@ class Server:
         self.listener.close()
 
 
-def chromium(width: int = 412, height: int = 1400) -> WebDriver:
+def chromium(width: int = 412, height: int = 1400) -> Chrome:
     """Headless Chromium as root, with a fresh profile and nothing that phones home."""
     options = webdriver.ChromeOptions()
     if CHROMIUM:
@@ -104,7 +105,7 @@ def chromium(width: int = 412, height: int = 1400) -> WebDriver:
 
 
 @pytest.fixture
-def browser() -> Iterator[WebDriver]:
+def browser() -> Iterator[Chrome]:
     driver = chromium()
     try:
         yield driver
@@ -169,7 +170,7 @@ def set_up_table(driver: WebDriver, decks: int) -> None:
 
 
 def test_cards_tapped_update_the_exact_odds_and_survive_a_reload(
-    browser: WebDriver, tmp_path: Path
+    browser: Chrome, tmp_path: Path
 ) -> None:
     with Server(tmp_path / "tracker.sqlite3") as server:
         browser.get(server.url)
@@ -250,12 +251,17 @@ def test_cards_tapped_update_the_exact_odds_and_survive_a_reload(
         if screenshot:
             browser.save_screenshot(screenshot)
         assert browser.get_screenshot_as_png().startswith(b"\x89PNG")
+        history = browser.find_element(By.ID, "history").text
+        assert history.startswith("Last entries: ") and history.endswith("P:6 P:K B:T B:8 |")
+        # Nothing went wrong in the page: no script error, no policy violation, no failed load.
+        logs = browser.get_log("browser")  # type: ignore[no-untyped-call]
+        assert [entry for entry in logs if entry["level"] == "SEVERE"] == []
         timings = browser.execute_script("return window.__timings")
         assert timings and all(ms > 0 for ms in timings)
 
 
 def test_a_bad_tap_shows_the_one_sentence_error_and_changes_nothing(
-    browser: WebDriver, tmp_path: Path
+    browser: Chrome, tmp_path: Path
 ) -> None:
     with Server(tmp_path / "tracker.sqlite3") as server:
         browser.get(server.url)
@@ -280,7 +286,7 @@ def test_a_bad_tap_shows_the_one_sentence_error_and_changes_nothing(
 
 
 def test_a_suited_table_records_suits_and_prices_the_suited_bet(
-    browser: WebDriver, tmp_path: Path
+    browser: Chrome, tmp_path: Path
 ) -> None:
     with Server(tmp_path / "tracker.sqlite3") as server:
         browser.get(server.url)

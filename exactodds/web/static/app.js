@@ -131,6 +131,10 @@ function show(view) {
   $("#pending").textContent = pending.player.length || pending.banker.length
     ? `This round: Player ${pending.player.join(" ") || "-"} · Banker ${pending.banker.join(" ") || "-"}`
     : "";
+  const marks = { card: "", player: "P:", banker: "B:", burn: "burn ", unseen: "unseen burn", end: "|" };
+  const recent = view.events.slice(-16).map((event) => marks[event.kind] + event.cards);
+  $("#history").textContent = recent.length
+    ? `Last entries: ${view.events.length > 16 ? "... " : ""}${recent.join(" ")}` : "";
   showOdds(view.odds, view.odds_error);
   showRoads(state);
   const select = $("#table-select");
