@@ -547,6 +547,28 @@ def test_several_tables_side_by_side_and_their_settings() -> None:
         assert client.get(f"/api/shoes/{first['shoe']['id']}").status_code == 404
 
 
+def test_a_shoe_whose_settings_no_longer_read_is_listed_refused_and_deletable(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    database = tmp_path / "tracker.sqlite3"
+    with TestClient(create_app(database)) as client:
+        shoe_id = client.post(
+            "/api/shoes", json={"name": "Old", "settings": {"bets": "tie"}}
+        ).json()["shoe"]["id"]
+    with sqlite3.connect(database) as connection:  # as if an upgrade had renamed the bet
+        connection.execute(
+            "UPDATE shoes SET settings = ? WHERE id = ?", ('{"bets": "tie_bet"}', shoe_id)
+        )
+    with TestClient(create_app(database)) as client:
+        assert [shoe["name"] for shoe in client.get("/api/shoes").json()["shoes"]] == ["Old"]
+        refused = client.get(f"/api/shoes/{shoe_id}")
+        assert refused.status_code == 422 and "tie_bet" in refused.json()["error"]
+        assert client.delete(f"/api/shoes/{shoe_id}").status_code == 204
+        assert client.get("/api/shoes").json()["shoes"] == []
+
+
 @pytest.mark.parametrize(
     ("body", "status", "starts"),
     [

@@ -267,7 +267,7 @@ def create_app(
     async def list_shoes(request: Request) -> Response:
         finished = request.query_params.get("finished") in ("1", "true")
         shoes = await run_in_threadpool(store.shoes, finished)
-        return JSONResponse({"shoes": [shoe.summary() for shoe in shoes]})
+        return JSONResponse({"shoes": shoes})
 
     async def create_shoe(request: Request) -> Response:
         data = await _body(request, max_body)

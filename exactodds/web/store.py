@@ -128,15 +128,29 @@ class Store:
         with self._lock:
             self._connection.close()
 
-    def shoes(self, finished: bool = False) -> list[StoredShoe]:
-        """The open shoes (with *finished*, every shoe), oldest first."""
+    def shoes(self, finished: bool = False) -> list[dict[str, object]]:
+        """The open shoes (with *finished*, every shoe), oldest first, as :meth:`StoredShoe.summary`.
+
+        Read from the rows alone, so a shoe whose settings no longer read (say, after an
+        upgrade renamed a bet) still shows in the list and can be deleted.
+        """
         with self._lock:
             rows = self._connection.execute(
-                "SELECT id FROM shoes"
+                "SELECT shoes.id, name, started_at, finished_at, COUNT(events.id) FROM shoes "
+                "LEFT JOIN events ON events.shoe_id = shoes.id"
                 + ("" if finished else " WHERE finished_at IS NULL")
-                + " ORDER BY id"
+                + " GROUP BY shoes.id ORDER BY shoes.id"
             ).fetchall()
-            return [self._load(row[0]) for row in rows]
+        return [
+            {
+                "id": row[0],
+                "name": row[1],
+                "started_at": row[2],
+                "finished_at": row[3],
+                "events": row[4],
+            }
+            for row in rows
+        ]
 
     def shoe(self, shoe_id: int) -> StoredShoe:
         """One shoe by id."""
@@ -247,9 +261,15 @@ class Store:
         return self.create(shoe.name, shoe.settings, follows=shoe_id)
 
     def delete(self, shoe_id: int) -> None:
-        """Forget a shoe and its events."""
+        """Forget a shoe and its events (whether or not its settings still read)."""
         with self._lock, self._connection as connection:
-            self._load(shoe_id)
+            if (
+                connection.execute("SELECT 1 FROM shoes WHERE id = ?", (shoe_id,)).fetchone()
+                is None
+            ):
+                raise UnknownShoeError(
+                    f"No tracked shoe has id {shoe_id}; GET /api/shoes lists them."
+                )
             connection.execute("DELETE FROM events WHERE shoe_id = ?", (shoe_id,))
             connection.execute("UPDATE shoes SET follows = NULL WHERE follows = ?", (shoe_id,))
             connection.execute("DELETE FROM shoes WHERE id = ?", (shoe_id,))
