@@ -41,7 +41,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import MAIN_BET_NAMES, available_bets
+from exactodds.cards import parse_cards
 from exactodds.errors import ExactOddsError
+from exactodds.numbers import fraction_string
 from exactodds.rulefiles import shipped_rules_files
 from exactodds.rules import Rules, Variant
 from exactodds.web.inputs import (
@@ -55,7 +57,7 @@ from exactodds.web.inputs import (
 from exactodds.web.openapi import openapi_schema
 from exactodds.web.service import batch_data, eor_data, odds_data
 from exactodds.web.store import Store, StoredShoe, UnknownShoeError
-from exactodds.web.tracker import Event, TableSettings, table_state
+from exactodds.web.tracker import MAX_DECKS, Event, TableSettings, table_state
 
 __all__ = ["STATIC", "create_app"]
 
@@ -161,8 +163,6 @@ def _guarded(handler: Handler) -> Handler:
 
 
 def _bet_catalogue(custom: Sequence[Bet]) -> list[dict[str, Any]]:
-    from exactodds.numbers import fraction_string
-
     custom_names = {bet.name for bet in custom}
     listed = []
     for name, bet in available_bets(Rules(), custom=custom).items():
@@ -234,7 +234,7 @@ def create_app(
                 "variants": [variant.value for variant in Variant],
                 "rules": list(shipped_rules_files()),
                 "bets": await run_in_threadpool(_bet_catalogue, custom),
-                "max_decks": 16,
+                "max_decks": MAX_DECKS,
             }
         )
 
@@ -335,8 +335,6 @@ def create_app(
             value = data.get(side, "")
             if not isinstance(value, str):
                 raise RequestError(f'Option {side!r} must be a string of cards such as "9K".')
-            from exactodds.cards import parse_cards
-
             events += [Event(side, card.symbol) for card in parse_cards(value, side)]
         events.append(Event("end"))
 
