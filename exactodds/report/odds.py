@@ -12,13 +12,9 @@ value has a ``*_decimal`` companion rounded to the requested digits.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from functools import lru_cache
 from typing import Any
-
-from tabulate import tabulate
 
 from exactodds.analysis.single import Analysis, BetAnalysis
 from exactodds.bets.bet import Bet
@@ -219,6 +215,8 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
     >>> print(render_table(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[0])
     Shoe: 416 cards (8 decks), suits known
     """
+    from tabulate import tabulate  # only the table format needs it
+
     lines = [
         f"Shoe: {analysis.shoe.describe()}",
         f"Rules: {analysis.rules.describe()}",
@@ -317,6 +315,9 @@ def render_csv(analysis: Analysis, digits: int) -> str:
     >>> print(render_csv(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[1])
     outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,,,
     """
+    import csv
+    import io
+
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -367,11 +368,16 @@ def render_bets(bets: list[Bet], output_format: str) -> str:
         for outcome, pay in bet.pay_table.items()
     ]
     if output_format == "csv":
+        import csv
+        import io
+
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["bet", "outcome", "pays", "description"])
         writer.writerows(rows)
         return buffer.getvalue().rstrip("\n")
+    from tabulate import tabulate
+
     table_rows = []
     for bet in bets:
         pays = ", ".join(
