@@ -19,6 +19,7 @@ from typing import Any
 from exactodds.analysis.single import Analysis, BetAnalysis
 from exactodds.bets.bet import Bet
 from exactodds.numbers import decimal_string, fraction_string, percent_string, ratio_strings
+from exactodds.report.table import simple_table
 from exactodds.shoe import RANK_SYMBOLS, Shoe
 
 __all__ = [
@@ -215,8 +216,6 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
     >>> print(render_table(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[0])
     Shoe: 416 cards (8 decks), suits known
     """
-    from tabulate import tabulate  # only the table format needs it
-
     lines = [
         f"Shoe: {analysis.shoe.describe()}",
         f"Rules: {analysis.rules.describe()}",
@@ -231,11 +230,10 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
             row.append(fraction_string(outcome.probability))
         outcome_rows.append(row)
     lines.append(
-        tabulate(
+        simple_table(
             outcome_rows,
-            headers=outcome_headers,
-            disable_numparse=True,
-            colalign=("left", "right", "right") + (("right",) if exact else ()),
+            outcome_headers,
+            ("left", "right", "right") + (("right",) if exact else ()),
         )
     )
     lines.append("")
@@ -273,12 +271,7 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
             row.append(fraction_string(result.expected_value))
         bet_rows.append(row)
     lines.append(
-        tabulate(
-            bet_rows,
-            headers=bet_headers,
-            disable_numparse=True,
-            colalign=("left",) + ("right",) * (len(bet_headers) - 1),
-        )
+        simple_table(bet_rows, bet_headers, ("left",) + ("right",) * (len(bet_headers) - 1))
     )
     if notes:
         lines += ["", *notes]

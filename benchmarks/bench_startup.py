@@ -1,0 +1,124 @@
+"""``exactodds odds`` as a whole process: wall-clock start-to-finish, hyperfine style.
+
+    python benchmarks/bench_startup.py [--runs N] [--command "odds --format json"]
+
+Each case runs the command N times in fresh processes (cases interleaved, so
+that a busy machine slows them alike) and prints median, min and max:
+
+* ``python -c pass``: the interpreter alone, the floor no command can beat;
+* the command with the compiled polynomials cached (warm) and with an empty
+  cache directory at every run (cold: compiled and written each time);
+* the same without exactodds' bytecode: the package is copied without its
+  ``__pycache__`` and run with ``-B``, so every exactodds module is compiled
+  from source at every run (click and the standard library keep theirs, as an
+  installed environment has them);
+* the command with the cache turned off (``EXACTODDS_CACHE_DIR=``): what every
+  run paid when the polynomials were compiled per run;
+* ``exactodds --help``, which imports every command module for its short help.
+
+The target (issue 9) is ``exactodds odds`` at most 0.25 s as a whole process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import exactodds
+
+PACKAGE = Path(exactodds.__file__).parent
+
+
+def exactodds_command() -> list[str]:
+    """The installed console script if there is one beside this Python, else ``-m``."""
+    script = Path(sys.executable).with_name("exactodds")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "exactodds"]
+
+
+def run_once(command: list[str], environment: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=environment)
+    return time.perf_counter() - start
+
+
+def summary(seconds: list[float]) -> str:
+    return (
+        f"median {statistics.median(seconds) * 1e3:7.1f} ms   "
+        f"min {min(seconds) * 1e3:7.1f}   max {max(seconds) * 1e3:7.1f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20, help="runs per case (default 20)")
+    parser.add_argument(
+        "--command", default="odds", help="exactodds arguments to time (default: odds)"
+    )
+    options = parser.parse_args()
+    arguments = shlex.split(options.command)
+    base = exactodds_command()
+    with tempfile.TemporaryDirectory(prefix="exactodds-startup-") as folder:
+        scratch = Path(folder)
+        warm = scratch / "warm-cache"
+        source_copy = scratch / "source"
+        shutil.copytree(
+            PACKAGE, source_copy / "exactodds", ignore=shutil.ignore_patterns("__pycache__")
+        )
+        environment = {**os.environ, "EXACTODDS_CACHE_DIR": str(warm)}
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
+        no_bytecode = {
+            **environment,
+            "PYTHONPATH": str(source_copy),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        # Fill the warm cache and the installed package's bytecode once, untimed.
+        subprocess.run([*base, *arguments], check=True, stdout=subprocess.DEVNULL, env=environment)
+        cold_runs = iter(range(10**6))
+
+        def cold(settings: dict[str, str]) -> dict[str, str]:
+            return {**settings, "EXACTODDS_CACHE_DIR": str(scratch / f"cold-{next(cold_runs)}")}
+
+        shown = "exactodds " + " ".join(arguments)
+        cases: dict[str, Callable[[], float]] = {
+            "python -c pass (floor)": lambda: run_once([sys.executable, "-c", "pass"], environment),
+            f"{shown}, warm cache": lambda: run_once([*base, *arguments], environment),
+            f"{shown}, cold cache": lambda: run_once([*base, *arguments], cold(environment)),
+            f"{shown}, warm cache, no bytecode": lambda: run_once(
+                [sys.executable, "-B", "-m", "exactodds", *arguments], no_bytecode
+            ),
+            f"{shown}, cold cache, no bytecode": lambda: run_once(
+                [sys.executable, "-B", "-m", "exactodds", *arguments], cold(no_bytecode)
+            ),
+            f"{shown}, cache off (compiles every run)": lambda: run_once(
+                [*base, *arguments], {**environment, "EXACTODDS_CACHE_DIR": ""}
+            ),
+            "exactodds --help, warm cache": lambda: run_once([*base, "--help"], environment),
+        }
+        results: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(options.runs):
+            for name, case in cases.items():
+                results[name].append(case())
+    print(
+        f"exactodds start-up, {options.runs} runs per case, cases interleaved; "
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}"
+    )
+    width = max(map(len, results))
+    floor = statistics.median(next(iter(results.values())))
+    for name, seconds in results.items():
+        above = (statistics.median(seconds) - floor) * 1e3
+        print(f"  {name:<{width}}  {summary(seconds)}   floor + {above:6.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
