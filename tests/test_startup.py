@@ -651,3 +651,11 @@ def test_odds_table_is_what_tabulate_drew(arguments: list[str]) -> None:
         patch.setattr(report, "simple_table", with_tabulate)
         by_tabulate = CliRunner().invoke(cli, ["odds", *arguments])
     assert drawn.stdout == by_tabulate.stdout
+
+
+def test_help_imports_nothing_heavy(private_cache: Path) -> None:
+    # --help imports every command module for its short help: each must keep its heavy
+    # imports inside the command.
+    loaded = modules_after(["--help"], private_cache)
+    assert not {"numpy", "sympy"} & loaded
+    assert all(f"exactodds.cli.{name}" in loaded for name in COMMANDS)
