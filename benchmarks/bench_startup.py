@@ -16,6 +16,10 @@ that a busy machine slows them alike) and prints median, min and max:
   run paid when the polynomials were compiled per run;
 * ``exactodds --help``, which imports every command module for its short help.
 
+Then, in this process, the single-shoe routes ``odds`` can take for an 8-deck
+shoe and the main bets: the reference walk, the count polynomials read from the
+disk cache and evaluated, and the polynomials compiled from nothing.
+
 The target (issue 9) is ``exactodds odds`` at most 0.25 s as a whole process.
 """
 
@@ -108,8 +112,13 @@ def main() -> None:
         for _ in range(options.runs):
             for name, case in cases.items():
                 results[name].append(case())
+    print_report(options.runs, results)
+    print_routes(options.runs)
+
+
+def print_report(runs: int, results: dict[str, list[float]]) -> None:
     print(
-        f"exactodds start-up, {options.runs} runs per case, cases interleaved; "
+        f"exactodds start-up, {runs} runs per case, cases interleaved; "
         f"Python {platform.python_version()} on {platform.machine()}, "
         f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}"
     )
@@ -118,6 +127,51 @@ def main() -> None:
     for name, seconds in results.items():
         above = (statistics.median(seconds) - floor) * 1e3
         print(f"  {name:<{width}}  {summary(seconds)}   floor + {above:6.1f} ms")
+
+
+def print_routes(runs: int) -> None:
+    """One 8-deck shoe, main bets, in process: the walk against the polynomial route."""
+    from exactodds.analysis import single
+    from exactodds.bets.bet import main_bets
+    from exactodds.engine import coefficients
+    from exactodds.engine.walk import _enumerate_cached, enumerate_rounds
+    from exactodds.rules import Rules
+    from exactodds.shoe import Shoe
+
+    shoe, rules = Shoe.standard(8), Rules()
+    bets = main_bets(rules)
+
+    def walk() -> None:
+        _enumerate_cached.cache_clear()
+        single.price_table(enumerate_rounds(shoe, rules.tableau), rules, bets)
+
+    def loaded() -> None:
+        coefficients._loaded.clear()
+        single._probes.cache_clear()
+        assert single._price_by_value(shoe, rules, bets) is not None
+
+    def compiled() -> None:
+        coefficients.compile_polynomials(rules.tableau)
+
+    folder = tempfile.mkdtemp(prefix="exactodds-routes-")
+    os.environ["EXACTODDS_CACHE_DIR"] = folder
+    coefficients.polynomials(rules.tableau)  # the cache file exists
+    cases = {
+        "reference walk (no cache)": walk,
+        "polynomials read from the disk cache + priced": loaded,
+        "polynomials compiled from nothing (no pricing)": compiled,
+    }
+    results: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(runs):
+        for name, case in cases.items():
+            start = time.perf_counter()
+            case()
+            results[name].append(time.perf_counter() - start)
+    shutil.rmtree(folder, ignore_errors=True)
+    print(f"odds' single-shoe routes, 8 decks, main bets, in process, {runs} runs each:")
+    width = max(map(len, results))
+    for name, seconds in results.items():
+        print(f"  {name:<{width}}  {summary(seconds)}")
 
 
 if __name__ == "__main__":
