@@ -659,3 +659,22 @@ def test_help_imports_nothing_heavy(private_cache: Path) -> None:
     loaded = modules_after(["--help"], private_cache)
     assert not {"numpy", "sympy"} & loaded
     assert all(f"exactodds.cli.{name}" in loaded for name in COMMANDS)
+
+
+def test_bet_failing_on_an_unseen_round_is_left_to_the_walk() -> None:
+    from exactodds.bets.bet import Bet
+
+    def settle(summary: object) -> str:
+        # Fails on a suited Player pair, which a rank-only shoe never deals.
+        if getattr(summary, "player_suited_pair", None):
+            raise RuntimeError("not for suited pairs")
+        return "win" if getattr(summary, "banker_total", 0) == 7 else "lose"
+
+    bet = Bet("banker_seven", "Banker ends on 7.", settle, {"win": 5, "lose": -1})
+    suited = Shoe.standard(8)
+    assert single._price_by_value(suited, Rules(), (bet,)) is None
+    with pytest.raises(RuntimeError, match="not for suited pairs"):
+        analyze(suited, Rules(), [bet])
+    rank_only = suited.without_suits()
+    parts = single._price_by_value(rank_only, Rules(), (bet,))
+    assert parts is not None and parts == walk_parts(rank_only, Rules(), (bet,))

@@ -336,14 +336,22 @@ def _probes(keys: tuple[ValueKey, ...], suits_known: bool) -> tuple[tuple[RoundS
 
 
 def _value_outcomes(bet: Bet, probes: tuple[tuple[RoundSummary, ...], ...]) -> list[str] | None:
-    """The bet's outcome per key, or ``None`` if some key's outcome depends on the pairs."""
+    """The bet's outcome per key, or ``None`` if some key's outcome depends on the pairs.
+
+    The probes include pair states a given shoe may never deal; a bet whose
+    settlement fails on one of them is left to the walk, which shows it only
+    the rounds that happen (and reports any failure exactly as before).
+    """
     outcomes = []
-    for summaries in probes:
-        first = bet.settle(summaries[0])
-        for summary in summaries[1:]:
-            if bet.settle(summary) != first:
-                return None
-        outcomes.append(first)
+    try:
+        for summaries in probes:
+            first = bet.settle(summaries[0])
+            for summary in summaries[1:]:
+                if bet.settle(summary) != first:
+                    return None
+            outcomes.append(first)
+    except Exception:
+        return None
     return outcomes
 
 
