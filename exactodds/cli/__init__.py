@@ -18,6 +18,7 @@ COMMANDS = {
     "breakeven": "exactodds.cli.breakeven:breakeven",
     "eor": "exactodds.cli.eor:eor",
     "odds": "exactodds.cli.odds:odds",
+    "report": "exactodds.cli.report:report",
 }
 cli.lazy_commands.update(COMMANDS)
 

@@ -15,6 +15,7 @@ from exactodds.cli.options import (
     rules_options,
     shoe_options,
 )
+from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.report.research import render_removal
 
@@ -40,6 +41,7 @@ from exactodds.report.research import render_removal
     show_default=True,
     help="Largest tag of the derived linear count, in absolute value (a level-N count).",
 )
+@plot_option
 def eor(
     decks: str | None,
     shoe_spec: str | None,
@@ -58,6 +60,7 @@ def eor(
     exact: bool,
     cards: int,
     max_tag: int,
+    plot_directory: str | None,
 ) -> None:
     """Effect of removal: how each bet's exact EV moves when a card of each rank leaves.
 
@@ -73,6 +76,7 @@ def eor(
       exactodds eor --bets dragon7,panda8 --variant ez --max-tag 3
       exactodds eor --decks 6 --remove "A K 7 7 T" --cards 4 --format json
       exactodds eor --shoe "A=4,5=4,9=4,T=16" --bets tie --exact --format csv
+      exactodds eor --bets dragon7,panda8 --plot figures   # bar charts as PNG and SVG
     """
     try:
         shoe = build_shoe(decks, shoe_spec, remove)
@@ -80,6 +84,10 @@ def eor(
         bets = build_bets(rules, selection, pays, paytable, bet_files)
         result = effect_of_removal(shoe, rules, bets, cards)
         text = render_removal(result, output_format, digits, max_tag, exact)
+        if plot_directory is not None:
+            from exactodds.report.parsheet_plots import removal_figures
+
+            write_plots(removal_figures(result, max_tag), plot_directory)
     except ExactOddsError as error:
         raise usage_error(error) from None
     emit(text)

@@ -1,0 +1,483 @@
+"""Par sheets: the probability and accounting report filed for a bet, every figure exact.
+
+:func:`par_sheet` gathers, for each chosen bet on one shoe under one set of
+rules, what a casino game mathematician files with a regulator or test lab:
+the outcome table (combinations, probability, pay, contribution to the
+return), the house edge, the edge per resolved bet, the hit frequency, the
+variance and standard deviation, the volatility index, the hold to expect
+over many rounds with its confidence band, the effect of removal by rank
+with a derived count, and the break-even pays.  The renderers
+(:mod:`exactodds.report.parsheet_render` for HTML and Markdown,
+:mod:`exactodds.report.parsheet_xlsx` for a workbook) only lay it out.
+
+The textbook definitions used (Kilby, Fox and Lucas, *Casino Operations
+Management*; Hannum and Cabot, *Practical Casino Math*; the volatility index
+printed on slot par sheets):
+
+* volatility index ``VI = z * sd``, where ``sd`` is the standard deviation of
+  one round's net result per unit staked and ``z`` the two-sided standard
+  normal quantile of the confidence level, to three decimals as par sheets
+  print it (1.645 at 90%, 1.960 at 95%, 2.576 at 99%);
+* after ``N`` rounds of one unit each, the hold (the house's win as a share
+  of the money staked) has mean ``house edge`` and standard deviation
+  ``sd / sqrt(N)``, so by the central limit theorem it lies within
+  ``house edge +- VI / sqrt(N)`` with the stated confidence.
+
+Everything but the square roots is an exact :class:`~fractions.Fraction`;
+each square root is correctly rounded to the digits shown.
+
+>>> from exactodds import Rules, Shoe
+>>> from exactodds.bets.catalogue import select_bets
+>>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("tie"))
+>>> tie = sheet.bets["tie"]
+>>> tie.rows[0].outcome, tie.rows[0].count, tie.rows[0].pay
+('win', 475627426473216, Fraction(8, 1))
+>>> tie.volatility[0].confidence, tie.volatility[0].z, tie.volatility[0].decimal(4)
+(90, Fraction(329, 200), '4.3442')
+>>> band = tie.holds[0]
+>>> band.rounds, band.low_percent(2), band.high_percent(2)
+(1000, '0.62%', '28.10%')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+
+from ..analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount, effect_of_removal
+from ..analysis.single import Analysis, BetAnalysis, analyze
+from ..bets.bet import Bet
+from ..errors import ExactOddsError
+from ..numbers import decimal_string, square_root_decimal_string
+from ..rules import Rules
+from ..shoe import Shoe
+
+__all__ = [
+    "DEFAULT_CONFIDENCES",
+    "DEFAULT_ROUNDS",
+    "BetSheet",
+    "BreakevenPay",
+    "HoldBand",
+    "MissingExtraError",
+    "OutcomeRow",
+    "ParSheet",
+    "VolatilityIndex",
+    "offset_root_decimal",
+    "par_sheet",
+    "z_score",
+]
+
+#: Numbers of rounds the hold's confidence band is given for.
+DEFAULT_ROUNDS: tuple[int, ...] = (1_000, 10_000, 100_000, 1_000_000)
+#: Confidence levels, in percent, of the volatility index and the hold's band.
+DEFAULT_CONFIDENCES: tuple[int, ...] = (90, 95, 99)
+
+
+class MissingExtraError(ExactOddsError):
+    """An optional dependency that an output needs is not installed (the message says which).
+
+    >>> raise MissingExtraError("Workbooks need openpyxl.")
+    Traceback (most recent call last):
+    ...
+    exactodds.report.parsheet.MissingExtraError: Workbooks need openpyxl.
+    """
+
+
+def z_score(confidence: int) -> Fraction:
+    """The two-sided standard normal quantile for *confidence* percent, to three decimals.
+
+    Par sheets print the volatility index with these rounded values, and so
+    does this report: the rounding is part of the definition, stated in the
+    report, and it makes every figure built from ``z`` exact up to one square
+    root.
+
+    >>> z_score(90), z_score(95), z_score(99)
+    (Fraction(329, 200), Fraction(49, 25), Fraction(322, 125))
+    >>> z_score(100)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Confidence level 100 is not valid; use a whole percentage from 1 to 99.
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, int) or not 0 < confidence < 100:
+        raise ExactOddsError(
+            f"Confidence level {confidence!r} is not valid; use a whole percentage from 1 to 99."
+        )
+    quantile = NormalDist().inv_cdf(0.5 + confidence / 200)
+    return Fraction(round(quantile * 1000), 1000)
+
+
+def _exact_root(value: Fraction) -> Fraction | None:
+    """The square root of *value* when it is rational, else ``None``."""
+    numerator, denominator = math.isqrt(value.numerator), math.isqrt(value.denominator)
+    if numerator * numerator == value.numerator and denominator * denominator == value.denominator:
+        return Fraction(numerator, denominator)
+    return None
+
+
+def offset_root_decimal(center: Fraction, radicand: Fraction, sign: int, digits: int) -> str:
+    """``center + sign * sqrt(radicand)``, correctly rounded (half to even) to *digits* places.
+
+    The square root is bracketed between two integers at ever more guard
+    digits until both ends of the bracket round the same way: an irrational
+    value is never a rounding tie, so this ends; a rational root is exact.
+
+    >>> offset_root_decimal(Fraction(1), Fraction(2), -1, 6)  # 1 - sqrt(2)
+    '-0.414214'
+    >>> offset_root_decimal(Fraction(1, 2), Fraction(1, 4), 1, 0)  # exactly 1
+    '1'
+    >>> offset_root_decimal(Fraction(1), Fraction(-1), 1, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot take the square root of the negative value -1.
+    """
+    if radicand < 0:
+        raise ValueError(f"cannot take the square root of the negative value {radicand}.")
+    root = _exact_root(radicand)
+    if root is not None:
+        return decimal_string(center + sign * root, digits)
+    guard = 8
+    while True:
+        scale = 10 ** (digits + guard)
+        scaled = radicand * scale * scale
+        floor_root = math.isqrt(scaled.numerator // scaled.denominator)
+        low = center + sign * Fraction(floor_root, scale)
+        high = center + sign * Fraction(floor_root + 1, scale)
+        first, second = decimal_string(low, digits), decimal_string(high, digits)
+        if first == second:
+            return first
+        guard *= 2
+
+
+@dataclass(frozen=True)
+class OutcomeRow:
+    """One outcome of a bet: what it pays, how many rounds end so, and its share of the return.
+
+    >>> row = OutcomeRow("win", Fraction(8), 1, Fraction(1, 10))
+    >>> row.contribution
+    Fraction(4, 5)
+    """
+
+    outcome: str
+    pay: Fraction
+    count: int
+    probability: Fraction
+
+    @property
+    def contribution(self) -> Fraction:
+        """The outcome's contribution to the expected net result: ``probability * pay``."""
+        return self.probability * self.pay
+
+
+@dataclass(frozen=True)
+class VolatilityIndex:
+    """``VI = z * sd`` at one confidence level; ``squared`` is ``z**2 * variance``, exact.
+
+    >>> VolatilityIndex(95, Fraction(49, 25), Fraction(1)).decimal(3)
+    '1.960'
+    """
+
+    confidence: int
+    z: Fraction
+    variance: Fraction
+
+    @property
+    def squared(self) -> Fraction:
+        """The volatility index squared, exactly."""
+        return self.z * self.z * self.variance
+
+    def decimal(self, digits: int) -> str:
+        """The volatility index, correctly rounded to *digits* places."""
+        return square_root_decimal_string(self.squared, digits)
+
+
+@dataclass(frozen=True)
+class HoldBand:
+    """The hold after ``rounds`` rounds: ``house_edge +- z * sd / sqrt(rounds)`` at ``confidence``.
+
+    The hold is the house's win as a share of the money staked, one unit a
+    round.  ``half_width_squared`` is ``z**2 * variance / rounds``, exact.
+
+    >>> band = HoldBand(100, 95, Fraction(49, 25), Fraction(1, 50), Fraction(1))
+    >>> band.low_percent(3), band.high_percent(3), band.half_width_percent(3)
+    ('-17.600%', '21.600%', '19.600%')
+    """
+
+    rounds: int
+    confidence: int
+    z: Fraction
+    house_edge: Fraction
+    variance: Fraction
+
+    @property
+    def half_width_squared(self) -> Fraction:
+        """The band's half-width squared, exactly."""
+        return self.z * self.z * self.variance / self.rounds
+
+    def half_width_percent(self, digits: int) -> str:
+        """The half-width in percent of the money staked, correctly rounded."""
+        return square_root_decimal_string(self.half_width_squared * 10_000, digits) + "%"
+
+    def low_percent(self, digits: int) -> str:
+        """The band's lower end in percent, correctly rounded."""
+        return self._end(-1, digits) + "%"
+
+    def high_percent(self, digits: int) -> str:
+        """The band's upper end in percent, correctly rounded."""
+        return self._end(1, digits) + "%"
+
+    def _end(self, sign: int, digits: int) -> str:
+        return offset_root_decimal(
+            self.house_edge * 100, self.half_width_squared * 10_000, sign, digits
+        )
+
+    def bounds(self) -> tuple[float, float]:
+        """The band's ends as floats (for plots only)."""
+        low = float(self._end(-1, 17))
+        high = float(self._end(1, 17))
+        return low / 100, high / 100
+
+
+@dataclass(frozen=True)
+class BreakevenPay:
+    """The value of one pay that makes a bet's EV exactly zero, all other pays as set.
+
+    ``value`` is ``None`` when no value does (``reason`` says why); ``note``
+    says when the value is out of what a casino could set.
+
+    >>> BreakevenPay("tie", Fraction(8), Fraction(19, 2), None, None).value
+    Fraction(19, 2)
+    """
+
+    name: str
+    current: Fraction
+    value: Fraction | None
+    note: str | None
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class BetSheet:
+    """Every figure of one bet's par sheet.
+
+    ``result`` is the bet's :class:`~exactodds.analysis.single.BetAnalysis`;
+    ``rows`` the outcome table, best pay first; ``effects`` and ``count`` the
+    effect of removal by rank and the derived linear count (``None`` when
+    the shoe had no rank that could be removed).
+    """
+
+    result: BetAnalysis
+    rows: tuple[OutcomeRow, ...]
+    volatility: tuple[VolatilityIndex, ...]
+    holds: tuple[HoldBand, ...]
+    effects: Mapping[str, Fraction | None] | None
+    count: LinearCount | None
+    weighted_sum: Fraction | None
+    breakevens: tuple[BreakevenPay, ...]
+
+    @property
+    def name(self) -> str:
+        """The bet's name."""
+        return self.result.name
+
+    @property
+    def expected_value(self) -> Fraction:
+        """The exact EV per unit staked: the sum of the rows' contributions."""
+        return sum((row.contribution for row in self.rows), Fraction(0))
+
+    def holds_at(self, rounds: int) -> tuple[HoldBand, ...]:
+        """The bands after *rounds* rounds, one per confidence level."""
+        return tuple(band for band in self.holds if band.rounds == rounds)
+
+
+@dataclass(frozen=True)
+class ParSheet:
+    """A par sheet for several bets on one shoe under one set of rules.
+
+    ``bets`` maps each priced bet to its :class:`BetSheet`; ``unavailable``
+    each bet that could not be priced to the reason; ``removal`` holds the
+    effects of removal of every priced bet (``None`` with ``removal_reason``
+    when no rank could be removed).
+    """
+
+    analysis: Analysis
+    bets: Mapping[str, BetSheet]
+    unavailable: Mapping[str, str]
+    removal: EffectOfRemoval | None
+    removal_reason: str | None
+    rounds: tuple[int, ...]
+    confidences: tuple[int, ...]
+    max_tag: int
+
+    @property
+    def shoe(self) -> Shoe:
+        """The shoe the bets were priced on."""
+        return self.analysis.shoe
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the rounds were dealt and settled under."""
+        return self.analysis.rules
+
+    @property
+    def checks(self) -> tuple[tuple[str, bool], ...]:
+        """Exact identities checked on this report's own numbers: (statement, holds).
+
+        Every probability table adds up to exactly 1; each bet's EV, summed
+        from the outcome rows, equals the EV the analysis computed from its
+        moments; and, for one card removed, the effects of removal weighted by
+        the cards of each rank add up to exactly 0.
+        """
+        total = self.analysis.total
+        checks = [
+            (
+                "The outcome counts of every bet add up to the shoe's "
+                f"{total:,} six-card sequences.",
+                all(
+                    sum(sheet.result.outcome_counts.values()) == total
+                    for sheet in self.bets.values()
+                ),
+            ),
+            (
+                "Each bet's EV, summed over its outcome rows, equals the EV computed from its "
+                "moments.",
+                all(
+                    sheet.expected_value == sheet.result.expected_value
+                    for sheet in self.bets.values()
+                ),
+            ),
+        ]
+        if self.removal is not None and self.removal.cards == 1 and not self.removal.skipped:
+            checks.append(
+                (
+                    "The effects of removal weighted by the cards of each rank add up to exactly 0.",
+                    all(sheet.weighted_sum == 0 for sheet in self.bets.values()),
+                )
+            )
+        return tuple(checks)
+
+
+def _rows(result: BetAnalysis) -> tuple[OutcomeRow, ...]:
+    pays = result.bet.pay_table
+    rows = [
+        OutcomeRow(
+            outcome,
+            pay,
+            result.outcome_counts.get(outcome, 0),
+            Fraction(result.outcome_counts.get(outcome, 0), result.total),
+        )
+        for outcome, pay in pays.items()
+    ]
+    return tuple(sorted(rows, key=lambda row: (-row.pay, row.outcome)))
+
+
+def _breakevens(result: BetAnalysis, analysis: Analysis) -> tuple[BreakevenPay, ...]:
+    """The break-even value of the commission (standard Banker) or of each winning pay."""
+    from ..analysis.symbolic import COMMISSION, find_breakeven, pay_names
+
+    try:
+        import sympy  # type: ignore[import-untyped]  # noqa: F401  (loaded only for this)
+    except ImportError:
+        raise MissingExtraError(
+            "Break-even pays are solved with sympy, which is not installed; install it with "
+            'pip install "exactodds[report]", or leave them out (breakeven=False, '
+            "--no-breakeven)."
+        ) from None
+    bet = result.bet
+    winning = sorted(outcome for outcome, pay in bet.pay_table.items() if pay > 0)
+    targets: list[tuple[str, Fraction]]
+    if COMMISSION in pay_names(bet):
+        targets = [(COMMISSION, 1 - bet.pay("win"))]
+    elif len(winning) == 1:
+        targets = [(bet.name, bet.pay(winning[0]))]
+    else:
+        targets = [(f"{bet.name}.{outcome}", bet.pay(outcome)) for outcome in winning]
+    found = []
+    for name, current in targets:
+        try:
+            solved = find_breakeven(bet, name, analysis)
+        except ExactOddsError as error:
+            found.append(BreakevenPay(name, current, None, None, str(error)))
+        else:
+            found.append(BreakevenPay(name, solved.current, solved.value, solved.note, None))
+    return tuple(found)
+
+
+def par_sheet(
+    shoe: Shoe,
+    rules: Rules | None = None,
+    bets: Iterable[Bet] | None = None,
+    *,
+    rounds: Sequence[int] = DEFAULT_ROUNDS,
+    confidences: Sequence[int] = DEFAULT_CONFIDENCES,
+    max_tag: int = DEFAULT_MAX_TAG,
+    breakeven: bool = True,
+) -> ParSheet:
+    """The par sheet of *bets* (default: Banker, Player, Tie) on *shoe* under *rules*.
+
+    *rounds* are the session lengths the hold's band is given for, and
+    *confidences* the confidence levels (whole percentages) of the
+    volatility index and the bands.  Break-even pays need sympy (the
+    ``symbolic`` or ``report`` extra); pass ``breakeven=False`` to leave them
+    out.  A bet that cannot be priced on this shoe (a suited bet on a shoe
+    known by rank only) is listed in ``unavailable`` with the reason.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("banker"), breakeven=False)
+    >>> banker = sheet.bets["banker"]
+    >>> [(row.outcome, row.pay) for row in banker.rows]
+    [('win', Fraction(19, 20)), ('tie', Fraction(0, 1)), ('lose', Fraction(-1, 1))]
+    >>> banker.count.tags["6"], banker.count.correlation_decimal(2)
+    (-2, '0.97')
+    >>> par_sheet(Shoe.standard(decks=8), rounds=[0])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Number of rounds 0 is not valid; use a whole number of at least 1.
+    """
+    for number in rounds:
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ExactOddsError(
+                f"Number of rounds {number!r} is not valid; use a whole number of at least 1."
+            )
+    levels = tuple(confidences)
+    scores = {level: z_score(level) for level in levels}
+    rules = rules if rules is not None else Rules()
+    chosen = tuple(bets) if bets is not None else None
+    analysis = analyze(shoe, rules, chosen)
+    removal: EffectOfRemoval | None = None
+    removal_reason: str | None = None
+    try:
+        removal = effect_of_removal(shoe, rules, chosen, cards=1)
+    except ExactOddsError as error:
+        removal_reason = str(error)
+    sheets: dict[str, BetSheet] = {}
+    for name, result in analysis.bets.items():
+        variance = result.variance
+        effects = removal.effects.get(name) if removal is not None else None
+        count = removal.linear_count(name, max_tag) if removal is not None else None
+        sheets[name] = BetSheet(
+            result=result,
+            rows=_rows(result),
+            volatility=tuple(VolatilityIndex(level, scores[level], variance) for level in levels),
+            holds=tuple(
+                HoldBand(number, level, scores[level], result.house_edge, variance)
+                for number in rounds
+                for level in levels
+            ),
+            effects=effects,
+            count=count,
+            weighted_sum=removal.weighted_sum(name) if removal is not None else None,
+            breakevens=_breakevens(result, analysis) if breakeven else (),
+        )
+    return ParSheet(
+        analysis=analysis,
+        bets=sheets,
+        unavailable=dict(analysis.unavailable),
+        removal=removal,
+        removal_reason=removal_reason,
+        rounds=tuple(rounds),
+        confidences=levels,
+        max_tag=max_tag,
+    )

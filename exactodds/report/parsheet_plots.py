@@ -1,0 +1,277 @@
+"""Figures of a par sheet, drawn with matplotlib (the ``plot`` extra), one function per figure.
+
+Each function returns a :class:`matplotlib.figure.Figure` (built without
+pyplot, so no global state and no display is touched; files are written with
+the Agg backend), which tests can inspect and :func:`save_figures` writes:
+
+* :func:`removal_figure`: the effect of removal of each rank, as bars;
+* :func:`distribution_figure`: the probability of each net result of a bet;
+* :func:`hold_figure`: the hold's confidence bands against the number of rounds.
+
+matplotlib is imported inside these functions only: ``exactodds odds``
+never loads it.
+
+>>> from exactodds import Rules, Shoe
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.report.parsheet import par_sheet
+>>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("tie"), breakeven=False)
+>>> figure = distribution_figure(sheet.bets["tie"])
+>>> [text.get_text() for text in figure.axes[0].get_xticklabels()]
+['-1', '8']
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..analysis.removal import EffectOfRemoval
+from ..errors import ExactOddsError
+from ..numbers import fraction_string
+from .parsheet import BetSheet, HoldBand, MissingExtraError, ParSheet
+
+__all__ = [
+    "FIGURE_KINDS",
+    "distribution_figure",
+    "drawn_figures",
+    "figure_file_stem",
+    "figure_png",
+    "figure_svg",
+    "hold_figure",
+    "par_sheet_figures",
+    "removal_figure",
+    "removal_figures",
+    "require_matplotlib",
+    "save_figures",
+]
+
+#: The figures drawn for each bet, in the order a report shows them.
+FIGURE_KINDS = ("distribution", "hold", "removal")
+
+_NEGATIVE = "#b2182b"
+_POSITIVE = "#2166ac"
+_NEUTRAL = "#555555"
+
+
+def require_matplotlib() -> Any:
+    """matplotlib with the Agg backend, or a :class:`MissingExtraError` saying how to install it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise MissingExtraError(
+            "Figures are drawn with matplotlib, which is not installed; install it with "
+            'pip install "exactodds[plot]".'
+        ) from None
+    matplotlib.use("Agg")
+    return matplotlib
+
+
+def _figure(width: float = 6.4, height: float = 3.4) -> Any:
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def removal_figure(
+    name: str,
+    effects: Mapping[str, Fraction | None],
+    tags: Mapping[str, int] | None = None,
+    cards: int = 1,
+) -> Any:
+    """Bars of the effect of removing *cards* cards of each rank on *name*'s EV, in percent.
+
+    A skipped rank (``None``) has no bar; with *tags*, each bar is labelled
+    with its rank's tag in the derived count.
+
+    >>> figure = removal_figure("tie", {"A": Fraction(1, 1000), "2": None, "3": Fraction(-1, 500)})
+    >>> [round(float(bar.get_height()), 3) for bar in figure.axes[0].patches]
+    [0.1, 0.0, -0.2]
+    """
+    figure = _figure()
+    axes = figure.add_subplot()
+    ranks = list(effects)
+    heights = [float((effect or 0) * 100) for effect in effects.values()]
+    colors = [
+        _NEUTRAL if effect is None else _NEGATIVE if effect < 0 else _POSITIVE
+        for effect in effects.values()
+    ]
+    bars = axes.bar(ranks, heights, color=colors)
+    axes.axhline(0, color="black", linewidth=0.8)
+    if tags is not None:
+        labels = [
+            "" if effect is None else f"{tags.get(rank, 0):+d}" if tags.get(rank, 0) else "0"
+            for rank, effect in effects.items()
+        ]
+        axes.bar_label(bars, labels=labels, padding=2, fontsize=8)
+    axes.set_xlabel("Rank removed (" + ("one card" if cards == 1 else f"{cards} cards") + ")")
+    axes.set_ylabel("Change in EV (% of stake)")
+    axes.set_title(f"{name}: effect of removal" + (" and count tags" if tags else ""))
+    axes.margins(y=0.15)
+    return figure
+
+
+def distribution_figure(sheet: BetSheet) -> Any:
+    """Bars of the probability of each net result of one round (log scale when they differ much).
+
+    Results are the exact pays (to 1), labelled as fractions; the dashed line
+    is the EV.
+    """
+    figure = _figure()
+    axes = figure.add_subplot()
+    distribution = sheet.result.distribution
+    labels = [fraction_string(result) for result in distribution]
+    probabilities = [float(probability) for probability in distribution.values()]
+    bars = axes.bar(
+        labels,
+        probabilities,
+        color=[
+            _POSITIVE if result > 0 else _NEGATIVE if result < 0 else _NEUTRAL
+            for result in distribution
+        ],
+    )
+    axes.bar_label(bars, labels=[f"{value:.4g}" for value in probabilities], fontsize=8)
+    if max(probabilities) > 100 * min(probabilities):
+        # Rare top pays would be invisible on a linear scale.
+        axes.set_yscale("log")
+    else:
+        axes.margins(y=0.12)
+    axes.set_xlabel("Net result per unit staked")
+    axes.set_ylabel("Probability")
+    expected = float(sheet.result.expected_value)
+    axes.set_title(f"{sheet.name}: distribution of one round (EV {expected:+.6f})")
+    return figure
+
+
+def _rounds_grid(largest: int) -> list[int]:
+    grid: list[int] = []
+    number = 100
+    while number <= largest * 10:
+        grid += [number, number * 2, number * 5]
+        number *= 10
+    return [value for value in grid if value <= max(largest, 1_000)]
+
+
+def hold_figure(sheet: BetSheet) -> Any:
+    """The expected hold and its confidence bands against the number of rounds (log scale)."""
+    figure = _figure()
+    axes = figure.add_subplot()
+    levels = sorted({band.confidence for band in sheet.holds}, reverse=True)
+    largest = max((band.rounds for band in sheet.holds), default=1_000_000)
+    grid = _rounds_grid(largest)
+    edge = float(sheet.result.house_edge) * 100
+    shades = ["#d1e5f0", "#92c5de", "#4393c3"]
+    for level, shade in zip(levels, shades * len(levels), strict=False):
+        template = next(band for band in sheet.holds if band.confidence == level)
+        ends = [
+            HoldBand(rounds, level, template.z, template.house_edge, template.variance).bounds()
+            for rounds in grid
+        ]
+        axes.fill_between(
+            grid,
+            [low * 100 for low, _ in ends],
+            [high * 100 for _, high in ends],
+            color=shade,
+            label=f"{level}% band",
+        )
+    axes.axhline(edge, color="black", linewidth=1, label=f"house edge {edge:.4f}%")
+    axes.axhline(0, color=_NEUTRAL, linewidth=0.6, linestyle=":")
+    axes.set_xscale("log")
+    axes.set_xlabel("Rounds (one unit each)")
+    axes.set_ylabel("Hold (% of money staked)")
+    axes.set_title(f"{sheet.name}: expected hold and its confidence bands")
+    axes.legend(fontsize=8)
+    return figure
+
+
+def removal_figures(result: EffectOfRemoval, max_tag: int) -> Iterator[tuple[str, str, Any]]:
+    """``(bet, "removal", figure)`` for every bet of an effect-of-removal study (``eor``)."""
+    for name, effects in result.effects.items():
+        tags = result.linear_count(name, max_tag).tags
+        yield name, "removal", removal_figure(name, effects, tags, result.cards)
+
+
+def par_sheet_figures(sheet: ParSheet) -> Iterator[tuple[str, str, Any]]:
+    """``(bet, kind, figure)`` for every bet of *sheet* and every kind in :data:`FIGURE_KINDS`.
+
+    A bet without effects of removal (no rank could be removed) has no
+    removal figure.
+    """
+    for name, bet_sheet in sheet.bets.items():
+        yield name, "distribution", distribution_figure(bet_sheet)
+        yield name, "hold", hold_figure(bet_sheet)
+        if bet_sheet.effects is not None:
+            tags = bet_sheet.count.tags if bet_sheet.count is not None else None
+            yield name, "removal", removal_figure(name, bet_sheet.effects, tags)
+
+
+def drawn_figures(sheet: ParSheet) -> dict[tuple[str, str], Any]:
+    """Every figure of *sheet*, by ``(bet, kind)``."""
+    return {(name, kind): figure for name, kind, figure in par_sheet_figures(sheet)}
+
+
+def _salted(name: str) -> dict[str, Any]:
+    # Element ids of inline SVGs must differ between figures on one page.
+    return {"svg.hashsalt": name, "svg.fonttype": "path"}
+
+
+def figure_svg(figure: Any, name: str) -> str:
+    """The figure as an SVG element for inline HTML (no XML prologue), ids salted by *name*."""
+    matplotlib = require_matplotlib()
+    buffer = io.StringIO()
+    with matplotlib.rc_context(_salted(name)):
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    text = buffer.getvalue()
+    start = text.index("<svg")
+    return re.sub(r"<!--.*?-->", "", text[start:], flags=re.DOTALL).strip()
+
+
+def figure_png(figure: Any, dpi: int = 150) -> bytes:
+    """The figure as PNG bytes (for the PDF)."""
+    require_matplotlib()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def save_figures(
+    figures: Iterator[tuple[str, str, Any]],
+    directory: str | Path,
+    formats: tuple[str, ...] = ("png", "svg"),
+) -> list[Path]:
+    """Write each ``(bet, kind, figure)`` as ``DIR/<bet>-<kind>.<format>``; the paths written.
+
+    The directory is created when missing.  A path that cannot be written
+    raises :class:`~exactodds.errors.ExactOddsError` naming it.
+    """
+    matplotlib = require_matplotlib()
+    folder = Path(directory)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ExactOddsError(
+            f"Cannot create the plot directory {str(directory)!r}: {error.strerror}."
+        ) from None
+    written: list[Path] = []
+    for name, kind, figure in figures:
+        for extension in formats:
+            path = folder / f"{figure_file_stem(name)}-{kind}.{extension}"
+            metadata = {"Date": None} if extension == "svg" else {"Software": None}
+            try:
+                with matplotlib.rc_context(_salted(f"{name}-{kind}")):
+                    figure.savefig(path, format=extension, dpi=100, metadata=metadata)
+            except OSError as error:
+                raise ExactOddsError(
+                    f"Cannot write the figure {str(path)!r}: {error.strerror}."
+                ) from None
+            written.append(path)
+    return written
+
+
+def figure_file_stem(name: str) -> str:
+    """*name* made safe as a file name: anything but letters, digits, ``_ . -`` becomes ``_``."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "bet"
