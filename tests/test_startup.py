@@ -678,3 +678,23 @@ def test_bet_failing_on_an_unseen_round_is_left_to_the_walk() -> None:
     rank_only = suited.without_suits()
     parts = single._price_by_value(rank_only, Rules(), (bet,))
     assert parts is not None and parts == walk_parts(rank_only, Rules(), (bet,))
+
+
+def test_directory_in_place_of_the_file(private_cache: Path) -> None:
+    label = tableau_label(Tableau())
+    (private_cache / coefficients._file_name(label)).mkdir(parents=True)
+    assert cached_polynomials(Tableau()) is None
+    assert polynomials(Tableau()) == compile_polynomials(Tableau())  # cannot write: no error
+
+
+def test_writers_racing_leave_one_whole_file(private_cache: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    payloads = [bytes([index]) * (50_000 + index) for index in range(8)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        written = list(
+            pool.map(lambda payload: disk.write("race", b"label", payload, private_cache), payloads)
+        )
+    assert all(written)
+    assert disk.read("race", b"label", private_cache) in payloads
+    assert [path.name for path in private_cache.iterdir()] == ["race"]
