@@ -142,6 +142,10 @@ class Polynomials:
     ``keys`` are the outcomes, sorted; ``terms[j]`` holds, for ``keys[j]``, the
     multiset rows (of :func:`multiset_plan`, increasing) with a non-zero
     coefficient and those coefficients.
+
+    >>> standard = polynomials(Tableau())
+    >>> standard.keys[0], standard.terms[0][0][:3], standard.terms[0][1][:3]
+    ((0, 0, 3, 3, False, False), (3003, 3021, 3028), (1, 8, 8))
     """
 
     tableau: Tableau
@@ -163,7 +167,13 @@ class Polynomials:
         >>> compiled = compile_polynomials(Tableau())
         >>> sum(compiled.key_counts((16, 4, 4, 4, 4, 4, 4, 4, 4, 4)))
         14658134400
+        >>> compiled.key_counts((4, 4, 4))
+        Traceback (most recent call last):
+        ...
+        ValueError: A shoe has ten value counts (values 0-9), not 3.
         """
+        if len(value_counts) != 10:
+            raise ValueError(f"A shoe has ten value counts (values 0-9), not {len(value_counts)}.")
         plan = multiset_plan()
         total = sum(value_counts)
         factors = [max(count - offset, 0) for count in value_counts for offset in range(7)]
