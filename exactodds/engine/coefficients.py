@@ -431,19 +431,21 @@ def decode(payload: bytes, tableau: Tableau) -> Polynomials | None:
         )
     if any(earlier >= later for earlier, later in itertools.pairwise(keys)):
         return None
-    if min(coefficients) < 1:
-        return None
     # Rows of four to six cards are the last ones: sizes only grow along the plan.
-    if min(rows) < multiset_plan().sizes.index(4) or max(rows) >= MULTISETS:
-        return None
+    first_row = multiset_plan().sizes.index(4)
     terms = []
     start = 0
     for length in lengths:
         key_rows = tuple(rows[start : start + length])
+        values = tuple(coefficients[start : start + length])
+        start += length
+        # Rows strictly increasing from the first four-card row to the last row; coefficients
+        # positive (checked on tuples: min() over an array boxes every element, slower).
+        if key_rows[0] < first_row or key_rows[-1] >= MULTISETS or min(values) < 1:
+            return None
         if not all(map(operator.lt, key_rows, key_rows[1:])):
             return None
-        terms.append((key_rows, tuple(coefficients[start : start + length])))
-        start += length
+        terms.append((key_rows, values))
     return Polynomials(tableau, tuple(keys), tuple(terms))
 
 
