@@ -698,3 +698,12 @@ def test_writers_racing_leave_one_whole_file(private_cache: Path) -> None:
     assert all(written)
     assert disk.read("race", b"label", private_cache) in payloads
     assert [path.name for path in private_cache.iterdir()] == ["race"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifo_in_place_of_the_file_does_not_block(private_cache: Path) -> None:
+    label = tableau_label(Tableau())
+    private_cache.mkdir()
+    os.mkfifo(private_cache / coefficients._file_name(label))
+    assert cached_polynomials(Tableau()) is None  # returns at once instead of waiting
+    assert polynomials(Tableau()) == compile_polynomials(Tableau())

@@ -117,7 +117,9 @@ def read(name: str, label: bytes, directory: Path | None = None) -> bytes | None
     if folder is None:
         return None
     try:
-        descriptor = os.open(folder / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # No symbolic links; and no waiting on a FIFO put where the file should be.
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        descriptor = os.open(folder / name, flags)
     except (OSError, ValueError):
         return None
     try:
