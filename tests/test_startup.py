@@ -631,17 +631,19 @@ def test_simple_table_is_tabulates_simple_format(
 @pytest.mark.parametrize(
     "arguments",
     [
-        ["--exact"],
-        ["--bets", "all", "--digits", "4"],
-        ["--decks", "2", "--remove", "KKQQ", "--bets", "perfect_pair,banker", "--digits", "0"],
+        ["odds", "--exact"],
+        ["odds", "--bets", "all", "--digits", "4"],
+        ["odds", "--decks", "2", "--remove", "KKQQ", "--bets", "perfect_pair,banker"],
+        ["odds", "--digits", "0", "--variant", "super6"],
+        ["bets", "--bets", "all", "--pay", "dragon7=30"],
     ],
 )
-def test_odds_table_is_what_tabulate_drew(arguments: list[str]) -> None:
+def test_tables_are_what_tabulate_drew(arguments: list[str]) -> None:
     from tabulate import tabulate
 
     from exactodds.report import odds as report
 
-    drawn = CliRunner().invoke(cli, ["odds", *arguments])
+    drawn = CliRunner().invoke(cli, arguments)
     assert drawn.exit_code == 0, drawn.output
 
     def with_tabulate(rows: list[list[str]], headers: list[str], alignments: tuple[str]) -> str:
@@ -649,7 +651,7 @@ def test_odds_table_is_what_tabulate_drew(arguments: list[str]) -> None:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(report, "simple_table", with_tabulate)
-        by_tabulate = CliRunner().invoke(cli, ["odds", *arguments])
+        by_tabulate = CliRunner().invoke(cli, arguments)
     assert drawn.stdout == by_tabulate.stdout
 
 

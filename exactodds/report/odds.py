@@ -369,8 +369,6 @@ def render_bets(bets: list[Bet], output_format: str) -> str:
         writer.writerow(["bet", "outcome", "pays", "description"])
         writer.writerows(rows)
         return buffer.getvalue().rstrip("\n")
-    from tabulate import tabulate
-
     table_rows = []
     for bet in bets:
         pays = ", ".join(
@@ -379,6 +377,4 @@ def render_bets(bets: list[Bet], output_format: str) -> str:
         table_rows.append(
             [bet.name, pays, bet.description + (" (needs suits)" if bet.needs_suits else "")]
         )
-    return tabulate(
-        table_rows, headers=["Bet", "Pays (to 1)", "Description"], disable_numparse=True
-    )
+    return simple_table(table_rows, ["Bet", "Pays (to 1)", "Description"], ("left",) * 3)
