@@ -10,8 +10,11 @@ here).  What is tested here is what makes that safe:
   error and never trusted: it is rebuilt, and the figures do not change;
 * ``analyze`` prices value-level bets from the polynomials with exactly the
   walk's counts (on random shoes, every variant, shipped tableaux);
-* ``exactodds odds`` imports neither numpy nor sympy nor any other command's
-  module, and ``--help`` lists every command with its short help.
+* ``exactodds odds`` imports neither numpy nor sympy nor tabulate nor any
+  other command's module (subprocess checks of ``sys.modules``), and
+  ``--help`` lists every command with its short help;
+* the tables ``odds`` and ``bets`` draw without tabulate are tabulate's,
+  character for character.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
@@ -222,14 +225,12 @@ def test_xdg_cache_home_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 # A bad cache is rebuilt, never trusted, never an error --------------------------------------
 
 
-def damaged_then_rebuilt(folder: Path, damage: object) -> None:
+def damaged_then_rebuilt(folder: Path, damage: Callable[[Path], None]) -> None:
     """Write the cache, damage it, and check that it is refused and then rebuilt."""
     tableau = Tableau()
     fresh = compile_polynomials(tableau)
     polynomials(tableau)
-    path = cache_file(folder, tableau)
-    assert callable(damage)
-    damage(path)
+    damage(cache_file(folder, tableau))
     forget()
     assert cached_polynomials(tableau) is None
     rebuilt = polynomials(tableau)
@@ -274,7 +275,7 @@ def symbolic_link(path: Path) -> None:
     "damage",
     [flip_byte, truncate, empty, garbage, extended, group_writable, symbolic_link],
 )
-def test_damaged_cache_is_rebuilt(private_cache: Path, damage: object) -> None:
+def test_damaged_cache_is_rebuilt(private_cache: Path, damage: Callable[[Path], None]) -> None:
     damaged_then_rebuilt(private_cache, damage)
 
 
