@@ -1,7 +1,8 @@
 """A small on-disk cache for data that is slow to build and cheap to check.
 
-The compiled count polynomials of a tableau take a few hundred milliseconds to
-build and never change; ``exactodds odds`` should not pay for them at every
+The compiled count polynomials of a tableau take about 50 ms of pure Python to
+build (more on a busy machine) and never change; ``exactodds odds``, which
+needs about as long for everything else, should not pay for them at every
 start.  This module keeps such data in the user's cache directory:
 
 * ``$EXACTODDS_CACHE_DIR`` if set (an empty value turns the cache off), else
