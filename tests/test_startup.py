@@ -710,3 +710,11 @@ def test_fifo_in_place_of_the_file_does_not_block(private_cache: Path) -> None:
     os.mkfifo(private_cache / coefficients._file_name(label))
     assert cached_polynomials(Tableau()) is None  # returns at once instead of waiting
     assert polynomials(Tableau()) == compile_polynomials(Tableau())
+
+
+def test_star_import_gives_every_public_name() -> None:
+    namespace: dict[str, object] = {}
+    exec("from exactodds import *", namespace)
+    import exactodds
+
+    assert {name for name in namespace if not name.startswith("__")} == set(exactodds.__all__)
