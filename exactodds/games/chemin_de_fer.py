@@ -86,10 +86,10 @@ class Model:
       card drawn with the shoe's proportions, the classic 1957 model).
     * ``banker_sees`` / ``player_sees``: ``"total"`` of his two cards, or his
       two ``"cards"`` (their composition by values).
-    * ``commission``: the share of a Banker win kept by the house, 0 <= c < 1;
-      read like ``--commission`` (``"5%"``, ``"0.05"``, ``"1/20"``).
+    * ``commission``: the share of a Banker win kept by the house, 0 <= c < 1
+      (:func:`~exactodds.numbers.parse_commission` reads ``"5%"`` and the like).
 
-    >>> Model(commission="5%").commission
+    >>> Model(commission=Fraction(5, 100)).commission
     Fraction(1, 20)
     >>> Model(player_sees="hand")
     Traceback (most recent call last):
