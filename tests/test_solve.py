@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from typing import cast
 
 import pytest
 from click.testing import CliRunner
@@ -27,7 +28,7 @@ from game_reference import Deals
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from exactodds import Shoe
+from exactodds import Rules, Shoe, Tableau, analyze
 from exactodds.cli import cli
 from exactodds.games.chemin_de_fer import Model, ModelError, Solution, build_game, solve
 from exactodds.games.equilibria import Profile, best_reply_failures
@@ -335,3 +336,28 @@ def test_solve_does_not_load_for_odds() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(("decks", "banker_sees"), [(1, "cards"), (6, "total"), (8, "cards")])
+def test_the_game_at_punto_banco_strategies_is_punto_banco(decks: int, banker_sees: str) -> None:
+    """The game's payoffs, at the Player drawing on 5 and the tableau's Banker, match the odds engine."""
+    shoe = Shoe.standard(decks=decks)
+    commission = Fraction(1, 20)
+    game = build_game(shoe, Model(banker_sees=banker_sees, commission=commission))
+    tableau = Tableau.standard()
+    banker = []
+    for label in game.banker_cells:
+        hand, information = cast(tuple[str, str], label)
+        total = sum(int(value) for value in hand.split("+")) % 10
+        draws = (
+            tableau.banker_draws_when_player_stood[total]
+            if information == "stood"
+            else tableau.banker_draws[total][int(information)]
+        )
+        banker.append(Fraction(int(draws)))
+    result = analyze(shoe, Rules(commission=0))
+    banker_wins = Fraction(result.outcomes["banker"].count, result.total)
+    player_wins = Fraction(result.outcomes["player"].count, result.total)
+    profile = ((Fraction(1),), tuple(banker))
+    assert game.banker.value(*profile) == banker_wins * (1 - commission) - player_wins
+    assert game.player.value(*profile) == player_wins - banker_wins
