@@ -4,9 +4,10 @@ For each number of decks, under Downton and Lockwood's model (dealt without
 replacement, the Banker sees his two cards, the Player his total), prints the
 Player's optimal probability of drawing on 5, the Banker's mixed cell, the
 value of the game (the Banker's edge) and how many Banker cells differ from
-the Punto Banco tableau; then the same value when the Player also sees his
-cards (Ethier and Gamez's model), and Kemeny and Snell's with-replacement
-game for reference.  Every figure is exact; decimals are for reading.
+the Punto Banco tableau; then the value when the Player also sees his cards
+(Ethier and Gamez's model) and whether exact linear programs prove both
+optimal strategies of that game unique; and Kemeny and Snell's
+with-replacement game for reference.  Every figure is exact; decimals are for reading.
 
     python examples/chemin_de_fer_decks.py [MAX_DECKS]      # default 8
 """
@@ -39,7 +40,7 @@ def main() -> None:
     print()
     print(
         f"{'decks':>5}  {'P(draw on 5)':>12}  {'Banker edge':>11}  {'cells != PB':>11}  "
-        f"{'edge, Player sees cards':>23}  Banker mixes at"
+        f"{'edge, Player sees cards':>23}  {'unique':>6}  Banker mixes at"
     )
     for decks in range(1, most + 1):
         shoe = Shoe.standard(decks=decks)
@@ -50,7 +51,8 @@ def main() -> None:
         print(
             f"{decks:>5}  {decimal_string(draw, 6):>12}  {percent_string(totals.value, 4):>11}  "
             f"{len(totals.differences_from_punto_banco()):>11}  "
-            f"{percent_string(cards.value, 4):>23}  {_mixed(totals)}"
+            f"{percent_string(cards.value, 4):>23}  {'yes' if cards.complete else 'no':>6}  "
+            f"{_mixed(totals)}"
         )
 
 

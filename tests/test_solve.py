@@ -129,6 +129,8 @@ def test_player_seeing_cards_zero_sum_and_bimatrix() -> None:
     shoe = Shoe.standard(decks=6)
     zero_sum = solve(shoe, Model(player_sees="cards"))
     assert zero_sum.value is not None and len(zero_sum.equilibria) == 1
+    # The linear programs prove both optimal strategies unique (Ethier and Gamez suspected so).
+    assert zero_sum.complete
     bimatrix = solve(shoe, Model(player_sees="cards", commission=Fraction(1, 20)))
     assert bimatrix.equilibria and all(e.verified for e in bimatrix.equilibria)
 
@@ -235,6 +237,14 @@ def test_tiny_shoes_with_replacement_against_brute_force(counts: dict[str, int])
 
 
 # --- library errors --------------------------------------------------------------------------
+
+
+def test_with_replacement_the_player_compositions_are_interchangeable() -> None:
+    """Dealt with replacement, 1+4 and 2+3 face the same cards: the optimum is not unique."""
+    solution = solve(Shoe.standard(decks=1), Model(dealing="replacement", player_sees="cards"))
+    assert not solution.complete
+    totals = solve(Shoe.standard(decks=1), Model(dealing="replacement"))
+    assert solution.value == totals.value
 
 
 def test_bad_models_are_refused_in_one_sentence() -> None:

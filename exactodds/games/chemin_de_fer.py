@@ -206,8 +206,9 @@ class Solution:
 
     ``value`` is the Banker's expected payoff per unit at equilibrium in the
     zero-sum game (the value of the game), else ``None``.  ``complete`` says
-    whether ``equilibria`` lists them all (Foster's algorithm) or not (the
-    linear program and the bimatrix search each give what they give).
+    whether ``equilibria`` lists them all: always with Foster's algorithm;
+    with the linear program when it proves both optimal strategies unique;
+    never with the bimatrix search.
     """
 
     model: Model
@@ -463,7 +464,8 @@ def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: in
 
     With one Player choice (he sees his total), Foster's algorithm finds every
     equilibrium.  With several (he sees his cards), the zero-sum game is
-    solved by an exact linear program (one optimal pair), and the bimatrix
+    solved by an exact linear program (which also tells whether the optimal
+    strategies are unique), and the bimatrix
     game by a search of the equilibria in which the Player mixes in at most
     *max_mixed* of his compositions.
 
@@ -483,9 +485,12 @@ def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: in
         method = "Foster's algorithm (every equilibrium)"
         complete = True
     elif game.zero_sum:
-        profiles = (solve_zero_sum(game),)
-        method = "exact linear program (an optimal strategy pair)"
-        complete = False
+        optimal = solve_zero_sum(game)
+        profiles = (optimal,)
+        complete = optimal.player_unique and optimal.banker_unique
+        method = "exact linear program" + (
+            " (both optimal strategies proved unique)" if complete else " (an optimal pair)"
+        )
     else:
         profiles = search_equilibria(game, max_mixed)
         method = (

@@ -35,7 +35,7 @@ Solvers:
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations, pairwise, product
 
@@ -136,7 +136,8 @@ class Profile:
     ``player_up_to``, when set, says that every Player strategy on the segment
     from ``player`` to ``player_up_to`` is in equilibrium with this Banker
     strategy (a degenerate game).  ``banker_unique`` says whether this is the
-    only Banker strategy in equilibrium with ``player``.
+    only Banker strategy in equilibrium with ``player``; ``player_unique``
+    (zero-sum games) whether ``player`` is the Player's only optimal strategy.
 
     >>> Profile((ONE,), (ZERO,)).player_up_to is None
     True
@@ -146,6 +147,7 @@ class Profile:
     banker: tuple[Fraction, ...]
     player_up_to: tuple[Fraction, ...] | None = None
     banker_unique: bool = True
+    player_unique: bool = True
 
 
 def _toy() -> AdditiveGame:
@@ -399,7 +401,20 @@ def solve_zero_sum(game: AdditiveGame) -> Profile:
     found = _banker_for(game, player)
     if found is None:  # pragma: no cover - the minimax theorem guarantees one
         raise AssertionError("No Banker strategy makes the minimax Player strategy a best reply.")
-    return _checked(game, found)
+    # The Player's optimal strategies are the points of the program at the optimum: each
+    # probability is pinned when its largest and smallest values there agree.
+    assert result.value is not None
+    optimal_rows = [*rows, [-value for value in costs]]
+    optimal_bounds = [*bounds, -result.value]
+    unique = True
+    for j in range(choices):
+        direction = [ONE if column == j else ZERO for column in range(width)]
+        high = maximize(direction, optimal_rows, optimal_bounds)
+        low = maximize([-value for value in direction], optimal_rows, optimal_bounds)
+        if high.value is None or low.value is None or high.value != -low.value:
+            unique = False
+            break
+    return _checked(game, replace(found, player_unique=unique))
 
 
 def _solve_square(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction] | None:
