@@ -24,7 +24,7 @@ MODELS = {
     "B2 (Banker cards, Player total)": Model(),
     "B3 zero-sum (both see cards)": Model(player_sees="cards"),
     "B2, 5% commission": Model(commission=Fraction(1, 20)),
-    "B3, 5% commission (mixing in <= 2)": Model(player_sees="cards", commission=Fraction(1, 20)),
+    "B3, 5% commission (vertex search)": Model(player_sees="cards", commission=Fraction(1, 20)),
 }
 
 

@@ -40,15 +40,13 @@ def _best_vertex(
     ]
     limits = [Fraction(b) for b in bounds] + [Fraction(0)] * width
     equalities = [[Fraction(v) for v in row] for row in equal]
+    every_row = equalities + inequalities
+    every_limit = [Fraction(b) for b in equal_bounds] + limits
     best: Fraction | None = None
-    needed = width - len(equalities)
-    if needed < 0:
-        needed = 0
-    for chosen in itertools.combinations(range(len(inequalities)), needed):
-        system = equalities + [inequalities[i] for i in chosen]
-        right = [Fraction(b) for b in equal_bounds] + [limits[i] for i in chosen]
-        if len(system) != width:
-            continue
+    # A vertex is where some `width` independent constraints hold with equality.
+    for chosen in itertools.combinations(range(len(every_row)), width):
+        system = [every_row[i] for i in chosen]
+        right = [every_limit[i] for i in chosen]
         point = _solve(system, right)
         if point is None:
             continue

@@ -47,10 +47,10 @@ from exactodds.report.game import SOLVE_FORMATS, render_solution_json, render_so
 @click.option(
     "--max-mixed",
     type=click.IntRange(0, 5),
-    default=2,
+    default=5,
     show_default=True,
     help="With a commission and --player-sees cards: search equilibria where the Player "
-    "mixes in up to this many of his five compositions (5 searches them all; slower).",
+    "mixes in up to this many of his five compositions (fewer is faster).",
 )
 @click.option(
     "--format",
@@ -110,7 +110,7 @@ def solve_command(
     if not solution.equilibria:
         raise click.ClickException(
             f"No equilibrium was found where the Player mixes in at most {max_mixed} "
-            "compositions; search them all with --max-mixed 5."
+            "compositions; search more with --max-mixed 5."
         )
     if output_format == "json":
         emit(render_solution_json(solution))

@@ -459,15 +459,16 @@ def _equilibrium(game: AdditiveGame, profile: Profile) -> Equilibrium:
     )
 
 
-def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: int = 2) -> Solution:
+def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: int = 5) -> Solution:
     """Solve chemin de fer exactly for *shoe* (default 6 decks) under *model*.
 
     With one Player choice (he sees his total), Foster's algorithm finds every
     equilibrium.  With several (he sees his cards), the zero-sum game is
     solved by an exact linear program (which also tells whether the optimal
-    strategies are unique), and the bimatrix
-    game by a search of the equilibria in which the Player mixes in at most
-    *max_mixed* of his compositions.
+    strategies are unique), and the bimatrix game by a search of every
+    equilibrium whose Player strategy is a vertex of the Banker's
+    indifference hyperplanes, mixing in at most *max_mixed* compositions
+    (every equilibrium unless the game is degenerate).
 
     >>> solution = solve(Shoe.standard(decks=6))
     >>> solution.player_draw_at_5, solution.complete
@@ -494,7 +495,10 @@ def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: in
     else:
         profiles = search_equilibria(game, max_mixed)
         method = (
-            f"search of the equilibria where the Player mixes in at most {max_mixed} compositions"
+            "vertex search (every equilibrium whose Player strategy the Banker's "
+            "indifferences pin down"
+            + ("" if max_mixed >= 5 else f", mixing in at most {max_mixed} compositions")
+            + ")"
         )
         complete = False
     equilibria = tuple(_equilibrium(game, profile) for profile in profiles)

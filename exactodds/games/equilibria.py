@@ -23,9 +23,12 @@ Solvers:
 * :func:`solve_zero_sum` (any ``k``, zero-sum): the Player's minimax strategy
   by an exact linear program (the Banker's best-reply payoff is convex and
   piecewise linear in ``p``), then a Banker strategy that makes it a best reply.
-* :func:`search_equilibria` (any ``k``, bimatrix): every equilibrium in which
-  the Player mixes in at most ``max_mixed`` choices at a vertex of the
-  Banker's indifference hyperplanes; not claimed to be all.
+* :func:`search_equilibria` (any ``k``, bimatrix): every equilibrium whose
+  Player strategy is a vertex of the Banker's indifference hyperplanes (as
+  many cells indifferent, independently, as the Player has mixed choices).
+  An equilibrium it cannot see would have a Player strategy on a segment of
+  points with the same indifferent cells, which only a degenerate game has;
+  so it is not claimed to be all.
 
 >>> game = _toy()  # matching pennies: the Banker gains -1 + 2p by drawing, the Player 1 - 2q
 >>> [(e.player, e.banker) for e in solve_one_choice(game)]
@@ -38,6 +41,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations, pairwise, product
+from math import gcd
 
 from exactodds.games.simplex import maximize
 
@@ -417,26 +421,65 @@ def solve_zero_sum(game: AdditiveGame) -> Profile:
     return _checked(game, replace(found, player_unique=unique))
 
 
-def _solve_square(matrix: list[list[Fraction]], right: list[Fraction]) -> list[Fraction] | None:
-    size = len(matrix)
-    rows = [[*list(row), value] for row, value in zip(matrix, right, strict=True)]
-    for column in range(size):
-        pivot = next((r for r in range(column, size) if rows[r][column] != 0), None)
-        if pivot is None:
-            return None
-        rows[column], rows[pivot] = rows[pivot], rows[column]
-        lead = rows[column][column]
-        rows[column] = [value / lead for value in rows[column]]
-        for r in range(size):
-            if r != column and rows[r][column]:
-                factor = rows[r][column]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[column], strict=True)]
-    return [row[-1] for row in rows]
+def _determinant(matrix: list[list[int]]) -> int:
+    """The determinant of a square integer matrix, by Bareiss's fraction-free elimination.
+
+    >>> _determinant([[2, 1], [1, 3]]), _determinant([[0, 1], [1, 0]]), _determinant([[1, 2], [2, 4]])
+    (5, -1, 0)
+    """
+    rows = [list(row) for row in matrix]
+    size = len(rows)
+    sign = 1
+    previous = 1
+    for k in range(size - 1):
+        if rows[k][k] == 0:
+            swap = next((r for r in range(k + 1, size) if rows[r][k] != 0), None)
+            if swap is None:
+                return 0
+            rows[k], rows[swap] = rows[swap], rows[k]
+            sign = -sign
+        pivot = rows[k][k]
+        for i in range(k + 1, size):
+            row, factor = rows[i], rows[i][k]
+            for j in range(k + 1, size):
+                row[j] = (row[j] * pivot - factor * rows[k][j]) // previous
+        previous = pivot
+    return sign * rows[size - 1][size - 1] if size else 1
+
+
+def _solve_integer(matrix: list[list[int]], right: list[int]) -> tuple[list[int], int] | None:
+    """Solve a square integer system by Cramer's rule: numerators and a positive denominator.
+
+    >>> _solve_integer([[2, 1], [1, 3]], [3, 5])
+    ([4, 7], 5)
+    >>> _solve_integer([[1, 2], [2, 4]], [1, 1]) is None
+    True
+    """
+    determinant = _determinant(matrix)
+    if determinant == 0:
+        return None
+    numerators = []
+    for column in range(len(matrix)):
+        replaced = [
+            [*row[:column], value, *row[column + 1 :]]
+            for row, value in zip(matrix, right, strict=True)
+        ]
+        numerators.append(_determinant(replaced))
+    if determinant < 0:
+        return [-value for value in numerators], -determinant
+    return numerators, determinant
 
 
 def _candidates(game: AdditiveGame, max_mixed: int) -> Iterator[tuple[Fraction, ...]]:
     choices = len(game.player_choices)
     _, free = _fixed_over_box(game)
+    # The Banker's gains in whole numbers (one common scale), for fast exact solving.
+    scale = 1
+    for c in free:
+        for value in (game.banker.cell[c], *game.banker.coupling[c]):
+            scale = scale * value.denominator // gcd(scale, value.denominator)
+    whole_cell = {c: int(game.banker.cell[c] * scale) for c in free}
+    whole_coupling = {c: [int(value * scale) for value in game.banker.coupling[c]] for c in free}
     for mixed_count in range(min(max_mixed, choices) + 1):
         for mixed in combinations(range(choices), mixed_count):
             pure = [j for j in range(choices) if j not in mixed]
@@ -447,27 +490,40 @@ def _candidates(game: AdditiveGame, max_mixed: int) -> Iterator[tuple[Fraction, 
                 if not mixed:
                     yield tuple(point)
                     continue
-                for cells in combinations(free, mixed_count):
-                    matrix = [[game.banker.coupling[c][j] for j in mixed] for c in cells]
-                    right = [
-                        -game.banker.cell[c]
-                        - sum(game.banker.coupling[c][j] * point[j] for j in pure)
-                        for c in cells
-                    ]
-                    solution = _solve_square(matrix, right)
-                    if solution is None or not all(0 < value < 1 for value in solution):
+                # Only cells whose gain can be zero on this face can be indifferent there
+                # (the pure choices are 0 or 1, so these sums are whole numbers).
+                face: list[int] = []
+                offsets: dict[int, int] = {}
+                for c in free:
+                    row = whole_coupling[c]
+                    offset = whole_cell[c] + sum(row[j] for j in pure if point[j])
+                    low = offset + sum(min(0, row[j]) for j in mixed)
+                    high = offset + sum(max(0, row[j]) for j in mixed)
+                    if low < 0 < high:
+                        face.append(c)
+                        offsets[c] = offset
+                for cells in combinations(face, mixed_count):
+                    solved = _solve_integer(
+                        [[whole_coupling[c][j] for j in mixed] for c in cells],
+                        [-offsets[c] for c in cells],
+                    )
+                    if solved is None:
                         continue
-                    for j, value in zip(mixed, solution, strict=True):
-                        point[j] = value
+                    numerators, denominator = solved
+                    if not all(0 < numerator < denominator for numerator in numerators):
+                        continue
+                    for j, numerator in zip(mixed, numerators, strict=True):
+                        point[j] = Fraction(numerator, denominator)
                     yield tuple(point)
 
 
-def search_equilibria(game: AdditiveGame, max_mixed: int = 2) -> tuple[Profile, ...]:
-    """Equilibria in which the Player mixes in at most *max_mixed* choices.
+def search_equilibria(game: AdditiveGame, max_mixed: int = 5) -> tuple[Profile, ...]:
+    """Equilibria at vertices, where the Player mixes in at most *max_mixed* choices.
 
     Candidates are the Player's pure strategies and the points where as many
-    Banker cells are indifferent as the Player has mixed choices; each is kept
-    if some Banker best reply makes it a best reply too.
+    Banker cells are indifferent as the Player has mixed choices (solved in
+    whole numbers by Cramer's rule); each is kept if some Banker best reply
+    makes it a best reply too.
 
     >>> game = _toy()
     >>> [profile.player for profile in search_equilibria(game)]
