@@ -10,7 +10,7 @@ then scored by summing over the sequences.
 >>> from exactodds import Shoe
 >>> deals = Deals(Shoe.from_ranks({"5": 1, "K": 5}), "shoe", "total", "total")
 >>> deals.player_choices, len(deals.banker_cells)
-(('5',), 3)
+(('5',), 4)
 """
 
 from __future__ import annotations
