@@ -371,3 +371,13 @@ def test_the_game_at_punto_banco_strategies_is_punto_banco(decks: int, banker_se
     profile = ((Fraction(1),), tuple(banker))
     assert game.banker.value(*profile) == banker_wins * (1 - commission) - player_wins
     assert game.player.value(*profile) == player_wins - banker_wins
+
+
+def test_a_huge_shoe_approaches_the_with_replacement_solution(classic: Solution) -> None:
+    """Dealt from 5,000 decks, chemin de fer is nearly the 1957 game: 9/11 and its value."""
+    huge = solve(Shoe.standard(decks=5000), Model(banker_sees="total"))
+    assert huge.value is not None and classic.value is not None
+    assert abs(huge.player_draw_at_5["5"] - Fraction(9, 11)) < Fraction(1, 1000)
+    assert abs(huge.value - classic.value) < Fraction(1, 10**5)
+    cells = [(cell.hand, cell.information) for cell in huge.differences_from_punto_banco()]
+    assert cells == [("6", "stood")]
