@@ -447,27 +447,35 @@ def _determinant(matrix: list[list[int]]) -> int:
     return sign * rows[size - 1][size - 1] if size else 1
 
 
-def _solve_integer(matrix: list[list[int]], right: list[int]) -> tuple[list[int], int] | None:
-    """Solve a square integer system by Cramer's rule: numerators and a positive denominator.
+def _solve_inside(matrix: list[list[int]], right: list[int]) -> tuple[list[int], int] | None:
+    """Solve a square integer system by Cramer's rule, if its solution lies strictly inside (0, 1)^n.
 
-    >>> _solve_integer([[2, 1], [1, 3]], [3, 5])
-    ([4, 7], 5)
-    >>> _solve_integer([[1, 2], [2, 4]], [1, 1]) is None
+    Returns the numerators and their positive common denominator; None when the
+    system is singular or the solution is not inside (checked one coordinate at
+    a time, so most candidates cost two determinants).
+
+    >>> _solve_inside([[5, 0], [0, 4]], [1, 3])
+    ([4, 15], 20)
+    >>> _solve_inside([[2, 1], [1, 3]], [3, 5]) is None  # (4/5, 7/5): outside
+    True
+    >>> _solve_inside([[1, 2], [2, 4]], [1, 1]) is None  # singular
     True
     """
     determinant = _determinant(matrix)
     if determinant == 0:
         return None
+    sign = 1 if determinant > 0 else -1
     numerators = []
     for column in range(len(matrix)):
         replaced = [
             [*row[:column], value, *row[column + 1 :]]
             for row, value in zip(matrix, right, strict=True)
         ]
-        numerators.append(_determinant(replaced))
-    if determinant < 0:
-        return [-value for value in numerators], -determinant
-    return numerators, determinant
+        numerator = sign * _determinant(replaced)
+        if not 0 < numerator < sign * determinant:
+            return None
+        numerators.append(numerator)
+    return numerators, sign * determinant
 
 
 def _candidates(game: AdditiveGame, max_mixed: int) -> Iterator[tuple[Fraction, ...]]:
@@ -503,15 +511,13 @@ def _candidates(game: AdditiveGame, max_mixed: int) -> Iterator[tuple[Fraction, 
                         face.append(c)
                         offsets[c] = offset
                 for cells in combinations(face, mixed_count):
-                    solved = _solve_integer(
+                    solved = _solve_inside(
                         [[whole_coupling[c][j] for j in mixed] for c in cells],
                         [-offsets[c] for c in cells],
                     )
                     if solved is None:
                         continue
                     numerators, denominator = solved
-                    if not all(0 < numerator < denominator for numerator in numerators):
-                        continue
                     for j, numerator in zip(mixed, numerators, strict=True):
                         point[j] = Fraction(numerator, denominator)
                     yield tuple(point)
