@@ -31,7 +31,12 @@ from hypothesis import strategies as st
 from exactodds import Rules, Shoe, Tableau, analyze
 from exactodds.cli import cli
 from exactodds.games.chemin_de_fer import Model, ModelError, Solution, build_game, solve
-from exactodds.games.equilibria import Profile, best_reply_failures
+from exactodds.games.equilibria import (
+    Profile,
+    best_reply_failures,
+    search_equilibria,
+    solve_zero_sum,
+)
 from exactodds.report.game import solution_data
 
 CLASSIC = Model(dealing="replacement", banker_sees="total", player_sees="total")
@@ -381,3 +386,14 @@ def test_a_huge_shoe_approaches_the_with_replacement_solution(classic: Solution)
     assert abs(huge.value - classic.value) < Fraction(1, 10**5)
     cells = [(cell.hand, cell.information) for cell in huge.differences_from_punto_banco()]
     assert cells == [("6", "stood")]
+
+
+@pytest.mark.parametrize("decks", [1, 6])
+def test_linear_program_and_vertex_search_agree_on_model_b3(decks: int) -> None:
+    """Two independent solvers of the zero-sum game with the Player seeing his cards agree."""
+    game = build_game(Shoe.standard(decks=decks), Model(player_sees="cards"))
+    optimal = solve_zero_sum(game)
+    found = search_equilibria(game)
+    assert [(profile.player, profile.banker) for profile in found] == [
+        (optimal.player, optimal.banker)
+    ]
