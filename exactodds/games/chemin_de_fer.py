@@ -189,6 +189,10 @@ class Equilibrium:
     whether this Banker strategy is the only one in equilibrium with the
     Player's.  ``verified`` is set only after each side's strategy was checked
     to be a best reply to the other's, choice by choice, exactly.
+
+    >>> equilibrium = solve(Shoe.standard(decks=8)).equilibria[0]
+    >>> equilibrium.verified, equilibrium.banker_payoff == -equilibrium.player_payoff
+    (True, True)
     """
 
     player_draw_at_5: Mapping[str, Fraction]
@@ -209,6 +213,10 @@ class Solution:
     whether ``equilibria`` lists them all: always with Foster's algorithm;
     with the linear program when it proves both optimal strategies unique;
     never with the bimatrix search.
+
+    >>> solution = solve(Shoe.standard(decks=2), Model(commission=Fraction(1, 20)))
+    >>> solution.value is None, len(solution.equilibria), solution.banker_cells
+    (True, 1, 484)
     """
 
     model: Model

@@ -93,7 +93,13 @@ def _tableau(equilibrium: Equilibrium, digits: int) -> list[str]:
 
 
 def render_solution_table(solution: Solution, digits: int = 10) -> str:
-    """The solution as a text report: model, value, both strategies, the check."""
+    """The solution as a text report: model, value, both strategies, the check.
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.games.chemin_de_fer import solve
+    >>> print(render_solution_table(solve(Shoe.standard(decks=8)), 4).splitlines()[-1][:40])
+    Verified: yes; in every equilibrium each
+    """
     model = solution.model
     count = len(solution.equilibria)
     lines = [
@@ -220,5 +226,11 @@ def solution_data(solution: Solution) -> dict[str, Any]:
 
 
 def render_solution_json(solution: Solution) -> str:
-    """:func:`solution_data` as indented JSON text."""
+    """:func:`solution_data` as indented JSON text.
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.games.chemin_de_fer import solve
+    >>> json.loads(render_solution_json(solve(Shoe.standard(decks=8))))["player_draw_at_5"]
+    '163305/201968'
+    """
     return json.dumps(solution_data(solution), indent=2)
