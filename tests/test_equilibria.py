@@ -96,9 +96,14 @@ def test_foster_and_the_vertex_search_agree_on_random_games(data: st.DataObject)
     assert foster, "every finite game has an equilibrium"
     for profile in foster:
         assert best_reply_failures(game, profile) == []
+    searched = search_equilibria(game)
     if all(profile.player_up_to is None for profile in foster):
         # No continuum: the vertex search sees exactly the Player strategies Foster finds.
-        assert {p.player for p in search_equilibria(game)} == {p.player for p in foster}
+        assert {p.player for p in searched} == {p.player for p in foster}
+    if all(p.banker_unique and p.player_unique for p in searched):
+        # The search proves its list complete: Foster (complete by construction) agrees.
+        assert all(profile.player_up_to is None for profile in foster)
+        assert [(p.player, p.banker) for p in searched] == [(p.player, p.banker) for p in foster]
 
 
 @settings(max_examples=40, deadline=None)
@@ -129,3 +134,9 @@ def test_zero_sum_linear_program_is_the_minimax(data: st.DataObject) -> None:
     if choices == 1:
         foster_values = {game.banker.value(p.player, p.banker) for p in solve_one_choice(game)}
         assert foster_values == {value}
+    # The vertex search finds the optimal Player strategy, at the value; when both solvers
+    # prove their answers unique, they are the same single pair.
+    searched = search_equilibria(game)
+    assert {game.banker.value(p.player, p.banker) for p in searched} == {value}
+    if optimal.player_unique and optimal.banker_unique:
+        assert [(p.player, p.banker) for p in searched] == [(optimal.player, optimal.banker)]

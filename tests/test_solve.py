@@ -138,6 +138,9 @@ def test_player_seeing_cards_zero_sum_and_bimatrix() -> None:
     assert zero_sum.complete
     bimatrix = solve(shoe, Model(player_sees="cards", commission=Fraction(1, 20)))
     assert bimatrix.equilibria and all(e.verified for e in bimatrix.equilibria)
+    # Ethier and Lee (2023) could not prove Model B3's equilibrium unique; the search proves
+    # its one equilibrium is the only one.
+    assert bimatrix.complete and len(bimatrix.equilibria) == 1
 
 
 # --- brute force over every pure strategy on tiny shoes ------------------------------------

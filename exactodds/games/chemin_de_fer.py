@@ -502,13 +502,18 @@ def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: in
         )
     else:
         profiles = search_equilibria(game, max_mixed)
-        method = (
-            "vertex search (every equilibrium whose Player strategy the Banker's "
-            "indifferences pin down"
+        complete = (
+            bool(profiles)
+            and max_mixed >= len(game.player_choices)
+            and all(profile.banker_unique and profile.player_unique for profile in profiles)
+        )
+        method = "vertex search" + (
+            " (every equilibrium, proved complete)"
+            if complete
+            else " (every equilibrium whose Player strategy the Banker's indifferences pin down"
             + ("" if max_mixed >= 5 else f", mixing in at most {max_mixed} compositions")
             + ")"
         )
-        complete = False
     equilibria = tuple(_equilibrium(game, profile) for profile in profiles)
     value = equilibria[0].banker_payoff if game.zero_sum and equilibria else None
     return Solution(

@@ -25,10 +25,9 @@ Solvers:
   piecewise linear in ``p``), then a Banker strategy that makes it a best reply.
 * :func:`search_equilibria` (any ``k``, bimatrix): every equilibrium whose
   Player strategy is a vertex of the Banker's indifference hyperplanes (as
-  many cells indifferent, independently, as the Player has mixed choices).
-  An equilibrium it cannot see would have a Player strategy on a segment of
-  points with the same indifferent cells, which only a degenerate game has;
-  so it is not claimed to be all.
+  many cells indifferent, independently, as the Player has mixed choices),
+  with exact checks that prove the list complete when it is (each found
+  strategy the only one in equilibrium with the other side's).
 
 >>> game = _toy()  # matching pennies: the Banker gains -1 + 2p by drawing, the Player 1 - 2q
 >>> [(e.player, e.banker) for e in solve_one_choice(game)]
@@ -531,6 +530,14 @@ def search_equilibria(game: AdditiveGame, max_mixed: int = 5) -> tuple[Profile, 
     whole numbers by Cramer's rule); each is kept if some Banker best reply
     makes it a best reply too.
 
+    The list is every equilibrium when *max_mixed* covers every choice and
+    each profile has ``banker_unique`` and ``player_unique``.  Proof: for any
+    equilibrium (p, q), the Player strategies in equilibrium with q form a
+    polytope; a vertex v of it is pinned by as many independent indifferent
+    cells as it has mixed choices, so the search finds v, and (v, q) is an
+    equilibrium.  If the Banker's reply at v is unique, q is the one found;
+    if the polytope of that q is the single point v, then p = v.
+
     >>> game = _toy()
     >>> [profile.player for profile in search_equilibria(game)]
     [(Fraction(1, 2),)]
@@ -544,6 +551,54 @@ def search_equilibria(game: AdditiveGame, max_mixed: int = 5) -> tuple[Profile, 
         seen.add(point)
         found = _banker_for(game, point, reduction)
         if found is not None:
-            profiles.append(_checked(game, found))
+            pinned = _player_pinned(game, found, reduction)
+            profiles.append(_checked(game, replace(found, player_unique=pinned)))
     profiles.sort(key=lambda profile: profile.player)
     return tuple(profiles)
+
+
+def _player_pinned(game: AdditiveGame, profile: Profile, reduction: _Reduction) -> bool:
+    """Whether ``profile.player`` is the only Player strategy in equilibrium with ``profile.banker``.
+
+    Those strategies form a polytope: each Player choice within its best-reply
+    range against the Banker's strategy, and each Banker cell's gain of the
+    sign his action needs (zero where he mixes).  Cells fixed over the whole
+    box hold everywhere, so only the others are constraints.  The polytope is
+    a point when exact linear programs pin every coordinate from both sides.
+    """
+    choices = len(game.player_choices)
+    rows: list[list[Fraction]] = []
+    bounds: list[Fraction] = []
+    equal: list[list[Fraction]] = []
+    equal_bounds: list[Fraction] = []
+    for j in range(choices):
+        unit = [ONE if other == j else ZERO for other in range(choices)]
+        gain = game.player.choice_gain(j, profile.banker)
+        if gain > 0:
+            equal.append(unit)
+            equal_bounds.append(ONE)
+        elif gain < 0:
+            equal.append(unit)
+            equal_bounds.append(ZERO)
+        else:
+            rows.append(unit)
+            bounds.append(ONE)
+    for c in reduction.free:
+        coupling, cell = list(game.banker.coupling[c]), game.banker.cell[c]
+        draw = profile.banker[c]
+        if draw == 1:  # gain >= 0
+            rows.append([-value for value in coupling])
+            bounds.append(cell)
+        elif draw == 0:  # gain <= 0
+            rows.append(coupling)
+            bounds.append(-cell)
+        else:
+            equal.append(coupling)
+            equal_bounds.append(-cell)
+    for j in range(choices):
+        direction = [ONE if other == j else ZERO for other in range(choices)]
+        high = maximize(direction, rows, bounds, equal, equal_bounds)
+        low = maximize([-value for value in direction], rows, bounds, equal, equal_bounds)
+        if high.value is None or low.value is None or high.value != -low.value:
+            return False
+    return True
