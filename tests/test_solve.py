@@ -30,14 +30,22 @@ from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, Tableau, analyze
 from exactodds.cli import cli
-from exactodds.games.chemin_de_fer import Model, ModelError, Solution, build_game, solve
+from exactodds.games.chemin_de_fer import (
+    BankerCell,
+    Equilibrium,
+    Model,
+    ModelError,
+    Solution,
+    build_game,
+    solve,
+)
 from exactodds.games.equilibria import (
     Profile,
     best_reply_failures,
     search_equilibria,
     solve_zero_sum,
 )
-from exactodds.report.game import solution_data
+from exactodds.report.game import render_solution_table, solution_data
 
 CLASSIC = Model(dealing="replacement", banker_sees="total", player_sees="total")
 
@@ -400,3 +408,26 @@ def test_linear_program_and_vertex_search_agree_on_model_b3(decks: int) -> None:
     assert [(profile.player, profile.banker) for profile in found] == [
         (optimal.player, optimal.banker)
     ]
+
+
+def test_report_of_a_continuum_and_of_a_player_without_a_choice() -> None:
+    """A degenerate solution (an interval of Player strategies) and a shoe with no two-card 5."""
+    interval = Equilibrium(
+        player_draw_at_5={"5": Fraction(0)},
+        banker=(BankerCell("6", "stood", Fraction(1)),),
+        banker_payoff=Fraction(1, 10),
+        player_payoff=Fraction(-1, 10),
+        banker_unique=False,
+        player_draw_at_5_up_to={"5": Fraction(1)},
+        verified=True,
+    )
+    solution = Solution(Model(), Shoe.standard(1), (interval,), Fraction(1, 10), "test", True, 1, 1)
+    text = render_solution_table(solution, 4)
+    assert "Player draws on 5 with probability 0 = 0.0000 to 1 = 1.0000 (any value between)" in text
+    assert "D*" in text  # Punto Banco stands on 6 when the Player stood
+    assert "other Banker strategies are in equilibrium" in text
+    data = solution_data(solution)
+    assert data["equilibria"][0]["player_draw_at_5_up_to"] == {"5": "1"}
+    no_five = solve(Shoe.from_ranks({"K": 6, "A": 1}))
+    assert no_five.equilibria[0].player_draw_at_5 == {}
+    assert "this shoe can deal him no two-card 5" in render_solution_table(no_five)
