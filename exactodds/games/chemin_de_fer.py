@@ -187,7 +187,8 @@ class Equilibrium:
     ``player_draw_at_5_up_to`` is set, every Player strategy between the two is
     also in equilibrium with this Banker strategy.  ``banker_unique`` says
     whether this Banker strategy is the only one in equilibrium with the
-    Player's.  ``verified`` is set only after each side's strategy was checked
+    Player's, ``player_unique`` whether the Player's is the only one in
+    equilibrium with the Banker's.  ``verified`` is set only after each side's strategy was checked
     to be a best reply to the other's, choice by choice, exactly.
 
     >>> equilibrium = solve(Shoe.standard(decks=8)).equilibria[0]
@@ -202,6 +203,7 @@ class Equilibrium:
     banker_unique: bool = True
     player_draw_at_5_up_to: Mapping[str, Fraction] | None = None
     verified: bool = False
+    player_unique: bool = True
 
 
 @dataclass(frozen=True)
@@ -460,6 +462,7 @@ def _equilibrium(game: AdditiveGame, profile: Profile) -> Equilibrium:
         banker_payoff=game.banker.value(profile.player, profile.banker),
         player_payoff=game.player.value(profile.player, profile.banker),
         banker_unique=profile.banker_unique,
+        player_unique=profile.player_unique and profile.player_up_to is None,
         player_draw_at_5_up_to=(
             {str(label): value for label, value in up_to.items()} if up_to is not None else None
         ),

@@ -140,7 +140,8 @@ class Profile:
     from ``player`` to ``player_up_to`` is in equilibrium with this Banker
     strategy (a degenerate game).  ``banker_unique`` says whether this is the
     only Banker strategy in equilibrium with ``player``; ``player_unique``
-    (zero-sum games) whether ``player`` is the Player's only optimal strategy.
+    whether ``player`` is the only Player strategy in equilibrium with
+    ``banker`` (in a zero-sum game: his only optimal strategy).
 
     >>> Profile((ONE,), (ZERO,)).player_up_to is None
     True

@@ -138,6 +138,10 @@ def render_solution_table(solution: Solution, digits: int = 10) -> str:
             lines.append(text)
         if not draws:
             lines.append("Player: this shoe can deal him no two-card 5, so he has no choice.")
+        elif not equilibrium.player_unique and up_to is None:
+            lines.append(
+                "  (other Player strategies are in equilibrium with this Banker strategy too)"
+            )
         lines.append("")
         lines.append(
             "Banker's strategy (D draw, S stand, M mixed, * not the Punto Banco tableau's action):"
@@ -177,6 +181,7 @@ def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
         "banker_payoff": fraction_string(equilibrium.banker_payoff),
         "player_payoff": fraction_string(equilibrium.player_payoff),
         "banker_unique": equilibrium.banker_unique,
+        "player_unique": equilibrium.player_unique,
         "differs_from_punto_banco": [
             {"hand": cell.hand, "information": cell.information, "action": cell.action}
             for cell in equilibrium.banker
