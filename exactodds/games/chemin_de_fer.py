@@ -214,7 +214,7 @@ class Solution:
     zero-sum game (the value of the game), else ``None``.  ``complete`` says
     whether ``equilibria`` lists them all: always with Foster's algorithm;
     with the linear program when it proves both optimal strategies unique;
-    never with the bimatrix search.
+    with the bimatrix search when its exact checks prove the list complete.
 
     >>> solution = solve(Shoe.standard(decks=2), Model(commission=Fraction(1, 20)))
     >>> solution.value is None, len(solution.equilibria), solution.banker_cells
@@ -478,8 +478,8 @@ def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: in
     solved by an exact linear program (which also tells whether the optimal
     strategies are unique), and the bimatrix game by a search of every
     equilibrium whose Player strategy is a vertex of the Banker's
-    indifference hyperplanes, mixing in at most *max_mixed* compositions
-    (every equilibrium unless the game is degenerate).
+    indifference hyperplanes, mixing in at most *max_mixed* compositions,
+    with exact checks that prove the list complete when it is.
 
     >>> solution = solve(Shoe.standard(decks=6))
     >>> solution.player_draw_at_5, solution.complete
