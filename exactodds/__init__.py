@@ -20,28 +20,54 @@ Many shoes at once (compiled once, then well under a millisecond a shoe):
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-from exactodds.analysis.single import Analysis, BetAnalysis, OutcomeCount, analyze, price_bet
-from exactodds.bets.bet import Bet, main_bets
-from exactodds.cards import Card, Rank, Suit, parse_cards
-from exactodds.engine.walk import OutcomeTable, RoundSummary, Winner, enumerate_rounds
-from exactodds.errors import CardError, ExactOddsError, PayError, RulesError, ShoeError
-from exactodds.rules import Rules, Tableau, Variant
-from exactodds.shoe import Shoe
-
-# Imported on first use: they bring numpy (and sympy, inside breakeven).
+# Every public name is imported on first use (PEP 562), so that `import exactodds`, which any
+# `exactodds.*` import runs first, costs next to nothing: `exactodds odds` must start fast,
+# and numpy (batch), sympy (breakeven) and the rest load only where they are used.
 if TYPE_CHECKING:
     from exactodds.analysis.many import Analyzer, analyze_many
     from exactodds.analysis.removal import effect_of_removal
+    from exactodds.analysis.single import Analysis, BetAnalysis, OutcomeCount, analyze, price_bet
     from exactodds.analysis.symbolic import breakeven
+    from exactodds.bets.bet import Bet, main_bets
     from exactodds.bets.catalogue import select_bets
     from exactodds.bets.custom import load_custom_bets
+    from exactodds.cards import Card, Rank, Suit, parse_cards
     from exactodds.engine.known import enumerate_known
+    from exactodds.engine.walk import OutcomeTable, RoundSummary, Winner, enumerate_rounds
+    from exactodds.errors import CardError, ExactOddsError, PayError, RulesError, ShoeError
     from exactodds.rulefiles import load_rules_file
+    from exactodds.rules import Rules, Tableau, Variant
+    from exactodds.shoe import Shoe
+
+    __version__: str
 
 _LAZY = {
+    "Analysis": "analysis.single",
+    "BetAnalysis": "analysis.single",
+    "OutcomeCount": "analysis.single",
+    "analyze": "analysis.single",
+    "price_bet": "analysis.single",
+    "Bet": "bets.bet",
+    "main_bets": "bets.bet",
+    "Card": "cards",
+    "Rank": "cards",
+    "Suit": "cards",
+    "parse_cards": "cards",
+    "OutcomeTable": "engine.walk",
+    "RoundSummary": "engine.walk",
+    "Winner": "engine.walk",
+    "enumerate_rounds": "engine.walk",
+    "CardError": "errors",
+    "ExactOddsError": "errors",
+    "PayError": "errors",
+    "RulesError": "errors",
+    "ShoeError": "errors",
+    "Rules": "rules",
+    "Tableau": "rules",
+    "Variant": "rules",
+    "Shoe": "shoe",
     "Analyzer": "analysis.many",
     "analyze_many": "analysis.many",
     "select_bets": "bets.catalogue",
@@ -54,15 +80,24 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module 'exactodds' has no attribute {name!r}")
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value: Any = version("exactodds")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            value = "0+unknown"
+    elif name in _LAZY:
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module 'exactodds' has no attribute {name!r}")
+    globals()[name] = value  # the next look-up is a plain attribute
+    return value
 
 
-try:
-    __version__ = version("exactodds")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, "__version__"})
+
 
 __all__ = [
     "Analysis",

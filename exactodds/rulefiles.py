@@ -53,10 +53,8 @@ exactodds.rulefiles.RulesFileError: player_draws in my.toml lists total 10; use 
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -272,6 +270,8 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
     ...
     exactodds.rulefiles.RulesFileError: my.toml has no natural_totals; add natural_totals = [8, 9].
     """
+    import tomllib  # only when a rules file is read: `exactodds odds` reads none
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -344,7 +344,9 @@ def shipped_rules_files() -> dict[str, Path]:
     >>> sorted(shipped_rules_files())
     ['banker_as_player', 'chemin_de_fer_stand', 'standard']
     """
-    folder = resources.files("exactodds").joinpath("data", "rules")
+    # Beside this module (a plain directory in every install): importlib.resources would
+    # bring tempfile, zipfile and more into every command's start, for a help text.
+    folder = Path(__file__).parent / "data" / "rules"
     return {
         Path(entry.name).stem: Path(str(entry))
         for entry in sorted(folder.iterdir(), key=lambda entry: entry.name)

@@ -32,8 +32,6 @@ from typing import Any
 
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
-from exactodds.bets.custom import load_custom_bets
-from exactodds.bets.paytables import load_paytable, parse_pay_option
 from exactodds.cards import parse_cards
 from exactodds.errors import RulesError, ShoeError
 from exactodds.numbers import parse_commission, parse_pay
@@ -175,16 +173,24 @@ def build_bets(
     ['dragon7']
     """
     chosen_custom: list[Bet] = list(custom)
-    taken = list(available_bets(rules))
-    for path in bet_files:
-        loaded = load_custom_bets(path, taken + [bet.name for bet in chosen_custom])
-        chosen_custom.extend(loaded)
+    bet_files = tuple(bet_files)
+    if bet_files:  # imported only when used: plain `exactodds odds` reads no bet file
+        from exactodds.bets.custom import load_custom_bets
+
+        taken = list(available_bets(rules))
+        for path in bet_files:
+            loaded = load_custom_bets(path, taken + [bet.name for bet in chosen_custom])
+            chosen_custom.extend(loaded)
     pay_changes: dict[str, Fraction | str | int] = {}
-    if paytable is not None:
-        pay_changes |= load_paytable(paytable)
-    for text in pays:
-        name, value = parse_pay_option(text)
-        pay_changes[name] = value
+    pays = tuple(pays)
+    if paytable is not None or pays:
+        from exactodds.bets.paytables import load_paytable, parse_pay_option
+
+        if paytable is not None:
+            pay_changes |= load_paytable(paytable)
+        for text in pays:
+            name, value = parse_pay_option(text)
+            pay_changes[name] = value
     if selection is None:
         selection = "main,custom" if chosen_custom else "main"
     return select_bets(selection, rules, pay_changes, chosen_custom)

@@ -16,6 +16,8 @@ EXPECTED = {
     "compare_tableaux.py": "standard                0.458597  0.446247  0.095156",
     "removal_study.py": "Full 8-deck shoe: Banker edge 1.0579% Player edge 1.2351%",
     "totals_breakdown.py": "586,850,279,002,112",
+    # Kemeny and Snell (1957): the Player draws on 5 with probability 9/11.
+    "chemin_de_fer_decks.py": "Player draws on 5 with probability 9/11, Banker edge 1.2799%",
 }
 
 

@@ -20,10 +20,19 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from exactodds.bets.bet import Bet, main_bets
-from exactodds.engine.walk import OutcomeTable, Winner, enumerate_rounds, sequences
+from exactodds.engine.coefficients import ValueKey, cached_polynomials, polynomials
+from exactodds.engine.walk import (
+    OutcomeTable,
+    RoundSummary,
+    Winner,
+    enumerate_rounds,
+    require_countable,
+    sequences,
+    summary_of,
+)
 from exactodds.numbers import decimal_string, percent_string, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -216,9 +225,7 @@ def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:
     counts: dict[str, int] = defaultdict(int)
     for summary, count in table.counts.items():
         counts[bet.settle(summary)] += count
-    for outcome in counts:
-        bet.pay(outcome)  # every outcome the bet can produce must have a pay
-    return BetAnalysis(bet, dict(counts), table.total)
+    return _bet_analysis(bet, counts, table.total)
 
 
 def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None = None) -> Analysis:
@@ -241,7 +248,118 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
     exactodds.errors.ShoeError: The shoe holds 3 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
     """
     rules = rules if rules is not None else Rules()
-    return Analysis(shoe, rules, *price_table(enumerate_rounds(shoe, rules.tableau), rules, bets))
+    chosen = tuple(bets) if bets is not None else main_bets(rules)
+    require_countable(shoe)
+    parts = _price_by_value(shoe, rules, chosen)
+    if parts is None:
+        parts = price_table(enumerate_rounds(shoe, rules.tableau), rules, chosen)
+    return Analysis(shoe, rules, *parts)
+
+
+#: Below this many cards the walk is quicker than compiling a tableau's polynomials.
+_WALK_BELOW = 52
+
+_Parts = tuple[dict[str, OutcomeCount], dict[str, BetAnalysis], dict[str, str], tuple[str, ...]]
+
+
+def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts | None:
+    """The parts of an :class:`Analysis` from the tableau's count polynomials, if they can be.
+
+    They can when no bet reads the pair states (every main bet, most side
+    bets): then a bet's outcome is a function of the value-level key, and each
+    key's count is a polynomial in the shoe's value counts, a few milliseconds
+    to evaluate once the tableau's polynomials are compiled (they are cached
+    on disk, :mod:`exactodds.engine.coefficients`).  ``None`` when a bet needs
+    pair detail, or when the shoe is so small that the walk is quicker than
+    compiling polynomials that no cache holds yet; the walk then prices
+    everything, with the same exact counts.
+
+    >>> from exactodds.bets.side import side_bets
+    >>> shoe = Shoe.standard(decks=8)
+    >>> dragon7 = side_bets()["dragon7"]
+    >>> by_value = _price_by_value(shoe, Rules(), (dragon7,))[1]["dragon7"]
+    >>> by_value.outcome_counts == price_bet(enumerate_rounds(shoe), dragon7).outcome_counts
+    True
+    >>> _price_by_value(shoe, Rules(), (side_bets()["player_pair"],)) is None
+    True
+    """
+    compiled = (
+        polynomials(rules.tableau)
+        if shoe.cards >= _WALK_BELOW
+        else cached_polynomials(rules.tableau)
+    )
+    if compiled is None:
+        return None
+    probes = _probes(compiled.keys, shoe.suits_known)
+    priced_bets = [bet for bet in bets if not (bet.needs_suits and not shoe.suits_known)]
+    by_key: list[list[str]] = []
+    for bet in priced_bets:
+        settled = _value_outcomes(bet, probes)
+        if settled is None:
+            return None
+        by_key.append(settled)
+    counts = compiled.key_counts(shoe.value_counts)
+    total = sequences(shoe.cards)
+    by_winner: dict[Winner, int] = dict.fromkeys(Winner, 0)
+    for summaries, count in zip(probes, counts, strict=True):
+        by_winner[summaries[0].winner] += count
+    outcomes = {
+        winner.value: OutcomeCount(winner.value, by_winner[winner], total)
+        for winner in (Winner.BANKER, Winner.PLAYER, Winner.TIE)
+    }
+    priced: dict[str, BetAnalysis] = {}
+    unavailable: dict[str, str] = {}
+    for bet in bets:
+        if bet.needs_suits and not shoe.suits_known:
+            unavailable[bet.name] = SUITS_UNKNOWN
+    for bet, outcome_of_key in zip(priced_bets, by_key, strict=True):
+        outcome_counts: dict[str, int] = defaultdict(int)
+        for outcome, count in zip(outcome_of_key, counts, strict=True):
+            if count:
+                outcome_counts[outcome] += count
+        priced[bet.name] = _bet_analysis(bet, outcome_counts, total)
+    return outcomes, priced, unavailable, tuple(bet.name for bet in bets)
+
+
+@lru_cache(maxsize=16)
+def _probes(keys: tuple[ValueKey, ...], suits_known: bool) -> tuple[tuple[RoundSummary, ...], ...]:
+    """Per key, its round summary under every pair state a shoe with(out) suits allows."""
+    states = range(3) if suits_known else range(2)
+    return tuple(
+        tuple(
+            summary_of((*key, player, banker), suits_known)
+            for player in states
+            for banker in states
+        )
+        for key in keys
+    )
+
+
+def _value_outcomes(bet: Bet, probes: tuple[tuple[RoundSummary, ...], ...]) -> list[str] | None:
+    """The bet's outcome per key, or ``None`` if some key's outcome depends on the pairs.
+
+    The probes include pair states a given shoe may never deal; a bet whose
+    settlement fails on one of them is left to the walk, which shows it only
+    the rounds that happen (and reports any failure exactly as before).
+    """
+    outcomes = []
+    try:
+        for summaries in probes:
+            first = bet.settle(summaries[0])
+            for summary in summaries[1:]:
+                if bet.settle(summary) != first:
+                    return None
+            outcomes.append(first)
+    except Exception:
+        return None
+    return outcomes
+
+
+def _bet_analysis(bet: Bet, counts: Mapping[str, int], total: int) -> BetAnalysis:
+    """A bet's analysis from its outcome counts, outcomes in name order (as the pays are)."""
+    for outcome in counts:
+        bet.pay(outcome)  # every outcome the bet can produce must have a pay
+    return BetAnalysis(bet, {outcome: counts[outcome] for outcome in sorted(counts)}, total)
 
 
 def price_table(

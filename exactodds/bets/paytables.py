@@ -20,7 +20,6 @@ exactodds.errors.PayError: Bet 'lucky6' has several pays (three_card_win, two_ca
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
@@ -101,6 +100,8 @@ def parse_paytable(text: str, source: str = "the pay table") -> dict[str, Fracti
         if not isinstance(data, dict):
             raise PayError(f'{_capital(source)} must hold a JSON object such as {{"dragon7": 30}}.')
     else:
+        import tomllib  # only for TOML text: `exactodds odds` reads none
+
         try:
             data = tomllib.loads(text, parse_float=str)
         except tomllib.TOMLDecodeError as error:

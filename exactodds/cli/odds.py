@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from exactodds.analysis.single import Analysis, analyze
+from exactodds.analysis.single import analyze
+from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, usage_error
 from exactodds.cli.options import (
     bet_options,
@@ -19,7 +18,6 @@ from exactodds.cli.options import (
     shoe_options,
     with_known,
 )
-from exactodds.engine.known import analyze_known, describe_known, parse_known
 from exactodds.errors import ExactOddsError
 from exactodds.report.odds import (
     analysis_data,
@@ -27,6 +25,8 @@ from exactodds.report.odds import (
     render_json,
     render_table,
 )
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 
 @click.command()
@@ -73,20 +73,42 @@ def odds(
         shoe = build_shoe(decks, shoe_spec, remove)
         rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
         bets = build_bets(rules, selection, pays, paytable, bet_files)
-        known_cards = parse_known(known)
-        analysis: Analysis = (
-            analyze_known(shoe, rules, known_cards, bets)
-            if known_cards
-            else analyze(shoe, rules, bets)
-        )
+        if known:
+            return _odds_with_known(shoe, rules, bets, known, output_format, digits, exact)
+        analysis = analyze(shoe, rules, bets)
     except ExactOddsError as error:
         raise usage_error(error) from None
-    if output_format == "json" and known_cards:
+    if output_format == "json":
+        emit(render_json(analysis, digits))
+    elif output_format == "csv":
+        emit(render_csv(analysis, digits))
+    else:
+        emit(render_table(analysis, digits, exact=exact))
+
+
+def _odds_with_known(
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
+    known: tuple[str, ...],
+    output_format: str,
+    digits: int,
+    exact: bool,
+) -> None:
+    """``odds --known``: the known-card walk, imported only when cards are known."""
+    import json
+
+    from exactodds.engine.known import analyze_known, describe_known, parse_known
+
+    try:
+        known_cards = parse_known(known)
+        analysis = analyze_known(shoe, rules, known_cards, bets)
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    if output_format == "json":
         data = analysis_data(analysis, digits)
         data["known"] = {str(position): card.symbol for position, card in known_cards.items()}
         emit(json.dumps(data, indent=2))
-    elif output_format == "json":
-        emit(render_json(analysis, digits))
     elif output_format == "csv":
         emit(render_csv(analysis, digits))
     else:

@@ -34,9 +34,7 @@ True
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -45,14 +43,23 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.engine.coefficients import (
+    MULTISETS,
+    Polynomials,
+    ValueKey,
+    multiset_plan,
+    polynomials,
+)
 from exactodds.engine.walk import falling_factorial
 from exactodds.rules import Tableau
 
-__all__ = ["EXACT_INT64_LIMIT", "CompiledTableau", "ValueKey", "compile_tableau"]
-
-#: A round summary without pair detail:
-#: (player total, banker total, player cards, banker cards, player natural, banker natural).
-ValueKey = tuple[int, int, int, int, bool, bool]
+__all__ = [
+    "EXACT_INT64_LIMIT",
+    "CompiledTableau",
+    "ValueKey",
+    "compile_tableau",
+    "compiled_arrays",
+]
 
 #: Shoes with ff(N, 6) below this evaluate in int64; larger ones use Python integers.
 EXACT_INT64_LIMIT = 2**62
@@ -255,92 +262,37 @@ def _exact_matmul(left: IntArray, right: IntArray) -> IntArray:
 
 @cache
 def compile_tableau(tableau: Tableau) -> CompiledTableau:
-    """Walk every value sequence once and collect the count polynomials of *tableau*.
+    """The count polynomials of *tableau* as numpy arrays, ready for many shoes.
 
-    Cached per tableau; takes about half a second.
+    The coefficients come from :func:`~exactodds.engine.coefficients.polynomials`:
+    compiled once per tableau and user, then read back from the disk cache (a
+    few milliseconds) by every later run.  Cached in memory per tableau.
     """
-    naturals = tableau.natural_totals
-    player_draws = tableau.player_draws
-    stood_row = tableau.banker_draws_when_player_stood
-    banker_draws = tableau.banker_draws
-    entries: dict[tuple[tuple[int, ...], ValueKey], int] = defaultdict(int)
-    hands = [(low, high) for low in range(10) for high in range(low, 10)]
-    for player_low, player_high in hands:
-        for banker_low, banker_high in hands:
-            orders = (1 if player_low == player_high else 2) * (
-                1 if banker_low == banker_high else 2
-            )
-            used = [0] * 10
-            for value in (player_low, player_high, banker_low, banker_high):
-                used[value] += 1
-            player_total = (player_low + player_high) % 10
-            banker_total = (banker_low + banker_high) % 10
-            player_natural = player_total in naturals
-            banker_natural = banker_total in naturals
-            flags = (player_natural, banker_natural)
+    return compiled_arrays(polynomials(tableau))
 
-            def add(
-                extra: tuple[int, ...],
-                key: tuple[int, int, int, int],
-                used: list[int] = used,
-                flags: tuple[bool, bool] = flags,
-                orders: int = orders,
-            ) -> None:
-                multiset = used.copy()
-                for value in extra:
-                    multiset[value] += 1
-                entries[(tuple(multiset), (*key, *flags))] += orders
 
-            if player_natural or banker_natural:
-                add((), (player_total, banker_total, 2, 2))
-            elif not player_draws[player_total]:
-                if stood_row[banker_total]:
-                    for third in range(10):
-                        add((third,), (player_total, (banker_total + third) % 10, 2, 3))
-                else:
-                    add((), (player_total, banker_total, 2, 2))
-            else:
-                for third in range(10):
-                    final_player = (player_total + third) % 10
-                    if banker_draws[banker_total][third]:
-                        for banker_third in range(10):
-                            add(
-                                (third, banker_third),
-                                (final_player, (banker_total + banker_third) % 10, 3, 3),
-                            )
-                    else:
-                        add((third,), (final_player, banker_total, 3, 2))
-    every = [(0,) * 10] + [
-        tuple(combination.count(value) for value in range(10))
-        for size in range(1, 7)
-        for combination in itertools.combinations_with_replacement(range(10), size)
-    ]
-    row_of = {multiset: row for row, multiset in enumerate(every)}
-    keys = sorted({key for _, key in entries})
-    key_index = {key: index for index, key in enumerate(keys)}
-    coefficients = np.zeros((len(every), len(keys)), dtype=np.int64)
-    for (multiset, key), coefficient in entries.items():
-        coefficients[row_of[multiset], key_index[key]] += coefficient
+def compiled_arrays(compiled: Polynomials) -> CompiledTableau:
+    """*compiled*'s coefficients laid out as the arrays of a :class:`CompiledTableau`.
+
+    >>> from exactodds.engine.coefficients import compile_polynomials
+    >>> arrays = compiled_arrays(compile_polynomials(Tableau()))
+    >>> int(arrays.coefficients.sum()), arrays.multisets[12].tolist()
+    (339400, [1, 1, 0, 0, 0, 0, 0, 0, 0, 0])
+    """
+    plan = multiset_plan()
+    parents = np.array(plan.parents, dtype=np.int64)
+    factors = np.array(plan.factors, dtype=np.int64)
+    sizes = np.array(plan.sizes, dtype=np.int64)
+    multisets = np.zeros((MULTISETS, 10), dtype=np.int64)
     levels = []
     for size in range(1, 7):
-        rows = [row for row, multiset in enumerate(every) if sum(multiset) == size]
-        parents, factors = [], []
-        for row in rows:
-            multiset = every[row]
-            value = max(v for v in range(10) if multiset[v])
-            parent = list(multiset)
-            parent[value] -= 1
-            parents.append(row_of[tuple(parent)])
-            factors.append(value * 7 + multiset[value] - 1)
-        assert rows == list(range(rows[0], rows[-1] + 1))
-        levels.append(
-            _Level(
-                rows[0],
-                rows[-1] + 1,
-                np.array(parents, dtype=np.int64),
-                np.array(factors, dtype=np.int64),
-            )
-        )
-    return CompiledTableau(
-        tableau, tuple(keys), np.array(every, dtype=np.int64), coefficients, tuple(levels)
-    )
+        rows = np.flatnonzero(sizes == size)
+        start, stop = int(rows[0]), int(rows[-1]) + 1
+        assert stop - start == len(rows)
+        multisets[start:stop] = multisets[parents[start:stop]]
+        multisets[np.arange(start, stop), factors[start:stop] // 7] += 1
+        levels.append(_Level(start, stop, parents[start:stop].copy(), factors[start:stop].copy()))
+    coefficients = np.zeros((MULTISETS, len(compiled.keys)), dtype=np.int64)
+    for column, (term_rows, values) in enumerate(compiled.terms):
+        coefficients[list(term_rows), column] = values
+    return CompiledTableau(compiled.tableau, compiled.keys, multisets, coefficients, tuple(levels))

@@ -12,17 +12,14 @@ value has a ``*_decimal`` companion rounded to the requested digits.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from functools import lru_cache
 from typing import Any
 
-from tabulate import tabulate
-
 from exactodds.analysis.single import Analysis, BetAnalysis
 from exactodds.bets.bet import Bet
 from exactodds.numbers import decimal_string, fraction_string, percent_string, ratio_strings
+from exactodds.report.table import simple_table
 from exactodds.shoe import RANK_SYMBOLS, Shoe
 
 __all__ = [
@@ -233,11 +230,10 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
             row.append(fraction_string(outcome.probability))
         outcome_rows.append(row)
     lines.append(
-        tabulate(
+        simple_table(
             outcome_rows,
-            headers=outcome_headers,
-            disable_numparse=True,
-            colalign=("left", "right", "right") + (("right",) if exact else ()),
+            outcome_headers,
+            ("left", "right", "right") + (("right",) if exact else ()),
         )
     )
     lines.append("")
@@ -275,12 +271,7 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
             row.append(fraction_string(result.expected_value))
         bet_rows.append(row)
     lines.append(
-        tabulate(
-            bet_rows,
-            headers=bet_headers,
-            disable_numparse=True,
-            colalign=("left",) + ("right",) * (len(bet_headers) - 1),
-        )
+        simple_table(bet_rows, bet_headers, ("left",) + ("right",) * (len(bet_headers) - 1))
     )
     if notes:
         lines += ["", *notes]
@@ -317,6 +308,9 @@ def render_csv(analysis: Analysis, digits: int) -> str:
     >>> print(render_csv(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[1])
     outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,,,
     """
+    import csv
+    import io
+
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -367,6 +361,9 @@ def render_bets(bets: list[Bet], output_format: str) -> str:
         for outcome, pay in bet.pay_table.items()
     ]
     if output_format == "csv":
+        import csv
+        import io
+
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["bet", "outcome", "pays", "description"])
@@ -380,6 +377,4 @@ def render_bets(bets: list[Bet], output_format: str) -> str:
         table_rows.append(
             [bet.name, pays, bet.description + (" (needs suits)" if bet.needs_suits else "")]
         )
-    return tabulate(
-        table_rows, headers=["Bet", "Pays (to 1)", "Description"], disable_numparse=True
-    )
+    return simple_table(table_rows, ["Bet", "Pays (to 1)", "Description"], ("left",) * 3)

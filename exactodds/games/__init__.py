@@ -1,0 +1,1 @@
+"""Two-sided games solved exactly: baccara chemin de fer (:mod:`exactodds.games.chemin_de_fer`)."""
