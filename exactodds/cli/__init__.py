@@ -19,6 +19,7 @@ COMMANDS = {
     "eor": "exactodds.cli.eor:eor",
     "odds": "exactodds.cli.odds:odds",
     "report": "exactodds.cli.report:report",
+    "simulate": "exactodds.cli.simulate:simulate",
     "solve": "exactodds.cli.solve:solve_command",
 }
 cli.lazy_commands.update(COMMANDS)
