@@ -20,7 +20,7 @@ replace the body of :func:`exact_expected_values`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -88,13 +88,61 @@ def exact_expected_values(
     rows = np.asarray(known, dtype=np.int64).reshape(-1, 52)
     suit_rows = rows.tolist()
     rank_rows = rows.reshape(-1, 13, 4).sum(axis=2).tolist()
-    shoes = [
-        _trusted_shoe(tuple(ranks), tuple(suits) if suited else None)
-        for ranks, suits in zip(rank_rows, suit_rows, strict=True)
-    ]
+
+    def shoes() -> list[Shoe]:
+        return [
+            _trusted_shoe(tuple(ranks), tuple(suits) if suited else None)
+            for ranks, suits in zip(rank_rows, suit_rows, strict=True)
+        ]
+
+    if hasattr(analyzer, "expected_value_table"):
+        return _from_table(analyzer, rank_rows, suit_rows if suited else None, shoes)
     if _has_numbers_path(analyzer):
-        return _from_numbers(analyzer, shoes)
-    return _from_analyses(analyzer, shoes)
+        return _from_numbers(analyzer, shoes())
+    return _from_analyses(analyzer, shoes())
+
+
+def _from_table(
+    analyzer: Analyzer,
+    rank_rows: list[list[int]],
+    suit_rows: list[list[int]] | None,
+    shoes: Callable[[], list[Shoe]],
+) -> ExpectedValues:
+    """The compiled kernel's road: every kernel-priced bet's EV numerators as one int64 array."""
+    table: Any = getattr(analyzer, "expected_value_table")(  # noqa: B009 - not on every Analyzer
+        rank_rows, suit_rows, outcomes=False
+    )
+    outputs: dict[str, int] = getattr(analyzer, "_lean_outputs", {})
+    priced: dict[str, Any] = getattr(analyzer, "_priced", {})
+    names = [bet.name for bet in analyzer.bets]
+    totals = [math.perm(sum(row), 6) for row in rank_rows]
+    denominators = [priced[name].denominator if name in priced else 1 for name in names]
+    evaluation = getattr(table, "evaluation", None)
+    if (
+        all(name in outputs for name in names)
+        and evaluation is not None
+        and not evaluation.exact
+        and max(totals, default=0) * max(denominators, default=1) < 2**63
+    ):
+        columns = [outputs[name] for name in names]
+        return ExpectedValues(
+            np.ascontiguousarray(evaluation.values[:, columns]),
+            np.array(totals, dtype=np.int64)[:, None]
+            * np.array(denominators, dtype=np.int64)[None, :],
+        )
+    numerators: list[list[int]] = [[] for _ in rank_rows]
+    ratios: list[list[int]] = [[] for _ in rank_rows]
+    analyses = None
+    for name in names:
+        if name in outputs:
+            pairs = [table.ratio(row, name) for row in range(len(rank_rows))]
+        else:  # a bet only the walk can price
+            analyses = analyses or list(analyzer.analyze_many(shoes(), prefetch=False))
+            pairs = [analysis.bets[name].moment_ratio() for analysis in analyses]
+        for row, (numerator, denominator) in enumerate(pairs):
+            numerators[row].append(numerator)
+            ratios[row].append(denominator)
+    return _packed(numerators, ratios)
 
 
 def _has_numbers_path(analyzer: Analyzer) -> bool:
