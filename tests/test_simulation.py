@@ -456,3 +456,14 @@ def test_jacobson_dragon7_count_reproduces_his_win_rate() -> None:
     estimate = dragon.units_per_shoe["exact_ev"]
     assert estimate.stderr < 0.04
     assert abs(estimate.mean - 0.597) < 3 * estimate.stderr
+
+
+def test_shoes_past_int64_stay_exact() -> None:
+    # 30 decks: n(n-1)...(n-5) is above 2**63, so EVs come back as Python integers.
+    bets = select_bets("banker,player_pair,dragon7")
+    lines = _trace(Simulation.of(1, 3, bets=bets, procedure=DealingProcedure(decks=30)))
+    assert len(lines) > 250
+    for line in (lines[0], lines[-1]):
+        analysis = analyze(Shoe.from_mapping(line["known"]), Rules(), bets)
+        for bet in bets:
+            assert Fraction(line["ev"][bet.name]) == analysis.bets[bet.name].expected_value

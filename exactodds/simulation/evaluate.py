@@ -178,6 +178,7 @@ def _from_numbers(analyzer: Analyzer, shoes: list[Shoe]) -> ExpectedValues:
     else:
         _, value_numerators, pair_counts = analyzer._numbers(shoes)
     totals = [math.perm(shoe.cards, 6) for shoe in shoes]
+    analyses: list[Any] = []
     columns: list[list[int]] = []
     denominators: list[list[int]] = []
     for bet, (route, index) in zip(analyzer.bets, routes, strict=True):
@@ -196,10 +197,8 @@ def _from_numbers(analyzer: Analyzer, shoes: list[Shoe]) -> ExpectedValues:
             columns.append(column)
             denominators.append([total * denominator for total in totals])
         else:  # too large for int64 columns, or a bet only the walk can price
-            ratios = [
-                analysis.bets[bet.name].moment_ratio()
-                for analysis in analyzer.analyze_many(shoes, prefetch=False)
-            ]
+            analyses = analyses or list(analyzer.analyze_many(shoes, prefetch=False))
+            ratios = [analysis.bets[bet.name].moment_ratio() for analysis in analyses]
             columns.append([numerator for numerator, _ in ratios])
             denominators.append([denominator for _, denominator in ratios])
     return _packed(
