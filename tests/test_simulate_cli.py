@@ -151,3 +151,53 @@ def test_odds_never_imports_the_simulation_or_dask() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_own_bets_from_a_bet_file() -> None:
+    result = invoke(
+        *SMALL[:4],
+        "2",
+        "--decks",
+        "1",
+        "--bet-file",
+        "examples/bets/six_bonus.toml",
+        "--bets",
+        "six_bonus",
+        "--play",
+        "always",
+        "--format",
+        "csv",
+    )
+    assert result.exit_code == 0, result.output
+    row = dict(zip(CSV_COLUMNS, result.stdout.splitlines()[1].split(","), strict=True))
+    assert row["bet"] == "six_bonus" and row["bets_made"] == row["rounds"]
+
+
+def test_ctrl_c_prints_the_partial_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    blocks = []
+    real = run.run_block
+
+    def interrupted(*arguments: Any) -> run.BlockResult:
+        blocks.append(arguments)
+        if len(blocks) == 2:
+            raise KeyboardInterrupt
+        return real(*arguments)
+
+    monkeypatch.setattr(run, "run_block", interrupted)
+    monkeypatch.setattr(run, "BLOCK_SHOES", 2)
+    result = invoke(*SMALL, "--bets", "player_pair", "--format", "json")
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert data["shoes"] == 2 and data["run"]["complete"] is False
+    assert result.stderr == "Interrupted: the result covers the first 2 of 6 shoes.\n"
+
+
+def test_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from exactodds.cli.simulate import _Progress
+
+    progress = _Progress(10)
+    progress(5, 400)
+    progress(10, 800)
+    progress.close()
+    shown = capsys.readouterr().err
+    assert "10/10 shoes" in shown and "rounds/s" in shown and "ETA 0:00:00" in shown

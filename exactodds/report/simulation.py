@@ -147,8 +147,13 @@ CSV_COLUMNS = (
 )
 
 
+def _exact_float(value: float) -> str:
+    """Every digit Python keeps (repr), or an empty cell where there is no estimate."""
+    return "" if math.isnan(value) else repr(value)
+
+
 def render_csv(result: SimulationResult) -> str:
-    """One CSV row per bet (floats written with repr: every digit Python has)."""
+    """One CSV row per bet (floats written with repr: every digit Python has; none: empty)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

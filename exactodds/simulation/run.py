@@ -632,7 +632,7 @@ def simulate(
     *,
     jobs: int = 1,
     dask: Any = None,
-    block_shoes: int = BLOCK_SHOES,
+    block_shoes: int | None = None,
     progress: Progress | None = None,
     checkpoint: str | Path | None = None,
     resume: bool = False,
@@ -651,6 +651,7 @@ def simulate(
     Ctrl-C (KeyboardInterrupt) stops the run; the result then covers the shoes
     finished before it, with ``complete`` false.
     """
+    block_shoes = BLOCK_SHOES if block_shoes is None else block_shoes
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None
