@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import PhysicalCard, play_round
 
 from exactodds.analysis.single import analyze
@@ -467,3 +469,32 @@ def test_shoes_past_int64_stay_exact() -> None:
         analysis = analyze(Shoe.from_mapping(line["known"]), Rules(), bets)
         for bet in bets:
             assert Fraction(line["ev"][bet.name]) == analysis.bets[bet.name].expected_value
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    decks=st.integers(1, 3),
+    cut=st.integers(0, 30),
+    burn=st.sampled_from(["standard", "none", 0, 4]),
+    after_cut=st.integers(0, 3),
+    seed=st.integers(0, 2**64),
+)
+def test_dealing_matches_the_reference_for_any_procedure(
+    decks: int, cut: int, burn: str | int, after_cut: int, seed: int
+) -> None:
+    procedure = DealingProcedure(decks=decks, cut=cut, burn=burn, after_cut=after_cut)
+    block = deal_block(procedure, Tableau(), seed=seed, first_shoe=0, shoes=2)
+    for shoe in range(2):
+        rows = block.round_shoe == shoe
+        dealt = list(zip(block.depth[rows].tolist(), block.round_cards[rows].tolist(), strict=True))
+        assert dealt == reference_deal(block.cards[shoe].tolist(), procedure)
+
+
+def test_hostile_checkpoints_are_refused(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.json"
+    for text in ("[" * 100_000, '{"exactodds_checkpoint": 1}', "[]", "\xff"):
+        checkpoint.write_text(text, encoding="utf-8")
+        with pytest.raises(SimulationError, match="not an exactodds simulate checkpoint"):
+            simulate(_study(), checkpoint=checkpoint, resume=True)
+    with pytest.raises(SimulationError, match="at most 64"):
+        DealingProcedure(decks=65)

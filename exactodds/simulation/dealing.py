@@ -61,6 +61,8 @@ IntArray = npt.NDArray[np.int64]
 
 #: The most cards a round uses.
 ROUND_CARDS = 6
+#: The largest shoe a simulation deals (memory per block grows with it).
+MOST_DECKS = 64
 _RANK_SYMBOLS = "A23456789TJQK"
 #: The symbol of each of the 52 card types: AS AH AD AC 2S ... KC.
 CARD_SYMBOLS: tuple[str, ...] = tuple(rank + suit for rank in _RANK_SYMBOLS for suit in "SHDC")
@@ -111,6 +113,11 @@ class DealingProcedure:
 
     def __post_init__(self) -> None:
         _whole(self.decks, "Number of decks", 1)
+        if self.decks > MOST_DECKS:
+            raise SimulationError(
+                f"Number of decks {self.decks} is more than a simulation deals; use at most "
+                f"{MOST_DECKS}."
+            )
         _whole(self.cut, "Cut card depth", 0)
         _whole(self.after_cut, "Rounds after the cut card", 0)
         burn = self.burn

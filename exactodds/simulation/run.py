@@ -85,6 +85,8 @@ BLOCK_SHOES = 32
 #: Seconds between checkpoint writes during a run (one is always written at the end).
 CHECKPOINT_SECONDS = 5.0
 _CHECKPOINT_VERSION = 1
+#: A checkpoint holds sums and histograms: far below this many bytes.
+CHECKPOINT_LIMIT = 64 * 2**20
 #: How long to try to reach a Dask scheduler before giving up.
 DASK_TIMEOUT = "10s"
 _WINNERS = ("player", "banker", "tie")
@@ -587,6 +589,11 @@ def save_checkpoint(
 def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | None]:
     """The tally in checkpoint *path*, refused if it belongs to another simulation."""
     try:
+        if path.stat().st_size > CHECKPOINT_LIMIT:
+            raise SimulationError(
+                f"Checkpoint {str(path)!r} is larger than {CHECKPOINT_LIMIT:,} bytes; it is not "
+                "an exactodds simulate checkpoint."
+            )
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SimulationError(
@@ -604,11 +611,12 @@ def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | No
             raise ValueError("bad trace offset")
         if len(tally.bets) != len(simulation.bets) or data["next_shoe"] != tally.shoes:
             raise ValueError("inconsistent")
-    except (ValueError, KeyError, TypeError, AttributeError):
+        recorded = data["simulation"]
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise SimulationError(
             f"Checkpoint {str(path)!r} is not an exactodds simulate checkpoint."
         ) from None
-    if data["simulation"] != json.loads(json.dumps(simulation.fingerprint())):
+    if recorded != json.loads(json.dumps(simulation.fingerprint())):
         raise SimulationError(
             f"Checkpoint {str(path)!r} belongs to another simulation (seed, dealing, rules, "
             "bets or strategies differ); resume with the same options, or start a new one."
