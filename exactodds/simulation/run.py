@@ -203,8 +203,9 @@ class _PayTable:
 
 
 @lru_cache(maxsize=4)
-def _prepare(simulation: Simulation) -> _Prepared:
-    return _Prepared(Analyzer(simulation.rules, simulation.bets), _PayTable(simulation.bets))
+def _prepare(rules: Rules, bets: tuple[Bet, ...]) -> _Prepared:
+    # Keyed by rules and bets only: a longer run of the same study reuses the compiled analyzer.
+    return _Prepared(Analyzer(rules, bets), _PayTable(bets))
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,7 @@ def run_block(
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
-    prepared = _prepare(simulation)
+    prepared = _prepare(simulation.rules, simulation.bets)
     values = exact_expected_values(prepared.analyzer, block.known, simulation.suited)
     pays = prepared.pays.lookup(block.summary)
     floats = values.floats()
@@ -494,6 +495,7 @@ def _processes(
 ) -> Iterator[Iterator[BlockResult]]:
     global _WORKER_SIMULATION
     _WORKER_SIMULATION = simulation
+    _prepare(simulation.rules, simulation.bets)  # compiled once here; the workers inherit it
     context = multiprocessing.get_context("fork")
     pool = context.Pool(jobs, initializer=_ignore_interrupts)
     try:
