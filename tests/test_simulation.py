@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import statistics
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ from exactodds.simulation.dealing import (
 )
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always, Count, Perfect, parse_plays, parse_strategy
-from exactodds.simulation.tally import EV_SCALE
+from exactodds.simulation.tally import EV_SCALE, BetTally, Estimate, Sums, Tally
 
 # Card types: rank index * 4 + suit index (S H D C).
 NINE, KING, THREE, ACE = 8 * 4, 12 * 4, 2 * 4, 0
@@ -498,3 +499,41 @@ def test_hostile_checkpoints_are_refused(tmp_path: Path) -> None:
             simulate(_study(), checkpoint=checkpoint, resume=True)
     with pytest.raises(SimulationError, match="at most 64"):
         DealingProcedure(decks=65)
+
+
+def test_estimates_against_textbook_formulas() -> None:
+    per_shoe = [3, -1, 4, 1, -5, 9, 2, -6]
+    rounds = [80, 79, 82, 81, 80, 78, 83, 81]
+    sums = Sums.of(per_shoe, rounds)
+    tally = Tally(len(per_shoe), sum(rounds), sum(r * r for r in rounds), (), (BetTally(1),))
+    shoe = Estimate.of_shoes(sums, len(per_shoe), Fraction(1, 20))
+    assert shoe.mean == pytest.approx(statistics.mean(per_shoe) / 20)
+    assert shoe.stderr == pytest.approx(statistics.stdev(per_shoe) / 20 / len(per_shoe) ** 0.5)
+    ratio = sum(per_shoe) / sum(rounds)
+    residuals = [x - ratio * r for x, r in zip(per_shoe, rounds, strict=True)]
+    n = len(per_shoe)
+    delta = (sum(e * e for e in residuals) / (n * (n - 1))) ** 0.5 / statistics.mean(rounds)
+    hundred = Estimate.per_rounds(sums, tally, Fraction(1, 20))
+    assert hundred.mean == pytest.approx(100 * ratio / 20)
+    assert hundred.stderr == pytest.approx(100 * delta / 20)
+    low, high = hundred.ci95
+    assert low < hundred.mean < high
+
+
+def test_deciles_depth_and_positive_share_against_the_trace() -> None:
+    bets = select_bets("dragon7")
+    simulation = Simulation.of(shoes=4, seed=31, bets=bets, procedure=DealingProcedure(decks=2))
+    stream = io.StringIO()
+    result = simulate(simulation, trace=stream)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    evs = [Fraction(line["ev"]["dragon7"]) for line in lines]
+    (dragon,) = result.bets()
+    assert dragon.share_positive == sum(ev > 0 for ev in evs) / len(evs)
+    for tenth, decile in zip(range(1, 10), dragon.ev_deciles, strict=True):
+        low = Fraction(decile).limit_denominator(10_000)
+        high = low + Fraction(1, 10_000)
+        assert sum(ev < high for ev in evs) >= tenth * len(evs) / 10
+        assert sum(ev < low for ev in evs) < tenth * len(evs) / 10
+    for deck, mean in enumerate(dragon.ev_by_deck):
+        at_deck = [ev for ev, line in zip(evs, lines, strict=True) if line["depth"] // 52 == deck]
+        assert mean == pytest.approx(float(sum(at_deck) / len(at_deck)), abs=1e-11)
