@@ -81,7 +81,7 @@ __all__ = [
 
 #: Shoes per block: enough rounds for one efficient batch evaluation, small enough for
 #: frequent progress and checkpoints.  Results do not depend on it.
-BLOCK_SHOES = 32
+BLOCK_SHOES = 64
 #: Seconds between checkpoint writes during a run (one is always written at the end).
 CHECKPOINT_SECONDS = 5.0
 _CHECKPOINT_VERSION = 1
