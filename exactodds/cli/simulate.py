@@ -99,8 +99,9 @@ class _Progress:
     multiple=True,
     help="perfect (bet when the exact EV is above --min-edge), always, or "
     "count:TAGS:TRIGGER[:running][:start=N] (10 tags for A,2..9,ten-values or 13 for A..K; "
-    "bet at true count >= TRIGGER, true count = running count / decks unseen). Without BET= "
-    "it applies to every bet. May be repeated. Default perfect.",
+    "bet at true count >= TRIGGER, true count = running count / decks unseen; with running, "
+    "at running count >= TRIGGER; start=N starts the running count at N). Without BET= it "
+    "applies to every bet. May be repeated. Default perfect.",
 )
 @click.option(
     "--min-edge",
