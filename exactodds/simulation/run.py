@@ -660,6 +660,15 @@ def simulate(
 
     Ctrl-C (KeyboardInterrupt) stops the run; the result then covers the shoes
     finished before it, with ``complete`` false.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> one_deck = Simulation.of(3, 5, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
+    >>> simulate(one_deck).tally == simulate(one_deck, block_shoes=1).tally
+    True
+    >>> simulate(one_deck, resume=True)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: --resume needs --checkpoint FILE to resume from.
     """
     block_shoes = BLOCK_SHOES if block_shoes is None else block_shoes
     if block_shoes < 1:
