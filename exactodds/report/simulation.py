@@ -18,7 +18,7 @@ import math
 
 from tabulate import tabulate
 
-from exactodds.simulation.run import BetResult, SimulationResult
+from exactodds.simulation.result import BetResult, SimulationResult
 from exactodds.simulation.tally import Estimate
 
 __all__ = ["CSV_COLUMNS", "render_csv", "render_json", "render_table"]
