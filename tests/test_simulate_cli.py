@@ -201,3 +201,19 @@ def test_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
     progress.close()
     shown = capsys.readouterr().err
     assert "10/10 shoes" in shown and "rounds/s" in shown and "ETA 0:00:00" in shown
+
+
+def test_a_checkpoint_that_cannot_be_written(tmp_path: Path) -> None:
+    where = tmp_path / "missing" / "run.json"
+    result = invoke(*SMALL, "--checkpoint", str(where))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: Cannot write checkpoint {str(where)!r}")
+
+
+def test_a_fresh_run_never_overwrites_a_checkpoint(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.json"
+    assert invoke(*SMALL, "--bets", "tie", "--checkpoint", str(checkpoint)).exit_code == 0
+    saved = checkpoint.read_text()
+    again = invoke(*SMALL, "--bets", "tie", "--checkpoint", str(checkpoint))
+    assert again.exit_code == 2 and "already exists; continue its run with --resume" in again.stderr
+    assert checkpoint.read_text() == saved

@@ -52,7 +52,13 @@ def save_checkpoint(
         "trace_bytes": trace_bytes,
         "tally": tally.as_dict(),
     }
-    _write_atomically(path, json.dumps(data))
+    try:
+        _write_atomically(path, json.dumps(data))
+    except OSError as error:
+        raise SimulationError(
+            f"Cannot write checkpoint {str(path)!r} ({error.strerror or error}); give a file "
+            "in a directory that exists and can be written."
+        ) from None
 
 
 def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | None]:

@@ -194,6 +194,14 @@ def simulate(
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None
     tally = Tally.empty(bet.integer_pays()[1] for bet in simulation.bets)
+    if checkpoint_path is not None and not resume:
+        if checkpoint_path.exists():
+            raise SimulationError(
+                f"Checkpoint {str(checkpoint_path)!r} already exists; continue its run with "
+                "--resume, or remove it to start again."
+            )
+        # Find out now, not after hours of dealing, that the checkpoint cannot be written.
+        save_checkpoint(checkpoint_path, simulation, tally, None)
     trace_bytes: int | None = None
     if resume:
         if checkpoint_path is None:
