@@ -160,7 +160,7 @@ def test_own_bets_from_a_bet_file() -> None:
         "--decks",
         "1",
         "--bet-file",
-        "examples/bets/six_bonus.toml",
+        str(Path(__file__).resolve().parent.parent / "examples" / "bets" / "six_bonus.toml"),
         "--bets",
         "six_bonus",
         "--play",
