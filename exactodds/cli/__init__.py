@@ -20,6 +20,7 @@ COMMANDS = {
     "odds": "exactodds.cli.odds:odds",
     "report": "exactodds.cli.report:report",
     "serve": "exactodds.cli.serve:serve",
+    "simulate": "exactodds.cli.simulate:simulate",
     "solve": "exactodds.cli.solve:solve_command",
 }
 cli.lazy_commands.update(COMMANDS)

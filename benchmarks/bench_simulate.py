@@ -1,0 +1,72 @@
+"""Simulation speed: exact rounds per second, dealt, evaluated, decided and tallied.
+
+Measures :func:`exactodds.simulation.run.simulate` with perfect play (every round's
+exact EV computed) for three bet sets, on 1 and 2 worker processes, and, as the
+reference in the same run, the batch evaluation alone
+(:func:`~exactodds.simulation.evaluate.exact_expected_values` on the same rounds'
+compositions), which bounds what the rest of the simulation may cost.
+
+    python benchmarks/bench_simulate.py --runs 5 --shoes 64
+
+The issue's floor: 30,000 exact rounds per second on this 2-core machine for
+perfect play on every standard bet at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from exactodds.analysis.many import Analyzer
+from exactodds.bets.catalogue import select_bets
+from exactodds.rules import Rules
+from exactodds.simulation.dealing import DealingProcedure, deal_block
+from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.run import Simulation, simulate
+
+BET_SETS = {
+    "all 27 bets": "all",
+    "dragon7,panda8": "dragon7,panda8",
+    "player_pair,banker_pair": "player_pair,banker_pair",
+}
+
+
+def _summary(rates: list[float]) -> str:
+    return f"{statistics.median(rates):>9,.0f} ({min(rates):,.0f}-{max(rates):,.0f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--shoes", type=int, default=64)
+    arguments = parser.parse_args()
+    rules = Rules()
+    print(
+        f"{arguments.shoes} 8-deck shoes per run, {arguments.runs} runs; rounds/s median (min-max)"
+    )
+    print(f"{'bets':26} {'evaluation only':>26} {'simulate, 1 job':>26} {'simulate, 2 jobs':>26}")
+    for label, selection in BET_SETS.items():
+        bets = select_bets(selection, rules)
+        simulation = Simulation.of(arguments.shoes, 1, rules, bets)
+        simulate(Simulation.of(2, 99, rules, bets))  # compile and warm up once
+        analyzer = Analyzer(rules, bets)
+        block = deal_block(DealingProcedure(), rules.tableau, 1, 0, arguments.shoes)
+        suited = any(bet.needs_suits for bet in bets)
+        exact_expected_values(analyzer, block.known[:64], suited)
+        reference: list[float] = []
+        one: list[float] = []
+        two: list[float] = []
+        for _ in range(arguments.runs):
+            started = time.perf_counter()
+            exact_expected_values(analyzer, block.known, suited)
+            reference.append(block.rounds / (time.perf_counter() - started))
+            for jobs, rates in ((1, one), (2, two)):
+                started = time.perf_counter()
+                result = simulate(simulation, jobs=jobs)
+                rates.append(result.tally.rounds / (time.perf_counter() - started))
+        print(f"{label:26} {_summary(reference):>26} {_summary(one):>26} {_summary(two):>26}")
+
+
+if __name__ == "__main__":
+    main()

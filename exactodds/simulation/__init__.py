@@ -1,0 +1,15 @@
+"""Shoes dealt in sequence, with the exact edge of every hand.
+
+* :mod:`~exactodds.simulation.dealing`: the casino's dealing procedure (shuffle, burn, cut
+  card, extra rounds) for a block of shoes at once, as flat integer arrays;
+* :mod:`~exactodds.simulation.evaluate`: the exact EV of every round's known composition,
+  one batch call per block (where a faster exact kernel drops in);
+* :mod:`~exactodds.simulation.strategies`: when to bet (``perfect``, ``count``, ``always``);
+* :mod:`~exactodds.simulation.study`: what to simulate (:class:`~exactodds.simulation.study.Simulation`);
+* :mod:`~exactodds.simulation.block`: one block of shoes dealt, evaluated, decided and tallied;
+* :mod:`~exactodds.simulation.tally`: exact integer accumulators and the estimates drawn from them;
+* :mod:`~exactodds.simulation.result`: the frozen result and its statistics per bet;
+* :mod:`~exactodds.simulation.checkpoint`: checkpoints written atomically, read as hostile input;
+* :mod:`~exactodds.simulation.run`: :func:`~exactodds.simulation.run.simulate`, in this process,
+  in worker processes or on Dask.
+"""

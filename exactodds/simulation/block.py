@@ -1,0 +1,195 @@
+"""One block of consecutive shoes: deal, evaluate in one batch, decide, settle, tally.
+
+:func:`run_block` is the unit of work every runner hands out (in this process, to
+worker processes, or to Dask workers): it depends only on the simulation and the
+shoe numbers, never on which worker runs it or what ran before.
+
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.simulation.dealing import DealingProcedure
+>>> one_deck = Simulation.of(4, 2, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
+>>> whole = run_block(one_deck, 0, 4).tally
+>>> whole == run_block(one_deck, 0, 1).tally.merged(run_block(one_deck, 1, 3).tally)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.analysis.many import Analyzer
+from exactodds.bets.bet import Bet
+from exactodds.engine.walk import summary_of
+from exactodds.numbers import fraction_string
+from exactodds.rules import Rules
+from exactodds.simulation.dealing import (
+    CARD_SYMBOLS,
+    SUMMARY_KEYS,
+    DealtBlock,
+    deal_block,
+    summary_fields,
+)
+from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.study import Simulation
+from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Sums, Tally
+
+__all__ = ["BlockResult", "prepare", "run_block"]
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    analyzer: Analyzer
+    pays: _PayTable
+
+
+class _PayTable:
+    """Each bet's net result per summary key, in units of its pay denominator, filled lazily."""
+
+    def __init__(self, bets: Sequence[Bet]) -> None:
+        self.bets = tuple(bets)
+        self.integer_pays = [bet.integer_pays() for bet in bets]
+        self.table = np.zeros((SUMMARY_KEYS, len(bets)), dtype=np.int64)
+        self.filled = np.zeros(SUMMARY_KEYS, dtype=bool)
+
+    def lookup(self, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        missing = np.unique(keys[~self.filled[keys]])
+        for key in missing.tolist():
+            summary = summary_of(summary_fields(key), True)
+            for column, bet in enumerate(self.bets):
+                pays, _ = self.integer_pays[column]
+                outcome = bet.settle(summary)
+                bet.pay(outcome)  # an outcome without a pay is refused here, by name
+                self.table[key, column] = pays[outcome]
+            self.filled[key] = True
+        return self.table[keys]
+
+    def outcome(self, key: int, column: int) -> str:
+        return self.bets[column].settle(summary_of(summary_fields(key), True))
+
+
+@lru_cache(maxsize=4)
+def prepare(rules: Rules, bets: tuple[Bet, ...]) -> _Prepared:
+    # Keyed by rules and bets only: a longer run of the same study reuses the compiled analyzer.
+    return _Prepared(Analyzer(rules, bets), _PayTable(bets))
+
+
+@dataclass(frozen=True)
+class BlockResult:
+    """One block's tally and, when asked for, its trace lines (JSON, one per round)."""
+
+    first_shoe: int
+    shoes: int
+    tally: Tally
+    trace: str = ""
+
+
+def run_block(
+    simulation: Simulation, first_shoe: int, shoes: int, trace: bool = False
+) -> BlockResult:
+    """Deal, evaluate, decide and settle shoes ``first_shoe .. first_shoe + shoes - 1``."""
+    block = deal_block(
+        simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
+    )
+    prepared = prepare(simulation.rules, simulation.bets)
+    values = exact_expected_values(prepared.analyzer, block.known, simulation.suited)
+    pays = prepared.pays.lookup(block.summary)
+    floats = values.floats()
+    fixed = np.rint(floats * EV_SCALE).astype(np.int64)
+    rounds_per_shoe = block.rounds_per_shoe.tolist()
+    starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
+    decks = simulation.procedure.decks
+    deck_of_round = np.minimum(block.depth // 52, decks - 1)
+    decisions = []
+    bets = []
+    for column, strategy in enumerate(simulation.strategies):
+        numerators = values.numerators[:, column]
+        decided = strategy.decide(numerators, values.denominators[:, column], block.known, decks)
+        decisions.append(decided)
+        realized = np.where(decided, pays[:, column], 0)
+        expected = np.where(decided, fixed[:, column], 0)
+        bins, counts = np.unique(
+            np.floor(floats[:, column] * HISTOGRAM_BINS_PER_UNIT).astype(np.int64),
+            return_counts=True,
+        )
+        depth_ev = np.zeros(decks, dtype=np.int64)
+        np.add.at(depth_ev, deck_of_round, fixed[:, column])
+        depth_rounds = np.bincount(deck_of_round, minlength=decks)
+        bets.append(
+            BetTally(
+                prepared.pays.integer_pays[column][1],
+                int(decided.sum()),
+                int(expected.sum()),
+                int(np.count_nonzero(numerators > 0)),
+                Sums.of(np.add.reduceat(realized, starts).tolist(), rounds_per_shoe),
+                Sums.of(np.add.reduceat(expected, starts).tolist(), rounds_per_shoe),
+                tuple(zip(bins.tolist(), counts.tolist(), strict=True)),
+                tuple(depth_ev.tolist()),
+                tuple(depth_rounds.tolist()),
+            )
+        )
+    histogram = np.unique(block.rounds_per_shoe, return_counts=True)
+    tally = Tally(
+        shoes,
+        block.rounds,
+        sum(count * count for count in rounds_per_shoe),
+        tuple(zip(histogram[0].tolist(), histogram[1].tolist(), strict=True)),
+        tuple(bets),
+    )
+    text = _trace(simulation, block, values, pays, decisions, prepared) if trace else ""
+    return BlockResult(first_shoe, shoes, tally, text)
+
+
+def _trace(
+    simulation: Simulation,
+    block: DealtBlock,
+    values: Any,
+    pays: npt.NDArray[np.int64],
+    decisions: list[npt.NDArray[np.bool_]],
+    prepared: _Prepared,
+) -> str:
+    names = [bet.name for bet in simulation.bets]
+    lines = []
+    for row in range(block.rounds):
+        key = int(block.summary[row])
+        player, banker = summary_fields(key)[:2]
+        winner = "player" if player > banker else "banker" if banker > player else "tie"
+        record = {
+            "shoe": block.first_shoe + int(block.round_shoe[row]),
+            "round": int(block.round_number[row]),
+            "depth": int(block.depth[row]),
+            "known": {
+                CARD_SYMBOLS[card]: count
+                for card, count in enumerate(block.known[row].tolist())
+                if count
+            },
+            "ev": {name: fraction_string(values.fraction(row, j)) for j, name in enumerate(names)},
+            "bet": {name: bool(decisions[j][row]) for j, name in enumerate(names)},
+            "cards": block.dealt(row),
+            "winner": winner,
+            "player_total": player,
+            "banker_total": banker,
+            "outcome": {name: prepared.pays.outcome(key, j) for j, name in enumerate(names)},
+            "result": {
+                name: fraction_string(
+                    Fraction(int(pays[row, j]), prepared.pays.integer_pays[j][1])
+                    if decisions[j][row]
+                    else Fraction(0)
+                )
+                for j, name in enumerate(names)
+            },
+        }
+        if record["round"] == 0:
+            exposed = int(block.exposed[block.round_shoe[row]])
+            record["burn"] = {
+                "exposed": CARD_SYMBOLS[exposed] if exposed >= 0 else None,
+                "face_down": int(block.depth[row]) - (exposed >= 0),
+            }
+        lines.append(json.dumps(record, separators=(", ", ": ")) + "\n")
+    return "".join(lines)

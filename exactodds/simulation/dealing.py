@@ -1,0 +1,413 @@
+"""How a casino deals a baccarat shoe: shuffle, burn, cut card, rounds.
+
+The dealing order of a shoe is fixed by its seed before anyone decides
+anything: the cards come out in the shuffled order whatever is bet.  So a
+whole block of shoes is dealt here first, as flat integer arrays (for every
+round: its shoe, its number, where it starts, its cards, its summary, and the
+composition a counter knows before it), and the exact evaluation of all those
+compositions is one batch call afterwards (:mod:`exactodds.simulation.evaluate`).
+
+The procedure (:class:`DealingProcedure`), as casinos deal Punto Banco:
+
+* a shoe of ``decks`` 52-card decks, shuffled from a seeded random source
+  (:func:`shuffled_shoe`): shoe ``i`` of seed ``s`` is the same on every machine,
+  whatever the number of workers or the block it is dealt in;
+* the burn: ``standard`` exposes the first card, then burns face down as many
+  cards as its value (10 for T, J, Q, K; 1 for an ace); ``none`` burns nothing;
+  a number ``K`` burns ``K`` cards face down.  A counter sees the exposed card,
+  never the face-down burns;
+* the cut card sits ``cut`` cards from the back.  When it comes out in the
+  middle of a round, that round is finished and ``after_cut`` more rounds are
+  dealt (default 1).  When it comes out as the first card of a round, that round
+  counts as the one it interrupted, so ``after_cut + 1`` rounds follow (two by
+  default).  Dealing also stops when fewer than six cards are left, as a round
+  may need six.
+
+Cards are card types 0-51: rank by rank (A 2 ... 9 T J Q K), suits S H D C,
+the order of :attr:`exactodds.shoe.Shoe.suit_counts`.
+
+>>> procedure = DealingProcedure(decks=1, cut=14)
+>>> block = deal_block(procedure, Tableau(), seed=7, first_shoe=0, shoes=2)
+>>> int(block.rounds_per_shoe.sum()) == len(block.round_shoe)
+True
+>>> DealingProcedure(decks=1, cut=60)
+Traceback (most recent call last):
+...
+exactodds.simulation.dealing.SimulationError: Cut card 60 cards from the back is deeper than a 52-card shoe allows; use a cut of at most 35 (the burn takes up to 11 cards and a round up to 6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.errors import ExactOddsError
+from exactodds.rules import Tableau
+
+__all__ = [
+    "CARD_SYMBOLS",
+    "DealingProcedure",
+    "DealtBlock",
+    "SimulationError",
+    "deal_block",
+    "deal_shoes",
+    "shuffled_shoe",
+    "summary_fields",
+]
+
+IntArray = npt.NDArray[np.int64]
+
+#: The most cards a round uses.
+ROUND_CARDS = 6
+#: The largest shoe a simulation deals (memory per block grows with it).
+MOST_DECKS = 64
+_RANK_SYMBOLS = "A23456789TJQK"
+#: The symbol of each of the 52 card types: AS AH AD AC 2S ... KC.
+CARD_SYMBOLS: tuple[str, ...] = tuple(rank + suit for rank in _RANK_SYMBOLS for suit in "SHDC")
+#: Baccarat value of each card type.
+CARD_VALUES: IntArray = np.repeat(np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]), 4)
+#: Cards burned face down after an exposed card of each type (10 for T J Q K).
+BURN_COUNTS: IntArray = np.repeat(np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]), 4)
+#: Summary keys: (player total, banker total, player third, banker third, player natural,
+#: banker natural, player pair state, banker pair state), mixed radix, pair states 0-2.
+_RADICES = (10, 10, 2, 2, 2, 2, 3, 3)
+SUMMARY_KEYS = int(np.prod(_RADICES))
+
+
+class SimulationError(ExactOddsError):
+    """A simulation setting that cannot work: a cut card deeper than the shoe, a bad seed, ...
+
+    >>> issubclass(SimulationError, ValueError)
+    True
+    """
+
+
+def _whole(value: object, what: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise SimulationError(
+            f"{what} {value!r} is not valid; use a whole number of at least {least}."
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class DealingProcedure:
+    """How each shoe is dealt: decks, burn rule, cut card, rounds after the cut card.
+
+    ``burn`` is ``"standard"``, ``"none"`` or a number of cards burned face down.
+
+    >>> DealingProcedure().describe()
+    '8 decks; standard burn (first card exposed, its value in cards burned face down); cut card 14 cards from the back; 1 more round after the one the cut card interrupts'
+    >>> DealingProcedure(burn="some")
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: Burn rule 'some' is not valid; use standard, none or a number of cards such as 3.
+    """
+
+    decks: int = 8
+    cut: int = 14
+    burn: str | int = "standard"
+    after_cut: int = 1
+
+    def __post_init__(self) -> None:
+        _whole(self.decks, "Number of decks", 1)
+        if self.decks > MOST_DECKS:
+            raise SimulationError(
+                f"Number of decks {self.decks} is more than a simulation deals; use at most "
+                f"{MOST_DECKS}."
+            )
+        _whole(self.cut, "Cut card depth", 0)
+        _whole(self.after_cut, "Rounds after the cut card", 0)
+        burn = self.burn
+        if isinstance(burn, str) and burn.strip().isdigit():
+            burn = int(burn.strip())
+        if isinstance(burn, str):
+            if burn.strip().lower() not in ("standard", "none"):
+                raise SimulationError(
+                    f"Burn rule {self.burn!r} is not valid; use standard, none or a number of "
+                    "cards such as 3."
+                )
+            burn = burn.strip().lower()
+        else:
+            _whole(burn, "Burn count", 0)
+        object.__setattr__(self, "burn", burn)
+        deepest = self.cards - self.most_burned - ROUND_CARDS
+        if deepest < 0:
+            raise SimulationError(
+                f"A {self.cards}-card shoe cannot deal a round after burning "
+                f"{self.most_burned} cards; use more decks or a smaller burn."
+            )
+        if self.cut > deepest:
+            raise SimulationError(
+                f"Cut card {self.cut} cards from the back is deeper than a {self.cards}-card "
+                f"shoe allows; use a cut of at most {deepest} (the burn takes up to "
+                f"{self.most_burned} cards and a round up to {ROUND_CARDS})."
+            )
+
+    @property
+    def cards(self) -> int:
+        """Cards in a full shoe."""
+        return 52 * self.decks
+
+    @property
+    def most_burned(self) -> int:
+        """The most cards the burn can take, the exposed card included."""
+        if self.burn == "standard":
+            return 11
+        if self.burn == "none":
+            return 0
+        return int(self.burn)
+
+    def describe(self) -> str:
+        """One line for report headers."""
+        if self.burn == "standard":
+            burn = "standard burn (first card exposed, its value in cards burned face down)"
+        elif self.burn == "none":
+            burn = "no burn"
+        else:
+            burn = f"{self.burn} cards burned face down"
+        rounds = "round" if self.after_cut == 1 else "rounds"
+        return (
+            f"{self.decks} deck{'s' if self.decks != 1 else ''}; {burn}; cut card {self.cut} "
+            f"cards from the back; {self.after_cut} more {rounds} after the one the cut card "
+            "interrupts"
+        )
+
+    def as_dict(self) -> dict[str, int | str]:
+        """The procedure as JSON-ready data."""
+        return {
+            "decks": self.decks,
+            "cut": self.cut,
+            "burn": self.burn,
+            "after_cut": self.after_cut,
+        }
+
+
+def shuffled_shoe(decks: int, seed: int, shoe: int) -> IntArray:
+    """Shoe number *shoe* of *seed*: its card types in dealing order.
+
+    The random source is numpy's PCG64 seeded with child *shoe* of
+    ``SeedSequence(seed)`` (``SeedSequence(seed).spawn(n)[shoe]``); both have
+    streams numpy keeps stable across versions and machines.  The shuffle sorts
+    the cards by 64-bit random keys (drawn again in the rare case of two equal
+    keys), so every order is exactly equally likely.
+
+    >>> first = shuffled_shoe(1, seed=2024, shoe=3)
+    >>> sorted(first.tolist()) == list(range(52)), (first == shuffled_shoe(1, 2024, 3)).all()
+    (True, np.True_)
+    >>> (first == shuffled_shoe(1, 2024, 4)).all()
+    np.False_
+    """
+    generator = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(shoe,)))
+    size = 52 * decks
+    while True:
+        keys = generator.random_raw(size)
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        if not np.any(ordered[1:] == ordered[:-1]):
+            return (order % 52).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class DealtBlock:
+    """A block of shoes dealt, every round as a row of flat arrays (rounds ordered by shoe).
+
+    ``known[r]`` holds the 52 card counts the counter knows before round ``r``:
+    the full shoe less the exposed burn card and every card dealt before it (the
+    face-down burns are unknown, so they stay in).  ``depth[r]`` is how many
+    cards left the shoe before round ``r``, burns included.
+    """
+
+    first_shoe: int
+    shoes: int
+    cards: IntArray  # (shoes, cards in a shoe): the shuffled shoes
+    exposed: IntArray  # (shoes,): the exposed burn card, or -1
+    rounds_per_shoe: IntArray  # (shoes,)
+    round_shoe: IntArray  # (rounds,): shoe index within the block
+    round_number: IntArray  # (rounds,): 0, 1, ... within the shoe
+    depth: IntArray  # (rounds,)
+    round_cards: IntArray  # (rounds,): 4, 5 or 6
+    summary: IntArray  # (rounds,): summary key, see summary_fields
+    known: IntArray  # (rounds, 52)
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds the block dealt."""
+        return len(self.round_shoe)
+
+    def dealt(self, row: int) -> list[str]:
+        """The cards of round *row*, in dealing order (P1 B1 P2 B2, then third cards)."""
+        shoe = int(self.round_shoe[row])
+        start = int(self.depth[row])
+        return [
+            CARD_SYMBOLS[card] for card in self.cards[shoe, start : start + self.round_cards[row]]
+        ]
+
+
+def summary_fields(key: int) -> tuple[int, int, int, int, bool, bool, int, int]:
+    """A summary key as the walk's key: totals, cards per hand, naturals, pair states.
+
+    >>> summary_fields(_summary_key(6, 7, 1, 0, 0, 0, 2, 0))
+    (6, 7, 3, 2, False, False, 2, 0)
+    """
+    fields = []
+    for radix in reversed(_RADICES):
+        key, digit = divmod(key, radix)
+        fields.append(digit)
+    p_total, b_total, p_third, b_third, p_nat, b_nat, p_pair, b_pair = reversed(fields)
+    return (
+        p_total,
+        b_total,
+        2 + p_third,
+        2 + b_third,
+        bool(p_nat),
+        bool(b_nat),
+        p_pair,
+        b_pair,
+    )
+
+
+def _summary_key(*digits: int) -> int:
+    key = 0
+    for digit, radix in zip(digits, _RADICES, strict=True):
+        key = key * radix + digit
+    return key
+
+
+def deal_block(
+    procedure: DealingProcedure, tableau: Tableau, seed: int, first_shoe: int, shoes: int
+) -> DealtBlock:
+    """Shuffle and deal shoes ``first_shoe .. first_shoe + shoes - 1`` of *seed*, all at once.
+
+    >>> block = deal_block(DealingProcedure(decks=1, cut=14), Tableau(), 1, 0, 3)
+    >>> block.known[0].sum() == 52 - (block.exposed[0] >= 0)
+    np.True_
+    """
+    cards = np.array(
+        [shuffled_shoe(procedure.decks, seed, first_shoe + row) for row in range(shoes)],
+        dtype=np.int64,
+    ).reshape(shoes, procedure.cards)
+    return deal_shoes(procedure, tableau, cards, first_shoe)
+
+
+def deal_shoes(
+    procedure: DealingProcedure, tableau: Tableau, shoe_cards: IntArray, first_shoe: int = 0
+) -> DealtBlock:
+    """Deal shoes given as rows of card types in dealing order (any cards: tests stack them).
+
+    The shoes are dealt side by side, one round of each per step, with numpy: no
+    Python work per card.  ``known`` assumes full shoes of ``procedure.decks`` decks.
+
+    >>> nines = np.full((1, 52), 32)  # 52 nines of spades: every round a 4-card natural
+    >>> block = deal_shoes(DealingProcedure(decks=1, cut=17, burn="none"), Tableau(), nines)
+    >>> block.depth.tolist()
+    [0, 4, 8, 12, 16, 20, 24, 28, 32, 36]
+    """
+    shoes, size = shoe_cards.shape
+    if size != procedure.cards:
+        raise SimulationError(
+            f"Shoes of {size} cards do not fit a {procedure.cards}-card procedure."
+        )
+    cards = np.zeros((shoes, size + ROUND_CARDS), dtype=np.int64)
+    cards[:, :size] = shoe_cards  # the padding is read only by shoes that have stopped
+    positions = np.arange(size)[None, :]
+    if procedure.burn == "standard":
+        exposed = cards[:, 0].copy()
+        burned = BURN_COUNTS[exposed]
+        start = 1 + burned
+        hidden = (positions >= 1) & (positions <= burned[:, None])
+    else:
+        exposed = np.full(shoes, -1, dtype=np.int64)
+        start = np.full(shoes, procedure.most_burned, dtype=np.int64)
+        hidden = positions < start[:, None]
+    naturals = np.zeros(10, dtype=bool)
+    naturals[sorted(tableau.natural_totals)] = True
+    player_draws = np.array(tableau.player_draws, dtype=bool)
+    banker_stood = np.array(tableau.banker_draws_when_player_stood, dtype=bool)
+    banker_draws = np.array(tableau.banker_draws, dtype=bool)
+    cut_at = size - procedure.cut
+    position = start.copy()
+    remaining = np.full(shoes, -1, dtype=np.int64)  # rounds left once the cut card is out
+    active = np.ones(shoes, dtype=bool)
+    number = np.zeros(shoes, dtype=np.int64)
+    offsets = np.arange(ROUND_CARDS)[None, :]
+    records: list[tuple[IntArray, ...]] = []
+    while True:
+        active &= size - position >= ROUND_CARDS
+        out = active & (remaining < 0) & (position >= cut_at)
+        remaining[out] = procedure.after_cut + 1  # the cut card is this round's first card
+        active &= remaining != 0
+        live = np.flatnonzero(active)
+        if live.size == 0:
+            break
+        at = position[live]
+        dealt = cards[live[:, None], at[:, None] + offsets]
+        values = CARD_VALUES[dealt]
+        player = (values[:, 0] + values[:, 2]) % 10
+        banker = (values[:, 1] + values[:, 3]) % 10
+        player_natural = naturals[player]
+        banker_natural = naturals[banker]
+        natural = player_natural | banker_natural
+        player_third = ~natural & player_draws[player]
+        banker_third = ~natural & np.where(
+            player_third, banker_draws[banker, values[:, 4]], banker_stood[banker]
+        )
+        # The Banker's third card is the fifth card when the Player stood, else the sixth.
+        banker_card = np.where(player_third, values[:, 5], values[:, 4])
+        final_player = np.where(player_third, (player + values[:, 4]) % 10, player)
+        final_banker = np.where(banker_third, (banker + banker_card) % 10, banker)
+        used = 4 + player_third.astype(np.int64) + banker_third
+        ranks = dealt // 4
+        player_pair = np.where(dealt[:, 0] == dealt[:, 2], 2, ranks[:, 0] == ranks[:, 2])
+        banker_pair = np.where(dealt[:, 1] == dealt[:, 3], 2, ranks[:, 1] == ranks[:, 3])
+        key = final_player
+        for digit, radix in zip(
+            (
+                final_banker,
+                player_third,
+                banker_third,
+                player_natural,
+                banker_natural,
+                player_pair,
+                banker_pair,
+            ),
+            _RADICES[1:],
+            strict=True,
+        ):
+            key = key * radix + digit
+        records.append((live, number[live], at, used, key))
+        before = remaining[live] < 0
+        remaining[live[~before]] -= 1
+        # The cut card came out in the middle of this round.
+        remaining[live[before & (at + used > cut_at)]] = procedure.after_cut
+        position[live] += used
+        number[live] += 1
+    if records:
+        shoe_of, round_of, depth, round_cards, summary = (
+            np.concatenate(column) for column in zip(*records, strict=True)
+        )
+    else:  # pragma: no cover - the procedure always leaves room for one round
+        shoe_of = round_of = depth = round_cards = summary = np.zeros(0, dtype=np.int64)
+    order = np.lexsort((round_of, shoe_of))
+    shoe_of, round_of, depth = shoe_of[order], round_of[order], depth[order]
+    # Cards the counter has seen before each position: a running count per card type.
+    seen = np.where(hidden, 52, cards[:, :size])
+    onehot = seen[:, :, None] == np.arange(52)[None, None, :]
+    before_position = np.zeros((shoes, size + 1, 52), dtype=np.int16)
+    np.cumsum(onehot, axis=1, out=before_position[:, 1:, :])
+    known = procedure.decks - before_position[shoe_of, depth].astype(np.int64)
+    return DealtBlock(
+        first_shoe=first_shoe,
+        shoes=shoes,
+        cards=cards[:, :size],
+        exposed=exposed,
+        rounds_per_shoe=np.bincount(shoe_of, minlength=shoes).astype(np.int64),
+        round_shoe=shoe_of,
+        round_number=round_of,
+        depth=depth,
+        round_cards=round_cards[order],
+        summary=summary[order],
+        known=known,
+    )

@@ -1,0 +1,172 @@
+"""The result of a simulation: the exact tally, and the statistics drawn from it per bet.
+
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.simulation.dealing import DealingProcedure
+>>> from exactodds.simulation.study import Simulation
+>>> from exactodds.simulation.tally import Tally
+>>> study = Simulation.of(1, 1, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
+>>> empty = SimulationResult(study, Tally.empty([1]), complete=False)
+>>> empty.as_dict()["bets"]["tie"]["units_per_shoe"]["realized"]
+{'mean': None, 'stderr': None, 'ci95': [None, None]}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from exactodds.simulation.study import Simulation
+from exactodds.simulation.tally import (
+    EV_SCALE,
+    HISTOGRAM_BINS_PER_UNIT,
+    Estimate,
+    Tally,
+    finite,
+)
+
+__all__ = ["BetResult", "SimulationResult"]
+
+
+@dataclass(frozen=True)
+class BetResult:
+    """One bet's statistics over the shoes simulated (floats: these are estimates)."""
+
+    name: str
+    strategy: str
+    rounds: int
+    bets_made: int
+    frequency: float
+    average_edge: float
+    share_positive: float
+    units_per_shoe: Mapping[str, Estimate]
+    units_per_100_rounds: Mapping[str, Estimate]
+    ev_deciles: tuple[float, ...]
+    ev_by_deck: tuple[float | None, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready data (the ``bets`` entries of ``simulate --format json``)."""
+        return {
+            "strategy": self.strategy,
+            "rounds": self.rounds,
+            "bets_made": self.bets_made,
+            "frequency": finite(self.frequency),
+            "average_edge": finite(self.average_edge),
+            "share_positive": finite(self.share_positive),
+            "units_per_shoe": {
+                name: estimate.as_dict() for name, estimate in self.units_per_shoe.items()
+            },
+            "units_per_100_rounds": {
+                name: estimate.as_dict() for name, estimate in self.units_per_100_rounds.items()
+            },
+            "ev_deciles": list(self.ev_deciles),
+            "ev_by_deck": list(self.ev_by_deck),
+        }
+
+
+def _deciles(histogram: tuple[tuple[int, int], ...], rounds: int) -> tuple[float, ...]:
+    result = []
+    cumulative = 0
+    items = iter(histogram)
+    current = next(items, None)
+    for tenth in range(1, 10):
+        target = Fraction(tenth * rounds, 10)
+        while current is not None and cumulative + current[1] < target:
+            cumulative += current[1]
+            current = next(items, None)
+        if current is None:
+            break
+        result.append(current[0] / HISTOGRAM_BINS_PER_UNIT)
+    return tuple(result)
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """The result of :func:`simulate`: the exact tally and how the run went.
+
+    ``complete`` is false when the run was interrupted: the tally then covers the
+    first ``tally.shoes`` shoes, exactly.
+    """
+
+    simulation: Simulation
+    tally: Tally
+    seconds: float = 0.0
+    complete: bool = True
+    backend: str = "local"
+    jobs: int = 1
+    #: Rounds dealt by this run (a resumed run's checkpoint excluded).
+    rounds_run: int = 0
+
+    @property
+    def rounds_per_second(self) -> float:
+        """Rounds dealt and evaluated per second of this run."""
+        return self.rounds_run / self.seconds if self.seconds > 0 else math.nan
+
+    def bets(self) -> list[BetResult]:
+        """Each bet's statistics, in the order simulated."""
+        tally = self.tally
+        results = []
+        for bet, strategy, sums in zip(
+            self.simulation.bets, self.simulation.strategies, tally.bets, strict=True
+        ):
+            realized_unit = Fraction(1, sums.pay_denominator)
+            ev_unit = Fraction(1, EV_SCALE)
+            rounds = tally.rounds
+            results.append(
+                BetResult(
+                    name=bet.name,
+                    strategy=strategy.describe(),
+                    rounds=rounds,
+                    bets_made=sums.bets_made,
+                    frequency=sums.bets_made / rounds if rounds else math.nan,
+                    average_edge=(
+                        float(Fraction(sums.ev_made, sums.bets_made) * ev_unit)
+                        if sums.bets_made
+                        else math.nan
+                    ),
+                    share_positive=sums.positive / rounds if rounds else math.nan,
+                    units_per_shoe={
+                        "exact_ev": Estimate.of_shoes(sums.expected, tally.shoes, ev_unit),
+                        "realized": Estimate.of_shoes(sums.realized, tally.shoes, realized_unit),
+                    },
+                    units_per_100_rounds={
+                        "exact_ev": Estimate.per_rounds(sums.expected, tally, ev_unit),
+                        "realized": Estimate.per_rounds(sums.realized, tally, realized_unit),
+                    },
+                    ev_deciles=_deciles(sums.histogram, rounds),
+                    ev_by_deck=tuple(
+                        float(Fraction(total, count) * ev_unit) if count else None
+                        for total, count in zip(sums.depth_ev, sums.depth_rounds, strict=True)
+                    ),
+                )
+            )
+        return results
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``exactodds simulate --format json``."""
+        tally = self.tally
+        histogram = dict(tally.rounds_histogram)
+        return {
+            "shoes": tally.shoes,
+            "rounds": tally.rounds,
+            "seed": self.simulation.seed,
+            "procedure": self.simulation.procedure.as_dict(),
+            "rules": self.simulation.rules.as_dict(),
+            "rounds_per_shoe": {
+                "mean": tally.rounds / tally.shoes if tally.shoes else None,
+                "min": min(histogram) if histogram else None,
+                "max": max(histogram) if histogram else None,
+                "histogram": {str(count): shoes for count, shoes in sorted(histogram.items())},
+            },
+            "bets": {result.name: result.as_dict() for result in self.bets()},
+            "run": {
+                "complete": self.complete,
+                "shoes_requested": self.simulation.shoes,
+                "seconds": round(self.seconds, 3),
+                "rounds_per_second": (round(self.rounds_per_second) if self.seconds > 0 else None),
+                "backend": self.backend,
+                "jobs": self.jobs,
+            },
+        }

@@ -1,0 +1,287 @@
+"""Run a simulation: blocks of shoes, in this process, in worker processes or on Dask.
+
+:func:`simulate` deals ``shoes`` shoes of a :class:`Simulation` in blocks of
+consecutive shoes.  Shoe ``i`` is always shuffled from child ``i`` of
+``numpy.random.SeedSequence(seed)`` and the tallies are exact integer sums,
+so the result is the same bit for bit whatever the block size, ``jobs`` or
+backend, and a run resumed from a checkpoint equals a run in one go.
+
+Each block is one :func:`run_block` call: deal every shoe of the block
+(:func:`~exactodds.simulation.dealing.deal_block`), evaluate every round's known
+composition exactly in one batch (:func:`~exactodds.simulation.evaluate.exact_expected_values`),
+let each bet's strategy decide, settle, and sum.
+
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.simulation.strategies import Perfect
+>>> simulation = Simulation.of(shoes=2, seed=1, bets=select_bets("player_pair"),
+...     procedure=DealingProcedure(decks=1))
+>>> result = simulate(simulation)
+>>> result.tally.shoes, result.tally.rounds == sum(count * shoes for count, shoes in result.tally.rounds_histogram)
+(2, True)
+>>> Simulation.of(shoes=0, seed=1)
+Traceback (most recent call last):
+...
+exactodds.simulation.dealing.SimulationError: Number of shoes 0 is not valid; use a whole number of at least 1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from exactodds.simulation.block import BlockResult, prepare, run_block
+from exactodds.simulation.checkpoint import load_checkpoint, save_checkpoint
+from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.result import BetResult, SimulationResult
+from exactodds.simulation.study import Simulation
+from exactodds.simulation.tally import Tally
+
+__all__ = [
+    "BetResult",
+    "BlockResult",
+    "DealingProcedure",
+    "Simulation",
+    "SimulationResult",
+    "run_block",
+    "simulate",
+]
+
+#: Shoes per block: enough rounds for one efficient batch evaluation, small enough for
+#: frequent progress and checkpoints.  Results do not depend on it.
+BLOCK_SHOES = 64
+#: Seconds between checkpoint writes during a run (one is always written at the end).
+CHECKPOINT_SECONDS = 5.0
+#: How long to try to reach a Dask scheduler before giving up.
+DASK_TIMEOUT = "10s"
+
+
+# Runners ------------------------------------------------------------------
+
+_Blocks = Sequence[tuple[int, int]]
+#: The simulation a forked worker process runs (set before the fork).
+_WORKER_SIMULATION: Simulation | None = None
+
+
+def _worker_block(job: tuple[int, int, bool]) -> BlockResult:
+    assert _WORKER_SIMULATION is not None, "worker started without its simulation"
+    return run_block(_WORKER_SIMULATION, *job)
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C goes to the whole process group: the parent decides what to do with it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _serial(
+    simulation: Simulation, blocks: _Blocks, trace: bool
+) -> Iterator[Iterator[BlockResult]]:
+    yield (run_block(simulation, first, count, trace) for first, count in blocks)
+
+
+@contextlib.contextmanager
+def _processes(
+    simulation: Simulation, blocks: _Blocks, trace: bool, jobs: int
+) -> Iterator[Iterator[BlockResult]]:
+    global _WORKER_SIMULATION
+    _WORKER_SIMULATION = simulation
+    prepare(simulation.rules, simulation.bets)  # compiled once here; the workers inherit it
+    context = multiprocessing.get_context("fork")
+    pool = context.Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        yield pool.imap(_worker_block, [(first, count, trace) for first, count in blocks])
+    finally:
+        pool.terminate()
+        pool.join()
+        _WORKER_SIMULATION = None
+
+
+@contextlib.contextmanager
+def _dask(
+    simulation: Simulation, blocks: _Blocks, trace: bool, dask: Any
+) -> Iterator[Iterator[BlockResult]]:
+    client, owned = _dask_client(dask)
+    try:
+        shared = client.scatter(simulation, broadcast=True)
+        window = 4 * max(1, len(client.scheduler_info().get("workers", {})) or 1)
+
+        def results() -> Iterator[BlockResult]:
+            pending: list[Any] = []
+            jobs = iter(blocks)
+            while True:
+                while len(pending) < window:
+                    job = next(jobs, None)
+                    if job is None:
+                        break
+                    pending.append(client.submit(run_block, shared, *job, trace, pure=False))
+                if not pending:
+                    return
+                yield pending.pop(0).result()
+
+        yield results()
+    finally:
+        if owned:
+            client.close()
+
+
+def _dask_client(dask: Any) -> tuple[Any, bool]:
+    if not isinstance(dask, str):
+        return dask, False
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise SimulationError(
+            '--dask needs dask.distributed; install it with pip install "exactodds[distributed]".'
+        ) from None
+    try:
+        client = Client(  # type: ignore[no-untyped-call]
+            dask, timeout=DASK_TIMEOUT, set_as_default=False
+        )
+        return client, True
+    except (OSError, TimeoutError, ValueError) as error:
+        raise SimulationError(
+            f"Cannot reach a Dask scheduler at {dask!r} ({error}); start one with "
+            "'dask scheduler' and give its address, such as tcp://127.0.0.1:8786."
+        ) from None
+
+
+# The run -------------------------------------------------------------------------
+
+
+Progress = Callable[[int, int], None]
+
+
+def simulate(
+    simulation: Simulation,
+    *,
+    jobs: int = 1,
+    dask: Any = None,
+    block_shoes: int | None = None,
+    progress: Progress | None = None,
+    checkpoint: str | Path | None = None,
+    resume: bool = False,
+    trace: str | Path | IO[str] | None = None,
+) -> SimulationResult:
+    """Deal and evaluate every shoe of *simulation*; the result, complete or not.
+
+    * *jobs* > 1: that many forked worker processes on this machine;
+    * *dask*: a Dask scheduler address (or a ``dask.distributed.Client``);
+    * *progress*: called with (shoes done, rounds done) after every block;
+    * *checkpoint*: a file where the tally of the shoes done so far is kept
+      (written atomically every few seconds and at the end, also on Ctrl-C);
+      *resume* starts from it;
+    * *trace*: a file (or text stream) for one JSON line per round.
+
+    Ctrl-C (KeyboardInterrupt) stops the run; the result then covers the shoes
+    finished before it, with ``complete`` false.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> one_deck = Simulation.of(3, 5, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
+    >>> simulate(one_deck).tally == simulate(one_deck, block_shoes=1).tally
+    True
+    >>> simulate(one_deck, resume=True)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: --resume needs --checkpoint FILE to resume from.
+    """
+    block_shoes = BLOCK_SHOES if block_shoes is None else block_shoes
+    if block_shoes < 1:
+        raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
+    checkpoint_path = Path(checkpoint) if checkpoint is not None else None
+    tally = Tally.empty(bet.integer_pays()[1] for bet in simulation.bets)
+    if checkpoint_path is not None and not resume:
+        if checkpoint_path.exists():
+            raise SimulationError(
+                f"Checkpoint {str(checkpoint_path)!r} already exists; continue its run with "
+                "--resume, or remove it to start again."
+            )
+        # Find out now, not after hours of dealing, that the checkpoint cannot be written.
+        save_checkpoint(checkpoint_path, simulation, tally, None)
+    trace_bytes: int | None = None
+    if resume:
+        if checkpoint_path is None:
+            raise SimulationError("--resume needs --checkpoint FILE to resume from.")
+        tally, trace_bytes = load_checkpoint(checkpoint_path, simulation)
+    stream, owned = _open_trace(trace, resume, trace_bytes)
+    first = tally.shoes
+    blocks = [
+        (start, min(block_shoes, simulation.shoes - start))
+        for start in range(first, simulation.shoes, block_shoes)
+    ]
+    if dask is not None:
+        runner = _dask(simulation, blocks, stream is not None, dask)
+        backend = "dask"
+    elif jobs > 1 and len(blocks) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        runner = _processes(simulation, blocks, stream is not None, jobs)
+        backend = "processes"
+    else:
+        runner = _serial(simulation, blocks, stream is not None)
+        backend = "local"
+    started = time.perf_counter()
+    last_save = started
+    rounds_before = tally.rounds
+    interrupted = False
+    try:
+        with runner as results:
+            for block in results:
+                tally = tally.merged(block.tally)
+                if stream is not None:
+                    stream.write(block.trace)
+                if progress is not None:
+                    progress(tally.shoes, tally.rounds)
+                if (
+                    checkpoint_path is not None
+                    and time.perf_counter() - last_save > CHECKPOINT_SECONDS
+                ):
+                    save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
+                    last_save = time.perf_counter()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if checkpoint_path is not None:
+            save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
+        if stream is not None and owned:
+            stream.close()
+    return SimulationResult(
+        simulation,
+        tally,
+        time.perf_counter() - started,
+        complete=not interrupted and tally.shoes == simulation.shoes,
+        backend=backend,
+        jobs=jobs if backend == "processes" else 1,
+        rounds_run=tally.rounds - rounds_before,
+    )
+
+
+def _open_trace(
+    trace: str | Path | IO[str] | None, resume: bool, trace_bytes: int | None
+) -> tuple[IO[str] | None, bool]:
+    if trace is None:
+        return None, False
+    if not isinstance(trace, str | Path):
+        return trace, False
+    path = Path(trace)
+    try:
+        if resume and path.exists():
+            # Lines written after the checkpoint would be written again: cut them off.
+            with path.open("r+b") as stream:
+                stream.truncate(trace_bytes or 0)
+            return path.open("a", encoding="utf-8"), True
+        return path.open("w", encoding="utf-8"), True
+    except OSError as error:
+        raise SimulationError(f"Cannot write trace file {str(path)!r}: {error}.") from None
+
+
+def _position(stream: IO[str] | None) -> int | None:
+    if stream is None:
+        return None
+    stream.flush()
+    try:
+        return stream.tell()
+    except (OSError, ValueError):
+        return None

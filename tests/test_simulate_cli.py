@@ -1,0 +1,219 @@
+"""``exactodds simulate``: formats, traces, checkpoints and one clear sentence for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from exactodds.analysis.single import analyze
+from exactodds.bets.catalogue import select_bets
+from exactodds.cli import cli
+from exactodds.report.simulation import CSV_COLUMNS
+from exactodds.shoe import Shoe
+from exactodds.simulation import run
+
+SMALL = ["simulate", "--shoes", "6", "--seed", "3", "--decks", "2", "--jobs", "1"]
+
+
+def invoke(*arguments: str) -> Any:
+    return CliRunner().invoke(cli, list(arguments))
+
+
+def test_table_output() -> None:
+    result = invoke(*SMALL, "--bets", "banker,player_pair")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert result.stdout.startswith("Shoes: 6 of seed 3 (2 decks; standard burn")
+    assert "player_pair" in result.stdout and "Units/shoe, exact EV" in result.stdout
+
+
+def test_json_contract_and_jobs_do_not_change_it() -> None:
+    one = invoke(*SMALL, "--bets", "dragon7,player_pair", "--format", "json")
+    two = invoke(*SMALL[:-2], "--jobs", "2", "--bets", "dragon7,player_pair", "--format", "json")
+    assert one.exit_code == two.exit_code == 0
+    first, second = json.loads(one.stdout), json.loads(two.stdout)
+    assert first["shoes"] == 6 and first["rounds"] > 6 * 10
+    bet = first["bets"]["dragon7"]
+    for key in ("bets_made", "frequency", "average_edge", "units_per_shoe", "units_per_100_rounds"):
+        assert key in bet
+    for estimator in ("exact_ev", "realized"):
+        assert set(bet["units_per_shoe"][estimator]) == {"mean", "stderr", "ci95"}
+    assert first["run"]["complete"] is True
+    del first["run"], second["run"]
+    assert first == second
+
+
+def test_csv_output() -> None:
+    result = invoke(*SMALL, "--bets", "tie", "--play", "always", "--format", "csv")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == ",".join(CSV_COLUMNS)
+    row = dict(zip(CSV_COLUMNS, lines[1].split(","), strict=True))
+    assert row["bet"] == "tie" and row["strategy"] == "always"
+    assert row["bets_made"] == row["rounds"]
+
+
+def test_plays_name_the_bets_when_bets_are_not_given() -> None:
+    result = invoke(*SMALL, "--play", "panda8=always", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.stdout)["bets"]) == ["panda8"]
+
+
+def test_trace_lines_check_with_odds(tmp_path: Path) -> None:
+    trace = tmp_path / "rounds.jsonl"
+    result = invoke(*SMALL[:4], "2", "--decks", "1", "--bets", "dragon7", "--trace", str(trace))
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert lines and {"shoe", "round", "known", "ev", "bet", "cards", "result"} <= set(lines[0])
+    line = lines[-1]
+    # Anyone can re-check a line with `exactodds odds --shoe '<known>'`.
+    shown = invoke(
+        "odds", "--shoe", json.dumps(line["known"]), "--bets", "dragon7", "--format", "json"
+    )
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["bets"]["dragon7"]["ev"] == line["ev"]["dragon7"]
+    shoe = Shoe.from_mapping(line["known"])
+    exact = analyze(shoe, bets=select_bets("dragon7")).bets["dragon7"].expected_value
+    assert Fraction(line["ev"]["dragon7"]) == exact
+
+
+def test_checkpoint_and_resume_from_the_command_line(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.json"
+    arguments = ["--bets", "player_pair", "--format", "json", "--checkpoint", str(checkpoint)]
+    first = invoke(*SMALL, *arguments)
+    assert first.exit_code == 0
+    more = ["simulate", "--shoes", "9", "--seed", "3", "--decks", "2", "--jobs", "1"]
+    resumed = invoke(*more, *arguments, "--resume")
+    straight = invoke(*more, "--bets", "player_pair", "--format", "json")
+    assert resumed.exit_code == straight.exit_code == 0
+    resumed_data, straight_data = json.loads(resumed.stdout), json.loads(straight.stdout)
+    del resumed_data["run"], straight_data["run"]
+    assert resumed_data == straight_data
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--bets", "dragon7", "--play", "lucky7=perfect"], "Unknown bet 'lucky7' in --play"),
+        (["--play", "count:1,2,3:4"], "Count tags '1,2,3' have 3 entries"),
+        (["--play", "sometimes"], "Unknown strategy 'sometimes'"),
+        (["--cut", "500"], "Cut card 500 cards from the back is deeper than a 104-card shoe"),
+        (["--seed", "-1"], "Seed -1 is not valid"),
+        (["--shoes", "0"], "Number of shoes 0 is not valid"),
+        (["--burn", "some"], "Burn rule 'some' is not valid"),
+        (["--resume"], "--resume needs --checkpoint FILE"),
+        (["--bets", "nosuchbet"], "Unknown bet 'nosuchbet'"),
+        (["--min-edge", "lots"], "'lots' for --min-edge is not a number"),
+    ],
+)
+def test_bad_input_is_one_sentence_and_exit_2(arguments: list[str], message: str) -> None:
+    result = invoke(*SMALL, *arguments)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("Error: ") and message in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_resume_from_a_missing_checkpoint(tmp_path: Path) -> None:
+    result = invoke(*SMALL, "--checkpoint", str(tmp_path / "none.json"), "--resume")
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+
+
+def test_an_unreachable_dask_scheduler(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(run, "DASK_TIMEOUT", "1s")
+    result = CliRunner().invoke(
+        cli, ["simulate", "--shoes", "2", "--decks", "1", "--dask", "tcp://127.0.0.1:9"]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: Cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'")
+
+
+def test_odds_never_imports_the_simulation_or_dask() -> None:
+    code = (
+        "import sys\n"
+        "from exactodds.cli import cli\n"
+        "try:\n"
+        "    cli(['odds', '--decks', '1'], standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "assert 'dask' not in sys.modules, 'exactodds odds imported dask'\n"
+        "assert 'exactodds.simulation.run' not in sys.modules\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_own_bets_from_a_bet_file() -> None:
+    result = invoke(
+        *SMALL[:4],
+        "2",
+        "--decks",
+        "1",
+        "--bet-file",
+        str(Path(__file__).resolve().parent.parent / "examples" / "bets" / "six_bonus.toml"),
+        "--bets",
+        "six_bonus",
+        "--play",
+        "always",
+        "--format",
+        "csv",
+    )
+    assert result.exit_code == 0, result.output
+    row = dict(zip(CSV_COLUMNS, result.stdout.splitlines()[1].split(","), strict=True))
+    assert row["bet"] == "six_bonus" and row["bets_made"] == row["rounds"]
+
+
+def test_ctrl_c_prints_the_partial_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    blocks = []
+    real = run.run_block
+
+    def interrupted(*arguments: Any) -> run.BlockResult:
+        blocks.append(arguments)
+        if len(blocks) == 2:
+            raise KeyboardInterrupt
+        return real(*arguments)
+
+    monkeypatch.setattr(run, "run_block", interrupted)
+    monkeypatch.setattr(run, "BLOCK_SHOES", 2)
+    result = invoke(*SMALL, "--bets", "player_pair", "--format", "json")
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert data["shoes"] == 2 and data["run"]["complete"] is False
+    assert result.stderr == "Interrupted: the result covers the first 2 of 6 shoes.\n"
+
+
+def test_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from exactodds.cli.simulate import _Progress
+
+    progress = _Progress(10)
+    progress(5, 400)
+    progress(10, 800)
+    progress.close()
+    shown = capsys.readouterr().err
+    assert "10/10 shoes" in shown and "rounds/s" in shown and "ETA 0:00:00" in shown
+
+
+def test_a_checkpoint_that_cannot_be_written(tmp_path: Path) -> None:
+    where = tmp_path / "missing" / "run.json"
+    result = invoke(*SMALL, "--checkpoint", str(where))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: Cannot write checkpoint {str(where)!r}")
+
+
+def test_a_fresh_run_never_overwrites_a_checkpoint(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.json"
+    assert invoke(*SMALL, "--bets", "tie", "--checkpoint", str(checkpoint)).exit_code == 0
+    saved = checkpoint.read_text()
+    again = invoke(*SMALL, "--bets", "tie", "--checkpoint", str(checkpoint))
+    assert again.exit_code == 2 and "already exists; continue its run with --resume" in again.stderr
+    assert checkpoint.read_text() == saved
