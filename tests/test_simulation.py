@@ -364,6 +364,7 @@ def test_same_seed_same_result_whatever_the_jobs_and_blocks() -> None:
     assert two.backend == "processes"
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_result_bit_for_bit() -> None:
     distributed = pytest.importorskip("dask.distributed")
     with (
@@ -441,6 +442,7 @@ def test_the_two_estimators_and_the_tally_add_up() -> None:
     assert abs(sums.expected.total / EV_SCALE / 60 - exact.mean) < 1e-12
 
 
+@pytest.mark.slow
 def test_jacobson_dragon7_count_reproduces_his_win_rate() -> None:
     """Eliot Jacobson's Dragon 7 count: tags 0,0,0,-1,-1,-1,-1,2,2,0 (A, 2, ..., 9, tens),
     bet at true count +4 or more, 8 decks, cut card 14 cards from the back, the standard
