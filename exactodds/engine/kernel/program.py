@@ -1,0 +1,359 @@
+"""Kernel programs: the count polynomials and a weight matrix, as flat integer arrays.
+
+A :class:`Program` evaluates, for each shoe, a vector of *inputs*
+
+* the count of every value-level key of the tableau (``compiled.keys``: final
+  totals, cards per hand, naturals), as polynomials in the ten value counts;
+* the joint pair states of the first two cards of each hand: nine states
+  ``(player, banker)`` in {no pair, pair, suited pair}^2 for a shoe that knows
+  its suits (input ``keys + 3 * player + banker``), four in {no pair, pair}^2
+  for a shoe known by rank (input ``keys + 9 + 2 * player + banker``); the
+  other group is zero;
+* the total ``ff(N, 6)`` (input ``keys + 13``),
+
+and returns ``weights.T @ inputs``: whatever linear combinations the caller
+asked for (outcome counts are 0/1 rows, EV numerators are integer pays).  Every
+input group splits the total, so ``|output| <= bound * total`` with
+:attr:`Program.bound`, which is what lets the compiled kernel pick 64-bit or
+128-bit arithmetic per shoe and prove the result exact (see ``_native.c``).
+
+:func:`evaluate` runs a program on many shoes: in the C extension when it is
+built (threads release the interpreter lock), and in the pure-Python twin
+(:mod:`exactodds.engine.kernel.twin`) otherwise or for shoes beyond 128 bits.
+
+>>> from exactodds import Shoe
+>>> from exactodds.engine.polynomial import compile_tableau
+>>> from exactodds.rules import Tableau
+>>> compiled = compile_tableau(Tableau())
+>>> inputs = len(compiled.keys) + 14
+>>> program = build_program(compiled, [[1]] * len(compiled.keys) + [[0]] * 14)
+>>> shoe = Shoe.standard(decks=8)
+>>> evaluate(program, [shoe.rank_counts], [None]).row(0) == [416 * 415 * 414 * 413 * 412 * 411]
+True
+>>> build_program(compiled, [[1]])
+Traceback (most recent call last):
+...
+ValueError: a kernel program needs 219 weight rows (one per input), not 1
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.engine.kernel import twin
+from exactodds.engine.polynomial import CompiledTableau
+
+__all__ = [
+    "PAIR_INPUTS",
+    "Evaluation",
+    "Program",
+    "build_program",
+    "evaluate",
+    "native_module",
+    "rank_pair_input",
+    "suited_pair_input",
+]
+
+#: Pair-state inputs after the keys: 9 suited states, then 4 rank-only ones.
+PAIR_INPUTS = 13
+IntArray = npt.NDArray[np.int64]
+# Shoes whose every count and whose card total stay below this go to the compiled kernel
+# as int64 arrays; larger ones (2**62 cards and more) are evaluated in Python integers.
+_NATIVE_CARDS_LIMIT = 2**62
+_INT64 = 2**63
+# Width codes of the compiled kernel (see _native.c).
+_NARROW, _WIDE, _PYTHON, _TOO_FEW = 0, 1, 2, 3
+
+
+def suited_pair_input(keys: int, player: int, banker: int) -> int:
+    """The input index of pair state (*player*, *banker*), each 0-2, on a suited shoe.
+
+    >>> suited_pair_input(205, 2, 1)
+    212
+    """
+    return keys + 3 * player + banker
+
+
+def rank_pair_input(keys: int, player: int, banker: int) -> int:
+    """The input index of pair state (*player*, *banker*), each 0-1, on a shoe known by rank.
+
+    >>> rank_pair_input(205, 1, 1)
+    217
+    """
+    return keys + 9 + 2 * player + banker
+
+
+@cache
+def native_module() -> ModuleType | None:
+    """The compiled extension, or ``None`` when it was not built (no C compiler).
+
+    >>> native_module() is None or hasattr(native_module(), "evaluate")
+    True
+    """
+    try:
+        return importlib.import_module("exactodds.engine.kernel._native")
+    except ImportError:
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class Program:
+    """A compiled tableau's polynomials and the caller's weights, ready to evaluate."""
+
+    structure: twin.Structure
+    #: Per input row, the nonzero (output, weight) pairs.
+    weights: tuple[tuple[tuple[int, int], ...], ...]
+    outputs: int
+    #: |output| <= bound * total for every output and every shoe.
+    bound: int
+    #: The compiled program (a capsule), or None when the extension or int64 weights are missing.
+    native: Any = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    parents: npt.NDArray[np.int32]
+    factors: npt.NDArray[np.int16]
+    size_start: IntArray
+    entry_start: npt.NDArray[np.int32]
+    entry_key: npt.NDArray[np.int16]
+    entry_coefficient: IntArray
+
+
+@cache
+def _structure(compiled: CompiledTableau) -> tuple[twin.Structure, _Arrays]:
+    """The product table and the sparse coefficients of *compiled*, for both evaluators.
+
+    Read from ``compiled.multisets`` and ``compiled.coefficients`` only: row r's
+    product is its parent's (the multiset less one card of its largest value v)
+    times ``n_v - (m_v - 1)``, the next factor of ``ff(n_v, m_v)``.
+    """
+    multisets = [tuple(int(count) for count in row) for row in compiled.multisets.tolist()]
+    row_of = {multiset: row for row, multiset in enumerate(multisets)}
+    parents = [0] * len(multisets)
+    factors = [0] * len(multisets)
+    sizes = [sum(multiset) for multiset in multisets]
+    for row, multiset in enumerate(multisets[1:], start=1):
+        value = max(v for v in range(10) if multiset[v])
+        parent = list(multiset)
+        parent[value] -= 1
+        parents[row] = row_of[tuple(parent)]
+        factors[row] = value * 7 + multiset[value] - 1
+    if sizes != sorted(sizes) or max(sizes) != 6:
+        raise ValueError("compiled multisets must be ordered by size, up to six cards")
+    size_start = [sizes.index(size) for size in range(7)] + [len(multisets)]
+    coefficients = compiled.coefficients
+    rows, keys = np.nonzero(coefficients)
+    if rows.size and int(rows.min()) < size_start[4]:
+        raise ValueError("a round deals at least four cards")
+    entry_start = np.searchsorted(rows, np.arange(len(multisets) + 1)).astype(np.int32)
+    values = coefficients[rows, keys].astype(np.int64)
+    structure = twin.Structure(
+        keys=len(compiled.keys),
+        parents=tuple(parents),
+        factors=tuple(factors),
+        size_start=tuple(size_start),
+        entries=tuple(
+            tuple(
+                zip(
+                    keys[entry_start[row] : entry_start[row + 1]].tolist(),
+                    values[entry_start[row] : entry_start[row + 1]].tolist(),
+                    strict=True,
+                )
+            )
+            for row in range(len(multisets))
+        ),
+    )
+    arrays = _Arrays(
+        np.array(parents, dtype=np.int32),
+        np.array(factors, dtype=np.int16),
+        np.array(size_start, dtype=np.int64),
+        entry_start,
+        keys.astype(np.int16),
+        values,
+    )
+    return structure, arrays
+
+
+def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -> Program:
+    """A program of *compiled*'s polynomials with one weight row per input.
+
+    *weights* has ``len(compiled.keys) + 14`` rows (keys, 13 pair states, the
+    total) of equal length, the number of outputs; any integers.
+    """
+    structure, arrays = _structure(compiled)
+    inputs = structure.keys + PAIR_INPUTS + 1
+    if len(weights) != inputs:
+        raise ValueError(
+            f"a kernel program needs {inputs} weight rows (one per input), not {len(weights)}"
+        )
+    outputs = len(weights[0])
+    if any(len(row) != outputs for row in weights):
+        raise ValueError("every weight row needs one weight per output")
+    sparse = tuple(
+        tuple((output, int(weight)) for output, weight in enumerate(row) if weight)
+        for row in weights
+    )
+    keys = structure.keys
+    groups = (
+        range(keys),
+        range(keys, keys + 9),
+        range(keys + 9, keys + PAIR_INPUTS),
+        range(keys + PAIR_INPUTS, inputs),
+    )
+    largest = [[0] * outputs for _ in groups]
+    for group, rows in enumerate(groups):
+        for row in rows:
+            for output, weight in sparse[row]:
+                largest[group][output] = max(largest[group][output], abs(weight))
+    # A shoe fills the keys, one of the two pair groups, and the total.
+    bound = max(
+        (
+            largest[0][output] + max(largest[1][output], largest[2][output]) + largest[3][output]
+            for output in range(outputs)
+        ),
+        default=0,
+    )
+    native = None
+    module = native_module()
+    fits = all(-_INT64 <= weight < _INT64 for row in sparse for _, weight in row)
+    if module is not None and fits and bound < 2**64:
+        output_start = np.zeros(inputs + 1, dtype=np.int32)
+        output_start[1:] = np.cumsum([len(row) for row in sparse])
+        output_index = np.array([o for row in sparse for o, _ in row], dtype=np.int32)
+        output_weight = np.array([w for row in sparse for _, w in row], dtype=np.int64)
+        native = module.program(
+            arrays.parents,
+            arrays.factors,
+            arrays.size_start,
+            arrays.entry_start,
+            arrays.entry_key,
+            arrays.entry_coefficient,
+            keys,
+            output_start,
+            output_index,
+            output_weight,
+            outputs,
+            bound,
+        )
+    return Program(structure, sparse, outputs, bound, native)
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """A program's outputs for many shoes.
+
+    ``values`` holds every shoe's outputs as int64 (rows of shoes whose outputs
+    do not fit int64 hold zeros there and their exact outputs in ``exact``).
+    """
+
+    values: IntArray
+    exact: dict[int, list[int]]
+
+    def row(self, index: int) -> list[int]:
+        """The exact outputs of shoe *index*, as Python integers."""
+        found = self.exact.get(index)
+        return found if found is not None else list(self.values[index].tolist())
+
+    def rows(self) -> list[list[int]]:
+        """Every shoe's exact outputs."""
+        plain = self.values.tolist()
+        for index, found in self.exact.items():
+            plain[index] = found
+        return list(plain)
+
+
+def evaluate(
+    program: Program,
+    rank_counts: Sequence[Sequence[int]],
+    suit_counts: Sequence[Sequence[int] | None],
+    jobs: int = 1,
+) -> Evaluation:
+    """The outputs of *program* for each shoe (13 rank counts, 52 suit counts or None).
+
+    Every shoe needs at least six cards.  With *jobs* > 1 the compiled kernel
+    runs on that many threads at once (it releases the interpreter lock).
+    """
+    count = len(rank_counts)
+    values = np.zeros((count, program.outputs), dtype=np.int64)
+    exact: dict[int, list[int]] = {}
+    module = native_module()
+    native_rows = (
+        [
+            row
+            for row in range(count)
+            if max(rank_counts[row], default=0) < _NATIVE_CARDS_LIMIT
+            and sum(rank_counts[row]) < _NATIVE_CARDS_LIMIT
+        ]
+        if program.native is not None and module is not None
+        else []
+    )
+    if native_rows:
+        ranks = np.array([rank_counts[row] for row in native_rows], dtype=np.int64)
+        suited = np.array([suit_counts[row] is not None for row in native_rows], dtype=np.int8)
+        suits = np.zeros((len(native_rows), 52), dtype=np.int64)
+        for position, row in enumerate(native_rows):
+            suit_row = suit_counts[row]
+            if suit_row is not None:
+                suits[position] = suit_row
+        low = np.empty((len(native_rows), program.outputs), dtype=np.int64)
+        high = np.empty_like(low)
+        width = np.empty(len(native_rows), dtype=np.int8)
+        parts = max(1, min(jobs, len(native_rows) // 64))
+        bounds = [len(native_rows) * part // parts for part in range(parts + 1)]
+
+        def run(part: int) -> None:
+            start, stop = bounds[part], bounds[part + 1]
+            module.evaluate(
+                program.native,
+                ranks[start:stop],
+                suited[start:stop],
+                suits[start:stop],
+                low[start:stop],
+                high[start:stop],
+                width[start:stop],
+            )
+
+        if parts == 1:
+            run(0)
+        else:
+            with ThreadPoolExecutor(parts) as pool:
+                list(pool.map(run, range(parts)))
+        rows = np.array(native_rows, dtype=np.int64)
+        narrow = width == _NARROW
+        values[rows[narrow]] = low[narrow]
+        for position in np.flatnonzero(~narrow).tolist():
+            row = native_rows[position]
+            if width[position] == _WIDE:
+                exact[row] = [
+                    (int(high_part) << 64) + (int(low_part) & (2**64 - 1))
+                    for high_part, low_part in zip(
+                        high[position].tolist(), low[position].tolist(), strict=True
+                    )
+                ]
+            else:
+                exact[row] = twin.evaluate_shoe(
+                    program.structure, program.weights, program.outputs,
+                    rank_counts[row], suit_counts[row],
+                )
+    done = set(native_rows)
+    for row in range(count):
+        if row not in done:
+            result = twin.evaluate_shoe(
+                program.structure, program.weights, program.outputs,
+                rank_counts[row], suit_counts[row],
+            )
+            if all(-_INT64 <= value < _INT64 for value in result):
+                values[row] = result
+            else:
+                exact[row] = result
+    return Evaluation(values, exact)
