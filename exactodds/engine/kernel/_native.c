@@ -684,10 +684,12 @@ static int format_line(Text *t, const Program *p, const int64_t *ranks, int suit
         /* ev then house edge = -ev; the signs follow fraction_string / ratio_strings */
         for (int side = 0; side < 2; side++) {
             int minus = side == 0 ? negative : !negative;
-            PUT_LITERAL(t, side == 0 ? "{\"computable\": true, \"ev\": \"" : "\", \"house_edge\": \"");
+            if (side == 0) PUT_LITERAL(t, "{\"computable\": true, \"ev\": \"");
+            else PUT_LITERAL(t, "\", \"house_edge\": \"");
             if (minus && !exact_zero) t->data[t->length++] = '-';
             text_put(t, exact, exact_length);
-            PUT_LITERAL(t, side == 0 ? "\", \"ev_decimal\": \"" : "\", \"house_edge_decimal\": \"");
+            if (side == 0) PUT_LITERAL(t, "\", \"ev_decimal\": \"");
+            else PUT_LITERAL(t, "\", \"house_edge_decimal\": \"");
             if (minus && !rounded_zero) t->data[t->length++] = '-';
             text_put(t, rounded, rounded_length);
         }

@@ -298,6 +298,7 @@ def evaluate(
         else []
     )
     if native_rows:
+        assert module is not None
         ranks = np.array([rank_counts[row] for row in native_rows], dtype=np.int64)
         suited = np.array([suit_counts[row] is not None for row in native_rows], dtype=np.int8)
         suits = np.zeros((len(native_rows), 52), dtype=np.int64)
@@ -342,15 +343,21 @@ def evaluate(
                 ]
             else:
                 exact[row] = twin.evaluate_shoe(
-                    program.structure, program.weights, program.outputs,
-                    rank_counts[row], suit_counts[row],
+                    program.structure,
+                    program.weights,
+                    program.outputs,
+                    rank_counts[row],
+                    suit_counts[row],
                 )
     done = set(native_rows)
     for row in range(count):
         if row not in done:
             result = twin.evaluate_shoe(
-                program.structure, program.weights, program.outputs,
-                rank_counts[row], suit_counts[row],
+                program.structure,
+                program.weights,
+                program.outputs,
+                rank_counts[row],
+                suit_counts[row],
             )
             if all(-_INT64 <= value < _INT64 for value in result):
                 values[row] = result

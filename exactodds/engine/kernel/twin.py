@@ -88,7 +88,9 @@ def pair_states(ranks: Sequence[int], suits: Sequence[int] | None) -> list[int]:
     + ff(n_r(t) - 2, 2)); F is symmetric.  Exclusive states come by
     inclusion-exclusion, times ff(N - 4, 2) for the last two positions.
 
-    >>> pair_states((4,) * 13, None)[9:] == [11381644800, 1003233600, 1003233600, 89798400]
+    >>> pair_states((4,) * 13, None)[9:]  # one deck: (no, no), (no, pair), (pair, no), (pair, pair)
+    [12985030656, 810860544, 810860544, 51382656]
+    >>> sum(pair_states((4,) * 13, None)) == 52 * 51 * 50 * 49 * 48 * 47
     True
     """
     total = sum(ranks)
@@ -96,8 +98,10 @@ def pair_states(ranks: Sequence[int], suits: Sequence[int] | None) -> list[int]:
     big_a = sum(pair)
     any_any = total * (total - 1) * (total - 2) * (total - 3)
     pair_any = big_a * (total - 2) * (total - 3)
-    pair_pair = big_a * big_a - sum(a * a for a in pair) + sum(
-        a * (n - 2) * (n - 3) for a, n in zip(pair, ranks, strict=True)
+    pair_pair = (
+        big_a * big_a
+        - sum(a * a for a in pair)
+        + sum(a * (n - 2) * (n - 3) for a, n in zip(pair, ranks, strict=True))
     )
     tail = (total - 4) * (total - 5)
     states = [0] * 13
@@ -109,8 +113,10 @@ def pair_states(ranks: Sequence[int], suits: Sequence[int] | None) -> list[int]:
     same = [n * (n - 1) for n in suits]
     big_s = sum(same)
     suited_any = big_s * (total - 2) * (total - 3)
-    suited_suited = big_s * big_s - sum(s * s for s in same) + sum(
-        s * (n - 2) * (n - 3) for s, n in zip(same, suits, strict=True)
+    suited_suited = (
+        big_s * big_s
+        - sum(s * s for s in same)
+        + sum(s * (n - 2) * (n - 3) for s, n in zip(same, suits, strict=True))
     )
     suited_pair = sum(
         s * (big_a - pair[t // 4] + (ranks[t // 4] - 2) * (ranks[t // 4] - 3))
