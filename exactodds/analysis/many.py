@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 
 from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
@@ -184,6 +184,8 @@ class Analyzer:
         self._weights = weights
         self._program = build_program(self._compiled, weights)
         self._batch: Program | None = None
+        self._lean: dict[bool, Program] = {}
+        self._lean_outputs = {name: 2 + index for index, name in enumerate(self._priced)}
         self._needs_suits: Mapping[str, str] = MappingProxyType(
             {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
         )
@@ -261,6 +263,7 @@ class Analyzer:
         rank_counts: Sequence[Sequence[int]],
         suit_counts: Sequence[Sequence[int] | None] | None = None,
         jobs: int = 1,
+        outcomes: bool = True,
     ) -> ExpectedValueTable:
         """Exact counts and EVs of every kernel-priced bet for many shoes, as integer arrays.
 
@@ -269,7 +272,8 @@ class Analyzer:
         counts (A 2 ... 9 T J Q K); *suit_counts* (52 counts per row, or None
         for a shoe known by rank) defaults to rank-only shoes.  Bets priced by
         the walk are left out.  With *jobs* > 1 the kernel runs on that many
-        threads.
+        threads.  Without *outcomes* the Banker, Player and Tie counts are not
+        computed (pair bets alone then skip the count polynomials).
 
         >>> from exactodds.bets.catalogue import select_bets
         >>> table = Analyzer(bets=select_bets("tie")).expected_value_table([(32,) * 13])
@@ -281,10 +285,11 @@ class Analyzer:
         exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
         """
         suits = suit_counts if suit_counts is not None else [None] * len(rank_counts)
-        for row in rank_counts:
-            require_countable_cards(sum(row))
-        evaluation = evaluate(self._program, rank_counts, suits, jobs)
-        return ExpectedValueTable(self, [sum(row) for row in rank_counts], evaluation)
+        cards = [sum(row) for row in rank_counts]
+        for count in cards:
+            require_countable_cards(count)
+        evaluation = evaluate(self._lean_program(outcomes), rank_counts, suits, jobs)
+        return ExpectedValueTable(self, cards, evaluation, outcomes)
 
     def _numbers(self, shoes: Sequence[Shoe]) -> Evaluation:
         """The kernel's outputs for a chunk of shoes."""
@@ -324,21 +329,35 @@ class Analyzer:
         outcome_counts[priced.rest] = total - sum(outcome_counts.values())
         return BetAnalysis(priced.bet, outcome_counts, total)
 
+    def _lean_program(self, outcomes: bool) -> Program:
+        """A program of every EV numerator only (output 2 + i: the i-th priced bet).
+
+        Outputs 0 and 1 are the Player and Tie counts with *outcomes*, else 0,
+        so that pair bets alone skip the count polynomials.
+        """
+        if outcomes not in self._lean:
+            priced = list(self._priced.values())
+            weights = [
+                [
+                    row[_PLAYER] if outcomes else 0,
+                    row[_TIE] if outcomes else 0,
+                    *(row[bet.ev_output] for bet in priced),
+                ]
+                for row in self._weights
+            ]
+            self._lean[outcomes] = build_program(self._compiled, weights)
+        return self._lean[outcomes]
+
     def _batch_program(self) -> Program | None:
-        """The lean program of ``exactodds batch``: Player, Tie and every EV numerator.
+        """The lean program with the outcomes, and the text layout of ``exactodds batch``.
 
         None when a bet needs the walk or the compiled kernel is not built.
         """
         if self._walk_bets or native_module() is None:
             return None
         if self._batch is None:
-            keys = self._keys
             priced = [self._priced[bet.name] for bet in self.bets]
-            weights = [
-                [row[_PLAYER], row[_TIE], *(row[bet.ev_output] for bet in priced)]
-                for row in self._weights[: keys + 14]
-            ]
-            program = build_program(self._compiled, weights)
+            program = self._lean_program(True)
             module = native_module()
             if program.native is None or module is None:
                 return None
@@ -382,12 +401,23 @@ class ExpectedValueTable:
     analyzer: Analyzer
     cards: list[int]
     evaluation: Evaluation
+    #: Whether the Banker, Player and Tie counts were computed.
+    outcomes: bool = True
+
+    @cached_property
+    def totals(self) -> list[int]:
+        """Each shoe's number of six-card sequences, ff(N, 6)."""
+        return [sequences(cards) for cards in self.cards]
+
+    @cached_property
+    def _rows(self) -> list[list[int]]:
+        return self.evaluation.rows()
 
     def ratio(self, shoe: int, name: str) -> tuple[int, int]:
         """Bet *name*'s EV on shoe *shoe* as an unreduced (numerator, denominator)."""
-        priced = self.analyzer._priced[name]
-        numerator = self.evaluation.row(shoe)[priced.ev_output]
-        return numerator, sequences(self.cards[shoe]) * priced.denominator
+        output = self.analyzer._lean_outputs[name]
+        denominator = self.analyzer._priced[name].denominator
+        return self._rows[shoe][output], self.totals[shoe] * denominator
 
     def expected_value(self, shoe: int, name: str) -> Fraction:
         """Bet *name*'s exact EV on shoe *shoe*."""
@@ -395,8 +425,10 @@ class ExpectedValueTable:
 
     def outcome_counts(self, shoe: int) -> dict[str, int]:
         """Banker, Player and Tie counts of shoe *shoe*."""
-        outputs = self.evaluation.row(shoe)
-        total = sequences(self.cards[shoe])
+        if not self.outcomes:
+            raise ValueError("this table was computed without the outcome counts")
+        outputs = self._rows[shoe]
+        total = self.totals[shoe]
         player, tie = outputs[_PLAYER], outputs[_TIE]
         return {"banker": total - player - tie, "player": player, "tie": tie}
 

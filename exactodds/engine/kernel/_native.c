@@ -50,6 +50,7 @@ typedef struct {
     int32_t *output_index;
     int64_t *output_weight;
     uint64_t bound;         /* |output| <= bound * total for every output */
+    int needs_keys;         /* whether any output reads a key count (else skip the polynomials) */
     /* Batch text layout (optional): see set_layout. */
     int has_layout;
     Py_ssize_t bets;
@@ -141,6 +142,7 @@ static PyObject *make_program(PyObject *Py_UNUSED(self), PyObject *args) {
         if (p->entry_key[e] < 0 || p->entry_key[e] >= keys) goto bad;
     for (Py_ssize_t e = 0; e < p->output_start[p->inputs]; e++)
         if (p->output_index[e] < 0 || p->output_index[e] >= outputs) goto bad;
+    p->needs_keys = p->output_start[keys] > 0;
     {
         PyObject *capsule = PyCapsule_New(p, "exactodds.kernel.program", capsule_free);
         if (!capsule) goto fail;
@@ -325,7 +327,8 @@ static int evaluate_shoe(const Program *p, Scratch *s, const int64_t *ranks,
     if (!wide_out) return 2;
     if ((total >> 64) == 0) {
         uint64_t *values = s->values;
-        key_counts64(p, counts, (uint64_t)cards, s->products, values);
+        if (p->needs_keys) key_counts64(p, counts, (uint64_t)cards, s->products, values);
+        else memset(values, 0, sizeof(uint64_t) * keys);
         pair_states64(ranks, suits, values + keys);
         values[keys + PAIR_INPUTS] = (uint64_t)total;
         if (narrow_out) {
@@ -349,7 +352,8 @@ static int evaluate_shoe(const Program *p, Scratch *s, const int64_t *ranks,
     }
     if (!scratch_wide(s, p)) return 2;
     u128 *values = s->values_wide;
-    key_counts128(p, counts, (u128)cards, s->products_wide, values);
+    if (p->needs_keys) key_counts128(p, counts, (u128)cards, s->products_wide, values);
+    else memset(values, 0, sizeof(u128) * keys);
     pair_states128(ranks, suits, values + keys);
     values[keys + PAIR_INPUTS] = total;
     for (Py_ssize_t j = 0; j < p->outputs; j++) out128[j] = 0;
