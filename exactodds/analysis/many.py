@@ -102,6 +102,12 @@ def _probes(
     )
 
 
+@lru_cache(maxsize=8)
+def _flat_probes(keys: tuple[ValueKey, ...]) -> tuple[RoundSummary, ...]:
+    """Every probe summary, key by key (13 pair states each, suited ones first)."""
+    return tuple(summary for probes in _probes(keys) for _, _, summary in probes)
+
+
 @dataclass(frozen=True)
 class _Priced:
     """A bet the kernel prices: its outcome per kernel input, and where its outputs go."""
@@ -146,11 +152,15 @@ class Analyzer:
         self._walk_bets: dict[str, Bet] = {}
         self._route: dict[str, str] = {}
         next_output = 2
+        summaries = _flat_probes(keys)
         for bet in self.bets:
-            outcomes = self._value_outcomes(bet)
+            settled = list(map(bet.settle, summaries))
+            for produced in set(settled):
+                bet.pay(produced)  # every outcome the bet can produce must have a pay
+            outcomes = self._value_outcomes(settled)
             route = "polynomial"
             if outcomes is None:
-                outcomes = self._pair_outcomes(bet)
+                outcomes = self._pair_outcomes(settled)
                 route = "pairs"
             if outcomes is None:
                 self._walk_bets[bet.name] = bet
@@ -190,32 +200,30 @@ class Analyzer:
             {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
         )
 
-    def _value_outcomes(self, bet: Bet) -> tuple[str | None, ...] | None:
-        """The bet's outcome per kernel input (keys only), if pair states never change it."""
-        outcomes = []
-        for probes in _probes(self._compiled.keys):
-            seen = {bet.settle(summary) for _, _, summary in probes}
-            if len(seen) != 1:
+    def _value_outcomes(self, settled: list[str]) -> tuple[str | None, ...] | None:
+        """The bet's outcome per kernel input (keys only), if pair states never change it.
+
+        *settled* holds the bet's outcome on every probe: 13 pair states per key.
+        """
+        states = len(_SUITED_STATES) + len(_RANK_STATES)
+        outcomes: list[str | None] = []
+        for start in range(0, len(settled), states):
+            first = settled[start]
+            if settled[start : start + states].count(first) != states:
                 return None
-            outcomes.append(seen.pop())
-        for outcome in set(outcomes):
-            bet.pay(outcome)  # every outcome the bet can produce must have a pay
+            outcomes.append(first)
         return (*outcomes, *([None] * 14))
 
-    def _pair_outcomes(self, bet: Bet) -> tuple[str | None, ...] | None:
+    def _pair_outcomes(self, settled: list[str]) -> tuple[str | None, ...] | None:
         """The bet's outcome per kernel input (pair states only), if the key never changes it."""
-        by_state: dict[tuple[bool, _PairState], set[str]] = {}
-        for probes in _probes(self._compiled.keys):
-            for suits, states, summary in probes:
-                by_state.setdefault((suits, states), set()).add(bet.settle(summary))
         outcomes: list[str | None] = [None] * (self._keys + 14)
-        for (suits, (player, banker)), seen in by_state.items():
+        probes = _probes(self._compiled.keys)[0]
+        for position, (suits, (player, banker), _) in enumerate(probes):
+            seen = set(settled[position :: len(probes)])
             if len(seen) != 1:
                 return None
-            outcome = seen.pop()
-            bet.pay(outcome)
             place = suited_pair_input if suits else rank_pair_input
-            outcomes[place(self._keys, player, banker)] = outcome
+            outcomes[place(self._keys, player, banker)] = seen.pop()
         return tuple(outcomes)
 
     def routes(self) -> dict[str, str]:

@@ -39,6 +39,7 @@ ValueError: a kernel program needs 219 weight rows (one per input), not 1
 from __future__ import annotations
 
 import importlib
+import itertools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -109,7 +110,7 @@ def native_module() -> ModuleType | None:
 class Program:
     """A compiled tableau's polynomials and the caller's weights, ready to evaluate."""
 
-    structure: twin.Structure
+    compiled: CompiledTableau
     #: Per input row, the nonzero (output, weight) pairs.
     weights: tuple[tuple[tuple[int, int], ...], ...]
     outputs: int
@@ -117,6 +118,11 @@ class Program:
     bound: int
     #: The compiled program (a capsule), or None when the extension or int64 weights are missing.
     native: Any = field(default=None, repr=False)
+
+    @property
+    def structure(self) -> twin.Structure:
+        """The product table and coefficients as Python tuples, for the twin."""
+        return _structure(self.compiled)
 
 
 @dataclass(frozen=True)
@@ -130,58 +136,58 @@ class _Arrays:
 
 
 @cache
-def _structure(compiled: CompiledTableau) -> tuple[twin.Structure, _Arrays]:
-    """The product table and the sparse coefficients of *compiled*, for both evaluators.
+def _arrays(compiled: CompiledTableau) -> _Arrays:
+    """The product table and the sparse coefficients of *compiled*, as flat arrays.
 
     Read from ``compiled.multisets`` and ``compiled.coefficients`` only: row r's
     product is its parent's (the multiset less one card of its largest value v)
     times ``n_v - (m_v - 1)``, the next factor of ``ff(n_v, m_v)``.
     """
-    multisets = [tuple(int(count) for count in row) for row in compiled.multisets.tolist()]
-    row_of = {multiset: row for row, multiset in enumerate(multisets)}
-    parents = [0] * len(multisets)
-    factors = [0] * len(multisets)
-    sizes = [sum(multiset) for multiset in multisets]
-    for row, multiset in enumerate(multisets[1:], start=1):
-        value = max(v for v in range(10) if multiset[v])
-        parent = list(multiset)
-        parent[value] -= 1
-        parents[row] = row_of[tuple(parent)]
-        factors[row] = value * 7 + multiset[value] - 1
-    if sizes != sorted(sizes) or max(sizes) != 6:
+    multisets = np.asarray(compiled.multisets, dtype=np.int64)
+    rows = multisets.shape[0]
+    sizes = multisets.sum(axis=1)
+    if np.any(np.diff(sizes) < 0) or int(sizes.max()) != 6 or int(multisets.max()) > 6:
         raise ValueError("compiled multisets must be ordered by size, up to six cards")
-    size_start = [sizes.index(size) for size in range(7)] + [len(multisets)]
-    coefficients = compiled.coefficients
-    rows, keys = np.nonzero(coefficients)
-    if rows.size and int(rows.min()) < size_start[4]:
+    # Each multiset as a base-7 number; the parent drops one card of the largest value.
+    powers = 7 ** np.arange(10, dtype=np.int64)
+    codes = multisets @ powers
+    largest = 9 - np.argmax(multisets[:, ::-1] > 0, axis=1)
+    order = np.argsort(codes)
+    parents = order[np.searchsorted(codes[order], codes - powers[largest])]
+    factors = largest * 7 + multisets[np.arange(rows), largest] - 1
+    parents[0], factors[0] = 0, 0
+    size_start = [int(np.searchsorted(sizes, size)) for size in range(7)] + [rows]
+    coefficients = np.asarray(compiled.coefficients)
+    nonzero_rows, keys = np.nonzero(coefficients)
+    if nonzero_rows.size and int(nonzero_rows.min()) < size_start[4]:
         raise ValueError("a round deals at least four cards")
-    entry_start = np.searchsorted(rows, np.arange(len(multisets) + 1)).astype(np.int32)
-    values = coefficients[rows, keys].astype(np.int64)
-    structure = twin.Structure(
+    return _Arrays(
+        parents.astype(np.int32),
+        factors.astype(np.int16),
+        np.array(size_start, dtype=np.int64),
+        np.searchsorted(nonzero_rows, np.arange(rows + 1)).astype(np.int32),
+        keys.astype(np.int16),
+        coefficients[nonzero_rows, keys].astype(np.int64),
+    )
+
+
+@cache
+def _structure(compiled: CompiledTableau) -> twin.Structure:
+    """The same tables as Python tuples, for the twin (built only when the twin runs)."""
+    arrays = _arrays(compiled)
+    starts = arrays.entry_start.tolist()
+    keys = arrays.entry_key.tolist()
+    values = arrays.entry_coefficient.tolist()
+    return twin.Structure(
         keys=len(compiled.keys),
-        parents=tuple(parents),
-        factors=tuple(factors),
-        size_start=tuple(size_start),
+        parents=tuple(arrays.parents.tolist()),
+        factors=tuple(arrays.factors.tolist()),
+        size_start=tuple(arrays.size_start.tolist()),
         entries=tuple(
-            tuple(
-                zip(
-                    keys[entry_start[row] : entry_start[row + 1]].tolist(),
-                    values[entry_start[row] : entry_start[row + 1]].tolist(),
-                    strict=True,
-                )
-            )
-            for row in range(len(multisets))
+            tuple(zip(keys[start:stop], values[start:stop], strict=True))
+            for start, stop in itertools.pairwise(starts)
         ),
     )
-    arrays = _Arrays(
-        np.array(parents, dtype=np.int32),
-        np.array(factors, dtype=np.int16),
-        np.array(size_start, dtype=np.int64),
-        entry_start,
-        keys.astype(np.int16),
-        values,
-    )
-    return structure, arrays
 
 
 def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -> Program:
@@ -190,8 +196,9 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
     *weights* has ``len(compiled.keys) + 14`` rows (keys, 13 pair states, the
     total) of equal length, the number of outputs; any integers.
     """
-    structure, arrays = _structure(compiled)
-    inputs = structure.keys + PAIR_INPUTS + 1
+    arrays = _arrays(compiled)
+    keys = len(compiled.keys)
+    inputs = keys + PAIR_INPUTS + 1
     if len(weights) != inputs:
         raise ValueError(
             f"a kernel program needs {inputs} weight rows (one per input), not {len(weights)}"
@@ -203,7 +210,6 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
         tuple((output, int(weight)) for output, weight in enumerate(row) if weight)
         for row in weights
     )
-    keys = structure.keys
     groups = (
         range(keys),
         range(keys, keys + 9),
@@ -245,7 +251,7 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
             outputs,
             bound,
         )
-    return Program(structure, sparse, outputs, bound, native)
+    return Program(compiled, sparse, outputs, bound, native)
 
 
 @dataclass(frozen=True, eq=False)
