@@ -35,6 +35,13 @@ typedef __int128 i128;
 #define CARDS 52
 #define PAIR_INPUTS 13 /* 9 suited pair states, then 4 rank-only ones */
 
+/* A nonzero coefficient of the count polynomials: at most 720 (orderings of six
+ * values), and fewer than 65536 keys: both fit 16 bits (checked when built). */
+typedef struct {
+    uint16_t key;
+    uint16_t coefficient;
+} Entry;
+
 typedef struct {
     Py_ssize_t rows;        /* multisets, 8008 */
     int32_t *parents;       /* rows: parent row of each multiset */
@@ -43,6 +50,7 @@ typedef struct {
     int32_t *entry_start;   /* rows + 1: CSR of nonzero (key, coefficient) per row */
     int16_t *entry_key;
     int64_t *entry_coefficient;
+    Entry *entries;         /* the same pairs packed in 4 bytes, for the hot loops */
     Py_ssize_t keys;
     Py_ssize_t inputs;      /* keys + 13 pair states + 1 total */
     Py_ssize_t outputs;
@@ -67,7 +75,7 @@ typedef struct {
 static void program_free(Program *p) {
     if (!p) return;
     free(p->parents); free(p->factors); free(p->entry_start); free(p->entry_key);
-    free(p->entry_coefficient); free(p->output_start); free(p->output_index);
+    free(p->entry_coefficient); free(p->entries); free(p->output_start); free(p->output_index);
     free(p->output_weight);
     if (p->bet_key) for (Py_ssize_t i = 0; i < p->bets; i++) free(p->bet_key[i]);
     if (p->bet_unavailable) for (Py_ssize_t i = 0; i < p->bets; i++) free(p->bet_unavailable[i]);
@@ -126,6 +134,7 @@ static PyObject *make_program(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!(p->entry_start = copy_buffer(entry_start, 4, &n)) || n != p->rows + 1) goto bad;
     if (!(p->entry_key = copy_buffer(entry_key, 2, &n))) goto bad;
     if (!(p->entry_coefficient = copy_buffer(entry_coefficient, 8, &m)) || m != n) goto bad;
+    Py_ssize_t entries = n;
     p->keys = keys;
     p->inputs = keys + PAIR_INPUTS + 1;
     p->outputs = outputs;
@@ -138,8 +147,26 @@ static PyObject *make_program(PyObject *Py_UNUSED(self), PyObject *args) {
             p->factors[row] >= 70)
             goto bad;
     }
-    for (Py_ssize_t e = 0; e < p->entry_start[p->rows]; e++)
-        if (p->entry_key[e] < 0 || p->entry_key[e] >= keys) goto bad;
+    if (p->entry_start[0] != 0 || p->entry_start[p->rows] != entries) goto bad;
+    for (Py_ssize_t row = 0; row < p->rows; row++)
+        if (p->entry_start[row + 1] < p->entry_start[row]) goto bad;
+    if (!(p->entries = malloc(sizeof(Entry) * (entries + 1)))) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t e = 0; e < entries; e++) {
+
+        if (p->entry_key[e] < 0 || p->entry_key[e] >= keys || keys > 65535 ||
+            p->entry_coefficient[e] < 0 || p->entry_coefficient[e] > 65535)
+            goto bad;
+        p->entries[e].key = (uint16_t)p->entry_key[e];
+        p->entries[e].coefficient = (uint16_t)p->entry_coefficient[e];
+    }
+    for (Py_ssize_t row = 0; row < p->size_start[4]; row++)
+        if (p->entry_start[row + 1] != p->entry_start[row]) goto bad;
+    if (p->output_start[0] != 0 || p->output_start[p->inputs] != n) goto bad;
+    for (Py_ssize_t i = 0; i < p->inputs; i++)
+        if (p->output_start[i + 1] < p->output_start[i]) goto bad;
+    for (int i = 0; i < 7; i++)
+        if (p->size_start[i] < 0 || p->size_start[i] > p->size_start[i + 1]) goto bad;
+    if (p->size_start[7] != p->rows || p->size_start[4] < 1) goto bad;
     for (Py_ssize_t e = 0; e < p->output_start[p->inputs]; e++)
         if (p->output_index[e] < 0 || p->output_index[e] >= outputs) goto bad;
     p->needs_keys = p->output_start[keys] > 0;
@@ -286,23 +313,21 @@ static void value_counts(const int64_t *ranks, uint64_t *values) {
             products[row] *= tail5;                                                            \
         for (Py_ssize_t k = 0; k < p->keys; k++) out[k] = 0;                                   \
         const int32_t *start = p->entry_start;                                                 \
-        const int16_t *key = p->entry_key;                                                     \
-        const int64_t *coefficient = p->entry_coefficient;                                     \
+        const Entry *entries = p->entries;                                                     \
         for (Py_ssize_t row = p->size_start[4]; row < p->rows; row++) {                        \
             T weight = products[row];                                                          \
             for (int32_t e = start[row]; e < start[row + 1]; e++)                              \
-                out[key[e]] += (T)(uint64_t)coefficient[e] * weight;                           \
+                out[entries[e].key] += (T)entries[e].coefficient * weight;                     \
         }                                                                                      \
     }
 
-KEY_COUNTS(uint64_t, key_counts64)
 KEY_COUNTS(u128, key_counts128)
 
-/* Evaluate one shoe.  Returns the width code: 0 (out64 holds the outputs), 1 (out128
- * holds them), 2 (too large: Python integers needed), 3 (fewer than 6 cards). */
-static int evaluate_shoe(const Program *p, Scratch *s, const int64_t *ranks,
-                         const int64_t *suits, uint64_t *out64, u128 *out128) {
-    uint64_t counts[10];
+/* What a shoe needs before it is counted.  Returns 0 (counts fit 64 bits), 1 (counts
+ * need 128 bits), 2 (too large: Python integers), 3 (fewer than 6 cards); sets the cards,
+ * the total ff(N, 6), and whether the outputs fit 64 bits (else 128). */
+static int classify(const Program *p, const int64_t *ranks, uint64_t *cards_out, u128 *total_out,
+                    int *narrow_out) {
     u128 cards = 0;
     for (int r = 0; r < RANKS; r++) {
         if (ranks[r] < 0) return 2;
@@ -313,45 +338,55 @@ static int evaluate_shoe(const Program *p, Scratch *s, const int64_t *ranks,
     int overflow;
     u128 total = sequences128((uint64_t)cards, &overflow);
     if (overflow) return 2;
-    value_counts(ranks, counts);
-    const Py_ssize_t keys = p->keys;
     /* Outputs fit 64 bits (signed) when bound * total < 2**63, 128 bits when < 2**127. */
-    int narrow_out = 0, wide_out = 0;
-    if (p->bound == 0) {
-        narrow_out = 1;
-    } else {
-        u128 limit63 = ((u128)1) << 63, limit127 = ((u128)1) << 127;
-        if (total < limit63 / p->bound) narrow_out = 1;
-        if (total < limit127 / p->bound) wide_out = 1;
+    int narrow = 1, wide = 1;
+    if (p->bound) {
+        narrow = total < (((u128)1) << 63) / p->bound;
+        wide = total < (((u128)1) << 127) / p->bound;
     }
-    if (!wide_out) return 2;
-    if ((total >> 64) == 0) {
-        uint64_t *values = s->values;
-        if (p->needs_keys) key_counts64(p, counts, (uint64_t)cards, s->products, values);
-        else memset(values, 0, sizeof(uint64_t) * keys);
-        pair_states64(ranks, suits, values + keys);
-        values[keys + PAIR_INPUTS] = (uint64_t)total;
-        if (narrow_out) {
-            for (Py_ssize_t j = 0; j < p->outputs; j++) out64[j] = 0;
-            for (Py_ssize_t i = 0; i < p->inputs; i++) {
-                uint64_t v = values[i];
-                if (!v) continue;
-                for (int32_t e = p->output_start[i]; e < p->output_start[i + 1]; e++)
-                    out64[p->output_index[e]] += (uint64_t)p->output_weight[e] * v;
-            }
-            return 0;
-        }
-        for (Py_ssize_t j = 0; j < p->outputs; j++) out128[j] = 0;
+    if (!wide) return 2;
+    *cards_out = (uint64_t)cards;
+    *total_out = total;
+    *narrow_out = narrow;
+    return (total >> 64) ? 1 : 0;
+}
+
+/* The pair states and the output stage of a shoe whose key counts (64-bit) are in
+ * values[0 .. keys).  Returns the width code 0 (out64) or 1 (out128). */
+static int finish64(const Program *p, uint64_t *values, const int64_t *ranks,
+                    const int64_t *suits, u128 total, int narrow, uint64_t *out64,
+                    u128 *out128) {
+    const Py_ssize_t keys = p->keys;
+    pair_states64(ranks, suits, values + keys);
+    values[keys + PAIR_INPUTS] = (uint64_t)total;
+    if (narrow) {
+        for (Py_ssize_t j = 0; j < p->outputs; j++) out64[j] = 0;
         for (Py_ssize_t i = 0; i < p->inputs; i++) {
-            u128 v = values[i];
+            uint64_t v = values[i];
             if (!v) continue;
             for (int32_t e = p->output_start[i]; e < p->output_start[i + 1]; e++)
-                out128[p->output_index[e]] += (u128)(i128)p->output_weight[e] * v;
+                out64[p->output_index[e]] += (uint64_t)p->output_weight[e] * v;
         }
-        return 1;
+        return 0;
     }
+    for (Py_ssize_t j = 0; j < p->outputs; j++) out128[j] = 0;
+    for (Py_ssize_t i = 0; i < p->inputs; i++) {
+        u128 v = values[i];
+        if (!v) continue;
+        for (int32_t e = p->output_start[i]; e < p->output_start[i + 1]; e++)
+            out128[p->output_index[e]] += (u128)(i128)p->output_weight[e] * v;
+    }
+    return 1;
+}
+
+/* A shoe whose counts need 128 bits (ff(N, 6) >= 2**64): everything modulo 2**128. */
+static int evaluate_wide(const Program *p, Scratch *s, const int64_t *ranks,
+                         const int64_t *suits, uint64_t cards, u128 total, u128 *out128) {
+    uint64_t counts[10];
     if (!scratch_wide(s, p)) return 2;
+    value_counts(ranks, counts);
     u128 *values = s->values_wide;
+    const Py_ssize_t keys = p->keys;
     if (p->needs_keys) key_counts128(p, counts, (u128)cards, s->products_wide, values);
     else memset(values, 0, sizeof(u128) * keys);
     pair_states128(ranks, suits, values + keys);
@@ -364,6 +399,150 @@ static int evaluate_shoe(const Program *p, Scratch *s, const int64_t *ranks,
             out128[p->output_index[e]] += (u128)(i128)p->output_weight[e] * v;
     }
     return 1;
+}
+
+/* The key counts of LANES shoes at once, modulo 2**64, laid out [row][lane]: the same
+ * steps as key_counts64, in lockstep, so the compiler can use vector registers. */
+#define LANES 4
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define VECTOR_CLONES __attribute__((target_clones("default", "avx2", "arch=x86-64-v4")))
+#else
+#define VECTOR_CLONES
+#endif
+
+VECTOR_CLONES
+static void key_counts64_lanes(const Program *p, const uint64_t (*counts)[10],
+                               const uint64_t *cards, uint64_t *restrict products,
+                               uint64_t *restrict out) {
+    uint64_t factor_rows[70 * LANES];
+    for (int v = 0; v < 10; v++)
+        for (int o = 0; o < 7; o++)
+            for (int l = 0; l < LANES; l++)
+                factor_rows[(v * 7 + o) * LANES + l] = counts[l][v] - (uint64_t)o;
+    const int32_t *parents = p->parents;
+    const int16_t *factors = p->factors;
+    for (int l = 0; l < LANES; l++) products[l] = 1;
+    for (Py_ssize_t row = 1; row < p->rows; row++) {
+        const uint64_t *parent = products + (Py_ssize_t)parents[row] * LANES;
+        const uint64_t *factor = factor_rows + factors[row] * LANES;
+        uint64_t *target = products + row * LANES;
+        for (int l = 0; l < LANES; l++) target[l] = parent[l] * factor[l];
+    }
+    uint64_t tail4[LANES], tail5[LANES];
+    for (int l = 0; l < LANES; l++) {
+        tail5[l] = cards[l] - 5;
+        tail4[l] = (cards[l] - 4) * (cards[l] - 5);
+    }
+    for (Py_ssize_t row = p->size_start[4]; row < p->size_start[5]; row++)
+        for (int l = 0; l < LANES; l++) products[row * LANES + l] *= tail4[l];
+    for (Py_ssize_t row = p->size_start[5]; row < p->size_start[6]; row++)
+        for (int l = 0; l < LANES; l++) products[row * LANES + l] *= tail5[l];
+    memset(out, 0, sizeof(uint64_t) * p->keys * LANES);
+    const int32_t *start = p->entry_start;
+    const Entry *entries = p->entries;
+    for (Py_ssize_t row = p->size_start[4]; row < p->rows; row++) {
+        const uint64_t *weight = products + row * LANES;
+        for (int32_t e = start[row]; e < start[row + 1]; e++) {
+            uint64_t *target = out + (Py_ssize_t)entries[e].key * LANES;
+            const uint64_t coefficient = entries[e].coefficient;
+            for (int l = 0; l < LANES; l++) target[l] += coefficient * weight[l];
+        }
+    }
+}
+
+/* Store one shoe's result (width code 0 or 1) as low/high rows. */
+static void store(int code, Py_ssize_t J, const uint64_t *out64, const u128 *out128,
+                  int64_t *low, int64_t *high) {
+    if (code == 0) {
+        for (Py_ssize_t j = 0; j < J; j++) {
+            low[j] = (int64_t)out64[j];
+            high[j] = low[j] < 0 ? -1 : 0;
+        }
+    } else {
+        for (Py_ssize_t j = 0; j < J; j++) {
+            low[j] = (int64_t)(uint64_t)out128[j];
+            high[j] = (int64_t)(uint64_t)(out128[j] >> 64);
+        }
+    }
+}
+
+/* Evaluate n shoes: rows of ranks (n x 13), suited flags, suits (n x 52, read when
+ * suited); writes low/high (n x J) and the width code of each shoe.  No Python call:
+ * runs without the interpreter lock.  Returns 0 when out of memory. */
+static int evaluate_many(const Program *p, Py_ssize_t n, const int64_t *ranks,
+                         const int8_t *suited, const int64_t *suits, int64_t *low,
+                         int64_t *high, int8_t *width) {
+    const Py_ssize_t J = p->outputs, keys = p->keys;
+    Scratch scratch;
+    uint64_t *lane_products = malloc(sizeof(uint64_t) * p->rows * LANES);
+    uint64_t *lane_keys = malloc(sizeof(uint64_t) * (keys + 1) * LANES);
+    uint64_t *out64 = malloc(sizeof(uint64_t) * (J + 1));
+    u128 *out128 = malloc(sizeof(u128) * (J + 1));
+    int ok = scratch_init(&scratch, p) && lane_products && lane_keys && out64 && out128;
+    if (ok) {
+        Py_ssize_t lane_shoe[LANES];
+        u128 lane_total[LANES];
+        int lane_narrow[LANES];
+        uint64_t lane_counts[LANES][10], lane_cards[LANES];
+        int lanes = 0;
+        for (Py_ssize_t i = 0; i <= n; i++) {
+            if (i < n) {
+                const int64_t *shoe_ranks = ranks + i * RANKS;
+                const int64_t *shoe_suits = suited[i] ? suits + i * CARDS : NULL;
+                uint64_t cards;
+                u128 total;
+                int narrow;
+                int kind = classify(p, shoe_ranks, &cards, &total, &narrow);
+                if (kind == 1) {
+                    int code = evaluate_wide(p, &scratch, shoe_ranks, shoe_suits, cards, total,
+                                             out128);
+                    width[i] = (int8_t)code;
+                    if (code == 1) store(1, J, out64, out128, low + i * J, high + i * J);
+                    continue;
+                }
+                if (kind != 0) { width[i] = (int8_t)kind; continue; }
+                if (!p->needs_keys) {
+                    memset(scratch.values, 0, sizeof(uint64_t) * keys);
+                    int code = finish64(p, scratch.values, shoe_ranks, shoe_suits, total, narrow,
+                                        out64, out128);
+                    width[i] = (int8_t)code;
+                    store(code, J, out64, out128, low + i * J, high + i * J);
+                    continue;
+                }
+                lane_shoe[lanes] = i;
+                lane_total[lanes] = total;
+                lane_narrow[lanes] = narrow;
+                lane_cards[lanes] = cards;
+                value_counts(shoe_ranks, lane_counts[lanes]);
+                lanes++;
+                if (lanes < LANES) continue;
+            }
+            if (!lanes) continue;
+            /* Unused lanes repeat the first shoe; their results are not read. */
+            for (int l = lanes; l < LANES; l++) {
+                memcpy(lane_counts[l], lane_counts[0], sizeof lane_counts[0]);
+                lane_cards[l] = lane_cards[0];
+            }
+            key_counts64_lanes(p, (const uint64_t (*)[10])lane_counts, lane_cards, lane_products,
+                               lane_keys);
+            for (int l = 0; l < lanes; l++) {
+                Py_ssize_t shoe = lane_shoe[l];
+                for (Py_ssize_t k = 0; k < keys; k++) scratch.values[k] = lane_keys[k * LANES + l];
+                int code = finish64(p, scratch.values, ranks + shoe * RANKS,
+                                    suited[shoe] ? suits + shoe * CARDS : NULL, lane_total[l],
+                                    lane_narrow[l], out64, out128);
+                width[shoe] = (int8_t)code;
+                store(code, J, out64, out128, low + shoe * J, high + shoe * J);
+            }
+            lanes = 0;
+        }
+    }
+    scratch_free(&scratch);
+    free(lane_products);
+    free(lane_keys);
+    free(out64);
+    free(out128);
+    return ok;
 }
 
 /* evaluate(program, ranks: int64[n*13], suited: int8[n], suits: int64[n*52],
@@ -397,30 +576,10 @@ static PyObject *evaluate(PyObject *Py_UNUSED(self), PyObject *args) {
         const int64_t *suits = views[2].buf;
         int64_t *low = views[3].buf, *high = views[4].buf;
         int8_t *width = views[5].buf;
-        Scratch scratch;
-        u128 *wide = malloc(sizeof(u128) * (J ? J : 1));
-        int ok = wide && scratch_init(&scratch, p);
-        if (ok) {
-            Py_BEGIN_ALLOW_THREADS
-            for (Py_ssize_t i = 0; i < n; i++) {
-                uint64_t *out = (uint64_t *)(low + i * J);
-                int code = evaluate_shoe(p, &scratch, ranks + i * RANKS,
-                                         suited[i] ? suits + i * CARDS : NULL, out, wide);
-                width[i] = (int8_t)code;
-                if (code == 1) {
-                    for (Py_ssize_t j = 0; j < J; j++) {
-                        low[i * J + j] = (int64_t)(uint64_t)wide[j];
-                        high[i * J + j] = (int64_t)(uint64_t)(wide[j] >> 64);
-                    }
-                } else if (code == 0) {
-                    for (Py_ssize_t j = 0; j < J; j++)
-                        high[i * J + j] = low[i * J + j] < 0 ? -1 : 0;
-                }
-            }
-            Py_END_ALLOW_THREADS
-            scratch_free(&scratch);
-        }
-        free(wide);
+        int ok;
+        Py_BEGIN_ALLOW_THREADS
+        ok = evaluate_many(p, n, ranks, suited, suits, low, high, width);
+        Py_END_ALLOW_THREADS
         if (!ok) { PyErr_NoMemory(); goto release; }
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
@@ -777,17 +936,22 @@ static PyObject *batch(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     Py_ssize_t n = PyList_GET_SIZE(lines);
+    const Py_ssize_t J = p->outputs;
     const char **texts = malloc(sizeof(char *) * (n + 1));
     Py_ssize_t *lengths = malloc(sizeof(Py_ssize_t) * (n + 1));
     int64_t *ends = malloc(sizeof(int64_t) * (n + 1));
     char *status = malloc(n + 1);
-    uint64_t *out64 = malloc(sizeof(uint64_t) * (p->outputs + 1));
-    u128 *out128 = malloc(sizeof(u128) * (p->outputs + 1));
+    int64_t *ranks = malloc(sizeof(int64_t) * RANKS * (n + 1));
+    int64_t *suits = malloc(sizeof(int64_t) * CARDS * (n + 1));
+    int8_t *suited = malloc(n + 1);
+    int8_t *width = malloc(n + 1);
+    int64_t *low = malloc(sizeof(int64_t) * J * (n + 1));
+    int64_t *high = malloc(sizeof(int64_t) * J * (n + 1));
+    u128 *out128 = malloc(sizeof(u128) * (J + 1));
     Text text = {NULL, 0, 0};
-    Scratch scratch = {NULL, NULL, NULL, NULL};
     PyObject *result = NULL;
-    if (!texts || !lengths || !ends || !status || !out64 || !out128 ||
-        !scratch_init(&scratch, p)) {
+    if (!texts || !lengths || !ends || !status || !ranks || !suits || !suited || !width ||
+        !low || !high || !out128) {
         PyErr_NoMemory();
         goto done;
     }
@@ -807,22 +971,36 @@ static PyObject *batch(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
-    int64_t ranks[RANKS], suits[CARDS];
+    /* Parse every line, count every shoe parsed, then write the lines in order. */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int is_suited = 0;
+        int kind = texts[i] ? parse_line(texts[i], lengths[i], ranks + i * RANKS,
+                                         suits + i * CARDS, &is_suited)
+                            : 2;
+        status[i] = (char)kind;
+        suited[i] = (int8_t)is_suited;
+        if (kind != 0) {
+            /* Not a shoe to count: give the evaluator a harmless row it will skip. */
+            memset(ranks + i * RANKS, 0, sizeof(int64_t) * RANKS);
+            suited[i] = 0;
+        }
+    }
+    if (!evaluate_many(p, n, ranks, suited, suits, low, high, width)) failed = 1;
     for (Py_ssize_t i = 0; i < n && !failed; i++) {
-        int suited = 0;
-        int kind = texts[i] ? parse_line(texts[i], lengths[i], ranks, suits, &suited) : 2;
-        if (kind == 0) {
-            int code = evaluate_shoe(p, &scratch, ranks, suited ? suits : NULL, out64, out128);
+        if (status[i] == 0) {
+            int code = width[i];
             if (code == 0 || code == 1) {
-                if (!format_line(&text, p, ranks, suited, code, out64, out128, digits) ||
+                for (Py_ssize_t j = 0; j < J; j++)
+                    out128[j] = ((u128)(uint64_t)high[i * J + j] << 64) | (uint64_t)low[i * J + j];
+                if (!format_line(&text, p, ranks + i * RANKS, suited[i], code,
+                                 (const uint64_t *)(low + i * J), out128, digits) ||
                     !text_reserve(&text, 1)) {
                     failed = 1;
                     break;
                 }
                 text.data[text.length++] = '\n';
-            } else kind = 2;
+            } else status[i] = 2;
         }
-        status[i] = (char)kind;
         ends[i] = (int64_t)text.length;
     }
     Py_END_ALLOW_THREADS
@@ -840,9 +1018,9 @@ static PyObject *batch(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_XDECREF(status_bytes);
     }
 done:
-    free(texts); free(lengths); free(ends); free(status); free(out64); free(out128);
+    free(texts); free(lengths); free(ends); free(status); free(ranks); free(suits);
+    free(suited); free(width); free(low); free(high); free(out128);
     free(text.data);
-    scratch_free(&scratch);
     return result;
 }
 
