@@ -321,6 +321,7 @@ static void value_counts(const int64_t *ranks, uint64_t *values) {
         }                                                                                      \
     }
 
+KEY_COUNTS(uint64_t, key_counts64)
 KEY_COUNTS(u128, key_counts128)
 
 /* What a shoe needs before it is counted.  Returns 0 (counts fit 64 bits), 1 (counts
@@ -403,50 +404,44 @@ static int evaluate_wide(const Program *p, Scratch *s, const int64_t *ranks,
 
 /* The key counts of LANES shoes at once, modulo 2**64, laid out [row][lane]: the same
  * steps as key_counts64, in lockstep, so the compiler can use vector registers. */
-#define LANES 4
+#define LANES 8
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define VECTOR_CLONES __attribute__((target_clones("default", "avx2", "arch=x86-64-v4")))
 #else
 #define VECTOR_CLONES
 #endif
 
+/* GCC and Clang vector extensions: plain C arithmetic on LANES 64-bit integers, lowered
+ * to whatever vector instructions the target has (scalar code where it has none). */
+typedef uint64_t lanes_t __attribute__((vector_size(8 * LANES)));
+
 VECTOR_CLONES
 static void key_counts64_lanes(const Program *p, const uint64_t (*counts)[10],
-                               const uint64_t *cards, uint64_t *restrict products,
-                               uint64_t *restrict out) {
-    uint64_t factor_rows[70 * LANES];
+                               const uint64_t *cards, lanes_t *restrict products,
+                               lanes_t *restrict out) {
+    lanes_t factor_rows[70];
     for (int v = 0; v < 10; v++)
         for (int o = 0; o < 7; o++)
-            for (int l = 0; l < LANES; l++)
-                factor_rows[(v * 7 + o) * LANES + l] = counts[l][v] - (uint64_t)o;
+            for (int l = 0; l < LANES; l++) factor_rows[v * 7 + o][l] = counts[l][v] - (uint64_t)o;
     const int32_t *parents = p->parents;
     const int16_t *factors = p->factors;
-    for (int l = 0; l < LANES; l++) products[l] = 1;
-    for (Py_ssize_t row = 1; row < p->rows; row++) {
-        const uint64_t *parent = products + (Py_ssize_t)parents[row] * LANES;
-        const uint64_t *factor = factor_rows + factors[row] * LANES;
-        uint64_t *target = products + row * LANES;
-        for (int l = 0; l < LANES; l++) target[l] = parent[l] * factor[l];
-    }
-    uint64_t tail4[LANES], tail5[LANES];
+    for (int l = 0; l < LANES; l++) products[0][l] = 1;
+    for (Py_ssize_t row = 1; row < p->rows; row++)
+        products[row] = products[parents[row]] * factor_rows[factors[row]];
+    lanes_t tail4, tail5;
     for (int l = 0; l < LANES; l++) {
         tail5[l] = cards[l] - 5;
         tail4[l] = (cards[l] - 4) * (cards[l] - 5);
     }
-    for (Py_ssize_t row = p->size_start[4]; row < p->size_start[5]; row++)
-        for (int l = 0; l < LANES; l++) products[row * LANES + l] *= tail4[l];
-    for (Py_ssize_t row = p->size_start[5]; row < p->size_start[6]; row++)
-        for (int l = 0; l < LANES; l++) products[row * LANES + l] *= tail5[l];
-    memset(out, 0, sizeof(uint64_t) * p->keys * LANES);
+    for (Py_ssize_t row = p->size_start[4]; row < p->size_start[5]; row++) products[row] *= tail4;
+    for (Py_ssize_t row = p->size_start[5]; row < p->size_start[6]; row++) products[row] *= tail5;
+    memset(out, 0, sizeof(lanes_t) * p->keys);
     const int32_t *start = p->entry_start;
     const Entry *entries = p->entries;
     for (Py_ssize_t row = p->size_start[4]; row < p->rows; row++) {
-        const uint64_t *weight = products + row * LANES;
-        for (int32_t e = start[row]; e < start[row + 1]; e++) {
-            uint64_t *target = out + (Py_ssize_t)entries[e].key * LANES;
-            const uint64_t coefficient = entries[e].coefficient;
-            for (int l = 0; l < LANES; l++) target[l] += coefficient * weight[l];
-        }
+        const lanes_t weight = products[row];
+        for (int32_t e = start[row]; e < start[row + 1]; e++)
+            out[entries[e].key] += (uint64_t)entries[e].coefficient * weight;
     }
 }
 
@@ -474,8 +469,8 @@ static int evaluate_many(const Program *p, Py_ssize_t n, const int64_t *ranks,
                          int64_t *high, int8_t *width) {
     const Py_ssize_t J = p->outputs, keys = p->keys;
     Scratch scratch;
-    uint64_t *lane_products = malloc(sizeof(uint64_t) * p->rows * LANES);
-    uint64_t *lane_keys = malloc(sizeof(uint64_t) * (keys + 1) * LANES);
+    lanes_t *lane_products = aligned_alloc(64, sizeof(lanes_t) * ((p->rows + 1) | 1) * 2);
+    lanes_t *lane_keys = aligned_alloc(64, sizeof(lanes_t) * ((keys + 1) | 1) * 2);
     uint64_t *out64 = malloc(sizeof(uint64_t) * (J + 1));
     u128 *out128 = malloc(sizeof(u128) * (J + 1));
     int ok = scratch_init(&scratch, p) && lane_products && lane_keys && out64 && out128;
@@ -523,11 +518,18 @@ static int evaluate_many(const Program *p, Py_ssize_t n, const int64_t *ranks,
                 memcpy(lane_counts[l], lane_counts[0], sizeof lane_counts[0]);
                 lane_cards[l] = lane_cards[0];
             }
-            key_counts64_lanes(p, (const uint64_t (*)[10])lane_counts, lane_cards, lane_products,
-                               lane_keys);
+            /* A nearly empty block costs as much as a full one: few shoes go one by one. */
+            int blocked = lanes > LANES / 4;
+            if (blocked)
+                key_counts64_lanes(p, (const uint64_t (*)[10])lane_counts, lane_cards,
+                                   lane_products, lane_keys);
             for (int l = 0; l < lanes; l++) {
                 Py_ssize_t shoe = lane_shoe[l];
-                for (Py_ssize_t k = 0; k < keys; k++) scratch.values[k] = lane_keys[k * LANES + l];
+                if (blocked)
+                    for (Py_ssize_t k = 0; k < keys; k++) scratch.values[k] = lane_keys[k][l];
+                else
+                    key_counts64(p, lane_counts[l], lane_cards[l], scratch.products,
+                                 scratch.values);
                 int code = finish64(p, scratch.values, ranks + shoe * RANKS,
                                     suited[shoe] ? suits + shoe * CARDS : NULL, lane_total[l],
                                     lane_narrow[l], out64, out128);
