@@ -469,11 +469,12 @@ static int evaluate_many(const Program *p, Py_ssize_t n, const int64_t *ranks,
                          int64_t *high, int8_t *width) {
     const Py_ssize_t J = p->outputs, keys = p->keys;
     Scratch scratch;
-    lanes_t *lane_products = aligned_alloc(64, sizeof(lanes_t) * ((p->rows + 1) | 1) * 2);
-    lanes_t *lane_keys = aligned_alloc(64, sizeof(lanes_t) * ((keys + 1) | 1) * 2);
+    /* The lane blocks (half a megabyte) are allocated when a block first needs them. */
+    lanes_t *lane_products = NULL;
+    lanes_t *lane_keys = NULL;
     uint64_t *out64 = malloc(sizeof(uint64_t) * (J + 1));
     u128 *out128 = malloc(sizeof(u128) * (J + 1));
-    int ok = scratch_init(&scratch, p) && lane_products && lane_keys && out64 && out128;
+    int ok = scratch_init(&scratch, p) && out64 && out128;
     if (ok) {
         Py_ssize_t lane_shoe[LANES];
         u128 lane_total[LANES];
@@ -520,6 +521,11 @@ static int evaluate_many(const Program *p, Py_ssize_t n, const int64_t *ranks,
             }
             /* A nearly empty block costs as much as a full one: few shoes go one by one. */
             int blocked = lanes > LANES / 4;
+            if (blocked && !lane_products) {
+                lane_products = aligned_alloc(64, sizeof(lanes_t) * ((p->rows + 1) | 1) * 2);
+                lane_keys = aligned_alloc(64, sizeof(lanes_t) * ((keys + 1) | 1) * 2);
+                if (!lane_products || !lane_keys) { ok = 0; break; }
+            }
             if (blocked)
                 key_counts64_lanes(p, (const uint64_t (*)[10])lane_counts, lane_cards,
                                    lane_products, lane_keys);
