@@ -118,7 +118,9 @@ def batch(
                 progress.update(len(line))
                 yield line
 
-        for item in batch_lines(counted(stream), analyzer, digits, full, skip_bad, workers):
+        # Without a bar to move, the lines go straight to the workers.
+        lines = counted(stream) if show_progress and size is not None else stream
+        for item in batch_lines(lines, analyzer, digits, full, skip_bad, workers):
             if isinstance(item, BadLine):
                 bad_lines.append(item)
                 continue
