@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Generator, Iterator
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -280,3 +281,26 @@ def test_batch_stops_computing_when_the_reader_goes(monkeypatch: pytest.MonkeyPa
     seen = len(started)
     assert seen <= 2 * 2 + 1
     assert len(started) == seen
+
+
+def test_batch_text_with_pays_of_huge_denominators() -> None:
+    # A commission of 1/(2**61 + 1): EV denominators total * d pass 2**128 on large shoes,
+    # where the compiled writer hands the line back to Python.
+    rules = Rules(commission=Fraction(1, 2**61 + 1))
+    analyzer = Analyzer(rules, select_bets("main,dragon7,perfect_pair", rules))
+    lines = [
+        '{"A": 400000, "K": 300000, "5": 200001}',
+        '{"A": 40, "K": 30, "5": 21}',
+        '{"AS": 4, "2H": 4, "3C": 4}',
+    ]
+    settings_ = (analyzer, 12, False, False)
+    fast = many._batch_chunk((1, lines), settings_)
+    assert "".join(map(str, fast)) == "".join(map(str, many._python_chunk((1, lines), settings_)))
+
+
+def test_batch_threads_build_the_program_once() -> None:
+    # Workers start together on a fresh analyzer: the layout is attached exactly once.
+    analyzer = Analyzer(Rules(), select_bets("main,lucky6"))
+    lines = random_lines(64, seed=9)
+    first = "".join(map(str, batch_lines(lines, analyzer, jobs=4, chunk_lines=2)))
+    assert first == "".join(map(str, batch_lines(lines, analyzer, jobs=1)))

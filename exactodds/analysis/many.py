@@ -38,6 +38,7 @@ from __future__ import annotations
 import collections
 import itertools
 import json
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -195,6 +196,8 @@ class Analyzer:
         self._program = build_program(self._compiled, weights)
         self._batch: Program | None = None
         self._lean: dict[bool, Program] = {}
+        # Lazy programs are built once even when threads ask at the same time.
+        self._building = threading.Lock()
         self._lean_outputs = {name: 2 + index for index, name in enumerate(self._priced)}
         self._needs_suits: Mapping[str, str] = MappingProxyType(
             {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
@@ -348,6 +351,10 @@ class Analyzer:
         Outputs 0 and 1 are the Player and Tie counts with *outcomes*, else 0,
         so that pair bets alone skip the count polynomials.
         """
+        with self._building:
+            return self._build_lean(outcomes)
+
+    def _build_lean(self, outcomes: bool) -> Program:
         if outcomes not in self._lean:
             priced = list(self._priced.values())
             weights = [
@@ -368,11 +375,15 @@ class Analyzer:
         """
         if self._walk_bets or native_module() is None:
             return None
-        if self._batch is None:
+        with self._building:
+            return self._build_batch()
+
+    def _build_batch(self) -> Program | None:
+        module = native_module()
+        if self._batch is None and module is not None:
             priced = [self._priced[bet.name] for bet in self.bets]
-            program = self._lean_program(True)
-            module = native_module()
-            if program.native is None or module is None:
+            program = self._build_lean(True)
+            if program.native is None:
                 return None
             layout = [
                 (
@@ -680,6 +691,8 @@ def batch_lines(
     """
     chunks = _numbered_chunks(lines, chunk_lines)
     settings = (analyzer, digits, full, skip_bad)
+    if not full:
+        analyzer._batch_program()  # built here once, before any worker thread asks
     if jobs <= 1:
         for chunk in chunks:
             for item in _batch_chunk(chunk, settings):

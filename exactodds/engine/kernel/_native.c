@@ -70,6 +70,7 @@ typedef struct {
     Py_ssize_t *bet_unavailable_length;
     int8_t *bet_needs_suits;
     int32_t player_output, tie_output;
+    uint64_t max_denominator; /* the largest bet denominator of the layout */
 } Program;
 
 static void program_free(Program *p) {
@@ -916,6 +917,7 @@ static PyObject *set_layout(PyObject *Py_UNUSED(self), PyObject *args) {
         p->bet_needs_suits[b] = (int8_t)needs_suits;
         p->bet_output[b] = output;
         p->bet_denominator[b] = denominator;
+        if ((uint64_t)denominator > p->max_denominator) p->max_denominator = (uint64_t)denominator;
     }
     p->player_output = player;
     p->tie_output = tie;
@@ -997,6 +999,13 @@ static PyObject *batch(PyObject *Py_UNUSED(self), PyObject *args) {
     for (Py_ssize_t i = 0; i < n && !failed; i++) {
         if (status[i] == 0) {
             int code = width[i];
+            /* The EV denominators total * d must fit 128 bits to be written here. */
+            uint64_t cards = 0;
+            for (int r = 0; r < RANKS; r++) cards += (uint64_t)ranks[i * RANKS + r];
+            int overflow;
+            u128 total = sequences128(cards, &overflow);
+            if (overflow || (p->max_denominator && total > ((u128)-1) / p->max_denominator))
+                code = 2;
             if (code == 0 || code == 1) {
                 for (Py_ssize_t j = 0; j < J; j++)
                     out128[j] = ((u128)(uint64_t)high[i * J + j] << 64) | (uint64_t)low[i * J + j];
