@@ -727,21 +727,23 @@ static void ratio_texts(u128 magnitude, u128 denominator, int digits, char *exac
     *rounded_zero = zero;
 }
 
+/* Rank and suit of a key's characters, -1 for any other; filled once at import, before
+ * any thread can read them. */
+static signed char rank_of[256];
+static signed char suit_of[256];
+
+static void parse_tables_init(void) {
+    memset(rank_of, -1, sizeof rank_of);
+    memset(suit_of, -1, sizeof suit_of);
+    const char *symbols = "A23456789TJQK";
+    for (int i = 0; i < 13; i++) rank_of[(unsigned char)symbols[i]] = (signed char)i;
+    suit_of['S'] = 0; suit_of['H'] = 1; suit_of['D'] = 2; suit_of['C'] = 3;
+}
+
 /* Parse one line: returns 0 (a shoe: ranks[13], and suits[52] when *suited), 1 (blank),
  * 2 (anything else: the Python reader decides). */
 static int parse_line(const char *s, Py_ssize_t length, int64_t *ranks, int64_t *suits,
                       int *suited) {
-    static signed char rank_of[256];
-    static signed char suit_of[256];
-    static int ready = 0;
-    if (!ready) {
-        memset(rank_of, -1, sizeof rank_of);
-        memset(suit_of, -1, sizeof suit_of);
-        const char *symbols = "A23456789TJQK";
-        for (int i = 0; i < 13; i++) rank_of[(unsigned char)symbols[i]] = (signed char)i;
-        suit_of['S'] = 0; suit_of['H'] = 1; suit_of['D'] = 2; suit_of['C'] = 3;
-        ready = 1;
-    }
     const char *end = s + length;
 #define SKIP_SPACE while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) s++
     SKIP_SPACE;
@@ -811,8 +813,9 @@ static int format_line(Text *t, const Program *p, const int64_t *ranks, int suit
     u128 total = sequences128((uint64_t)cards, &overflow);
     u128 player = code == 0 ? out64[p->player_output] : out128[p->player_output];
     u128 tie = code == 0 ? out64[p->tie_output] : out128[p->tie_output];
-    /* Worst case per bet: key + 4 numbers of up to 2*39 + digits + 45 characters. */
-    size_t need = 600 + (size_t)p->bets * (size_t)(400 + 4 * digits);
+    /* Head: 13 ranks and 5 numbers of at most 39 digits, and the keys; 400 + 4 * digits
+     * bounds a bet's two exact ratios (79 characters each), two decimals and the keys. */
+    size_t need = 1500 + (size_t)p->bets * (size_t)(400 + 4 * digits);
     for (Py_ssize_t b = 0; b < p->bets; b++)
         need += (size_t)p->bet_key_length[b] + (size_t)p->bet_unavailable_length[b];
     if (!text_reserve(t, need)) return 0;
@@ -1101,4 +1104,7 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__native(void) {
+    parse_tables_init();
+    return PyModule_Create(&module);
+}
