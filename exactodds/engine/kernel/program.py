@@ -254,6 +254,26 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
     return Program(compiled, sparse, outputs, bound, native)
 
 
+_NO_SUITS = (0,) * 52
+
+
+def _native_ranks(rank_counts: Sequence[Sequence[int]]) -> tuple[IntArray, list[int]]:
+    """The rank rows the compiled kernel takes (counts and card totals below 2**62)."""
+    try:
+        ranks = np.array(rank_counts, dtype=np.int64).reshape(len(rank_counts), 13)
+    except OverflowError:
+        ranks = None
+    # Counts below 2**58 keep 13-count sums below 2**62 without overflowing int64.
+    if ranks is not None and int(ranks.min()) >= 0 and int(ranks.max()) < 2**58:
+        return ranks, list(range(len(rank_counts)))
+    rows = [
+        row
+        for row, counts in enumerate(rank_counts)
+        if max(counts, default=0) < _NATIVE_CARDS_LIMIT and sum(counts) < _NATIVE_CARDS_LIMIT
+    ]
+    return np.array([rank_counts[row] for row in rows], dtype=np.int64).reshape(-1, 13), rows
+
+
 @dataclass(frozen=True, eq=False)
 class Evaluation:
     """A program's outputs for many shoes.
@@ -293,25 +313,21 @@ def evaluate(
     values = np.zeros((count, program.outputs), dtype=np.int64)
     exact: dict[int, list[int]] = {}
     module = native_module()
-    native_rows = (
-        [
-            row
-            for row in range(count)
-            if max(rank_counts[row], default=0) < _NATIVE_CARDS_LIMIT
-            and sum(rank_counts[row]) < _NATIVE_CARDS_LIMIT
-        ]
-        if program.native is not None and module is not None
-        else []
-    )
+    native_rows: list[int] = []
+    if program.native is not None and module is not None and count:
+        ranks, native_rows = _native_ranks(rank_counts)
+        if len(native_rows) == count:
+            suited = np.fromiter(
+                (row is not None for row in suit_counts), dtype=np.int8, count=count
+            )
+            suits = np.array(
+                [row if row is not None else _NO_SUITS for row in suit_counts], dtype=np.int64
+            )
+        else:
+            suited = np.array([suit_counts[row] is not None for row in native_rows], dtype=np.int8)
+            suits = np.array([suit_counts[row] or _NO_SUITS for row in native_rows], dtype=np.int64)
     if native_rows:
         assert module is not None
-        ranks = np.array([rank_counts[row] for row in native_rows], dtype=np.int64)
-        suited = np.array([suit_counts[row] is not None for row in native_rows], dtype=np.int8)
-        suits = np.zeros((len(native_rows), 52), dtype=np.int64)
-        for position, row in enumerate(native_rows):
-            suit_row = suit_counts[row]
-            if suit_row is not None:
-                suits[position] = suit_row
         low = np.empty((len(native_rows), program.outputs), dtype=np.int64)
         high = np.empty_like(low)
         width = np.empty(len(native_rows), dtype=np.int8)
@@ -335,9 +351,12 @@ def evaluate(
         else:
             with ThreadPoolExecutor(parts) as pool:
                 list(pool.map(run, range(parts)))
-        rows = np.array(native_rows, dtype=np.int64)
         narrow = width == _NARROW
-        values[rows[narrow]] = low[narrow]
+        if len(native_rows) == count:
+            values[narrow] = low[narrow]
+        else:
+            rows = np.array(native_rows, dtype=np.int64)
+            values[rows[narrow]] = low[narrow]
         for position in np.flatnonzero(~narrow).tolist():
             row = native_rows[position]
             if width[position] == _WIDE:
@@ -356,7 +375,7 @@ def evaluate(
                     suit_counts[row],
                 )
     done = set(native_rows)
-    for row in range(count):
+    for row in range(count) if len(done) != count else ():
         if row not in done:
             result = twin.evaluate_shoe(
                 program.structure,
