@@ -1099,12 +1099,12 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native",
+    PyModuleDef_HEAD_INIT, "_exactodds_kernel",
     "The compiled exact kernel of exactodds (see exactodds.engine.kernel).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__native(void) {
+PyMODINIT_FUNC PyInit__exactodds_kernel(void) {
     parse_tables_init();
     return PyModule_Create(&module);
 }

@@ -100,15 +100,26 @@ def native_module() -> ModuleType | None:
     >>> native_module() is None or hasattr(native_module(), "evaluate")
     True
     """
+    # A top-level module (built from _native.c beside this file), so that a source tree
+    # whose package was installed with `pip install .` still finds the compiled kernel.
     try:
-        return importlib.import_module("exactodds.engine.kernel._native")
+        return importlib.import_module("_exactodds_kernel")
     except ImportError:
         return None
 
 
 @dataclass(frozen=True, eq=False)
 class Program:
-    """A compiled tableau's polynomials and the caller's weights, ready to evaluate."""
+    """A compiled tableau's polynomials and the caller's weights, ready to evaluate.
+
+    >>> from exactodds.engine.polynomial import compile_tableau
+    >>> from exactodds.rules import Tableau
+    >>> compiled = compile_tableau(Tableau())
+    >>> keys = len(compiled.keys)
+    >>> program = build_program(compiled, [[1, 0]] * keys + [[0, 3]] * 13 + [[0, 0]])
+    >>> program.outputs, program.bound  # every key once; 3 times every pair state
+    (2, 3)
+    """
 
     compiled: CompiledTableau
     #: Per input row, the nonzero (output, weight) pairs.
