@@ -420,6 +420,14 @@ class ExpectedValueTable:
 
     ``evaluation.values`` is an int64 array (shoes x kernel outputs); rows too
     large for int64 are in ``evaluation.exact`` as Python integers.
+
+    >>> table = Analyzer().expected_value_table([(4,) * 13], outcomes=False)
+    >>> table.expected_value(0, "player"), table.totals
+    (Fraction(-163679, 12724075), [14658134400])
+    >>> table.outcome_counts(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: this table was computed without the outcome counts
     """
 
     analyzer: Analyzer

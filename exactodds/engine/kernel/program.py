@@ -291,6 +291,17 @@ class Evaluation:
 
     ``values`` holds every shoe's outputs as int64 (rows of shoes whose outputs
     do not fit int64 hold zeros there and their exact outputs in ``exact``).
+
+    >>> from exactodds.engine.polynomial import compile_tableau
+    >>> from exactodds.rules import Tableau
+    >>> compiled = compile_tableau(Tableau())
+    >>> program = build_program(compiled, [[0]] * (len(compiled.keys) + 13) + [[1]])
+    >>> result = evaluate(program, [(4,) * 13, (2**40,) * 13], [None, None])
+    >>> result.row(0), result.row(1) == [13 * 2**40 * (13 * 2**40 - 1) * (13 * 2**40 - 2)
+    ...     * (13 * 2**40 - 3) * (13 * 2**40 - 4) * (13 * 2**40 - 5)]
+    ([14658134400], True)
+    >>> sorted(result.exact)  # the second total passes int64
+    [1]
     """
 
     values: IntArray
