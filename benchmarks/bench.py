@@ -170,7 +170,7 @@ def main() -> None:
             print(
                 f"5. exactodds batch --bets all {' '.join(options)}, {lines:,} lines: "
                 f"{rate(lines, [result[0] for result in results], 'lines')}, "
-                f"peak {peak / 1024:.0f} MiB"
+                f"peak {peak / 1024:.0f} MiB; CPU {summary([r[2] for r in results], 1, 's')}"
             )
         full_lines = max(200, lines // 50)
         full_path = Path(folder) / "full.jsonl"
@@ -185,19 +185,21 @@ def main() -> None:
         print(f"   reference walk, same shoes:         {3 / walk_batch[0]:,.1f} lines/s")
 
 
-def run_batch(path: Path, options: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak resident memory (KiB) of one ``exactodds batch`` process."""
+def run_batch(path: Path, options: list[str]) -> tuple[float, int, float]:
+    """Wall seconds, peak resident memory (KiB) and CPU seconds of one ``exactodds batch``."""
     code = (
         "import resource, subprocess, sys;"
         "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL);"
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+        "usage = resource.getrusage(resource.RUSAGE_CHILDREN);"
+        "print(usage.ru_maxrss, usage.ru_utime + usage.ru_stime)"
     )
     command = [sys.executable, "-m", "exactodds", "batch", "--bets", "all", *options, str(path)]
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-c", code, *command], check=True, capture_output=True, text=True
     )
-    return time.perf_counter() - start, int(result.stdout.strip())
+    peak, cpu = result.stdout.split()
+    return time.perf_counter() - start, int(peak), float(cpu)
 
 
 if __name__ == "__main__":
