@@ -51,6 +51,8 @@ typedef struct {
     int16_t *entry_key;
     int64_t *entry_coefficient;
     Entry *entries;         /* the same pairs packed in 4 bytes, for the hot loops */
+    int32_t *by_key_start;  /* keys + 1: the same pairs grouped by key ... */
+    Entry *by_key;          /* ... with .key holding the row (rows < 65536, checked) */
     Py_ssize_t keys;
     Py_ssize_t inputs;      /* keys + 13 pair states + 1 total */
     Py_ssize_t outputs;
@@ -76,7 +78,7 @@ typedef struct {
 static void program_free(Program *p) {
     if (!p) return;
     free(p->parents); free(p->factors); free(p->entry_start); free(p->entry_key);
-    free(p->entry_coefficient); free(p->entries); free(p->output_start); free(p->output_index);
+    free(p->entry_coefficient); free(p->entries); free(p->by_key_start); free(p->by_key); free(p->output_start); free(p->output_index);
     free(p->output_weight);
     if (p->bet_key) for (Py_ssize_t i = 0; i < p->bets; i++) free(p->bet_key[i]);
     if (p->bet_unavailable) for (Py_ssize_t i = 0; i < p->bets; i++) free(p->bet_unavailable[i]);
@@ -162,6 +164,24 @@ static PyObject *make_program(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     for (Py_ssize_t row = 0; row < p->size_start[4]; row++)
         if (p->entry_start[row + 1] != p->entry_start[row]) goto bad;
+    if (p->rows > 65535) goto bad;
+    /* Grouped by key, each key's sum runs in a register instead of through memory. */
+    p->by_key_start = calloc(keys + 1, sizeof(int32_t));
+    p->by_key = malloc(sizeof(Entry) * (entries + 1));
+    if (!p->by_key_start || !p->by_key) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t e = 0; e < entries; e++) p->by_key_start[p->entries[e].key + 1]++;
+    for (Py_ssize_t k = 0; k < keys; k++) p->by_key_start[k + 1] += p->by_key_start[k];
+    {
+        int32_t *next = malloc(sizeof(int32_t) * (keys + 1));
+        if (!next) { PyErr_NoMemory(); goto fail; }
+        memcpy(next, p->by_key_start, sizeof(int32_t) * (keys + 1));
+        for (Py_ssize_t row = 0; row < p->rows; row++)
+            for (int32_t e = p->entry_start[row]; e < p->entry_start[row + 1]; e++) {
+                Entry moved = {(uint16_t)row, p->entries[e].coefficient};
+                p->by_key[next[p->entries[e].key]++] = moved;
+            }
+        free(next);
+    }
     if (p->output_start[0] != 0 || p->output_start[p->inputs] != n) goto bad;
     for (Py_ssize_t i = 0; i < p->inputs; i++)
         if (p->output_start[i + 1] < p->output_start[i]) goto bad;
@@ -312,13 +332,13 @@ static void value_counts(const int64_t *ranks, uint64_t *values) {
             products[row] *= tail4;                                                            \
         for (Py_ssize_t row = p->size_start[5]; row < p->size_start[6]; row++)                 \
             products[row] *= tail5;                                                            \
-        for (Py_ssize_t k = 0; k < p->keys; k++) out[k] = 0;                                   \
-        const int32_t *start = p->entry_start;                                                 \
-        const Entry *entries = p->entries;                                                     \
-        for (Py_ssize_t row = p->size_start[4]; row < p->rows; row++) {                        \
-            T weight = products[row];                                                          \
-            for (int32_t e = start[row]; e < start[row + 1]; e++)                              \
-                out[entries[e].key] += (T)entries[e].coefficient * weight;                     \
+        const int32_t *start = p->by_key_start;                                                \
+        const Entry *entries = p->by_key; /* .key holds the row */                             \
+        for (Py_ssize_t k = 0; k < p->keys; k++) {                                             \
+            T sum = 0;                                                                         \
+            for (int32_t e = start[k]; e < start[k + 1]; e++)                                  \
+                sum += (T)entries[e].coefficient * products[entries[e].key];                   \
+            out[k] = sum;                                                                      \
         }                                                                                      \
     }
 
@@ -436,13 +456,13 @@ static void key_counts64_lanes(const Program *p, const uint64_t (*counts)[10],
     }
     for (Py_ssize_t row = p->size_start[4]; row < p->size_start[5]; row++) products[row] *= tail4;
     for (Py_ssize_t row = p->size_start[5]; row < p->size_start[6]; row++) products[row] *= tail5;
-    memset(out, 0, sizeof(lanes_t) * p->keys);
-    const int32_t *start = p->entry_start;
-    const Entry *entries = p->entries;
-    for (Py_ssize_t row = p->size_start[4]; row < p->rows; row++) {
-        const lanes_t weight = products[row];
-        for (int32_t e = start[row]; e < start[row + 1]; e++)
-            out[entries[e].key] += (uint64_t)entries[e].coefficient * weight;
+    const int32_t *start = p->by_key_start;
+    const Entry *entries = p->by_key;
+    for (Py_ssize_t key = 0; key < p->keys; key++) {
+        lanes_t sum = {0};
+        for (int32_t e = start[key]; e < start[key + 1]; e++)
+            sum += (uint64_t)entries[e].coefficient * products[entries[e].key];
+        out[key] = sum;
     }
 }
 
