@@ -304,3 +304,22 @@ def test_batch_threads_build_the_program_once() -> None:
     lines = random_lines(64, seed=9)
     first = "".join(map(str, batch_lines(lines, analyzer, jobs=4, chunk_lines=2)))
     assert first == "".join(map(str, batch_lines(lines, analyzer, jobs=1)))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shoe=shoes_of_decks())
+def test_bet_figures_equal_their_definitions(shoe: Shoe) -> None:
+    # Win, push and loss read each pay's sign once; the edge per resolved bet comes from
+    # integers: both must equal the plain definitions from the outcome counts.
+    for result in ANALYZER.analyze(shoe).bets.values():
+        by_sign = {-1: 0, 0: 0, 1: 0}
+        for outcome, count in result.outcome_counts.items():
+            pay = result.bet.pay(outcome)
+            by_sign[(pay > 0) - (pay < 0)] += count
+        assert result.win_probability == Fraction(by_sign[1], result.total)
+        assert result.push_probability == Fraction(by_sign[0], result.total)
+        assert result.loss_probability == Fraction(by_sign[-1], result.total)
+        resolved = 1 - result.push_probability
+        expected = None if resolved == 0 else result.house_edge / resolved
+        assert result.house_edge_per_resolved_bet == expected
+        assert result.expected_value == Fraction(*result.moment_ratio())
