@@ -162,6 +162,18 @@ def test_twin_alone_when_the_extension_is_missing(monkeypatch: pytest.MonkeyPatc
     lines = ['{"A": 7, "K": 9}', "{bad"]
     out = list(batch_lines(lines, analyzer, skip_bad=True))
     assert isinstance(out[0], str) and json.loads(out[0])["total"] == sequences(16)
+    # The numpy fallback (uint64, wrapping) takes shoes whose outputs fit int64; the twin the rest.
+    shoes = [
+        spread(cards, suited, seed=cards)
+        for cards in (6, 40, 416, 589, 590, 5000)
+        for suited in (False, True)
+    ]
+    program = analyzer._program
+    outputs = evaluate(program, [s.rank_counts for s in shoes], [s.suit_counts for s in shoes])
+    for index, shoe in enumerate(shoes):
+        assert outputs.row(index) == twin.evaluate_shoe(
+            program.structure, program.weights, program.outputs, shoe.rank_counts, shoe.suit_counts
+        )
 
 
 def test_program_rejects_wrong_shapes() -> None:

@@ -266,6 +266,85 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
 
 
 _NO_SUITS = (0,) * 52
+# Shoes per numpy step of the fallback: keeps its (terms x shoes) array near 20 MB.
+_NUMPY_SHOES = 64
+
+
+@cache
+def _numpy_tables(program: Program) -> tuple[IntArray, IntArray, IntArray, IntArray] | None:
+    """The fallback's tables: entry rows and coefficients grouped by key, key starts, weights."""
+    if any(not -_INT64 <= weight < _INT64 for row in program.weights for _, weight in row):
+        return None
+    arrays = _arrays(program.compiled)
+    rows = np.repeat(np.arange(len(arrays.parents)), np.diff(arrays.entry_start))
+    order = np.argsort(arrays.entry_key, kind="stable")
+    keys = arrays.entry_key[order].astype(np.int64)
+    starts = np.searchsorted(keys, np.arange(len(program.compiled.keys)))
+    if np.any(np.diff(np.append(starts, len(keys))) == 0):
+        return None  # a key with no term: reduceat would not give it 0
+    weights = np.zeros((len(program.weights), program.outputs), dtype=np.int64)
+    for row, pairs in enumerate(program.weights):
+        for output, weight in pairs:
+            weights[row, output] = weight
+    return rows[order], arrays.entry_coefficient[order].astype(np.uint64), starts, weights
+
+
+def _numpy_rows(
+    program: Program,
+    rank_counts: Sequence[Sequence[int]],
+    suit_counts: Sequence[Sequence[int] | None],
+    values: IntArray,
+) -> set[int]:
+    """The compiled kernel's arithmetic in numpy, for when the extension is not built.
+
+    The same algorithm as the twin, vectorised over shoes in uint64, which wraps
+    modulo 2**64 as the C code does; taken only for shoes whose outputs provably
+    lie in int64 (``bound * ff(N, 6) < 2**63``), written into *values*.  Returns
+    the rows it computed; the twin takes the rest.
+    """
+    tables = _numpy_tables(program)
+    if tables is None:
+        return set()
+    entry_rows, coefficients, key_starts, weights = tables
+    limit = _INT64 // max(program.bound, 1)
+    rows = [
+        row
+        for row, counts in enumerate(rank_counts)
+        if max(counts) < 2**58 and sum(counts) >= 6 and _sequences(sum(counts)) < limit
+    ]
+    arrays = _arrays(program.compiled)
+    starts = arrays.size_start.tolist()
+    for first in range(0, len(rows), _NUMPY_SHOES):
+        block = rows[first : first + _NUMPY_SHOES]
+        ranks = np.array([rank_counts[row] for row in block], dtype=np.uint64)
+        cards = ranks.sum(axis=1)
+        counts = np.concatenate([ranks[:, 9:].sum(axis=1, keepdims=True), ranks[:, :9]], axis=1)
+        factor_rows = (counts[:, :, None] - np.arange(7, dtype=np.uint64)).reshape(len(block), 70)
+        products = np.empty((len(arrays.parents), len(block)), dtype=np.uint64)
+        products[0] = 1
+        for size in range(1, 7):
+            level = slice(starts[size], starts[size + 1])
+            products[level] = (
+                products[arrays.parents[level]] * factor_rows[:, arrays.factors[level]].T
+            )
+        products[starts[4] : starts[5]] *= (cards - 4) * (cards - 5)
+        products[starts[5] : starts[6]] *= cards - 5
+        terms = products[entry_rows] * coefficients[:, None]
+        keys = np.add.reduceat(terms, key_starts, axis=0)
+        pairs = np.array(
+            [twin.pair_states(rank_counts[row], suit_counts[row]) for row in block], dtype=object
+        )
+        totals = np.array([_sequences(int(total)) for total in cards], dtype=np.uint64)
+        inputs = np.concatenate([keys, pairs.T.astype(np.uint64), totals[None, :]], axis=0)
+        values[block] = (weights.T @ inputs.view(np.int64)).T
+    return set(rows)
+
+
+def _sequences(cards: int) -> int:
+    total = 1
+    for factor in range(cards, cards - 6, -1):
+        total *= max(factor, 0)
+    return total
 
 
 def _native_ranks(rank_counts: Sequence[Sequence[int]]) -> tuple[IntArray, list[int]]:
@@ -397,6 +476,8 @@ def evaluate(
                     suit_counts[row],
                 )
     done = set(native_rows)
+    if len(done) != count and program.native is None:
+        done |= _numpy_rows(program, rank_counts, suit_counts, values)
     for row in range(count) if len(done) != count else ():
         if row not in done:
             result = twin.evaluate_shoe(
