@@ -426,7 +426,9 @@ static int evaluate_wide(const Program *p, Scratch *s, const int64_t *ranks,
 /* The key counts of LANES shoes at once, modulo 2**64, laid out [row][lane]: the same
  * steps as key_counts64, in lockstep, so the compiler can use vector registers. */
 #define LANES 8
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/* Function multiversioning needs GCC 11+ (for the x86-64-v4 name) and glibc's ifunc. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && \
+    defined(__GLIBC__)
 #define VECTOR_CLONES __attribute__((target_clones("default", "avx2", "arch=x86-64-v4")))
 #else
 #define VECTOR_CLONES
