@@ -121,7 +121,7 @@ def test_random_shoes_up_to_12_decks_equal_the_walk(shoe: Shoe, rules: Rules) ->
 
 @pytest.mark.parametrize("decks", [9, 30, 200])
 def test_shoes_past_float_and_int64_limits_stay_exact(decks: int) -> None:
-    # 9 decks passes 2**53 (int64 limbs), 30 and 200 decks pass 2**62 (Python integers).
+    # 9 decks passes 2**53; 30 and 200 decks pass 2**62 (the kernel's 128-bit outputs).
     shoe = Shoe.standard(decks=decks).remove("A 2 3 K")
     assert sequences(shoe.cards) > 2**53
     if decks > 9:

@@ -1,11 +1,13 @@
-"""Exact analysis of many shoes fast: compile once, evaluate with numpy.
+"""Exact analysis of many shoes fast: compile once, evaluate in the compiled kernel.
 
 :class:`Analyzer` prepares, for one set of rules and bets, everything that
-does not depend on the shoe: the count polynomials of the tableau
-(:mod:`exactodds.engine.polynomial`) projected onto the outcomes each bet needs.
-Each shoe then costs a few vectorised integer operations, and many shoes
-cost one matrix product per chunk.  Results are the same :class:`Analysis`
-objects :func:`~exactodds.analysis.analyze` returns, with the same exact
+does not depend on the shoe: a kernel program (:mod:`exactodds.engine.kernel`)
+whose outputs are the outcome counts and EV numerators of every bet, as
+integer weights on the count polynomials of the tableau
+(:mod:`exactodds.engine.polynomial`) and on the pair states.  Each shoe then
+costs some tens of microseconds in the compiled kernel, exact for any shoe.
+Results are the same :class:`Analysis` objects
+:func:`~exactodds.analysis.single.analyze` returns, with the same exact
 values (the tests compare the two on random shoes).
 
 Each bet is sorted once by what it reads from a round summary:
@@ -35,21 +37,27 @@ from __future__ import annotations
 
 import collections
 import itertools
-import multiprocessing
-import multiprocessing.pool
+import json
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from fractions import Fraction
+from functools import cached_property, lru_cache
 from types import MappingProxyType
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
 
 from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
 from exactodds.bets.bet import Bet, main_bets
-from exactodds.engine.polynomial import EXACT_INT64_LIMIT, ValueKey, compile_tableau
+from exactodds.engine.kernel.program import (
+    Evaluation,
+    Program,
+    build_program,
+    evaluate,
+    native_module,
+    rank_pair_input,
+    suited_pair_input,
+)
+from exactodds.engine.polynomial import ValueKey, compile_tableau
 from exactodds.engine.walk import (
     RoundSummary,
     Winner,
@@ -62,16 +70,22 @@ from exactodds.errors import ShoeError
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
-__all__ = ["Analyzer", "BadLine", "analyze_many", "analyzer_for", "batch_lines", "read_shoes"]
+__all__ = [
+    "Analyzer",
+    "BadLine",
+    "ExpectedValueTable",
+    "analyze_many",
+    "analyzer_for",
+    "batch_lines",
+    "read_shoes",
+]
 
 _PairState = tuple[int, int]
-# A chunk's numbers: columns, value-bet EV numerators (None where too large for int64), pairs.
-_Numbers = tuple[
-    list[list[int]], "list[list[int]] | list[None]", "Sequence[dict[_PairState, int] | None]"
-]
 # Pair states of a hand: 0 no pair, 1 a pair (not suited, or suits unknown), 2 a suited pair.
 _SUITED_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(3) for b in range(3))
 _RANK_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(2) for b in range(2))
+# Kernel outputs 0 and 1 of every Analyzer program: the Player and Tie counts.
+_PLAYER, _TIE = 0, 1
 
 
 @lru_cache(maxsize=8)
@@ -89,27 +103,33 @@ def _probes(
     )
 
 
+@lru_cache(maxsize=8)
+def _flat_probes(keys: tuple[ValueKey, ...]) -> tuple[RoundSummary, ...]:
+    """Every probe summary, key by key (13 pair states each, suited ones first)."""
+    return tuple(summary for probes in _probes(keys) for _, _, summary in probes)
+
+
 @dataclass(frozen=True)
-class _ValueBet:
+class _Priced:
+    """A bet the kernel prices: its outcome per kernel input, and where its outputs go."""
+
     bet: Bet
-    # (outcome, column) for every outcome but the last; the last takes what is left.
-    columns: tuple[tuple[str, int], ...]
+    #: Per kernel input (keys, then the 13 pair states), the outcome, or None if unused.
+    outcomes: tuple[str | None, ...]
+    #: The kernel output of the EV numerator (integer pays over ``denominator``).
+    ev_output: int
+    denominator: int
+    #: (outcome, kernel output) for every outcome but the last; the last takes what is left.
+    counts: tuple[tuple[str, int], ...]
     rest: str
-
-
-@dataclass(frozen=True)
-class _PairBet:
-    bet: Bet
-    suited: dict[_PairState, str]
-    rank_only: dict[_PairState, str]
 
 
 class Analyzer:
     """Exact analyses of any number of shoes under fixed rules and bets.
 
-    Building one compiles the rules' count polynomials (cached per tableau,
-    about 0.2 s the first time); after that :meth:`analyze` takes well under
-    a millisecond per shoe and :meth:`analyze_many` streams results in input
+    Building one compiles the rules' count polynomials (cached per tableau)
+    and a kernel program for the bets; after that :meth:`analyze` takes tens
+    of microseconds per shoe and :meth:`analyze_many` streams results in input
     order, in chunks, with memory that does not grow with the input.
 
     >>> from exactodds import Rules, Shoe, analyze
@@ -126,86 +146,88 @@ class Analyzer:
         )
         self._compiled = compile_tableau(self.rules.tableau)
         keys = self._compiled.keys
-        column_sets: dict[frozenset[int], int] = {}
-
-        def column(indices: Iterable[int]) -> int:
-            return column_sets.setdefault(frozenset(indices), len(column_sets))
-
+        self._keys = len(keys)
+        inputs = len(keys) + 14
         winners = [summary_of((*key, 0, 0), False).winner for key in keys]
-        self._player_column = column(i for i, w in enumerate(winners) if w is Winner.PLAYER)
-        self._tie_column = column(i for i, w in enumerate(winners) if w is Winner.TIE)
-        self._value_bets: list[_ValueBet] = []
-        self._pair_bets: list[_PairBet] = []
-        self._walk_bets: list[Bet] = []
+        self._priced: dict[str, _Priced] = {}
+        self._walk_bets: dict[str, Bet] = {}
+        self._route: dict[str, str] = {}
+        next_output = 2
+        summaries = _flat_probes(keys)
         for bet in self.bets:
-            by_key = self._value_outcomes(bet)
-            if by_key is not None:
-                outcomes = sorted(set(by_key))
-                columns = tuple(
-                    (outcome, column(i for i, o in enumerate(by_key) if o == outcome))
-                    for outcome in outcomes[:-1]
-                )
-                self._value_bets.append(_ValueBet(bet, columns, outcomes[-1]))
+            settled = list(map(bet.settle, summaries))
+            for produced in set(settled):
+                bet.pay(produced)  # every outcome the bet can produce must have a pay
+            outcomes = self._value_outcomes(settled)
+            route = "polynomial"
+            if outcomes is None:
+                outcomes = self._pair_outcomes(settled)
+                route = "pairs"
+            if outcomes is None:
+                self._walk_bets[bet.name] = bet
+                self._route[bet.name] = "walk"
                 continue
-            pair_bet = self._pair_outcomes(bet)
-            if pair_bet is not None:
-                self._pair_bets.append(pair_bet)
-            else:
-                self._walk_bets.append(bet)
-        self._route: dict[str, tuple[str, int]] = {}
-        for route, group in (
-            ("polynomial", [value_bet.bet for value_bet in self._value_bets]),
-            ("pairs", [pair_bet.bet for pair_bet in self._pair_bets]),
-            ("walk", self._walk_bets),
-        ):
-            for index, bet in enumerate(group):
-                self._route[bet.name] = (route, index)
+            used = sorted({outcome for outcome in outcomes if outcome is not None})
+            pays, denominator = bet.integer_pays()
+            counts = tuple(
+                (outcome, next_output + 1 + index) for index, outcome in enumerate(used[:-1])
+            )
+            self._priced[bet.name] = _Priced(
+                bet, outcomes, next_output, denominator, counts, used[-1]
+            )
+            self._route[bet.name] = route
+            next_output += len(used)
+        self._outputs = next_output
+        weights = [[0] * next_output for _ in range(inputs)]
+        for key, winner in enumerate(winners):
+            if winner is Winner.PLAYER:
+                weights[key][_PLAYER] = 1
+            elif winner is Winner.TIE:
+                weights[key][_TIE] = 1
+        for priced in self._priced.values():
+            pays, _ = priced.bet.integer_pays()
+            column = dict(priced.counts)
+            for row, outcome in enumerate(priced.outcomes):
+                if outcome is not None:
+                    weights[row][priced.ev_output] = pays[outcome]
+                    if outcome in column:
+                        weights[row][column[outcome]] = 1
+        self._weights = weights
+        self._program = build_program(self._compiled, weights)
+        self._batch: Program | None = None
+        self._lean: dict[bool, Program] = {}
+        # Lazy programs are built once even when threads ask at the same time.
+        self._building = threading.Lock()
+        self._lean_outputs = {name: 2 + index for index, name in enumerate(self._priced)}
         self._needs_suits: Mapping[str, str] = MappingProxyType(
             {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
         )
-        matrix = np.zeros((len(keys), len(column_sets)), dtype=np.int64)
-        for indices, index in column_sets.items():
-            matrix[sorted(indices), index] = 1
-        self._projection = self._compiled.project(matrix)
-        # EV numerators of the value-level bets are linear in the columns:
-        # rest_pay * total + sum((pay - rest_pay) * column), integer pays over each bet's denominator.
-        self._ev_weights = np.zeros((len(column_sets), len(self._value_bets)), dtype=np.int64)
-        self._ev_rest = np.zeros(len(self._value_bets), dtype=np.int64)
-        self._ev_largest = 1
-        self._ev_denominators: list[int] = []
-        for index, value_bet in enumerate(self._value_bets):
-            pays, denominator = value_bet.bet.integer_pays()
-            self._ev_denominators.append(denominator)
-            self._ev_rest[index] = pays[value_bet.rest]
-            for outcome, position in value_bet.columns:
-                self._ev_weights[position, index] += pays[outcome] - pays[value_bet.rest]
-            self._ev_largest = max(self._ev_largest, *(abs(pay) for pay in pays.values()))
 
-    def _value_outcomes(self, bet: Bet) -> list[str] | None:
-        """The bet's outcome per value key, if pair states never change it."""
-        outcomes = []
-        for probes in _probes(self._compiled.keys):
-            seen = {bet.settle(summary) for _, _, summary in probes}
+    def _value_outcomes(self, settled: list[str]) -> tuple[str | None, ...] | None:
+        """The bet's outcome per kernel input (keys only), if pair states never change it.
+
+        *settled* holds the bet's outcome on every probe: 13 pair states per key.
+        """
+        states = len(_SUITED_STATES) + len(_RANK_STATES)
+        outcomes: list[str | None] = []
+        for start in range(0, len(settled), states):
+            first = settled[start]
+            if settled[start : start + states].count(first) != states:
+                return None
+            outcomes.append(first)
+        return (*outcomes, *([None] * 14))
+
+    def _pair_outcomes(self, settled: list[str]) -> tuple[str | None, ...] | None:
+        """The bet's outcome per kernel input (pair states only), if the key never changes it."""
+        outcomes: list[str | None] = [None] * (self._keys + 14)
+        probes = _probes(self._compiled.keys)[0]
+        for position, (suits, (player, banker), _) in enumerate(probes):
+            seen = set(settled[position :: len(probes)])
             if len(seen) != 1:
                 return None
-            outcomes.append(seen.pop())
-        for outcome in set(outcomes):
-            bet.pay(outcome)  # every outcome the bet can produce must have a pay
-        return outcomes
-
-    def _pair_outcomes(self, bet: Bet) -> _PairBet | None:
-        """The bet's outcome per pair state, if the value key never changes it."""
-        by_state: dict[tuple[bool, _PairState], set[str]] = {}
-        for probes in _probes(self._compiled.keys):
-            for suits, states, summary in probes:
-                by_state.setdefault((suits, states), set()).add(bet.settle(summary))
-        tables: tuple[dict[_PairState, str], dict[_PairState, str]] = ({}, {})
-        for (suits, states), seen in by_state.items():
-            if len(seen) != 1:
-                return None
-            tables[0 if suits else 1][states] = outcome = seen.pop()
-            bet.pay(outcome)
-        return _PairBet(bet, tables[0], tables[1])
+            place = suited_pair_input if suits else rank_pair_input
+            outcomes[place(self._keys, player, banker)] = seen.pop()
+        return tuple(outcomes)
 
     def routes(self) -> dict[str, str]:
         """How each bet is priced: ``"polynomial"``, ``"pairs"`` or ``"walk"``.
@@ -214,20 +236,20 @@ class Analyzer:
         >>> Analyzer(bets=select_bets("banker,either_pair")).routes()
         {'banker': 'polynomial', 'either_pair': 'pairs'}
         """
-        return {bet.name: self._route[bet.name][0] for bet in self.bets}
+        return {bet.name: self._route[bet.name] for bet in self.bets}
 
     def analyze(self, shoe: Shoe) -> Analysis:
         """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.analyze`)."""
-        return self._chunk([shoe], *self._numbers([shoe]))[0]
+        return self._chunk([shoe], self._numbers([shoe]))[0]
 
     def analyze_many(
         self, shoes: Iterable[Shoe], chunk_size: int = 256, prefetch: bool = True
     ) -> Iterator[Analysis]:
         """Exact analyses of *shoes*, in order, computed *chunk_size* shoes at a time.
 
-        With *prefetch*, the numbers of the next chunk are computed on a second
-        thread (numpy releases the interpreter lock) while this one hands out
-        the current chunk's results, so on two cores the two overlap.
+        With *prefetch*, the next chunk is evaluated on a second thread (the
+        compiled kernel releases the interpreter lock) while this one hands
+        out the current chunk's results, so on two cores the two overlap.
         """
         if chunk_size < 1:
             raise ValueError(f"chunk_size must be at least 1, not {chunk_size}.")
@@ -235,7 +257,7 @@ class Analyzer:
         chunks = iter(lambda: list(itertools.islice(iterator, chunk_size)), [])
         if not prefetch:
             for chunk in chunks:
-                yield from self._chunk(chunk, *self._numbers(chunk))
+                yield from self._chunk(chunk, self._numbers(chunk))
             return
         with ThreadPoolExecutor(max_workers=1) as pool:
             current = next(chunks, None)
@@ -244,41 +266,59 @@ class Analyzer:
                 following = next(chunks, None)
                 numbers = pending.result()
                 pending = pool.submit(self._numbers, following) if following else None
-                yield from self._chunk(current, *numbers)
+                yield from self._chunk(current, numbers)
                 current = following
 
-    def _numbers(self, shoes: Sequence[Shoe]) -> _Numbers:
-        """The evaluated columns, value-bet EV numerators and pair-state counts of a chunk."""
+    def expected_value_table(
+        self,
+        rank_counts: Sequence[Sequence[int]],
+        suit_counts: Sequence[Sequence[int] | None] | None = None,
+        jobs: int = 1,
+        outcomes: bool = True,
+    ) -> ExpectedValueTable:
+        """Exact counts and EVs of every kernel-priced bet for many shoes, as integer arrays.
+
+        The fast road for simulations and studies: no :class:`Shoe` or
+        :class:`Analysis` object per shoe.  Each row of *rank_counts* holds 13
+        counts (A 2 ... 9 T J Q K); *suit_counts* (52 counts per row, or None
+        for a shoe known by rank) defaults to rank-only shoes.  Bets priced by
+        the walk are left out.  With *jobs* > 1 the kernel runs on that many
+        threads.  Without *outcomes* the Banker, Player and Tie counts are not
+        computed (pair bets alone then skip the count polynomials).
+
+        >>> from exactodds.bets.catalogue import select_bets
+        >>> table = Analyzer(bets=select_bets("tie")).expected_value_table([(32,) * 13])
+        >>> table.expected_value(0, "tie")
+        Fraction(-103841353768, 723147898655)
+        >>> Analyzer().expected_value_table([(1,) * 5 + (0,) * 8])
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
+        """
+        suits = suit_counts if suit_counts is not None else [None] * len(rank_counts)
+        cards = [sum(row) for row in rank_counts]
+        for count in cards:
+            require_countable_cards(count)
+        evaluation = evaluate(self._lean_program(outcomes), rank_counts, suits, jobs)
+        return ExpectedValueTable(self, cards, evaluation, outcomes)
+
+    def _numbers(self, shoes: Sequence[Shoe]) -> Evaluation:
+        """The kernel's outputs for a chunk of shoes."""
         for shoe in shoes:
             require_countable(shoe)
-        values = np.array([shoe.value_counts for shoe in shoes], dtype=np.int64)
-        columns = self._projection.evaluate(values)
-        totals = [sequences(shoe.cards) for shoe in shoes]
-        numerators: list[list[int]] | list[None] = [None] * len(shoes)
-        if self._value_bets and max(totals) * self._ev_largest < EXACT_INT64_LIMIT:
-            # Every numerator is at most (largest pay) * total < 2**62 in size, so int64
-            # arithmetic, which wraps modulo 2**64 on the way, ends exact.
-            counts = np.array(columns, dtype=np.int64)
-            rests = np.array(totals, dtype=np.int64)[:, None] * self._ev_rest[None, :]
-            numerators = (counts @ self._ev_weights + rests).tolist()
-        pair_counts: Sequence[dict[_PairState, int] | None] = (
-            _pair_state_counts(shoes) if self._pair_bets else [None] * len(shoes)
+        return evaluate(
+            self._program,
+            [shoe.rank_counts for shoe in shoes],
+            [shoe.suit_counts for shoe in shoes],
         )
-        return columns, numerators, pair_counts
 
-    def _chunk(
-        self,
-        shoes: Sequence[Shoe],
-        columns: list[list[int]],
-        numerators: list[list[int]] | list[None],
-        pair_counts: Sequence[dict[_PairState, int] | None],
-    ) -> list[Analysis]:
+    def _chunk(self, shoes: Sequence[Shoe], numbers: Evaluation) -> list[Analysis]:
         names = tuple(bet.name for bet in self.bets)
         results = []
-        for shoe, counts, evs, pairs in zip(shoes, columns, numerators, pair_counts, strict=True):
+        for shoe, outputs in zip(shoes, numbers.rows(), strict=True):
             total = sequences(shoe.cards)
-            player = counts[self._player_column]
-            tie = counts[self._tie_column]
+            player = outputs[_PLAYER]
+            tie = outputs[_TIE]
             outcomes = {
                 "banker": OutcomeCount("banker", total - player - tie, total),
                 "player": OutcomeCount("player", player, total),
@@ -287,38 +327,142 @@ class Analyzer:
             unavailable = (
                 self._needs_suits if not shoe.suits_known and self._needs_suits else _NOTHING
             )
-            bets = _Bets(self, shoe, total, counts, evs, pairs, unavailable)
+            bets = _Bets(self, shoe, total, outputs, unavailable)
             results.append(Analysis(shoe, self.rules, outcomes, bets, unavailable, names))
         return results
 
-    def _price(
-        self,
-        name: str,
-        shoe: Shoe,
-        total: int,
-        counts: list[int],
-        pairs: dict[_PairState, int] | None,
-    ) -> BetAnalysis:
-        """One bet's exact counts from a shoe's evaluated columns (or by the walk)."""
-        route, index = self._route[name]
-        if route == "polynomial":
-            value_bet = self._value_bets[index]
-            outcome_counts = {outcome: counts[column] for outcome, column in value_bet.columns}
-            outcome_counts[value_bet.rest] = total - sum(outcome_counts.values())
-            return BetAnalysis(value_bet.bet, outcome_counts, total)
-        if route == "pairs":
-            pair_bet = self._pair_bets[index]
-            assert pairs is not None
-            table = pair_bet.suited if shoe.suits_known else pair_bet.rank_only
-            outcome_counts = {}
-            for states, count in pairs.items():
-                outcome = table[states]
-                outcome_counts[outcome] = outcome_counts.get(outcome, 0) + count
-            return BetAnalysis(pair_bet.bet, outcome_counts, total)
-        return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[index])
+    def _price(self, name: str, shoe: Shoe, total: int, outputs: list[int]) -> BetAnalysis:
+        """One bet's exact counts from a shoe's kernel outputs (or by the walk)."""
+        priced = self._priced.get(name)
+        if priced is None:
+            return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[name])
+        outcome_counts = {outcome: outputs[output] for outcome, output in priced.counts}
+        outcome_counts[priced.rest] = total - sum(outcome_counts.values())
+        result = BetAnalysis(priced.bet, outcome_counts, total)
+        # The kernel's EV numerator spares a pass over the outcomes (a cached property).
+        result.__dict__["expected_value"] = Fraction(
+            outputs[priced.ev_output], total * priced.denominator
+        )
+        return result
+
+    def _lean_program(self, outcomes: bool) -> Program:
+        """A program of every EV numerator only (output 2 + i: the i-th priced bet).
+
+        Outputs 0 and 1 are the Player and Tie counts with *outcomes*, else 0,
+        so that pair bets alone skip the count polynomials.
+        """
+        with self._building:
+            return self._build_lean(outcomes)
+
+    def _build_lean(self, outcomes: bool) -> Program:
+        if outcomes not in self._lean:
+            priced = list(self._priced.values())
+            weights = [
+                [
+                    row[_PLAYER] if outcomes else 0,
+                    row[_TIE] if outcomes else 0,
+                    *(row[bet.ev_output] for bet in priced),
+                ]
+                for row in self._weights
+            ]
+            self._lean[outcomes] = build_program(self._compiled, weights)
+        return self._lean[outcomes]
+
+    def _batch_program(self) -> Program | None:
+        """The lean program with the outcomes, and the text layout of ``exactodds batch``.
+
+        None when a bet needs the walk or the compiled kernel is not built.
+        """
+        if self._walk_bets or native_module() is None:
+            return None
+        with self._building:
+            return self._build_batch()
+
+    def _build_batch(self) -> Program | None:
+        module = native_module()
+        if self._batch is None and module is not None:
+            priced = [self._priced[bet.name] for bet in self.bets]
+            program = self._build_lean(True)
+            if program.native is None:
+                return None
+            layout = [
+                (
+                    f"{json.dumps(bet.bet.name)}: ".encode(),
+                    (
+                        f"{json.dumps(bet.bet.name)}: "
+                        + json.dumps({"computable": False, "reason": SUITS_UNKNOWN})
+                    ).encode(),
+                    bet.bet.needs_suits,
+                    2 + index,
+                    bet.denominator,
+                )
+                for index, bet in enumerate(priced)
+            ]
+            if any(bet.denominator >= 2**63 for bet in priced):
+                return None
+            module.set_layout(program.native, _PLAYER, _TIE, layout)
+            self._batch = program
+        return self._batch
+
+
+def require_countable_cards(cards: int) -> None:
+    """Refuse a shoe of fewer than six cards, as :func:`~exactodds.engine.walk.require_countable`."""
+    if cards < 6:
+        require_countable(Shoe.from_ranks({"A": cards}))
 
 
 _NOTHING: Mapping[str, str] = MappingProxyType({})
+
+
+@dataclass(frozen=True, eq=False)
+class ExpectedValueTable:
+    """Exact counts and EV numerators of many shoes, straight from the kernel.
+
+    ``evaluation.values`` is an int64 array (shoes x kernel outputs); rows too
+    large for int64 are in ``evaluation.exact`` as Python integers.
+
+    >>> table = Analyzer().expected_value_table([(4,) * 13], outcomes=False)
+    >>> table.expected_value(0, "player"), table.totals
+    (Fraction(-163679, 12724075), [14658134400])
+    >>> table.outcome_counts(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: this table was computed without the outcome counts
+    """
+
+    analyzer: Analyzer
+    cards: list[int]
+    evaluation: Evaluation
+    #: Whether the Banker, Player and Tie counts were computed.
+    outcomes: bool = True
+
+    @cached_property
+    def totals(self) -> list[int]:
+        """Each shoe's number of six-card sequences, ff(N, 6)."""
+        return [sequences(cards) for cards in self.cards]
+
+    @cached_property
+    def _rows(self) -> list[list[int]]:
+        return self.evaluation.rows()
+
+    def ratio(self, shoe: int, name: str) -> tuple[int, int]:
+        """Bet *name*'s EV on shoe *shoe* as an unreduced (numerator, denominator)."""
+        output = self.analyzer._lean_outputs[name]
+        denominator = self.analyzer._priced[name].denominator
+        return self._rows[shoe][output], self.totals[shoe] * denominator
+
+    def expected_value(self, shoe: int, name: str) -> Fraction:
+        """Bet *name*'s exact EV on shoe *shoe*."""
+        return Fraction(*self.ratio(shoe, name))
+
+    def outcome_counts(self, shoe: int) -> dict[str, int]:
+        """Banker, Player and Tie counts of shoe *shoe*."""
+        if not self.outcomes:
+            raise ValueError("this table was computed without the outcome counts")
+        outputs = self._rows[shoe]
+        total = self.totals[shoe]
+        player, tie = outputs[_PLAYER], outputs[_TIE]
+        return {"banker": total - player - tie, "player": player, "tie": tie}
 
 
 class _Bets(Mapping[str, BetAnalysis]):
@@ -328,33 +472,20 @@ class _Bets(Mapping[str, BetAnalysis]):
     that reads two bets of a thousand shoes should not pay for thirty.
     """
 
-    __slots__ = (
-        "_analyzer",
-        "_cache",
-        "_counts",
-        "_names",
-        "_numerators",
-        "_pairs",
-        "_shoe",
-        "_total",
-    )
+    __slots__ = ("_analyzer", "_cache", "_names", "_outputs", "_shoe", "_total")
 
     def __init__(
         self,
         analyzer: Analyzer,
         shoe: Shoe,
         total: int,
-        counts: list[int],
-        numerators: list[int] | None,
-        pairs: dict[_PairState, int] | None,
+        outputs: list[int],
         unavailable: Mapping[str, str],
     ) -> None:
         self._analyzer = analyzer
         self._shoe = shoe
         self._total = total
-        self._counts = counts
-        self._numerators = numerators
-        self._pairs = pairs
+        self._outputs = outputs
         self._names = [bet.name for bet in analyzer.bets if bet.name not in unavailable]
         self._cache: dict[str, BetAnalysis] = {}
 
@@ -362,9 +493,7 @@ class _Bets(Mapping[str, BetAnalysis]):
         if name not in self._cache:
             if name not in self._names:
                 raise KeyError(name)
-            self._cache[name] = self._analyzer._price(
-                name, self._shoe, self._total, self._counts, self._pairs
-            )
+            self._cache[name] = self._analyzer._price(name, self._shoe, self._total, self._outputs)
         return self._cache[name]
 
     def __contains__(self, name: object) -> bool:
@@ -388,27 +517,10 @@ class _Bets(Mapping[str, BetAnalysis]):
         """
         if name not in self._names:
             raise KeyError(name)
-        route, index = self._analyzer._route[name]
-        if route == "polynomial":
-            if self._numerators is not None:
-                denominator = self._analyzer._ev_denominators[index]
-                return self._numerators[index], self._total * denominator
-            value_bet = self._analyzer._value_bets[index]
-            pays, denominator = value_bet.bet.integer_pays()
-            rest = pays[value_bet.rest]
-            numerator = rest * self._total + sum(
-                (pays[outcome] - rest) * self._counts[column]
-                for outcome, column in value_bet.columns
-            )
-            return numerator, self._total * denominator
-        if route == "pairs":
-            pair_bet = self._analyzer._pair_bets[index]
-            pays, denominator = pair_bet.bet.integer_pays()
-            table = pair_bet.suited if self._shoe.suits_known else pair_bet.rank_only
-            assert self._pairs is not None
-            numerator = sum(pays[table[states]] * count for states, count in self._pairs.items())
-            return numerator, self._total * denominator
-        return self[name].moment_ratio()
+        priced = self._analyzer._priced.get(name)
+        if priced is None:
+            return self[name].moment_ratio()
+        return self._outputs[priced.ev_output], self._total * priced.denominator
 
 
 @lru_cache(maxsize=32)
@@ -435,107 +547,6 @@ def analyze_many(
     [1372227328, 1372227328]
     """
     return Analyzer(rules, bets).analyze_many(shoes, chunk_size)
-
-
-def _pair_state_counts(shoes: Sequence[Shoe]) -> list[dict[_PairState, int]]:
-    """Joint counts of (Player pair state, Banker pair state) per shoe, six-card convention.
-
-    With ``a_r = ff(n_r, 2)`` (ordered same-rank pairs) and ``s_t = ff(n_t, 2)``
-    (ordered same-card pairs), ``A = sum a_r`` and ``S = sum s_t``, the ordered
-    first four cards P1 B1 P2 B2 give, with X/Y one of any, pair (same rank) or
-    suited (same rank and suit) for the Player's and Banker's first two cards:
-
-    * F(any, any) = ff(N, 4); F(pair, any) = A ff(N-2, 2); F(suited, any) = S ff(N-2, 2)
-    * F(pair, pair) = A^2 - sum a_r^2 + sum ff(n_r, 4)
-    * F(suited, suited) = S^2 - sum s_t^2 + sum ff(n_t, 4)
-    * F(suited, pair) = sum_t s_t (A - a_r(t) + ff(n_r(t) - 2, 2))
-
-    and F is symmetric between the hands.  Exclusive states come by
-    inclusion-exclusion, and every count is multiplied by ff(N - 4, 2) for the
-    two remaining positions of the six-card sequence.
-
-    Computed with int64 arrays while ff(N, 6) < 2**62: every result is below
-    2**63, so wrapping intermediate values (int64 arithmetic is modulo 2**64)
-    cannot change it; larger shoes use Python integers (object arrays).
-    """
-    small = [sequences(shoe.cards) < EXACT_INT64_LIMIT for shoe in shoes]
-    results: list[dict[_PairState, int]] = [{} for _ in shoes]
-    for suited in (False, True):
-        for fits in (True, False):
-            rows = [
-                row
-                for row, shoe in enumerate(shoes)
-                if shoe.suits_known == suited and small[row] == fits
-            ]
-            if not rows:
-                continue
-            dtype: type = np.int64 if fits else object
-            ranks: npt.NDArray[Any] = np.array(
-                [shoes[row].rank_counts for row in rows], dtype=dtype
-            )
-            suits: npt.NDArray[Any] | None = (
-                np.array([shoes[row].suit_counts for row in rows], dtype=dtype) if suited else None
-            )
-            for row, counts in zip(rows, _pair_states(ranks, suits), strict=True):
-                results[row] = counts
-    return results
-
-
-def _pair_states(
-    ranks: npt.NDArray[Any], suits: npt.NDArray[Any] | None
-) -> list[dict[_PairState, int]]:
-    """The exclusive joint pair-state counts for shoes given as rows of rank (and suit) counts."""
-    total = ranks.sum(axis=1)
-    a = ranks * (ranks - 1)
-    big_a = a.sum(axis=1)
-    four = (ranks * (ranks - 1) * (ranks - 2) * (ranks - 3)).sum(axis=1)
-    f_any_any = total * (total - 1) * (total - 2) * (total - 3)
-    f_pair_any = big_a * (total - 2) * (total - 3)
-    f_pair_pair = big_a * big_a - (a * a).sum(axis=1) + four
-    tail = (total - 4) * (total - 5)
-    joint = {
-        ("any", "any"): f_any_any,
-        ("any", "pair"): f_pair_any,
-        ("pair", "any"): f_pair_any,
-        ("pair", "pair"): f_pair_pair,
-    }
-    state_sets: dict[int, dict[str, int]] = {0: {"any": 1, "pair": -1}, 1: {"pair": 1}}
-    states = 2
-    if suits is not None:
-        s = suits * (suits - 1)
-        big_s = s.sum(axis=1)
-        f_suited_any = big_s * (total - 2) * (total - 3)
-        f_suited_suited = (
-            big_s * big_s
-            - (s * s).sum(axis=1)
-            + (suits * (suits - 1) * (suits - 2) * (suits - 3)).sum(axis=1)
-        )
-        # For a card type t of rank r: A - a_r + ff(n_r - 2, 2), the Banker's rank pairs left.
-        left = big_a[:, None] - a + (ranks - 2) * (ranks - 3)
-        f_suited_pair = (s * np.repeat(left, 4, axis=1)).sum(axis=1)
-        joint |= {
-            ("any", "suited"): f_suited_any,
-            ("suited", "any"): f_suited_any,
-            ("suited", "suited"): f_suited_suited,
-            ("suited", "pair"): f_suited_pair,
-            ("pair", "suited"): f_suited_pair,
-        }
-        state_sets = {0: {"any": 1, "pair": -1}, 1: {"pair": 1, "suited": -1}, 2: {"suited": 1}}
-        states = 3
-    columns = {}
-    for player in range(states):
-        for banker in range(states):
-            combined = sum(
-                player_sign * banker_sign * joint[(player_set, banker_set)]
-                for player_set, player_sign in state_sets[player].items()
-                for banker_set, banker_sign in state_sets[banker].items()
-            )
-            columns[(player, banker)] = (combined * tail).tolist()
-    keys = list(columns)
-    return [
-        {key: int(value) for key, value in zip(keys, values, strict=True)}
-        for values in zip(*columns.values(), strict=True)
-    ]
 
 
 @dataclass(frozen=True)
@@ -582,27 +593,69 @@ def read_shoes(
         yield shoe
 
 
-#: What a forked batch worker needs: the analyzer and the record settings (see batch_lines).
-_WORKER: tuple[Analyzer, int, bool, bool] | None = None
-
-
 def _batch_chunk(
-    job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool] | None = None
+    job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool]
 ) -> list[str | BadLine]:
-    """A chunk's JSON lines as text blocks, with any bad lines in their places."""
+    """A chunk's JSON lines as text blocks, with any bad lines in their places.
+
+    Simple lines (a flat JSON object of canonical rank or card symbols and
+    plain counts) are parsed, evaluated and written by the compiled kernel
+    without the interpreter lock; every other line is read by
+    :func:`read_shoes`, so that its result or its error is exactly the one the
+    Python reader gives.
+    """
+    analyzer, digits, full, skip_bad = settings
+    program = None if full else analyzer._batch_program()
+    module = native_module()
+    if program is None or module is None:
+        return _python_chunk(job, settings)
+    start, lines = job
+    text, ends_bytes, status = module.batch(program.native, lines, digits)
+    if 2 not in status:
+        # One block of text per clean chunk: the caller writes it in one call.
+        return [text] if text else []
+    ends = memoryview(ends_bytes).cast("q")
+    merged: list[str | BadLine] = []
+    written = 0
+    for index, kind in enumerate(status):
+        if kind != 2:
+            continue
+        if ends[index] > written:
+            merged.append(text[written : ends[index]])
+            written = ends[index]
+        bad: list[BadLine] = []
+        for shoe in read_shoes([lines[index]], bad, skip_bad, start + index):
+            merged.append(_python_line(analyzer, shoe, digits, full))
+        if bad:
+            merged.append(bad[0])
+            if not skip_bad:
+                return merged
+    if len(text) > written:
+        merged.append(text[written:])
+    return merged
+
+
+def _python_line(analyzer: Analyzer, shoe: Shoe, digits: int, full: bool) -> str:
     from exactodds.report.odds import batch_line
 
-    analyzer, digits, full, skip_bad = settings or _WORKER or _missing_worker()
+    return f"{batch_line(analyzer.analyze(shoe), digits, full)}\n"
+
+
+def _python_chunk(
+    job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool]
+) -> list[str | BadLine]:
+    """The whole chunk through the Python reader and formatter (``--full``, walk-priced bets)."""
+    from exactodds.report.odds import batch_line
+
+    analyzer, digits, full, skip_bad = settings
     start, lines = job
     bad: list[BadLine] = []
-    # A worker process has a core to itself already: no prefetch thread inside it.
     shoes = read_shoes(lines, bad, skip_bad, start)
     records: list[str | BadLine] = [
         batch_line(analysis, digits, full)
-        for analysis in analyzer.analyze_many(shoes, prefetch=settings is not None)
+        for analysis in analyzer.analyze_many(shoes, prefetch=False)
     ]
     if not bad:
-        # One block of text per clean chunk: the parent writes it in one call.
         return ["".join(f"{record}\n" for record in records)] if records else []
     # Put each bad line back where it stood among the good ones.
     merged: list[str | BadLine] = []
@@ -618,10 +671,6 @@ def _batch_chunk(
     return merged
 
 
-def _missing_worker() -> tuple[Analyzer, int, bool, bool]:
-    raise RuntimeError("batch worker started without its analyzer")
-
-
 def batch_lines(
     lines: Iterable[str],
     analyzer: Analyzer,
@@ -635,10 +684,12 @@ def batch_lines(
 
     Yields blocks of text, each one or more whole lines ending in a newline,
     and, for a bad input line, a :class:`BadLine` in its place; unless
-    *skip_bad*, nothing follows a bad line.  With *jobs* > 1, chunks of lines are
-    computed by that many worker processes (forked, so they share the
-    compiled analyzer), at most two chunks per worker in flight, so memory
-    stays flat however long the input.
+    *skip_bad*, nothing follows a bad line.  With *jobs* > 1, chunks of lines
+    are computed on that many threads (the compiled kernel parses, counts and
+    writes without the interpreter lock), at most two chunks per thread in
+    flight, so memory stays flat however long the input.  When the caller
+    stops reading (closes the generator, e.g. because the reader of the
+    output has gone), chunks not yet started are cancelled.
 
     >>> out = list(batch_lines(['{"A": 6}', "{bad", '{"K": 6}'], Analyzer(), digits=2))
     >>> out[0][:40], str(out[1])[:30], len(out)
@@ -648,19 +699,18 @@ def batch_lines(
     """
     chunks = _numbered_chunks(lines, chunk_lines)
     settings = (analyzer, digits, full, skip_bad)
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if not full:
+        analyzer._batch_program()  # built here once, before any worker thread asks
+    if jobs <= 1:
         for chunk in chunks:
             for item in _batch_chunk(chunk, settings):
                 yield item
                 if isinstance(item, BadLine) and not skip_bad:
                     return
         return
-    global _WORKER
-    _WORKER = settings
-    context = multiprocessing.get_context("fork")
-    with context.Pool(jobs) as pool:
-        pending: collections.deque[multiprocessing.pool.AsyncResult[list[str | BadLine]]]
-        pending = collections.deque()
+    pool = ThreadPoolExecutor(jobs, thread_name_prefix="exactodds-batch")
+    try:
+        pending: collections.deque[Future[list[str | BadLine]]] = collections.deque()
         chunks_left = True
         while chunks_left or pending:
             while chunks_left and len(pending) < 2 * jobs:
@@ -668,14 +718,17 @@ def batch_lines(
                 if next_chunk is None:
                     chunks_left = False
                 else:
-                    pending.append(pool.apply_async(_batch_chunk, (next_chunk,)))
+                    pending.append(pool.submit(_batch_chunk, next_chunk, settings))
             if not pending:
                 break
-            for item in pending.popleft().get():
+            for item in pending.popleft().result():
                 yield item
                 if isinstance(item, BadLine) and not skip_bad:
-                    pool.terminate()
                     return
+    finally:
+        # Reached on a bad line, at the end, or when the caller closes the generator:
+        # nothing more is computed for a reader that has gone.
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _numbered_chunks(lines: Iterable[str], size: int) -> Iterator[tuple[int, list[str]]]:

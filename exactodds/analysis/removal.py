@@ -381,39 +381,50 @@ def effect_of_removal(
     unavailable = {
         bet.name: SUITS_UNKNOWN for bet in chosen if bet.needs_suits and not shoe.suits_known
     }
-    before: dict[str, Fraction] = {}
-    after: dict[int, dict[str, Fraction]] = {index: {} for index in removable}
+    # Every EV as an unreduced integer ratio (numerator, denominator): one Fraction per
+    # effect at the end, rather than Fraction arithmetic per shoe and bet.
+    before: dict[str, tuple[int, int]] = {}
+    after: dict[int, dict[str, tuple[int, int]]] = {index: {} for index in removable}
 
     if rank_bets:
         # Suits cannot matter to these bets, and the engine is faster by rank alone.
-        plain = shoe.without_suits()
-        shoes = [plain] + [_remove_rank(plain, index, cards) for index in removable]
-        first, *rest = expected_values(shoes, rules, rank_bets)
+        rows: list[tuple[tuple[int, ...], tuple[int, ...] | None]] = [(shoe.rank_counts, None)]
+        for index in removable:
+            counts = list(shoe.rank_counts)
+            counts[index] -= cards
+            rows.append((tuple(counts), None))
+        first, *rest = _expected_value_ratios(rows, rules, rank_bets)
         before |= first
         for index, values in zip(removable, rest, strict=True):
             after[index] |= values
 
     if suited_bets:
         mixtures = {index: _suit_mixture(shoe, index, cards) for index in removable}
-        distinct = sorted(
-            {member for mixture in mixtures.values() for _, member in mixture}, key=_key
+        distinct = sorted({member for mixture in mixtures.values() for _, member in mixture})
+        assert shoe.suit_counts is not None
+        first, *rest = _expected_value_ratios(
+            [(shoe.rank_counts, shoe.suit_counts), *distinct], rules, suited_bets
         )
-        first, *rest = expected_values([shoe, *distinct], rules, suited_bets)
         before |= first
-        by_shoe = dict(zip(distinct, rest, strict=True))
+        by_member = dict(zip(distinct, rest, strict=True))
         for index, mixture in mixtures.items():
+            ways = sum(weight for weight, _ in mixture)
             for bet in suited_bets:
-                after[index][bet.name] = sum(
-                    (weight * by_shoe[member][bet.name] for weight, member in mixture),
-                    Fraction(0),
+                # Members share their card count, so their EVs share a denominator.
+                denominator = by_member[mixture[0][1]][bet.name][1]
+                numerator = sum(
+                    weight * by_member[member][bet.name][0] for weight, member in mixture
                 )
+                after[index][bet.name] = numerator, denominator * ways
 
     priced = [bet.name for bet in chosen if bet.name not in unavailable]
     effects: dict[str, dict[str, Fraction | None]] = {}
     for name in priced:
         effects[name] = {
             rank.symbol: (
-                None if rank.symbol in skipped else after[rank.index][name] - before[name]
+                None
+                if rank.symbol in skipped
+                else _difference(after[rank.index][name], before[name])
             )
             for rank in RANKS
         }
@@ -421,7 +432,7 @@ def effect_of_removal(
         shoe,
         rules,
         cards,
-        {name: before[name] for name in priced},
+        {name: Fraction(*before[name]) for name in priced},
         effects,
         skipped,
         unavailable,
@@ -489,44 +500,64 @@ def _remove_rank(shoe: Shoe, index: int, cards: int) -> Shoe:
     return Shoe(tuple(counts))
 
 
-def _suit_mixture(shoe: Shoe, index: int, cards: int) -> list[tuple[Fraction, Shoe]]:
-    """The shoes left after *cards* cards of one rank leave unseen, with their probabilities.
+_Counts = tuple[tuple[int, ...], tuple[int, ...] | None]
 
-    Which suits leave follows the multivariate hypergeometric law.  Shoes that
-    differ only by a relabelling of the suits price every bet the same, so
-    each is replaced by one canonical representative and merged.
+
+def _suit_mixture(shoe: Shoe, index: int, cards: int) -> list[tuple[int, _Counts]]:
+    """The shoes left after *cards* cards of one rank leave unseen, with integer weights.
+
+    Which suits leave follows the multivariate hypergeometric law: each way
+    weighs ``prod comb(n_suit, taken)`` out of ``comb(n_rank, cards)`` (the sum
+    of the weights).  Shoes are given as (rank counts, suit counts).
     """
     assert shoe.suit_counts is not None
     suits = shoe.suit_counts[index * 4 : index * 4 + 4]
-    ways = math.comb(sum(suits), cards)
-    merged: dict[Shoe, Fraction] = {}
+    rank_counts = list(shoe.rank_counts)
+    rank_counts[index] -= cards
+    ranks = tuple(rank_counts)
+    mixture: list[tuple[int, _Counts]] = []
     for taken in itertools.product(*(range(min(count, cards) + 1) for count in suits)):
         if sum(taken) != cards:
             continue
-        weight = Fraction(math.prod(map(math.comb, suits, taken)), ways)
         suit_counts = list(shoe.suit_counts)
         for suit, number in enumerate(taken):
             suit_counts[index * 4 + suit] -= number
-        rank_counts = list(shoe.rank_counts)
-        rank_counts[index] -= cards
-        member = _canonical(Shoe(tuple(rank_counts), tuple(suit_counts)))
-        merged[member] = merged.get(member, Fraction(0)) + weight
-    return sorted(((weight, member) for member, weight in merged.items()), key=lambda x: _key(x[1]))
+        mixture.append((math.prod(map(math.comb, suits, taken)), (ranks, tuple(suit_counts))))
+    return mixture
 
 
-def _canonical(shoe: Shoe) -> Shoe:
-    """The least (by counts) of the shoes that relabel *shoe*'s suits."""
-    assert shoe.suit_counts is not None
-    counts = shoe.suit_counts
-    best = min(
-        tuple(counts[rank * 4 + suit] for rank in range(13) for suit in order)
-        for order in itertools.permutations(range(4))
+def _expected_value_ratios(
+    rows: Sequence[_Counts], rules: Rules, bets: Sequence[Bet]
+) -> list[dict[str, tuple[int, int]]]:
+    """Every bet's EV on each shoe (rank counts, suit counts) as an unreduced integer ratio.
+
+    Straight from the compiled kernel's integer outputs, with no Shoe or
+    Analysis object per shoe; a bet the kernel does not price (a custom bet
+    mixing pairs and totals) goes through :func:`expected_values`.
+    """
+    from exactodds.analysis.many import analyzer_for
+
+    analyzer = analyzer_for(rules, tuple(bets))
+    routes = analyzer.routes()
+    kernel_bets = [bet.name for bet in bets if routes[bet.name] != "walk"]
+    table = analyzer.expected_value_table(
+        [row[0] for row in rows], [row[1] for row in rows], outcomes=False
     )
-    return Shoe(shoe.rank_counts, best)
+    result = [{name: table.ratio(shoe, name) for name in kernel_bets} for shoe in range(len(rows))]
+    walk_bets = [bet for bet in bets if routes[bet.name] == "walk"]
+    if walk_bets:
+        shoes = [Shoe(ranks, suits) for ranks, suits in rows]
+        for values, analysis in zip(
+            result, analyzer_for(rules, tuple(walk_bets)).analyze_many(shoes), strict=True
+        ):
+            for bet in walk_bets:
+                values[bet.name] = analysis.bets[bet.name].moment_ratio()
+    return result
 
 
-def _key(shoe: Shoe) -> tuple[int, ...]:
-    return shoe.suit_counts or shoe.rank_counts
+def _difference(after: tuple[int, int], before: tuple[int, int]) -> Fraction:
+    """``after - before`` of two unreduced ratios, as one Fraction."""
+    return Fraction(after[0] * before[1] - before[0] * after[1], after[1] * before[1])
 
 
 def _weighted_correlation(points: Sequence[tuple[int, Fraction, Fraction]]) -> BettingCorrelation:

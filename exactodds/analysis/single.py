@@ -129,13 +129,17 @@ class BetAnalysis:
         """The standard deviation, correctly rounded to *digits* places."""
         return square_root_decimal_string(self.variance, digits)
 
+    @cached_property
+    def _counts_by_sign(self) -> tuple[int, int, int]:
+        """Rounds that lose, push and win money (each outcome's pay sign, read once)."""
+        by_sign = [0, 0, 0]
+        for outcome, count in self.outcome_counts.items():
+            pay = self.bet.pay(outcome)
+            by_sign[(pay > 0) - (pay < 0) + 1] += count
+        return by_sign[0], by_sign[1], by_sign[2]
+
     def _probability(self, sign: int) -> Fraction:
-        count = sum(
-            count
-            for outcome, count in self.outcome_counts.items()
-            if (self.bet.pay(outcome) > 0) - (self.bet.pay(outcome) < 0) == sign
-        )
-        return Fraction(count, self.total)
+        return Fraction(self._counts_by_sign[sign + 1], self.total)
 
     @property
     def win_probability(self) -> Fraction:
@@ -155,8 +159,12 @@ class BetAnalysis:
     @property
     def house_edge_per_resolved_bet(self) -> Fraction | None:
         """House edge counting only the rounds that do not push (``None`` if all push)."""
-        resolved = 1 - self.push_probability
-        return None if resolved == 0 else self.house_edge / resolved
+        resolved = self.total - self._counts_by_sign[1]
+        if resolved == 0:
+            return None
+        numerator, denominator = self.moment_ratio()
+        # house_edge / (resolved / total) = -numerator / (denominator * resolved / total)
+        return Fraction(-numerator * self.total, denominator * resolved)
 
     def house_edge_percent(self, digits: int) -> str:
         """The house edge as a percentage, correctly rounded."""

@@ -43,7 +43,7 @@ from exactodds.errors import ExactOddsError
     "--jobs",
     type=click.IntRange(1, 64),
     default=None,
-    help="Worker processes (default: one per core); output order never changes.",
+    help="Worker threads (default: one per core); output order never changes.",
 )
 def batch(
     source: str,
@@ -78,11 +78,9 @@ def batch(
       exactodds batch --bets all --skip-bad shoes.jsonl
       echo '{"A": 31, "2": 32, "3": 32, "4": 32, "5": 32, "6": 32, "7": 32, "8": 32, "9": 32, "T": 32, "J": 32, "Q": 32, "K": 32}' | exactodds batch --bets banker,dragon7
     """
+    # Threads, not processes: the compiled kernel parses, counts and writes each chunk
+    # without the interpreter lock, so nothing is pickled between processes.
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    if workers > 1 and "numpy" not in sys.modules:
-        # The worker processes are the parallelism; BLAS threads spinning beside them
-        # only compete for the same cores.
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from exactodds.analysis.many import (  # numpy only for this command
         BadLine,
         analyzer_for,
@@ -120,7 +118,9 @@ def batch(
                 progress.update(len(line))
                 yield line
 
-        for item in batch_lines(counted(stream), analyzer, digits, full, skip_bad, workers):
+        # Without a bar to move, the lines go straight to the workers.
+        lines = counted(stream) if show_progress and size is not None else stream
+        for item in batch_lines(lines, analyzer, digits, full, skip_bad, workers):
             if isinstance(item, BadLine):
                 bad_lines.append(item)
                 continue

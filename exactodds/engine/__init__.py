@@ -4,4 +4,6 @@
 - :mod:`exactodds.engine.known`: the same walk with some cards of the round known.
 - :mod:`exactodds.engine.polynomial`: the counts as polynomials in the ten value counts,
   compiled once per drawing tableau, for evaluating many shoes at once.
+- :mod:`exactodds.engine.kernel`: the compiled evaluation of those polynomials (and pair
+  states and EV numerators) for many shoes per call, and its pure-Python twin.
 """
