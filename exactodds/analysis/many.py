@@ -46,10 +46,13 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 
+import numpy as np
+
 from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
 from exactodds.bets.bet import Bet, main_bets
 from exactodds.engine.kernel.program import (
     Evaluation,
+    IntArray,
     Program,
     build_program,
     evaluate,
@@ -454,6 +457,29 @@ class ExpectedValueTable:
     def expected_value(self, shoe: int, name: str) -> Fraction:
         """Bet *name*'s exact EV on shoe *shoe*."""
         return Fraction(*self.ratio(shoe, name))
+
+    def priced(self, name: str) -> bool:
+        """Whether bet *name* is in this table (bets only the walk can price are not)."""
+        return name in self.analyzer._lean_outputs
+
+    def denominator(self, name: str) -> int:
+        """Bet *name*'s pay denominator: its EV on a shoe is numerator / (total x this)."""
+        return self.analyzer._priced[name].denominator
+
+    def numerator_columns(self, names: Sequence[str]) -> IntArray | None:
+        """The EV numerators of bets *names* (columns) on every shoe (rows), as one int64 array.
+
+        None when some shoe's outputs needed Python integers (then use :meth:`ratio`).
+
+        >>> from exactodds.bets.catalogue import select_bets
+        >>> table = Analyzer(bets=select_bets("tie")).expected_value_table([(32,) * 13])
+        >>> int(table.numerator_columns(["tie"])[0, 0]) == table.ratio(0, "tie")[0]
+        True
+        """
+        if self.evaluation.exact:
+            return None
+        columns = [self.analyzer._lean_outputs[name] for name in names]
+        return np.ascontiguousarray(self.evaluation.values[:, columns])
 
     def outcome_counts(self, shoe: int) -> dict[str, int]:
         """Banker, Player and Tie counts of shoe *shoe*."""

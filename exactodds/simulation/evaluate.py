@@ -3,9 +3,9 @@
 :func:`exact_expected_values` is the single place where a simulation asks for
 exact figures.  It takes the known compositions of every round of a block of
 shoes (52 card counts per row) and returns each bet's EV per row as an exact
-ratio of integers, numerator over a positive denominator.  Today it drives
-:class:`~exactodds.analysis.many.Analyzer`; a faster exact kernel only has to
-replace the body of :func:`exact_expected_values`.
+ratio of integers, numerator over a positive denominator.  It drives
+:meth:`~exactodds.analysis.many.Analyzer.expected_value_table`, the compiled
+kernel's integer arrays.
 
 >>> import numpy as np
 >>> from exactodds.bets.catalogue import select_bets
@@ -19,8 +19,7 @@ replace the body of :func:`exact_expected_values`.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -28,7 +27,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.analysis import many
 from exactodds.analysis.many import Analyzer
 from exactodds.shoe import Shoe
 
@@ -95,11 +93,7 @@ def exact_expected_values(
             for ranks, suits in zip(rank_rows, suit_rows, strict=True)
         ]
 
-    if hasattr(analyzer, "expected_value_table"):
-        return _from_table(analyzer, rank_rows, suit_rows if suited else None, shoes)
-    if _has_numbers_path(analyzer):
-        return _from_numbers(analyzer, shoes())
-    return _from_analyses(analyzer, shoes())
+    return _from_table(analyzer, rank_rows, suit_rows if suited else None, shoes)
 
 
 def _from_table(
@@ -109,32 +103,23 @@ def _from_table(
     shoes: Callable[[], list[Shoe]],
 ) -> ExpectedValues:
     """The compiled kernel's road: every kernel-priced bet's EV numerators as one int64 array."""
-    table: Any = getattr(analyzer, "expected_value_table")(  # noqa: B009 - not on every Analyzer
-        rank_rows, suit_rows, outcomes=False
-    )
-    outputs: dict[str, int] = getattr(analyzer, "_lean_outputs", {})
-    priced: dict[str, Any] = getattr(analyzer, "_priced", {})
+    table = analyzer.expected_value_table(rank_rows, suit_rows, outcomes=False)
     names = [bet.name for bet in analyzer.bets]
-    totals = [math.perm(sum(row), 6) for row in rank_rows]
-    denominators = [priced[name].denominator if name in priced else 1 for name in names]
-    evaluation = getattr(table, "evaluation", None)
-    if (
-        all(name in outputs for name in names)
-        and evaluation is not None
-        and not evaluation.exact
-        and max(totals, default=0) * max(denominators, default=1) < 2**63
-    ):
-        columns = [outputs[name] for name in names]
-        return ExpectedValues(
-            np.ascontiguousarray(evaluation.values[:, columns]),
-            np.array(totals, dtype=np.int64)[:, None]
-            * np.array(denominators, dtype=np.int64)[None, :],
-        )
+    totals = table.totals
+    if all(table.priced(name) for name in names):
+        denominators = [table.denominator(name) for name in names]
+        columns = table.numerator_columns(names)
+        if columns is not None and max(totals, default=0) * max(denominators, default=1) < 2**63:
+            return ExpectedValues(
+                columns,
+                np.array(totals, dtype=np.int64)[:, None]
+                * np.array(denominators, dtype=np.int64)[None, :],
+            )
     numerators: list[list[int]] = [[] for _ in rank_rows]
     ratios: list[list[int]] = [[] for _ in rank_rows]
     analyses = None
     for name in names:
-        if name in outputs:
+        if table.priced(name):
             pairs = [table.ratio(row, name) for row in range(len(rank_rows))]
         else:  # a bet only the walk can price
             analyses = analyses or list(analyzer.analyze_many(shoes(), prefetch=False))
@@ -143,68 +128,6 @@ def _from_table(
             numerators[row].append(numerator)
             ratios[row].append(denominator)
     return _packed(numerators, ratios)
-
-
-def _has_numbers_path(analyzer: Analyzer) -> bool:
-    return all(
-        hasattr(analyzer, name)
-        for name in ("_numbers", "_route", "_value_bets", "_pair_bets", "_ev_denominators")
-    )
-
-
-def _from_analyses(analyzer: Analyzer, shoes: list[Shoe]) -> ExpectedValues:
-    """The public path: one :class:`~exactodds.analysis.single.Analysis` per row."""
-    names = [bet.name for bet in analyzer.bets]
-    numerators: list[list[int]] = []
-    denominators: list[list[int]] = []
-    for analysis in analyzer.analyze_many(shoes, prefetch=False):
-        ratio = getattr(analysis.bets, "expected_value_ratio", None)
-        pairs = [
-            ratio(name) if ratio is not None else analysis.bets[name].moment_ratio()
-            for name in names
-        ]
-        numerators.append([numerator for numerator, _ in pairs])
-        denominators.append([denominator for _, denominator in pairs])
-    return _packed(numerators, denominators)
-
-
-def _from_numbers(analyzer: Analyzer, shoes: list[Shoe]) -> ExpectedValues:
-    """The array path: the analyzer's evaluated columns, no object per row and bet."""
-    routes = [analyzer._route[bet.name] for bet in analyzer.bets]
-    if all(route == "pairs" for route, _ in routes):
-        # Pair bets only: their closed forms, without evaluating the tableau's polynomials.
-        value_numerators: Sequence[Sequence[int] | None] = []
-        pair_counts: Sequence[dict[tuple[int, int], int] | None] = many._pair_state_counts(shoes)
-    else:
-        _, value_numerators, pair_counts = analyzer._numbers(shoes)
-    totals = [math.perm(shoe.cards, 6) for shoe in shoes]
-    analyses: list[Any] = []
-    columns: list[list[int]] = []
-    denominators: list[list[int]] = []
-    for bet, (route, index) in zip(analyzer.bets, routes, strict=True):
-        if route == "polynomial" and value_numerators and value_numerators[0] is not None:
-            denominator = analyzer._ev_denominators[index]
-            columns.append([values[index] for values in value_numerators if values is not None])
-            denominators.append([total * denominator for total in totals])
-        elif route == "pairs":
-            pair_bet = analyzer._pair_bets[index]
-            pays, denominator = pair_bet.bet.integer_pays()
-            column = []
-            for shoe, counts in zip(shoes, pair_counts, strict=True):
-                table = pair_bet.suited if shoe.suits_known else pair_bet.rank_only
-                assert counts is not None
-                column.append(sum(pays[table[state]] * count for state, count in counts.items()))
-            columns.append(column)
-            denominators.append([total * denominator for total in totals])
-        else:  # too large for int64 columns, or a bet only the walk can price
-            analyses = analyses or list(analyzer.analyze_many(shoes, prefetch=False))
-            ratios = [analysis.bets[bet.name].moment_ratio() for analysis in analyses]
-            columns.append([numerator for numerator, _ in ratios])
-            denominators.append([denominator for _, denominator in ratios])
-    return _packed(
-        [list(row) for row in zip(*columns, strict=True)],
-        [list(row) for row in zip(*denominators, strict=True)],
-    )
 
 
 def _packed(numerators: list[list[int]], denominators: list[list[int]]) -> ExpectedValues:
