@@ -463,6 +463,31 @@ def test_jacobson_dragon7_count_reproduces_his_win_rate() -> None:
     assert abs(estimate.mean - 0.597) < 3 * estimate.stderr
 
 
+@pytest.mark.slow
+def test_jacobson_lucky_pairs_perfect_play_reproduces_his_win_rate() -> None:
+    """Eliot Jacobson's Lucky Pairs: a pair pays 11:1, 8 decks, cut card 14 cards from the
+    back; betting both the Player and the Banker pair whenever the exact edge is positive
+    earns 0.375 units per shoe ("Cheating the Lucky Pairs Baccarat Side Bet", 888casino blog,
+    100 million shoes). His dealing procedure deals only that round when the cut card is the
+    first card of a round, as Wizard of Odds' rules of play do: ``cut_first_rounds=1``. (With
+    two rounds there, perfect play earns about 0.40.) The two bets' exact EVs are equal on
+    every composition, so the standard error of their sum is twice one bet's."""
+    rules = Rules()
+    simulation = Simulation.of(
+        shoes=20_000,
+        seed=375,
+        rules=rules,
+        bets=select_bets("player_pair,banker_pair", rules),
+        strategies={},
+        procedure=DealingProcedure(decks=8, cut=14, burn="standard", cut_first_rounds=1),
+    )
+    player, banker = simulate(simulation, jobs=2).bets()
+    both = player.units_per_shoe["exact_ev"].mean + banker.units_per_shoe["exact_ev"].mean
+    stderr = 2 * player.units_per_shoe["exact_ev"].stderr
+    assert stderr < 0.007
+    assert abs(both - 0.375) < 3 * stderr
+
+
 def test_shoes_past_int64_stay_exact() -> None:
     # 30 decks: n(n-1)...(n-5) is above 2**63, so EVs come back as Python integers.
     bets = select_bets("banker,player_pair,dragon7")

@@ -90,6 +90,13 @@ class _Progress:
     help="Rounds dealt after the round the cut card comes out in (a cut card that is the "
     "first card of a round counts as coming out in that round).",
 )
+@click.option(
+    "--cut-first-rounds",
+    type=int,
+    default=None,
+    help="Rounds dealt when the cut card is the first card of a round, that round included "
+    "(default: --after-cut + 1; Wizard of Odds' rules and Jacobson's studies deal 1).",
+)
 @rules_options
 @bet_options
 @click.option(
@@ -157,6 +164,7 @@ def simulate(
     cut: int,
     burn: str,
     after_cut: int,
+    cut_first_rounds: int | None,
     rules_file: str | None,
     variant: str,
     commission: str | None,
@@ -216,7 +224,13 @@ def simulate(
         bets = build_bets(rules, selection, pays, paytable, bet_files)
         threshold = parse_number(min_edge, "--min-edge")
         strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
-        procedure = DealingProcedure(decks=decks, cut=cut, burn=burn, after_cut=after_cut)
+        procedure = DealingProcedure(
+            decks=decks,
+            cut=cut,
+            burn=burn,
+            after_cut=after_cut,
+            cut_first_rounds=cut_first_rounds,
+        )
         simulation = Simulation.of(shoes, seed, rules, bets, strategies, procedure)
         progress = _Progress(shoes) if not quiet and sys.stderr.isatty() else None
         result = run_simulation(

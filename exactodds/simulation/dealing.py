@@ -20,7 +20,8 @@ The procedure (:class:`DealingProcedure`), as casinos deal Punto Banco:
   middle of a round, that round is finished and ``after_cut`` more rounds are
   dealt (default 1).  When it comes out as the first card of a round, that round
   counts as the one it interrupted, so ``after_cut + 1`` rounds follow (two by
-  default).  Dealing also stops when fewer than six cards are left, as a round
+  default), unless ``cut_first_rounds`` says otherwise (Wizard of Odds' rules of
+  play, and Jacobson's studies, deal that round only: ``cut_first_rounds=1``).  Dealing also stops when fewer than six cards are left, as a round
   may need six.
 
 Cards are card types 0-51: rank by rank (A 2 ... 9 T J Q K), suits S H D C,
@@ -99,7 +100,7 @@ class DealingProcedure:
     ``burn`` is ``"standard"``, ``"none"`` or a number of cards burned face down.
 
     >>> DealingProcedure().describe()
-    '8 decks; standard burn (first card exposed, its value in cards burned face down); cut card 14 cards from the back; 1 more round after the one the cut card interrupts'
+    '8 decks; standard burn (first card exposed, its value in cards burned face down); cut card 14 cards from the back; 1 more round after the one the cut card interrupts, 2 rounds when it comes first'
     >>> DealingProcedure(burn="some")
     Traceback (most recent call last):
     ...
@@ -110,6 +111,10 @@ class DealingProcedure:
     cut: int = 14
     burn: str | int = "standard"
     after_cut: int = 1
+    #: Rounds dealt when the cut card is the first card of a round, that round included
+    #: (None: ``after_cut + 1``, as for a cut card that interrupts a round). Wizard of Odds'
+    #: rules of play deal that round only: 1.
+    cut_first_rounds: int | None = None
 
     def __post_init__(self) -> None:
         _whole(self.decks, "Number of decks", 1)
@@ -120,6 +125,9 @@ class DealingProcedure:
             )
         _whole(self.cut, "Cut card depth", 0)
         _whole(self.after_cut, "Rounds after the cut card", 0)
+        if self.cut_first_rounds is None:
+            object.__setattr__(self, "cut_first_rounds", self.after_cut + 1)
+        _whole(self.cut_first_rounds, "Rounds dealt when the cut card comes first", 1)
         burn = self.burn
         if isinstance(burn, str) and burn.strip().isdigit():
             burn = int(burn.strip())
@@ -147,6 +155,11 @@ class DealingProcedure:
             )
 
     @property
+    def rounds_when_cut_first(self) -> int:
+        """Rounds dealt when the cut card is the first card of a round, that round included."""
+        return self.after_cut + 1 if self.cut_first_rounds is None else self.cut_first_rounds
+
+    @property
     def cards(self) -> int:
         """Cards in a full shoe."""
         return 52 * self.decks
@@ -169,10 +182,12 @@ class DealingProcedure:
         else:
             burn = f"{self.burn} cards burned face down"
         rounds = "round" if self.after_cut == 1 else "rounds"
+        first = self.rounds_when_cut_first
+        first_rounds = "round" if first == 1 else "rounds"
         return (
             f"{self.decks} deck{'s' if self.decks != 1 else ''}; {burn}; cut card {self.cut} "
             f"cards from the back; {self.after_cut} more {rounds} after the one the cut card "
-            "interrupts"
+            f"interrupts, {first} {first_rounds} when it comes first"
         )
 
     def as_dict(self) -> dict[str, int | str]:
@@ -182,6 +197,7 @@ class DealingProcedure:
             "cut": self.cut,
             "burn": self.burn,
             "after_cut": self.after_cut,
+            "cut_first_rounds": self.rounds_when_cut_first,
         }
 
 
@@ -337,7 +353,7 @@ def deal_shoes(
     while True:
         active &= size - position >= ROUND_CARDS
         out = active & (remaining < 0) & (position >= cut_at)
-        remaining[out] = procedure.after_cut + 1  # the cut card is this round's first card
+        remaining[out] = procedure.rounds_when_cut_first  # the cut card is this round's first card
         active &= remaining != 0
         live = np.flatnonzero(active)
         if live.size == 0:

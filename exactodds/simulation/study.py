@@ -5,7 +5,7 @@ shoes and give the same tallies, and its :meth:`~Simulation.fingerprint` is what
 checkpoint records to refuse resuming another study.
 
 >>> Simulation.of(shoes=10, seed=1).fingerprint()["procedure"]
-{'decks': 8, 'cut': 14, 'burn': 'standard', 'after_cut': 1}
+{'decks': 8, 'cut': 14, 'burn': 'standard', 'after_cut': 1, 'cut_first_rounds': 2}
 >>> Simulation.of(shoes=0, seed=1)
 Traceback (most recent call last):
 ...
