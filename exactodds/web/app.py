@@ -149,13 +149,6 @@ def _guarded(handler: Handler) -> Handler:
             return _error(_status(error), str(error))
         except RecursionError:
             return _error(400, "The request nests too deeply to read; send a flatter object.")
-        except OverflowError:
-            # The fast many-shoe path keeps counts in 64-bit arrays (eor and batch use it).
-            return _error(
-                422,
-                "A card count in the request is too large for this computation (2**63 or more "
-                "cards of a rank); use smaller counts.",
-            )
 
     guarded.__name__ = handler.__name__
     guarded.__doc__ = handler.__doc__

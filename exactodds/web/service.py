@@ -37,10 +37,7 @@ def analysis_of(settings: OddsSettings) -> Analysis:
     known = parse_known(settings.known) if settings.known else {}
     if known:
         return analyze_known(settings.shoe, settings.rules, known, settings.bets)
-    try:
-        fast = analyzer_for(settings.rules, settings.bets).analyze(settings.shoe)
-    except OverflowError:  # a count past the Analyzer's 64-bit arrays; the walk has no limit
-        return analyze(settings.shoe, settings.rules, settings.bets)
+    fast = analyzer_for(settings.rules, settings.bets).analyze(settings.shoe)
     if any(0 in bet.outcome_counts.values() for bet in fast.bets.values()):
         return analyze(settings.shoe, settings.rules, settings.bets)
     return fast
