@@ -217,3 +217,46 @@ def test_a_fresh_run_never_overwrites_a_checkpoint(tmp_path: Path) -> None:
     again = invoke(*SMALL, "--bets", "tie", "--checkpoint", str(checkpoint))
     assert again.exit_code == 2 and "already exists; continue its run with --resume" in again.stderr
     assert checkpoint.read_text() == saved
+
+
+def test_plot_draws_each_bets_exact_ev_by_depth(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    from exactodds.report import parsheet_plots
+
+    drawn: dict[str, list[float]] = {}
+    depth_figure = parsheet_plots.depth_figure
+
+    def recording(name: str, ev_by_deck: list[float | None]) -> Any:
+        figure = depth_figure(name, ev_by_deck)
+        drawn[name] = [float(value) for value in figure.axes[0].lines[0].get_ydata()]
+        return figure
+
+    monkeypatch.setattr(parsheet_plots, "depth_figure", recording)
+    folder = tmp_path / "figures"
+    result = invoke(*SMALL, "--bets", "dragon7,banker", "--format", "json", "--plot", str(folder))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"Wrote 4 figure files to {folder}.\n"
+    data = json.loads(result.stdout)
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "banker-depth.png",
+        "banker-depth.svg",
+        "dragon7-depth.png",
+        "dragon7-depth.svg",
+    ]
+    for name in ("dragon7", "banker"):
+        expected = [100 * value for value in data["bets"][name]["ev_by_deck"] if value is not None]
+        assert drawn[name] == pytest.approx(expected, rel=1e-12)
+
+
+def test_plot_without_matplotlib_is_refused_before_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setattr(run, "simulate", lambda *args, **kwargs: pytest.fail("the run started"))
+    result = invoke(*SMALL, "--plot", str(tmp_path / "figures"))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("Error: Figures are drawn with matplotlib, which is not")
+    assert result.stderr.count("\n") == 1

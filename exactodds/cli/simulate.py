@@ -11,6 +11,7 @@ import click
 
 from exactodds.cli.app import emit, usage_error
 from exactodds.cli.options import bet_options, build_bets, build_rules, rules_options
+from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
 
@@ -157,6 +158,7 @@ class _Progress:
     "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@plot_option
 def simulate(
     shoes: int,
     seed: int,
@@ -184,6 +186,7 @@ def simulate(
     output_format: str,
     digits: int,
     quiet: bool,
+    plot_directory: str | None,
 ) -> None:
     """Deal shoes as a casino does and play each bet by a strategy, with exact EVs.
 
@@ -199,6 +202,7 @@ def simulate(
       exactodds simulate --bets dragon7 --play dragon7=count:0,0,0,-1,-1,-1,-1,2,2,0:4
       exactodds simulate --bets dragon7 --variant ez --trace rounds.jsonl --shoes 10
       exactodds simulate --shoes 1000000 --checkpoint run.json   # Ctrl-C, then --resume
+      exactodds simulate --bets dragon7 --variant ez --shoes 1000 --plot figures/
     """
     from exactodds.report.simulation import render_csv, render_json, render_table
     from exactodds.simulation.dealing import DealingProcedure, SimulationError
@@ -213,6 +217,10 @@ def simulate(
             raise SimulationError("--resume needs --checkpoint FILE to resume from.")
         if dask_address is not None and jobs is not None:
             raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
+        if plot_directory is not None:  # before a long run, not after it
+            from exactodds.report.parsheet_plots import require_matplotlib
+
+            require_matplotlib()
         rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
         if selection is None:
             named = [
@@ -252,6 +260,13 @@ def simulate(
         emit(render_csv(result))
     else:
         emit(render_table(result, digits))
+    if plot_directory is not None:
+        from exactodds.report.parsheet_plots import simulation_figures
+
+        try:
+            write_plots(simulation_figures(result), plot_directory)
+        except ExactOddsError as error:  # the result is already written
+            raise usage_error(error) from None
     if not result.complete:
         click.echo(
             f"Interrupted: the result covers the first {result.tally.shoes:,} of {shoes:,} shoes"

@@ -24,18 +24,22 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.removal import EffectOfRemoval
 from ..errors import ExactOddsError
 from ..numbers import fraction_string
 from .parsheet import BetSheet, HoldBand, MissingExtraError, ParSheet
 
+if TYPE_CHECKING:
+    from ..simulation.result import SimulationResult
+
 __all__ = [
     "FIGURE_KINDS",
+    "depth_figure",
     "distribution_figure",
     "drawn_figures",
     "figure_file_stem",
@@ -47,6 +51,7 @@ __all__ = [
     "removal_figures",
     "require_matplotlib",
     "save_figures",
+    "simulation_figures",
 ]
 
 #: The figures drawn for each bet, in the order a report shows them.
@@ -186,6 +191,35 @@ def hold_figure(sheet: BetSheet) -> Any:
     axes.set_title(f"{sheet.name}: expected hold and its confidence bands")
     axes.legend(fontsize=8)
     return figure
+
+
+def depth_figure(name: str, ev_by_deck: Sequence[float | None]) -> Any:
+    """A simulated bet's mean exact EV (in percent) by the deck being dealt, as a line.
+
+    *ev_by_deck* holds one mean per deck of the shoe (``None`` where no round
+    was dealt), as :class:`~exactodds.simulation.result.BetResult` gives it.
+
+    >>> figure = depth_figure("dragon7", [-0.0761, -0.0755, None, -0.05])
+    >>> [round(float(y), 2) for y in figure.axes[0].lines[0].get_ydata()]
+    [-7.61, -7.55, -5.0]
+    """
+    figure = _figure()
+    axes = figure.add_subplot()
+    points = [(deck + 1, value * 100) for deck, value in enumerate(ev_by_deck) if value is not None]
+    axes.plot(
+        [deck for deck, _ in points], [value for _, value in points], marker="o", color=_POSITIVE
+    )
+    axes.axhline(0, color="black", linewidth=0.8)
+    axes.set_xlabel("Deck being dealt (52 cards each)")
+    axes.set_ylabel("Mean exact EV (% of stake)")
+    axes.set_title(f"{name}: exact EV by depth in the shoe")
+    return figure
+
+
+def simulation_figures(result: SimulationResult) -> Iterator[tuple[str, str, Any]]:
+    """Each simulated bet's EV-by-depth figure, as ``(bet, "depth", figure)``."""
+    for bet in result.bets():
+        yield bet.name, "depth", depth_figure(bet.name, bet.ev_by_deck)
 
 
 def removal_figures(result: EffectOfRemoval, max_tag: int) -> Iterator[tuple[str, str, Any]]:
