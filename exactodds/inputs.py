@@ -58,6 +58,7 @@ __all__ = [
     "read_file",
     "read_lines",
     "read_stdin",
+    "sentence",
     "shown",
 ]
 
@@ -72,6 +73,7 @@ MAX_DEPTH = 32
 TOO_LONG = "\ud800"
 
 _ErrorType = type[ExactOddsError]
+_PATH_LIMIT = 200  # a path is quoted whole up to this many characters
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -79,8 +81,13 @@ class _Refused(Exception):
     """Raised inside a parser's hook; turned into the caller's error outside the parser."""
 
 
-def _sentence(what: str) -> str:
-    return what[:1].upper() + what[1:]
+def sentence(what: str) -> str:
+    """*what* at the start of a sentence: ``the pay table`` -> ``The pay table``.
+
+    A file name is left as it is (``pays.toml`` is not ``Pays.toml``).
+    """
+    first, space, _ = what.partition(" ")
+    return what[:1].upper() + what[1:] if space and first.isalpha() else what
 
 
 def shown(value: object, limit: int = 40) -> str:
@@ -314,22 +321,25 @@ def _check_size(text: str, what: str, error: _ErrorType) -> None:
 
 
 def _refuse(error: _ErrorType, what: str, reason: str) -> NoReturn:
-    raise error(f"{_sentence(what)} {reason}.") from None
+    raise error(f"{sentence(what)} {reason}.") from None
 
 
-def _decode(data: bytes, what: str, error: _ErrorType) -> str:
+def _decode(data: bytes, where: str, error: _ErrorType) -> str:
+    """*data* as text; *where* completes "Cannot read ..." in errors."""
     if len(data) > MAX_TEXT_BYTES:
-        _refuse(error, what, f"is larger than {MAX_TEXT_BYTES // 1024:,} KiB; use a smaller input")
+        raise error(
+            f"Cannot read {where}: it is larger than {MAX_TEXT_BYTES // 1024:,} KiB; use a "
+            "smaller input."
+        )
     data = data.removeprefix(codecs.BOM_UTF8)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as problem:
         bad = data[problem.start]
-        _refuse(
-            error,
-            what,
-            f"is not UTF-8 text (byte 0x{bad:02x} at offset {problem.start:,}); save it as UTF-8",
-        )
+        raise error(
+            f"Cannot read {where}: it is not UTF-8 text (byte 0x{bad:02x} at offset "
+            f"{problem.start:,}); save it as UTF-8."
+        ) from None
 
 
 def _reason(problem: OSError) -> str:
@@ -343,7 +353,7 @@ def read_stdin(what: str, error: _ErrorType) -> Document:
     """
     stream = sys.stdin
     if stream is None or stream.closed:
-        _refuse(error, what, "cannot be read from standard input: it is closed")
+        raise error(f"Cannot read {what} from standard input: it is closed.")
     try:
         buffer = getattr(stream, "buffer", None)
         if buffer is not None:
@@ -352,8 +362,8 @@ def read_stdin(what: str, error: _ErrorType) -> Document:
             data = stream.read(MAX_TEXT_BYTES + 1).encode("utf-8", "surrogateescape")
     except (OSError, ValueError) as problem:
         reason = _reason(problem) if isinstance(problem, OSError) else "it is closed"
-        _refuse(error, what, f"cannot be read from standard input: {reason}")
-    return Document(_decode(data, f"{what} (standard input)", error), "standard input")
+        raise error(f"Cannot read {what} from standard input: {reason}.") from None
+    return Document(_decode(data, f"{what} from standard input", error), "standard input")
 
 
 def _status(path: str) -> os.stat_result | None:
@@ -376,7 +386,7 @@ def read_file(path: str, what: str, error: _ErrorType) -> Document:
         return read_stdin(what, error)
     document = _read_existing(path, what, error)
     if document is None:
-        raise error(f"Cannot read {what} {quoted(path)}: it does not exist.")
+        raise error(f"Cannot read {what} {quoted(path, _PATH_LIMIT)}: it does not exist.")
     return document
 
 
@@ -384,14 +394,16 @@ def _read_existing(path: str, what: str, error: _ErrorType) -> Document | None:
     status = _status(path)
     if status is None:
         return None
+    shown_path = quoted(path, _PATH_LIMIT)
     if stat.S_ISDIR(status.st_mode):
-        raise error(f"Cannot read {what} {quoted(path)}: it is a directory.")
+        raise error(f"Cannot read {what} {quoted(path, _PATH_LIMIT)}: it is a directory.")
     try:
         with open(path, "rb") as stream:
             data = stream.read(MAX_TEXT_BYTES + 1)
     except OSError as problem:
-        raise error(f"Cannot read {what} {quoted(path)}: {_reason(problem)}.") from None
-    return Document(_decode(data, f"{what} {quoted(path)}", error), f"{what} {quoted(path)}")
+        raise error(f"Cannot read {what} {shown_path}: {_reason(problem)}.") from None
+    source = f"{what} {shown_path}"
+    return Document(_decode(data, source, error), source)
 
 
 def read_argument(argument: str, what: str, error: _ErrorType) -> Document | None:
