@@ -228,6 +228,26 @@ class Rules:
         object.__setattr__(self, "variant", chosen)
         object.__setattr__(self, "banker_six_pays", parse_pay(banker_six_pays, "banker_six_pays"))
 
+    @classmethod
+    def given(cls, rules: object) -> Rules:
+        """*rules* checked, or the standard rules for ``None`` (for functions that take rules).
+
+        >>> Rules.given(None) == Rules()
+        True
+        >>> Rules.given("ez")
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.RulesError: rules is 'ez', not a Rules; use Rules() or, say, Rules(variant='ez', tie_pays=9).
+        """
+        if rules is None:
+            return cls()
+        if not isinstance(rules, Rules):
+            raise RulesError(
+                f"rules is {_short(rules)}, not a Rules; use Rules() or, say, "
+                "Rules(variant='ez', tie_pays=9)."
+            )
+        return rules
+
     @property
     def banker_commission(self) -> Fraction:
         """The commission as an exact fraction (kept for readability at call sites)."""

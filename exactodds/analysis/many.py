@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
-from exactodds.bets.bet import Bet, main_bets
+from exactodds.bets.bet import Bet, bets_given
 from exactodds.engine.polynomial import EXACT_INT64_LIMIT, ValueKey, compile_tableau
 from exactodds.engine.walk import (
     RoundSummary,
@@ -120,10 +120,8 @@ class Analyzer:
     """
 
     def __init__(self, rules: Rules | None = None, bets: Iterable[Bet] | None = None) -> None:
-        self.rules = rules if rules is not None else Rules()
-        self.bets: tuple[Bet, ...] = (
-            tuple(bets) if bets is not None else tuple(main_bets(self.rules))
-        )
+        self.rules = Rules.given(rules)
+        self.bets: tuple[Bet, ...] = bets_given(bets, self.rules)
         self._compiled = compile_tableau(self.rules.tableau)
         keys = self._compiled.keys
         column_sets: dict[frozenset[int], int] = {}
