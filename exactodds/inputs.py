@@ -406,7 +406,9 @@ def _read_existing(path: str, what: str, error: _ErrorType) -> Document | None:
     return Document(_decode(data, source, error), source)
 
 
-def read_argument(argument: str, what: str, error: _ErrorType) -> Document | None:
+def read_argument(
+    argument: str, what: str, error: _ErrorType, stdin_what: str | None = None
+) -> Document | None:
     """The text an argument names: ``-`` (standard input) or a file that exists; else ``None``.
 
     ``None`` means the argument is a literal (a spec, a shipped name) for the caller to read.
@@ -417,7 +419,7 @@ def read_argument(argument: str, what: str, error: _ErrorType) -> Document | Non
     True
     """
     if argument.strip() == "-":
-        return read_stdin(what, error)
+        return read_stdin(stdin_what or what, error)
     return _read_existing(argument, what, error)
 
 

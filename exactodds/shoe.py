@@ -263,6 +263,9 @@ class Shoe:
     def parse(cls, spec: str) -> Shoe:
         """A shoe from a spec ``"A=32,2=32,...,K=32"`` or a JSON object text.
 
+        Entries are separated by commas, semicolons or new lines (a spec file may give one
+        rank a line).
+
         >>> Shoe.parse('{"A": 2, "K": 4}').cards
         6
         >>> Shoe.parse("A=3,K")
@@ -285,7 +288,7 @@ class Shoe:
             else:
                 return cls._from_data(data)
         counts: dict[str, Any] = {}
-        for entry in text.replace(";", ",").split(","):
+        for entry in text.replace(";", ",").replace("\n", ",").split(","):
             entry = entry.strip()
             if not entry:
                 continue

@@ -1,15 +1,123 @@
-"""The click group and its error plumbing: one ``Error:`` line, the right exit code."""
+"""The click group and its error plumbing: one ``Error:`` line, the right exit code.
+
+Every way a run can end badly ends here, in :meth:`_Group.main`, as one line on stderr that
+starts with ``Error:`` and an exit code, never a traceback:
+
+==========================================================  ====  ===========================
+what happened                                               exit  stderr
+==========================================================  ====  ===========================
+bad input: an :class:`~exactodds.errors.ExactOddsError`,     2     ``Error: <the sentence>``
+a click usage error
+the output cannot be written (a full disk, a closed stdout)  1     ``Error: Cannot write ...``
+the reader of a pipe has gone (``| head``)                  1     nothing
+Ctrl-C (SIGINT)                                             130   ``Error: Interrupted.``
+SIGTERM                                                     143   ``Error: Terminated.``
+anything else (a bug)                                       1     ``Error: Internal error ...``
+==========================================================  ====  ===========================
+
+Set ``EXACTODDS_DEBUG=1`` to see the traceback of an internal error.
+"""
 
 from __future__ import annotations
 
+import errno
+import io
+import os
+import re
+import signal
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from types import FrameType
 from typing import Any
 
 import click
 
 from exactodds.errors import ExactOddsError
+
+#: Exit codes: bad input (click's own), a failure, and the shell's 128 + signal number.
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Output errors a command cannot do anything about but report.
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EBADF, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EROFS}
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised in the main thread so that the run ends like Ctrl-C does."""
+
+
+class _Interrupted(BaseException):
+    """Ctrl-C inside a command, carried past click (which would print a blank line)."""
+
+
+class _ClosedOutput(io.RawIOBase):
+    """Standard output when the process started without one (``exactodds odds >&-``).
+
+    Python then sets ``sys.stdout`` to ``None`` and every write would vanish; this makes the
+    first write fail, so that the run reports it and exits 1 instead of 0 with no output.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reported = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if self.reported:
+            return len(data)
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def report(message: str) -> None:
+    """Write ``Error: <message>`` to stderr as exactly one line, whatever the message holds.
+
+    Control characters (a newline in a quoted value, a terminal escape) are shown escaped,
+    and characters stderr cannot encode are written as escapes, never an encoding error.
+    """
+    line = _CONTROL.sub(lambda match: repr(match.group())[1:-1], message.strip())
+    stream = sys.stderr
+    if stream is None:  # stderr closed: the exit code still tells
+        return
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    text = f"Error: {line}\n".encode(encoding, "backslashreplace").decode(encoding, "replace")
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _silence_stdout() -> None:
+    """After an output error: send what is still buffered nowhere, so exit stays quiet."""
+    stream = sys.stdout
+    raw = getattr(getattr(stream, "buffer", None), "raw", None)
+    if isinstance(raw, _ClosedOutput):
+        raw.reported = True
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def _guard_stdout() -> None:
+    if sys.stdout is None:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()), encoding="utf-8")
+
+
+def _output_failure(error: OSError) -> str:
+    reason = (error.strerror or str(error) or type(error).__name__).rstrip(".")
+    if error.errno in _OUTPUT_ERRORS and error.filename is None:
+        return f"Cannot write the output: {reason[:1].lower()}{reason[1:]}."
+    where = f" ({str(error.filename)[:200]})" if error.filename else ""
+    return f"{reason}{where}."
 
 
 class _NeverRaised(Exception):
@@ -43,6 +151,12 @@ class _Group(click.Group):
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
+
     def main(
         self,
         args: Sequence[str] | None = None,
@@ -51,8 +165,28 @@ class _Group(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        _guard_stdout()
+        code: int | None = None
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # a full disk shows here, not as a warning at exit
+        except ExactOddsError as error:
+            report(str(error))
+            code = EXIT_USAGE
+        except (_Interrupted, KeyboardInterrupt, click.Abort):
+            report("Interrupted.")
+            code = EXIT_INTERRUPTED
+        except Terminated:
+            report("Terminated.")
+            code = EXIT_TERMINATED
+        except BrokenPipeError:  # output piped into a command that stopped reading
+            _silence_stdout()
+            code = EXIT_FAILURE
+        except OSError as error:
+            report(_output_failure(error))
+            _silence_stdout()
+            code = EXIT_FAILURE
         except click.ClickException as error:
             if isinstance(error, _NO_ARGS_IS_HELP):
                 # Plain `exactodds`: the help, as --help gives it, is the answer.
@@ -60,16 +194,23 @@ class _Group(click.Group):
                 if not standalone_mode:
                     raise
                 sys.exit(0)
-            click.echo(f"Error: {error.format_message()}", err=True)
+            report(error.format_message())
             if not standalone_mode:
                 raise
             sys.exit(error.exit_code)
-        except click.Abort:
-            click.echo("Aborted.", err=True)
-            sys.exit(1)
-        except BrokenPipeError:  # output piped into a command that stopped reading
-            sys.stderr.close()
-            sys.exit(1)
+        except Exception as error:
+            if os.environ.get("EXACTODDS_DEBUG"):
+                raise
+            detail = f"{type(error).__name__}: {str(error)[:200]}".rstrip(": ")
+            report(
+                f"Internal error ({detail}); please report it with the command that caused it "
+                "(EXACTODDS_DEBUG=1 shows the traceback)."
+            )
+            code = EXIT_FAILURE
+        if code is not None:
+            if not standalone_mode:
+                raise SystemExit(code)
+            sys.exit(code)
         if standalone_mode:
             sys.exit(result if isinstance(result, int) else 0)
         return result
@@ -93,6 +234,42 @@ def emit(text: str) -> None:
     click.echo(text)
 
 
+_MAIN_PROCESS = os.getpid()
+
+
+def _on_signal(number: int, frame: FrameType | None) -> None:
+    """SIGINT and SIGTERM: an exception in this process; a quiet exit in a forked worker.
+
+    Ctrl-C reaches every process of the terminal's group: a forked batch worker leaves at once
+    and silently, so the only message is the parent's one ``Error:`` line.
+    """
+    if os.getpid() != _MAIN_PROCESS:
+        os._exit(128 + number)
+    if number == signal.SIGTERM:
+        raise Terminated()
+    raise KeyboardInterrupt()
+
+
 def main() -> None:
-    """Console entry point."""
-    cli()
+    """Console entry point: the CLI, with SIGINT and SIGTERM ending it in one line."""
+    global _MAIN_PROCESS
+    _MAIN_PROCESS = os.getpid()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        try:
+            if signal.getsignal(number) in (signal.SIG_DFL, signal.default_int_handler):
+                signal.signal(number, _on_signal)
+        except (ValueError, OSError):  # not the main thread, or a platform without it
+            pass
+    try:
+        cli()
+    except SystemExit as exit:
+        if exit.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+            # Leave now: worker threads may still be finishing a chunk nobody will read.
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    if stream is not None:
+                        stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(exit.code)
+        raise

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -15,8 +13,9 @@ from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.bets.custom import load_custom_bets
 from exactodds.bets.paytables import load_paytable, parse_pay_option
 from exactodds.cards import parse_cards
-from exactodds.errors import ShoeError
-from exactodds.numbers import parse_commission, parse_pay
+from exactodds.errors import ShoeError, quoted
+from exactodds.inputs import read_argument
+from exactodds.numbers import MAX_DIGITS, parse_commission, parse_pay
 from exactodds.report.odds import FORMATS
 from exactodds.rulefiles import resolve_rules_file, shipped_rules_files
 from exactodds.rules import Rules, Variant
@@ -26,35 +25,39 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 
 
 def _read_shoe(text: str) -> Shoe:
-    """``--shoe``: a file holding a spec or JSON, ``-`` for stdin, or the spec itself."""
+    """``--shoe``: a file holding a spec or JSON, ``-`` for stdin, or the spec itself.
+
+    Whether *text* names a file is asked without ever raising :class:`OSError` (a per-card
+    JSON shoe is longer than a file name may be), and a file is read within the size limit.
+    """
     stripped = text.strip()
     if not stripped:
         raise ShoeError(
             "Shoe spec '' is empty; use A=32,2=32,...,K=32, a JSON file or - for stdin."
         )
-    if stripped == "-":
-        return Shoe.parse(sys.stdin.read())
-    path = Path(stripped)
-    if path.is_file():
-        try:
-            content = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise ShoeError(f"Cannot read shoe file {text!r}: {error}.") from None
-        return Shoe.parse(content)
+    document = read_argument(stripped, "shoe file", ShoeError, stdin_what="the shoe")
+    if document is not None:
+        return Shoe.parse(document.text)
     if "=" in stripped or ":" in stripped or stripped.startswith(("{", "[")):
         return Shoe.parse(stripped)
     raise ShoeError(
-        f"Shoe {text!r} is neither a spec such as A=32,2=32,...,K=32 nor a file that exists."
+        f"Shoe {quoted(text, 200)} is neither a spec such as A=32,2=32,...,K=32 nor a file that exists."
     )
 
 
 def _decks(text: str) -> int:
-    try:
-        decks = int(text.strip())
-    except ValueError:
+    cleaned = text.strip().removeprefix("+")
+    digits = cleaned.removeprefix("-")
+    if not (digits.isdigit() and digits.isascii()):
         raise ShoeError(
-            f"Number of decks {text!r} is not valid; use a whole number of at least 1."
-        ) from None
+            f"Number of decks {quoted(text, 20)} is not valid; use a whole number of at least 1."
+        )
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise ShoeError(
+            f"Number of decks with {len(digits.lstrip('0')):,} digits is too large; use a whole "
+            f"number of at least 1 and at most {MAX_DIGITS} digits."
+        )
+    decks = int(cleaned)
     if decks < 1:
         raise ShoeError(f"Number of decks {decks} is not valid; use a whole number of at least 1.")
     return decks
