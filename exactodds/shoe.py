@@ -22,7 +22,7 @@ from typing import Any
 
 from exactodds.cards import RANKS, SUITS, VALUES, Card, Rank, parse_cards, parse_rank
 from exactodds.errors import CardError, ShoeError, quoted
-from exactodds.inputs import load_json, shown
+from exactodds.inputs import line_problem, load_json, shown
 from exactodds.numbers import MAX_DIGITS
 
 __all__ = ["Shoe"]
@@ -330,6 +330,29 @@ class Shoe:
         return cls._from_data(
             load_json(text, "shoe JSON", ShoeError, _JSON_EXAMPLE, "is malformed")
         )
+
+    @classmethod
+    def from_json_line(cls, line: str) -> Shoe | None:
+        """A shoe from one line of batch input (the JSON ``--shoe`` takes); ``None`` if blank.
+
+        A line as :func:`~exactodds.inputs.read_lines` gives it: bytes that were not UTF-8,
+        or a line past the length limit, are refused here, in the line's place.
+
+        >>> Shoe.from_json_line('\\ufeff{"A": 6}\\n').cards, Shoe.from_json_line("  \\n")
+        (6, None)
+        >>> Shoe.from_json_line('{"A": 6}\\udcff')
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: This line is not UTF-8 text (byte 0xff at column 9); save the input as UTF-8.
+        """
+        if not isinstance(line, str):
+            raise ShoeError(f"A batch line must be text, not {type(line).__name__}.")
+        problem = line_problem(line)
+        if problem is not None:
+            fix = "save the input as UTF-8" if "UTF-8" in problem else "put one shoe on each line"
+            raise ShoeError(f"This line {problem}; {fix}.")
+        text = line.strip().removeprefix("\ufeff").strip()
+        return cls.from_json(text) if text else None
 
     @classmethod
     def _from_data(cls, data: object) -> Shoe:

@@ -566,11 +566,10 @@ def read_shoes(
     ['Line 3: The shoe holds 2 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.']
     """
     for number, line in enumerate(lines, start=start):
-        text = line.strip()
-        if not text:
-            continue
         try:
-            shoe = Shoe.from_json(text)
+            shoe = Shoe.from_json_line(line)  # every hostile-input rule lives behind this call
+            if shoe is None:
+                continue
             require_countable(shoe)
         except ShoeError as error:
             bad_lines.append(BadLine(number, str(error)))

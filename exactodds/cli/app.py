@@ -20,13 +20,14 @@ Set ``EXACTODDS_DEBUG=1`` to see the traceback of an internal error.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
 import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import import_module
 from types import FrameType
 from typing import Any
@@ -105,6 +106,13 @@ def _silence_stdout() -> None:
         os.close(devnull)
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
         pass
+
+
+def require_stdout() -> None:
+    """Fail now if standard output was closed when the process started (before any work)."""
+    raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
+    if isinstance(raw, _ClosedOutput) and not raw.reported:
+        raise OSError(errno.EBADF, "standard output is closed")
 
 
 def _guard_stdout() -> None:
@@ -235,19 +243,73 @@ def emit(text: str) -> None:
 
 
 _MAIN_PROCESS = os.getpid()
+#: Signals that arrived while whole lines were being written, raised right after.
+_deferred: list[int] = []
+_writing = False
 
 
-def _on_signal(number: int, frame: FrameType | None) -> None:
-    """SIGINT and SIGTERM: an exception in this process; a quiet exit in a forked worker.
+@contextlib.contextmanager
+def whole_output() -> Iterator[None]:
+    """Write inside this block, and Ctrl-C or SIGTERM waits until the write has finished.
 
-    Ctrl-C reaches every process of the terminal's group: a forked batch worker leaves at once
-    and silently, so the only message is the parent's one ``Error:`` line.
+    A signal in the middle of a large write would otherwise stop it part way through a line;
+    held back, the output stays whole lines, and the run ends right after.
     """
-    if os.getpid() != _MAIN_PROCESS:
-        os._exit(128 + number)
+    global _writing
+    if _writing:
+        yield
+        return
+    _writing = True
+    try:
+        yield
+    finally:
+        _writing = False
+        if _deferred:
+            _raise_for(_deferred.pop())
+
+
+def write_whole(text: str) -> None:
+    """Write *text* to stdout, all of it, with Ctrl-C and SIGTERM held until it is written.
+
+    Bytes go straight to the binary buffer, in a loop: when a signal handler runs during a
+    large write, :class:`io.BufferedWriter` may return having written only part of it, and the
+    text layer above would drop the rest.
+    """
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    with whole_output():
+        if buffer is None or not hasattr(buffer, "write"):
+            stream.write(text)
+            return
+        data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+        while data:
+            count = buffer.write(data)
+            data = data[count if count is not None else 0 :]
+
+
+def _raise_for(number: int) -> None:
+    _deferred.clear()
     if number == signal.SIGTERM:
         raise Terminated()
     raise KeyboardInterrupt()
+
+
+def _on_signal(number: int, frame: FrameType | None) -> None:
+    """SIGINT and SIGTERM: an exception in this process; never a traceback in a forked worker.
+
+    Ctrl-C reaches every process of the terminal's group. A forked batch worker ignores it and
+    finishes its chunk (a pool whose worker died would wait for that chunk forever); the parent
+    stops, and ends its workers with SIGTERM, on which they leave at once and silently. So the
+    only message is the parent's one ``Error:`` line.
+    """
+    if os.getpid() != _MAIN_PROCESS:
+        if number == signal.SIGTERM:
+            os._exit(128 + number)
+        return
+    if _writing:
+        _deferred.append(number)
+        return
+    _raise_for(number)
 
 
 def main() -> None:
@@ -265,6 +327,8 @@ def main() -> None:
     except SystemExit as exit:
         if exit.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
             # Leave now: worker threads may still be finishing a chunk nobody will read.
+            global _writing
+            _writing = True  # a second Ctrl-C must not cut the last flush short
             for stream in (sys.stdout, sys.stderr):
                 try:
                     if stream is not None:
