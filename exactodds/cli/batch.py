@@ -168,7 +168,7 @@ def _open_input(source: str) -> BinaryIO:
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else "not a file"
         raise click.UsageError(
-            f"Cannot read batch input {quoted(source, 200)}: {reason[:1].lower()}{reason[1:]}."
+            f"Cannot read batch input {quoted(source, 200)}: {reason}."
         ) from None
 
 
