@@ -316,6 +316,8 @@ class Document:
 
 
 def _check_size(text: str, what: str, error: _ErrorType) -> None:
+    if not isinstance(text, str):
+        _refuse(error, what, f"is {type(text).__name__}, not text; pass the text of the document")
     if len(text) > MAX_TEXT_BYTES:
         _refuse(error, what, f"is larger than {MAX_TEXT_BYTES // 1024:,} KiB; use a smaller input")
 
@@ -426,14 +428,18 @@ def read_argument(
 # Batch lines ------------------------------------------------------------------------------
 
 
-def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[str]:
+def read_lines(
+    stream: BinaryIO, limit: int = MAX_LINE_BYTES, *, stop_after_long_line: bool = False
+) -> Iterator[str]:
     """The lines of a byte stream as text, one per line, in bounded memory.
 
     Bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``) and a line
     longer than *limit* bytes is replaced by :data:`TOO_LONG`, the limit and its size, without
     ever being held whole; :func:`line_problem` names either, so a bad line is reported with
     its number in its place, and every good line before it is still read. A byte-order mark
-    at the start of the stream is ignored.
+    at the start of the stream is ignored. With *stop_after_long_line*, reading stops at a
+    line that is too long instead of skipping to its end (an endless line, ``/dev/zero``, has
+    no end: its size is then given as "at least").
 
     >>> import io
     >>> lines = list(read_lines(io.BytesIO(b'\\xef\\xbb\\xbf{"A": 6}\\n\\xff\\n' + b"x" * 40), 32))
@@ -449,6 +455,9 @@ def read_lines(stream: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[str]:
             raw = raw.removeprefix(codecs.BOM_UTF8)
             first = False
         if len(raw.rstrip(b"\r\n")) > limit:
+            if stop_after_long_line:
+                yield f"{TOO_LONG}{limit} {len(raw)}+"
+                return
             size = len(raw)
             while not raw.endswith(b"\n"):  # skip the rest of the line, a chunk at a time
                 raw = stream.readline(limit)
@@ -474,6 +483,8 @@ def line_problem(line: str) -> str | None:
         limit, _, size = line[len(TOO_LONG) :].strip().partition(" ")
         if limit.isdigit() and size.isdigit():
             return f"is longer than {int(limit):,} bytes ({int(size):,} bytes)"
+        if limit.isdigit() and size.endswith("+") and size[:-1].isdigit():
+            return f"is longer than {int(limit):,} bytes (at least {int(size[:-1]):,} bytes)"
         return f"is longer than {MAX_LINE_BYTES:,} bytes"
     byte = ord(found.group()) - 0xDC00
     if 0x80 <= byte <= 0xFF:

@@ -44,14 +44,16 @@ def parse_pay_option(text: str) -> tuple[str, Fraction]:
     ...
     exactodds.errors.PayError: Pay 'dragon7' has no value; use NAME=PAY such as dragon7=30 or lucky6.three_card_win=23.
     """
+    if not isinstance(text, str):
+        raise PayError(f"Pay {text!r} is not text; use NAME=PAY such as dragon7=30.")
     name, separator, value = text.partition("=")
     name = name.strip()
     if not separator or not name or not value.strip():
         raise PayError(
-            f"Pay {text!r} has no value; use NAME=PAY such as dragon7=30 or "
+            f"Pay {quoted(text)} has no value; use NAME=PAY such as dragon7=30 or "
             "lucky6.three_card_win=23."
         )
-    return name, parse_number(value, f"--pay {name}")
+    return name, parse_number(value, f"--pay {_label(name)}")
 
 
 def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | int]:

@@ -20,14 +20,14 @@ Set ``EXACTODDS_DEBUG=1`` to see the traceback of an internal error.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
 import os
 import re
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Sequence
 from importlib import import_module
 from types import FrameType
 from typing import Any
@@ -242,42 +242,21 @@ def emit(text: str) -> None:
     click.echo(text)
 
 
-_MAIN_PROCESS = os.getpid()
-#: Signals that arrived while whole lines were being written, raised right after.
-_deferred: list[int] = []
-_writing = False
-
-
-@contextlib.contextmanager
-def whole_output() -> Iterator[None]:
-    """Write inside this block, and Ctrl-C or SIGTERM waits until the write has finished.
-
-    A signal in the middle of a large write would otherwise stop it part way through a line;
-    held back, the output stays whole lines, and the run ends right after.
-    """
-    global _writing
-    if _writing:
-        yield
-        return
-    _writing = True
-    try:
-        yield
-    finally:
-        _writing = False
-        if _deferred:
-            _raise_for(_deferred.pop())
+#: Held while a block of output is written, so that a signal ends the run between lines.
+_output_lock = threading.Lock()
+_HANDLED = (signal.SIGINT, signal.SIGTERM)
 
 
 def write_whole(text: str) -> None:
-    """Write *text* to stdout, all of it, with Ctrl-C and SIGTERM held until it is written.
+    """Write *text* to stdout, all of it: Ctrl-C and SIGTERM end the run before or after it.
 
-    Bytes go straight to the binary buffer, in a loop: when a signal handler runs during a
-    large write, :class:`io.BufferedWriter` may return having written only part of it, and the
-    text layer above would drop the rest.
+    Bytes go straight to the binary buffer, in a loop (a write that a signal interrupts may
+    return having written only part of its data, and the text layer above would drop the
+    rest), under the lock the signal watcher takes before it flushes and leaves.
     """
     stream = sys.stdout
     buffer = getattr(stream, "buffer", None)
-    with whole_output():
+    with _output_lock:
         if buffer is None or not hasattr(buffer, "write"):
             stream.write(text)
             return
@@ -287,53 +266,58 @@ def write_whole(text: str) -> None:
             data = data[count if count is not None else 0 :]
 
 
-def _raise_for(number: int) -> None:
-    _deferred.clear()
-    if number == signal.SIGTERM:
-        raise Terminated()
-    raise KeyboardInterrupt()
+def _watch_signals(numbers: set[signal.Signals]) -> None:
+    """Wait for SIGINT or SIGTERM, then end the run: whole output lines, one ``Error:`` line.
 
-
-def _on_signal(number: int, frame: FrameType | None) -> None:
-    """SIGINT and SIGTERM: an exception in this process; never a traceback in a forked worker.
-
-    Ctrl-C reaches every process of the terminal's group. A forked batch worker ignores it and
-    finishes its chunk (a pool whose worker died would wait for that chunk forever); the parent
-    stops, and ends its workers with SIGTERM, on which they leave at once and silently. So the
-    only message is the parent's one ``Error:`` line.
+    The signals are blocked in every thread (threads inherit the mask), so they wait here,
+    whatever the main thread is blocked on: reading a pipe, a worker's result, a lock. Left
+    to the operating system, a signal can land on a worker thread, and the main thread,
+    blocked in a read, would never see it.
     """
-    if os.getpid() != _MAIN_PROCESS:
-        if number == signal.SIGTERM:
-            os._exit(128 + number)
+    number = signal.sigwait(numbers)
+    holding = _output_lock.acquire(timeout=5)  # let a block being written finish
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    report("Terminated." if number == signal.SIGTERM else "Interrupted.")
+    if "multiprocessing" in sys.modules:  # forked batch workers leave with us, silently
+        import multiprocessing
+
+        for child in multiprocessing.active_children():
+            child.terminate()
+    del holding
+    os._exit(128 + number)
+
+
+def _leave_quietly(number: int, frame: FrameType | None) -> None:
+    os._exit(128 + number)
+
+
+def _in_forked_child(numbers: set[signal.Signals]) -> None:
+    """A forked worker: no watcher thread here, so the signals end it at once, silently."""
+    for number in numbers:
+        signal.signal(number, _leave_quietly)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, numbers)
+
+
+def _watch() -> None:
+    numbers = {
+        number
+        for number in _HANDLED
+        if signal.getsignal(number) in (signal.SIG_DFL, signal.default_int_handler)
+    }  # an ignored signal (a background job's SIGINT) stays ignored
+    if not numbers or not hasattr(signal, "pthread_sigmask"):
         return
-    if _writing:
-        _deferred.append(number)
-        return
-    _raise_for(number)
+    signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
+    os.register_at_fork(after_in_child=lambda: _in_forked_child(numbers))
+    watcher = threading.Thread(target=_watch_signals, args=(numbers,), daemon=True)
+    watcher.name = "exactodds-signals"
+    watcher.start()
 
 
 def main() -> None:
     """Console entry point: the CLI, with SIGINT and SIGTERM ending it in one line."""
-    global _MAIN_PROCESS
-    _MAIN_PROCESS = os.getpid()
-    for number in (signal.SIGINT, signal.SIGTERM):
-        try:
-            if signal.getsignal(number) in (signal.SIG_DFL, signal.default_int_handler):
-                signal.signal(number, _on_signal)
-        except (ValueError, OSError):  # not the main thread, or a platform without it
-            pass
-    try:
-        cli()
-    except SystemExit as exit:
-        if exit.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
-            # Leave now: worker threads may still be finishing a chunk nobody will read.
-            global _writing
-            _writing = True  # a second Ctrl-C must not cut the last flush short
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    if stream is not None:
-                        stream.flush()
-                except (OSError, ValueError):
-                    pass
-            os._exit(exit.code)
-        raise
+    _watch()
+    cli()

@@ -123,7 +123,7 @@ def batch(
 
         # Bytes in, lines of bounded length out: bad UTF-8 and overlong lines are reported by
         # the shoe reader in their places, so every good line before them is still written.
-        lines = counted(read_lines(stream))
+        lines = counted(read_lines(stream, stop_after_long_line=not skip_bad))
         for item in batch_lines(lines, analyzer, digits, full, skip_bad, workers):
             if isinstance(item, BadLine):
                 if not skip_bad:
