@@ -107,9 +107,7 @@ def assert_clean_outcome(result: Result, valid: Callable[[str], object]) -> None
         (["breakeven", "--bet", "tie", "--pay", "tie=10"], "--tie-pays 10"),
     ],
 )
-def test_item_2_main_bet_pays_are_refused_for_the_rule(
-    arguments: list[str], fragment: str
-) -> None:
+def test_item_2_main_bet_pays_are_refused_for_the_rule(arguments: list[str], fragment: str) -> None:
     assert_one_error(run(*arguments, "--decks", "1"), fragment, "so that the rules shown")
 
 
@@ -432,7 +430,20 @@ def test_item_11_api_mistakes_are_exact_odds_errors(
         assert fragment in message, (fragment, message)
 
 
-JUNK: list[Any] = [None, 1.5, float("nan"), "", "zz", -1, 10**200, [], {}, ["x"], {"x": 1}, object()]
+JUNK: list[Any] = [
+    None,
+    1.5,
+    float("nan"),
+    "",
+    "zz",
+    -1,
+    10**200,
+    [],
+    {},
+    ["x"],
+    {"x": 1},
+    object(),
+]
 
 
 def test_item_11_junk_anywhere_in_the_api_is_an_exact_odds_error_or_works() -> None:

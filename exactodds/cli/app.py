@@ -295,11 +295,25 @@ def _leave_quietly(number: int, frame: FrameType | None) -> None:
     os._exit(128 + number)
 
 
-def _in_forked_child(numbers: set[signal.Signals]) -> None:
-    """A forked worker: no watcher thread here, so the signals end it at once, silently."""
+def _in_forked_child(numbers: set[signal.Signals], parent: int) -> None:
+    """A forked worker: no watcher thread here, so the signals end it at once, silently.
+
+    It also ends with its parent (Linux): a pool replaces a worker that was ended, and a
+    replacement forked just as the parent leaves would otherwise wait for work forever,
+    holding the output pipe open.
+    """
     for number in numbers:
         signal.signal(number, _leave_quietly)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, numbers)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl here
+            pass
+    if os.getppid() != parent:  # the parent left before the line above
+        os._exit(EXIT_TERMINATED)
 
 
 def _watch() -> None:
@@ -311,7 +325,8 @@ def _watch() -> None:
     if not numbers or not hasattr(signal, "pthread_sigmask"):
         return
     signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
-    os.register_at_fork(after_in_child=lambda: _in_forked_child(numbers))
+    parent = os.getpid()
+    os.register_at_fork(after_in_child=lambda: _in_forked_child(numbers, parent))
     watcher = threading.Thread(target=_watch_signals, args=(numbers,), daemon=True)
     watcher.name = "exactodds-signals"
     watcher.start()
