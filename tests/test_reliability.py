@@ -394,7 +394,7 @@ def test_item_10_output_into_a_closed_pipe_is_quiet() -> None:
         (lambda: Shoe(None), ["rank_counts"]),  # type: ignore[arg-type]
         (lambda: Shoe.from_ranks({1: 4}), ["1", "not a rank"]),
         (lambda: Shoe.standard().remove(None), ["None"]),  # type: ignore[arg-type]
-        (lambda: Shoe.standard().remove([7]), ["7"]),
+        (lambda: Shoe.standard().remove([7]), ["7"]),  # type: ignore[list-item]
         (lambda: Shoe.standard().rank_count(None), ["None"]),  # type: ignore[arg-type]
         (lambda: parse_rank(["A"]), ["['A']"]),  # type: ignore[arg-type]
         (lambda: Tableau(natural_totals=None), ["natural_totals"]),  # type: ignore[arg-type]
@@ -411,7 +411,7 @@ def test_item_10_output_into_a_closed_pipe_is_quiet() -> None:
         (lambda: parse_pay(Decimal("Infinity"), "x"), ["Infinity"]),
         (lambda: parse_commission(Fraction(1, 10**200)), ["digits"]),
         (lambda: Bet("b", "d", None, {"win": 1}), ["settle"]),  # type: ignore[arg-type]
-        (lambda: Bet("b", "d", str, "win"), ["pays"]),
+        (lambda: Bet("b", "d", str, "win"), ["pays"]),  # type: ignore[arg-type]
         (lambda: available_bets(custom=[1]), ["not a Bet"]),  # type: ignore[list-item]
         (lambda: resolve_rules_file(None), ["None"]),  # type: ignore[arg-type]
         (lambda: parse_paytable(None), ["not text"]),  # type: ignore[arg-type]
