@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from exactodds.errors import CardError
+from exactodds.errors import CardError, quoted
 
 __all__ = ["RANKS", "SUITS", "VALUES", "Card", "Rank", "Suit", "parse_cards", "parse_rank"]
 
@@ -115,7 +115,6 @@ class Card:
         return self.rank.symbol + (self.suit.symbol if self.suit else "")
 
 
-@lru_cache(maxsize=256)
 def parse_rank(text: str) -> Rank:
     """Read one rank: ``A``, ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``.
 
@@ -126,15 +125,23 @@ def parse_rank(text: str) -> Rank:
     ...
     exactodds.errors.CardError: Unknown rank '1'; use A 2-9 T J Q K (10 for T).
     """
-    cleaned = text.strip().upper()
+    if not isinstance(text, str):
+        raise CardError(f"Rank {text!r} is not text; use A 2-9 T J Q K (10 for T).")
+    return _parse_rank(text)
+
+
+@lru_cache(maxsize=256)
+def _parse_rank(text: str) -> Rank:
+    cleaned = text.strip().translate(_UPPER)
     if cleaned == "10":
         cleaned = "T"
     try:
         return Rank(cleaned)
     except ValueError:
-        raise CardError(f"Unknown rank {text!r}; use A 2-9 T J Q K (10 for T).") from None
+        raise CardError(f"Unknown rank {quoted(text)}; use A 2-9 T J Q K (10 for T).") from None
 
 
+_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _TOKEN = re.compile(r"(10|[A2-9TJQK])([SHDC♠♥♦♣])?")
 
 
@@ -155,11 +162,17 @@ def parse_cards(text: str | Iterable[str | Card], source: str | None = None) -> 
     exactodds.errors.CardError: Unknown card '1' in 'A1'; use ranks A 2-9 T J Q K (10 for T), optionally followed by a suit S H D C.
     """
     if not isinstance(text, str):
+        if not isinstance(text, Iterable) or isinstance(text, (bytes, Mapping)):
+            raise CardError(f"Cards {text!r} are not text or a list of cards; {_VALID}.")
         cards: list[Card] = []
         for item in text:
+            if not isinstance(item, (str, Card)):
+                raise CardError(f"Card {item!r} is not text or a Card; {_VALID}.")
             cards.extend([item] if isinstance(item, Card) else parse_cards(item, source))
         return tuple(cards)
-    cleaned = text.upper()
+    # Only ASCII letters change case: str.upper() can lengthen a string ("ǰ" is two letters
+    # in upper case), and the positions below index both texts alike.
+    cleaned = text.translate(_UPPER)
     cards = []
     position = 0
     while position < len(cleaned):
@@ -171,7 +184,7 @@ def parse_cards(text: str | Iterable[str | Card], source: str | None = None) -> 
         if match is None:
             bad = re.match(r"[^\s,;]+", text[position:])
             token = bad.group(0)[:1] if bad else text[position]
-            where = f"{source} {text!r}" if source else repr(text)
+            where = f"{source} {quoted(text)}" if source else quoted(text)
             raise CardError(f"Unknown card {token!r} in {where}; {_VALID}.")
         rank = Rank("T" if match.group(1) == "10" else match.group(1))
         suit = Suit(_SUIT_SYMBOLS[match.group(2)]) if match.group(2) else None

@@ -24,7 +24,23 @@ __all__ = [
     "RemovalError",
     "RulesError",
     "ShoeError",
+    "quoted",
 ]
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """*text* quoted for a message, cut short past *limit* characters.
+
+    A message names the bad value, but never pastes a whole file or a 5,000-digit number.
+
+    >>> quoted("A=4")
+    "'A=4'"
+    >>> quoted("x" * 100, 10)
+    "'xxxxxxxxxx...' (100 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit])[:-1] + f"...{repr(text)[-1]} ({len(text):,} characters)"
 
 
 class ExactOddsError(ValueError):

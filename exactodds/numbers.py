@@ -17,14 +17,20 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from fractions import Fraction
+from typing import TypeAlias
 
-from exactodds.errors import PayError, RulesError
+from exactodds.errors import ExactOddsError, PayError, RulesError, quoted
 
 __all__ = [
+    "MAX_DIGITS",
     "MAX_EXPONENT",
+    "NumberLike",
+    "check_digits",
     "decimal_string",
     "fraction_string",
+    "not_exact",
     "parse_commission",
     "parse_number",
     "parse_pay",
@@ -36,22 +42,71 @@ __all__ = [
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 #: Largest power of ten a number may carry in its exponent (1e30 is far beyond any pay).
 MAX_EXPONENT = 30
+#: Most digits a whole number (a card count, a number of decks, each part of a pay) may have:
+#: 10^100 cards is far past any shoe, and keeps every exact result printable (Python refuses to
+#: print an int of more than 4,300 digits).
+MAX_DIGITS = 100
+#: Loosely written numbers: text, whole numbers, exact fractions and decimals.
+NumberLike: TypeAlias = str | int | Fraction | Decimal
+_VALID = "use a whole number, decimal, fraction or ratio such as 8, 8.5, 17/2 or 8:1"
 
 
-def _check_exponent(text: str, what: str) -> None:
+def _check_exponent(text: str, original: str, what: str) -> None:
     match = re.search(r"[eE]([+-]?\d+)$", text)
     if match and abs(int(match.group(1))) > MAX_EXPONENT:
         raise PayError(
-            f"{text!r} for {what} is out of range; use a number with an exponent of at most "
-            f"{MAX_EXPONENT}."
+            f"{quoted(original)} for {what} is out of range; use a number with an exponent of "
+            f"at most {MAX_EXPONENT}."
         )
 
 
-def parse_number(text: str | int | Fraction, what: str) -> Fraction:
+def check_digits(value: int, what: str, error: type[ExactOddsError] = PayError) -> int:
+    """*value*, if it has at most :data:`MAX_DIGITS` digits; else *error* says so.
+
+    >>> check_digits(10**99, "--decks") == 10**99
+    True
+    >>> check_digits(10**100, "--decks")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: A number of 101 digits for --decks is too large; use at most 100 digits.
+    """
+    if -(10**MAX_DIGITS) < value < 10**MAX_DIGITS:
+        return value
+    size = (
+        f"{len(str(abs(value)))} digits"
+        if value.bit_length() <= 4 * MAX_DIGITS
+        else f"more than {MAX_DIGITS} digits"
+    )
+    raise error(f"A number of {size} for {what} is too large; use at most {MAX_DIGITS} digits.")
+
+
+def not_exact(value: float, what: str, valid: str = "") -> str:
+    """The sentence refusing a float, which is binary and inexact, with the exact ways to say it.
+
+    >>> not_exact(0.05, "the commission")
+    'The float 0.05 for the commission is not exact; pass "0.05" (text) or Fraction(1, 20).'
+    """
+    if not math.isfinite(value):
+        return f"The float {value!r} for {what} is not a number; {valid or _VALID}."
+    exact = Fraction(repr(value))
+    return (
+        f'The float {value!r} for {what} is not exact; pass "{value!r}" (text) or '
+        f"Fraction({exact.numerator}, {exact.denominator})."
+    )
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "None"
+    return f"{type(value).__name__} {quoted(repr(value), 40)[1:-1]}"
+
+
+def parse_number(text: NumberLike, what: str) -> Fraction:
     """Read a number exactly: ``8``, ``8.5``, ``17/2``, ``8:1``, ``5%``.
 
     ``a:b`` and ``a/b`` both mean a divided by b; a trailing ``%`` divides by
-    100.  *what* names the option in the error message.
+    100.  *what* names the option in the error message.  A float is refused:
+    it is binary, so 0.1 is not one tenth; pass ``"0.1"`` or ``Fraction(1, 10)``.
 
     >>> parse_number("8:1", "--tie-pays"), parse_number("5%", "--commission")
     (Fraction(8, 1), Fraction(1, 20))
@@ -61,11 +116,25 @@ def parse_number(text: str | int | Fraction, what: str) -> Fraction:
     Traceback (most recent call last):
     ...
     exactodds.errors.PayError: 'eight' for --tie-pays is not a number; use a whole number, decimal, fraction or ratio such as 8, 8.5, 17/2 or 8:1.
+    >>> parse_number(8.5, "tie_pays")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: The float 8.5 for tie_pays is not exact; pass "8.5" (text) or Fraction(17, 2).
     """
     if isinstance(text, bool):
         raise PayError(f"{text!r} for {what} is not a number; use a number such as 8 or 1/20.")
-    if isinstance(text, (int, Fraction)):
-        return Fraction(text)
+    if isinstance(text, int):
+        return Fraction(check_digits(text, what))
+    if isinstance(text, Fraction):
+        check_digits(text.numerator, what)
+        check_digits(text.denominator, what)
+        return text
+    if isinstance(text, float):
+        raise PayError(not_exact(text, what))
+    if isinstance(text, Decimal):
+        text = str(text)
+    if not isinstance(text, str):
+        raise PayError(f"{_kind(text)} for {what} is not a number; {_VALID}.")
     original = text
     cleaned = text.strip().replace(" ", "")
     scale = Fraction(1)
@@ -75,21 +144,24 @@ def parse_number(text: str | int | Fraction, what: str) -> Fraction:
     parts = re.split(r"[:/]", cleaned)
     if len(parts) in (1, 2) and all(_NUMBER.fullmatch(part) for part in parts):
         for part in parts:
-            _check_exponent(part, what)
+            _check_exponent(part, original, what)
+            digits = sum(character.isdigit() for character in part.partition("e")[0].lower())
+            if digits > MAX_DIGITS:
+                raise PayError(
+                    f"{quoted(original)} for {what} has a number of {digits:,} digits; use at "
+                    f"most {MAX_DIGITS} digits."
+                )
         numerator = Fraction(parts[0])
         denominator = Fraction(parts[1]) if len(parts) == 2 else Fraction(1)
         if denominator == 0:
             raise PayError(
-                f"{original!r} for {what} divides by zero; use a ratio such as 8:1 or 17/2."
+                f"{quoted(original)} for {what} divides by zero; use a ratio such as 8:1 or 17/2."
             )
         return numerator / denominator * scale
-    raise PayError(
-        f"{original!r} for {what} is not a number; use a whole number, decimal, "
-        "fraction or ratio such as 8, 8.5, 17/2 or 8:1."
-    )
+    raise PayError(f"{quoted(original)} for {what} is not a number; {_VALID}.")
 
 
-def parse_pay(text: str | int | Fraction, what: str, *, allow_zero: bool = False) -> Fraction:
+def parse_pay(text: NumberLike, what: str, *, allow_zero: bool = False) -> Fraction:
     """Read a payout "to 1" exactly and check that it is positive.
 
     >>> parse_pay("9 : 1", "--tie-pays")
@@ -103,16 +175,17 @@ def parse_pay(text: str | int | Fraction, what: str, *, allow_zero: bool = False
     if value < 0 or (value == 0 and not allow_zero):
         kind = "a number of at least 0" if allow_zero else "a positive number"
         raise PayError(
-            f"Pay {str(text)!r} for {what} is not valid; use {kind} such as 8, 8:1, 17/2 or 8.5."
+            f"Pay {quoted(str(text))} for {what} is not valid; use {kind} such as 8, 8:1, 17/2 "
+            "or 8.5."
         )
     return value
 
 
-def parse_commission(text: str | int | Fraction, what: str | None = None) -> Fraction:
+def parse_commission(text: NumberLike, what: str | None = None) -> Fraction:
     """Read a commission exactly: ``5%``, ``0.05`` or ``1/20`` (all the same).
 
     A bare number of 1 or more is refused rather than guessed at, since
-    ``5`` could mean 5% or 500%.
+    ``5`` could mean 5% or 500%.  A float is refused as inexact.
 
     >>> parse_commission("4%")
     Fraction(1, 25)
@@ -120,13 +193,29 @@ def parse_commission(text: str | int | Fraction, what: str | None = None) -> Fra
     Traceback (most recent call last):
     ...
     exactodds.errors.RulesError: Commission '5' for --commission is not valid; use a value from 0 up to but not including 1 (100%), such as 5%, 0.05 or 1/20 (did you mean 5%?).
+    >>> parse_commission(0.05)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: The float 0.05 for the commission is not exact; pass "5%", "0.05" or Fraction(1, 20).
     """
-    value = parse_number(text, what or "the commission")
+    where = what or "the commission"
+    if isinstance(text, float):
+        if not math.isfinite(text):
+            raise RulesError(not_exact(text, where, "a value such as 5%, 0.05 or 1/20"))
+        exact = Fraction(repr(text))
+        percent = exact * 100
+        forms = [f'"{fraction_string(percent)}%"'] if percent.denominator == 1 else []
+        forms.append(f'"{text!r}"')
+        raise RulesError(
+            f"The float {text!r} for {where} is not exact; pass {', '.join(forms)} or "
+            f"Fraction({exact.numerator}, {exact.denominator})."
+        )
+    value = parse_number(text, where)
     if not 0 <= value < 1:
         hint = ""
         if isinstance(text, str) and "%" not in text and 1 <= value < 100:
             hint = f" (did you mean {text.strip()}%?)"
-        shown = repr(text) if isinstance(text, str) else fraction_string(value)
+        shown = quoted(text) if isinstance(text, str) else fraction_string(value)
         where = f" for {what}" if what else ""
         raise RulesError(
             f"Commission {shown}{where} is not valid; use a value from 0 up to "

@@ -58,7 +58,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from exactodds.errors import RulesError
+from exactodds.errors import RulesError, quoted
+from exactodds.inputs import load_toml, read_argument, read_file
 from exactodds.rules import Tableau
 
 __all__ = [
@@ -153,6 +154,11 @@ def _total_list(values: list[Any], key: str, source: str) -> tuple[bool, ...]:
             )
         flags[value] = True
     return tuple(flags)
+
+
+def _controls(text: str) -> bool:
+    """Whether *text* holds a control character (a name is printed in reports, on terminals)."""
+    return any(ord(character) < 0x20 or 0x7F <= ord(character) < 0xA0 for character in text)
 
 
 def _toml(value: object) -> str:
@@ -270,14 +276,7 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
     ...
     exactodds.rulefiles.RulesFileError: my.toml has no natural_totals; add natural_totals = [8, 9].
     """
-    import tomllib  # only when a rules file is read: `exactodds odds` reads none
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise RulesFileError(
-            f"{source} is not valid TOML ({error}); use lines such as natural_totals = [8, 9]."
-        ) from None
+    data = load_toml(text, source, RulesFileError, "use lines such as natural_totals = [8, 9]")
     for key in data:
         if key not in _KEYS:
             valid = ", ".join(_KEYS[:-1]) + " and " + _KEYS[-1]
@@ -286,10 +285,10 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
         if key not in data:
             raise RulesFileError(f"{source} has no {key}; add {hint}.")
     name = data["name"]
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or _controls(name):
         raise RulesFileError(
             f"name in {source} is {_kind(name)} ({_toml(name)}); use a short non-empty name "
-            'such as name = "my rules".'
+            'on one line, such as name = "my rules".'
         )
     description = data.get("description", "")
     if not isinstance(description, str):
@@ -318,15 +317,8 @@ def read_rules_file(path: str | Path) -> RulesFile:
     ...
     exactodds.rulefiles.RulesFileError: Cannot read rules file 'no/such/rules.toml': it does not exist.
     """
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesFileError(f"Cannot read rules file {str(path)!r}: it does not exist.") from None
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise RulesFileError(f"Cannot read rules file {str(path)!r}: {reason}.") from None
-    return parse_rules_file(text, str(path))
+    document = read_file(str(path), "rules file", RulesFileError)
+    return parse_rules_file(document.text, document.source)
 
 
 def load_rules_file(path: str | Path) -> Tableau:
@@ -366,15 +358,17 @@ def resolve_rules_file(spec: str | Path) -> RulesFile:
     ...
     exactodds.rulefiles.RulesFileError: Rules 'no_such_rules' is neither a file that exists nor a shipped rules file; use a TOML file or one of banker_as_player, chemin_de_fer_stand, standard.
     """
-    path = Path(spec)
-    if path.is_file():
-        return read_rules_file(path)
+    if not isinstance(spec, (str, Path)):
+        raise RulesFileError(f"Rules {spec!r} is not a file name or a shipped rules name.")
+    document = read_argument(str(spec), "rules file", RulesFileError)
+    if document is not None:
+        return parse_rules_file(document.text, document.source)
     shipped = shipped_rules_files()
     if str(spec) in shipped:
         return read_rules_file(shipped[str(spec)])
     raise RulesFileError(
-        f"Rules {str(spec)!r} is neither a file that exists nor a shipped rules file; use a "
-        f"TOML file or one of {', '.join(shipped)}."
+        f"Rules {quoted(str(spec))} is neither a file that exists nor a shipped rules file; use "
+        f"a TOML file or one of {', '.join(shipped)}."
     )
 
 

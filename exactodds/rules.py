@@ -18,24 +18,34 @@ variants (EZ Baccarat, Super 6).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from exactodds.errors import RulesError
+from exactodds.errors import RulesError, quoted
 from exactodds.numbers import fraction_string, parse_commission, parse_pay, percent_string
 
 __all__ = ["Rules", "Tableau", "Variant"]
 
 
+def _sequence(values: object, what: str) -> tuple[Any, ...]:
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise RulesError(f"{what} is {_short(values)}; use a sequence of true or false values.")
+    return tuple(values)
+
+
+def _short(value: object) -> str:
+    return quoted(repr(value), 40)[1:-1]
+
+
 def _bools(values: Iterable[Any], what: str, length: int = 10) -> tuple[bool, ...]:
-    result = tuple(values)
+    result = _sequence(values, what)
     if len(result) != length:
         raise RulesError(f"{what} needs {length} entries (totals 0-9), not {len(result)}.")
     for index, value in enumerate(result):
         if not isinstance(value, bool):
-            raise RulesError(f"{what}[{index}] is {value!r}; use true or false.")
+            raise RulesError(f"{what}[{index}] is {_short(value)}; use true or false.")
     return result
 
 
@@ -70,9 +80,16 @@ class Tableau:
     name: str = "standard"
 
     def __post_init__(self) -> None:
+        if isinstance(self.natural_totals, (str, bytes, Mapping)) or not isinstance(
+            self.natural_totals, Iterable
+        ):
+            raise RulesError(
+                f"natural_totals is {_short(self.natural_totals)}; use a set of totals 0-9 "
+                "such as {8, 9}."
+            )
         for total in self.natural_totals:
             if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 9:
-                raise RulesError(f"Natural total {total!r} is not valid; use totals 0-9.")
+                raise RulesError(f"Natural total {_short(total)} is not valid; use totals 0-9.")
         object.__setattr__(self, "natural_totals", frozenset(self.natural_totals))
         object.__setattr__(self, "player_draws", _bools(self.player_draws, "player_draws"))
         object.__setattr__(
@@ -80,7 +97,7 @@ class Tableau:
             "banker_draws_when_player_stood",
             _bools(self.banker_draws_when_player_stood, "banker_draws_when_player_stood"),
         )
-        rows = tuple(self.banker_draws)
+        rows = _sequence(self.banker_draws, "banker_draws")
         if len(rows) != 10:
             raise RulesError(f"banker_draws needs 10 rows (Banker totals 0-9), not {len(rows)}.")
         object.__setattr__(
@@ -88,6 +105,17 @@ class Tableau:
             "banker_draws",
             tuple(_bools(row, f"banker_draws[{total}]") for total, row in enumerate(rows)),
         )
+        name = self.name
+        if (
+            not isinstance(name, str)
+            or not name.strip()
+            or len(name) > 100
+            or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in name)
+        ):
+            raise RulesError(
+                f"Tableau name {_short(name)} is not valid; use a short non-empty name on one "
+                "line, without control characters."
+            )
 
     @classmethod
     def standard(cls) -> Tableau:
@@ -175,7 +203,7 @@ class Rules:
             chosen = Variant(variant)
         except ValueError:
             valid = ", ".join(variant.value for variant in Variant)
-            raise RulesError(f"Unknown variant {variant!r}; use one of {valid}.") from None
+            raise RulesError(f"Unknown variant {_short(variant)}; use one of {valid}.") from None
         if commission is None:
             exact_commission = Fraction(1, 20) if chosen is Variant.STANDARD else Fraction(0)
         else:
@@ -187,15 +215,38 @@ class Rules:
                     "leave the commission out or use --variant standard."
                 )
         if not isinstance(ties_push, bool):
-            raise RulesError(f"ties_push is {ties_push!r}; use true or false.")
+            raise RulesError(f"ties_push is {_short(ties_push)}; use True or False.")
         if tableau is not None and not isinstance(tableau, Tableau):
-            raise RulesError(f"tableau is {tableau!r}; use a Tableau.")
+            raise RulesError(
+                f"tableau is {_short(tableau)}; use a Tableau, such as Tableau.standard() or "
+                "load_rules_file(path)."
+            )
         object.__setattr__(self, "tableau", tableau if tableau is not None else Tableau())
         object.__setattr__(self, "commission", exact_commission)
         object.__setattr__(self, "tie_pays", parse_pay(tie_pays, "tie_pays"))
         object.__setattr__(self, "ties_push", ties_push)
         object.__setattr__(self, "variant", chosen)
         object.__setattr__(self, "banker_six_pays", parse_pay(banker_six_pays, "banker_six_pays"))
+
+    @classmethod
+    def given(cls, rules: object) -> Rules:
+        """*rules* checked, or the standard rules for ``None`` (for functions that take rules).
+
+        >>> Rules.given(None) == Rules()
+        True
+        >>> Rules.given("ez")
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.RulesError: rules is 'ez', not a Rules; use Rules() or, say, Rules(variant='ez', tie_pays=9).
+        """
+        if rules is None:
+            return cls()
+        if not isinstance(rules, Rules):
+            raise RulesError(
+                f"rules is {_short(rules)}, not a Rules; use Rules() or, say, "
+                "Rules(variant='ez', tie_pays=9)."
+            )
+        return rules
 
     @property
     def banker_commission(self) -> Fraction:

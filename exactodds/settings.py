@@ -24,17 +24,16 @@ exactodds.errors.ShoeError: --decks and --shoe both describe the shoe; give one 
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.cards import parse_cards
-from exactodds.errors import RulesError, ShoeError
-from exactodds.numbers import parse_commission, parse_pay
+from exactodds.errors import RulesError, ShoeError, quoted
+from exactodds.inputs import read_argument
+from exactodds.numbers import MAX_DIGITS, parse_commission, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
 from exactodds.rules import Rules, Variant
 from exactodds.shoe import Shoe
@@ -43,40 +42,46 @@ __all__ = ["build_bets", "build_rules", "build_shoe"]
 
 
 def _read_shoe(text: str, files: bool) -> Shoe:
-    """``--shoe``: a file holding a spec or JSON, ``-`` for stdin, or the spec itself."""
+    """``--shoe``: a file holding a spec or JSON, ``-`` for stdin, or the spec itself.
+
+    Whether *text* names a file is asked without ever raising :class:`OSError` (a per-card
+    JSON shoe is longer than a file name may be), and a file is read within the size limit.
+    """
     stripped = text.strip()
     if not stripped:
         raise ShoeError(
             "Shoe spec '' is empty; use A=32,2=32,...,K=32, a JSON file or - for stdin."
         )
-    if files and stripped == "-":
-        return Shoe.parse(sys.stdin.read())
-    path = Path(stripped)
-    if files and path.is_file():
-        try:
-            content = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise ShoeError(f"Cannot read shoe file {text!r}: {error}.") from None
-        return Shoe.parse(content)
+    if files:
+        document = read_argument(stripped, "shoe file", ShoeError, stdin_what="the shoe")
+        if document is not None:
+            return Shoe.parse(document.text)
     if "=" in stripped or ":" in stripped or stripped.startswith(("{", "[")):
         return Shoe.parse(stripped)
     if not files:
         raise ShoeError(
-            f"Shoe {text!r} is not a spec such as A=32,2=32,...,K=32 or a JSON object "
+            f"Shoe {quoted(text, 200)} is not a spec such as A=32,2=32,...,K=32 or a JSON object "
             'such as {"A": 32, ...}.'
         )
     raise ShoeError(
-        f"Shoe {text!r} is neither a spec such as A=32,2=32,...,K=32 nor a file that exists."
+        f"Shoe {quoted(text, 200)} is neither a spec such as A=32,2=32,...,K=32 nor a file that "
+        "exists."
     )
 
 
 def _decks(text: str) -> int:
-    try:
-        decks = int(text.strip())
-    except ValueError:
+    cleaned = text.strip().removeprefix("+")
+    digits = cleaned.removeprefix("-")
+    if not (digits.isdigit() and digits.isascii()):
         raise ShoeError(
-            f"Number of decks {text!r} is not valid; use a whole number of at least 1."
-        ) from None
+            f"Number of decks {quoted(text, 20)} is not valid; use a whole number of at least 1."
+        )
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise ShoeError(
+            f"Number of decks with {len(digits.lstrip('0')):,} digits is too large; use a whole "
+            f"number of at least 1 and at most {MAX_DIGITS} digits."
+        )
+    decks = int(cleaned)
     if decks < 1:
         raise ShoeError(f"Number of decks {decks} is not valid; use a whole number of at least 1.")
     return decks

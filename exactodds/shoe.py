@@ -14,7 +14,6 @@ suits are known.  All parsing and validation of shoes lives here.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,26 +21,68 @@ from functools import lru_cache
 from typing import Any
 
 from exactodds.cards import RANKS, SUITS, VALUES, Card, Rank, parse_cards, parse_rank
-from exactodds.errors import CardError, ShoeError
+from exactodds.errors import CardError, ShoeError, quoted
+from exactodds.inputs import line_problem, load_json, shown
+from exactodds.numbers import MAX_DIGITS
 
 __all__ = ["Shoe"]
 
 #: The rank symbols A 2 ... 9 T J Q K, in rank order.
 RANK_SYMBOLS: tuple[str, ...] = tuple(rank.symbol for rank in RANKS)
 _RANK_POSITION = {symbol: position for position, symbol in enumerate(RANK_SYMBOLS)}
-_JSON_KINDS = {str: "text", int: "a number", float: "a number", list: "a list", bool: "a boolean"}
+_JSON_KINDS = {str: "text", int: "a number", list: "a list", bool: "a boolean"}
 _JSON_KINDS[type(None)] = "null"
 _SPEC_EXAMPLE = "A=32,2=32,...,K=32 (ranks A 2-9 T J Q K; ranks not named count 0)"
+_JSON_EXAMPLE = 'use an object such as {"A": 32, "2": 32, ..., "K": 32}'
+#: Counts are below 10^100: far past any shoe, and every exact figure stays printable.
+_COUNT_LIMIT = 10**MAX_DIGITS
 
 
 def _check_count(key: str, count: object) -> int:
     if isinstance(count, bool) or not isinstance(count, int):
         raise ShoeError(
-            f"Count {count!r} for {key!r} is not valid; use a whole number of at least 0."
+            f"Count {shown(count)} for {quoted(key)} is not valid; use a whole number of at least 0."
         )
     if count < 0:
-        raise ShoeError(f"Count {count} for {key!r} is negative; use a whole number of at least 0.")
+        raise ShoeError(
+            f"Count {shown(count)} for {quoted(key)} is negative; use a whole number of at least 0."
+        )
+    if count >= _COUNT_LIMIT:
+        raise ShoeError(
+            f"Count {shown(count)} for {quoted(key)} is too large; use a whole number below "
+            f"10^{MAX_DIGITS}."
+        )
     return count
+
+
+def _counts(values: object, what: str) -> tuple[int, ...]:
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise ShoeError(
+            f"{what} is {shown(values) if isinstance(values, (str, Mapping)) else type(values).__name__}"
+            "; use a sequence of whole numbers, one per rank A 2-9 T J Q K."
+        )
+    return tuple(values)
+
+
+def _spec_count(key: str, value: str) -> int:
+    """A count in a shoe spec: digits only, at most :data:`MAX_DIGITS` of them."""
+    cleaned = value.removeprefix("+")
+    if cleaned.isdigit() and cleaned.isascii():
+        if len(cleaned.lstrip("0")) > MAX_DIGITS:
+            raise ShoeError(
+                f"Count for {quoted(key)} has {len(cleaned.lstrip('0')):,} digits; use a whole "
+                f"number below 10^{MAX_DIGITS}."
+            )
+        return int(cleaned)
+    if cleaned.startswith("-") and cleaned[1:].isdigit() and cleaned[1:].isascii():
+        raise ShoeError(
+            f"Count {quoted(value, 20)} for {quoted(key)} is negative; use a whole number of at "
+            "least 0."
+        )
+    raise ShoeError(
+        f"Count {quoted(value, 20)} for {quoted(key)} is not valid; use a whole number of at "
+        "least 0."
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -70,6 +111,10 @@ class Shoe:
     suit_counts: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        if type(self.rank_counts) is not tuple:
+            object.__setattr__(self, "rank_counts", _counts(self.rank_counts, "rank_counts"))
+        if self.suit_counts is not None and type(self.suit_counts) is not tuple:
+            object.__setattr__(self, "suit_counts", _counts(self.suit_counts, "suit_counts"))
         if len(self.rank_counts) != len(RANKS):
             raise ShoeError(
                 f"A shoe needs 13 rank counts (A 2-9 T J Q K), not {len(self.rank_counts)}."
@@ -102,8 +147,14 @@ class Shoe:
         exactodds.errors.ShoeError: Number of decks -1 is not valid; use a whole number of at least 1.
         """
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+            shown_decks = shown(decks) if isinstance(decks, (int, str)) else repr(decks)
             raise ShoeError(
-                f"Number of decks {decks!r} is not valid; use a whole number of at least 1."
+                f"Number of decks {shown_decks} is not valid; use a whole number of at least 1."
+            )
+        if 4 * decks >= _COUNT_LIMIT:
+            raise ShoeError(
+                f"Number of decks {shown(decks)} is too large; use a whole number below "
+                f"2.5 x 10^{MAX_DIGITS - 1} (cards per rank must stay below 10^{MAX_DIGITS})."
             )
         return cls((4 * decks,) * 13, (decks,) * 52)
 
@@ -121,15 +172,17 @@ class Shoe:
         exactodds.errors.ShoeError: Rank A is given twice ('A' and 'a'); name each rank once.
         """
         if not isinstance(counts, Mapping):
-            return cls(tuple(counts))
+            return cls(_counts(counts, "from_ranks"))
         rank_counts = [0] * 13
         seen: dict[Rank, str] = {}
         for key, count in counts.items():
-            rank = key if isinstance(key, Rank) else parse_rank(str(key))
-            name = key.symbol if isinstance(key, Rank) else str(key)
+            if not isinstance(key, (str, Rank)):
+                raise ShoeError(f"Shoe key {key!r} is not a rank; use {_SPEC_EXAMPLE}.")
+            rank = key if isinstance(key, Rank) else parse_rank(key)
+            name = key.symbol if isinstance(key, Rank) else key
             if rank in seen:
                 raise ShoeError(
-                    f"Rank {rank.symbol} is given twice ({seen[rank]!r} and {name!r}); "
+                    f"Rank {rank.symbol} is given twice ({quoted(seen[rank])} and {quoted(name)}); "
                     "name each rank once."
                 )
             seen[rank] = name
@@ -150,6 +203,10 @@ class Shoe:
         ...
         exactodds.errors.ShoeError: Shoe keys mix ranks ('Q') and cards with suits ('KS'); give every key a suit or none.
         """
+        if not isinstance(counts, Mapping):
+            raise ShoeError(
+                f"A shoe mapping is needed, not {type(counts).__name__}; {_JSON_EXAMPLE}."
+            )
         positions = [_RANK_POSITION.get(key) for key in counts]
         if None not in positions and all(
             type(count) is int and count >= 0 for count in counts.values()
@@ -166,21 +223,24 @@ class Shoe:
             if not isinstance(key, str):
                 raise ShoeError(f"Shoe key {key!r} is not a rank; use {_SPEC_EXAMPLE}.")
             try:
-                cards = _cards_of_key(key)
+                cards = _cards_of_key(key) if len(key) <= 8 else ()
             except CardError:
+                cards = ()
+            if not cards:
                 raise ShoeError(
-                    f"Unknown rank {key!r} in the shoe; use A 2-9 T J Q K (10 for T), "
+                    f"Unknown rank {quoted(key)} in the shoe; use A 2-9 T J Q K (10 for T), "
                     "or a card with a suit such as KS."
-                ) from None
+                )
             if len(cards) != 1:
                 raise ShoeError(
-                    f"Shoe key {key!r} names {len(cards)} cards; name one rank or card per key."
+                    f"Shoe key {quoted(key)} names {len(cards)} cards; name one rank or card per "
+                    "key."
                 )
             (suited if cards[0].suit else plain)[key] = count
         if suited and plain:
             raise ShoeError(
-                f"Shoe keys mix ranks ({next(iter(plain))!r}) and cards with suits "
-                f"({next(iter(suited))!r}); give every key a suit or none."
+                f"Shoe keys mix ranks ({quoted(next(iter(plain)))}) and cards with suits "
+                f"({quoted(next(iter(suited)))}); give every key a suit or none."
             )
         if not suited:
             return cls.from_ranks(plain)
@@ -191,7 +251,7 @@ class Shoe:
             assert card.suit is not None
             if card in seen:
                 raise ShoeError(
-                    f"Card {card.symbol} is given twice ({seen[card]!r} and {key!r}); "
+                    f"Card {card.symbol} is given twice ({quoted(seen[card])} and {quoted(key)}); "
                     "name each card once."
                 )
             seen[card] = key
@@ -203,6 +263,9 @@ class Shoe:
     def parse(cls, spec: str) -> Shoe:
         """A shoe from a spec ``"A=32,2=32,...,K=32"`` or a JSON object text.
 
+        Entries are separated by commas, semicolons or new lines (a spec file may give one
+        rank a line).
+
         >>> Shoe.parse('{"A": 2, "K": 4}').cards
         6
         >>> Shoe.parse("A=3,K")
@@ -210,17 +273,22 @@ class Shoe:
         ...
         exactodds.errors.ShoeError: Shoe spec entry 'K' has no count; use A=32,2=32,...,K=32 (ranks A 2-9 T J Q K; ranks not named count 0).
         """
-        text = spec.strip()
-        if text.startswith(("{", "[", '"')) or ("=" not in text and ":" not in text):
+        if not isinstance(spec, str):
+            raise ShoeError(
+                f"Shoe spec {spec!r} is not text; use {_SPEC_EXAMPLE}, or a JSON object text."
+            )
+        text = spec.strip().removeprefix("\ufeff")
+        if text.startswith(("{", "[", '"')):
+            return cls.from_json(text)  # reports where the JSON breaks, if it does
+        if "=" not in text and ":" not in text:
             try:
-                json.loads(text)
-            except json.JSONDecodeError:
-                if text.startswith(("{", "[")):
-                    return cls.from_json(text)  # reports where the JSON breaks
+                data = load_json(text, "shoe JSON", ShoeError)
+            except ShoeError:
+                pass  # not JSON either: the spec reading below says what is wrong
             else:
-                return cls.from_json(text)
+                return cls._from_data(data)
         counts: dict[str, Any] = {}
-        for entry in text.replace(";", ",").split(","):
+        for entry in text.replace(";", ",").replace("\n", ",").split(","):
             entry = entry.strip()
             if not entry:
                 continue
@@ -228,23 +296,23 @@ class Shoe:
             if not separator:
                 key, separator, value = entry.partition(":")
             if not separator:
-                raise ShoeError(f"Shoe spec entry {entry!r} has no count; use {_SPEC_EXAMPLE}.")
+                raise ShoeError(
+                    f"Shoe spec entry {quoted(entry)} has no count; use {_SPEC_EXAMPLE}."
+                )
             key, value = key.strip(), value.strip()
             if key in counts:
-                raise ShoeError(f"Shoe spec names {key!r} twice; name each rank once.")
-            try:
-                counts[key] = int(value)
-            except ValueError:
-                raise ShoeError(
-                    f"Count {value!r} for {key!r} is not valid; use a whole number of at least 0."
-                ) from None
+                raise ShoeError(f"Shoe spec names {quoted(key)} twice; name each rank once.")
+            counts[key] = _spec_count(key, value)
         if not counts:
-            raise ShoeError(f"Shoe spec {spec!r} names no cards; use {_SPEC_EXAMPLE}.")
+            raise ShoeError(f"Shoe spec {quoted(spec)} names no cards; use {_SPEC_EXAMPLE}.")
         return cls.from_mapping(counts)
 
     @classmethod
     def from_json(cls, text: str) -> Shoe:
         """A shoe from a JSON object such as ``{"A": 32, ..., "K": 32}``.
+
+        The JSON is read within :mod:`exactodds.inputs`' limits: a key named twice, deep
+        nesting or a number of more than 100 digits is refused.
 
         >>> Shoe.from_json('{"A": 6}').cards
         6
@@ -252,19 +320,45 @@ class Shoe:
         Traceback (most recent call last):
         ...
         exactodds.errors.ShoeError: Count 6.5 for 'A' is not valid; use a whole number of at least 0.
+        >>> Shoe.from_json('{"K": 4, "K": 9}')
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: Shoe JSON names "K" twice; name each key once.
         """
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ShoeError(
-                f"Shoe JSON is malformed ({error.msg} at line {error.lineno} column "
-                f'{error.colno}); use an object such as {{"A": 32, "2": 32, ..., "K": 32}}.'
-            ) from None
+        if not isinstance(text, str):
+            raise ShoeError(f"Shoe JSON {text!r} is not text; {_JSON_EXAMPLE}.")
+        return cls._from_data(
+            load_json(text, "shoe JSON", ShoeError, _JSON_EXAMPLE, "is malformed")
+        )
+
+    @classmethod
+    def from_json_line(cls, line: str) -> Shoe | None:
+        """A shoe from one line of batch input (the JSON ``--shoe`` takes); ``None`` if blank.
+
+        A line as :func:`~exactodds.inputs.read_lines` gives it: bytes that were not UTF-8,
+        or a line past the length limit, are refused here, in the line's place.
+
+        >>> Shoe.from_json_line('\\ufeff{"A": 6}\\n').cards, Shoe.from_json_line("  \\n")
+        (6, None)
+        >>> Shoe.from_json_line('{"A": 6}\\udcff')
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: This line is not UTF-8 text (byte 0xff at column 9); save the input as UTF-8.
+        """
+        if not isinstance(line, str):
+            raise ShoeError(f"A batch line must be text, not {type(line).__name__}.")
+        problem = line_problem(line)
+        if problem is not None:
+            fix = "save the input as UTF-8" if "UTF-8" in problem else "put one shoe on each line"
+            raise ShoeError(f"This line {problem}; {fix}.")
+        text = line.strip().removeprefix("\ufeff").strip()
+        return cls.from_json(text) if text else None
+
+    @classmethod
+    def _from_data(cls, data: object) -> Shoe:
         if not isinstance(data, dict):
-            raise ShoeError(
-                f"Shoe JSON is {_JSON_KINDS.get(type(data), 'not an object')}, not an object; "
-                'use an object such as {"A": 32, "2": 32, ..., "K": 32}.'
-            )
+            kind = _JSON_KINDS.get(type(data), "a number")
+            raise ShoeError(f"Shoe JSON is {kind}, not an object; {_JSON_EXAMPLE}.")
         return cls.from_mapping(data)
 
     # Derived views ------------------------------------------------------
@@ -325,7 +419,15 @@ class Shoe:
         8
         """
         if isinstance(card, str):
-            (card,) = parse_cards(card)
+            cards = parse_cards(card)
+            if len(cards) != 1:
+                raise CardError(
+                    f"card_count needs one card, not {len(cards)} ({quoted(card)}); name one "
+                    "such as KS."
+                )
+            card = cards[0]
+        if not isinstance(card, Card):
+            raise CardError(f"card_count needs a card such as 'KS', not {card!r}.")
         if card.suit is None:
             raise CardError(f"Card {card.symbol!r} has no suit; name one such as {card.symbol}S.")
         if self.suit_counts is None:

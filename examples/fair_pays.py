@@ -9,6 +9,8 @@ and Panda 8 pays at which the bet's EV is exactly zero (needs sympy:
 
 from __future__ import annotations
 
+import sys
+
 from exactodds import Rules, Shoe, analyze
 from exactodds.analysis.symbolic import breakeven
 from exactodds.bets.catalogue import select_bets
@@ -32,4 +34,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ImportError as error:  # sympy is an extra: say how to get it, no traceback
+        sys.exit(f"fair_pays.py: {error}")

@@ -596,7 +596,7 @@ BAD_INPUTS: list[tuple[list[str], str | None, list[str]]] = [
     (["odds", "--shoe", "-"], "[1, 2, 3]", ["list", "not an object"]),
     (["odds", "--shoe", "-"], '{"A": -4, "K": 10}', ["-4", "'A'"]),
     (["odds", "--shoe", "-"], '{"A": 4.5, "K": 10}', ["4.5", "'A'"]),
-    (["odds", "--shoe", "-"], '{"A": true, "K": 10}', ["True", "'A'"]),
+    (["odds", "--shoe", "-"], '{"A": true, "K": 10}', ["Count true", "'A'"]),
     (["odds", "--shoe", "-"], "", ["''"]),
     (["odds", "--shoe", "A=2,K=3"], None, ["5 cards", "6"]),
     (["odds", "--shoe", "-"], "{}", ["0 cards"]),

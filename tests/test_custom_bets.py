@@ -575,7 +575,7 @@ ERRORS: list[tuple[str, str, list[str]]] = [
     # Pays.
     ("word pay", one_outcome('winner = "tie"', '"eight"'), ["'eight'", "not a number"]),
     ("list pay", one_outcome('winner = "tie"', "[8]"), ["[8]", "not a number"]),
-    ("boolean pay", one_outcome('winner = "tie"', "true"), ["True", "not a number"]),
+    ("boolean pay", one_outcome('winner = "tie"', "true"), ["Pay true", "not a number"]),
     ("table pay", one_outcome('winner = "tie"', "{ a = 1 }"), ["not a number"]),
     ("zero division pay", one_outcome('winner = "tie"', '"1/0"'), ["'1/0'"]),
     ("pay below -1", one_outcome('winner = "tie"', "-2"), ["-2", "at least -1"]),
@@ -609,7 +609,7 @@ ERRORS: list[tuple[str, str, list[str]]] = [
     ("text total", one_outcome('player_total = "6"'), ["'6'"]),
     ("number boolean", one_outcome("player_natural = 1"), ["true or false"]),
     ("text boolean", one_outcome('player_pair = "yes"'), ["'yes'", "true or false"]),
-    ("boolean total", one_outcome("banker_total = true"), ["True"]),
+    ("boolean total", one_outcome("banker_total = true"), ["Value true"]),
     ("text range bound", one_outcome('margin = { min = "4" }'), ["whole numbers"]),
     (
         "when not a table",
@@ -622,7 +622,7 @@ ERRORS: list[tuple[str, str, list[str]]] = [
     ("capital name", one_outcome('winner = "tie"', name="Six_Bonus"), ["'Six_Bonus'"]),
     ("hyphen name", one_outcome('winner = "tie"', name="six-bonus"), ["'six-bonus'"]),
     ("digit first", one_outcome('winner = "tie"', name="6bonus"), ["'6bonus'"]),
-    ("no name", '[[bet]]\n[[bet.outcome]]\nwhen = { winner = "tie" }\npays = 8\n', ["None"]),
+    ("no name", '[[bet]]\n[[bet.outcome]]\nwhen = { winner = "tie" }\npays = 8\n', ["has no name"]),
     (
         "bad outcome name",
         '[[bet]]\nname = "x"\n[[bet.outcome]]\nname = "Win!"\nwhen = { winner = "tie" }\n'

@@ -163,7 +163,11 @@ def tableaux(draw: st.DrawFn) -> Tableau:
         draw(flags),
         draw(flags),
         tuple(draw(flags) for _ in range(10)),
-        draw(st.text(min_size=1, max_size=20).filter(lambda text: text.strip() == text != "")),
+        draw(
+            st.text(
+                st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=20
+            ).filter(lambda text: text.strip() == text != "")
+        ),
     )
 
 

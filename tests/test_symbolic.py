@@ -285,13 +285,13 @@ def test_odds_command_does_not_import_sympy() -> None:
 
 def test_breakeven_without_sympy_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sympy", None)  # makes "import sympy" fail
-    with pytest.raises(ImportError, match=r"pip install \"exactodds\[symbolic\]\""):
+    with pytest.raises(ImportError, match=r"pip install \"\.\[symbolic\]\""):
         breakeven("tie")
     result = run("breakeven", "--bet", "tie", "--decks", "1")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (
         "Error: Symbolic payouts need sympy, which is not installed; install it with "
-        'pip install "exactodds[symbolic]" (or pip install sympy).\n'
+        'pip install ".[symbolic]" in the exactodds folder (or pip install sympy).\n'
     )
 
 

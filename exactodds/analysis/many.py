@@ -49,7 +49,7 @@ from types import MappingProxyType
 import numpy as np
 
 from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
-from exactodds.bets.bet import Bet, main_bets
+from exactodds.bets.bet import Bet, bets_given
 from exactodds.engine.kernel.program import (
     Evaluation,
     IntArray,
@@ -143,10 +143,8 @@ class Analyzer:
     """
 
     def __init__(self, rules: Rules | None = None, bets: Iterable[Bet] | None = None) -> None:
-        self.rules = rules if rules is not None else Rules()
-        self.bets: tuple[Bet, ...] = (
-            tuple(bets) if bets is not None else tuple(main_bets(self.rules))
-        )
+        self.rules = Rules.given(rules)
+        self.bets: tuple[Bet, ...] = bets_given(bets, self.rules)
         self._compiled = compile_tableau(self.rules.tableau)
         keys = self._compiled.keys
         self._keys = len(keys)
@@ -605,11 +603,10 @@ def read_shoes(
     ['Line 3: The shoe holds 2 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.']
     """
     for number, line in enumerate(lines, start=start):
-        text = line.strip()
-        if not text:
-            continue
         try:
-            shoe = Shoe.from_json(text)
+            shoe = Shoe.from_json_line(line)  # every hostile-input rule lives behind this call
+            if shoe is None:
+                continue
             require_countable(shoe)
         except ShoeError as error:
             bad_lines.append(BadLine(number, str(error)))

@@ -46,8 +46,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from exactodds.analysis.single import SUITS_UNKNOWN
-from exactodds.bets.bet import Bet, main_bets
+from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, parse_rank
+from exactodds.engine.walk import require_countable
 from exactodds.errors import RemovalError
 from exactodds.numbers import square_root_decimal_string
 from exactodds.rules import Rules
@@ -369,8 +370,9 @@ def effect_of_removal(
         raise RemovalError(
             f"Number of cards to remove {cards!r} is not valid; use a whole number of at least 1."
         )
-    rules = rules if rules is not None else Rules()
-    chosen = tuple(bets) if bets is not None else main_bets(rules)
+    require_countable(shoe)
+    rules = Rules.given(rules)
+    chosen = bets_given(bets, rules)
     skipped = _skipped_ranks(shoe, cards)
     removable = [rank.index for rank in RANKS if rank.symbol not in skipped]
     if not removable:
@@ -477,6 +479,12 @@ def _skipped_ranks(shoe: Shoe, cards: int) -> dict[str, str]:
 
 
 def _too_few_left(shoe: Shoe, cards: int) -> str:
+    if cards >= shoe.cards:
+        return (
+            f"Cannot remove {_plural(cards, 'card')} from this {shoe.cards}-card shoe: it holds "
+            f"only {shoe.cards}, and a round needs 6 left; remove at most "
+            f"{_plural(max(shoe.cards - 6, 0), 'card')}."
+        )
     return (
         f"Removing {_plural(cards, 'card')} from this {shoe.cards}-card shoe would leave "
         f"{shoe.cards - cards} cards; a round is counted as a sequence of 6 cards, so at least "

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
-from exactodds.bets.bet import Bet, main_bets
+from exactodds.bets.bet import Bet, bets_given
 from exactodds.engine.coefficients import ValueKey, cached_polynomials, polynomials
 from exactodds.engine.walk import (
     OutcomeTable,
@@ -226,6 +226,7 @@ def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:
 
     >>> from exactodds import Rules, Shoe
     >>> from exactodds.engine.walk import enumerate_rounds
+    >>> from exactodds.bets.bet import main_bets
     >>> player = main_bets(Rules())[1]
     >>> price_bet(enumerate_rounds(Shoe.standard(decks=8)), player).outcome_counts["win"]
     2230518282592256
@@ -255,8 +256,8 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
     ...
     exactodds.errors.ShoeError: The shoe holds 3 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
     """
-    rules = rules if rules is not None else Rules()
-    chosen = tuple(bets) if bets is not None else main_bets(rules)
+    rules = Rules.given(rules)
+    chosen = bets_given(bets, rules)
     require_countable(shoe)
     parts = _price_by_value(shoe, rules, chosen)
     if parts is None:
@@ -394,7 +395,7 @@ def price_table(
         winner.value: OutcomeCount(winner.value, by_winner[winner], table.total)
         for winner in (Winner.BANKER, Winner.PLAYER, Winner.TIE)
     }
-    chosen = tuple(bets) if bets is not None else main_bets(rules)
+    chosen = bets_given(bets, rules)
     priced: dict[str, BetAnalysis] = {}
     unavailable: dict[str, str] = {}
     for bet in chosen:

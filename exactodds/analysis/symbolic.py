@@ -64,7 +64,7 @@ def _sympy() -> Any:
     except ImportError as error:
         raise ImportError(
             "Symbolic payouts need sympy, which is not installed; install it with "
-            'pip install "exactodds[symbolic]" (or pip install sympy).'
+            'pip install ".[symbolic]" in the exactodds folder (or pip install sympy).'
         ) from error
     return sympy
 
@@ -337,11 +337,25 @@ class Breakeven:
     expected_value: Fraction
 
     @property
+    def positive_only(self) -> bool:
+        """Whether the rules take only a positive value for this pay (the Tie pay, a Banker 6).
+
+        A side bet's pay may be 0 (a push); the Tie pay and the Super 6 Banker pay may not, as
+        ``--tie-pays 0`` and ``Rules(tie_pays=0)`` are refused.
+        """
+        return (self.pay.bet, self.pay.outcome) in (("tie", "win"), ("banker", "win_with_six"))
+
+    @property
     def in_range(self) -> bool:
-        """Whether a casino could set this value: a pay of at least 0, a commission below 1."""
+        """Whether a casino could set this value: a pay the rules accept, a commission below 1.
+
+        >>> from exactodds import Shoe
+        >>> find_breakeven("tie", "tie", Shoe.from_ranks({"K": 6})).in_range  # fair at 0 only
+        False
+        """
         if self.pay.commission:
             return 0 <= self.value < 1
-        return self.value >= 0
+        return self.value > 0 if self.positive_only else self.value >= 0
 
     @property
     def note(self) -> str | None:
@@ -352,6 +366,11 @@ class Breakeven:
             return f"Even with no commission the {self.bet} bet loses: no commission makes it fair."
         if self.pay.commission:
             return f"The {self.bet} bet wins at every commission below 100%: none makes it fair."
+        if self.value == 0:
+            return (
+                f"The {self.bet} bet is fair only at a pay of 0, which the rules refuse (the pay "
+                "must be positive): every pay they accept makes the bet win."
+            )
         return f"The {self.bet} bet wins even at a pay of 0 (a push): no pay makes it fair."
 
 

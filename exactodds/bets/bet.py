@@ -15,16 +15,16 @@ another pay table.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from exactodds.engine.walk import RoundSummary, Winner
-from exactodds.errors import PayError
+from exactodds.errors import BetError, PayError, quoted
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules, Variant
 
-__all__ = ["Bet", "main_bets"]
+__all__ = ["Bet", "bets_given", "main_bets"]
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,27 @@ class Bet:
     _pays: dict[str, Fraction] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise BetError(f"Bet name {_short(self.name)} is not valid; use a short name in text.")
+        if not callable(self.settle):
+            raise BetError(
+                f"The settle of bet {self.name!r} is {_short(self.settle)}; use a function from a "
+                "round summary to an outcome name."
+            )
+        if isinstance(self.pays, (str, bytes)) or not isinstance(self.pays, (Mapping, Iterable)):
+            raise BetError(
+                f"The pays of bet {self.name!r} are {_short(self.pays)}; use a mapping such as "
+                "{'win': 1, 'lose': -1}."
+            )
         items = self.pays.items() if isinstance(self.pays, Mapping) else self.pays
         cleaned = []
-        for outcome, pay in items:
+        for item in items:
+            if not isinstance(item, tuple) or len(item) != 2 or not isinstance(item[0], str):
+                raise BetError(
+                    f"The pays of bet {self.name!r} hold {_short(item)}; use a mapping such as "
+                    "{'win': 1, 'lose': -1}."
+                )
+            outcome, pay = item
             cleaned.append((outcome, parse_number(pay, f"the {outcome!r} pay of {self.name}")))
         object.__setattr__(self, "pays", tuple(sorted(cleaned)))
         # Looked up for every outcome of every shoe priced, so kept ready (not a field).
@@ -127,6 +145,44 @@ def _settle_banker_super6(summary: RoundSummary) -> str:
 
 def _settle_tie(summary: RoundSummary) -> str:
     return "win" if summary.winner is Winner.TIE else "lose"
+
+
+def _short(value: object) -> str:
+    return quoted(repr(value), 40)[1:-1]
+
+
+def bets_given(bets: object, rules: Rules) -> tuple[Bet, ...]:
+    """*bets* checked as a collection of :class:`Bet`, or the main bets for ``None``.
+
+    >>> [bet.name for bet in bets_given(None, Rules())]
+    ['banker', 'player', 'tie']
+    >>> bets_given("all", Rules())
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.BetError: bets is the text 'all', not a list of bets; pass select_bets('all') (from exactodds import select_bets).
+    """
+    if bets is None:
+        return main_bets(rules)
+    if isinstance(bets, str):
+        raise BetError(
+            f"bets is the text {quoted(bets, 40)}, not a list of bets; pass "
+            f"select_bets({quoted(bets, 40)}) (from exactodds import select_bets)."
+        )
+    if isinstance(bets, Bet):
+        return (bets,)
+    if isinstance(bets, Mapping) or not isinstance(bets, Iterable):
+        raise BetError(
+            f"bets is {quoted(repr(bets), 40)[1:-1]}, not a list of bets; pass a list such as "
+            "select_bets('main,dragon7')."
+        )
+    chosen = tuple(bets)
+    for bet in chosen:
+        if not isinstance(bet, Bet):
+            raise BetError(
+                f"{quoted(repr(bet), 40)[1:-1]} in bets is not a Bet; pass bets such as "
+                "select_bets('main,dragon7')."
+            )
+    return chosen
 
 
 def main_bets(rules: Rules) -> tuple[Bet, Bet, Bet]:

@@ -55,9 +55,9 @@ condition is refused with a one-sentence reason.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -65,7 +65,8 @@ from typing import Any
 
 from exactodds.bets.bet import Bet
 from exactodds.engine.walk import RoundSummary, Winner, enumerate_rounds
-from exactodds.errors import BetError, PayError
+from exactodds.errors import BetError, PayError, quoted
+from exactodds.inputs import load_toml, read_file, sentence, shown
 from exactodds.numbers import fraction_string, parse_number
 from exactodds.shoe import Shoe
 
@@ -195,7 +196,7 @@ def _allowed(bet: str, outcome: str, key: str, value: Any) -> frozenset[object]:
         unknown = set(value) - {"min", "max"}
         if unknown:
             raise CustomBetError(
-                f"Range {value!r} for {where} is not valid; use {{ min = {low}, max = {high} }}."
+                f"Range {_shown(value)} for {where} is not valid; use {{ min = {low}, max = {high} }}."
             )
         start, stop = value.get("min", low), value.get("max", high)
         for bound in (start, stop):
@@ -233,9 +234,14 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
             f"Bet entry {_shown(data)} in the bet file is not a table; start each bet with [[bet]]."
         )
     name = data.get("name")
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
+    if name is None:
         raise CustomBetError(
-            f"Bet name {name!r} in the bet file is not valid; use lower-case letters, digits "
+            'A [[bet]] in the bet file has no name; add one such as name = "my_bet".'
+        )
+    if not isinstance(name, str) or len(name) > 64 or not _NAME.fullmatch(name):
+        raise CustomBetError(
+            f"Bet name {_shown(name)} in the bet file is not valid; use up to 64 lower-case "
+            "letters, digits "
             "and underscores, starting with a letter."
         )
     if name in _GROUP_NAMES:
@@ -250,7 +256,7 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
     unknown = set(data) - {"name", "description", "outcome", "otherwise"}
     if unknown:
         raise CustomBetError(
-            f"Bet {name!r} has unknown key {sorted(unknown)[0]!r}; use name, description, "
+            f"Bet {name!r} has unknown key {quoted(sorted(unknown)[0])}; use name, description, "
             "outcome and otherwise."
         )
     raw_outcomes = data.get("outcome")
@@ -264,9 +270,14 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
         if not isinstance(raw, dict):
             raise CustomBetError(f"Outcome {index} of bet {name!r} is not a table.")
         outcome_name = raw.get("name", f"outcome_{index}")
-        if not isinstance(outcome_name, str) or not _NAME.fullmatch(outcome_name):
+        if (
+            not isinstance(outcome_name, str)
+            or len(outcome_name) > 64
+            or not _NAME.fullmatch(outcome_name)
+        ):
             raise CustomBetError(
-                f"Outcome name {outcome_name!r} of bet {name!r} is not valid; use lower-case "
+                f"Outcome name {_shown(outcome_name)} of bet {name!r} is not valid; use up to 64 "
+                "lower-case "
                 "letters, digits and underscores."
             )
         if outcome_name == "lose" or outcome_name in {outcome.name for outcome in outcomes}:
@@ -278,7 +289,7 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
         if unknown:
             raise CustomBetError(
                 f"Outcome {outcome_name!r} of bet {name!r} has unknown key "
-                f"{sorted(unknown)[0]!r}; use name, when and pays."
+                f"{quoted(sorted(unknown)[0])}; use name, when and pays."
             )
         if "pays" not in raw:
             raise CustomBetError(f"Outcome {outcome_name!r} of bet {name!r} has no 'pays'.")
@@ -293,7 +304,7 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
         for key, value in when.items():
             if key not in _FIELDS:
                 raise CustomBetError(
-                    f"Unknown condition {key!r} in outcome {outcome_name!r} of bet {name!r}; "
+                    f"Unknown condition {quoted(key)} in outcome {outcome_name!r} of bet {name!r}; "
                     f"use {', '.join(_CONDITIONS)}."
                 )
             conditions.append((key, _allowed(name, outcome_name, key, value)))
@@ -310,15 +321,19 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
 
 
 def _pay(value: Any, where: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction)):
+    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction, Decimal)):
         raise CustomBetError(
-            f'Pay {value!r} for {where} is not a number; use a number such as 12, 0.54 or "27/50".'
+            f"Pay {_shown(value)} for {where} is not a number; use a number such as 12, 0.54 "
+            'or "27/50".'
         )
     try:
         pay = parse_number(value, where)
-    except PayError:
+    except PayError as error:
+        if "digits" in str(error) or "exponent" in str(error):
+            raise CustomBetError(str(error)) from None
         raise CustomBetError(
-            f'Pay {value!r} for {where} is not a number; use a number such as 12, 0.54 or "27/50".'
+            f"Pay {_shown(value)} for {where} is not a number; use a number such as 12, 0.54 "
+            'or "27/50".'
         ) from None
     if pay < -1:
         raise CustomBetError(
@@ -345,35 +360,29 @@ def _check_reachable(name: str, outcomes: Sequence[_Outcome]) -> None:
             )
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _shown(value: object) -> str:
-    """A value as the user wrote it in TOML (decimals arrive as Fractions)."""
-    if isinstance(value, Fraction):
-        return repr(float(value)) if value.denominator != 1 else f"{value.numerator}.0"
-    return repr(value)
+    """A value as the user wrote it in TOML (text quoted as Python does, decimals exact)."""
+    if isinstance(value, str):
+        return quoted(value, 40)
+    return shown(value)
 
 
 def parse_custom_bets(
     text: str, source: str = "the bet file", taken: Sequence[str] = ()
 ) -> list[Bet]:
     """Read the bets a TOML text describes; *taken* names may not be reused."""
-    try:
-        data = tomllib.loads(text, parse_float=str)
-    except tomllib.TOMLDecodeError as error:
-        raise CustomBetError(f"{_capital(source)} is not valid TOML ({error}).") from None
-    except PayError as error:
-        raise CustomBetError(f"{_capital(source)}: {error}") from None
+    if not isinstance(text, str):
+        raise CustomBetError(f"Bet file {text!r} is not text; use TOML text with [[bet]] tables.")
+    data = load_toml(text, source, CustomBetError)
     raw_bets = data.get("bet")
     unknown = set(data) - {"bet"}
     if unknown:
         raise CustomBetError(
-            f"{_capital(source)} has unknown key {sorted(unknown)[0]!r}; describe bets as [[bet]] tables."
+            f"{sentence(source)} has unknown key {quoted(sorted(unknown)[0])}; describe bets as "
+            "[[bet]] tables."
         )
     if not isinstance(raw_bets, list) or not raw_bets:
-        raise CustomBetError(f"{_capital(source)} describes no bet; start each bet with [[bet]].")
+        raise CustomBetError(f"{sentence(source)} describes no bet; start each bet with [[bet]].")
     names = set(taken)
     bets = []
     for raw in raw_bets:
@@ -385,8 +394,5 @@ def parse_custom_bets(
 
 def load_custom_bets(path: str | Path, taken: Sequence[str] = ()) -> list[Bet]:
     """Read the bets a TOML file describes."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise CustomBetError(f"Cannot read bet file {str(path)!r}: {error}.") from None
-    return parse_custom_bets(text, f"bet file {str(path)!r}", taken)
+    document = read_file(str(path), "bet file", CustomBetError)
+    return parse_custom_bets(document.text, document.source, taken)

@@ -19,15 +19,16 @@ exactodds.errors.PayError: Bet 'lucky6' has several pays (three_card_win, two_ca
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import replace
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from exactodds.bets.bet import Bet
-from exactodds.errors import PayError
+from exactodds.errors import PayError, quoted
+from exactodds.inputs import load_json, load_toml, read_file, shown
 from exactodds.numbers import fraction_string, parse_number
 
 __all__ = ["apply_pays", "load_paytable", "parse_pay_option", "parse_paytable"]
@@ -43,14 +44,16 @@ def parse_pay_option(text: str) -> tuple[str, Fraction]:
     ...
     exactodds.errors.PayError: Pay 'dragon7' has no value; use NAME=PAY such as dragon7=30 or lucky6.three_card_win=23.
     """
+    if not isinstance(text, str):
+        raise PayError(f"Pay {text!r} is not text; use NAME=PAY such as dragon7=30.")
     name, separator, value = text.partition("=")
     name = name.strip()
     if not separator or not name or not value.strip():
         raise PayError(
-            f"Pay {text!r} has no value; use NAME=PAY such as dragon7=30 or "
+            f"Pay {quoted(text)} has no value; use NAME=PAY such as dragon7=30 or "
             "lucky6.three_card_win=23."
         )
-    return name, parse_number(value, f"--pay {name}")
+    return name, parse_number(value, f"--pay {_label(name)}")
 
 
 def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | int]:
@@ -65,15 +68,20 @@ def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | int]:
 
 
 def _number(value: Any, name: str, source: str) -> Fraction | int:
-    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction)):
+    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction, Decimal)):
         raise PayError(
-            f"Pay {value!r} for {name} in {source} is not a number; use a number such as 30, "
-            '"27/50" or 0.54.'
+            f"Pay {shown(value)} for {_label(name)} in {source} is not a number; use a number "
+            'such as 30, "27/50" or 0.54.'
         )
-    if isinstance(value, str):
-        # TOML and JSON decimals arrive as their text, so they are read exactly here.
-        return parse_number(value, f"{name} in {source}")
-    return value
+    if isinstance(value, int):
+        return value
+    # Decimals arrive exact (as Decimal) from TOML and JSON, and text is read exactly here.
+    return parse_number(value, f"{_label(name)} in {source}")
+
+
+def _label(name: str) -> str:
+    """A pay's name as written, or quoted when it is long or holds odd characters."""
+    return name if len(name) <= 60 and name.isprintable() and name.strip() == name else quoted(name)
 
 
 def parse_paytable(text: str, source: str = "the pay table") -> dict[str, Fraction | int]:
@@ -88,40 +96,21 @@ def parse_paytable(text: str, source: str = "the pay table") -> dict[str, Fracti
     ...
     exactodds.errors.PayError: Pay [1] for big in pays.json is not a number; use a number such as 30, "27/50" or 0.54.
     """
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
-        try:
-            data = json.loads(text, parse_float=str, parse_constant=str)
-        except json.JSONDecodeError as error:
-            raise PayError(
-                f"{_capital(source)} is not valid JSON ({error.msg} at line {error.lineno} column "
-                f'{error.colno}); use an object such as {{"dragon7": 30}}.'
-            ) from None
-        if not isinstance(data, dict):
-            raise PayError(f'{_capital(source)} must hold a JSON object such as {{"dragon7": 30}}.')
+    if not isinstance(text, str):
+        raise PayError(f"Pay table {text!r} is not text; use TOML or JSON text.")
+    if text.lstrip("\ufeff \t\r\n").startswith("{"):
+        data = load_json(text, source, PayError, 'use an object such as {"dragon7": 30}')
+        if not isinstance(data, dict):  # pragma: no cover - text that starts with { is an object
+            raise PayError(f'{source} must hold a JSON object such as {{"dragon7": 30}}.')
     else:
-        import tomllib  # only for TOML text: `exactodds odds` reads none
-
-        try:
-            data = tomllib.loads(text, parse_float=str)
-        except tomllib.TOMLDecodeError as error:
-            raise PayError(
-                f"{_capital(source)} is not valid TOML or JSON ({error}); use lines such as dragon7 = 30."
-            ) from None
+        data = load_toml(text, source, PayError, "use lines such as dragon7 = 30")
     return _flatten(data, source)
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def load_paytable(path: str | Path) -> dict[str, Fraction | int]:
     """Read a pay table file (TOML or JSON)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise PayError(f"Cannot read pay table file {str(path)!r}: {error}.") from None
-    return parse_paytable(text, str(path))
+    document = read_file(str(path), "pay table file", PayError)
+    return parse_paytable(document.text, document.source)
 
 
 def _winning_outcomes(bet: Bet) -> list[str]:

@@ -1,15 +1,131 @@
-"""The click group and its error plumbing: one ``Error:`` line, the right exit code."""
+"""The click group and its error plumbing: one ``Error:`` line, the right exit code.
+
+Every way a run can end badly ends here, in :meth:`_Group.main`, as one line on stderr that
+starts with ``Error:`` and an exit code, never a traceback:
+
+==========================================================  ====  ===========================
+what happened                                               exit  stderr
+==========================================================  ====  ===========================
+bad input: an :class:`~exactodds.errors.ExactOddsError`,     2     ``Error: <the sentence>``
+a click usage error
+the output cannot be written (a full disk, a closed stdout)  1     ``Error: Cannot write ...``
+the reader of a pipe has gone (``| head``)                  1     nothing
+Ctrl-C (SIGINT)                                             130   ``Error: Interrupted.``
+SIGTERM                                                     143   ``Error: Terminated.``
+anything else (a bug)                                       1     ``Error: Internal error ...``
+==========================================================  ====  ===========================
+
+Set ``EXACTODDS_DEBUG=1`` to see the traceback of an internal error.
+"""
 
 from __future__ import annotations
 
+import errno
+import io
+import os
+import re
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from importlib import import_module
+from types import FrameType
 from typing import Any
 
 import click
 
 from exactodds.errors import ExactOddsError
+
+#: Exit codes: bad input (click's own), a failure, and the shell's 128 + signal number.
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Output errors a command cannot do anything about but report.
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EBADF, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EROFS}
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised in the main thread so that the run ends like Ctrl-C does."""
+
+
+class _Interrupted(BaseException):
+    """Ctrl-C inside a command, carried past click (which would print a blank line)."""
+
+
+class _ClosedOutput(io.RawIOBase):
+    """Standard output when the process started without one (``exactodds odds >&-``).
+
+    Python then sets ``sys.stdout`` to ``None`` and every write would vanish; this makes the
+    first write fail, so that the run reports it and exits 1 instead of 0 with no output.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reported = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if self.reported:
+            return len(data)
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def report(message: str) -> None:
+    """Write ``Error: <message>`` to stderr as exactly one line, whatever the message holds.
+
+    Control characters (a newline in a quoted value, a terminal escape) are shown escaped,
+    and characters stderr cannot encode are written as escapes, never an encoding error.
+    """
+    line = _CONTROL.sub(lambda match: repr(match.group())[1:-1], message.strip())
+    stream = sys.stderr
+    if stream is None:  # stderr closed: the exit code still tells
+        return
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    text = f"Error: {line}\n".encode(encoding, "backslashreplace").decode(encoding, "replace")
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _silence_stdout() -> None:
+    """After an output error: send what is still buffered nowhere, so exit stays quiet."""
+    stream = sys.stdout
+    raw = getattr(getattr(stream, "buffer", None), "raw", None)
+    if isinstance(raw, _ClosedOutput):
+        raw.reported = True
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def require_stdout() -> None:
+    """Fail now if standard output was closed when the process started (before any work)."""
+    raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
+    if isinstance(raw, _ClosedOutput) and not raw.reported:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _guard_stdout() -> None:
+    if sys.stdout is None:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()), encoding="utf-8")
+
+
+def _output_failure(error: OSError) -> str:
+    reason = (error.strerror or str(error) or type(error).__name__).rstrip(".")
+    if error.errno in _OUTPUT_ERRORS and error.filename is None:
+        return f"Cannot write the output: {reason[:1].lower()}{reason[1:]}."
+    where = f" ({str(error.filename)[:200]})" if error.filename else ""
+    return f"{reason}{where}."
 
 
 class _NeverRaised(Exception):
@@ -43,6 +159,12 @@ class _Group(click.Group):
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
+
     def main(
         self,
         args: Sequence[str] | None = None,
@@ -51,8 +173,28 @@ class _Group(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        _guard_stdout()
+        code: int | None = None
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # a full disk shows here, not as a warning at exit
+        except ExactOddsError as error:
+            report(str(error))
+            code = EXIT_USAGE
+        except (_Interrupted, KeyboardInterrupt, click.Abort):
+            report("Interrupted.")
+            code = EXIT_INTERRUPTED
+        except Terminated:
+            report("Terminated.")
+            code = EXIT_TERMINATED
+        except BrokenPipeError:  # output piped into a command that stopped reading
+            _silence_stdout()
+            code = EXIT_FAILURE
+        except OSError as error:
+            report(_output_failure(error))
+            _silence_stdout()
+            code = EXIT_FAILURE
         except click.ClickException as error:
             if isinstance(error, _NO_ARGS_IS_HELP):
                 # Plain `exactodds`: the help, as --help gives it, is the answer.
@@ -60,16 +202,23 @@ class _Group(click.Group):
                 if not standalone_mode:
                     raise
                 sys.exit(0)
-            click.echo(f"Error: {error.format_message()}", err=True)
+            report(error.format_message())
             if not standalone_mode:
                 raise
             sys.exit(error.exit_code)
-        except click.Abort:
-            click.echo("Aborted.", err=True)
-            sys.exit(1)
-        except BrokenPipeError:  # output piped into a command that stopped reading
-            sys.stderr.close()
-            sys.exit(1)
+        except Exception as error:
+            if os.environ.get("EXACTODDS_DEBUG"):
+                raise
+            detail = f"{type(error).__name__}: {str(error)[:200]}".rstrip(": ")
+            report(
+                f"Internal error ({detail}); please report it with the command that caused it "
+                "(EXACTODDS_DEBUG=1 shows the traceback)."
+            )
+            code = EXIT_FAILURE
+        if code is not None:
+            if not standalone_mode:
+                raise SystemExit(code)
+            sys.exit(code)
         if standalone_mode:
             sys.exit(result if isinstance(result, int) else 0)
         return result
@@ -93,6 +242,97 @@ def emit(text: str) -> None:
     click.echo(text)
 
 
+#: Held while a block of output is written, so that a signal ends the run between lines.
+_output_lock = threading.Lock()
+_HANDLED = (signal.SIGINT, signal.SIGTERM)
+
+
+def write_whole(text: str) -> None:
+    """Write *text* to stdout, all of it: Ctrl-C and SIGTERM end the run before or after it.
+
+    Bytes go straight to the binary buffer, in a loop (a write that a signal interrupts may
+    return having written only part of its data, and the text layer above would drop the
+    rest), under the lock the signal watcher takes before it flushes and leaves.
+    """
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    with _output_lock:
+        if buffer is None or not hasattr(buffer, "write"):
+            stream.write(text)
+            return
+        data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+        while data:
+            count = buffer.write(data)
+            data = data[count if count is not None else 0 :]
+
+
+def _watch_signals(numbers: set[signal.Signals]) -> None:
+    """Wait for SIGINT or SIGTERM, then end the run: whole output lines, one ``Error:`` line.
+
+    The signals are blocked in every thread (threads inherit the mask), so they wait here,
+    whatever the main thread is blocked on: reading a pipe, a worker's result, a lock. Left
+    to the operating system, a signal can land on a worker thread, and the main thread,
+    blocked in a read, would never see it.
+    """
+    number = signal.sigwait(numbers)
+    holding = _output_lock.acquire(timeout=5)  # let a block being written finish
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    report("Terminated." if number == signal.SIGTERM else "Interrupted.")
+    if "multiprocessing" in sys.modules:  # forked batch workers leave with us, silently
+        import multiprocessing
+
+        for child in multiprocessing.active_children():
+            child.terminate()
+    del holding
+    os._exit(128 + number)
+
+
+def _leave_quietly(number: int, frame: FrameType | None) -> None:
+    os._exit(128 + number)
+
+
+def _in_forked_child(numbers: set[signal.Signals], parent: int) -> None:
+    """A forked worker: no watcher thread here, so the signals end it at once, silently.
+
+    It also ends with its parent (Linux): a pool replaces a worker that was ended, and a
+    replacement forked just as the parent leaves would otherwise wait for work forever,
+    holding the output pipe open.
+    """
+    for number in numbers:
+        signal.signal(number, _leave_quietly)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, numbers)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl here
+            pass
+    if os.getppid() != parent:  # the parent left before the line above
+        os._exit(EXIT_TERMINATED)
+
+
+def _watch() -> None:
+    numbers = {
+        number
+        for number in _HANDLED
+        if signal.getsignal(number) in (signal.SIG_DFL, signal.default_int_handler)
+    }  # an ignored signal (a background job's SIGINT) stays ignored
+    if not numbers or not hasattr(signal, "pthread_sigmask"):
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
+    parent = os.getpid()
+    os.register_at_fork(after_in_child=lambda: _in_forked_child(numbers, parent))
+    watcher = threading.Thread(target=_watch_signals, args=(numbers,), daemon=True)
+    watcher.name = "exactodds-signals"
+    watcher.start()
+
+
 def main() -> None:
-    """Console entry point."""
+    """Console entry point: the CLI, with SIGINT and SIGTERM ending it in one line."""
+    _watch()
     cli()

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO, cast
 
 import click
 
-from exactodds.cli.app import usage_error
+from exactodds.cli.app import require_stdout, usage_error, write_whole
 from exactodds.cli.options import (
     bet_options,
     build_bets,
     build_rules,
     rules_options,
 )
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, quoted
+from exactodds.inputs import read_lines
 
 
 @click.command(name="batch")
@@ -93,16 +96,14 @@ def batch(
         analyzer = analyzer_for(rules, tuple(bets))
     except ExactOddsError as error:
         raise usage_error(error) from None
-    try:
-        stream = click.open_file(source, "r", encoding="utf-8")
-    except OSError as error:
-        raise click.UsageError(f"Cannot read batch input {source!r}: {error.strerror}.") from None
-    bad_lines: list[BadLine] = []
+    require_stdout()  # a closed stdout fails now, not after the whole input is computed
+    stream = _open_input(source)
+    skipped = 0
     written = 0
-    show_progress = not quiet and sys.stderr.isatty()
+    show_progress = not quiet and sys.stderr is not None and sys.stderr.isatty()
     size = _file_size(source)
     with (
-        stream,
+        stream if source != "-" else contextlib.nullcontext(stream),  # stdin stays open
         click.progressbar(
             length=size or 1,
             label="Input read",
@@ -118,32 +119,57 @@ def batch(
                 progress.update(len(line))
                 yield line
 
+        # Bytes in, lines of bounded length out: bad UTF-8 and overlong lines are reported by
+        # the shoe reader in their places, so every good line before them is still written.
+        read = read_lines(stream, stop_after_long_line=not skip_bad)
         # Without a bar to move, the lines go straight to the workers.
-        lines = counted(stream) if show_progress and size is not None else stream
+        lines = counted(read) if show_progress and size is not None else read
         for item in batch_lines(lines, analyzer, digits, full, skip_bad, workers):
             if isinstance(item, BadLine):
-                bad_lines.append(item)
+                if not skip_bad:
+                    sys.stdout.flush()
+                    raise click.UsageError(
+                        f"{str(item).rstrip('.')}; use --skip-bad to go on past bad lines."
+                    )
+                skipped += 1
+                sys.stdout.flush()  # the report follows the results before it
+                click.echo(f"Skipped {str(item)[0].lower()}{str(item)[1:]}", err=True)
                 continue
-            sys.stdout.write(item)
+            write_whole(item)  # Ctrl-C waits for the block: output stays whole lines
             written += item.count("\n")
             if show_progress and size is None:
                 click.echo(f"\rShoes: {written:,}", file=sys.stderr, nl=False)
     if show_progress and size is None and written:
         click.echo(file=sys.stderr)
     sys.stdout.flush()
-    if skip_bad:
-        for line in bad_lines:
-            click.echo(f"Skipped {str(line)[0].lower()}{str(line)[1:]}", err=True)
-        if bad_lines:
-            click.echo(
-                f"Skipped {len(bad_lines)} bad line{'s' if len(bad_lines) != 1 else ''}; "
-                f"wrote {written} result{'s' if written != 1 else ''}.",
-                err=True,
-            )
-    elif bad_lines:
+    if skipped and not written:
         raise click.UsageError(
-            f"{str(bad_lines[0]).rstrip('.')}; use --skip-bad to go on past bad lines."
+            f"Every line was bad: skipped {skipped} line{'s' if skipped != 1 else ''} and "
+            "wrote no result."
         )
+    if skipped:
+        click.echo(
+            f"Skipped {skipped} bad line{'s' if skipped != 1 else ''}; "
+            f"wrote {written} result{'s' if written != 1 else ''}.",
+            err=True,
+        )
+
+
+def _open_input(source: str) -> BinaryIO:
+    """The batch input as bytes: a file, or ``-`` for stdin; any failure is one sentence."""
+    if source == "-":
+        stdin = sys.stdin
+        buffer = getattr(stdin, "buffer", None) if stdin is not None else None
+        if stdin is None or stdin.closed or buffer is None:
+            raise click.UsageError("Cannot read batch input from standard input: it is closed.")
+        return cast(BinaryIO, buffer)
+    try:
+        return open(source, "rb")
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else "not a file"
+        raise click.UsageError(
+            f"Cannot read batch input {quoted(source, 200)}: {reason}."
+        ) from None
 
 
 def _file_size(source: str) -> int | None:

@@ -67,7 +67,7 @@ from exactodds.engine.walk import (
     require_countable,
     summary_of,
 )
-from exactodds.errors import CardError
+from exactodds.errors import CardError, quoted
 from exactodds.rules import Rules, Tableau
 from exactodds.shoe import Shoe
 
@@ -121,10 +121,14 @@ def _position(key: object) -> int:
         cleaned = key.strip().upper()
         if cleaned in _ALIASES:
             return _ALIASES[cleaned]
-        if cleaned.isdigit():
+        if cleaned.isdigit() and cleaned.isascii() and len(cleaned) <= 3:
             key = int(cleaned)
     if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= 6:
-        raise KnownCardError(f"Position {key} is not a dealing position; {_POSITIONS_HINT}.")
+        if isinstance(key, str):
+            shown = key if len(key) <= 20 and key.isprintable() else quoted(key, 20)
+        else:
+            shown = quoted(repr(key), 40)[1:-1]
+        raise KnownCardError(f"Position {shown} is not a dealing position; {_POSITIONS_HINT}.")
     return key
 
 
@@ -137,7 +141,8 @@ def _card(value: Card | str, position: int) -> Card:
         cards = ()
     if len(cards) != 1:
         raise KnownCardError(
-            f"Known card {value!r} at position {position} is not one card; use one card such "
+            f"Known card {quoted(repr(value), 40)[1:-1]} at position {position} is not one card; "
+            "use one card such "
             "as K, 7 or KS (ranks A 2-9 T J Q K, suits S H D C)."
         )
     return cards[0]
@@ -158,13 +163,29 @@ def parse_known(items: KnownLike) -> dict[int, Card]:
     pairs: list[tuple[object, Card | str]] = []
     if isinstance(items, Mapping):
         pairs = list(items.items())
+    elif isinstance(items, str) or not isinstance(items, Iterable):
+        raise KnownCardError(
+            f"Known cards {quoted(repr(items), 40)[1:-1]} are not a list or mapping; use "
+            "['1=KS', 'P2=7'] or {1: 'KS', 3: '7'}."
+        )
     else:
         for text in items:
-            where, separator, card = text.partition("=")
-            if not separator or not where.strip() or not card.strip():
+            if not isinstance(text, str):
                 raise KnownCardError(
-                    f"Known card {text!r} has no position; use POSITION=CARD such as 1=KS or "
-                    f"P2=7, positions 1-6 (P1 B1 P2 B2, then the third cards in the order dealt)."
+                    f"Known card {quoted(repr(text), 40)[1:-1]} is not text; use POSITION=CARD "
+                    "such as 1=KS."
+                )
+            where, separator, card = text.partition("=")
+            if separator and where.strip() and not card.strip():
+                raise KnownCardError(
+                    f"Known card {quoted(text)} has no card after the '='; use POSITION=CARD "
+                    "such as 1=KS or P2=7."
+                )
+            if not separator or not where.strip():
+                raise KnownCardError(
+                    f"Known card {quoted(text)} has no position; use POSITION=CARD such as 1=KS "
+                    f"or P2=7, positions 1-6 (P1 B1 P2 B2, then the third cards in the order "
+                    "dealt)."
                 )
             pairs.append((where, card.strip()))
     known: dict[int, Card] = {}

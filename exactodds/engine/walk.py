@@ -37,7 +37,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from exactodds.cards import VALUES
-from exactodds.errors import ShoeError
+from exactodds.errors import RulesError, ShoeError, quoted
 from exactodds.rules import Tableau
 from exactodds.shoe import Shoe
 
@@ -187,6 +187,11 @@ def enumerate_rounds(shoe: Shoe, tableau: Tableau | None = None) -> OutcomeTable
     exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
     """
     require_countable(shoe)
+    if tableau is not None and not isinstance(tableau, Tableau):
+        raise RulesError(
+            f"tableau is {quoted(repr(tableau), 40)[1:-1]}, not a Tableau; use Tableau.standard() "
+            "or load_rules_file(path)."
+        )
     return _enumerate_cached(shoe, tableau if tableau is not None else Tableau())
 
 
@@ -198,6 +203,11 @@ def require_countable(shoe: Shoe) -> None:
     ...
     exactodds.errors.ShoeError: The shoe holds 4 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
     """
+    if not isinstance(shoe, Shoe):
+        raise ShoeError(
+            f"The shoe is {quoted(repr(shoe), 40)[1:-1]}, not a Shoe; use Shoe.standard(decks=8), "
+            'Shoe.parse("A=4,T=16") or Shoe.from_ranks({...}).'
+        )
     if shoe.cards < 6:
         raise ShoeError(
             f"The shoe holds {shoe.cards} cards; a round is counted as a sequence of 6 cards, "

@@ -1,0 +1,493 @@
+"""Reading what users give: bounded, strict, and one sentence when it is wrong.
+
+Every text exactodds reads from outside (a shoe, a pay table, a rules file, a bet file, a
+batch line, standard input) comes through this module, so that every input path has the
+same limits and the same refusals, whatever the bytes:
+
+* size: a document holds at most :data:`MAX_TEXT_BYTES` (1 MiB), a batch line at most
+  :data:`MAX_LINE_BYTES` (64 KiB);
+* nesting: at most :data:`MAX_DEPTH` levels of lists and objects (tables);
+* numbers: a whole number has at most :data:`~exactodds.numbers.MAX_DIGITS` digits (far
+  below Python's int-string limit), JSON's ``NaN`` and ``Infinity`` and TOML's ``nan`` and
+  ``inf`` are refused, and decimals are kept exact as :class:`~decimal.Decimal`;
+* keys: a JSON object that names a key twice is refused (TOML refuses it itself);
+* text: UTF-8, with a leading byte-order mark ignored;
+* files: an argument that may be a file or a literal (``--shoe``, ``--rules``) is read
+  without ever raising :class:`OSError`: a name too long, a directory, a file that cannot be
+  read all become one sentence.
+
+Errors are raised as the caller's :class:`~exactodds.errors.ExactOddsError` subclass, with
+the caller's words for the input (``"the shoe JSON"``, ``"pay table file 'pays.toml'"``).
+
+>>> from exactodds.errors import ShoeError
+>>> load_json('{"A": 4, "K": 2.5}', "shoe JSON", ShoeError)
+{'A': 4, 'K': Decimal('2.5')}
+>>> load_json('{"K": 4, "K": 9}', "shoe JSON", ShoeError)
+Traceback (most recent call last):
+...
+exactodds.errors.ShoeError: Shoe JSON names "K" twice; name each key once.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import stat
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, BinaryIO, NoReturn
+
+from exactodds.errors import ExactOddsError, quoted
+from exactodds.numbers import MAX_DIGITS
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_LINE_BYTES",
+    "MAX_TEXT_BYTES",
+    "TOO_LONG",
+    "Document",
+    "line_problem",
+    "load_json",
+    "load_toml",
+    "read_argument",
+    "read_file",
+    "read_lines",
+    "read_stdin",
+    "sentence",
+    "shown",
+]
+
+#: Largest document read: a shoe, pay table, rules or bet file, or standard input.
+MAX_TEXT_BYTES = 1 << 20
+#: Largest batch input line (a suited shoe with 100-digit counts takes about 6 KB).
+MAX_LINE_BYTES = 1 << 16
+#: Deepest nesting of lists and objects (the deepest valid input, a bet file, needs 5).
+MAX_DEPTH = 32
+#: A batch line longer than :data:`MAX_LINE_BYTES` is replaced by this character and its size
+#: in bytes. No decoded line can hold it (a lone high surrogate), so no input can forge it.
+TOO_LONG = "\ud800"
+
+_ErrorType = type[ExactOddsError]
+_PATH_LIMIT = 200  # a path is quoted whole up to this many characters
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _Refused(Exception):
+    """Raised inside a parser's hook; turned into the caller's error outside the parser."""
+
+
+def sentence(what: str) -> str:
+    """*what* at the start of a sentence: ``the pay table`` -> ``The pay table``.
+
+    A file name is left as it is (``pays.toml`` is not ``Pays.toml``).
+    """
+    first, space, _ = what.partition(" ")
+    return what[:1].upper() + what[1:] if space and first.isalpha() else what
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value read from JSON or TOML as the user wrote it, shortened for a message.
+
+    >>> shown(True), shown(None), shown("K"), shown(Decimal("6.5")), shown({"B": 1})
+    ('true', 'null', '"K"', '6.5', '{"B": 1}')
+    >>> shown(10**101), shown(10**150)
+    ('a number of 102 digits', 'a number of more than 100 digits')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        if value.bit_length() > 4 * MAX_DIGITS:
+            return f"a number of more than {MAX_DIGITS} digits"
+        digits = len(str(abs(value)))
+        return str(value) if digits <= MAX_DIGITS else f"a number of {digits} digits"
+    if isinstance(value, (Decimal, Fraction)):
+        return str(value)
+    text = _json_like(value)
+    if len(text) > limit:
+        return text[:limit] + "..."
+    return text
+
+
+def _json_like(value: object, depth: int = 0) -> str:
+    if depth > 3:
+        return "..."
+    if isinstance(value, dict):
+        items = list(value.items())
+        inner = ", ".join(
+            f"{_json_like(k, depth + 1)}: {_json_like(v, depth + 1)}" for k, v in items[:8]
+        )
+        return "{" + inner + (", ..." if len(items) > 8 else "") + "}"
+    if isinstance(value, list):
+        inner = ", ".join(_json_like(item, depth + 1) for item in value[:8])
+        return "[" + inner + (", ..." if len(value) > 8 else "") + "]"
+    if isinstance(value, str):
+        short = value if len(value) <= 40 else value[:40] + "..."
+        escaped = short.encode("unicode_escape").decode("ascii").replace('"', '\\"')
+        return f'"{escaped}"'
+    if isinstance(value, (bool, int, Decimal, Fraction)) or value is None:
+        return shown(value)
+    return type(value).__name__
+
+
+# JSON -------------------------------------------------------------------------------------
+
+
+def _json_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON *text*, strings skipped."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for character in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif character == "\\":
+                escaped = True
+            elif character == '"':
+                in_string = False
+        elif character == '"':
+            in_string = True
+        elif character in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif character in "]}":
+            depth -= 1
+    return deepest
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _Refused(f"names {_json_like(key)} twice; name each key once")
+        result[key] = value
+    return result
+
+
+def _check_digits(token: str) -> None:
+    digits = sum(character.isdigit() for character in token)
+    if digits > MAX_DIGITS:
+        raise _Refused(f"holds a number of {digits:,} digits; use at most {MAX_DIGITS} digits")
+
+
+def _json_int(token: str) -> int:
+    _check_digits(token)
+    return int(token)
+
+
+def _json_decimal(token: str) -> Decimal:
+    _check_digits(token)
+    return Decimal(token)
+
+
+def _json_constant(token: str) -> NoReturn:
+    raise _Refused(f"holds {token}, which is not a number; use finite numbers")
+
+
+def load_json(
+    text: str, what: str, error: _ErrorType, hint: str = "", invalid: str = "is not valid JSON"
+) -> Any:
+    """Parse JSON *text* within the limits; *what* names it in errors, *hint* says what is valid.
+
+    Whole numbers come back as :class:`int`, decimals as exact :class:`~decimal.Decimal`.
+
+    >>> from exactodds.errors import PayError
+    >>> load_json("[" * 40 + "]" * 40, "the pay table", PayError)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: The pay table is nested more than 32 levels deep; use at most 32.
+    >>> load_json('{"big": NaN}', "the pay table", PayError)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: The pay table holds NaN, which is not a number; use finite numbers.
+    """
+    _check_size(text, what, error)
+    text = text.removeprefix("\ufeff")
+    if (text.count("[") + text.count("{") > MAX_DEPTH) and _json_depth(text) > MAX_DEPTH:
+        _refuse(
+            error, what, f"is nested more than {MAX_DEPTH} levels deep; use at most {MAX_DEPTH}"
+        )
+    import json  # only the commands that read JSON pay for it
+
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_object,
+            parse_int=_json_int,
+            parse_float=_json_decimal,
+            parse_constant=_json_constant,
+        )
+    except json.JSONDecodeError as problem:
+        detail = f"{problem.msg} at line {problem.lineno} column {problem.colno}"
+        _refuse(error, what, f"{invalid} ({detail})" + (f"; {hint}" if hint else ""))
+    except _Refused as problem:
+        _refuse(error, what, str(problem))
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        _refuse(error, what, f"is nested too deeply; use at most {MAX_DEPTH} levels")
+
+
+# TOML -------------------------------------------------------------------------------------
+
+
+def _toml_decimal(token: str) -> Decimal:
+    if token.lstrip("+-") in ("inf", "nan"):
+        raise _Refused(f"holds {token}, which is not a number; use finite numbers")
+    _check_digits(token)
+    return Decimal(token.replace("_", ""))
+
+
+def _check_tree(value: object, what: str, error: _ErrorType) -> None:
+    """Nesting depth and whole-number size of a parsed document (no recursion)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    limit = 10**MAX_DIGITS
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= MAX_DEPTH:
+                _refuse(
+                    error,
+                    what,
+                    f"is nested more than {MAX_DEPTH} levels deep; use at most {MAX_DEPTH}",
+                )
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+        elif isinstance(item, int) and not isinstance(item, bool) and not -limit < item < limit:
+            _refuse(
+                error,
+                what,
+                f"holds a number of more than {MAX_DIGITS} digits; use at most {MAX_DIGITS} digits",
+            )
+
+
+def load_toml(text: str, what: str, error: _ErrorType, hint: str = "") -> dict[str, Any]:
+    """Parse TOML *text* within the limits (decimals exact, as :class:`~decimal.Decimal`).
+
+    >>> load_toml("big = 0.54\\n[lucky6]\\nthree_card_win = 23\\n", "the pay table", ExactOddsError)
+    {'big': Decimal('0.54'), 'lucky6': {'three_card_win': 23}}
+    >>> load_toml("a = 1\\na = 2\\n", "rules file 'my.toml'", ExactOddsError)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Rules file 'my.toml' is not valid TOML (Cannot overwrite a value (at line 2, column 6)).
+    """
+    import tomllib  # only for TOML text: `exactodds odds` reads none
+
+    _check_size(text, what, error)
+    text = text.removeprefix("\ufeff")
+    try:
+        data = tomllib.loads(text, parse_float=_toml_decimal)
+    except tomllib.TOMLDecodeError as problem:
+        _refuse(error, what, f"is not valid TOML ({problem})" + (f"; {hint}" if hint else ""))
+    except _Refused as problem:
+        _refuse(error, what, str(problem))
+    except RecursionError:
+        _refuse(
+            error, what, f"is nested more than {MAX_DEPTH} levels deep; use at most {MAX_DEPTH}"
+        )
+    except ValueError:  # Python's int-string limit, met inside the parser
+        _refuse(
+            error,
+            what,
+            f"holds a number of more than {MAX_DIGITS} digits; use at most {MAX_DIGITS} digits",
+        )
+    _check_tree(data, what, error)
+    return data
+
+
+# Files, standard input and literals ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Document:
+    """Text read from a file or standard input, and where it came from (for messages).
+
+    >>> Document("A=4", "standard input").source
+    'standard input'
+    """
+
+    text: str
+    source: str
+
+
+def _check_size(text: str, what: str, error: _ErrorType) -> None:
+    if not isinstance(text, str):
+        _refuse(error, what, f"is {type(text).__name__}, not text; pass the text of the document")
+    if len(text) > MAX_TEXT_BYTES:
+        _refuse(error, what, f"is larger than {MAX_TEXT_BYTES // 1024:,} KiB; use a smaller input")
+
+
+def _refuse(error: _ErrorType, what: str, reason: str) -> NoReturn:
+    raise error(f"{sentence(what)} {reason}.") from None
+
+
+def _decode(data: bytes, where: str, error: _ErrorType) -> str:
+    """*data* as text; *where* completes "Cannot read ..." in errors."""
+    if len(data) > MAX_TEXT_BYTES:
+        raise error(
+            f"Cannot read {where}: it is larger than {MAX_TEXT_BYTES // 1024:,} KiB; use a "
+            "smaller input."
+        )
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        bad = data[problem.start]
+        raise error(
+            f"Cannot read {where}: it is not UTF-8 text (byte 0x{bad:02x} at offset "
+            f"{problem.start:,}); save it as UTF-8."
+        ) from None
+
+
+def _reason(problem: OSError) -> str:
+    return (problem.strerror or type(problem).__name__).rstrip(".").lower()
+
+
+def read_stdin(what: str, error: _ErrorType) -> Document:
+    """The text of standard input, for an argument given as ``-``.
+
+    A closed standard input (``exactodds odds --shoe - <&-``) is refused, not a crash.
+    """
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        raise error(f"Cannot read {what} from standard input: it is closed.")
+    try:
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            data = buffer.read(MAX_TEXT_BYTES + 1)
+        else:  # a text stream without bytes underneath (some test harnesses, IDEs)
+            data = stream.read(MAX_TEXT_BYTES + 1).encode("utf-8", "surrogateescape")
+    except (OSError, ValueError) as problem:
+        reason = _reason(problem) if isinstance(problem, OSError) else "it is closed"
+        raise error(f"Cannot read {what} from standard input: {reason}.") from None
+    return Document(_decode(data, f"{what} from standard input", error), "standard input")
+
+
+def _status(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):  # no such file, name too long, a NUL in the name ...
+        return None
+
+
+def read_file(path: str, what: str, error: _ErrorType) -> Document:
+    """The UTF-8 text of the file at *path* (``-`` for standard input), within the size limit.
+
+    >>> from exactodds.errors import PayError
+    >>> read_file("no/such/file.toml", "pay table file", PayError)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Cannot read pay table file 'no/such/file.toml': it does not exist.
+    """
+    if path == "-":
+        return read_stdin(what, error)
+    document = _read_existing(path, what, error)
+    if document is None:
+        raise error(f"Cannot read {what} {quoted(path, _PATH_LIMIT)}: it does not exist.")
+    return document
+
+
+def _read_existing(path: str, what: str, error: _ErrorType) -> Document | None:
+    status = _status(path)
+    if status is None:
+        return None
+    shown_path = quoted(path, _PATH_LIMIT)
+    if stat.S_ISDIR(status.st_mode):
+        raise error(f"Cannot read {what} {quoted(path, _PATH_LIMIT)}: it is a directory.")
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_TEXT_BYTES + 1)
+    except OSError as problem:
+        raise error(f"Cannot read {what} {shown_path}: {_reason(problem)}.") from None
+    source = f"{what} {shown_path}"
+    return Document(_decode(data, source, error), source)
+
+
+def read_argument(
+    argument: str, what: str, error: _ErrorType, stdin_what: str | None = None
+) -> Document | None:
+    """The text an argument names: ``-`` (standard input) or a file that exists; else ``None``.
+
+    ``None`` means the argument is a literal (a spec, a shipped name) for the caller to read.
+    A name that cannot be a file (too long, a NUL byte) is a literal too, never an
+    :class:`OSError`.
+
+    >>> read_argument("A=4," * 100, "shoe file", ExactOddsError) is None
+    True
+    """
+    if argument.strip() == "-":
+        return read_stdin(stdin_what or what, error)
+    return _read_existing(argument, what, error)
+
+
+# Batch lines ------------------------------------------------------------------------------
+
+
+def read_lines(
+    stream: BinaryIO, limit: int = MAX_LINE_BYTES, *, stop_after_long_line: bool = False
+) -> Iterator[str]:
+    """The lines of a byte stream as text, one per line, in bounded memory.
+
+    Bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``) and a line
+    longer than *limit* bytes is replaced by :data:`TOO_LONG`, the limit and its size, without
+    ever being held whole; :func:`line_problem` names either, so a bad line is reported with
+    its number in its place, and every good line before it is still read. A byte-order mark
+    at the start of the stream is ignored. With *stop_after_long_line*, reading stops at a
+    line that is too long instead of skipping to its end (an endless line, ``/dev/zero``, has
+    no end: its size is then given as "at least").
+
+    >>> import io
+    >>> lines = list(read_lines(io.BytesIO(b'\\xef\\xbb\\xbf{"A": 6}\\n\\xff\\n' + b"x" * 40), 32))
+    >>> lines[0], line_problem(lines[1]), line_problem(lines[2])
+    ('{"A": 6}\\n', 'is not UTF-8 text (byte 0xff at column 1)', 'is longer than 32 bytes (40 bytes)')
+    """
+    first = True
+    while True:
+        raw = stream.readline(limit + 2)  # room for the line's own \r\n
+        if not raw:
+            return
+        if first:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+            first = False
+        if len(raw.rstrip(b"\r\n")) > limit:
+            if stop_after_long_line:
+                yield f"{TOO_LONG}{limit} {len(raw)}+"
+                return
+            size = len(raw)
+            while not raw.endswith(b"\n"):  # skip the rest of the line, a chunk at a time
+                raw = stream.readline(limit)
+                if not raw:
+                    break
+                size += len(raw)
+            ending = 1 if raw.endswith(b"\n") else 0
+            yield f"{TOO_LONG}{limit} {size - ending}"
+            continue
+        yield raw.decode("utf-8", "surrogateescape")
+
+
+def line_problem(line: str) -> str | None:
+    """Why a line from :func:`read_lines` cannot be read as text, or ``None`` if it can.
+
+    >>> line_problem('{"A": 6}'), line_problem("\\udcff")
+    (None, 'is not UTF-8 text (byte 0xff at column 1)')
+    """
+    found = _SURROGATE.search(line)
+    if found is None:
+        return None
+    if line.startswith(TOO_LONG):
+        limit, _, size = line[len(TOO_LONG) :].strip().partition(" ")
+        if limit.isdigit() and size.isdigit():
+            return f"is longer than {int(limit):,} bytes ({int(size):,} bytes)"
+        if limit.isdigit() and size.endswith("+") and size[:-1].isdigit():
+            return f"is longer than {int(limit):,} bytes (at least {int(size[:-1]):,} bytes)"
+        return f"is longer than {MAX_LINE_BYTES:,} bytes"
+    byte = ord(found.group()) - 0xDC00
+    if 0x80 <= byte <= 0xFF:
+        return f"is not UTF-8 text (byte 0x{byte:02x} at column {found.start() + 1})"
+    return f"is not UTF-8 text (a lone surrogate at column {found.start() + 1})"
