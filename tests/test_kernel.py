@@ -11,6 +11,7 @@ of 2**53, 2**63 and 2**64 cards, suited and not.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Generator, Iterator
 from fractions import Fraction
@@ -335,3 +336,10 @@ def test_bet_figures_equal_their_definitions(shoe: Shoe) -> None:
         expected = None if resolved == 0 else result.house_edge / resolved
         assert result.house_edge_per_resolved_bet == expected
         assert result.expected_value == Fraction(*result.moment_ratio())
+
+
+@pytest.mark.skipif(not os.environ.get("CI"), reason="a machine without a C compiler may skip it")
+def test_ci_runs_the_compiled_kernel() -> None:
+    # The extension is optional at install time; under CI a silent build failure would leave
+    # every kernel test running on the fallbacks alone, so CI insists that it was built.
+    assert native_module() is not None
