@@ -138,8 +138,14 @@ def _json_like(value: object, depth: int = 0) -> str:
 # JSON -------------------------------------------------------------------------------------
 
 
-def _json_depth(text: str) -> int:
-    """The deepest nesting of ``[`` and ``{`` in JSON *text*, strings skipped."""
+def json_depth(text: str, stop_above: int | None = MAX_DEPTH) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON *text*, strings skipped.
+
+    The scan stops as soon as the depth passes *stop_above* (``None``: never).
+
+    >>> json_depth('{"a": [1, {"b": "[[["}]}'), json_depth("[" * 50, stop_above=None)
+    (3, 50)
+    """
     depth = deepest = 0
     in_string = escaped = False
     for character in text:
@@ -156,7 +162,7 @@ def _json_depth(text: str) -> int:
             depth += 1
             if depth > deepest:
                 deepest = depth
-                if deepest > MAX_DEPTH:
+                if stop_above is not None and deepest > stop_above:
                     return deepest
         elif character in "]}":
             depth -= 1
@@ -211,7 +217,7 @@ def load_json(
     """
     _check_size(text, what, error)
     text = text.removeprefix("\ufeff")
-    if (text.count("[") + text.count("{") > MAX_DEPTH) and _json_depth(text) > MAX_DEPTH:
+    if (text.count("[") + text.count("{") > MAX_DEPTH) and json_depth(text) > MAX_DEPTH:
         _refuse(
             error, what, f"is nested more than {MAX_DEPTH} levels deep; use at most {MAX_DEPTH}"
         )

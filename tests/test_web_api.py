@@ -812,3 +812,24 @@ def test_the_readme_curl_sessions_are_real(client: TestClient, command: str, sho
         )
         output = completed.stdout
     assert output.rstrip("\n") == shown
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b'{"shoe": {"K": 4, "K": 9}}', 'The request body names "K" twice; name each key once.'),
+        (b'{"decks": 6, "decks": 8}', 'The request body names "decks" twice; name each key once.'),
+        (
+            b'{"decks": ' + b"9" * 5000 + b"}",
+            "The request body holds a number of 5,000 digits; use at most 100 digits.",
+        ),
+    ],
+)
+def test_bodies_get_the_checks_every_input_gets(
+    client: TestClient, body: bytes, message: str
+) -> None:
+    # Duplicate keys are never resolved silently, and a number past Python's digit limit is
+    # one sentence, not a 500.
+    response = client.post("/api/odds", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert response.json() == {"error": message}

@@ -26,6 +26,7 @@ from typing import Any
 
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, ShoeError
+from exactodds.inputs import json_depth, load_json
 from exactodds.rules import Rules
 from exactodds.settings import build_bets, build_rules, build_shoe
 from exactodds.shoe import Shoe
@@ -66,28 +67,6 @@ class RequestError(ExactOddsError):
     """
 
 
-def _depth(text: str) -> int:
-    """How deeply arrays and objects nest in JSON *text* (brackets inside strings ignored)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for character in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif character == "\\":
-                escaped = True
-            elif character == '"':
-                in_string = False
-        elif character == '"':
-            in_string = True
-        elif character in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif character in "]}":
-            depth -= 1
-    return deepest
-
-
 def _no_constant(name: str) -> Any:
     raise RequestError(f"The request body holds {name}, which is not a number; use finite numbers.")
 
@@ -110,7 +89,7 @@ def read_json(body: bytes, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
         raise RequestError(
             "The request body is not UTF-8 text; send a UTF-8 JSON object."
         ) from None
-    depth = _depth(text)
+    depth = json_depth(text, stop_above=None)
     if depth > MAX_NESTING:
         raise RequestError(
             f"The request body nests {depth} levels deep; at most {MAX_NESTING} are read."
@@ -124,6 +103,11 @@ def read_json(body: bytes, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
             f"The request body is not valid JSON ({error.msg[:1].lower()}{error.msg[1:]} at line {error.lineno}, "
             f"column {error.colno}); send one JSON object."
         ) from None
+    except ValueError:  # a number past Python's digit limit: the shared checks below name it
+        data = None
+    # The checks every input gets, with their sentences: no key named twice, at most 100
+    # digits in a number. The body itself is read as plain JSON for the option builders.
+    load_json(text, "the request body", RequestError, hint="send one JSON object")
     if not isinstance(data, dict):
         raise RequestError(
             f"The request body is a JSON {_kind(data)}; send one JSON object such as "
