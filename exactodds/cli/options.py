@@ -13,9 +13,9 @@ from exactodds.rules import Variant
 
 # The builders are library functions, shared with the web API (exactodds.web): one reading of
 # every option value, one set of messages.
-from exactodds.settings import build_bets as build_bets
-from exactodds.settings import build_rules as build_rules
-from exactodds.settings import build_shoe as build_shoe
+from exactodds.interface import build_bets as build_bets
+from exactodds.interface import build_rules as build_rules
+from exactodds.interface import build_shoe as build_shoe
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 

@@ -28,7 +28,7 @@ from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, ShoeError
 from exactodds.inputs import json_depth, load_json
 from exactodds.rules import Rules
-from exactodds.settings import build_bets, build_rules, build_shoe
+from exactodds.interface import build_bets, build_rules, build_shoe
 from exactodds.shoe import Shoe
 
 __all__ = [
