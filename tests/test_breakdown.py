@@ -33,18 +33,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, Tableau, Winner, analyze, enumerate_rounds
-from exactodds.analysis.breakdown import (
-    Breakdown,
-    Frequency,
-    breakdown,
+from exactodds.analysis.breakdown import Breakdown, Frequency, breakdown
+from exactodds.engine.known import enumerate_known, parse_known
+from exactodds.engine.walk import falling_factorial
+from exactodds.numbers import decimal_string
+from exactodds.report.breakdown import (
     breakdown_data,
     render_breakdown_csv,
     render_breakdown_json,
     render_breakdown_table,
 )
-from exactodds.engine.known import enumerate_known, parse_known
-from exactodds.engine.walk import falling_factorial
-from exactodds.numbers import decimal_string
 from exactodds.rulefiles import load_rules_file, shipped_rules_files
 
 EIGHT_DECKS = Shoe.standard(decks=8)

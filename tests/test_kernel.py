@@ -21,13 +21,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, analyze
-from exactodds.analysis import many
-from exactodds.analysis.many import Analyzer, BadLine, batch_lines
+from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
 from exactodds.engine.kernel import program as kernel_program
 from exactodds.engine.kernel import twin
 from exactodds.engine.kernel.program import build_program, evaluate, native_module
 from exactodds.engine.walk import sequences
+from exactodds.report import batch as batch_module
+from exactodds.report.batch import BadLine, batch_lines, batch_program
 
 ALL = select_bets("all")
 ANALYZER = Analyzer(Rules(), ALL)
@@ -154,7 +155,7 @@ def test_kernel_equals_twin_on_any_counts(counts: list[int]) -> None:
 def test_twin_alone_when_the_extension_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     # A platform without a C compiler: build_program finds no extension, the twin computes.
     monkeypatch.setattr(kernel_program, "native_module", lambda: None)
-    monkeypatch.setattr(many, "native_module", lambda: None)
+    monkeypatch.setattr(batch_module, "native_module", lambda: None)
     analyzer = Analyzer(Rules(), select_bets("main,perfect_pair,dragon7"))
     assert analyzer._program.native is None
     for shoe in [Shoe.standard(decks=1), Shoe.standard(decks=2).remove("KS QH 7C")]:
@@ -187,7 +188,7 @@ def test_program_rejects_wrong_shapes() -> None:
 def test_extension_is_built_and_used() -> None:
     # CI and every machine with a C compiler build it; the fast paths depend on it.
     assert ANALYZER._program.native is not None
-    assert ANALYZER._batch_program() is not None
+    assert batch_program(ANALYZER) is not None
 
 
 # Batch text ------------------------------------------------------------------
@@ -253,8 +254,8 @@ def test_batch_text_is_the_python_formatters_text(digits: int, skip_bad: bool) -
     for rules in (Rules(), Rules(variant="super6"), Rules(commission="4%", tie_pays=9)):
         analyzer = Analyzer(rules, select_bets("all", rules))
         settings_ = (analyzer, digits, False, skip_bad)
-        fast = many._batch_chunk((1, lines), settings_)
-        python = many._python_chunk((1, lines), settings_)
+        fast = batch_module._batch_chunk((1, lines), settings_)
+        python = batch_module._python_chunk((1, lines), settings_)
         assert "".join(map(str, fast)) == "".join(map(str, python))
         assert [item for item in fast if isinstance(item, BadLine)] == [
             item for item in python if isinstance(item, BadLine)
@@ -273,7 +274,7 @@ def test_batch_output_is_the_same_for_any_jobs_and_chunking() -> None:
 
 def test_batch_stops_computing_when_the_reader_goes(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
-    original = many._batch_chunk
+    original = batch_module._batch_chunk
 
     def counting(
         job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool]
@@ -281,7 +282,7 @@ def test_batch_stops_computing_when_the_reader_goes(monkeypatch: pytest.MonkeyPa
         started.append(job[0])
         return original(job, settings)
 
-    monkeypatch.setattr(many, "_batch_chunk", counting)
+    monkeypatch.setattr(batch_module, "_batch_chunk", counting)
 
     def endless() -> Iterator[str]:
         while True:
@@ -307,8 +308,10 @@ def test_batch_text_with_pays_of_huge_denominators() -> None:
         '{"AS": 4, "2H": 4, "3C": 4}',
     ]
     settings_ = (analyzer, 12, False, False)
-    fast = many._batch_chunk((1, lines), settings_)
-    assert "".join(map(str, fast)) == "".join(map(str, many._python_chunk((1, lines), settings_)))
+    fast = batch_module._batch_chunk((1, lines), settings_)
+    assert "".join(map(str, fast)) == "".join(
+        map(str, batch_module._python_chunk((1, lines), settings_))
+    )
 
 
 def test_batch_threads_build_the_program_once() -> None:

@@ -35,12 +35,10 @@ exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequ
 
 from __future__ import annotations
 
-import collections
 import itertools
-import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -56,7 +54,6 @@ from exactodds.engine.kernel.program import (
     Program,
     build_program,
     evaluate,
-    native_module,
     rank_pair_input,
     suited_pair_input,
 )
@@ -69,26 +66,25 @@ from exactodds.engine.walk import (
     sequences,
     summary_of,
 )
-from exactodds.errors import ShoeError
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 __all__ = [
+    "PLAYER_OUTPUT",
+    "TIE_OUTPUT",
     "Analyzer",
-    "BadLine",
     "ExpectedValueTable",
+    "LeanOutput",
     "analyze_many",
     "analyzer_for",
-    "batch_lines",
-    "read_shoes",
 ]
 
 _PairState = tuple[int, int]
 # Pair states of a hand: 0 no pair, 1 a pair (not suited, or suits unknown), 2 a suited pair.
 _SUITED_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(3) for b in range(3))
 _RANK_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(2) for b in range(2))
-# Kernel outputs 0 and 1 of every Analyzer program: the Player and Tie counts.
-_PLAYER, _TIE = 0, 1
+#: Kernel outputs 0 and 1 of every Analyzer program: the Player and Tie counts.
+PLAYER_OUTPUT, TIE_OUTPUT = 0, 1
 
 
 @lru_cache(maxsize=8)
@@ -110,6 +106,19 @@ def _probes(
 def _flat_probes(keys: tuple[ValueKey, ...]) -> tuple[RoundSummary, ...]:
     """Every probe summary, key by key (13 pair states each, suited ones first)."""
     return tuple(summary for probes in _probes(keys) for _, _, summary in probes)
+
+
+@dataclass(frozen=True)
+class LeanOutput:
+    """Where a bet's exact EV numerator comes out of :meth:`Analyzer.lean_outputs`' program.
+
+    Its EV is ``outputs[output] / (total * denominator)``, ``total`` the shoe's ``ff(N, 6)``.
+    """
+
+    bet: str
+    needs_suits: bool
+    output: int
+    denominator: int
 
 
 @dataclass(frozen=True)
@@ -182,9 +191,9 @@ class Analyzer:
         weights = [[0] * next_output for _ in range(inputs)]
         for key, winner in enumerate(winners):
             if winner is Winner.PLAYER:
-                weights[key][_PLAYER] = 1
+                weights[key][PLAYER_OUTPUT] = 1
             elif winner is Winner.TIE:
-                weights[key][_TIE] = 1
+                weights[key][TIE_OUTPUT] = 1
         for priced in self._priced.values():
             pays, _ = priced.bet.integer_pays()
             column = dict(priced.counts)
@@ -195,7 +204,6 @@ class Analyzer:
                         weights[row][column[outcome]] = 1
         self._weights = weights
         self._program = build_program(self._compiled, weights)
-        self._batch: Program | None = None
         self._lean: dict[bool, Program] = {}
         # Lazy programs are built once even when threads ask at the same time.
         self._building = threading.Lock()
@@ -318,8 +326,8 @@ class Analyzer:
         results = []
         for shoe, outputs in zip(shoes, numbers.rows(), strict=True):
             total = sequences(shoe.cards)
-            player = outputs[_PLAYER]
-            tie = outputs[_TIE]
+            player = outputs[PLAYER_OUTPUT]
+            tie = outputs[TIE_OUTPUT]
             outcomes = {
                 "banker": OutcomeCount("banker", total - player - tie, total),
                 "player": OutcomeCount("player", player, total),
@@ -360,8 +368,8 @@ class Analyzer:
             priced = list(self._priced.values())
             weights = [
                 [
-                    row[_PLAYER] if outcomes else 0,
-                    row[_TIE] if outcomes else 0,
+                    row[PLAYER_OUTPUT] if outcomes else 0,
+                    row[TIE_OUTPUT] if outcomes else 0,
                     *(row[bet.ev_output] for bet in priced),
                 ]
                 for row in self._weights
@@ -369,41 +377,31 @@ class Analyzer:
             self._lean[outcomes] = build_program(self._compiled, weights)
         return self._lean[outcomes]
 
-    def _batch_program(self) -> Program | None:
-        """The lean program with the outcomes, and the text layout of ``exactodds batch``.
+    def lean_outputs(self) -> tuple[Program, tuple[LeanOutput, ...]] | None:
+        """The lean program with the outcomes, and where each bet's EV numerator comes out.
 
-        None when a bet needs the walk or the compiled kernel is not built.
+        Outputs 0 and 1 are the Player and Tie counts (:data:`PLAYER_OUTPUT`,
+        :data:`TIE_OUTPUT`); one :class:`LeanOutput` per bet, in the bets' order.  None
+        when a bet needs the walk.  :mod:`exactodds.report.batch` lays the batch
+        command's text out on it.
+
+        >>> from exactodds.bets.catalogue import select_bets
+        >>> _, outputs = Analyzer(bets=select_bets("tie")).lean_outputs()
+        >>> outputs
+        (LeanOutput(bet='tie', needs_suits=False, output=2, denominator=1),)
         """
-        if self._walk_bets or native_module() is None:
+        if self._walk_bets:
             return None
-        with self._building:
-            return self._build_batch()
-
-    def _build_batch(self) -> Program | None:
-        module = native_module()
-        if self._batch is None and module is not None:
-            priced = [self._priced[bet.name] for bet in self.bets]
-            program = self._build_lean(True)
-            if program.native is None:
-                return None
-            layout = [
-                (
-                    f"{json.dumps(bet.bet.name)}: ".encode(),
-                    (
-                        f"{json.dumps(bet.bet.name)}: "
-                        + json.dumps({"computable": False, "reason": SUITS_UNKNOWN})
-                    ).encode(),
-                    bet.bet.needs_suits,
-                    2 + index,
-                    bet.denominator,
-                )
-                for index, bet in enumerate(priced)
-            ]
-            if any(bet.denominator >= 2**63 for bet in priced):
-                return None
-            module.set_layout(program.native, _PLAYER, _TIE, layout)
-            self._batch = program
-        return self._batch
+        outputs = tuple(
+            LeanOutput(
+                bet.name,
+                bet.needs_suits,
+                self._lean_outputs[bet.name],
+                self._priced[bet.name].denominator,
+            )
+            for bet in self.bets
+        )
+        return self._lean_program(True), outputs
 
 
 def require_countable_cards(cards: int) -> None:
@@ -485,7 +483,7 @@ class ExpectedValueTable:
             raise ValueError("this table was computed without the outcome counts")
         outputs = self._rows[shoe]
         total = self.totals[shoe]
-        player, tie = outputs[_PLAYER], outputs[_TIE]
+        player, tie = outputs[PLAYER_OUTPUT], outputs[TIE_OUTPUT]
         return {"banker": total - player - tie, "player": player, "tie": tie}
 
 
@@ -571,192 +569,3 @@ def analyze_many(
     [1372227328, 1372227328]
     """
     return Analyzer(rules, bets).analyze_many(shoes, chunk_size)
-
-
-@dataclass(frozen=True)
-class BadLine:
-    """A line of batch input that does not describe a shoe exactodds can count.
-
-    >>> str(BadLine(7, "Count -1 for 'A' is negative; use a whole number of at least 0."))
-    "Line 7: Count -1 for 'A' is negative; use a whole number of at least 0."
-    """
-
-    number: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"Line {self.number}: {self.message}"
-
-
-def read_shoes(
-    lines: Iterable[str], bad_lines: list[BadLine], skip_bad: bool, start: int = 1
-) -> Iterator[Shoe]:
-    """Shoes from JSON lines (each the object ``--shoe`` takes), in order, blank lines ignored.
-
-    A bad line is appended to *bad_lines*; unless *skip_bad*, reading stops
-    there, so that everything before it can still be written out first.
-
-    >>> bad: list[BadLine] = []
-    >>> [shoe.cards for shoe in read_shoes(['{"A": 6}', "", '{"A": 2}', '{"K": 7}'], bad, True)]
-    [6, 7]
-    >>> [str(line) for line in bad]
-    ['Line 3: The shoe holds 2 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.']
-    """
-    for number, line in enumerate(lines, start=start):
-        try:
-            shoe = Shoe.from_json_line(line)  # every hostile-input rule lives behind this call
-            if shoe is None:
-                continue
-            require_countable(shoe)
-        except ShoeError as error:
-            bad_lines.append(BadLine(number, str(error)))
-            if skip_bad:
-                continue
-            return
-        yield shoe
-
-
-def _batch_chunk(
-    job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool]
-) -> list[str | BadLine]:
-    """A chunk's JSON lines as text blocks, with any bad lines in their places.
-
-    Simple lines (a flat JSON object of canonical rank or card symbols and
-    plain counts) are parsed, evaluated and written by the compiled kernel
-    without the interpreter lock; every other line is read by
-    :func:`read_shoes`, so that its result or its error is exactly the one the
-    Python reader gives.
-    """
-    analyzer, digits, full, skip_bad = settings
-    program = None if full else analyzer._batch_program()
-    module = native_module()
-    if program is None or module is None:
-        return _python_chunk(job, settings)
-    start, lines = job
-    text, ends_bytes, status = module.batch(program.native, lines, digits)
-    if 2 not in status:
-        # One block of text per clean chunk: the caller writes it in one call.
-        return [text] if text else []
-    ends = memoryview(ends_bytes).cast("q")
-    merged: list[str | BadLine] = []
-    written = 0
-    for index, kind in enumerate(status):
-        if kind != 2:
-            continue
-        if ends[index] > written:
-            merged.append(text[written : ends[index]])
-            written = ends[index]
-        bad: list[BadLine] = []
-        for shoe in read_shoes([lines[index]], bad, skip_bad, start + index):
-            merged.append(_python_line(analyzer, shoe, digits, full))
-        if bad:
-            merged.append(bad[0])
-            if not skip_bad:
-                return merged
-    if len(text) > written:
-        merged.append(text[written:])
-    return merged
-
-
-def _python_line(analyzer: Analyzer, shoe: Shoe, digits: int, full: bool) -> str:
-    from exactodds.report.odds import batch_line
-
-    return f"{batch_line(analyzer.analyze(shoe), digits, full)}\n"
-
-
-def _python_chunk(
-    job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool]
-) -> list[str | BadLine]:
-    """The whole chunk through the Python reader and formatter (``--full``, walk-priced bets)."""
-    from exactodds.report.odds import batch_line
-
-    analyzer, digits, full, skip_bad = settings
-    start, lines = job
-    bad: list[BadLine] = []
-    shoes = read_shoes(lines, bad, skip_bad, start)
-    records: list[str | BadLine] = [
-        batch_line(analysis, digits, full)
-        for analysis in analyzer.analyze_many(shoes, prefetch=False)
-    ]
-    if not bad:
-        return ["".join(f"{record}\n" for record in records)] if records else []
-    # Put each bad line back where it stood among the good ones.
-    merged: list[str | BadLine] = []
-    good = iter(records)
-    bad_by_number = {line.number: line for line in bad}
-    for number, text in enumerate(lines, start=start):
-        if number in bad_by_number:
-            merged.append(bad_by_number[number])
-            if not skip_bad:
-                break
-        elif text.strip():
-            merged.append(f"{next(good)}\n")
-    return merged
-
-
-def batch_lines(
-    lines: Iterable[str],
-    analyzer: Analyzer,
-    digits: int = 10,
-    full: bool = False,
-    skip_bad: bool = False,
-    jobs: int = 1,
-    chunk_lines: int = 2048,
-) -> Iterator[str | BadLine]:
-    """``exactodds batch``: a JSON result line per input line, in input order.
-
-    Yields blocks of text, each one or more whole lines ending in a newline,
-    and, for a bad input line, a :class:`BadLine` in its place; unless
-    *skip_bad*, nothing follows a bad line.  With *jobs* > 1, chunks of lines
-    are computed on that many threads (the compiled kernel parses, counts and
-    writes without the interpreter lock), at most two chunks per thread in
-    flight, so memory stays flat however long the input.  When the caller
-    stops reading (closes the generator, e.g. because the reader of the
-    output has gone), chunks not yet started are cancelled.
-
-    >>> out = list(batch_lines(['{"A": 6}', "{bad", '{"K": 6}'], Analyzer(), digits=2))
-    >>> out[0][:40], str(out[1])[:30], len(out)
-    ('{"shoe": {"cards": 6, "ranks": {"A": 6, ', 'Line 2: Shoe JSON is malformed', 2)
-    >>> [block.count("\\n") for block in batch_lines(['{"A": 6}', '{"K": 6}'], Analyzer())]
-    [2]
-    """
-    chunks = _numbered_chunks(lines, chunk_lines)
-    settings = (analyzer, digits, full, skip_bad)
-    if not full:
-        analyzer._batch_program()  # built here once, before any worker thread asks
-    if jobs <= 1:
-        for chunk in chunks:
-            for item in _batch_chunk(chunk, settings):
-                yield item
-                if isinstance(item, BadLine) and not skip_bad:
-                    return
-        return
-    pool = ThreadPoolExecutor(jobs, thread_name_prefix="exactodds-batch")
-    try:
-        pending: collections.deque[Future[list[str | BadLine]]] = collections.deque()
-        chunks_left = True
-        while chunks_left or pending:
-            while chunks_left and len(pending) < 2 * jobs:
-                next_chunk = next(chunks, None)
-                if next_chunk is None:
-                    chunks_left = False
-                else:
-                    pending.append(pool.submit(_batch_chunk, next_chunk, settings))
-            if not pending:
-                break
-            for item in pending.popleft().result():
-                yield item
-                if isinstance(item, BadLine) and not skip_bad:
-                    return
-    finally:
-        # Reached on a bad line, at the end, or when the caller closes the generator:
-        # nothing more is computed for a reader that has gone.
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _numbered_chunks(lines: Iterable[str], size: int) -> Iterator[tuple[int, list[str]]]:
-    iterator = iter(lines)
-    start = 1
-    while chunk := list(itertools.islice(iterator, size)):
-        yield start, chunk
-        start += len(chunk)

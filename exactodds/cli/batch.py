@@ -84,11 +84,8 @@ def batch(
     # Threads, not processes: the compiled kernel parses, counts and writes each chunk
     # without the interpreter lock, so nothing is pickled between processes.
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    from exactodds.analysis.many import (  # numpy only for this command
-        BadLine,
-        analyzer_for,
-        batch_lines,
-    )
+    from exactodds.analysis.many import analyzer_for  # numpy only for this command
+    from exactodds.report.batch import BadLine, batch_lines
 
     try:
         rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)

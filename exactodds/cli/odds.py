@@ -98,7 +98,8 @@ def _odds_with_known(
     """``odds --known``: the known-card walk, imported only when cards are known."""
     import json
 
-    from exactodds.engine.known import analyze_known, describe_known, parse_known
+    from exactodds.analysis.known import analyze_known
+    from exactodds.engine.known import describe_known, parse_known
 
     try:
         known_cards = parse_known(known)

@@ -7,15 +7,14 @@ from typing import Any, TypeVar
 
 import click
 
-from exactodds.report.odds import FORMATS
-from exactodds.rulefiles import shipped_rules_files
-from exactodds.rules import Variant
-
 # The builders are library functions, shared with the web API (exactodds.web): one reading of
 # every option value, one set of messages.
 from exactodds.interface import build_bets as build_bets
 from exactodds.interface import build_rules as build_rules
 from exactodds.interface import build_shoe as build_shoe
+from exactodds.report.odds import FORMATS
+from exactodds.rulefiles import shipped_rules_files
+from exactodds.rules import Variant
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
