@@ -46,6 +46,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from exactodds.analysis.routing import BetRoute, key_winners, route_bet
 from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.engine.kernel.program import (
@@ -54,17 +55,16 @@ from exactodds.engine.kernel.program import (
     Program,
     build_program,
     evaluate,
+    input_count,
     rank_pair_input,
     suited_pair_input,
 )
-from exactodds.engine.polynomial import ValueKey, compile_tableau
+from exactodds.engine.polynomial import compile_tableau
 from exactodds.engine.walk import (
-    RoundSummary,
     Winner,
     enumerate_rounds,
     require_countable,
     sequences,
-    summary_of,
 )
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -79,33 +79,8 @@ __all__ = [
     "analyzer_for",
 ]
 
-_PairState = tuple[int, int]
-# Pair states of a hand: 0 no pair, 1 a pair (not suited, or suits unknown), 2 a suited pair.
-_SUITED_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(3) for b in range(3))
-_RANK_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(2) for b in range(2))
 #: Kernel outputs 0 and 1 of every Analyzer program: the Player and Tie counts.
 PLAYER_OUTPUT, TIE_OUTPUT = 0, 1
-
-
-@lru_cache(maxsize=8)
-def _probes(
-    keys: tuple[ValueKey, ...],
-) -> tuple[tuple[tuple[bool, _PairState, RoundSummary], ...], ...]:
-    """Per value key, a summary for every pair state, suits known and not (built once)."""
-    return tuple(
-        tuple(
-            (suits, states, summary_of((*key, *states), suits))
-            for suits, all_states in ((True, _SUITED_STATES), (False, _RANK_STATES))
-            for states in all_states
-        )
-        for key in keys
-    )
-
-
-@lru_cache(maxsize=8)
-def _flat_probes(keys: tuple[ValueKey, ...]) -> tuple[RoundSummary, ...]:
-    """Every probe summary, key by key (13 pair states each, suited ones first)."""
-    return tuple(summary for probes in _probes(keys) for _, _, summary in probes)
 
 
 @dataclass(frozen=True)
@@ -157,38 +132,56 @@ class Analyzer:
         self._compiled = compile_tableau(self.rules.tableau)
         keys = self._compiled.keys
         self._keys = len(keys)
-        inputs = len(keys) + 14
-        winners = [summary_of((*key, 0, 0), False).winner for key in keys]
         self._priced: dict[str, _Priced] = {}
         self._walk_bets: dict[str, Bet] = {}
         self._route: dict[str, str] = {}
         next_output = 2
-        summaries = _flat_probes(keys)
         for bet in self.bets:
-            settled = list(map(bet.settle, summaries))
-            for produced in set(settled):
+            route = route_bet(bet, keys)
+            for produced in sorted(route.produced):
                 bet.pay(produced)  # every outcome the bet can produce must have a pay
-            outcomes = self._value_outcomes(settled)
-            route = "polynomial"
-            if outcomes is None:
-                outcomes = self._pair_outcomes(settled)
-                route = "pairs"
+            outcomes = self._kernel_outcomes(route)
+            self._route[bet.name] = route.how
             if outcomes is None:
                 self._walk_bets[bet.name] = bet
-                self._route[bet.name] = "walk"
                 continue
             used = sorted({outcome for outcome in outcomes if outcome is not None})
-            pays, denominator = bet.integer_pays()
+            _, denominator = bet.integer_pays()
             counts = tuple(
                 (outcome, next_output + 1 + index) for index, outcome in enumerate(used[:-1])
             )
             self._priced[bet.name] = _Priced(
                 bet, outcomes, next_output, denominator, counts, used[-1]
             )
-            self._route[bet.name] = route
             next_output += len(used)
         self._outputs = next_output
-        weights = [[0] * next_output for _ in range(inputs)]
+        weights = self._weight_rows(key_winners(keys), next_output)
+        self._weights = weights
+        self._program = build_program(self._compiled, weights)
+        self._lean: dict[bool, Program] = {}
+        # Lazy programs are built once even when threads ask at the same time.
+        self._building = threading.Lock()
+        self._lean_outputs = {name: 2 + index for index, name in enumerate(self._priced)}
+        self._needs_suits: Mapping[str, str] = MappingProxyType(
+            {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
+        )
+
+    def _kernel_outcomes(self, route: BetRoute) -> tuple[str | None, ...] | None:
+        """The bet's outcome per kernel input on its route (None for an unused input or route)."""
+        outcomes: list[str | None] = [None] * input_count(self._keys)
+        if route.how == "polynomial":
+            outcomes[: self._keys] = route.key_outcomes
+        elif route.how == "pairs":
+            for (suits, (player, banker)), outcome in route.pair_outcomes:
+                place = suited_pair_input if suits else rank_pair_input
+                outcomes[place(self._keys, player, banker)] = outcome
+        else:
+            return None
+        return tuple(outcomes)
+
+    def _weight_rows(self, winners: Sequence[Winner], outputs: int) -> list[list[int]]:
+        """One row per kernel input: the Player and Tie counts, each bet's counts and EV."""
+        weights = [[0] * outputs for _ in range(input_count(self._keys))]
         for key, winner in enumerate(winners):
             if winner is Winner.PLAYER:
                 weights[key][PLAYER_OUTPUT] = 1
@@ -202,41 +195,7 @@ class Analyzer:
                     weights[row][priced.ev_output] = pays[outcome]
                     if outcome in column:
                         weights[row][column[outcome]] = 1
-        self._weights = weights
-        self._program = build_program(self._compiled, weights)
-        self._lean: dict[bool, Program] = {}
-        # Lazy programs are built once even when threads ask at the same time.
-        self._building = threading.Lock()
-        self._lean_outputs = {name: 2 + index for index, name in enumerate(self._priced)}
-        self._needs_suits: Mapping[str, str] = MappingProxyType(
-            {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
-        )
-
-    def _value_outcomes(self, settled: list[str]) -> tuple[str | None, ...] | None:
-        """The bet's outcome per kernel input (keys only), if pair states never change it.
-
-        *settled* holds the bet's outcome on every probe: 13 pair states per key.
-        """
-        states = len(_SUITED_STATES) + len(_RANK_STATES)
-        outcomes: list[str | None] = []
-        for start in range(0, len(settled), states):
-            first = settled[start]
-            if settled[start : start + states].count(first) != states:
-                return None
-            outcomes.append(first)
-        return (*outcomes, *([None] * 14))
-
-    def _pair_outcomes(self, settled: list[str]) -> tuple[str | None, ...] | None:
-        """The bet's outcome per kernel input (pair states only), if the key never changes it."""
-        outcomes: list[str | None] = [None] * (self._keys + 14)
-        probes = _probes(self._compiled.keys)[0]
-        for position, (suits, (player, banker), _) in enumerate(probes):
-            seen = set(settled[position :: len(probes)])
-            if len(seen) != 1:
-                return None
-            place = suited_pair_input if suits else rank_pair_input
-            outcomes[place(self._keys, player, banker)] = seen.pop()
-        return tuple(outcomes)
+        return weights
 
     def routes(self) -> dict[str, str]:
         """How each bet is priced: ``"polynomial"``, ``"pairs"`` or ``"walk"``.

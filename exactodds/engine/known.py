@@ -58,6 +58,9 @@ from typing import TypeAlias
 
 from exactodds.cards import VALUES, Card, parse_cards
 from exactodds.engine.walk import (
+    NO_PAIR,
+    PAIR,
+    SUITED_PAIR,
     OutcomeTable,
     RoundSummary,
     falling_factorial,
@@ -88,8 +91,6 @@ POSITION_LABELS: dict[int, str] = {
 }
 _ALIASES = {"P1": 1, "B1": 2, "P2": 3, "B2": 4}
 _POSITIONS_HINT = "use 1-6 (P1 B1 P2 B2, then the third cards in the order dealt)"
-
-_NO_PAIR, _PAIR, _SUITED_PAIR = 0, 1, 2
 
 #: Known cards as accepted by :func:`parse_known` and :func:`enumerate_known`.
 KnownLike: TypeAlias = (
@@ -402,8 +403,8 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
 
 def _state(pair: bool, suited: bool) -> int:
     if suited:
-        return _SUITED_PAIR
-    return _PAIR if pair else _NO_PAIR
+        return SUITED_PAIR
+    return PAIR if pair else NO_PAIR
 
 
 def _endings(

@@ -25,8 +25,8 @@ built (threads release the interpreter lock), and in the pure-Python twin
 >>> from exactodds.engine.polynomial import compile_tableau
 >>> from exactodds.rules import Tableau
 >>> compiled = compile_tableau(Tableau())
->>> inputs = len(compiled.keys) + 14
->>> program = build_program(compiled, [[1]] * len(compiled.keys) + [[0]] * 14)
+>>> inputs = input_count(len(compiled.keys))
+>>> program = build_program(compiled, [[1]] * len(compiled.keys) + [[0]] * (PAIR_INPUTS + 1))
 >>> shoe = Shoe.standard(decks=8)
 >>> evaluate(program, [shoe.rank_counts], [None]).row(0) == [416 * 415 * 414 * 413 * 412 * 411]
 True
@@ -52,20 +52,25 @@ import numpy.typing as npt
 
 from exactodds.engine.kernel import twin
 from exactodds.engine.polynomial import CompiledTableau
+from exactodds.engine.walk import RANK_PAIR_STATES, SUITED_PAIR_STATES
 
 __all__ = [
     "PAIR_INPUTS",
+    "SUITED_PAIR_INPUTS",
     "Evaluation",
     "Program",
     "build_program",
     "evaluate",
+    "input_count",
     "native_module",
     "rank_pair_input",
     "suited_pair_input",
+    "total_input",
 ]
 
 #: Pair-state inputs after the keys: 9 suited states, then 4 rank-only ones.
-PAIR_INPUTS = 13
+SUITED_PAIR_INPUTS = len(SUITED_PAIR_STATES)
+PAIR_INPUTS = SUITED_PAIR_INPUTS + len(RANK_PAIR_STATES)
 IntArray = npt.NDArray[np.int64]
 # Shoes whose every count and whose card total stay below this go to the compiled kernel
 # as int64 arrays; larger ones (2**62 cards and more) are evaluated in Python integers.
@@ -73,6 +78,24 @@ _NATIVE_CARDS_LIMIT = 2**62
 _INT64 = 2**63
 # Width codes of the compiled kernel (see _native.c).
 _NARROW, _WIDE, _PYTHON, _TOO_FEW = 0, 1, 2, 3
+
+
+def input_count(keys: int) -> int:
+    """How many inputs a program of *keys* value-level keys has: keys, pair states, total.
+
+    >>> input_count(205)
+    219
+    """
+    return keys + PAIR_INPUTS + 1
+
+
+def total_input(keys: int) -> int:
+    """The input index of the total ``ff(N, 6)``, the last input.
+
+    >>> total_input(205)
+    218
+    """
+    return keys + PAIR_INPUTS
 
 
 def suited_pair_input(keys: int, player: int, banker: int) -> int:
@@ -90,7 +113,7 @@ def rank_pair_input(keys: int, player: int, banker: int) -> int:
     >>> rank_pair_input(205, 1, 1)
     217
     """
-    return keys + 9 + 2 * player + banker
+    return keys + SUITED_PAIR_INPUTS + 2 * player + banker
 
 
 @cache
@@ -209,7 +232,7 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
     """
     arrays = _arrays(compiled)
     keys = len(compiled.keys)
-    inputs = keys + PAIR_INPUTS + 1
+    inputs = input_count(keys)
     if len(weights) != inputs:
         raise ValueError(
             f"a kernel program needs {inputs} weight rows (one per input), not {len(weights)}"
@@ -223,9 +246,9 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
     )
     groups = (
         range(keys),
-        range(keys, keys + 9),
-        range(keys + 9, keys + PAIR_INPUTS),
-        range(keys + PAIR_INPUTS, inputs),
+        range(keys, keys + SUITED_PAIR_INPUTS),
+        range(keys + SUITED_PAIR_INPUTS, keys + PAIR_INPUTS),
+        range(total_input(keys), inputs),
     )
     largest = [[0] * outputs for _ in groups]
     for group, rows in enumerate(groups):
