@@ -10,10 +10,11 @@ from fractions import Fraction
 import click
 
 from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import bet_options, build_bets, build_rules, rules_options
+from exactodds.cli.options import bet_options, build_bets, built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
+from exactodds.rules import Rules
 
 
 class _Progress:
@@ -98,7 +99,7 @@ class _Progress:
     help="Rounds dealt when the cut card is the first card of a round, that round included "
     "(default: --after-cut + 1; Wizard of Odds' rules and Jacobson's studies deal 1).",
 )
-@rules_options
+@built_options(shoe=False, bets=False)
 @bet_options
 @click.option(
     "--play",
@@ -167,11 +168,7 @@ def simulate(
     burn: str,
     after_cut: int,
     cut_first_rounds: int | None,
-    rules_file: str | None,
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
+    rules: Rules,
     selection: str | None,
     pays: tuple[str, ...],
     paytable: str | None,
@@ -221,7 +218,6 @@ def simulate(
             from exactodds.report.parsheet_plots import require_matplotlib
 
             require_matplotlib()
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
         if selection is None:
             named = [
                 text.partition("=")[0].strip()
