@@ -68,7 +68,7 @@ from exactodds.engine.walk import (
     summary_of,
 )
 from exactodds.errors import CardError, quoted
-from exactodds.rules import Tableau
+from exactodds.rules import FirstDraw, Tableau
 from exactodds.shoe import Shoe
 
 __all__ = [
@@ -442,13 +442,12 @@ def _play(
     tableau: Tableau, player_total: int, banker_total: int, card5: int, card6: int
 ) -> tuple[int, int, int, int]:
     """Finish a round from the two-card totals and the values at positions 5 and 6."""
-    if player_total in tableau.natural_totals or banker_total in tableau.natural_totals:
-        return player_total, banker_total, 2, 2
-    if tableau.player_draws[player_total]:
+    draw = tableau.first_draw(player_total, banker_total)
+    if draw is FirstDraw.PLAYER:
         player_final = (player_total + card5) % 10
-        if tableau.banker_draws[banker_total][card5]:
+        if tableau.banker_draws_on(banker_total, card5):
             return player_final, (banker_total + card6) % 10, 3, 3
         return player_final, banker_total, 3, 2
-    if tableau.banker_draws_when_player_stood[banker_total]:
+    if draw is FirstDraw.BANKER:
         return player_total, (banker_total + card5) % 10, 2, 3
     return player_total, banker_total, 2, 2

@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import enum
+import math
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from functools import lru_cache
 
 from exactodds.cards import VALUES
 from exactodds.errors import RulesError, ShoeError, quoted
-from exactodds.rules import Tableau
+from exactodds.rules import FirstDraw, Tableau
 from exactodds.shoe import Shoe
 
 __all__ = [
@@ -76,13 +77,10 @@ def falling_factorial(count: int, length: int) -> int:
 
     >>> falling_factorial(5, 2), falling_factorial(1, 2), falling_factorial(7, 0)
     (20, 0, 1)
+    >>> falling_factorial(-3, 2), falling_factorial(-3, 0)
+    (0, 1)
     """
-    result = 1
-    for factor in range(count, count - length, -1):
-        if factor <= 0:
-            return 0
-        result *= factor
-    return result
+    return math.perm(max(count, 0), length)
 
 
 def sequences(cards: int) -> int:
@@ -353,8 +351,6 @@ def _walk(shoe: Shoe, tableau: Tableau) -> dict[_Key, int]:
     suits_known = shoe.suits_known
     types = _class_types(shoe)
     naturals = tableau.natural_totals
-    player_draws = tableau.player_draws
-    banker_draws_when_stood = tableau.banker_draws_when_player_stood
     banker_draws = tableau.banker_draws
     split_cache: dict[tuple[int, int, int], dict[_SplitKey, int]] = {}
 
@@ -384,17 +380,15 @@ def _walk(shoe: Shoe, tableau: Tableau) -> dict[_Key, int]:
             player_natural = player_total in naturals
             banker_natural = banker_total in naturals
             endings: dict[tuple[int, int, int, int], int] = defaultdict(int)
-            if player_natural or banker_natural:
+            draw = tableau.first_draw(player_total, banker_total)
+            if draw is FirstDraw.NATURAL or draw is FirstDraw.NONE:
                 endings[(player_total, banker_total, 2, 2)] = both_stand
-            elif not player_draws[player_total]:
-                if banker_draws_when_stood[banker_total]:
-                    for third, third_count in enumerate(left):
-                        if third_count:
-                            endings[(player_total, (banker_total + third) % 10, 2, 3)] += (
-                                third_count * (left_after_four - 1)
-                            )
-                else:
-                    endings[(player_total, banker_total, 2, 2)] = both_stand
+            elif draw is FirstDraw.BANKER:
+                for third, third_count in enumerate(left):
+                    if third_count:
+                        endings[(player_total, (banker_total + third) % 10, 2, 3)] += (
+                            third_count * (left_after_four - 1)
+                        )
             else:
                 row = banker_draws[banker_total]
                 for third, third_count in enumerate(left):

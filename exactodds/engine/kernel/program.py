@@ -52,7 +52,7 @@ import numpy.typing as npt
 
 from exactodds.engine.kernel import twin
 from exactodds.engine.polynomial import CompiledTableau
-from exactodds.engine.walk import RANK_PAIR_STATES, SUITED_PAIR_STATES
+from exactodds.engine.walk import RANK_PAIR_STATES, SUITED_PAIR_STATES, sequences
 
 __all__ = [
     "PAIR_INPUTS",
@@ -333,7 +333,7 @@ def _numpy_rows(
     rows = [
         row
         for row, counts in enumerate(rank_counts)
-        if max(counts) < 2**58 and sum(counts) >= 6 and _sequences(sum(counts)) < limit
+        if max(counts) < 2**58 and sum(counts) >= 6 and sequences(sum(counts)) < limit
     ]
     arrays = _arrays(program.compiled)
     starts = arrays.size_start.tolist()
@@ -357,17 +357,10 @@ def _numpy_rows(
         pairs = np.array(
             [twin.pair_states(rank_counts[row], suit_counts[row]) for row in block], dtype=object
         )
-        totals = np.array([_sequences(int(total)) for total in cards], dtype=np.uint64)
+        totals = np.array([sequences(int(total)) for total in cards], dtype=np.uint64)
         inputs = np.concatenate([keys, pairs.T.astype(np.uint64), totals[None, :]], axis=0)
         values[block] = (weights.T @ inputs.view(np.int64)).T
     return set(rows)
-
-
-def _sequences(cards: int) -> int:
-    total = 1
-    for factor in range(cards, cards - 6, -1):
-        total *= max(factor, 0)
-    return total
 
 
 def _native_ranks(rank_counts: Sequence[Sequence[int]]) -> tuple[IntArray, list[int]]:
