@@ -87,13 +87,8 @@ def arrays_equal(left: Polynomials, right: Polynomials) -> bool:
         a.keys == b.keys
         and np.array_equal(a.multisets, b.multisets)
         and np.array_equal(a.coefficients, b.coefficients)
-        and all(
-            x.start == y.start
-            and x.stop == y.stop
-            and np.array_equal(x.parents, y.parents)
-            and np.array_equal(x.factors, y.factors)
-            for x, y in zip(a._levels, b._levels, strict=True)
-        )
+        and np.array_equal(a.parents, b.parents)
+        and np.array_equal(a.factors, b.factors)
     )
 
 

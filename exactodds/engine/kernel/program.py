@@ -173,23 +173,15 @@ class _Arrays:
 def _arrays(compiled: CompiledTableau) -> _Arrays:
     """The product table and the sparse coefficients of *compiled*, as flat arrays.
 
-    Read from ``compiled.multisets`` and ``compiled.coefficients`` only: row r's
-    product is its parent's (the multiset less one card of its largest value v)
-    times ``n_v - (m_v - 1)``, the next factor of ``ff(n_v, m_v)``.
+    The product table is the compiled tableau's (:func:`~exactodds.engine.coefficients.multiset_plan`'s):
+    row r's product is its parent's times ``n_v - offset``, factor row ``v * 7 + offset``.
     """
     multisets = np.asarray(compiled.multisets, dtype=np.int64)
     rows = multisets.shape[0]
     sizes = multisets.sum(axis=1)
     if np.any(np.diff(sizes) < 0) or int(sizes.max()) != 6 or int(multisets.max()) > 6:
         raise ValueError("compiled multisets must be ordered by size, up to six cards")
-    # Each multiset as a base-7 number; the parent drops one card of the largest value.
-    powers = 7 ** np.arange(10, dtype=np.int64)
-    codes = multisets @ powers
-    largest = 9 - np.argmax(multisets[:, ::-1] > 0, axis=1)
-    order = np.argsort(codes)
-    parents = order[np.searchsorted(codes[order], codes - powers[largest])]
-    factors = largest * 7 + multisets[np.arange(rows), largest] - 1
-    parents[0], factors[0] = 0, 0
+    parents, factors = compiled.parents, compiled.factors
     size_start = [int(np.searchsorted(sizes, size)) for size in range(7)] + [rows]
     coefficients = np.asarray(compiled.coefficients)
     nonzero_rows, keys = np.nonzero(coefficients)
