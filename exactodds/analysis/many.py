@@ -306,12 +306,9 @@ class Analyzer:
             return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[name])
         outcome_counts = {outcome: outputs[output] for outcome, output in priced.counts}
         outcome_counts[priced.rest] = total - sum(outcome_counts.values())
-        result = BetAnalysis(priced.bet, outcome_counts, total)
-        # The kernel's EV numerator spares a pass over the outcomes (a cached property).
-        result.__dict__["expected_value"] = Fraction(
-            outputs[priced.ev_output], total * priced.denominator
-        )
-        return result
+        # The kernel's EV numerator spares a pass over the outcomes.
+        expected_value = Fraction(outputs[priced.ev_output], total * priced.denominator)
+        return BetAnalysis.with_expected_value(priced.bet, outcome_counts, total, expected_value)
 
     def _lean_program(self, outcomes: bool) -> Program:
         """A program of every EV numerator only (output 2 + i: the i-th priced bet).

@@ -508,12 +508,6 @@ def _nothing_removable(shoe: Shoe, cards: int) -> str:
     )
 
 
-def _remove_rank(shoe: Shoe, index: int, cards: int) -> Shoe:
-    counts = list(shoe.rank_counts)
-    counts[index] -= cards
-    return Shoe(tuple(counts))
-
-
 _Counts = tuple[tuple[int, ...], tuple[int, ...] | None]
 
 

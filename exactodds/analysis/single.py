@@ -74,6 +74,25 @@ class BetAnalysis:
     outcome_counts: Mapping[str, int]
     total: int
 
+    @classmethod
+    def with_expected_value(
+        cls, bet: Bet, outcome_counts: Mapping[str, int], total: int, expected_value: Fraction
+    ) -> BetAnalysis:
+        """The analysis, its exact EV already known (the kernel's numerator): no second pass.
+
+        >>> from exactodds.bets.bet import main_bets
+        >>> tie = main_bets(Rules())[2]
+        >>> counts = {"lose": 8, "win": 1}
+        >>> BetAnalysis.with_expected_value(tie, counts, 9, Fraction(0)).expected_value
+        Fraction(0, 1)
+        >>> BetAnalysis(tie, counts, 9).expected_value == BetAnalysis.with_expected_value(
+        ...     tie, counts, 9, Fraction(0)).expected_value
+        True
+        """
+        result = cls(bet, outcome_counts, total)
+        result.__dict__["expected_value"] = expected_value  # what the cached property holds
+        return result
+
     @property
     def name(self) -> str:
         """The bet's name."""
