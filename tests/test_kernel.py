@@ -16,6 +16,7 @@ import random
 from collections.abc import Generator, Iterator
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -189,6 +190,52 @@ def test_extension_is_built_and_used() -> None:
     # CI and every machine with a C compiler build it; the fast paths depend on it.
     assert ANALYZER._program.native is not None
     assert batch_program(ANALYZER) is not None
+
+
+def _native_arguments() -> list[object]:
+    """Valid arguments of the extension's program(): every key's count, one output."""
+    arrays = kernel_program._arrays(ANALYZER._compiled)
+    keys = len(ANALYZER._compiled.keys)
+    inputs = kernel_program.input_count(keys)
+    output_start = np.zeros(inputs + 1, dtype=np.int32)
+    output_start[1 : keys + 1] = np.arange(1, keys + 1)
+    output_start[keys + 1 :] = keys
+    return [
+        arrays.parents,
+        arrays.factors,
+        arrays.size_start,
+        arrays.entry_start,
+        arrays.entry_key,
+        arrays.entry_coefficient,
+        keys,
+        output_start,
+        np.zeros(keys, dtype=np.int32),
+        np.ones(keys, dtype=np.int64),
+        1,
+        1,
+    ]
+
+
+@pytest.mark.skipif(native_module() is None, reason="the C extension is not built")
+@pytest.mark.parametrize(
+    ("position", "wrong"),
+    [
+        (0, np.int64),  # int32 parents given as int64: 8-byte items, a length 4 divides
+        (1, np.int32),  # int16 factors given as int32
+        (5, np.int32),  # int64 coefficients given as int32: the length does not divide 8
+        (9, np.int32),  # int64 weights given as int32
+    ],
+)
+def test_native_program_refuses_a_wrong_item_size(position: int, wrong: type) -> None:
+    module = native_module()
+    assert module is not None
+    arguments = _native_arguments()
+    assert module.program(*arguments) is not None  # the right item sizes are taken
+    array = arguments[position]
+    assert isinstance(array, np.ndarray)
+    arguments[position] = array.astype(wrong)
+    with pytest.raises(ValueError, match="wrong item size"):
+        module.program(*arguments)
 
 
 # Batch text ------------------------------------------------------------------
