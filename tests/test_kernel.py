@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, analyze
@@ -148,6 +148,10 @@ def test_nearly_empty_shoes(counts: list[int], suited: bool) -> None:
 @given(
     counts=st.lists(st.integers(0, 2**66), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
 )
+# Issue 8: 1.5 x 2**63 cards gave negative counts through the batch path.
+@example(counts=[2**62, 2**62, 2**62] + [0] * 10)
+# The narrow/wide boundary: ff(N, 6) just past 2**64.
+@example(counts=[cards_for(2**64) + 1] + [0] * 12)
 def test_kernel_equals_twin_on_any_counts(counts: list[int]) -> None:
     shoe = Shoe(tuple(counts))
     assert evaluate(ANALYZER._program, [shoe.rank_counts], [None]).row(0) == twin_outputs(shoe)
