@@ -31,7 +31,8 @@ settings.load_profile(_profile())
 
 def pytest_report_header(config: pytest.Config) -> str:
     seed = config.getoption("hypothesis_seed", None)
-    how = "derandomized" if settings.default.derandomize else f"seed {seed or 'random'}"
+    current = settings.get_profile(_profile())
+    how = "derandomized" if current.derandomize else f"seed {seed or 'random'}"
     return f"hypothesis profile: {_profile()} ({how}; rerun one with --hypothesis-seed=N)"
 
 
