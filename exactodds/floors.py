@@ -9,8 +9,8 @@ prefix, so ``exactodds.engine.kernel.twin`` is on ``engine``'s floor.
 3
 >>> floor_of("exactodds.interface")
 8
->>> print(floor_map().splitlines()[2].split("  ")[0])
-floor 3  engine/
+>>> floor_map().splitlines()[2].split()[:3]
+['floor', '3', 'engine/']
 >>> floor_of("exactodds.nowhere")
 Traceback (most recent call last):
 ...
