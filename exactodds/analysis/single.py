@@ -32,6 +32,7 @@ from exactodds.engine.walk import (
     require_countable,
     sequences,
 )
+from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string, percent_string, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -250,8 +251,14 @@ def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:
     2230518282592256
     """
     counts: dict[str, int] = defaultdict(int)
-    for summary, count in table.counts.items():
-        counts[bet.settle_round(summary)] += count
+    settle = bet.settle
+    try:  # one guard for the whole table: the same sentence as Bet.settle_round's
+        for summary, count in table.counts.items():
+            counts[settle(summary)] += count
+    except ExactOddsError:
+        raise
+    except Exception as error:
+        raise bet.settle_failure(error) from error
     return _bet_analysis(bet, counts, table.total)
 
 

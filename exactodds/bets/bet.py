@@ -128,11 +128,21 @@ class Bet:
         except ExactOddsError:
             raise
         except Exception as error:
-            raise BetError(
-                f"Bet {self.name!r} cannot settle a round of this shoe: its settle function "
-                f"raised {type(error).__name__} ({quoted(str(error), 80)}); give it an outcome "
-                "for every round."
-            ) from error
+            raise self.settle_failure(error) from error
+
+    def settle_failure(self, error: Exception) -> BetError:
+        """The one sentence for a settle function that raised *error* on a real round.
+
+        For loops that guard many rounds at once (the walk's pricing) rather than each.
+
+        >>> print(main_bets(Rules())[2].settle_failure(ValueError("no outcome")))
+        Bet 'tie' cannot settle a round of this shoe: its settle function raised ValueError ('no outcome'); give it an outcome for every round.
+        """
+        return BetError(
+            f"Bet {self.name!r} cannot settle a round of this shoe: its settle function "
+            f"raised {type(error).__name__} ({quoted(str(error), 80)}); give it an outcome "
+            "for every round."
+        )
 
     def pay(self, outcome: str) -> Fraction:
         """The net result of *outcome* per unit staked."""
