@@ -111,7 +111,7 @@ def route_bet(
     keys = tuple(keys)
     pair_probes = _pair_probes(suits)
     try:
-        settled = [bet.settle(summary) for summary in _probes(keys, suits)]
+        settled = list(map(bet.settle, _probes(keys, suits)))
     except Exception:  # a round the shoe may never deal: the walk shows only those that happen
         return BetRoute("walk")
     produced = frozenset(settled)
