@@ -49,6 +49,7 @@ __all__ = [
     "build_bets",
     "build_rules",
     "build_shoe",
+    "fields",
 ]
 
 
@@ -196,6 +197,17 @@ KNOWN_OPTION = Option(
     "POSITION=CARD",
     multiple=True,
 )
+
+
+def fields(*groups: Sequence[Option], files: bool = False) -> tuple[str, ...]:
+    """The JSON field names of the options in *groups*; file-reading ones only with *files*.
+
+    What a web request may name, from the same list the command line's flags come from.
+
+    >>> fields(SHOE_OPTIONS, RULES_OPTIONS, BET_OPTIONS, (KNOWN_OPTION,))
+    ('decks', 'shoe', 'remove', 'variant', 'commission', 'tie_pays', 'tie_loses', 'rules', 'bets', 'pay', 'known')
+    """
+    return tuple(option.field for group in groups for option in group if files or not option.files)
 
 
 def _read_shoe(text: str, files: bool) -> Shoe:
