@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 import click
@@ -116,7 +116,11 @@ def bet_options(function: Function) -> Function:
 
 
 def built_options(
-    *, shoe: bool = True, bets: bool = True, all_bets: bool = False
+    *,
+    shoe: bool = True,
+    bets: bool = True,
+    all_bets: bool = False,
+    default_selection: Callable[[Mapping[str, Any]], str | None] | None = None,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -124,7 +128,8 @@ def built_options(
     ``rules`` (:class:`~exactodds.rules.Rules`) and ``bets`` (a list of
     :class:`~exactodds.bets.bet.Bet`, with *bets*; every bet by default with *all_bets*)
     in place of the option values, built in that order inside the one usage-error guard:
-    a bad value is one sentence and exit 2 before the command runs.
+    a bad value is one sentence and exit 2 before the command runs. Without ``--bets``,
+    *default_selection* (given the command's other option values) may choose the bets.
     """
 
     def decorate(function: Function) -> Function:
@@ -145,6 +150,8 @@ def built_options(
                 values["rules"] = rules
                 if bets:
                     selection = values.pop("selection")
+                    if selection is None and default_selection is not None:
+                        selection = default_selection(values)
                     values["bets"] = build_bets(
                         rules,
                         selection or ("all" if all_bets else None),
