@@ -1,4 +1,11 @@
-"""Test-run settings shared by the doctests and the tests."""
+"""Test-run settings shared by the doctests and the tests.
+
+Hypothesis profiles, registered here so that every test module's ``@settings`` builds on
+them: ``ci`` (chosen when the environment says ``CI=true``, as CI services do, or with
+``HYPOTHESIS_PROFILE=ci``) is derandomized, so a run is the same run on every machine, and
+prints what reproduces a failure; ``dev`` (the default) explores fresh examples every run.
+The header of every run names the profile and the seed.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,27 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+
+
+def _profile() -> str:
+    chosen = os.environ.get("HYPOTHESIS_PROFILE")
+    if chosen:
+        return chosen
+    return "ci" if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"} else "dev"
+
+
+settings.load_profile(_profile())
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    seed = config.getoption("hypothesis_seed", None)
+    current = settings.get_profile(_profile())
+    how = "derandomized" if current.derandomize else f"seed {seed or 'random'}"
+    return f"hypothesis profile: {_profile()} ({how}; rerun one with --hypothesis-seed=N)"
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -154,7 +154,7 @@ def print_report(runs: int, results: dict[str, list[tuple[float, float]]]) -> No
 
 def print_routes(runs: int) -> None:
     """One 8-deck shoe, main bets, in process: the walk against the polynomial route."""
-    from exactodds.analysis import single
+    from exactodds.analysis import routing, single
     from exactodds.bets.bet import main_bets
     from exactodds.engine import coefficients
     from exactodds.engine.walk import _enumerate_cached, enumerate_rounds
@@ -170,7 +170,7 @@ def print_routes(runs: int) -> None:
 
     def loaded() -> None:
         coefficients._loaded.clear()
-        single._probes.cache_clear()
+        routing._probes.cache_clear()
         assert single._price_by_value(shoe, rules, bets) is not None
 
     def compiled() -> None:

@@ -25,58 +25,63 @@ from typing import TYPE_CHECKING, Any
 # Every public name is imported on first use (PEP 562), so that `import exactodds`, which any
 # `exactodds.*` import runs first, costs next to nothing: `exactodds odds` must start fast,
 # and numpy (batch), sympy (breakeven) and the rest load only where they are used.
+#: The public API, written once: each module (under exactodds.) and the names it gives.
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    "analysis.single": ("Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet"),
+    "analysis.many": ("Analyzer", "analyze_many"),
+    "analysis.removal": ("effect_of_removal",),
+    "analysis.symbolic": ("breakeven",),
+    "bets.bet": ("Bet", "main_bets"),
+    "bets.catalogue": ("select_bets",),
+    "bets.custom": ("load_custom_bets",),
+    "cards": ("Card", "Rank", "Suit", "parse_cards"),
+    "engine.known": ("enumerate_known",),
+    "engine.walk": ("OutcomeTable", "RoundSummary", "Winner", "enumerate_rounds"),
+    "errors": ("CardError", "ExactOddsError", "PayError", "RulesError", "ShoeError"),
+    "rulefiles": ("load_rules_file",),
+    "rules": ("Rules", "Tableau", "Variant"),
+    "shoe": ("Shoe",),
+}
+_LAZY = {name: module for module, names in _PUBLIC.items() for name in names}
+__all__ = sorted(_LAZY)
+
+# For type checkers only (mypy --strict re-exports `X as X`); tests/test_layers.py holds
+# these imports equal to _PUBLIC, so the two cannot drift.
 if TYPE_CHECKING:
-    from exactodds.analysis.many import Analyzer, analyze_many
-    from exactodds.analysis.removal import effect_of_removal
-    from exactodds.analysis.single import Analysis, BetAnalysis, OutcomeCount, analyze, price_bet
-    from exactodds.analysis.symbolic import breakeven
-    from exactodds.bets.bet import Bet, main_bets
-    from exactodds.bets.catalogue import select_bets
-    from exactodds.bets.custom import load_custom_bets
-    from exactodds.cards import Card, Rank, Suit, parse_cards
-    from exactodds.engine.known import enumerate_known
-    from exactodds.engine.walk import OutcomeTable, RoundSummary, Winner, enumerate_rounds
-    from exactodds.errors import CardError, ExactOddsError, PayError, RulesError, ShoeError
-    from exactodds.rulefiles import load_rules_file
-    from exactodds.rules import Rules, Tableau, Variant
-    from exactodds.shoe import Shoe
+    from exactodds.analysis.many import Analyzer as Analyzer
+    from exactodds.analysis.many import analyze_many as analyze_many
+    from exactodds.analysis.removal import effect_of_removal as effect_of_removal
+    from exactodds.analysis.single import Analysis as Analysis
+    from exactodds.analysis.single import BetAnalysis as BetAnalysis
+    from exactodds.analysis.single import OutcomeCount as OutcomeCount
+    from exactodds.analysis.single import analyze as analyze
+    from exactodds.analysis.single import price_bet as price_bet
+    from exactodds.analysis.symbolic import breakeven as breakeven
+    from exactodds.bets.bet import Bet as Bet
+    from exactodds.bets.bet import main_bets as main_bets
+    from exactodds.bets.catalogue import select_bets as select_bets
+    from exactodds.bets.custom import load_custom_bets as load_custom_bets
+    from exactodds.cards import Card as Card
+    from exactodds.cards import Rank as Rank
+    from exactodds.cards import Suit as Suit
+    from exactodds.cards import parse_cards as parse_cards
+    from exactodds.engine.known import enumerate_known as enumerate_known
+    from exactodds.engine.walk import OutcomeTable as OutcomeTable
+    from exactodds.engine.walk import RoundSummary as RoundSummary
+    from exactodds.engine.walk import Winner as Winner
+    from exactodds.engine.walk import enumerate_rounds as enumerate_rounds
+    from exactodds.errors import CardError as CardError
+    from exactodds.errors import ExactOddsError as ExactOddsError
+    from exactodds.errors import PayError as PayError
+    from exactodds.errors import RulesError as RulesError
+    from exactodds.errors import ShoeError as ShoeError
+    from exactodds.rulefiles import load_rules_file as load_rules_file
+    from exactodds.rules import Rules as Rules
+    from exactodds.rules import Tableau as Tableau
+    from exactodds.rules import Variant as Variant
+    from exactodds.shoe import Shoe as Shoe
 
     __version__: str
-
-_LAZY = {
-    "Analysis": "analysis.single",
-    "BetAnalysis": "analysis.single",
-    "OutcomeCount": "analysis.single",
-    "analyze": "analysis.single",
-    "price_bet": "analysis.single",
-    "Bet": "bets.bet",
-    "main_bets": "bets.bet",
-    "Card": "cards",
-    "Rank": "cards",
-    "Suit": "cards",
-    "parse_cards": "cards",
-    "OutcomeTable": "engine.walk",
-    "RoundSummary": "engine.walk",
-    "Winner": "engine.walk",
-    "enumerate_rounds": "engine.walk",
-    "CardError": "errors",
-    "ExactOddsError": "errors",
-    "PayError": "errors",
-    "RulesError": "errors",
-    "ShoeError": "errors",
-    "Rules": "rules",
-    "Tableau": "rules",
-    "Variant": "rules",
-    "Shoe": "shoe",
-    "Analyzer": "analysis.many",
-    "analyze_many": "analysis.many",
-    "select_bets": "bets.catalogue",
-    "load_custom_bets": "bets.custom",
-    "enumerate_known": "engine.known",
-    "effect_of_removal": "analysis.removal",
-    "load_rules_file": "rulefiles",
-    "breakeven": "analysis.symbolic",
-}
 
 
 def __getattr__(name: str) -> Any:
@@ -97,39 +102,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__, "__version__"})
-
-
-__all__ = [
-    "Analysis",
-    "Analyzer",
-    "Bet",
-    "BetAnalysis",
-    "Card",
-    "CardError",
-    "ExactOddsError",
-    "OutcomeCount",
-    "OutcomeTable",
-    "PayError",
-    "Rank",
-    "RoundSummary",
-    "Rules",
-    "RulesError",
-    "Shoe",
-    "ShoeError",
-    "Suit",
-    "Tableau",
-    "Variant",
-    "Winner",
-    "analyze",
-    "analyze_many",
-    "breakeven",
-    "effect_of_removal",
-    "enumerate_known",
-    "enumerate_rounds",
-    "load_custom_bets",
-    "load_rules_file",
-    "main_bets",
-    "parse_cards",
-    "price_bet",
-    "select_bets",
-]

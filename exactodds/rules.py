@@ -26,7 +26,7 @@ from typing import Any
 from exactodds.errors import RulesError, quoted
 from exactodds.numbers import fraction_string, parse_commission, parse_pay, percent_string
 
-__all__ = ["Rules", "Tableau", "Variant"]
+__all__ = ["FirstDraw", "Rules", "Tableau", "Variant"]
 
 
 def _sequence(values: object, what: str) -> tuple[Any, ...]:
@@ -125,6 +125,48 @@ class Tableau:
         True
         """
         return cls()
+
+    def first_draw(self, player_total: int, banker_total: int) -> FirstDraw:
+        """What happens after the first four cards, on these two-card totals.
+
+        The one reading of the tableau's drawing decision: the walk, the count polynomials
+        and the known-card walk all ask here (dealing's vectorised copy reads the same rows).
+
+        >>> tableau = Tableau.standard()
+        >>> [tableau.first_draw(*totals).value for totals in ((8, 0), (6, 7), (7, 3), (2, 6))]
+        ['natural', 'none', 'banker', 'player']
+        """
+        if player_total in self.natural_totals or banker_total in self.natural_totals:
+            return FirstDraw.NATURAL
+        if self.player_draws[player_total]:
+            return FirstDraw.PLAYER
+        if self.banker_draws_when_player_stood[banker_total]:
+            return FirstDraw.BANKER
+        return FirstDraw.NONE
+
+    def banker_draws_on(self, banker_total: int, player_third: int | None) -> bool:
+        """Whether the Banker draws on *banker_total*, given the Player's third card's value.
+
+        *player_third* is ``None`` when the Player stood.
+
+        >>> Tableau.standard().banker_draws_on(3, 8), Tableau.standard().banker_draws_on(5, None)
+        (False, True)
+        """
+        if player_third is None:
+            return self.banker_draws_when_player_stood[banker_total]
+        return self.banker_draws[banker_total][player_third]
+
+
+class FirstDraw(enum.Enum):
+    """Who draws first after the first four cards (:meth:`Tableau.first_draw`).
+
+    ``PLAYER``: the Player draws, and the Banker then draws by ``banker_draws[total][third]``.
+    """
+
+    NATURAL = "natural"
+    NONE = "none"
+    BANKER = "banker"
+    PLAYER = "player"
 
 
 def _standard_banker_draws() -> tuple[tuple[bool, ...], ...]:

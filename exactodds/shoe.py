@@ -136,6 +136,24 @@ class Shoe:
     # Constructors -------------------------------------------------------
 
     @classmethod
+    def from_checked_counts(
+        cls, rank_counts: tuple[int, ...], suit_counts: tuple[int, ...] | None
+    ) -> Shoe:
+        """A shoe of counts its maker has already checked, built without checking them again.
+
+        For compositions valid by construction (a simulation's dealt shoes: the checks
+        would cost more than evaluating the round); never for input. The counts must be
+        tuples of 13 (and 52) whole numbers of at least 0, each rank's suits adding up.
+
+        >>> Shoe.from_checked_counts((4,) * 13, None) == Shoe.standard(1).without_suits()
+        True
+        """
+        shoe = object.__new__(cls)
+        object.__setattr__(shoe, "rank_counts", rank_counts)
+        object.__setattr__(shoe, "suit_counts", suit_counts)
+        return shoe
+
+    @classmethod
     def standard(cls, decks: int = 8) -> Shoe:
         """A full shoe of *decks* 52-card decks, suits known.
 

@@ -31,20 +31,19 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from published_figures import WINNING_SIDE_AND_TOTAL
 
 from exactodds import Rules, Shoe, Tableau, Winner, analyze, enumerate_rounds
-from exactodds.analysis.breakdown import (
-    Breakdown,
-    Frequency,
-    breakdown,
+from exactodds.analysis.breakdown import Breakdown, Frequency, breakdown
+from exactodds.engine.known import enumerate_known, parse_known
+from exactodds.engine.walk import falling_factorial
+from exactodds.numbers import decimal_string
+from exactodds.report.breakdown import (
     breakdown_data,
     render_breakdown_csv,
     render_breakdown_json,
     render_breakdown_table,
 )
-from exactodds.engine.known import enumerate_known, parse_known
-from exactodds.engine.walk import falling_factorial
-from exactodds.numbers import decimal_string
 from exactodds.rulefiles import load_rules_file, shipped_rules_files
 
 EIGHT_DECKS = Shoe.standard(decks=8)
@@ -54,20 +53,8 @@ def _eight_decks() -> Breakdown:
     return breakdown(enumerate_rounds(EIGHT_DECKS))
 
 
-# Wizard of Odds, "Exact Winning Side and Total in Baccarat" (8 decks):
-# total -> (Player win, Banker win, Tie), as printed.
-WINNING_SIDE_AND_TOTAL = {
-    9: (613_074_020_540_416, 586_850_279_002_112, 55_146_054_060_032),
-    8: (555_823_197_134_848, 529_914_458_673_152, 54_879_416_675_072),
-    7: (408_043_979_470_848, 384_279_324_919_808, 101_717_538_899_968),
-    6: (312_658_895_192_064, 269_232_304_455_680, 96_170_001_308_416),
-    5: (122_838_277_197_824, 216_715_928_915_968, 39_684_046_743_808),
-    4: (86_165_771_096_064, 163_359_790_133_248, 36_294_133_463_040),
-    3: (62_946_423_310_336, 72_927_778_568_192, 22_250_510_129_408),
-    2: (44_328_525_111_296, 44_681_581_871_104, 20_006_606_104_576),
-    1: (24_639_193_538_560, 24_291_119_898_624, 20_499_217_668_352),
-    0: (0, 0, 28_979_901_420_544),
-}
+# WINNING_SIDE_AND_TOTAL: Wizard of Odds, "Exact Winning Side and Total in Baccarat" (8 decks),
+# total -> (Player win, Banker win, Tie), from tests/published_figures.py.
 
 
 def test_every_winning_side_and_total_matches_the_wizard_of_odds() -> None:

@@ -28,7 +28,8 @@ from typing import Any
 
 import click
 import pytest
-from click.testing import CliRunner, Result
+from cli_runner import run, run_ok
+from published_figures import EIGHT_DECK_BANKER, EIGHT_DECK_PLAYER, EIGHT_DECK_TIE, EIGHT_DECK_TOTAL
 
 from exactodds import Rules, Shoe, analyze
 from exactodds.cli import cli
@@ -36,10 +37,8 @@ from exactodds.cli import cli
 RANK_SYMBOLS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 
 # Published 8-deck counts of ordered six-card sequences (Wizard of Odds).
-BANKER_COUNT = 2_292_252_566_437_888
-PLAYER_COUNT = 2_230_518_282_592_256
-TIE_COUNT = 475_627_426_473_216
-TOTAL_8_DECKS = 4_998_398_275_503_360
+BANKER_COUNT, PLAYER_COUNT, TIE_COUNT = EIGHT_DECK_BANKER, EIGHT_DECK_PLAYER, EIGHT_DECK_TIE
+TOTAL_8_DECKS = EIGHT_DECK_TOTAL
 
 BET_KEYS = {
     "computable",
@@ -99,25 +98,6 @@ CSV_COLUMNS = [
 
 
 # Helpers -----------------------------------------------------------------
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    """Invoke the CLI in-process; stdout and stderr are kept apart (click 8.2+).
-
-    ``prog_name`` is what the installed console script is called (click would
-    otherwise name the program after the function, ``cli``).
-    """
-    return CliRunner().invoke(cli, list(args), input=input, prog_name="exactodds")
-
-
-def run_ok(*args: str, input: str | None = None) -> Result:
-    """Invoke the CLI and check that it succeeded quietly."""
-    result = run(*args, input=input)
-    assert result.exception is None, (result.exception, result.stderr)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    assert result.stdout.endswith("\n")
-    return result
 
 
 def odds_json(*options: str, input: str | None = None) -> dict[str, Any]:

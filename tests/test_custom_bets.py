@@ -18,7 +18,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_runner import run
+from click.testing import Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +40,6 @@ from exactodds.bets.catalogue import available_bets
 from exactodds.bets.custom import CustomBetError, load_custom_bets, parse_custom_bets
 from exactodds.bets.side import side_bets
 from exactodds.cards import RANKS, SUITS
-from exactodds.cli import cli
 from exactodds.errors import BetError
 
 SIX_BONUS = Path(__file__).parent.parent / "examples" / "bets" / "six_bonus.toml"
@@ -180,11 +180,6 @@ def rebuilt(name: str) -> Bet:
 def by_hand() -> Bet:
     (bet,) = parse_custom_bets(PERFECT_PAIR_BY_HAND)
     return bet
-
-
-def run(*args: str) -> Result:
-    """Invoke the CLI in-process, stdout and stderr kept apart."""
-    return CliRunner().invoke(cli, list(args), prog_name="exactodds")
 
 
 def assert_usage_error(result: Result, *fragments: str) -> None:

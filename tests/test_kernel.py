@@ -16,18 +16,20 @@ import random
 from collections.abc import Generator, Iterator
 from fractions import Fraction
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, analyze
-from exactodds.analysis import many
-from exactodds.analysis.many import Analyzer, BadLine, batch_lines
+from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
 from exactodds.engine.kernel import program as kernel_program
 from exactodds.engine.kernel import twin
 from exactodds.engine.kernel.program import build_program, evaluate, native_module
 from exactodds.engine.walk import sequences
+from exactodds.report import batch as batch_module
+from exactodds.report.batch import BadLine, batch_lines, batch_program
 
 ALL = select_bets("all")
 ANALYZER = Analyzer(Rules(), ALL)
@@ -146,6 +148,10 @@ def test_nearly_empty_shoes(counts: list[int], suited: bool) -> None:
 @given(
     counts=st.lists(st.integers(0, 2**66), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
 )
+# Issue 8: 1.5 x 2**63 cards gave negative counts through the batch path.
+@example(counts=[2**62, 2**62, 2**62] + [0] * 10)
+# The narrow/wide boundary: ff(N, 6) just past 2**64.
+@example(counts=[cards_for(2**64) + 1] + [0] * 12)
 def test_kernel_equals_twin_on_any_counts(counts: list[int]) -> None:
     shoe = Shoe(tuple(counts))
     assert evaluate(ANALYZER._program, [shoe.rank_counts], [None]).row(0) == twin_outputs(shoe)
@@ -154,7 +160,7 @@ def test_kernel_equals_twin_on_any_counts(counts: list[int]) -> None:
 def test_twin_alone_when_the_extension_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     # A platform without a C compiler: build_program finds no extension, the twin computes.
     monkeypatch.setattr(kernel_program, "native_module", lambda: None)
-    monkeypatch.setattr(many, "native_module", lambda: None)
+    monkeypatch.setattr(batch_module, "native_module", lambda: None)
     analyzer = Analyzer(Rules(), select_bets("main,perfect_pair,dragon7"))
     assert analyzer._program.native is None
     for shoe in [Shoe.standard(decks=1), Shoe.standard(decks=2).remove("KS QH 7C")]:
@@ -187,7 +193,53 @@ def test_program_rejects_wrong_shapes() -> None:
 def test_extension_is_built_and_used() -> None:
     # CI and every machine with a C compiler build it; the fast paths depend on it.
     assert ANALYZER._program.native is not None
-    assert ANALYZER._batch_program() is not None
+    assert batch_program(ANALYZER) is not None
+
+
+def _native_arguments() -> list[object]:
+    """Valid arguments of the extension's program(): every key's count, one output."""
+    arrays = kernel_program._arrays(ANALYZER._compiled)
+    keys = len(ANALYZER._compiled.keys)
+    inputs = kernel_program.input_count(keys)
+    output_start = np.zeros(inputs + 1, dtype=np.int32)
+    output_start[1 : keys + 1] = np.arange(1, keys + 1)
+    output_start[keys + 1 :] = keys
+    return [
+        arrays.parents,
+        arrays.factors,
+        arrays.size_start,
+        arrays.entry_start,
+        arrays.entry_key,
+        arrays.entry_coefficient,
+        keys,
+        output_start,
+        np.zeros(keys, dtype=np.int32),
+        np.ones(keys, dtype=np.int64),
+        1,
+        1,
+    ]
+
+
+@pytest.mark.skipif(native_module() is None, reason="the C extension is not built")
+@pytest.mark.parametrize(
+    ("position", "wrong"),
+    [
+        (0, np.int64),  # int32 parents given as int64: 8-byte items, a length 4 divides
+        (1, np.int32),  # int16 factors given as int32
+        (5, np.int32),  # int64 coefficients given as int32: the length does not divide 8
+        (9, np.int32),  # int64 weights given as int32
+    ],
+)
+def test_native_program_refuses_a_wrong_item_size(position: int, wrong: type) -> None:
+    module = native_module()
+    assert module is not None
+    arguments = _native_arguments()
+    assert module.program(*arguments) is not None  # the right item sizes are taken
+    array = arguments[position]
+    assert isinstance(array, np.ndarray)
+    arguments[position] = array.astype(wrong)
+    with pytest.raises(ValueError, match="wrong item size"):
+        module.program(*arguments)
 
 
 # Batch text ------------------------------------------------------------------
@@ -253,8 +305,8 @@ def test_batch_text_is_the_python_formatters_text(digits: int, skip_bad: bool) -
     for rules in (Rules(), Rules(variant="super6"), Rules(commission="4%", tie_pays=9)):
         analyzer = Analyzer(rules, select_bets("all", rules))
         settings_ = (analyzer, digits, False, skip_bad)
-        fast = many._batch_chunk((1, lines), settings_)
-        python = many._python_chunk((1, lines), settings_)
+        fast = batch_module._batch_chunk((1, lines), settings_)
+        python = batch_module._python_chunk((1, lines), settings_)
         assert "".join(map(str, fast)) == "".join(map(str, python))
         assert [item for item in fast if isinstance(item, BadLine)] == [
             item for item in python if isinstance(item, BadLine)
@@ -273,7 +325,7 @@ def test_batch_output_is_the_same_for_any_jobs_and_chunking() -> None:
 
 def test_batch_stops_computing_when_the_reader_goes(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
-    original = many._batch_chunk
+    original = batch_module._batch_chunk
 
     def counting(
         job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool]
@@ -281,7 +333,7 @@ def test_batch_stops_computing_when_the_reader_goes(monkeypatch: pytest.MonkeyPa
         started.append(job[0])
         return original(job, settings)
 
-    monkeypatch.setattr(many, "_batch_chunk", counting)
+    monkeypatch.setattr(batch_module, "_batch_chunk", counting)
 
     def endless() -> Iterator[str]:
         while True:
@@ -307,8 +359,10 @@ def test_batch_text_with_pays_of_huge_denominators() -> None:
         '{"AS": 4, "2H": 4, "3C": 4}',
     ]
     settings_ = (analyzer, 12, False, False)
-    fast = many._batch_chunk((1, lines), settings_)
-    assert "".join(map(str, fast)) == "".join(map(str, many._python_chunk((1, lines), settings_)))
+    fast = batch_module._batch_chunk((1, lines), settings_)
+    assert "".join(map(str, fast)) == "".join(
+        map(str, batch_module._python_chunk((1, lines), settings_))
+    )
 
 
 def test_batch_threads_build_the_program_once() -> None:

@@ -26,13 +26,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Card, Rank, Rules, Shoe, Suit, Tableau, analyze, enumerate_rounds
+from exactodds.analysis.known import KNOWN_SUITS_MISSING, KnownAnalysis, analyze_known
 from exactodds.analysis.single import price_bet
 from exactodds.bets.bet import main_bets
 from exactodds.engine.known import (
-    KNOWN_SUITS_MISSING,
-    KnownAnalysis,
     KnownCardError,
-    analyze_known,
     describe_known,
     enumerate_known,
     parse_known,

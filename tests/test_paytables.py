@@ -16,7 +16,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_runner import run
+from click.testing import Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +26,6 @@ from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import MAIN_BET_NAMES, available_bets
 from exactodds.bets.paytables import apply_pays, load_paytable, parse_pay_option, parse_paytable
 from exactodds.bets.side import SIDE_BET_NAMES, side_bets
-from exactodds.cli import cli
 
 ALL_BET_NAMES = (*MAIN_BET_NAMES, *SIDE_BET_NAMES)
 EXAMPLE_PAYTABLE = Path(__file__).parent.parent / "examples" / "paytable.toml"
@@ -35,11 +35,6 @@ EXAMPLE_PAYTABLE = Path(__file__).parent.parent / "examples" / "paytable.toml"
 def base_analysis() -> Analysis:
     """Every catalogue bet priced once on a fresh 8-deck shoe."""
     return analyze(Shoe.standard(8), Rules(), list(available_bets().values()))
-
-
-def run(*args: str) -> Result:
-    """Invoke the CLI in-process, stdout and stderr kept apart."""
-    return CliRunner().invoke(cli, list(args), prog_name="exactodds")
 
 
 def json_output(*args: str) -> dict[str, object]:

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_runner import run, run_ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +39,6 @@ from exactodds.analysis.removal import (
 )
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
-from exactodds.cli import cli
 from exactodds.errors import ExactOddsError, RemovalError
 
 TENS = ("T", "J", "Q", "K")
@@ -363,17 +362,6 @@ def test_a_seven_card_shoe_can_lose_one_card_but_not_two() -> None:
 
 
 # Command line ----------------------------------------------------------------------
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), prog_name="exactodds")
-
-
-def run_ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    return result
 
 
 def test_cli_json_contract(eight_decks: EffectOfRemoval) -> None:

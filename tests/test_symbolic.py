@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 import sympy  # type: ignore[import-untyped]
-from click.testing import CliRunner, Result
+from cli_runner import run, run_ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,7 +40,6 @@ from exactodds.analysis.symbolic import (
 )
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.bets.paytables import apply_pays
-from exactodds.cli import cli
 from exactodds.errors import BetError, BreakevenError, PayError
 
 BANKER = 2_292_252_566_437_888
@@ -296,17 +295,6 @@ def test_breakeven_without_sympy_says_how_to_install_it(monkeypatch: pytest.Monk
 
 
 # Command line -----------------------------------------------------------------------------
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), prog_name="exactodds")
-
-
-def run_ok(*args: str) -> Result:
-    result = run(*args)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    return result
 
 
 def test_cli_json_contract() -> None:

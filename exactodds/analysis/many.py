@@ -35,12 +35,10 @@ exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequ
 
 from __future__ import annotations
 
-import collections
 import itertools
-import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -48,6 +46,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from exactodds.analysis.routing import BetRoute, key_winners, route_bet
 from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.engine.kernel.program import (
@@ -56,60 +55,45 @@ from exactodds.engine.kernel.program import (
     Program,
     build_program,
     evaluate,
-    native_module,
+    input_count,
     rank_pair_input,
     suited_pair_input,
 )
-from exactodds.engine.polynomial import ValueKey, compile_tableau
+from exactodds.engine.polynomial import compile_tableau
 from exactodds.engine.walk import (
-    RoundSummary,
     Winner,
     enumerate_rounds,
     require_countable,
     sequences,
-    summary_of,
 )
-from exactodds.errors import ShoeError
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 __all__ = [
+    "PLAYER_OUTPUT",
+    "TIE_OUTPUT",
     "Analyzer",
-    "BadLine",
     "ExpectedValueTable",
+    "LeanOutput",
     "analyze_many",
     "analyzer_for",
-    "batch_lines",
-    "read_shoes",
 ]
 
-_PairState = tuple[int, int]
-# Pair states of a hand: 0 no pair, 1 a pair (not suited, or suits unknown), 2 a suited pair.
-_SUITED_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(3) for b in range(3))
-_RANK_STATES: tuple[_PairState, ...] = tuple((p, b) for p in range(2) for b in range(2))
-# Kernel outputs 0 and 1 of every Analyzer program: the Player and Tie counts.
-_PLAYER, _TIE = 0, 1
+#: Kernel outputs 0 and 1 of every Analyzer program: the Player and Tie counts.
+PLAYER_OUTPUT, TIE_OUTPUT = 0, 1
 
 
-@lru_cache(maxsize=8)
-def _probes(
-    keys: tuple[ValueKey, ...],
-) -> tuple[tuple[tuple[bool, _PairState, RoundSummary], ...], ...]:
-    """Per value key, a summary for every pair state, suits known and not (built once)."""
-    return tuple(
-        tuple(
-            (suits, states, summary_of((*key, *states), suits))
-            for suits, all_states in ((True, _SUITED_STATES), (False, _RANK_STATES))
-            for states in all_states
-        )
-        for key in keys
-    )
+@dataclass(frozen=True)
+class LeanOutput:
+    """Where a bet's exact EV numerator comes out of :meth:`Analyzer.lean_outputs`' program.
 
+    Its EV is ``outputs[output] / (total * denominator)``, ``total`` the shoe's ``ff(N, 6)``.
+    """
 
-@lru_cache(maxsize=8)
-def _flat_probes(keys: tuple[ValueKey, ...]) -> tuple[RoundSummary, ...]:
-    """Every probe summary, key by key (13 pair states each, suited ones first)."""
-    return tuple(summary for probes in _probes(keys) for _, _, summary in probes)
+    bet: str
+    needs_suits: bool
+    output: int
+    denominator: int
 
 
 @dataclass(frozen=True)
@@ -148,54 +132,32 @@ class Analyzer:
         self._compiled = compile_tableau(self.rules.tableau)
         keys = self._compiled.keys
         self._keys = len(keys)
-        inputs = len(keys) + 14
-        winners = [summary_of((*key, 0, 0), False).winner for key in keys]
         self._priced: dict[str, _Priced] = {}
         self._walk_bets: dict[str, Bet] = {}
         self._route: dict[str, str] = {}
         next_output = 2
-        summaries = _flat_probes(keys)
         for bet in self.bets:
-            settled = list(map(bet.settle, summaries))
-            for produced in set(settled):
+            route = route_bet(bet, keys)
+            for produced in sorted(route.produced):
                 bet.pay(produced)  # every outcome the bet can produce must have a pay
-            outcomes = self._value_outcomes(settled)
-            route = "polynomial"
-            if outcomes is None:
-                outcomes = self._pair_outcomes(settled)
-                route = "pairs"
+            outcomes = self._kernel_outcomes(route)
+            self._route[bet.name] = route.how
             if outcomes is None:
                 self._walk_bets[bet.name] = bet
-                self._route[bet.name] = "walk"
                 continue
             used = sorted({outcome for outcome in outcomes if outcome is not None})
-            pays, denominator = bet.integer_pays()
+            _, denominator = bet.integer_pays()
             counts = tuple(
                 (outcome, next_output + 1 + index) for index, outcome in enumerate(used[:-1])
             )
             self._priced[bet.name] = _Priced(
                 bet, outcomes, next_output, denominator, counts, used[-1]
             )
-            self._route[bet.name] = route
             next_output += len(used)
         self._outputs = next_output
-        weights = [[0] * next_output for _ in range(inputs)]
-        for key, winner in enumerate(winners):
-            if winner is Winner.PLAYER:
-                weights[key][_PLAYER] = 1
-            elif winner is Winner.TIE:
-                weights[key][_TIE] = 1
-        for priced in self._priced.values():
-            pays, _ = priced.bet.integer_pays()
-            column = dict(priced.counts)
-            for row, outcome in enumerate(priced.outcomes):
-                if outcome is not None:
-                    weights[row][priced.ev_output] = pays[outcome]
-                    if outcome in column:
-                        weights[row][column[outcome]] = 1
+        weights = self._weight_rows(key_winners(keys), next_output)
         self._weights = weights
         self._program = build_program(self._compiled, weights)
-        self._batch: Program | None = None
         self._lean: dict[bool, Program] = {}
         # Lazy programs are built once even when threads ask at the same time.
         self._building = threading.Lock()
@@ -204,31 +166,36 @@ class Analyzer:
             {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
         )
 
-    def _value_outcomes(self, settled: list[str]) -> tuple[str | None, ...] | None:
-        """The bet's outcome per kernel input (keys only), if pair states never change it.
-
-        *settled* holds the bet's outcome on every probe: 13 pair states per key.
-        """
-        states = len(_SUITED_STATES) + len(_RANK_STATES)
-        outcomes: list[str | None] = []
-        for start in range(0, len(settled), states):
-            first = settled[start]
-            if settled[start : start + states].count(first) != states:
-                return None
-            outcomes.append(first)
-        return (*outcomes, *([None] * 14))
-
-    def _pair_outcomes(self, settled: list[str]) -> tuple[str | None, ...] | None:
-        """The bet's outcome per kernel input (pair states only), if the key never changes it."""
-        outcomes: list[str | None] = [None] * (self._keys + 14)
-        probes = _probes(self._compiled.keys)[0]
-        for position, (suits, (player, banker), _) in enumerate(probes):
-            seen = set(settled[position :: len(probes)])
-            if len(seen) != 1:
-                return None
-            place = suited_pair_input if suits else rank_pair_input
-            outcomes[place(self._keys, player, banker)] = seen.pop()
+    def _kernel_outcomes(self, route: BetRoute) -> tuple[str | None, ...] | None:
+        """The bet's outcome per kernel input on its route (None for an unused input or route)."""
+        outcomes: list[str | None] = [None] * input_count(self._keys)
+        if route.how == "polynomial":
+            outcomes[: self._keys] = route.key_outcomes
+        elif route.how == "pairs":
+            for (suits, (player, banker)), outcome in route.pair_outcomes:
+                place = suited_pair_input if suits else rank_pair_input
+                outcomes[place(self._keys, player, banker)] = outcome
+        else:
+            return None
         return tuple(outcomes)
+
+    def _weight_rows(self, winners: Sequence[Winner], outputs: int) -> list[list[int]]:
+        """One row per kernel input: the Player and Tie counts, each bet's counts and EV."""
+        weights = [[0] * outputs for _ in range(input_count(self._keys))]
+        for key, winner in enumerate(winners):
+            if winner is Winner.PLAYER:
+                weights[key][PLAYER_OUTPUT] = 1
+            elif winner is Winner.TIE:
+                weights[key][TIE_OUTPUT] = 1
+        for priced in self._priced.values():
+            pays, _ = priced.bet.integer_pays()
+            column = dict(priced.counts)
+            for row, outcome in enumerate(priced.outcomes):
+                if outcome is not None:
+                    weights[row][priced.ev_output] = pays[outcome]
+                    if outcome in column:
+                        weights[row][column[outcome]] = 1
+        return weights
 
     def routes(self) -> dict[str, str]:
         """How each bet is priced: ``"polynomial"``, ``"pairs"`` or ``"walk"``.
@@ -318,8 +285,8 @@ class Analyzer:
         results = []
         for shoe, outputs in zip(shoes, numbers.rows(), strict=True):
             total = sequences(shoe.cards)
-            player = outputs[_PLAYER]
-            tie = outputs[_TIE]
+            player = outputs[PLAYER_OUTPUT]
+            tie = outputs[TIE_OUTPUT]
             outcomes = {
                 "banker": OutcomeCount("banker", total - player - tie, total),
                 "player": OutcomeCount("player", player, total),
@@ -339,12 +306,9 @@ class Analyzer:
             return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[name])
         outcome_counts = {outcome: outputs[output] for outcome, output in priced.counts}
         outcome_counts[priced.rest] = total - sum(outcome_counts.values())
-        result = BetAnalysis(priced.bet, outcome_counts, total)
-        # The kernel's EV numerator spares a pass over the outcomes (a cached property).
-        result.__dict__["expected_value"] = Fraction(
-            outputs[priced.ev_output], total * priced.denominator
-        )
-        return result
+        # The kernel's EV numerator spares a pass over the outcomes.
+        expected_value = Fraction(outputs[priced.ev_output], total * priced.denominator)
+        return BetAnalysis.with_expected_value(priced.bet, outcome_counts, total, expected_value)
 
     def _lean_program(self, outcomes: bool) -> Program:
         """A program of every EV numerator only (output 2 + i: the i-th priced bet).
@@ -360,8 +324,8 @@ class Analyzer:
             priced = list(self._priced.values())
             weights = [
                 [
-                    row[_PLAYER] if outcomes else 0,
-                    row[_TIE] if outcomes else 0,
+                    row[PLAYER_OUTPUT] if outcomes else 0,
+                    row[TIE_OUTPUT] if outcomes else 0,
                     *(row[bet.ev_output] for bet in priced),
                 ]
                 for row in self._weights
@@ -369,41 +333,31 @@ class Analyzer:
             self._lean[outcomes] = build_program(self._compiled, weights)
         return self._lean[outcomes]
 
-    def _batch_program(self) -> Program | None:
-        """The lean program with the outcomes, and the text layout of ``exactodds batch``.
+    def lean_outputs(self) -> tuple[Program, tuple[LeanOutput, ...]] | None:
+        """The lean program with the outcomes, and where each bet's EV numerator comes out.
 
-        None when a bet needs the walk or the compiled kernel is not built.
+        Outputs 0 and 1 are the Player and Tie counts (:data:`PLAYER_OUTPUT`,
+        :data:`TIE_OUTPUT`); one :class:`LeanOutput` per bet, in the bets' order.  None
+        when a bet needs the walk.  :mod:`exactodds.report.batch` lays the batch
+        command's text out on it.
+
+        >>> from exactodds.bets.catalogue import select_bets
+        >>> _, outputs = Analyzer(bets=select_bets("tie")).lean_outputs()
+        >>> outputs
+        (LeanOutput(bet='tie', needs_suits=False, output=2, denominator=1),)
         """
-        if self._walk_bets or native_module() is None:
+        if self._walk_bets:
             return None
-        with self._building:
-            return self._build_batch()
-
-    def _build_batch(self) -> Program | None:
-        module = native_module()
-        if self._batch is None and module is not None:
-            priced = [self._priced[bet.name] for bet in self.bets]
-            program = self._build_lean(True)
-            if program.native is None:
-                return None
-            layout = [
-                (
-                    f"{json.dumps(bet.bet.name)}: ".encode(),
-                    (
-                        f"{json.dumps(bet.bet.name)}: "
-                        + json.dumps({"computable": False, "reason": SUITS_UNKNOWN})
-                    ).encode(),
-                    bet.bet.needs_suits,
-                    2 + index,
-                    bet.denominator,
-                )
-                for index, bet in enumerate(priced)
-            ]
-            if any(bet.denominator >= 2**63 for bet in priced):
-                return None
-            module.set_layout(program.native, _PLAYER, _TIE, layout)
-            self._batch = program
-        return self._batch
+        outputs = tuple(
+            LeanOutput(
+                bet.name,
+                bet.needs_suits,
+                self._lean_outputs[bet.name],
+                self._priced[bet.name].denominator,
+            )
+            for bet in self.bets
+        )
+        return self._lean_program(True), outputs
 
 
 def require_countable_cards(cards: int) -> None:
@@ -485,7 +439,7 @@ class ExpectedValueTable:
             raise ValueError("this table was computed without the outcome counts")
         outputs = self._rows[shoe]
         total = self.totals[shoe]
-        player, tie = outputs[_PLAYER], outputs[_TIE]
+        player, tie = outputs[PLAYER_OUTPUT], outputs[TIE_OUTPUT]
         return {"banker": total - player - tie, "player": player, "tie": tie}
 
 
@@ -571,192 +525,3 @@ def analyze_many(
     [1372227328, 1372227328]
     """
     return Analyzer(rules, bets).analyze_many(shoes, chunk_size)
-
-
-@dataclass(frozen=True)
-class BadLine:
-    """A line of batch input that does not describe a shoe exactodds can count.
-
-    >>> str(BadLine(7, "Count -1 for 'A' is negative; use a whole number of at least 0."))
-    "Line 7: Count -1 for 'A' is negative; use a whole number of at least 0."
-    """
-
-    number: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"Line {self.number}: {self.message}"
-
-
-def read_shoes(
-    lines: Iterable[str], bad_lines: list[BadLine], skip_bad: bool, start: int = 1
-) -> Iterator[Shoe]:
-    """Shoes from JSON lines (each the object ``--shoe`` takes), in order, blank lines ignored.
-
-    A bad line is appended to *bad_lines*; unless *skip_bad*, reading stops
-    there, so that everything before it can still be written out first.
-
-    >>> bad: list[BadLine] = []
-    >>> [shoe.cards for shoe in read_shoes(['{"A": 6}', "", '{"A": 2}', '{"K": 7}'], bad, True)]
-    [6, 7]
-    >>> [str(line) for line in bad]
-    ['Line 3: The shoe holds 2 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.']
-    """
-    for number, line in enumerate(lines, start=start):
-        try:
-            shoe = Shoe.from_json_line(line)  # every hostile-input rule lives behind this call
-            if shoe is None:
-                continue
-            require_countable(shoe)
-        except ShoeError as error:
-            bad_lines.append(BadLine(number, str(error)))
-            if skip_bad:
-                continue
-            return
-        yield shoe
-
-
-def _batch_chunk(
-    job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool]
-) -> list[str | BadLine]:
-    """A chunk's JSON lines as text blocks, with any bad lines in their places.
-
-    Simple lines (a flat JSON object of canonical rank or card symbols and
-    plain counts) are parsed, evaluated and written by the compiled kernel
-    without the interpreter lock; every other line is read by
-    :func:`read_shoes`, so that its result or its error is exactly the one the
-    Python reader gives.
-    """
-    analyzer, digits, full, skip_bad = settings
-    program = None if full else analyzer._batch_program()
-    module = native_module()
-    if program is None or module is None:
-        return _python_chunk(job, settings)
-    start, lines = job
-    text, ends_bytes, status = module.batch(program.native, lines, digits)
-    if 2 not in status:
-        # One block of text per clean chunk: the caller writes it in one call.
-        return [text] if text else []
-    ends = memoryview(ends_bytes).cast("q")
-    merged: list[str | BadLine] = []
-    written = 0
-    for index, kind in enumerate(status):
-        if kind != 2:
-            continue
-        if ends[index] > written:
-            merged.append(text[written : ends[index]])
-            written = ends[index]
-        bad: list[BadLine] = []
-        for shoe in read_shoes([lines[index]], bad, skip_bad, start + index):
-            merged.append(_python_line(analyzer, shoe, digits, full))
-        if bad:
-            merged.append(bad[0])
-            if not skip_bad:
-                return merged
-    if len(text) > written:
-        merged.append(text[written:])
-    return merged
-
-
-def _python_line(analyzer: Analyzer, shoe: Shoe, digits: int, full: bool) -> str:
-    from exactodds.report.odds import batch_line
-
-    return f"{batch_line(analyzer.analyze(shoe), digits, full)}\n"
-
-
-def _python_chunk(
-    job: tuple[int, list[str]], settings: tuple[Analyzer, int, bool, bool]
-) -> list[str | BadLine]:
-    """The whole chunk through the Python reader and formatter (``--full``, walk-priced bets)."""
-    from exactodds.report.odds import batch_line
-
-    analyzer, digits, full, skip_bad = settings
-    start, lines = job
-    bad: list[BadLine] = []
-    shoes = read_shoes(lines, bad, skip_bad, start)
-    records: list[str | BadLine] = [
-        batch_line(analysis, digits, full)
-        for analysis in analyzer.analyze_many(shoes, prefetch=False)
-    ]
-    if not bad:
-        return ["".join(f"{record}\n" for record in records)] if records else []
-    # Put each bad line back where it stood among the good ones.
-    merged: list[str | BadLine] = []
-    good = iter(records)
-    bad_by_number = {line.number: line for line in bad}
-    for number, text in enumerate(lines, start=start):
-        if number in bad_by_number:
-            merged.append(bad_by_number[number])
-            if not skip_bad:
-                break
-        elif text.strip():
-            merged.append(f"{next(good)}\n")
-    return merged
-
-
-def batch_lines(
-    lines: Iterable[str],
-    analyzer: Analyzer,
-    digits: int = 10,
-    full: bool = False,
-    skip_bad: bool = False,
-    jobs: int = 1,
-    chunk_lines: int = 2048,
-) -> Iterator[str | BadLine]:
-    """``exactodds batch``: a JSON result line per input line, in input order.
-
-    Yields blocks of text, each one or more whole lines ending in a newline,
-    and, for a bad input line, a :class:`BadLine` in its place; unless
-    *skip_bad*, nothing follows a bad line.  With *jobs* > 1, chunks of lines
-    are computed on that many threads (the compiled kernel parses, counts and
-    writes without the interpreter lock), at most two chunks per thread in
-    flight, so memory stays flat however long the input.  When the caller
-    stops reading (closes the generator, e.g. because the reader of the
-    output has gone), chunks not yet started are cancelled.
-
-    >>> out = list(batch_lines(['{"A": 6}', "{bad", '{"K": 6}'], Analyzer(), digits=2))
-    >>> out[0][:40], str(out[1])[:30], len(out)
-    ('{"shoe": {"cards": 6, "ranks": {"A": 6, ', 'Line 2: Shoe JSON is malformed', 2)
-    >>> [block.count("\\n") for block in batch_lines(['{"A": 6}', '{"K": 6}'], Analyzer())]
-    [2]
-    """
-    chunks = _numbered_chunks(lines, chunk_lines)
-    settings = (analyzer, digits, full, skip_bad)
-    if not full:
-        analyzer._batch_program()  # built here once, before any worker thread asks
-    if jobs <= 1:
-        for chunk in chunks:
-            for item in _batch_chunk(chunk, settings):
-                yield item
-                if isinstance(item, BadLine) and not skip_bad:
-                    return
-        return
-    pool = ThreadPoolExecutor(jobs, thread_name_prefix="exactodds-batch")
-    try:
-        pending: collections.deque[Future[list[str | BadLine]]] = collections.deque()
-        chunks_left = True
-        while chunks_left or pending:
-            while chunks_left and len(pending) < 2 * jobs:
-                next_chunk = next(chunks, None)
-                if next_chunk is None:
-                    chunks_left = False
-                else:
-                    pending.append(pool.submit(_batch_chunk, next_chunk, settings))
-            if not pending:
-                break
-            for item in pending.popleft().result():
-                yield item
-                if isinstance(item, BadLine) and not skip_bad:
-                    return
-    finally:
-        # Reached on a bad line, at the end, or when the caller closes the generator:
-        # nothing more is computed for a reader that has gone.
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _numbered_chunks(lines: Iterable[str], size: int) -> Iterator[tuple[int, list[str]]]:
-    iterator = iter(lines)
-    start = 1
-    while chunk := list(itertools.islice(iterator, size)):
-        yield start, chunk
-        start += len(chunk)

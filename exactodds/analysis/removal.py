@@ -45,9 +45,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from exactodds.analysis.routing import reads_suits
 from exactodds.analysis.single import SUITS_UNKNOWN
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, parse_rank
+from exactodds.engine.coefficients import polynomials
 from exactodds.engine.walk import require_countable
 from exactodds.errors import RemovalError
 from exactodds.numbers import square_root_decimal_string
@@ -378,8 +380,12 @@ def effect_of_removal(
     if not removable:
         raise RemovalError(_nothing_removable(shoe, cards))
 
-    rank_bets = [bet for bet in chosen if not bet.needs_suits]
-    suited_bets = [bet for bet in chosen if bet.needs_suits and shoe.suits_known]
+    # A bet that reads suits without saying so is counted with them, where the shoe has them.
+    keys = polynomials(rules.tableau).keys if shoe.suits_known else ()
+    suited_bets = [
+        bet for bet in chosen if shoe.suits_known and (bet.needs_suits or reads_suits(bet, keys))
+    ]
+    rank_bets = [bet for bet in chosen if not bet.needs_suits and bet not in suited_bets]
     unavailable = {
         bet.name: SUITS_UNKNOWN for bet in chosen if bet.needs_suits and not shoe.suits_known
     }
@@ -500,12 +506,6 @@ def _nothing_removable(shoe: Shoe, cards: int) -> str:
         f"Cannot remove {cards} cards of any one rank: the shoe holds at most {most} of a rank; "
         f"use a number of cards from 1 to {most}."
     )
-
-
-def _remove_rank(shoe: Shoe, index: int, cards: int) -> Shoe:
-    counts = list(shoe.rank_counts)
-    counts[index] -= cards
-    return Shoe(tuple(counts))
 
 
 _Counts = tuple[tuple[int, ...], tuple[int, ...] | None]

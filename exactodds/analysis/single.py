@@ -20,19 +20,19 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 
+from exactodds.analysis.routing import key_winners, route_bet
 from exactodds.bets.bet import Bet, bets_given
-from exactodds.engine.coefficients import ValueKey, cached_polynomials, polynomials
+from exactodds.engine.coefficients import cached_polynomials, polynomials
 from exactodds.engine.walk import (
     OutcomeTable,
-    RoundSummary,
     Winner,
     enumerate_rounds,
     require_countable,
     sequences,
-    summary_of,
 )
+from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string, percent_string, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -74,6 +74,25 @@ class BetAnalysis:
     bet: Bet
     outcome_counts: Mapping[str, int]
     total: int
+
+    @classmethod
+    def with_expected_value(
+        cls, bet: Bet, outcome_counts: Mapping[str, int], total: int, expected_value: Fraction
+    ) -> BetAnalysis:
+        """The analysis, its exact EV already known (the kernel's numerator): no second pass.
+
+        >>> from exactodds.bets.bet import main_bets
+        >>> tie = main_bets(Rules())[2]
+        >>> counts = {"lose": 8, "win": 1}
+        >>> BetAnalysis.with_expected_value(tie, counts, 9, Fraction(0)).expected_value
+        Fraction(0, 1)
+        >>> BetAnalysis(tie, counts, 9).expected_value == BetAnalysis.with_expected_value(
+        ...     tie, counts, 9, Fraction(0)).expected_value
+        True
+        """
+        result = cls(bet, outcome_counts, total)
+        result.__dict__["expected_value"] = expected_value  # what the cached property holds
+        return result
 
     @property
     def name(self) -> str:
@@ -232,8 +251,14 @@ def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:
     2230518282592256
     """
     counts: dict[str, int] = defaultdict(int)
-    for summary, count in table.counts.items():
-        counts[bet.settle(summary)] += count
+    settle = bet.settle
+    try:  # one guard for the whole table: the same sentence as Bet.settle_round's
+        for summary, count in table.counts.items():
+            counts[settle(summary)] += count
+    except ExactOddsError:
+        raise
+    except Exception as error:
+        raise bet.settle_failure(error) from error
     return _bet_analysis(bet, counts, table.total)
 
 
@@ -299,19 +324,18 @@ def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts |
     )
     if compiled is None:
         return None
-    probes = _probes(compiled.keys, shoe.suits_known)
     priced_bets = [bet for bet in bets if not (bet.needs_suits and not shoe.suits_known)]
-    by_key: list[list[str]] = []
+    by_key: list[tuple[str, ...]] = []
     for bet in priced_bets:
-        settled = _value_outcomes(bet, probes)
-        if settled is None:
+        route = route_bet(bet, compiled.keys, (shoe.suits_known,))
+        if route.how != "polynomial":
             return None
-        by_key.append(settled)
+        by_key.append(route.key_outcomes)
     counts = compiled.key_counts(shoe.value_counts)
     total = sequences(shoe.cards)
     by_winner: dict[Winner, int] = dict.fromkeys(Winner, 0)
-    for summaries, count in zip(probes, counts, strict=True):
-        by_winner[summaries[0].winner] += count
+    for winner, count in zip(key_winners(compiled.keys), counts, strict=True):
+        by_winner[winner] += count
     outcomes = {
         winner.value: OutcomeCount(winner.value, by_winner[winner], total)
         for winner in (Winner.BANKER, Winner.PLAYER, Winner.TIE)
@@ -328,40 +352,6 @@ def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts |
                 outcome_counts[outcome] += count
         priced[bet.name] = _bet_analysis(bet, outcome_counts, total)
     return outcomes, priced, unavailable, tuple(bet.name for bet in bets)
-
-
-@lru_cache(maxsize=16)
-def _probes(keys: tuple[ValueKey, ...], suits_known: bool) -> tuple[tuple[RoundSummary, ...], ...]:
-    """Per key, its round summary under every pair state a shoe with(out) suits allows."""
-    states = range(3) if suits_known else range(2)
-    return tuple(
-        tuple(
-            summary_of((*key, player, banker), suits_known)
-            for player in states
-            for banker in states
-        )
-        for key in keys
-    )
-
-
-def _value_outcomes(bet: Bet, probes: tuple[tuple[RoundSummary, ...], ...]) -> list[str] | None:
-    """The bet's outcome per key, or ``None`` if some key's outcome depends on the pairs.
-
-    The probes include pair states a given shoe may never deal; a bet whose
-    settlement fails on one of them is left to the walk, which shows it only
-    the rounds that happen (and reports any failure exactly as before).
-    """
-    outcomes = []
-    try:
-        for summaries in probes:
-            first = bet.settle(summaries[0])
-            for summary in summaries[1:]:
-                if bet.settle(summary) != first:
-                    return None
-            outcomes.append(first)
-    except Exception:
-        return None
-    return outcomes
 
 
 def _bet_analysis(bet: Bet, counts: Mapping[str, int], total: int) -> BetAnalysis:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from exactodds.engine.walk import RoundSummary, Winner
-from exactodds.errors import BetError, PayError, quoted
+from exactodds.errors import BetError, ExactOddsError, PayError, quoted
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules, Variant
 
@@ -107,6 +107,42 @@ class Bet:
                 denominator,
             )
         return cache[power]
+
+    def settle_round(self, summary: RoundSummary) -> str:
+        """The outcome of a round that happened; a settle function that fails is one sentence.
+
+        Every path that settles real rounds (the walk, a simulation's pays) comes here, so a
+        bet that cannot settle a round is refused with the same :class:`BetError` everywhere.
+
+        >>> from exactodds.engine.walk import summary_of
+        >>> summary = summary_of((9, 2, 2, 2, True, False, 0, 0), True)
+        >>> main_bets(Rules())[1].settle_round(summary)
+        'win'
+        >>> Bet("odd", "Fails.", lambda round_: str(1 / 0), {"win": 1}).settle_round(summary)
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.BetError: Bet 'odd' cannot settle a round of this shoe: its settle function raised ZeroDivisionError ('division by zero'); give it an outcome for every round.
+        """
+        try:
+            return self.settle(summary)
+        except ExactOddsError:
+            raise
+        except Exception as error:
+            raise self.settle_failure(error) from error
+
+    def settle_failure(self, error: Exception) -> BetError:
+        """The one sentence for a settle function that raised *error* on a real round.
+
+        For loops that guard many rounds at once (the walk's pricing) rather than each.
+
+        >>> print(main_bets(Rules())[2].settle_failure(ValueError("no outcome")))
+        Bet 'tie' cannot settle a round of this shoe: its settle function raised ValueError ('no outcome'); give it an outcome for every round.
+        """
+        return BetError(
+            f"Bet {self.name!r} cannot settle a round of this shoe: its settle function "
+            f"raised {type(error).__name__} ({quoted(str(error), 80)}); give it an outcome "
+            "for every round."
+        )
 
     def pay(self, outcome: str) -> Fraction:
         """The net result of *outcome* per unit staked."""

@@ -228,7 +228,8 @@ def _possible_summaries() -> tuple[RoundSummary, ...]:
     return tuple(enumerate_rounds(Shoe.standard(decks=8)).counts)
 
 
-def _build_bet(data: Any, taken: set[str]) -> Bet:
+def _bet_name(data: Any, taken: set[str]) -> str:
+    """The [[bet]] table's name, checked: valid, not reserved, not taken."""
     if not isinstance(data, dict):
         raise CustomBetError(
             f"Bet entry {_shown(data)} in the bet file is not a table; start each bet with [[bet]]."
@@ -253,6 +254,57 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
         raise CustomBetError(
             f"Bet name {name!r} in the bet file is already taken; choose another name."
         )
+    return name
+
+
+def _build_outcome(raw: Any, index: int, name: str, outcomes: list[_Outcome]) -> _Outcome:
+    """Outcome *index* of bet *name*, checked against the outcomes before it."""
+    if not isinstance(raw, dict):
+        raise CustomBetError(f"Outcome {index} of bet {name!r} is not a table.")
+    outcome_name = raw.get("name", f"outcome_{index}")
+    if (
+        not isinstance(outcome_name, str)
+        or len(outcome_name) > 64
+        or not _NAME.fullmatch(outcome_name)
+    ):
+        raise CustomBetError(
+            f"Outcome name {_shown(outcome_name)} of bet {name!r} is not valid; use up to 64 "
+            "lower-case "
+            "letters, digits and underscores."
+        )
+    if outcome_name == "lose" or outcome_name in {outcome.name for outcome in outcomes}:
+        raise CustomBetError(
+            f"Outcome name {outcome_name!r} of bet {name!r} is used twice or reserved; "
+            "choose another."
+        )
+    unknown = set(raw) - {"name", "when", "pays"}
+    if unknown:
+        raise CustomBetError(
+            f"Outcome {outcome_name!r} of bet {name!r} has unknown key "
+            f"{quoted(sorted(unknown)[0])}; use name, when and pays."
+        )
+    if "pays" not in raw:
+        raise CustomBetError(f"Outcome {outcome_name!r} of bet {name!r} has no 'pays'.")
+    pay = _pay(raw["pays"], f"outcome {outcome_name!r} of bet {name!r}")
+    when = raw.get("when", {})
+    if not isinstance(when, dict):
+        raise CustomBetError(
+            f"'when' of outcome {outcome_name!r} in bet {name!r} is not a table; use "
+            'when = { winner = "banker", banker_total = 6 }.'
+        )
+    conditions = []
+    for key, value in when.items():
+        if key not in _FIELDS:
+            raise CustomBetError(
+                f"Unknown condition {quoted(key)} in outcome {outcome_name!r} of bet {name!r}; "
+                f"use {', '.join(_CONDITIONS)}."
+            )
+        conditions.append((key, _allowed(name, outcome_name, key, value)))
+    return _Outcome(outcome_name, tuple(conditions), pay)
+
+
+def _build_bet(data: Any, taken: set[str]) -> Bet:
+    name = _bet_name(data, taken)
     unknown = set(data) - {"name", "description", "outcome", "otherwise"}
     if unknown:
         raise CustomBetError(
@@ -267,48 +319,7 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
         )
     outcomes: list[_Outcome] = []
     for index, raw in enumerate(raw_outcomes, start=1):
-        if not isinstance(raw, dict):
-            raise CustomBetError(f"Outcome {index} of bet {name!r} is not a table.")
-        outcome_name = raw.get("name", f"outcome_{index}")
-        if (
-            not isinstance(outcome_name, str)
-            or len(outcome_name) > 64
-            or not _NAME.fullmatch(outcome_name)
-        ):
-            raise CustomBetError(
-                f"Outcome name {_shown(outcome_name)} of bet {name!r} is not valid; use up to 64 "
-                "lower-case "
-                "letters, digits and underscores."
-            )
-        if outcome_name == "lose" or outcome_name in {outcome.name for outcome in outcomes}:
-            raise CustomBetError(
-                f"Outcome name {outcome_name!r} of bet {name!r} is used twice or reserved; "
-                "choose another."
-            )
-        unknown = set(raw) - {"name", "when", "pays"}
-        if unknown:
-            raise CustomBetError(
-                f"Outcome {outcome_name!r} of bet {name!r} has unknown key "
-                f"{quoted(sorted(unknown)[0])}; use name, when and pays."
-            )
-        if "pays" not in raw:
-            raise CustomBetError(f"Outcome {outcome_name!r} of bet {name!r} has no 'pays'.")
-        pay = _pay(raw["pays"], f"outcome {outcome_name!r} of bet {name!r}")
-        when = raw.get("when", {})
-        if not isinstance(when, dict):
-            raise CustomBetError(
-                f"'when' of outcome {outcome_name!r} in bet {name!r} is not a table; use "
-                'when = { winner = "banker", banker_total = 6 }.'
-            )
-        conditions = []
-        for key, value in when.items():
-            if key not in _FIELDS:
-                raise CustomBetError(
-                    f"Unknown condition {quoted(key)} in outcome {outcome_name!r} of bet {name!r}; "
-                    f"use {', '.join(_CONDITIONS)}."
-                )
-            conditions.append((key, _allowed(name, outcome_name, key, value)))
-        outcomes.append(_Outcome(outcome_name, tuple(conditions), pay))
+        outcomes.append(_build_outcome(raw, index, name, outcomes))
     otherwise = _pay(data.get("otherwise", -1), f"'otherwise' of bet {name!r}")
     needs_suits = any(key in _SUITED for outcome in outcomes for key, _ in outcome.conditions)
     _check_reachable(name, outcomes)

@@ -128,9 +128,12 @@ def _big_tiger(summary: RoundSummary) -> bool:
     return _banker_wins_with_six(summary) and summary.banker_cards == 3
 
 
-def _catalogue() -> dict[str, Bet]:
-    lose = Fraction(-1)
-    bets = [
+_LOSE = Fraction(-1)
+
+
+def _pair_bets() -> list[Bet]:
+    lose = _LOSE
+    return [
         Bet(
             "player_pair",
             "The Player's first two cards are the same rank.",
@@ -158,6 +161,10 @@ def _catalogue() -> dict[str, Bet]:
             needs_suits=True,
         ),
     ]
+
+
+def _dragon_bonus_bets() -> list[Bet]:
+    lose, bets = _LOSE, []
     for side in (Winner.PLAYER, Winner.BANKER):
         pays: dict[str, Fraction | int] = {"natural_win": 1, "natural_tie": 0, "lose": lose}
         pays |= {f"win_by_{margin}": pay for margin, pay in DRAGON_BONUS_PAYS.items()}
@@ -170,7 +177,12 @@ def _catalogue() -> dict[str, Bet]:
                 pays,
             )
         )
-    bets += [
+    return bets
+
+
+def _total_bets() -> list[Bet]:
+    lose = _LOSE
+    bets = [
         Bet(
             "dragon7",
             "Banker wins with a three-card 7.",
@@ -202,7 +214,12 @@ def _catalogue() -> dict[str, Bet]:
                 {"win": pay, "lose": lose},
             )
         )
-    bets += [
+    return bets
+
+
+def _six_bets() -> list[Bet]:
+    lose = _LOSE
+    return [
         Bet(
             "lucky6",
             "Banker wins with 6 (also sold as Tiger): two-card and three-card wins pay differently.",
@@ -228,6 +245,10 @@ def _catalogue() -> dict[str, Bet]:
             {"win": 12, "lose": lose},
         ),
     ]
+
+
+def _catalogue() -> dict[str, Bet]:
+    bets = [*_pair_bets(), *_dragon_bonus_bets(), *_total_bets(), *_six_bets()]
     return {bet.name: bet for bet in bets}
 
 

@@ -11,21 +11,17 @@ from typing import BinaryIO, cast
 
 import click
 
+from exactodds.bets.bet import Bet
 from exactodds.cli.app import require_stdout, usage_error, write_whole
-from exactodds.cli.options import (
-    bet_options,
-    build_bets,
-    build_rules,
-    rules_options,
-)
+from exactodds.cli.options import built_options
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.inputs import read_lines
+from exactodds.rules import Rules
 
 
 @click.command(name="batch")
 @click.argument("source", metavar="[FILE|-]", default="-")
-@rules_options
-@bet_options
+@built_options(shoe=False)
 @click.option(
     "--digits",
     type=click.IntRange(0, 100),
@@ -50,15 +46,8 @@ from exactodds.inputs import read_lines
 )
 def batch(
     source: str,
-    rules_file: str | None,
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
-    selection: str | None,
-    pays: tuple[str, ...],
-    paytable: str | None,
-    bet_files: tuple[str, ...],
+    rules: Rules,
+    bets: list[Bet],
     digits: int,
     full: bool,
     skip_bad: bool,
@@ -84,15 +73,10 @@ def batch(
     # Threads, not processes: the compiled kernel parses, counts and writes each chunk
     # without the interpreter lock, so nothing is pickled between processes.
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    from exactodds.analysis.many import (  # numpy only for this command
-        BadLine,
-        analyzer_for,
-        batch_lines,
-    )
+    from exactodds.analysis.many import analyzer_for  # numpy only for this command
+    from exactodds.report.batch import BadLine, batch_lines
 
     try:
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
-        bets = build_bets(rules, selection, pays, paytable, bet_files)
         analyzer = analyzer_for(rules, tuple(bets))
     except ExactOddsError as error:
         raise usage_error(error) from None

@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import click
 
-from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import (
-    bet_options,
-    build_bets,
-    build_rules,
-    rules_options,
-)
-from exactodds.errors import ExactOddsError
+from exactodds.bets.bet import Bet
+from exactodds.cli.app import emit
+from exactodds.cli.options import built_options
 from exactodds.report.odds import (
     FORMATS,
     render_bets,
 )
+from exactodds.rules import Rules
 
 
 @click.command(name="bets")
-@rules_options
-@bet_options
+@built_options(shoe=False, all_bets=True)
 @click.option(
     "--format",
     "output_format",
@@ -30,15 +25,8 @@ from exactodds.report.odds import (
     help="Output format.",
 )
 def list_bets(
-    rules_file: str | None,
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
-    selection: str | None,
-    pays: tuple[str, ...],
-    paytable: str | None,
-    bet_files: tuple[str, ...],
+    rules: Rules,
+    bets: list[Bet],
     output_format: str,
 ) -> None:
     """List the bets exactodds prices, with their outcomes and pays.
@@ -49,9 +37,4 @@ def list_bets(
       exactodds bets --bets side --format json
       exactodds bets --pay lucky6.three_card_win=23 --bets lucky6
     """
-    try:
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
-        bets = build_bets(rules, selection or "all", pays, paytable, bet_files)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
     emit(render_bets(bets, output_format))

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import click
 
-from exactodds.analysis.breakdown import (
-    breakdown,
-    render_breakdown_csv,
-    render_breakdown_json,
-    render_breakdown_table,
-)
+from exactodds.analysis.breakdown import breakdown
 from exactodds.cli.app import emit, usage_error
 from exactodds.cli.options import (
     build_shoe,
@@ -21,6 +16,11 @@ from exactodds.cli.options import (
 from exactodds.engine.known import enumerate_known, parse_known
 from exactodds.engine.walk import enumerate_rounds
 from exactodds.errors import ExactOddsError
+from exactodds.report.breakdown import (
+    render_breakdown_csv,
+    render_breakdown_json,
+    render_breakdown_table,
+)
 from exactodds.rulefiles import resolve_rules_file
 from exactodds.rules import Tableau
 

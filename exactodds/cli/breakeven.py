@@ -6,18 +6,11 @@ import click
 
 from exactodds.analysis.symbolic import find_breakeven
 from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import (
-    Function,
-    build_bets,
-    build_rules,
-    build_shoe,
-    output_options,
-    rules_options,
-    shoe_options,
-    stack,
-)
+from exactodds.cli.options import Function, build_bets, built_options, output_options, stack
 from exactodds.errors import BetError, ExactOddsError, PayError
 from exactodds.report.research import render_breakeven
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 
 def breakeven_bet_options(function: Function) -> Function:
@@ -70,20 +63,13 @@ def _split_pays(pays: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
 
 
 @click.command()
-@shoe_options
-@rules_options
+@built_options(bets=False)
 @breakeven_bet_options
 @output_options
 @click.option("--latex", is_flag=True, help="In the table, show the EV expression as LaTeX.")
 def breakeven(
-    decks: str | None,
-    shoe_spec: str | None,
-    remove: tuple[str, ...],
-    rules_file: str | None,
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
+    shoe: Shoe,
+    rules: Rules,
     bet_name: str,
     pays: tuple[str, ...],
     paytable: str | None,
@@ -109,8 +95,6 @@ def breakeven(
       exactodds breakeven --bet dragon7 --variant ez --format json
     """
     try:
-        shoe = build_shoe(decks, shoe_spec, remove)
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
         unknown, fixed = _split_pays(pays)
         bets = build_bets(rules, bet_name, fixed, paytable, bet_files)
         if len(bets) != 1:

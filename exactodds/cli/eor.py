@@ -5,25 +5,18 @@ from __future__ import annotations
 import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, effect_of_removal
+from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import (
-    bet_options,
-    build_bets,
-    build_rules,
-    build_shoe,
-    output_options,
-    rules_options,
-    shoe_options,
-)
+from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.report.research import render_removal
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 
 @click.command()
-@shoe_options
-@rules_options
-@bet_options
+@built_options()
 @output_options
 @click.option(
     "--cards",
@@ -43,18 +36,9 @@ from exactodds.report.research import render_removal
 )
 @plot_option
 def eor(
-    decks: str | None,
-    shoe_spec: str | None,
-    remove: tuple[str, ...],
-    rules_file: str | None,
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
-    selection: str | None,
-    pays: tuple[str, ...],
-    paytable: str | None,
-    bet_files: tuple[str, ...],
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
     output_format: str,
     digits: int,
     exact: bool,
@@ -79,9 +63,6 @@ def eor(
       exactodds eor --bets dragon7,panda8 --plot figures   # bar charts as PNG and SVG
     """
     try:
-        shoe = build_shoe(decks, shoe_spec, remove)
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
-        bets = build_bets(rules, selection, pays, paytable, bet_files)
         result = effect_of_removal(shoe, rules, bets, cards)
         text = render_removal(result, output_format, digits, max_tag, exact)
         if plot_directory is not None:

@@ -7,17 +7,7 @@ import click
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import (
-    bet_options,
-    build_bets,
-    build_rules,
-    build_shoe,
-    known_option,
-    output_options,
-    rules_options,
-    shoe_options,
-    with_known,
-)
+from exactodds.cli.options import built_options, known_option, output_options, with_known
 from exactodds.errors import ExactOddsError
 from exactodds.report.odds import (
     analysis_data,
@@ -30,24 +20,13 @@ from exactodds.shoe import Shoe
 
 
 @click.command()
-@shoe_options
-@rules_options
-@bet_options
+@built_options()
 @known_option
 @output_options
 def odds(
-    decks: str | None,
-    shoe_spec: str | None,
-    remove: tuple[str, ...],
-    rules_file: str | None,
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
-    selection: str | None,
-    pays: tuple[str, ...],
-    paytable: str | None,
-    bet_files: tuple[str, ...],
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
     known: tuple[str, ...],
     output_format: str,
     digits: int,
@@ -70,9 +49,6 @@ def odds(
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
     """
     try:
-        shoe = build_shoe(decks, shoe_spec, remove)
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
-        bets = build_bets(rules, selection, pays, paytable, bet_files)
         if known:
             return _odds_with_known(shoe, rules, bets, known, output_format, digits, exact)
         analysis = analyze(shoe, rules, bets)
@@ -98,7 +74,8 @@ def _odds_with_known(
     """``odds --known``: the known-card walk, imported only when cards are known."""
     import json
 
-    from exactodds.engine.known import analyze_known, describe_known, parse_known
+    from exactodds.analysis.known import analyze_known
+    from exactodds.engine.known import describe_known, parse_known
 
     try:
         known_cards = parse_known(known)

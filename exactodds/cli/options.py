@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 import click
 
-from exactodds.report.odds import FORMATS
-from exactodds.rulefiles import shipped_rules_files
-from exactodds.rules import Variant
+from exactodds.cli.app import usage_error
+from exactodds.errors import ExactOddsError
+from exactodds.interface import (
+    BET_OPTIONS,
+    KNOWN_OPTION,
+    RULES_FILE_OPTION,
+    RULES_OPTIONS,
+    SHOE_OPTIONS,
+    Option,
+)
 
 # The builders are library functions, shared with the web API (exactodds.web): one reading of
 # every option value, one set of messages.
-from exactodds.settings import build_bets as build_bets
-from exactodds.settings import build_rules as build_rules
-from exactodds.settings import build_shoe as build_shoe
+from exactodds.interface import build_bets as build_bets
+from exactodds.interface import build_rules as build_rules
+from exactodds.interface import build_shoe as build_shoe
+from exactodds.report.odds import FORMATS
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -27,89 +36,44 @@ def stack(options: Sequence[Callable[[Any], Any]], function: Function) -> Functi
     return function
 
 
+def click_option(option: Option) -> Callable[[Function], Function]:
+    """The click option of one of :mod:`exactodds.interface`'s options (its flag, help ...)."""
+    settings: dict[str, Any] = {"help": option.help}
+    if option.metavar is not None:
+        settings["metavar"] = option.metavar
+    if option.multiple:
+        settings["multiple"] = True
+    if option.is_flag:
+        settings["is_flag"] = True
+    if option.choices:
+        settings["type"] = click.Choice(option.choices)
+    if option.default is not None:
+        settings["default"] = option.default
+        settings["show_default"] = True
+    decorator: Callable[[Function], Function] = click.option(
+        option.flag, option.parameter, **settings
+    )
+    return decorator
+
+
 def shoe_options(function: Function) -> Function:
     """``--decks``, ``--shoe`` and ``--remove``."""
-    options = [
-        click.option(
-            "--decks",
-            metavar="N",
-            help="A full shoe of N 52-card decks (default 8).",
-        ),
-        click.option(
-            "--shoe",
-            "shoe_spec",
-            metavar="SPEC|FILE|-",
-            help="An explicit shoe: 'A=32,2=32,...,K=32' (ranks not named count 0), "
-            'a JSON object {"A": 32, ...} or "KS": 8 per card, from a file, or - for stdin.',
-        ),
-        click.option(
-            "--remove",
-            metavar="CARDS",
-            multiple=True,
-            help="Cards already dealt, e.g. 'A K 7 7 T', AK77T or KS,7H (suits optional; "
-            "10 means T). May be repeated.",
-        ),
-    ]
-    return stack(options, function)
+    return stack([click_option(option) for option in SHOE_OPTIONS], function)
 
 
 def rules_file_option(function: Function) -> Function:
     """``--rules FILE|NAME``: the drawing tableau from a TOML rules file."""
-    return click.option(
-        "--rules",
-        "rules_file",
-        metavar="FILE|NAME",
-        help="Drawing rules from a TOML rules file (see exactodds/data/rules/), or a shipped "
-        f"one by name: {', '.join(shipped_rules_files())}. The file may also say whether "
-        "ties push or lose (--tie-loses wins over it).",
-    )(function)
+    return click_option(RULES_FILE_OPTION)(function)
 
 
 def rules_options(function: Function) -> Function:
     """``--rules``, ``--variant``, ``--commission``, ``--tie-pays`` and ``--tie-loses``."""
-    function = rules_file_option(function)
-    options = [
-        click.option(
-            "--variant",
-            type=click.Choice([variant.value for variant in Variant]),
-            default="standard",
-            show_default=True,
-            help="standard: Banker pays 1:1 less commission; ez: EZ Baccarat (no commission, "
-            "a Banker win with a three-card 7 pushes); super6: Super 6 / Punto 2000 "
-            "(no commission, a winning Banker 6 pays 1:2).",
-        ),
-        click.option(
-            "--commission",
-            metavar="RATE",
-            help="Commission on winning Banker bets: 5%, 0.05 or 1/20 (default 5%; "
-            "0 in the no-commission variants).",
-        ),
-        click.option(
-            "--tie-pays",
-            metavar="PAY",
-            default="8",
-            show_default=True,
-            help="What a winning Tie bet pays to 1: 8, 8:1, 8/1, 9 ...",
-        ),
-        click.option(
-            "--tie-loses",
-            is_flag=True,
-            help="Player and Banker bets lose on a tie instead of pushing.",
-        ),
-    ]
-    return stack(options, function)
+    return stack([click_option(option) for option in RULES_OPTIONS], function)
 
 
 def known_option(function: Function) -> Function:
     """``--known POSITION=CARD``: cards known before the round is dealt."""
-    return click.option(
-        "--known",
-        metavar="POSITION=CARD",
-        multiple=True,
-        help="A card known to be dealt at POSITION: 1-6 (P1 B1 P2 B2 for 1-4; 5 is the first "
-        "third card dealt, 6 the Banker's third card after a Player third card), e.g. "
-        "--known 1=9 or --known P2=KS. May be repeated.",
-    )(function)
+    return click_option(KNOWN_OPTION)(function)
 
 
 def with_known(text: str, known: str) -> str:
@@ -148,34 +112,62 @@ def output_options(function: Function) -> Function:
 
 def bet_options(function: Function) -> Function:
     """``--bets``, ``--pay``, ``--paytable`` and ``--bet-file``."""
-    options = [
-        click.option(
-            "--bets",
-            "selection",
-            metavar="SELECTION",
-            help="Which bets: main, side, all, custom, or names such as banker,dragon7,lucky6 "
-            "(default main, plus any --bet-file bets). 'exactodds bets' lists them.",
-        ),
-        click.option(
-            "--pay",
-            "pays",
-            metavar="NAME=PAY",
-            multiple=True,
-            help="Change one pay (to 1): dragon7=30, big=27/50, lucky6.three_card_win=23, "
-            "perfect_pair.both=250. May be repeated; wins over --paytable.",
-        ),
-        click.option(
-            "--paytable",
-            metavar="FILE",
-            help="A TOML or JSON file of pays for many bets, e.g. 'dragon7 = 30' and "
-            "'[lucky6]' with 'three_card_win = 23'.",
-        ),
-        click.option(
-            "--bet-file",
-            "bet_files",
-            metavar="FILE",
-            multiple=True,
-            help="A TOML file describing your own bets (see examples/bets/). May be repeated.",
-        ),
-    ]
-    return stack(options, function)
+    return stack([click_option(option) for option in BET_OPTIONS], function)
+
+
+def built_options(
+    *,
+    shoe: bool = True,
+    bets: bool = True,
+    all_bets: bool = False,
+    default_selection: Callable[[Mapping[str, Any]], str | None] | None = None,
+) -> Callable[[Function], Function]:
+    """The shoe, rules and bet options, handed to the command as built objects.
+
+    The command receives ``shoe`` (a :class:`~exactodds.shoe.Shoe`, with *shoe*),
+    ``rules`` (:class:`~exactodds.rules.Rules`) and ``bets`` (a list of
+    :class:`~exactodds.bets.bet.Bet`, with *bets*; every bet by default with *all_bets*)
+    in place of the option values, built in that order inside the one usage-error guard:
+    a bad value is one sentence and exit 2 before the command runs. Without ``--bets``,
+    *default_selection* (given the command's other option values) may choose the bets.
+    """
+
+    def decorate(function: Function) -> Function:
+        @functools.wraps(function)
+        def command(**values: Any) -> Any:
+            try:
+                if shoe:
+                    values["shoe"] = build_shoe(
+                        values.pop("decks"), values.pop("shoe_spec"), values.pop("remove")
+                    )
+                rules = build_rules(
+                    values.pop("variant"),
+                    values.pop("commission"),
+                    values.pop("tie_pays"),
+                    values.pop("tie_loses"),
+                    values.pop("rules_file"),
+                )
+                values["rules"] = rules
+                if bets:
+                    selection = values.pop("selection")
+                    if selection is None and default_selection is not None:
+                        selection = default_selection(values)
+                    values["bets"] = build_bets(
+                        rules,
+                        selection or ("all" if all_bets else None),
+                        values.pop("pays"),
+                        values.pop("paytable"),
+                        values.pop("bet_files"),
+                    )
+            except ExactOddsError as error:
+                raise usage_error(error) from None
+            return function(**values)
+
+        options = [
+            *(SHOE_OPTIONS if shoe else ()),
+            *RULES_OPTIONS,
+            *(BET_OPTIONS if bets else ()),
+        ]
+        return stack([click_option(option) for option in options], cast(Function, command))
+
+    return decorate

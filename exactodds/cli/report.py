@@ -13,18 +13,14 @@ from pathlib import Path
 import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG
+from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import (
-    bet_options,
-    build_bets,
-    build_rules,
-    build_shoe,
-    rules_options,
-    shoe_options,
-)
+from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.report.parsheet import DEFAULT_CONFIDENCES, DEFAULT_ROUNDS, ParSheet, par_sheet
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 #: Output formats, and the file suffixes that choose them when --format is not given.
 REPORT_FORMATS = ("html", "markdown", "xlsx", "pdf")
@@ -146,9 +142,7 @@ def _render(
 
 
 @click.command()
-@shoe_options
-@rules_options
-@bet_options
+@built_options()
 @click.option(
     "--format",
     "output_format",
@@ -208,18 +202,9 @@ def _render(
 )
 @plot_option
 def report(
-    decks: str | None,
-    shoe_spec: str | None,
-    remove: tuple[str, ...],
-    rules_file: str | None,
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
-    selection: str | None,
-    pays: tuple[str, ...],
-    paytable: str | None,
-    bet_files: tuple[str, ...],
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
     output_format: str | None,
     output: str | None,
     digits: int,
@@ -276,9 +261,6 @@ def report(
         levels = _numbers(
             confidence_text, "--confidence", "Confidence level", "whole percentages from 1 to 99"
         )
-        shoe = build_shoe(decks, shoe_spec, remove)
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
-        bets = build_bets(rules, selection, pays, paytable, bet_files)
         sheet = par_sheet(
             shoe,
             rules,

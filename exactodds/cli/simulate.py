@@ -9,11 +9,13 @@ from fractions import Fraction
 
 import click
 
+from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import bet_options, build_bets, build_rules, rules_options
+from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
+from exactodds.rules import Rules
 
 
 class _Progress:
@@ -50,6 +52,16 @@ class _Progress:
     def close(self) -> None:
         sys.stderr.write("\n")
         sys.stderr.flush()
+
+
+def _bets_named_in(plays: tuple[str, ...]) -> str | None:
+    """Without --bets, the bets the --play options name (else the main bets)."""
+    named = [
+        text.partition("=")[0].strip()
+        for text in plays
+        if "=" in text and not text.strip().lower().startswith("count")
+    ]
+    return ",".join(named) if named else None
 
 
 @click.command(name="simulate")
@@ -98,8 +110,7 @@ class _Progress:
     help="Rounds dealt when the cut card is the first card of a round, that round included "
     "(default: --after-cut + 1; Wizard of Odds' rules and Jacobson's studies deal 1).",
 )
-@rules_options
-@bet_options
+@built_options(shoe=False, default_selection=lambda values: _bets_named_in(values["plays"]))
 @click.option(
     "--play",
     "plays",
@@ -167,15 +178,8 @@ def simulate(
     burn: str,
     after_cut: int,
     cut_first_rounds: int | None,
-    rules_file: str | None,
-    variant: str,
-    commission: str | None,
-    tie_pays: str,
-    tie_loses: bool,
-    selection: str | None,
-    pays: tuple[str, ...],
-    paytable: str | None,
-    bet_files: tuple[str, ...],
+    rules: Rules,
+    bets: list[Bet],
     plays: tuple[str, ...],
     min_edge: str,
     jobs: int | None,
@@ -221,15 +225,6 @@ def simulate(
             from exactodds.report.parsheet_plots import require_matplotlib
 
             require_matplotlib()
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
-        if selection is None:
-            named = [
-                text.partition("=")[0].strip()
-                for text in plays
-                if "=" in text and not text.strip().lower().startswith("count")
-            ]
-            selection = ",".join(named) if named else None
-        bets = build_bets(rules, selection, pays, paytable, bet_files)
         threshold = parse_number(min_edge, "--min-edge")
         strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
         procedure = DealingProcedure(

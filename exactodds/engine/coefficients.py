@@ -46,7 +46,8 @@ from operator import itemgetter, mul
 from typing import Any
 
 from exactodds.engine import cache as disk
-from exactodds.rules import Tableau
+from exactodds.engine.walk import falling_factorial
+from exactodds.rules import FirstDraw, Tableau
 
 __all__ = [
     "FORMAT_VERSION",
@@ -182,19 +183,12 @@ class Polynomials:
             range(1, MULTISETS), plan.parents[1:], plan.factors[1:], strict=True
         ):
             products[row] = products[parent] * factors[factor]
-        tails = [_falling_factorial(total - size, 6 - size) for size in range(7)]
+        tails = [falling_factorial(total - size, 6 - size) for size in range(7)]
         weights = list(map(mul, products, map(tails.__getitem__, plan.sizes)))
         return [
             sum(map(mul, coefficients, gather(weights)))
             for (_, coefficients), gather in zip(self.terms, self._gathers, strict=True)
         ]
-
-
-def _falling_factorial(count: int, length: int) -> int:
-    result = 1
-    for factor in range(count, count - length, -1):
-        result *= factor
-    return result
 
 
 def compile_polynomials(tableau: Tableau) -> Polynomials:
@@ -206,8 +200,6 @@ def compile_polynomials(tableau: Tableau) -> Polynomials:
     child row, so no multiset is built twice.
     """
     naturals = tableau.natural_totals
-    player_draws = tableau.player_draws
-    stood_row = tableau.banker_draws_when_player_stood
     banker_draws = tableau.banker_draws
     plan = multiset_plan()
     row_of = {combination: row for row, combination in enumerate(plan.combinations)}
@@ -236,18 +228,15 @@ def compile_polynomials(tableau: Tableau) -> Polynomials:
             banker_total = (banker_low + banker_high) % 10
             player_natural = player_total in naturals
             banker_natural = banker_total in naturals
-            if player_natural or banker_natural:
+            draw = tableau.first_draw(player_total, banker_total)
+            if draw is FirstDraw.NATURAL or draw is FirstDraw.NONE:
                 code = _key_code(player_total, banker_total, 2, 2, player_natural, banker_natural)
                 entries[code * MULTISETS + base] += orders
-            elif not player_draws[player_total]:
-                if stood_row[banker_total]:
-                    after = children(base)
-                    for third in range(10):
-                        code = _key_code(player_total, (banker_total + third) % 10, 2, 3)
-                        entries[code * MULTISETS + after[third]] += orders
-                else:
-                    code = _key_code(player_total, banker_total, 2, 2)
-                    entries[code * MULTISETS + base] += orders
+            elif draw is FirstDraw.BANKER:
+                after = children(base)
+                for third in range(10):
+                    code = _key_code(player_total, (banker_total + third) % 10, 2, 3)
+                    entries[code * MULTISETS + after[third]] += orders
             else:
                 after = children(base)
                 draws = banker_draws[banker_total]
@@ -451,7 +440,7 @@ def decode(payload: bytes, tableau: Tableau) -> Polynomials | None:
 
 def _sound(compiled: Polynomials) -> bool:
     """Every six-card sequence of a probe shoe ends in exactly one outcome."""
-    return sum(compiled.key_counts(_PROBE)) == _falling_factorial(sum(_PROBE), 6)
+    return sum(compiled.key_counts(_PROBE)) == falling_factorial(sum(_PROBE), 6)
 
 
 _loaded: dict[Tableau, Polynomials] = {}

@@ -54,13 +54,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TypeAlias
 
-from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, price_table
-from exactodds.bets.bet import Bet
 from exactodds.cards import VALUES, Card, parse_cards
 from exactodds.engine.walk import (
+    NO_PAIR,
+    PAIR,
+    SUITED_PAIR,
     OutcomeTable,
     RoundSummary,
     falling_factorial,
@@ -68,16 +68,13 @@ from exactodds.engine.walk import (
     summary_of,
 )
 from exactodds.errors import CardError, quoted
-from exactodds.rules import Rules, Tableau
+from exactodds.rules import FirstDraw, Tableau
 from exactodds.shoe import Shoe
 
 __all__ = [
-    "KNOWN_SUITS_MISSING",
     "POSITION_LABELS",
-    "KnownAnalysis",
     "KnownCardError",
     "KnownLike",
-    "analyze_known",
     "describe_known",
     "enumerate_known",
     "parse_known",
@@ -94,8 +91,6 @@ POSITION_LABELS: dict[int, str] = {
 }
 _ALIASES = {"P1": 1, "B1": 2, "P2": 3, "B2": 4}
 _POSITIONS_HINT = "use 1-6 (P1 B1 P2 B2, then the third cards in the order dealt)"
-
-_NO_PAIR, _PAIR, _SUITED_PAIR = 0, 1, 2
 
 #: Known cards as accepted by :func:`parse_known` and :func:`enumerate_known`.
 KnownLike: TypeAlias = (
@@ -406,88 +401,10 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     return OutcomeTable(table, total, suits_known)
 
 
-#: Why a suited bet cannot be priced when a known card was given without its suit.
-KNOWN_SUITS_MISSING = (
-    "This bet needs suits, and a known card was given without its suit; give every known "
-    "card a suit, e.g. --known 1=KS."
-)
-
-
-@dataclass(frozen=True, kw_only=True)
-class KnownAnalysis(Analysis):
-    """An :class:`~exactodds.analysis.single.Analysis` given known cards.
-
-    ``shoe`` is the shoe before the known cards come out of it; ``table`` is
-    :func:`enumerate_known`'s, so ``total`` is ``(n - k)...(n - 5)`` and every
-    figure is conditional on the ``known`` cards.  The report renderers take
-    it as they take any analysis.
-
-    >>> from exactodds import Rules, Shoe
-    >>> result = analyze_known(Shoe.standard(decks=1), Rules(), {6: "9"})
-    >>> result.total, result.known[6].symbol
-    (281887200, '9')
-    >>> KnownAnalysis(shoe=Shoe.standard(decks=1), rules=Rules(), outcomes={}, bets={})
-    Traceback (most recent call last):
-    ...
-    TypeError: KnownAnalysis.__init__() missing 2 required keyword-only arguments: 'known' and 'known_table'
-    """
-
-    known: Mapping[int, Card]
-    known_table: OutcomeTable
-
-    @property
-    def table(self) -> OutcomeTable:
-        """The counts given the known cards (from :func:`enumerate_known`)."""
-        return self.known_table
-
-    @property
-    def total(self) -> int:
-        """How many six-card sequences hold the known cards in place: (n-k)...(n-5)."""
-        return self.known_table.total
-
-
-def analyze_known(
-    shoe: Shoe,
-    rules: Rules | None,
-    known: KnownLike,
-    bets: Iterable[Bet] | None = None,
-) -> KnownAnalysis:
-    """Like :func:`~exactodds.analysis.analyze`, given the *known* cards.
-
-    The analysis's ``table`` is :func:`enumerate_known`'s, so its ``total``
-    is ``(n - k)...(n - 5)`` and every probability is conditional on the
-    known cards; ``shoe`` is the shoe before the known cards are taken out.
-
-    >>> from exactodds import Rules, Shoe
-    >>> result = analyze_known(Shoe.standard(decks=8), Rules(), {1: "9", 3: "K"})
-    >>> result.bets["player"].house_edge_percent(2)
-    '-90.60%'
-    >>> analyze_known(Shoe.standard(decks=8), Rules(), ["1=9", "P1=K"])
-    Traceback (most recent call last):
-    ...
-    exactodds.engine.known.KnownCardError: Position 1 is given twice ('9' and 'K'); name each position once.
-    """
-    rules = rules if rules is not None else Rules()
-    cards = parse_known(known)
-    table = enumerate_known(shoe, rules.tableau, cards)
-    reason = SUITS_UNKNOWN if not shoe.suits_known else KNOWN_SUITS_MISSING
-    outcomes, priced, unavailable, names = price_table(table, rules, bets, reason)
-    return KnownAnalysis(
-        shoe=shoe,
-        rules=rules,
-        outcomes=outcomes,
-        bets=priced,
-        unavailable=unavailable,
-        bet_names=names,
-        known=cards,
-        known_table=table,
-    )
-
-
 def _state(pair: bool, suited: bool) -> int:
     if suited:
-        return _SUITED_PAIR
-    return _PAIR if pair else _NO_PAIR
+        return SUITED_PAIR
+    return PAIR if pair else NO_PAIR
 
 
 def _endings(
@@ -525,13 +442,12 @@ def _play(
     tableau: Tableau, player_total: int, banker_total: int, card5: int, card6: int
 ) -> tuple[int, int, int, int]:
     """Finish a round from the two-card totals and the values at positions 5 and 6."""
-    if player_total in tableau.natural_totals or banker_total in tableau.natural_totals:
-        return player_total, banker_total, 2, 2
-    if tableau.player_draws[player_total]:
+    draw = tableau.first_draw(player_total, banker_total)
+    if draw is FirstDraw.PLAYER:
         player_final = (player_total + card5) % 10
-        if tableau.banker_draws[banker_total][card5]:
+        if tableau.banker_draws_on(banker_total, card5):
             return player_final, (banker_total + card6) % 10, 3, 3
         return player_final, banker_total, 3, 2
-    if tableau.banker_draws_when_player_stood[banker_total]:
+    if draw is FirstDraw.BANKER:
         return player_total, (banker_total + card5) % 10, 2, 3
     return player_total, banker_total, 2, 2

@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import enum
+import math
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -38,10 +39,15 @@ from functools import lru_cache
 
 from exactodds.cards import VALUES
 from exactodds.errors import RulesError, ShoeError, quoted
-from exactodds.rules import Tableau
+from exactodds.rules import FirstDraw, Tableau
 from exactodds.shoe import Shoe
 
 __all__ = [
+    "NO_PAIR",
+    "PAIR",
+    "RANK_PAIR_STATES",
+    "SUITED_PAIR",
+    "SUITED_PAIR_STATES",
     "OutcomeTable",
     "RoundSummary",
     "Winner",
@@ -52,8 +58,18 @@ __all__ = [
     "summary_of",
 ]
 
-#: Pair states of a hand's first two cards, as kept in the walk.
-_NO_PAIR, _PAIR, _SUITED_PAIR = 0, 1, 2
+#: Pair states of a hand's first two cards: no pair, a pair (not suited, or suits unknown),
+#: a suited pair. The walk, the known-card walk, the routing of bets and the kernel's pair
+#: inputs all speak these codes.
+NO_PAIR, PAIR, SUITED_PAIR = 0, 1, 2
+#: The joint (Player, Banker) pair states a shoe that knows its suits deals, in kernel order.
+SUITED_PAIR_STATES: tuple[tuple[int, int], ...] = tuple(
+    (player, banker) for player in range(3) for banker in range(3)
+)
+#: The joint pair states a shoe known by rank only deals, in kernel order.
+RANK_PAIR_STATES: tuple[tuple[int, int], ...] = tuple(
+    (player, banker) for player in range(2) for banker in range(2)
+)
 
 
 def falling_factorial(count: int, length: int) -> int:
@@ -61,13 +77,10 @@ def falling_factorial(count: int, length: int) -> int:
 
     >>> falling_factorial(5, 2), falling_factorial(1, 2), falling_factorial(7, 0)
     (20, 0, 1)
+    >>> falling_factorial(-3, 2), falling_factorial(-3, 0)
+    (0, 1)
     """
-    result = 1
-    for factor in range(count, count - length, -1):
-        if factor <= 0:
-            return 0
-        result *= factor
-    return result
+    return math.perm(max(count, 0), length)
 
 
 def sequences(cards: int) -> int:
@@ -234,10 +247,10 @@ def summary_of(
         banker_cards,
         p_nat,
         b_nat,
-        p_pair != _NO_PAIR,
-        b_pair != _NO_PAIR,
-        (p_pair == _SUITED_PAIR) if suits_known else None,
-        (b_pair == _SUITED_PAIR) if suits_known else None,
+        p_pair != NO_PAIR,
+        b_pair != NO_PAIR,
+        (p_pair == SUITED_PAIR) if suits_known else None,
+        (b_pair == SUITED_PAIR) if suits_known else None,
     )
 
 
@@ -282,7 +295,7 @@ def _split_class(
     """
     counts = [count for _, count in types]
     ranks = [rank for rank, _ in types]
-    same_type_state = _SUITED_PAIR if suits_known else _PAIR
+    same_type_state = SUITED_PAIR if suits_known else PAIR
     player_options: list[tuple[int | None, list[int], int]] = []
     if player_cards == 0:
         player_options.append((None, counts, 1))
@@ -304,7 +317,7 @@ def _split_class(
                 if first == second:
                     state = same_type_state
                 else:
-                    state = _PAIR if ranks[first] == ranks[second] else _NO_PAIR
+                    state = PAIR if ranks[first] == ranks[second] else NO_PAIR
                 player_options.append((state, left, weight))
     result: dict[_SplitKey, int] = defaultdict(int)
     for player_state, left, weight in player_options:
@@ -321,11 +334,11 @@ def _split_class(
             unpaired = remaining * (remaining - 1) - rank_pairs
             if suits_known:
                 suited = sum(count * (count - 1) for count in left)
-                result[(player_state, _SUITED_PAIR)] += weight * suited
-                result[(player_state, _PAIR)] += weight * (rank_pairs - suited)
+                result[(player_state, SUITED_PAIR)] += weight * suited
+                result[(player_state, PAIR)] += weight * (rank_pairs - suited)
             else:
-                result[(player_state, _PAIR)] += weight * rank_pairs
-            result[(player_state, _NO_PAIR)] += weight * unpaired
+                result[(player_state, PAIR)] += weight * rank_pairs
+            result[(player_state, NO_PAIR)] += weight * unpaired
     return {key: weight for key, weight in result.items() if weight}
 
 
@@ -338,8 +351,6 @@ def _walk(shoe: Shoe, tableau: Tableau) -> dict[_Key, int]:
     suits_known = shoe.suits_known
     types = _class_types(shoe)
     naturals = tableau.natural_totals
-    player_draws = tableau.player_draws
-    banker_draws_when_stood = tableau.banker_draws_when_player_stood
     banker_draws = tableau.banker_draws
     split_cache: dict[tuple[int, int, int], dict[_SplitKey, int]] = {}
 
@@ -369,17 +380,15 @@ def _walk(shoe: Shoe, tableau: Tableau) -> dict[_Key, int]:
             player_natural = player_total in naturals
             banker_natural = banker_total in naturals
             endings: dict[tuple[int, int, int, int], int] = defaultdict(int)
-            if player_natural or banker_natural:
+            draw = tableau.first_draw(player_total, banker_total)
+            if draw is FirstDraw.NATURAL or draw is FirstDraw.NONE:
                 endings[(player_total, banker_total, 2, 2)] = both_stand
-            elif not player_draws[player_total]:
-                if banker_draws_when_stood[banker_total]:
-                    for third, third_count in enumerate(left):
-                        if third_count:
-                            endings[(player_total, (banker_total + third) % 10, 2, 3)] += (
-                                third_count * (left_after_four - 1)
-                            )
-                else:
-                    endings[(player_total, banker_total, 2, 2)] = both_stand
+            elif draw is FirstDraw.BANKER:
+                for third, third_count in enumerate(left):
+                    if third_count:
+                        endings[(player_total, (banker_total + third) % 10, 2, 3)] += (
+                            third_count * (left_after_four - 1)
+                        )
             else:
                 row = banker_draws[banker_total]
                 for third, third_count in enumerate(left):
@@ -424,8 +433,8 @@ def _pair_weights(
         weight = orders
         for value in {player_low, player_high, banker_low, banker_high}:
             weight *= falling_factorial(values[value], used[value])
-        return [((_NO_PAIR, _NO_PAIR), weight)]
-    combined: dict[tuple[int, int], int] = {(_NO_PAIR, _NO_PAIR): orders}
+        return [((NO_PAIR, NO_PAIR), weight)]
+    combined: dict[tuple[int, int], int] = {(NO_PAIR, NO_PAIR): orders}
     for value in {player_low, player_high, banker_low, banker_high}:
         player_cards = (player_low == value) + (player_high == value)
         banker_cards = (banker_low == value) + (banker_high == value)

@@ -34,6 +34,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from typing import cast
 
+from exactodds.engine.walk import falling_factorial
 from exactodds.errors import ExactOddsError, ShoeError
 from exactodds.games.equilibria import (
     AdditiveGame,
@@ -168,9 +169,8 @@ class BankerCell:
     def punto_banco_draws(self) -> bool:
         """Whether the Punto Banco tableau draws in this cell."""
         tableau = Tableau.standard()
-        if self.information == "stood":
-            return tableau.banker_draws_when_player_stood[self.total]
-        return tableau.banker_draws[self.total][int(self.information)]
+        third = None if self.information == "stood" else int(self.information)
+        return tableau.banker_draws_on(self.total, third)
 
     @property
     def differs_from_punto_banco(self) -> bool:
@@ -242,13 +242,6 @@ class Solution:
         )
 
 
-def _falling(count: int, length: int) -> int:
-    result = 1
-    for step in range(length):
-        result *= count - step
-    return result
-
-
 def _label(cards: tuple[int, int]) -> str:
     return f"{cards[0]}+{cards[1]}"
 
@@ -276,8 +269,8 @@ def _count(values: tuple[int, ...], model: Model) -> _Counts:
         denominator = cards**6
         pads = [cards ** (6 - used) for used in range(7)]
     else:
-        denominator = _falling(cards, 6)
-        pads = [_falling(cards - used, 6 - used) for used in range(7)]
+        denominator = falling_factorial(cards, 6)
+        pads = [falling_factorial(cards - used, 6 - used) for used in range(7)]
     table: dict[_Key, list[int]] = {}
     natural = [0, 0]
     classes: set[str] = set()

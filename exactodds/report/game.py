@@ -19,8 +19,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tabulate import tabulate
-
 from exactodds.games.chemin_de_fer import (
     INFORMATION,
     BankerCell,
@@ -29,6 +27,7 @@ from exactodds.games.chemin_de_fer import (
 )
 from exactodds.numbers import decimal_string, fraction_string, percent_string
 from exactodds.report.odds import shoe_data
+from exactodds.report.table import simple_table
 
 __all__ = ["render_solution_json", "render_solution_table", "solution_data"]
 
@@ -88,7 +87,7 @@ def _tableau(equilibrium: Equilibrium, digits: int) -> list[str]:
             row.append(mark + ("*" if cell.differs_from_punto_banco else ""))
         table_rows.append(row)
     headers = ["Banker", "stood", *INFORMATION[1:]]
-    lines = tabulate(table_rows, headers=headers, disable_numparse=True).splitlines()
+    lines = simple_table(table_rows, headers, ("left",) * len(headers)).splitlines()
     return lines + notes
 
 

@@ -20,12 +20,11 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from tabulate import tabulate
-
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount
 from exactodds.analysis.symbolic import Breakeven
 from exactodds.numbers import decimal_string, fraction_string, percent_string
 from exactodds.report.odds import shoe_data
+from exactodds.report.table import simple_table
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -150,11 +149,8 @@ def _removal_table(
             _bar(effect, Fraction(largest)),
         ]
         rows.append(row + ([fraction_string(effect)] if exact else []))
-    table = tabulate(
-        rows,
-        headers=headers,
-        disable_numparse=True,
-        colalign=("left", "right", "right", "right", "left") + (("right",) if exact else ()),
+    table = simple_table(
+        rows, headers, ("left", "right", "right", "right", "left") + (("right",) if exact else ())
     )
     return [heading, "", table]
 

@@ -16,8 +16,7 @@ import io
 import json
 import math
 
-from tabulate import tabulate
-
+from exactodds.report.table import simple_table
 from exactodds.simulation.result import BetResult, SimulationResult
 from exactodds.simulation.tally import Estimate
 
@@ -91,14 +90,7 @@ def render_table(result: SimulationResult, digits: int = 4) -> str:
         ]
         for bet in bets
     ]
-    lines.append(
-        tabulate(
-            rows,
-            headers=headers,
-            disable_numparse=True,
-            colalign=("left",) + ("right",) * (len(headers) - 1),
-        )
-    )
+    lines.append(simple_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1)))
     lines += ["", "± is a 95% confidence interval (1.96 standard errors over shoes)."]
     lines += ["", "Strategies and the exact EV over all rounds:"]
     detail_headers = ["Bet", "Strategy", "EV > 0", "EV deciles 10% / 50% / 90%"]
@@ -113,7 +105,7 @@ def render_table(result: SimulationResult, digits: int = 4) -> str:
         ]
         for bet in bets
     ]
-    lines.append(tabulate(detail_rows, headers=detail_headers, disable_numparse=True))
+    lines.append(simple_table(detail_rows, detail_headers, ("left",) * len(detail_headers)))
     lines += ["", _depth_table(bets)]
     return "\n".join(lines)
 
@@ -122,9 +114,7 @@ def _depth_table(bets: list[BetResult]) -> str:
     decks = max((len(bet.ev_by_deck) for bet in bets), default=0)
     headers = ["Mean exact EV by deck dealt"] + [str(deck + 1) for deck in range(decks)]
     rows = [[bet.name] + [_percent(value, 2) for value in bet.ev_by_deck] for bet in bets]
-    return tabulate(
-        rows, headers=headers, disable_numparse=True, colalign=("left",) + ("right",) * decks
-    )
+    return simple_table(rows, headers, ("left",) + ("right",) * decks)
 
 
 CSV_COLUMNS = (
@@ -145,11 +135,6 @@ CSV_COLUMNS = (
     "units_per_100_rounds_realized",
     "units_per_100_rounds_realized_stderr",
 )
-
-
-def _exact_float(value: float) -> str:
-    """Every digit Python keeps (repr), or an empty cell where there is no estimate."""
-    return "" if math.isnan(value) else repr(value)
 
 
 def render_csv(result: SimulationResult) -> str:

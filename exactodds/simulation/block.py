@@ -64,14 +64,14 @@ class _PayTable:
             summary = summary_of(summary_fields(key), True)
             for column, bet in enumerate(self.bets):
                 pays, _ = self.integer_pays[column]
-                outcome = bet.settle(summary)
+                outcome = bet.settle_round(summary)
                 bet.pay(outcome)  # an outcome without a pay is refused here, by name
                 self.table[key, column] = pays[outcome]
             self.filled[key] = True
         return self.table[keys]
 
     def outcome(self, key: int, column: int) -> str:
-        return self.bets[column].settle(summary_of(summary_fields(key), True))
+        return self.bets[column].settle_round(summary_of(summary_fields(key), True))
 
 
 @lru_cache(maxsize=4)

@@ -54,6 +54,7 @@ __all__ = [
     "SimulationError",
     "deal_block",
     "deal_shoes",
+    "require_whole",
     "shuffled_shoe",
     "summary_fields",
 ]
@@ -85,7 +86,14 @@ class SimulationError(ExactOddsError):
     """
 
 
-def _whole(value: object, what: str, least: int) -> int:
+def require_whole(value: object, what: str, least: int) -> int:
+    """*value* if it is a whole number of at least *least*, else the one sentence.
+
+    >>> require_whole(True, "Seed", 0)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: Seed True is not valid; use a whole number of at least 0.
+    """
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         raise SimulationError(
             f"{what} {value!r} is not valid; use a whole number of at least {least}."
@@ -117,17 +125,17 @@ class DealingProcedure:
     cut_first_rounds: int | None = None
 
     def __post_init__(self) -> None:
-        _whole(self.decks, "Number of decks", 1)
+        require_whole(self.decks, "Number of decks", 1)
         if self.decks > MOST_DECKS:
             raise SimulationError(
                 f"Number of decks {self.decks} is more than a simulation deals; use at most "
                 f"{MOST_DECKS}."
             )
-        _whole(self.cut, "Cut card depth", 0)
-        _whole(self.after_cut, "Rounds after the cut card", 0)
+        require_whole(self.cut, "Cut card depth", 0)
+        require_whole(self.after_cut, "Rounds after the cut card", 0)
         if self.cut_first_rounds is None:
             object.__setattr__(self, "cut_first_rounds", self.after_cut + 1)
-        _whole(self.cut_first_rounds, "Rounds dealt when the cut card comes first", 1)
+        require_whole(self.cut_first_rounds, "Rounds dealt when the cut card comes first", 1)
         burn = self.burn
         if isinstance(burn, str) and burn.strip().isdigit():
             burn = int(burn.strip())
@@ -139,7 +147,7 @@ class DealingProcedure:
                 )
             burn = burn.strip().lower()
         else:
-            _whole(burn, "Burn count", 0)
+            require_whole(burn, "Burn count", 0)
         object.__setattr__(self, "burn", burn)
         deepest = self.cards - self.most_burned - ROUND_CARDS
         if deepest < 0:

@@ -63,16 +63,9 @@ def known_shoe(counts: npt.NDArray[np.int64], suited: bool) -> Shoe:
     """
     suits = tuple(int(count) for count in counts)
     ranks = tuple(sum(suits[index : index + 4]) for index in range(0, 52, 4))
-    return _trusted_shoe(ranks, suits if suited else None)
-
-
-def _trusted_shoe(ranks: tuple[int, ...], suits: tuple[int, ...] | None) -> Shoe:
     # Counts that come out of deal_block are valid by construction; Shoe's checks
     # (some 30 microseconds) would cost more than the whole evaluation of a round.
-    shoe = object.__new__(Shoe)
-    object.__setattr__(shoe, "rank_counts", ranks)
-    object.__setattr__(shoe, "suit_counts", suits)
-    return shoe
+    return Shoe.from_checked_counts(ranks, suits if suited else None)
 
 
 def exact_expected_values(
@@ -89,7 +82,7 @@ def exact_expected_values(
 
     def shoes() -> list[Shoe]:
         return [
-            _trusted_shoe(tuple(ranks), tuple(suits) if suited else None)
+            Shoe.from_checked_counts(tuple(ranks), tuple(suits) if suited else None)
             for ranks, suits in zip(rank_rows, suit_rows, strict=True)
         ]
 

@@ -21,18 +21,10 @@ from typing import Any
 from exactodds.bets.bet import Bet, main_bets
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure, SimulationError, require_whole
 from exactodds.simulation.strategies import Perfect, Strategy
 
 __all__ = ["Simulation"]
-
-
-def _whole(value: object, what: str, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise SimulationError(
-            f"{what} {value!r} is not valid; use a whole number of at least {least}."
-        )
-    return value
 
 
 @dataclass(frozen=True)
@@ -50,8 +42,8 @@ class Simulation:
     procedure: DealingProcedure
 
     def __post_init__(self) -> None:
-        _whole(self.shoes, "Number of shoes", 1)
-        _whole(self.seed, "Seed", 0)
+        require_whole(self.shoes, "Number of shoes", 1)
+        require_whole(self.seed, "Seed", 0)
         if not self.bets:
             raise SimulationError("A simulation needs at least one bet; name some with --bets.")
         if len(self.strategies) != len(self.bets):

@@ -27,8 +27,8 @@ from typing import Any
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, ShoeError
 from exactodds.inputs import json_depth, load_json
+from exactodds.interface import build_bets, build_rules, build_shoe
 from exactodds.rules import Rules
-from exactodds.settings import build_bets, build_rules, build_shoe
 from exactodds.shoe import Shoe
 
 __all__ = [

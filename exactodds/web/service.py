@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from exactodds.analysis.known import analyze_known
 from exactodds.analysis.many import analyzer_for
 from exactodds.analysis.single import Analysis, analyze
-from exactodds.engine.known import analyze_known, parse_known
+from exactodds.engine.known import parse_known
 from exactodds.report.odds import analysis_data, batch_record
 from exactodds.web.inputs import BatchSettings, EorSettings, OddsSettings
 

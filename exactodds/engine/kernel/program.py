@@ -25,8 +25,8 @@ built (threads release the interpreter lock), and in the pure-Python twin
 >>> from exactodds.engine.polynomial import compile_tableau
 >>> from exactodds.rules import Tableau
 >>> compiled = compile_tableau(Tableau())
->>> inputs = len(compiled.keys) + 14
->>> program = build_program(compiled, [[1]] * len(compiled.keys) + [[0]] * 14)
+>>> inputs = input_count(len(compiled.keys))
+>>> program = build_program(compiled, [[1]] * len(compiled.keys) + [[0]] * (PAIR_INPUTS + 1))
 >>> shoe = Shoe.standard(decks=8)
 >>> evaluate(program, [shoe.rank_counts], [None]).row(0) == [416 * 415 * 414 * 413 * 412 * 411]
 True
@@ -52,20 +52,25 @@ import numpy.typing as npt
 
 from exactodds.engine.kernel import twin
 from exactodds.engine.polynomial import CompiledTableau
+from exactodds.engine.walk import RANK_PAIR_STATES, SUITED_PAIR_STATES, sequences
 
 __all__ = [
     "PAIR_INPUTS",
+    "SUITED_PAIR_INPUTS",
     "Evaluation",
     "Program",
     "build_program",
     "evaluate",
+    "input_count",
     "native_module",
     "rank_pair_input",
     "suited_pair_input",
+    "total_input",
 ]
 
 #: Pair-state inputs after the keys: 9 suited states, then 4 rank-only ones.
-PAIR_INPUTS = 13
+SUITED_PAIR_INPUTS = len(SUITED_PAIR_STATES)
+PAIR_INPUTS = SUITED_PAIR_INPUTS + len(RANK_PAIR_STATES)
 IntArray = npt.NDArray[np.int64]
 # Shoes whose every count and whose card total stay below this go to the compiled kernel
 # as int64 arrays; larger ones (2**62 cards and more) are evaluated in Python integers.
@@ -73,6 +78,24 @@ _NATIVE_CARDS_LIMIT = 2**62
 _INT64 = 2**63
 # Width codes of the compiled kernel (see _native.c).
 _NARROW, _WIDE, _PYTHON, _TOO_FEW = 0, 1, 2, 3
+
+
+def input_count(keys: int) -> int:
+    """How many inputs a program of *keys* value-level keys has: keys, pair states, total.
+
+    >>> input_count(205)
+    219
+    """
+    return keys + PAIR_INPUTS + 1
+
+
+def total_input(keys: int) -> int:
+    """The input index of the total ``ff(N, 6)``, the last input.
+
+    >>> total_input(205)
+    218
+    """
+    return keys + PAIR_INPUTS
 
 
 def suited_pair_input(keys: int, player: int, banker: int) -> int:
@@ -90,7 +113,7 @@ def rank_pair_input(keys: int, player: int, banker: int) -> int:
     >>> rank_pair_input(205, 1, 1)
     217
     """
-    return keys + 9 + 2 * player + banker
+    return keys + SUITED_PAIR_INPUTS + 2 * player + banker
 
 
 @cache
@@ -150,23 +173,15 @@ class _Arrays:
 def _arrays(compiled: CompiledTableau) -> _Arrays:
     """The product table and the sparse coefficients of *compiled*, as flat arrays.
 
-    Read from ``compiled.multisets`` and ``compiled.coefficients`` only: row r's
-    product is its parent's (the multiset less one card of its largest value v)
-    times ``n_v - (m_v - 1)``, the next factor of ``ff(n_v, m_v)``.
+    The product table is the compiled tableau's (:func:`~exactodds.engine.coefficients.multiset_plan`'s):
+    row r's product is its parent's times ``n_v - offset``, factor row ``v * 7 + offset``.
     """
     multisets = np.asarray(compiled.multisets, dtype=np.int64)
     rows = multisets.shape[0]
     sizes = multisets.sum(axis=1)
     if np.any(np.diff(sizes) < 0) or int(sizes.max()) != 6 or int(multisets.max()) > 6:
         raise ValueError("compiled multisets must be ordered by size, up to six cards")
-    # Each multiset as a base-7 number; the parent drops one card of the largest value.
-    powers = 7 ** np.arange(10, dtype=np.int64)
-    codes = multisets @ powers
-    largest = 9 - np.argmax(multisets[:, ::-1] > 0, axis=1)
-    order = np.argsort(codes)
-    parents = order[np.searchsorted(codes[order], codes - powers[largest])]
-    factors = largest * 7 + multisets[np.arange(rows), largest] - 1
-    parents[0], factors[0] = 0, 0
+    parents, factors = compiled.parents, compiled.factors
     size_start = [int(np.searchsorted(sizes, size)) for size in range(7)] + [rows]
     coefficients = np.asarray(compiled.coefficients)
     nonzero_rows, keys = np.nonzero(coefficients)
@@ -209,7 +224,7 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
     """
     arrays = _arrays(compiled)
     keys = len(compiled.keys)
-    inputs = keys + PAIR_INPUTS + 1
+    inputs = input_count(keys)
     if len(weights) != inputs:
         raise ValueError(
             f"a kernel program needs {inputs} weight rows (one per input), not {len(weights)}"
@@ -223,9 +238,9 @@ def build_program(compiled: CompiledTableau, weights: Sequence[Sequence[int]]) -
     )
     groups = (
         range(keys),
-        range(keys, keys + 9),
-        range(keys + 9, keys + PAIR_INPUTS),
-        range(keys + PAIR_INPUTS, inputs),
+        range(keys, keys + SUITED_PAIR_INPUTS),
+        range(keys + SUITED_PAIR_INPUTS, keys + PAIR_INPUTS),
+        range(total_input(keys), inputs),
     )
     largest = [[0] * outputs for _ in groups]
     for group, rows in enumerate(groups):
@@ -310,7 +325,7 @@ def _numpy_rows(
     rows = [
         row
         for row, counts in enumerate(rank_counts)
-        if max(counts) < 2**58 and sum(counts) >= 6 and _sequences(sum(counts)) < limit
+        if max(counts) < 2**58 and sum(counts) >= 6 and sequences(sum(counts)) < limit
     ]
     arrays = _arrays(program.compiled)
     starts = arrays.size_start.tolist()
@@ -334,17 +349,10 @@ def _numpy_rows(
         pairs = np.array(
             [twin.pair_states(rank_counts[row], suit_counts[row]) for row in block], dtype=object
         )
-        totals = np.array([_sequences(int(total)) for total in cards], dtype=np.uint64)
+        totals = np.array([sequences(int(total)) for total in cards], dtype=np.uint64)
         inputs = np.concatenate([keys, pairs.T.astype(np.uint64), totals[None, :]], axis=0)
         values[block] = (weights.T @ inputs.view(np.int64)).T
     return set(rows)
-
-
-def _sequences(cards: int) -> int:
-    total = 1
-    for factor in range(cards, cards - 6, -1):
-        total *= max(factor, 0)
-    return total
 
 
 def _native_ranks(rank_counts: Sequence[Sequence[int]]) -> tuple[IntArray, list[int]]:

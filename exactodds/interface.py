@@ -25,6 +25,7 @@ exactodds.errors.ShoeError: --decks and --shoe both describe the shoe; give one 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -38,7 +39,175 @@ from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rule
 from exactodds.rules import Rules, Variant
 from exactodds.shoe import Shoe
 
-__all__ = ["build_bets", "build_rules", "build_shoe"]
+__all__ = [
+    "BET_OPTIONS",
+    "KNOWN_OPTION",
+    "RULES_FILE_OPTION",
+    "RULES_OPTIONS",
+    "SHOE_OPTIONS",
+    "Option",
+    "build_bets",
+    "build_rules",
+    "build_shoe",
+    "fields",
+]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option both skins take: its JSON field, its command-line flag, and its help.
+
+    The command line's click options are made from these (:mod:`exactodds.cli.options`);
+    the web API can read the same list for its field names and help. ``parameter`` is the
+    name the command line hands the value under; ``files`` marks an option that reads a
+    file, which the web API never does.
+
+    >>> [option.field for option in SHOE_OPTIONS]
+    ['decks', 'shoe', 'remove']
+    >>> [option.flag for option in BET_OPTIONS if not option.files]
+    ['--bets', '--pay']
+    """
+
+    field: str
+    flag: str
+    parameter: str
+    help: str
+    metavar: str | None = None
+    multiple: bool = False
+    is_flag: bool = False
+    default: str | None = None
+    choices: tuple[str, ...] = ()
+    files: bool = False
+
+
+SHOE_OPTIONS: tuple[Option, ...] = (
+    Option("decks", "--decks", "decks", "A full shoe of N 52-card decks (default 8).", "N"),
+    Option(
+        "shoe",
+        "--shoe",
+        "shoe_spec",
+        "An explicit shoe: 'A=32,2=32,...,K=32' (ranks not named count 0), "
+        'a JSON object {"A": 32, ...} or "KS": 8 per card, from a file, or - for stdin.',
+        "SPEC|FILE|-",
+    ),
+    Option(
+        "remove",
+        "--remove",
+        "remove",
+        "Cards already dealt, e.g. 'A K 7 7 T', AK77T or KS,7H (suits optional; "
+        "10 means T). May be repeated.",
+        "CARDS",
+        multiple=True,
+    ),
+)
+
+#: ``--rules``: the drawing tableau from a rules file (the web names a shipped one).
+RULES_FILE_OPTION = Option(
+    "rules",
+    "--rules",
+    "rules_file",
+    "Drawing rules from a TOML rules file (see exactodds/data/rules/), or a shipped "
+    f"one by name: {', '.join(shipped_rules_files())}. The file may also say whether "
+    "ties push or lose (--tie-loses wins over it).",
+    "FILE|NAME",
+)
+
+RULES_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "variant",
+        "--variant",
+        "variant",
+        "standard: Banker pays 1:1 less commission; ez: EZ Baccarat (no commission, "
+        "a Banker win with a three-card 7 pushes); super6: Super 6 / Punto 2000 "
+        "(no commission, a winning Banker 6 pays 1:2).",
+        default="standard",
+        choices=tuple(variant.value for variant in Variant),
+    ),
+    Option(
+        "commission",
+        "--commission",
+        "commission",
+        "Commission on winning Banker bets: 5%, 0.05 or 1/20 (default 5%; "
+        "0 in the no-commission variants).",
+        "RATE",
+    ),
+    Option(
+        "tie_pays",
+        "--tie-pays",
+        "tie_pays",
+        "What a winning Tie bet pays to 1: 8, 8:1, 8/1, 9 ...",
+        "PAY",
+        default="8",
+    ),
+    Option(
+        "tie_loses",
+        "--tie-loses",
+        "tie_loses",
+        "Player and Banker bets lose on a tie instead of pushing.",
+        is_flag=True,
+    ),
+    RULES_FILE_OPTION,
+)
+
+BET_OPTIONS: tuple[Option, ...] = (
+    Option(
+        "bets",
+        "--bets",
+        "selection",
+        "Which bets: main, side, all, custom, or names such as banker,dragon7,lucky6 "
+        "(default main, plus any --bet-file bets). 'exactodds bets' lists them.",
+        "SELECTION",
+    ),
+    Option(
+        "pay",
+        "--pay",
+        "pays",
+        "Change one pay (to 1): dragon7=30, big=27/50, lucky6.three_card_win=23, "
+        "perfect_pair.both=250. May be repeated; wins over --paytable.",
+        "NAME=PAY",
+        multiple=True,
+    ),
+    Option(
+        "paytable",
+        "--paytable",
+        "paytable",
+        "A TOML or JSON file of pays for many bets, e.g. 'dragon7 = 30' and "
+        "'[lucky6]' with 'three_card_win = 23'.",
+        "FILE",
+        files=True,
+    ),
+    Option(
+        "bet_file",
+        "--bet-file",
+        "bet_files",
+        "A TOML file describing your own bets (see examples/bets/). May be repeated.",
+        "FILE",
+        multiple=True,
+        files=True,
+    ),
+)
+
+KNOWN_OPTION = Option(
+    "known",
+    "--known",
+    "known",
+    "A card known to be dealt at POSITION: 1-6 (P1 B1 P2 B2 for 1-4; 5 is the first "
+    "third card dealt, 6 the Banker's third card after a Player third card), e.g. "
+    "--known 1=9 or --known P2=KS. May be repeated.",
+    "POSITION=CARD",
+    multiple=True,
+)
+
+
+def fields(*groups: Sequence[Option], files: bool = False) -> tuple[str, ...]:
+    """The JSON field names of the options in *groups*; file-reading ones only with *files*.
+
+    What a web request may name, from the same list the command line's flags come from.
+
+    >>> fields(SHOE_OPTIONS, RULES_OPTIONS, BET_OPTIONS, (KNOWN_OPTION,))
+    ('decks', 'shoe', 'remove', 'variant', 'commission', 'tie_pays', 'tie_loses', 'rules', 'bets', 'pay', 'known')
+    """
+    return tuple(option.field for group in groups for option in group if files or not option.files)
 
 
 def _read_shoe(text: str, files: bool) -> Shoe:

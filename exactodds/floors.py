@@ -1,0 +1,81 @@
+"""The package's floors, written once: each module imports only modules on lower floors.
+
+``tests/test_layers.py`` walks every import in :mod:`exactodds` (lazy ones inside functions
+too) and fails on an arrow that runs up a floor or round a circle; :func:`floor_map` renders
+the same table for the architecture notes (a package is named with a trailing ``/``). A module belongs to the floor of its longest listed
+prefix, so ``exactodds.engine.kernel.twin`` is on ``engine``'s floor.
+
+>>> floor_of("exactodds.engine.kernel.twin")
+3
+>>> floor_of("exactodds.interface")
+8
+>>> floor_map().splitlines()[2].split()[:3]
+['floor', '3', 'engine/']
+>>> floor_of("exactodds.nowhere")
+Traceback (most recent call last):
+...
+KeyError: "Module 'exactodds.nowhere' has no floor in exactodds.floors.FLOORS; add it there."
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["FLOORS", "Floor", "floor_map", "floor_of"]
+
+
+class Floor(NamedTuple):
+    """One floor: its number, its modules or packages (under ``exactodds.``) and what they hold."""
+
+    number: int
+    modules: tuple[str, ...]
+    holds: str
+
+
+FLOORS: tuple[Floor, ...] = (
+    Floor(1, ("errors", "numbers", "cards", "floors"), "words and exact numbers everything speaks"),
+    Floor(
+        2,
+        ("rules", "shoe", "inputs", "rulefiles"),
+        "the game's vocabulary and the bounded reader",
+    ),
+    Floor(3, ("engine/",), "every way to count a shoe's rounds, all exact"),
+    Floor(4, ("bets/",), "what a round pays: Bet, side bets, custom bets, pay tables"),
+    Floor(5, ("analysis/",), "one shoe or many shoes priced, effect of removal, symbolic pays"),
+    Floor(
+        6,
+        ("simulation/", "advantage/", "games/"),
+        "shoes dealt in sequence, exact averages over the unknown, two-sided games",
+    ),
+    Floor(7, ("report/",), "every rendering: table, JSON, CSV, batch lines, par sheets, plots"),
+    Floor(8, ("interface",), "option values to shoe, rules and bets, shared by the two skins"),
+    Floor(9, ("cli/", "web/"), "the click commands and the ASGI app: thin skins"),
+    Floor(10, ("__main__",), "the public API (__init__.py, the package itself), python -m"),
+)
+
+
+def floor_of(module: str) -> int:
+    """The floor of *module* (a dotted name under ``exactodds``); the package itself is the top."""
+    if module == "exactodds":
+        return FLOORS[-1].number
+    parts = module.split(".")[1:]
+    for length in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:length])
+        for floor in FLOORS:
+            if prefix in (name.rstrip("/") for name in floor.modules):
+                return floor.number
+    raise KeyError(f"Module {module!r} has no floor in exactodds.floors.FLOORS; add it there.")
+
+
+def floor_map() -> str:
+    """The floors as a text map, one line a floor: what the architecture notes show.
+
+    Generated here so that a map in the documentation can be checked against this table.
+    """
+    rows = []
+    for floor in FLOORS:
+        names = [name if name.endswith("/") else f"{name}.py" for name in floor.modules]
+        top = floor is FLOORS[-1]
+        rows.append(("top" if top else f"floor {floor.number}", " ".join(names), floor.holds))
+    width = max(len(names) for _, names, _ in rows)
+    return "\n".join(f"{label:<8} {names:<{width}}  {holds}" for label, names, holds in rows)

@@ -1,0 +1,193 @@
+"""The floors hold: no module imports a higher floor, and no modules import one another in a circle.
+
+The order is written once, in :data:`exactodds.floors.FLOORS`. Every ``import`` and
+``from ... import`` in ``exactodds/`` counts, those at module level and those inside functions
+(the lazy ones that keep ``exactodds odds`` fast), and those under ``TYPE_CHECKING``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+from exactodds.floors import FLOORS, floor_map, floor_of
+
+PACKAGE = Path(__file__).resolve().parent.parent / "exactodds"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def _modules() -> dict[str, Path]:
+    return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(module: str, path: Path) -> Iterator[tuple[str, int]]:
+    """Every ``exactodds`` module *module* imports, with the line that imports it."""
+    modules = _modules()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # `from exactodds.engine import walk` imports the submodule walk.
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                for alias in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            if target == "exactodds" or target.startswith("exactodds."):
+                yield target, node.lineno
+
+
+def _graph() -> dict[str, set[str]]:
+    return {
+        module: {target for target, _ in _imports(module, path) if target != module}
+        for module, path in _modules().items()
+    }
+
+
+def test_every_module_has_a_floor() -> None:
+    for module in _modules():
+        floor_of(module)  # raises KeyError naming the module otherwise
+
+
+def test_floors_are_numbered_in_order_and_name_each_module_once() -> None:
+    assert [floor.number for floor in FLOORS] == list(range(1, len(FLOORS) + 1))
+    names = [name for floor in FLOORS for name in floor.modules]
+    assert len(names) == len(set(names))
+
+
+def test_no_import_runs_up_a_floor() -> None:
+    upward = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {module} (floor {floor_of(module)}) imports "
+        f"{target} (floor {floor_of(target)})"
+        for module, path in _modules().items()
+        for target, line in _imports(module, path)
+        if floor_of(target) > floor_of(module)
+    ]
+    assert not upward, "\n".join(upward)
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    assert _circles(_graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _circles(graph) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_public_names_for_type_checkers_are_the_public_names() -> None:
+    """``exactodds/__init__.py``'s ``TYPE_CHECKING`` imports re-export exactly ``_PUBLIC``."""
+    import exactodds
+
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    checked = {
+        (node.module.removeprefix("exactodds."), alias.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("exactodds.")
+        for alias in node.names
+        if alias.asname == alias.name
+    }
+    public = {(module, name) for module, names in exactodds._PUBLIC.items() for name in names}
+    assert checked == public
+    assert exactodds.__all__ == sorted(name for _, name in public)
+
+
+#: At most this many lines of code in a function (docstring, blank lines and comments aside).
+LONGEST_FUNCTION = 80
+#: Functions still longer, in areas other work is reshaping; each is a debt, not a licence.
+LONG_FOR_NOW = {
+    ("report/parsheet_xlsx.py", "_bet_sheet"): "the par sheet's own work (issue 21)",
+    ("report/parsheet_render.py", "_bet_blocks"): "the par sheet's own work (issue 21)",
+    ("simulation/dealing.py", "deal_shoes"): "one vectorised pass over a block of shoes",
+    ("web/app.py", "create_app"): "the web app's module-level handlers (issue 16, web part)",
+    (
+        "web/openapi.py",
+        "openapi_schema",
+    ): "the web app's module-level handlers (issue 16, web part)",
+}
+
+
+def _code_lines(lines: list[str], function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    first = function.body[0]
+    start = first.lineno
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        start = (first.end_lineno or first.lineno) + 1  # the docstring does not count
+    body = lines[start - 1 : function.end_lineno]
+    return sum(1 for line in body if line.strip() and not line.strip().startswith("#"))
+
+
+def test_no_function_is_longer_than_80_lines_of_code() -> None:
+    long = []
+    for module, path in _modules().items():
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        where = str(path.relative_to(PACKAGE))
+        for node in ast.walk(ast.parse(source)):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            length = _code_lines(lines, node)
+            if length > LONGEST_FUNCTION and (where, node.name) not in LONG_FOR_NOW:
+                long.append(f"{module}.{node.name} (line {node.lineno}): {length} lines of code")
+    assert not long, "\n".join(long)
+
+
+def test_the_documented_map_is_the_floors_table() -> None:
+    document = (PACKAGE.parent / "docs" / "layers.md").read_text(encoding="utf-8")
+    shown = [
+        line.removeprefix("    ")
+        for line in document.splitlines()
+        if line.startswith(("    floor ", "    top "))
+    ]
+    assert "\n".join(shown) == floor_map()
