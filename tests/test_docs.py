@@ -18,6 +18,7 @@ covers the package; the README stays a front door.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import shlex
 from dataclasses import dataclass
@@ -254,6 +255,24 @@ def floor_table() -> dict[str, str]:
             assert module not in floors, f"{module} is on two floors"
             floors[module] = floor
     return floors
+
+
+def test_the_floor_table_is_exactodds_floors() -> None:
+    # exactodds.floors.FLOORS is the one written order of the floors (tests/test_layers.py walks
+    # every import against it); the architecture page's table must say the same, floor by floor.
+    # The page's "top" row is the last floor, and its `__init__` is the package itself.
+    try:
+        floors_module: Any = importlib.import_module("exactodds.floors")
+    except ModuleNotFoundError:
+        pytest.skip("no exactodds.floors here: the table is checked against the package tree")
+    table = floor_table()
+    last = floors_module.FLOORS[-1].number
+    shown: dict[int, set[str]] = {}
+    for module, floor in table.items():
+        if module != "__init__":
+            shown.setdefault(last if floor == "top" else int(floor), set()).add(module)
+    written = {floor.number: set(floor.modules) for floor in floors_module.FLOORS}
+    assert shown == written
 
 
 def test_the_floor_table_covers_the_package_once() -> None:
