@@ -8,11 +8,11 @@ command other than exactodds) carries a marker on the line just before its fence
 
     <!-- not-run: needs a running server; tests/test_web_api.py checks these answers -->
 
-Shell blocks (```sh, ```shell) never run here: each needs that marker, except the two set-up
-commands, which CI runs as written (checked against .ci/run below). Also checked: every command
-has help, an example block, a page with a session and a line in the README; the API reference
-names every public name; the site's nav lists every page; the architecture page's floor table
-covers the package; the README stays a front door.
+Shell blocks (```sh, ```shell) and Python sessions (```pycon) never run here: each needs that
+marker, except the two set-up commands, which CI runs as written (checked against .ci/run below).
+Also checked: every command has help, an example block, a page with a session and a line in the
+README; the API reference names every public name; the site's nav lists every page; the
+architecture page's floor table covers the package; the README stays a front door.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 SETUP_COMMANDS = ("pip install . && exactodds odds", 'pip install ".[test]" && python -m pytest')
 NOT_RUN = re.compile(r"<!-- not-run: (?P<reason>.*?) -->")
 RUNNABLE = ("console", "python")
-SHELL = ("sh", "shell", "bash")
+UNRUN = ("sh", "shell", "bash", "pycon")
 
 
 @dataclass(frozen=True)
@@ -155,25 +155,20 @@ def test_python_blocks_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_every_block_runs_or_says_why_not() -> None:
+    # Console sessions and Python blocks run; shell blocks and Python sessions (pycon) do not, so
+    # each needs a not-run marker (the two set-up commands aside, which CI runs as written);
+    # anything else (text, toml, json ...) is shown, not run.
     for block in BLOCKS:
         if block.not_run is not None:
             assert block.not_run, f"{block.where}: a not-run marker needs its reason"
-            assert block.language in (*RUNNABLE, *SHELL), (
+            assert block.language in (*RUNNABLE, *UNRUN), (
                 f"{block.where}: marker on a non-code block"
             )
-        elif block.language in SHELL:
+        elif block.language in UNRUN:
             assert block.text.strip() in SETUP_COMMANDS, (
-                f"{block.where}: a shell block is not run; make it a console session or mark it"
-                " <!-- not-run: REASON -->"
+                f"{block.where}: a {block.language} block is not run; make it a console session"
+                " or a python block, or mark it <!-- not-run: REASON -->"
             )
-        else:
-            assert block.language in (*RUNNABLE, "text", "toml", "json"), (
-                f"{block.where}: unknown block language {block.language!r}"
-            )
-
-
-def _shell_blocks(page: Path) -> list[str]:
-    return [b.text.strip() for b in read_blocks(page) if b.language in SHELL and not b.not_run]
 
 
 def test_readme_first_two_commands_install_run_and_test() -> None:
