@@ -30,7 +30,7 @@ def plain_roles(text: str) -> str:
 def fence_doctests(text: str) -> str:
     """Wrap each run of doctest lines (from ``>>>`` to the next blank line) in a pycon fence.
 
-    >>> fence_doctests("Intro.\n\n>>> 1 + 1\n2\n\nMore.").split("\n")
+    >>> fence_doctests("Intro.\\n\\n>>> 1 + 1\\n2\\n\\nMore.").split("\\n")
     ['Intro.', '', '```pycon', '>>> 1 + 1', '2', '```', '', 'More.']
     """
     lines: list[str] = []
