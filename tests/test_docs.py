@@ -306,3 +306,18 @@ def test_the_floor_table_orders_the_top_level_imports() -> None:
                 parts = name.split(".")
                 if parts[0] == "exactodds" and len(parts) > 1 and parts[1] in floors:
                     assert rank[floors[parts[1]]] <= rank[floor], f"{module} imports {name}"
+
+
+def test_the_api_reference_hook_keeps_its_doctests() -> None:
+    pytest.importorskip("griffe")  # the docs extra
+    import doctest
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "doctest_fences", DOCS / "hooks" / "doctest_fences.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    failed, tried = doctest.testmod(module)
+    assert tried >= 2 and failed == 0
