@@ -763,8 +763,8 @@ def test_serve_binds_to_loopback_and_answers(tmp_path: Path) -> None:
 
 
 def readme_curl_sessions() -> list[tuple[str, str]]:
-    """The README's ``$ curl ...`` commands (continuation lines joined) and the output shown."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """docs/serve.md's ``$ curl ...`` commands (continuation lines joined) and the output shown."""
+    readme = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
     sessions: list[tuple[str, str]] = []
     for block in re.findall(r"```shell\n(.*?)```", readme, flags=re.DOTALL):
         lines = block.splitlines()
