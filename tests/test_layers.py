@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from exactodds.floors import FLOORS, floor_map, floor_of
+from exactodds.floors import FLOORS, floor_of
 
 PACKAGE = Path(__file__).resolve().parent.parent / "exactodds"
 
@@ -181,13 +181,3 @@ def test_no_function_is_longer_than_80_lines_of_code() -> None:
             if length > LONGEST_FUNCTION and (where, node.name) not in LONG_FOR_NOW:
                 long.append(f"{module}.{node.name} (line {node.lineno}): {length} lines of code")
     assert not long, "\n".join(long)
-
-
-def test_the_documented_map_is_the_floors_table() -> None:
-    document = (PACKAGE.parent / "docs" / "layers.md").read_text(encoding="utf-8")
-    shown = [
-        line.removeprefix("    ")
-        for line in document.splitlines()
-        if line.startswith(("    floor ", "    top "))
-    ]
-    assert "\n".join(shown) == floor_map()
