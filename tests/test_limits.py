@@ -6,8 +6,18 @@ Python-integer reference on inputs that straddle the 64-bit limits.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,7 +25,16 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
+from exactodds.simulation.checkpoint import (
+    CHECKPOINT_LIMIT,
+    CheckpointError,
+    _checksum,
+    save_checkpoint,
+)
+from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Count, parse_strategy
 
 PROPERTY = settings(
@@ -137,4 +156,195 @@ def test_count_numbers_past_one_hundred_digits_are_one_sentence(play: str, fragm
 
 def test_a_one_hundred_digit_count_still_parses() -> None:
     text = "count:" + ",".join(["9" * 100] * 10) + ":-" + "9" * 100 + ":start=" + "9" * 100
-    assert parse_strategy(text).count_bound(8) == 10**100 - 1 + 32 * 13 * (10**100 - 1)
+    strategy = parse_strategy(text)
+    assert isinstance(strategy, Count)
+    assert strategy.count_bound(8) == 10**100 - 1 + 32 * 13 * (10**100 - 1)
+
+
+# Simulate: bounded before work starts, checkpoints read as hostile input ---------------------
+
+
+def test_ten_billion_shoes_start_dealing_at_once_in_bounded_memory(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "exactodds", "simulate", "--quiet", "--format", "json"]
+    process = subprocess.Popen(
+        [*command, "--shoes", "10000000000", "--jobs", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.5)  # start-up, then dealing: blocks were planned lazily
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert json.loads(stdout)["shoes"] > 0
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak_kib < 200 * 1024, peak_kib
+
+
+@pytest.mark.parametrize("shoes", [str(10**15 + 1), "1" + "0" * 100])
+def test_more_shoes_than_a_checkpoint_holds_is_one_sentence(shoes: str) -> None:
+    assert_one_error(run("simulate", "--shoes", shoes), "at most 1,000,000,000,000,000")
+
+
+def small_study(shoes: int = 3) -> Simulation:
+    return Simulation.of(
+        shoes, 7, bets=select_bets("tie,banker"), procedure=DealingProcedure(decks=1)
+    )
+
+
+@functools.cache
+def checkpoint_text() -> str:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "run.json"
+        simulate(small_study(), checkpoint=path)
+        return path.read_text(encoding="utf-8")
+
+
+def written_checkpoint(directory: Path) -> tuple[Path, dict[str, Any]]:
+    """A real checkpoint of the first 3 shoes of small_study, freshly written in *directory*."""
+    path = directory / "run.json"
+    path.write_text(checkpoint_text(), encoding="utf-8")
+    return path, json.loads(checkpoint_text())
+
+
+def test_a_checkpoint_resumes_to_the_run_in_one_go(tmp_path: Path) -> None:
+    path, _ = written_checkpoint(tmp_path)
+    assert (
+        simulate(small_study(5), checkpoint=path, resume=True).tally
+        == simulate(small_study(5)).tally
+    )
+
+
+def rewrite(path: Path, data: dict[str, Any], *, forge: bool) -> None:
+    if forge:  # a forger recomputes the checksum: the consistency checks still hold
+        data["checksum"] = _checksum(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        (
+            lambda data: (
+                data["tally"].update(shoes=10, rounds=data["tally"]["rounds"])
+                or data.update(next_shoe=10)
+            ),
+            "histogram",
+        ),
+        (lambda data: data["tally"]["bets"][0]["realized"].__setitem__(0, 10**6), "realized"),
+        (lambda data: data["tally"].update(shoes=-1) or data.update(next_shoe=-1), "negative"),
+        (lambda data: data["tally"]["bets"][1].update(bets_made=-3), "bets made"),
+        (
+            lambda data: data["tally"]["bets"][1].update(
+                ev_made=data["tally"]["bets"][1]["ev_made"] + 1
+            ),
+            "EV made",
+        ),
+    ],
+)
+def test_forged_checkpoints_are_refused_by_their_consistency(
+    tmp_path: Path, edit: Any, fragment: str
+) -> None:
+    path, data = written_checkpoint(tmp_path)
+    rewrite(path, data, forge=False)
+    edit(data)
+    rewrite(path, data, forge=False)
+    with pytest.raises(SimulationError, match="checksum"):
+        simulate(small_study(5), checkpoint=path, resume=True)
+    rewrite(path, data, forge=True)
+    with pytest.raises(SimulationError, match=fragment):
+        simulate(small_study(5), checkpoint=path, resume=True)
+
+
+def json_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [path for key in value for path in json_paths(value[key], (*prefix, key))] + [prefix]
+    if isinstance(value, list):
+        return [path for i, item in enumerate(value) for path in json_paths(item, (*prefix, i))] + [
+            prefix
+        ]
+    return [prefix]
+
+
+REPLACEMENTS = st.one_of(
+    MAGNITUDES,
+    st.none(),
+    st.booleans(),
+    st.text(max_size=5),
+    st.just([]),
+    st.just({}),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+
+
+@PROPERTY
+@given(data=st.data(), forge=st.booleans())
+def test_any_edit_of_a_checkpoint_is_refused_in_one_sentence_or_resumes_exactly(
+    tmp_path: Path, data: st.DataObject, forge: bool
+) -> None:
+    path, document = written_checkpoint(Path(tempfile.mkdtemp(dir=tmp_path)))
+    target = data.draw(st.sampled_from([p for p in json_paths(document) if p]))
+    parent = document
+    for key in target[:-1]:
+        parent = parent[key]
+    parent[target[-1]] = data.draw(REPLACEMENTS)
+    rewrite(path, document, forge=forge)
+    try:
+        resumed = simulate(small_study(5), checkpoint=path, resume=True)
+    except SimulationError as error:
+        assert str(error).count(". ") == 0 and str(error).endswith("."), str(error)
+        return
+    # Accepted: then the edit did not change what the checkpoint means.
+    assert resumed.tally == simulate(small_study(5)).tally
+
+
+def test_a_device_or_a_fifo_is_not_read_as_a_checkpoint(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        with pytest.raises(SimulationError, match="not a regular file"):
+            simulate(small_study(), checkpoint=path, resume=True)
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as stream:
+        stream.truncate(CHECKPOINT_LIMIT + 1)
+    with pytest.raises(SimulationError, match="larger than"):
+        simulate(small_study(), checkpoint=huge, resume=True)
+
+
+def test_a_checkpoint_that_fails_mid_run_still_prints_the_finished_shoes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import exactodds.simulation.run as run_module
+
+    calls = []
+
+    def failing(path: Path, *arguments: Any) -> None:
+        calls.append(path)
+        if len(calls) > 1:
+            raise CheckpointError(
+                f"Cannot write checkpoint {str(path)!r} (No space left on device)."
+            )
+        save_checkpoint(path, *arguments)
+
+    monkeypatch.setattr(run_module, "save_checkpoint", failing)
+    monkeypatch.setattr(run_module, "CHECKPOINT_SECONDS", -1.0)
+    result = run(
+        "simulate",
+        "--quiet",
+        "--shoes",
+        "200",
+        "--decks",
+        "1",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+        "--checkpoint",
+        str(tmp_path / "run.json"),
+    )
+    assert result.exit_code == 1, result.stderr
+    assert json.loads(result.stdout)["shoes"] == 64  # the first block, finished before the failure
+    assert (
+        result.stderr
+        == f"Error: Cannot write checkpoint {str(tmp_path / 'run.json')!r} (No space left on device).\n"
+    )

@@ -30,12 +30,12 @@ import contextlib
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from exactodds.simulation.block import BlockResult, prepare, run_block
-from exactodds.simulation.checkpoint import load_checkpoint, save_checkpoint
+from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.result import BetResult, SimulationResult
 from exactodds.simulation.study import Simulation
@@ -62,7 +62,10 @@ DASK_TIMEOUT = "10s"
 
 # Runners ------------------------------------------------------------------
 
-_Blocks = Sequence[tuple[int, int]]
+_Blocks = Iterable[tuple[int, int]]
+Stop = Callable[[], bool]
+#: How often (seconds) a runner waiting for a worker's block looks whether to stop.
+_POLL_SECONDS = 0.05
 #: The simulation a forked worker process runs (set before the fork).
 _WORKER_SIMULATION: Simulation | None = None
 
@@ -77,6 +80,10 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _never() -> bool:
+    return False
+
+
 @contextlib.contextmanager
 def _serial(
     simulation: Simulation, blocks: _Blocks, trace: bool
@@ -86,15 +93,27 @@ def _serial(
 
 @contextlib.contextmanager
 def _processes(
-    simulation: Simulation, blocks: _Blocks, trace: bool, jobs: int
+    simulation: Simulation, blocks: _Blocks, trace: bool, jobs: int, stop: Stop
 ) -> Iterator[Iterator[BlockResult]]:
     global _WORKER_SIMULATION
     _WORKER_SIMULATION = simulation
     prepare(simulation.rules, simulation.bets)  # compiled once here; the workers inherit it
     context = multiprocessing.get_context("fork")
     pool = context.Pool(jobs, initializer=_ignore_interrupts)
+    pending = pool.imap(_worker_block, ((first, count, trace) for first, count in blocks))
+
+    def results() -> Iterator[BlockResult]:
+        # Poll, so that a stop request is seen while a worker is still dealing.
+        while not stop():
+            try:
+                yield pending.next(timeout=_POLL_SECONDS)
+            except multiprocessing.TimeoutError:
+                continue
+            except StopIteration:
+                return
+
     try:
-        yield pool.imap(_worker_block, [(first, count, trace) for first, count in blocks])
+        yield results()
     finally:
         pool.terminate()
         pool.join()
@@ -166,6 +185,7 @@ def simulate(
     checkpoint: str | Path | None = None,
     resume: bool = False,
     trace: str | Path | IO[str] | None = None,
+    stop: Stop | None = None,
 ) -> SimulationResult:
     """Deal and evaluate every shoe of *simulation*; the result, complete or not.
 
@@ -177,8 +197,11 @@ def simulate(
       *resume* starts from it;
     * *trace*: a file (or text stream) for one JSON line per round.
 
-    Ctrl-C (KeyboardInterrupt) stops the run; the result then covers the shoes
-    finished before it, with ``complete`` false.
+    Ctrl-C (KeyboardInterrupt), or *stop* returning true (it is asked after every
+    block), stops the run; the result then covers the shoes finished before it, with
+    ``complete`` false, and the checkpoint holds them.  A checkpoint that cannot be
+    written during the run stops it too: :class:`CheckpointError` then carries the
+    result of the shoes finished (``error.result``).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> one_deck = Simulation.of(3, 5, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
@@ -209,15 +232,21 @@ def simulate(
         tally, trace_bytes = load_checkpoint(checkpoint_path, simulation)
     stream, owned = _open_trace(trace, resume, trace_bytes)
     first = tally.shoes
-    blocks = [
+    # Planned lazily: a run of 10**12 shoes holds one block at a time, not all of them.
+    blocks = (
         (start, min(block_shoes, simulation.shoes - start))
         for start in range(first, simulation.shoes, block_shoes)
-    ]
+    )
+    stop = stop if stop is not None else _never
     if dask is not None:
         runner = _dask(simulation, blocks, stream is not None, dask)
         backend = "dask"
-    elif jobs > 1 and len(blocks) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        runner = _processes(simulation, blocks, stream is not None, jobs)
+    elif (
+        jobs > 1
+        and simulation.shoes - first > block_shoes
+        and "fork" in multiprocessing.get_all_start_methods()
+    ):
+        runner = _processes(simulation, blocks, stream is not None, jobs, stop)
         backend = "processes"
     else:
         runner = _serial(simulation, blocks, stream is not None)
@@ -225,7 +254,7 @@ def simulate(
     started = time.perf_counter()
     last_save = started
     rounds_before = tally.rounds
-    interrupted = False
+    failure: CheckpointError | None = None
     try:
         with runner as results:
             for block in results:
@@ -240,22 +269,32 @@ def simulate(
                 ):
                     save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
                     last_save = time.perf_counter()
+                if stop():
+                    break
     except KeyboardInterrupt:
-        interrupted = True
+        pass  # the result covers the shoes finished
+    except CheckpointError as error:
+        failure = error
     finally:
-        if checkpoint_path is not None:
-            save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
+        if checkpoint_path is not None and failure is None:
+            try:
+                save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
+            except CheckpointError as error:
+                failure = error
         if stream is not None and owned:
             stream.close()
-    return SimulationResult(
+    result = SimulationResult(
         simulation,
         tally,
         time.perf_counter() - started,
-        complete=not interrupted and tally.shoes == simulation.shoes,
+        complete=failure is None and tally.shoes == simulation.shoes,
         backend=backend,
         jobs=jobs if backend == "processes" else 1,
         rounds_run=tally.rounds - rounds_before,
     )
+    if failure is not None:
+        raise CheckpointError(str(failure), result)
+    return result
 
 
 def _open_trace(
