@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -25,8 +26,10 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from exactodds import Analyzer, Shoe, analyze
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
+from exactodds.errors import ShoeError
 from exactodds.simulation.checkpoint import (
     CHECKPOINT_LIMIT,
     CheckpointError,
@@ -348,3 +351,66 @@ def test_a_checkpoint_that_fails_mid_run_still_prints_the_finished_shoes(
         result.stderr
         == f"Error: Cannot write checkpoint {str(tmp_path / 'run.json')!r} (No space left on device).\n"
     )
+
+
+# Analyzer.expected_value_table: numpy rows become Python integers at the boundary -------------
+
+INTEGER_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+TABLE_BETS = select_bets("tie,player_pair,dragon7")
+
+
+@st.composite
+def integer_rows(draw: st.DrawFn) -> tuple[Any, list[int]]:
+    dtype = draw(st.sampled_from(INTEGER_DTYPES))
+    largest = int(np.iinfo(dtype).max)  # type: ignore[type-var]
+    size = draw(
+        st.sampled_from([1, 2, 60, 2**31, 2**40, 2**58, 2**62, 2**63 - 1]).map(
+            lambda n: min(n, largest)
+        )
+    )
+    counts = draw(
+        st.lists(st.integers(0, size), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
+    )
+    return dtype, counts
+
+
+@PROPERTY
+@given(case=integer_rows())
+@example(case=(np.int64, [10**6] * 13))
+@example(case=(np.uint64, [2**40] * 13))
+def test_numpy_rows_of_every_integer_dtype_price_as_python_integers(
+    case: tuple[Any, list[int]],
+) -> None:
+    dtype, counts = case
+    analyzer = Analyzer(bets=TABLE_BETS)
+    table = analyzer.expected_value_table(np.array([counts], dtype=dtype))
+    reference = analyze(Shoe(tuple(counts)), bets=TABLE_BETS)
+    for bet in TABLE_BETS:
+        assert table.expected_value(0, bet.name) == reference.bets[bet.name].expected_value
+
+
+@pytest.mark.parametrize(
+    ("rows", "fragment"),
+    [
+        (np.full((1, 13), 4.5), "float64 counts"),
+        (np.full((1, 13), True), "bool counts"),
+        (np.full((1, 13), -1, dtype=np.int32), "negative count (-1)"),
+        (np.full((2, 12), 4), "shape (2, 12)"),
+        ([[4] * 12], "holds 12 counts"),
+        ([[4] * 12 + [4.0]], "Count 4.0 in row 0"),
+        ([[4] * 12 + [True]], "Count True in row 0"),
+        ([[4] * 12 + [-1]], "Count -1 in row 0"),
+        (None, "rank_counts is NoneType"),
+        ("AAAA", "rank_counts is str"),
+    ],
+)
+def test_bad_table_rows_are_one_sentence(rows: Any, fragment: str) -> None:
+    with pytest.raises(ShoeError, match=re.escape(fragment)):
+        Analyzer().expected_value_table(rows)
+
+
+def test_suit_rows_must_add_up_to_their_rank_rows() -> None:
+    with pytest.raises(ShoeError, match="does not add up"):
+        Analyzer().expected_value_table([[4] * 13], [[1] * 51 + [0]])
+    with pytest.raises(ShoeError, match="does not add up"):
+        Analyzer().expected_value_table(np.full((1, 13), 4), np.array([[1] * 51 + [0]]))
