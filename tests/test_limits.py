@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -26,8 +27,23 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from exactodds import Analyzer, Shoe, analyze
+from exactodds import (
+    Analyzer,
+    Bet,
+    Card,
+    ExactOddsError,
+    OutcomeCount,
+    Rank,
+    Shoe,
+    analyze,
+    analyze_many,
+    breakeven,
+    load_custom_bets,
+    main_bets,
+    price_bet,
+)
 from exactodds.bets.catalogue import select_bets
+from exactodds.bets.custom import parse_custom_bets
 from exactodds.cli import cli
 from exactodds.errors import ShoeError
 from exactodds.simulation.checkpoint import (
@@ -414,3 +430,131 @@ def test_suit_rows_must_add_up_to_their_rank_rows() -> None:
         Analyzer().expected_value_table([[4] * 13], [[1] * 51 + [0]])
     with pytest.raises(ShoeError, match="does not add up"):
         Analyzer().expected_value_table(np.full((1, 13), 4), np.array([[1] * 51 + [0]]))
+
+
+# Item 6: the Python API refuses wrong types in one ExactOddsError sentence --------------------
+
+
+def _custom_bet_file() -> Path:
+    path = Path(tempfile.mkdtemp()) / "bets.toml"
+    path.write_text('[[bet]]\nname = "x"\n', encoding="utf-8")
+    return path
+
+
+ONE_SHOE_TABLE = functools.partial(
+    lambda: Analyzer(bets=select_bets("tie")).expected_value_table([[4] * 13])
+)
+API_MISTAKES: list[tuple[str, Any]] = [
+    ("analyze_many(None)", lambda: list(analyze_many(None))),  # type: ignore[arg-type]
+    ("chunk_size=0", lambda: list(analyze_many([Shoe.standard(1)], chunk_size=0))),
+    ("chunk_size='2'", lambda: list(analyze_many([Shoe.standard(1)], chunk_size="2"))),  # type: ignore[arg-type]
+    ("main_bets(None)", lambda: main_bets(None)),  # type: ignore[arg-type]
+    ("price_bet(None, bet)", lambda: price_bet(None, select_bets("tie")[0])),  # type: ignore[arg-type]
+    ("breakeven(None)", lambda: breakeven(None)),  # type: ignore[arg-type]
+    ("taken=None", lambda: load_custom_bets(_custom_bet_file(), taken=None)),  # type: ignore[arg-type]
+    ("table row 5", lambda: ONE_SHOE_TABLE().expected_value(5, "tie")),
+    ("table bet nosuch", lambda: ONE_SHOE_TABLE().expected_value(0, "nosuch")),
+    ("Card('Z')", lambda: Card("Z")),  # type: ignore[arg-type]
+    ("Card('K', 'X')", lambda: Card("K", "X")),  # type: ignore[arg-type]
+    ("Bet win -2", lambda: Bet("x", "", lambda summary: "win", {"win": -2})),
+    ("OutcomeCount total 0", lambda: OutcomeCount("x", 1, 0)),
+]
+
+
+@pytest.mark.parametrize(("name", "call"), API_MISTAKES, ids=[name for name, _ in API_MISTAKES])
+def test_python_api_mistakes_are_one_exact_odds_error(name: str, call: Any) -> None:
+    with pytest.raises(ExactOddsError) as caught:
+        call()
+    message = str(caught.value)
+    assert message.endswith(".") and "\n" not in message, message
+
+
+def test_a_card_made_from_symbols_is_a_real_card() -> None:
+    assert Card("K") == Card(Rank.KING) and Card("10", "h").symbol == "TH"  # type: ignore[arg-type]
+
+
+def test_a_dask_address_that_is_not_one_is_refused_at_once() -> None:
+    pytest.importorskip("distributed")
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "exactodds", "simulate", "--shoes", "1", "--dask", "not a url"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert time.perf_counter() - started < 15
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("Error: --dask 'not a url' is not a Dask scheduler address")
+    assert result.stderr.count("\n") == 1, result.stderr
+
+
+def test_simulate_with_stderr_closed_still_writes_its_result() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "exactodds",
+            "simulate",
+            "--shoes",
+            "1",
+            "--decks",
+            "1",
+            "--format",
+            "json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        timeout=60,
+        preexec_fn=lambda: os.close(2),
+    )
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["shoes"] == 1
+
+
+def test_batch_full_notices_a_closed_pipe_within_a_chunk() -> None:
+    lines = "".join(
+        json.dumps({rank: 32 - i % 5 for rank in "A23456789TJQK"}) + "\n" for i in range(5000)
+    )
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "exactodds", "batch", "--full", "--bets", "all"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    feeder = threading.Thread(target=lambda: _feed(process.stdin, lines.encode()))
+    feeder.start()
+    assert len(process.stdout.read(100)) == 100
+    process.stdout.close()  # the reader has gone, as with | head -c 100
+    process.wait(timeout=60)
+    feeder.join()
+    # 2,048-line chunks took most of a minute to notice; a chunk of --full lines takes a second.
+    assert time.perf_counter() - started < 20
+    assert process.returncode == 1
+
+
+def _feed(stream: Any, data: bytes) -> None:
+    try:
+        stream.write(data)
+        stream.close()
+    except (BrokenPipeError, OSError):
+        pass
+
+
+@pytest.mark.parametrize(
+    ("document", "fragment"),
+    [
+        ('[[bet]]\nname = "b{i}"\n[[bet.outcome]]\nwhen = {{}}\npays = 1\n', "describes 65 bets"),
+        (None, "has 65 outcomes"),
+    ],
+)
+def test_bet_files_are_capped_in_bets_and_outcomes(document: str | None, fragment: str) -> None:
+    if document is not None:
+        text = "".join(document.format(i=i) for i in range(65))
+    else:
+        text = '[[bet]]\nname = "many"\n' + "".join(
+            f'[[bet.outcome]]\nname = "o{i}"\nwhen = {{}}\npays = 1\n' for i in range(65)
+        )
+    with pytest.raises(ExactOddsError, match=fragment):
+        parse_custom_bets(text)

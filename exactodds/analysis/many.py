@@ -70,7 +70,7 @@ from exactodds.engine.walk import (
     sequences,
     summary_of,
 )
-from exactodds.errors import ShoeError
+from exactodds.errors import BetError, ShoeError
 from exactodds.numbers import MAX_DIGITS
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -254,8 +254,15 @@ class Analyzer:
         compiled kernel releases the interpreter lock) while this one hands
         out the current chunk's results, so on two cores the two overlap.
         """
-        if chunk_size < 1:
-            raise ValueError(f"chunk_size must be at least 1, not {chunk_size}.")
+        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+            raise ShoeError(
+                f"chunk_size {chunk_size!r} is not valid; use a whole number of at least 1."
+            )
+        if isinstance(shoes, (str, bytes, Mapping, Shoe)) or not isinstance(shoes, Iterable):
+            raise ShoeError(
+                f"shoes is {type(shoes).__name__}, not an iterable of Shoe objects; pass a list "
+                "such as [Shoe.standard(decks=8)]."
+            )
         iterator = iter(shoes)
         chunks = iter(lambda: list(itertools.islice(iterator, chunk_size)), [])
         if not prefetch:
@@ -570,6 +577,16 @@ class ExpectedValueTable:
 
     def ratio(self, shoe: int, name: str) -> tuple[int, int]:
         """Bet *name*'s EV on shoe *shoe* as an unreduced (numerator, denominator)."""
+        if isinstance(shoe, bool) or not isinstance(shoe, int) or not 0 <= shoe < len(self.cards):
+            raise ShoeError(
+                f"Shoe {shoe!r} is not in this table; use a row number from 0 to "
+                f"{len(self.cards) - 1}."
+            )
+        if name not in self.analyzer._lean_outputs:
+            raise BetError(
+                f"Bet {name!r} is not priced in this table; its bets are "
+                f"{', '.join(self.analyzer._lean_outputs) or 'none'}."
+            )
         output = self.analyzer._lean_outputs[name]
         denominator = self.analyzer._priced[name].denominator
         return self._rows[shoe][output], self.totals[shoe] * denominator

@@ -158,6 +158,19 @@ def _dask_client(dask: Any) -> tuple[Any, bool]:
             '--dask needs dask.distributed; install it with pip install "exactodds[distributed]".'
         ) from None
     try:
+        # A bad address is refused before a Client is built: one that fails half-built
+        # blocks for 20 s at exit closing itself, then prints a traceback.
+        from distributed.comm.addressing import get_address_host_port
+
+        _, port = get_address_host_port(dask)
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} is not from 1 to 65535")
+    except (ValueError, TypeError) as error:
+        raise SimulationError(
+            f"--dask {dask!r} is not a Dask scheduler address ({error}); give one such as "
+            "tcp://127.0.0.1:8786."
+        ) from None
+    try:
         client = Client(  # type: ignore[no-untyped-call]
             dask, timeout=DASK_TIMEOUT, set_as_default=False
         )
