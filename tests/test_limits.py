@@ -46,6 +46,9 @@ from exactodds.bets.catalogue import select_bets
 from exactodds.bets.custom import parse_custom_bets
 from exactodds.cli import cli
 from exactodds.errors import ShoeError
+from exactodds.games.chemin_de_fer import Model as GameModel
+from exactodds.games.chemin_de_fer import build_game, solve
+from exactodds.games.equilibria import payoff_ranges, solve_one_choice
 from exactodds.simulation.checkpoint import (
     CHECKPOINT_LIMIT,
     CheckpointError,
@@ -558,3 +561,91 @@ def test_bet_files_are_capped_in_bets_and_outcomes(document: str | None, fragmen
         )
     with pytest.raises(ExactOddsError, match=fragment):
         parse_custom_bets(text)
+
+
+# Item 7: chemin de fer reports the equilibrium set honestly -----------------------------------
+
+TINY_SHOE = "T=3,A=1,2=1,4=1,7=1"
+
+
+def test_an_interval_of_equilibria_reports_the_range_of_the_banker_payoff() -> None:
+    solution = solve(
+        Shoe.parse(TINY_SHOE),
+        GameModel(banker_sees="total", player_sees="cards", commission=Fraction(1, 20)),
+    )
+    (equilibrium,) = solution.equilibria
+    assert equilibrium.player_draw_at_5_up_to is not None
+    assert equilibrium.banker_payoff_range == (Fraction(1, 24), Fraction(353, 8400))
+    # The range's ends are reached: the Banker's payoff at the two ends of the Player's interval.
+    assert not equilibrium.banker_unique and not solution.complete
+    assert "continuum" in solution.incomplete_because
+    data = json.loads(
+        run(
+            "solve",
+            "--shoe",
+            TINY_SHOE,
+            "--banker-sees",
+            "total",
+            "--player-sees",
+            "cards",
+            "--commission",
+            "1/20",
+            "--format",
+            "json",
+        ).stdout
+    )
+    assert data["complete"] is False
+    assert data["equilibria"][0]["banker_payoff_range"] == ["1/24", "353/8400"]
+
+
+def test_with_replacement_only_the_weighted_draw_probability_is_claimed() -> None:
+    solution = solve(
+        Shoe.standard(decks=1),
+        GameModel(dealing="replacement", banker_sees="total", player_sees="cards"),
+    )
+    (equilibrium,) = solution.equilibria
+    assert equilibrium.player_draw_at_5_weighted == Fraction(9, 11)  # Kemeny and Snell's 9/11
+    assert not solution.complete and "weighted" in solution.incomplete_because
+    table = run(
+        "solve",
+        "--decks",
+        "1",
+        "--dealing",
+        "replacement",
+        "--banker-sees",
+        "total",
+        "--player-sees",
+        "cards",
+    ).stdout
+    assert "weighted by how often each composition is dealt is determined: 9/11" in table
+
+
+def test_the_banker_payoff_ranges_hold_at_the_ends_of_the_interval() -> None:
+    game = build_game(
+        Shoe.parse(TINY_SHOE),
+        GameModel(banker_sees="total", player_sees="cards", commission=Fraction(1, 20)),
+    )
+    (profile,) = solve_one_choice(game)
+    assert profile.player_up_to is not None
+    (low, high), _ = payoff_ranges(game, profile)
+    at_ends = {
+        game.banker.value(end, profile.banker) for end in (profile.player, profile.player_up_to)
+    }
+    assert low <= min(at_ends) and max(at_ends) <= high
+
+
+@pytest.mark.parametrize(
+    ("commission", "message"),
+    [
+        ("1:1", "such as 5%, 0.05 or 1/20."),
+        (
+            "x",
+            "Commission 'x' for --commission is not a number; use a rate such as 5%, 0.05 or 1/20.",
+        ),
+        ("5", "(did you mean 5%?)"),
+    ],
+)
+def test_commission_errors_suggest_commissions(commission: str, message: str) -> None:
+    result = run("solve", "--commission", commission)
+    assert_one_error(result, message)
+    assert "8:1" not in result.stderr and "1:1%" not in result.stderr
