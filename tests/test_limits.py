@@ -7,6 +7,7 @@ Python-integer reference on inputs that straddle the 64-bit limits.
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import re
@@ -35,6 +36,7 @@ from exactodds import (
     ExactOddsError,
     OutcomeCount,
     Rank,
+    Rules,
     Shoe,
     analyze,
     analyze_many,
@@ -58,7 +60,7 @@ from exactodds.simulation.checkpoint import (
 )
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.strategies import Count, parse_strategy
+from exactodds.simulation.strategies import Always, Count, parse_strategy
 
 PROPERTY = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -680,3 +682,20 @@ def test_reliability_page_sessions_are_real(command: str, expected: str) -> None
 def test_reliability_page_python_runs() -> None:
     for block in re.findall(r"```python\n(.*?)```", RELIABILITY_PAGE, flags=re.DOTALL):
         exec(compile(block, "docs/reliability.md", "exec"), {})
+
+
+@pytest.mark.parametrize("tie_pays", [8, 10**8, 10**30])
+def test_huge_pays_are_tallied_exactly(tie_pays: int) -> None:
+    rules = Rules(tie_pays=tie_pays)
+    study = Simulation.of(
+        2, 3, rules, select_bets("tie", rules), {"tie": Always()}, DealingProcedure(decks=1)
+    )
+    trace = io.StringIO()
+    tally = simulate(study, trace=trace).tally.bets[0]
+    rounds = [json.loads(line) for line in trace.getvalue().splitlines()]
+    ties = sum(record["winner"] == "tie" for record in rounds)
+    assert tally.realized.total == ties * tie_pays - (len(rounds) - ties)
+    exact = sum((Fraction(record["ev"]["tie"]) for record in rounds), Fraction(0))
+    # Each EV in units of 2**-40: within one unit of the exact value, whatever the magnitude
+    # (below 2**9 units from its float64 value, which is within a unit too).
+    assert abs(Fraction(tally.ev_made) - exact * 2**40) <= len(rounds)
