@@ -8,6 +8,7 @@ then give exactly the result of a run that was never interrupted.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -71,3 +72,25 @@ def test_a_signal_keeps_the_finished_shoes_and_resume_completes_them(
     assert figures(resumed.stdout) == figures(whole.stdout)
     # ... and the partial result printed at the signal was the first shoes' own result.
     assert figures(stdout) == figures(deal("--shoes", str(finished), "--jobs", "1").stdout)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_the_whole_process_group_keeps_the_finished_shoes(
+    number: signal.Signals, tmp_path: Path
+) -> None:
+    """As a terminal's Ctrl-C or a supervisor's kill do: the workers get the signal too."""
+    checkpoint = tmp_path / "run.json"
+    process = subprocess.Popen(
+        [*COMMAND, "--shoes", LONG_RUN, "--jobs", "2", "--checkpoint", str(checkpoint)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(2.0)
+    os.killpg(process.pid, number)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 128 + number, stderr
+    finished = json.loads(stdout)["shoes"]
+    assert 0 < finished == checkpoint_shoes(checkpoint)
