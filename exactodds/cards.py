@@ -102,12 +102,30 @@ _VALID = "use ranks A 2-9 T J Q K (10 for T), optionally followed by a suit S H 
 class Card:
     """A card: a rank and, when known, a suit.
 
-    >>> Card(Rank.KING, Suit.SPADES).symbol, Card(Rank.KING).symbol
-    ('KS', 'K')
+    >>> Card(Rank.KING, Suit.SPADES).symbol, Card(Rank.KING).symbol, Card("k", "s").symbol
+    ('KS', 'K', 'KS')
+    >>> Card("Z")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.CardError: Unknown rank 'Z'; use A 2-9 T J Q K (10 for T).
     """
 
     rank: Rank
     suit: Suit | None = None
+
+    def __post_init__(self) -> None:
+        # Card("K") or Card("K", "S"): read the symbols once; anything else is refused.
+        if type(self.rank) is not Rank:
+            if not isinstance(self.rank, str):
+                raise CardError(f"Rank {self.rank!r} is not a Rank; {_VALID}.")
+            object.__setattr__(self, "rank", parse_rank(self.rank))
+        if self.suit is not None and type(self.suit) is not Suit:
+            symbol = (
+                _SUIT_SYMBOLS.get(self.suit.strip().upper()) if isinstance(self.suit, str) else None
+            )
+            if symbol is None:
+                raise CardError(f"Suit {self.suit!r} is not a suit; use S H D C (or None).")
+            object.__setattr__(self, "suit", Suit(symbol))
 
     @property
     def symbol(self) -> str:

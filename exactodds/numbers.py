@@ -210,10 +210,19 @@ def parse_commission(text: NumberLike, what: str | None = None) -> Fraction:
             f"The float {text!r} for {where} is not exact; pass {', '.join(forms)} or "
             f"Fraction({exact.numerator}, {exact.denominator})."
         )
-    value = parse_number(text, where)
+    try:
+        value = parse_number(text, where)
+    except PayError as error:
+        if not isinstance(text, str) or "not a number" not in str(error):
+            raise RulesError(str(error)) from None
+        named = f" for {what}" if what else ""
+        raise RulesError(
+            f"Commission {quoted(text)}{named} is not a number; use a rate such as 5%, 0.05 or "
+            "1/20."
+        ) from None
     if not 0 <= value < 1:
         hint = ""
-        if isinstance(text, str) and "%" not in text and 1 <= value < 100:
+        if isinstance(text, str) and _NUMBER.fullmatch(text.strip()) and 1 <= value < 100:
             hint = f" (did you mean {text.strip()}%?)"
         shown = quoted(text) if isinstance(text, str) else fraction_string(value)
         where = f" for {what}" if what else ""

@@ -1,7 +1,7 @@
 """Hostile input, everywhere: one ``Error:`` line and the right exit code, or the right answer.
 
 Issue 8 lists inputs that crashed, lost lines or printed a wrong number; each has a test
-here (named after its item), and property tests feed random bytes and random JSON to every
+here (under a comment naming its item), and property tests feed random bytes and random JSON to every
 input path (shoe, pay table, rules, bet file, batch line, standard input). The contract:
 
 * exit 0 with a valid result on stdout, or
@@ -107,11 +107,11 @@ def assert_clean_outcome(result: Result, valid: Callable[[str], object]) -> None
         (["breakeven", "--bet", "tie", "--pay", "tie=10"], "--tie-pays 10"),
     ],
 )
-def test_item_2_main_bet_pays_are_refused_for_the_rule(arguments: list[str], fragment: str) -> None:
+def test_main_bet_pays_are_refused_for_the_rule(arguments: list[str], fragment: str) -> None:
     assert_one_error(run(*arguments, "--decks", "1"), fragment, "so that the rules shown")
 
 
-def test_item_2_a_pay_table_cannot_set_the_tie_pay_either(tmp_path: Path) -> None:
+def test_a_pay_table_cannot_set_the_tie_pay_either(tmp_path: Path) -> None:
     table = tmp_path / "pays.toml"
     table.write_text("tie = 9\ndragon7 = 30\n", encoding="utf-8")
     assert_one_error(run("odds", "--paytable", str(table)), "--tie-pays 9")
@@ -119,7 +119,7 @@ def test_item_2_a_pay_table_cannot_set_the_tie_pay_either(tmp_path: Path) -> Non
         select_bets("main", pays={"tie": 9})
 
 
-def test_item_2_the_rules_shown_are_the_pays_used() -> None:
+def test_the_rules_shown_are_the_pays_used() -> None:
     data = json.loads(run("odds", "--tie-pays", "9", "--format", "json").stdout)
     assert data["rules"]["tie_pays"] == data["bets"]["tie"]["pays"]["win"] == "9"
     table = run("odds", "--tie-pays", "9").stdout
@@ -159,7 +159,7 @@ def assert_one_error_line(stderr: bytes, fragment: str) -> None:
     assert fragment in text, text
 
 
-def test_item_3_a_closed_stdout_fails_with_one_line() -> None:
+def test_a_closed_stdout_fails_with_one_line() -> None:
     result = process("odds", "--decks", "1", close=(1,))
     assert result.returncode == 1
     assert_one_error_line(result.stderr, "standard output is closed")
@@ -168,7 +168,7 @@ def test_item_3_a_closed_stdout_fails_with_one_line() -> None:
 # Item 4: duplicate keys in a JSON shoe were resolved silently ---------------------------------
 
 
-def test_item_4_duplicate_keys_are_refused_everywhere() -> None:
+def test_duplicate_keys_are_refused_everywhere() -> None:
     assert_one_error(run("odds", "--shoe", '{"K": 4, "K": 9}'), '"K" twice')
     with pytest.raises(ExactOddsError, match='"K" twice'):
         Shoe.from_json('{"A": 6, "K": 4, "K": 9}')
@@ -185,14 +185,14 @@ def test_item_4_duplicate_keys_are_refused_everywhere() -> None:
 @pytest.mark.parametrize(
     "command", [["odds"], ["eor"], ["breakeven", "--bet", "tie"], ["breakdown"]]
 )
-def test_item_5_a_long_per_card_shoe_works_in_every_command(command: list[str]) -> None:
+def test_a_long_per_card_shoe_works_in_every_command(command: list[str]) -> None:
     assert len(PER_CARD_SHOE.encode()) > 255
     result = run(*command, "--shoe", PER_CARD_SHOE, "--digits", "4")
     assert result.exit_code == 0, result.stderr
     assert "416 cards (8 decks), suits known" in result.stdout
 
 
-def test_item_5_long_names_are_literals_not_os_errors() -> None:
+def test_long_names_are_literals_not_os_errors() -> None:
     assert_one_error(run("odds", "--shoe", "Q" * 300), "neither a spec")
     assert_one_error(run("odds", "--rules", "r" * 300), "neither a file that exists")
     assert_one_error(run("odds", "--shoe", "A=4\x00,K=4"), "Count")
@@ -205,7 +205,7 @@ def test_item_5_long_names_are_literals_not_os_errors() -> None:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_item_6_every_good_line_before_a_bad_one_is_written(jobs: str) -> None:
+def test_every_good_line_before_a_bad_one_is_written(jobs: str) -> None:
     good = (FULL_SHOE_LINE + "\n").encode() * 3000
     for bad in (b"\xff\xfe{}\n", b'{"A": ' + HUGE.encode() + b"}\n", DEEP_LINE.encode() + b"\n"):
         result = run("batch", "--jobs", jobs, stdin=good + bad + good)
@@ -218,7 +218,7 @@ def test_item_6_every_good_line_before_a_bad_one_is_written(jobs: str) -> None:
         assert skipped.stderr.startswith("Skipped line 3001: ")
 
 
-def test_item_6_messages_of_bad_batch_lines() -> None:
+def test_bad_batch_lines_name_the_byte_digits_nesting_or_nan() -> None:
     for line, fragment in [
         (b"\xff\n", "not UTF-8 text (byte 0xff at column 1)"),
         (b'{"A": 6}\xed\xa0\x80\n', "not UTF-8 text (byte 0xed at column 9)"),
@@ -230,7 +230,7 @@ def test_item_6_messages_of_bad_batch_lines() -> None:
         assert_one_error_line(result.stderr.encode(), fragment)
 
 
-def test_item_6_a_byte_order_mark_is_ignored(tmp_path: Path) -> None:
+def test_a_byte_order_mark_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "shoes.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + (FULL_SHOE_LINE + "\n").encode() * 2)
     result = run("batch", str(path))
@@ -249,7 +249,7 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
-def test_item_7_deep_nesting_in_every_document(tmp_path: Path) -> None:
+def test_deep_nesting_in_every_document(tmp_path: Path) -> None:
     deep = f"nested more than {MAX_DEPTH} levels"
     assert_one_error(run("odds", "--shoe", "-", stdin=DEEP_JSON), deep)
     deep_object = '{"dragon7": ' + DEEP_JSON + "}"
@@ -261,7 +261,7 @@ def test_item_7_deep_nesting_in_every_document(tmp_path: Path) -> None:
         Shoe.from_json(DEEP_JSON)
 
 
-def test_item_8_numbers_past_the_int_string_limit(tmp_path: Path) -> None:
+def test_numbers_past_the_int_string_limit(tmp_path: Path) -> None:
     assert_one_error(run("odds", "--tie-pays", HUGE), "5,001 digits")
     assert_one_error(run("odds", "--bets", "dragon7", "--pay", f"dragon7={HUGE}"), "digits")
     assert_one_error(run("odds", "--commission", f"0.{HUGE}"), "digits")
@@ -276,7 +276,7 @@ def test_item_8_numbers_past_the_int_string_limit(tmp_path: Path) -> None:
     assert_one_error(run("odds", "--bet-file", bet_file), "digits")
 
 
-def test_item_8_every_exact_result_stays_printable() -> None:
+def test_every_exact_result_stays_printable() -> None:
     # The largest shoe accepted: counts just under 10^100; its figures print in full.
     result = run("odds", "--shoe", f"A={10**100 - 1},K={10**100 - 1}", "--format", "json")
     assert result.exit_code == 0, result.stderr
@@ -316,7 +316,7 @@ def wait_for_output(stream: Any, seconds: float) -> bytes:
         (signal.SIGTERM, 143, "Error: Terminated.\n", "2", False),
     ],
 )
-def test_item_9_a_signal_ends_batch_in_one_line_with_whole_lines(
+def test_a_signal_ends_batch_in_one_line_with_whole_lines(
     number: int, code: int, message: str, jobs: str, group: bool
 ) -> None:
     child = subprocess.Popen(
@@ -344,7 +344,7 @@ def test_item_9_a_signal_ends_batch_in_one_line_with_whole_lines(
 # Item 10: closed stdin, a full disk, closed stdout in batch ----------------------------------
 
 
-def test_item_10_closed_streams_and_a_full_disk() -> None:
+def test_closed_stdin_closed_stdout_and_a_full_disk_fail_in_one_line() -> None:
     result = process("odds", "--shoe", "-", close=(0,))
     assert result.returncode == 2
     assert_one_error_line(result.stderr, "Cannot read the shoe from standard input: it is closed")
@@ -361,7 +361,7 @@ def test_item_10_closed_streams_and_a_full_disk() -> None:
         assert_one_error_line(result.stderr, "Cannot write the output: no space left on device")
 
 
-def test_item_10_output_into_a_closed_pipe_is_quiet() -> None:
+def test_output_into_a_closed_pipe_is_quiet() -> None:
     reader = subprocess.Popen(
         [sys.executable, "-m", "exactodds", "bets"],
         stdout=subprocess.PIPE,
@@ -419,7 +419,7 @@ def test_item_10_output_into_a_closed_pipe_is_quiet() -> None:
         (lambda: parse_cards("ǰ"), ["Unknown card"]),
     ],
 )
-def test_item_11_api_mistakes_are_exact_odds_errors(
+def test_api_mistakes_are_exact_odds_errors(
     call: Callable[[], object], fragments: list[str]
 ) -> None:
     with pytest.raises(ExactOddsError) as raised:
@@ -446,7 +446,7 @@ JUNK: list[Any] = [
 ]
 
 
-def test_item_11_junk_anywhere_in_the_api_is_an_exact_odds_error_or_works() -> None:
+def test_junk_anywhere_in_the_api_is_an_exact_odds_error_or_works() -> None:
     shoe = Shoe.standard(decks=1)
     calls: list[Callable[[Any], object]] = [
         Shoe.parse,
@@ -496,7 +496,7 @@ def test_item_11_junk_anywhere_in_the_api_is_an_exact_odds_error_or_works() -> N
 # Item 12: one endless line -------------------------------------------------------------------
 
 
-def test_item_12_an_endless_line_is_refused_in_bounded_memory() -> None:
+def test_an_endless_line_is_refused_in_bounded_memory() -> None:
     result = run("batch", "/dev/zero")
     assert_one_error_line(result.stderr.encode(), f"longer than {MAX_LINE_BYTES:,} bytes")
     long_line = b"x" * (3 * MAX_LINE_BYTES) + b"\n" + FULL_SHOE_LINE.encode() + b"\n"
@@ -510,7 +510,7 @@ def test_item_12_an_endless_line_is_refused_in_bounded_memory() -> None:
 # Item 13: --skip-bad reports as it goes, and a run that wrote nothing fails ------------------
 
 
-def test_item_13_every_bad_line_is_a_failure_not_a_success() -> None:
+def test_every_bad_line_is_a_failure_not_a_success() -> None:
     result = run("batch", "--skip-bad", stdin="{bad\n[1]\n")
     assert result.exit_code == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
@@ -519,7 +519,7 @@ def test_item_13_every_bad_line_is_a_failure_not_a_success() -> None:
     assert run("batch", stdin="").exit_code == 0  # no input is not a failure
 
 
-def test_item_13_skip_reports_come_as_the_lines_are_read() -> None:
+def test_skip_reports_come_as_the_lines_are_read() -> None:
     child = subprocess.Popen(
         [sys.executable, "-m", "exactodds", "batch", "--skip-bad", "--jobs", "1"],
         stdin=subprocess.PIPE,
@@ -539,7 +539,7 @@ def test_item_13_skip_reports_come_as_the_lines_are_read() -> None:
 # Item 15: messages ----------------------------------------------------------------------------
 
 
-def test_item_15_messages_name_the_right_thing(tmp_path: Path) -> None:
+def test_messages_quote_the_value_short_and_without_escapes(tmp_path: Path) -> None:
     assert_one_error(run("odds", "--known", "1="), "'1=' has no card after the '='")
     message = assert_one_error(run("odds", "--decks", HUGE), "too large")
     assert len(message) < 200
@@ -559,7 +559,7 @@ def test_item_15_messages_name_the_right_thing(tmp_path: Path) -> None:
 # Item 16: a break-even pay the rules refuse is out of range -----------------------------------
 
 
-def test_item_16_a_fair_tie_pay_of_zero_is_out_of_range() -> None:
+def test_a_fair_tie_pay_of_zero_is_out_of_range() -> None:
     result = run("breakeven", "--bet", "tie", "--shoe", "K=6", "--format", "json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
@@ -571,7 +571,7 @@ def test_item_16_a_fair_tie_pay_of_zero_is_out_of_range() -> None:
 # Items 17 and 18: the README and the examples ---------------------------------------------
 
 
-def test_item_17_fair_pays_without_sympy_is_one_line() -> None:
+def test_fair_pays_without_sympy_is_one_line() -> None:
     script = (
         "import runpy, sys; sys.modules['sympy'] = None; sys.argv = ['fair_pays.py'];"
         f"runpy.run_path({str(ROOT / 'examples' / 'fair_pays.py')!r}, run_name='__main__')"
@@ -587,7 +587,7 @@ def test_item_17_fair_pays_without_sympy_is_one_line() -> None:
     assert re.search(r"fair_pays\.py[^.]*\[symbolic\]", section)
 
 
-def test_item_18_readme_states_the_suite_time_and_every_ci_check() -> None:
+def test_the_checking_page_states_the_suite_time_and_every_ci_check() -> None:
     # The README is the front door; docs/checking.md says what CI runs and how long it takes.
     checking = (ROOT / "docs" / "checking.md").read_text(encoding="utf-8")
     assert re.search(r"takes about \d+ minutes", checking)

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -66,6 +67,8 @@ from exactodds.engine.walk import (
     require_countable,
     sequences,
 )
+from exactodds.errors import BetError, ShoeError
+from exactodds.numbers import MAX_DIGITS
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -219,8 +222,15 @@ class Analyzer:
         compiled kernel releases the interpreter lock) while this one hands
         out the current chunk's results, so on two cores the two overlap.
         """
-        if chunk_size < 1:
-            raise ValueError(f"chunk_size must be at least 1, not {chunk_size}.")
+        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+            raise ShoeError(
+                f"chunk_size {chunk_size!r} is not valid; use a whole number of at least 1."
+            )
+        if isinstance(shoes, (str, bytes, Mapping, Shoe)) or not isinstance(shoes, Iterable):
+            raise ShoeError(
+                f"shoes is {type(shoes).__name__}, not an iterable of Shoe objects; pass a list "
+                "such as [Shoe.standard(decks=8)]."
+            )
         iterator = iter(shoes)
         chunks = iter(lambda: list(itertools.islice(iterator, chunk_size)), [])
         if not prefetch:
@@ -239,8 +249,8 @@ class Analyzer:
 
     def expected_value_table(
         self,
-        rank_counts: Sequence[Sequence[int]],
-        suit_counts: Sequence[Sequence[int] | None] | None = None,
+        rank_counts: Sequence[Sequence[int]] | np.ndarray[Any, Any],
+        suit_counts: Sequence[Sequence[int] | None] | np.ndarray[Any, Any] | None = None,
         jobs: int = 1,
         outcomes: bool = True,
     ) -> ExpectedValueTable:
@@ -263,11 +273,18 @@ class Analyzer:
         ...
         exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
         """
-        suits = suit_counts if suit_counts is not None else [None] * len(rank_counts)
-        cards = [sum(row) for row in rank_counts]
+        ranks = count_rows(rank_counts, 13, "rank_counts")
+        suits = (
+            count_rows(suit_counts, 52, "suit_counts", optional=True)
+            if suit_counts is not None
+            else [None] * len(ranks)
+        )
+        _check_table_options(ranks, suits, jobs, outcomes, _suits_agree(rank_counts, suit_counts))
+        rows = [row for row in ranks if row is not None]
+        cards = [sum(row) for row in rows]
         for count in cards:
             require_countable_cards(count)
-        evaluation = evaluate(self._lean_program(outcomes), rank_counts, suits, jobs)
+        evaluation = evaluate(self._lean_program(outcomes), rows, suits, jobs)
         return ExpectedValueTable(self, cards, evaluation, outcomes)
 
     def _numbers(self, shoes: Sequence[Shoe]) -> Evaluation:
@@ -360,6 +377,119 @@ class Analyzer:
         return self._lean_program(True), outputs
 
 
+def count_rows(
+    rows: object, width: int, what: str, optional: bool = False
+) -> list[list[int] | None]:
+    """*rows* (a sequence of rows or a 2-D numpy array) as lists of Python integers.
+
+    Each row holds *width* whole numbers from 0 to below 10^100 (or is None, if *optional*).
+    numpy rows of any integer dtype become Python integers here, so nothing downstream wraps;
+    floats, booleans, negatives and rows of another length are refused in one sentence.
+
+    >>> count_rows(np.full((1, 13), 2**40, dtype=np.uint64), 13, "rank_counts")[0][0] == 2**40
+    True
+    >>> count_rows(np.full((2, 13), 4.5), 13, "rank_counts")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: rank_counts holds float64 counts; give whole numbers (an integer dtype or Python ints).
+    """
+    if isinstance(rows, np.ndarray) and rows.dtype.kind != "O":
+        if rows.dtype.kind not in "iu":
+            raise ShoeError(
+                f"{what} holds {rows.dtype} counts; give whole numbers (an integer dtype or "
+                "Python ints)."
+            )
+        if rows.size == 0:
+            return []
+        if rows.ndim != 2 or rows.shape[1] != width:
+            raise ShoeError(
+                f"{what} has shape {rows.shape}; give one row of {width} counts per shoe."
+            )
+        if int(rows.min()) < 0:
+            raise ShoeError(
+                f"{what} holds a negative count ({int(rows.min())}); give whole numbers of at "
+                "least 0."
+            )
+        return list(rows.tolist())
+    if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, (Sequence, np.ndarray)):
+        raise ShoeError(
+            f"{what} is {type(rows).__name__}; give a sequence of rows of {width} whole numbers."
+        )
+    return [_count_row(row, width, what, index, optional) for index, row in enumerate(rows)]
+
+
+_COUNT_LIMIT = 10**MAX_DIGITS
+
+
+def _count_row(row: object, width: int, what: str, index: int, optional: bool) -> list[int] | None:
+    if row is None and optional:
+        return None
+    if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, (Sequence, np.ndarray)):
+        raise ShoeError(
+            f"Row {index} of {what} is {type(row).__name__}; give {width} whole numbers."
+        )
+    if len(row) != width:
+        raise ShoeError(f"Row {index} of {what} holds {len(row)} counts; give {width}.")
+    counts = []
+    for count in row:
+        if type(count) is int and 0 <= count < _COUNT_LIMIT:
+            counts.append(count)
+            continue
+        if isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer)):
+            raise ShoeError(
+                f"Count {count!r} in row {index} of {what} is not a whole number; give whole "
+                "numbers of at least 0."
+            )
+        value = int(count)
+        if not 0 <= value < _COUNT_LIMIT:
+            raise ShoeError(
+                f"Count {value if value < 0 else 'of over 100 digits'} in row {index} of {what} "
+                f"is out of range; give whole numbers from 0 to below 10^{MAX_DIGITS}."
+            )
+        counts.append(value)
+    return counts
+
+
+def _suits_agree(rank_counts: object, suit_counts: object) -> bool:
+    """Whether numpy rows (of small counts) prove every suit row adds up to its rank row."""
+    if not (isinstance(rank_counts, np.ndarray) and isinstance(suit_counts, np.ndarray)):
+        return False
+    if suit_counts.dtype.kind not in "iu" or not suit_counts.size or suit_counts.max() >= 2**60:
+        return False
+    sums = suit_counts.astype(np.int64).reshape(len(suit_counts), 13, 4).sum(axis=2)
+    return bool(np.array_equal(sums, rank_counts))
+
+
+def _check_table_options(
+    ranks: Sequence[Sequence[int] | None],
+    suits: Sequence[Sequence[int] | None],
+    jobs: object,
+    outcomes: object,
+    suits_agree: bool = False,
+) -> None:
+    if len(suits) != len(ranks):
+        raise ShoeError(f"suit_counts has {len(suits)} rows for {len(ranks)} rows of rank_counts.")
+    for index, (rank_row, suit_row) in enumerate(zip(ranks, suits, strict=True)):
+        if rank_row is None:
+            raise ShoeError(f"Row {index} of rank_counts is None; give 13 whole numbers.")
+        if (
+            suit_row is not None
+            and not suits_agree
+            and any(
+                sum(suit_row[4 * rank : 4 * rank + 4]) != count
+                for rank, count in enumerate(rank_row)
+            )
+        ):
+            raise ShoeError(
+                f"Row {index} of suit_counts does not add up to its rank counts; give the four "
+                "suits of each rank, rank by rank."
+            )
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ShoeError(f"jobs {jobs!r} is not valid; use a whole number of at least 1.")
+    if not isinstance(outcomes, bool):
+        raise ShoeError(f"outcomes {outcomes!r} is not valid; use True or False.")
+
+
 def require_countable_cards(cards: int) -> None:
     """Refuse a shoe of fewer than six cards, as :func:`~exactodds.engine.walk.require_countable`."""
     if cards < 6:
@@ -402,6 +532,16 @@ class ExpectedValueTable:
 
     def ratio(self, shoe: int, name: str) -> tuple[int, int]:
         """Bet *name*'s EV on shoe *shoe* as an unreduced (numerator, denominator)."""
+        if isinstance(shoe, bool) or not isinstance(shoe, int) or not 0 <= shoe < len(self.cards):
+            raise ShoeError(
+                f"Shoe {shoe!r} is not in this table; use a row number from 0 to "
+                f"{len(self.cards) - 1}."
+            )
+        if name not in self.analyzer._lean_outputs:
+            raise BetError(
+                f"Bet {name!r} is not priced in this table; its bets are "
+                f"{', '.join(self.analyzer._lean_outputs) or 'none'}."
+            )
         output = self.analyzer._lean_outputs[name]
         denominator = self.analyzer._priced[name].denominator
         return self._rows[shoe][output], self.totals[shoe] * denominator

@@ -32,7 +32,7 @@ from exactodds.engine.walk import (
     require_countable,
     sequences,
 )
-from exactodds.errors import ExactOddsError
+from exactodds.errors import BetError, ExactOddsError, ShoeError
 from exactodds.numbers import decimal_string, percent_string, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -51,6 +51,18 @@ class OutcomeCount:
     name: str
     count: int
     total: int
+
+    def __post_init__(self) -> None:
+        if (
+            type(self.count) is not int
+            or type(self.total) is not int
+            or not 0 <= self.count <= self.total
+            or self.total < 1
+        ):
+            raise ShoeError(
+                f"OutcomeCount {self.name!r} counts {self.count!r} of {self.total!r} rounds; use "
+                "whole numbers with 0 <= count <= total and total >= 1."
+            )
 
     @property
     def probability(self) -> Fraction:
@@ -250,6 +262,14 @@ def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:
     >>> price_bet(enumerate_rounds(Shoe.standard(decks=8)), player).outcome_counts["win"]
     2230518282592256
     """
+    if not isinstance(table, OutcomeTable) or not isinstance(bet, Bet):
+        wrong, kind = (
+            (table, "OutcomeTable") if not isinstance(table, OutcomeTable) else (bet, "Bet")
+        )
+        raise BetError(
+            f"price_bet takes an OutcomeTable and a Bet, not {type(wrong).__name__} for the "
+            f"{kind}; build the table with enumerate_rounds(shoe)."
+        )
     counts: dict[str, int] = defaultdict(int)
     settle = bet.settle
     try:  # one guard for the whole table: the same sentence as Bet.settle_round's

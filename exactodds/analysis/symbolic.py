@@ -389,6 +389,12 @@ def find_breakeven(
     ...
     exactodds.errors.PayError: The 'lose' outcome of banker always costs the stake; it has no pay to set. Use one of commission, banker, banker.tie, banker.win.
     """
+    if not isinstance(bet, (Bet, str)):
+        raise BetError(
+            f"bet is {type(bet).__name__}; pass a bet name such as 'tie' or a Bet object."
+        )
+    if pay is not None and not isinstance(pay, str):
+        raise PayError(f"pay is {type(pay).__name__}; pass a pay name such as 'commission'.")
     sympy = _sympy()
     analysed = price(source, bet, rules)
     resolved = resolve_pay(analysed.bet, pay if pay is not None else default_pay(analysed.bet))

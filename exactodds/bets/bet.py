@@ -79,7 +79,13 @@ class Bet:
                     "{'win': 1, 'lose': -1}."
                 )
             outcome, pay = item
-            cleaned.append((outcome, parse_number(pay, f"the {outcome!r} pay of {self.name}")))
+            value = parse_number(pay, f"the {outcome!r} pay of {self.name}")
+            if value < -1:  # as bet files say: a bet loses at most its stake
+                raise PayError(
+                    f"The {outcome!r} pay of bet {self.name!r} is {value}, below -1; a bet loses "
+                    "at most its stake, so use a number of at least -1."
+                )
+            cleaned.append((outcome, value))
         object.__setattr__(self, "pays", tuple(sorted(cleaned)))
         # Looked up for every outcome of every shoe priced, so kept ready (not a field).
         object.__setattr__(self, "_pays", dict(sorted(cleaned)))
@@ -228,6 +234,8 @@ def main_bets(rules: Rules) -> tuple[Bet, Bet, Bet]:
     >>> banker.pay_table
     {'lose': Fraction(-1, 1), 'tie': Fraction(0, 1), 'win': Fraction(1, 1), 'win_three_card_seven': Fraction(0, 1)}
     """
+    if not isinstance(rules, Rules):
+        raise BetError(f"rules is {_short(rules)}, not Rules; pass Rules() or Rules(variant=...).")
     on_tie = Fraction(0) if rules.ties_push else Fraction(-1)
     main_pays: dict[str, Fraction] = {"win": Fraction(1), "tie": on_tie, "lose": Fraction(-1)}
     if rules.variant is Variant.EZ:

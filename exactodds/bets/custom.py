@@ -55,7 +55,7 @@ condition is refused with a one-sentence reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -140,6 +140,12 @@ _FIELDS: dict[str, Callable[[RoundSummary], object]] = {
         else s.player_suited_pair or s.banker_suited_pair
     ),
 }
+
+
+#: Most bets one bet file describes, and most outcomes one bet has (each outcome is tried on
+#: every round summary of every shoe priced).
+MAX_CUSTOM_BETS = 64
+MAX_OUTCOMES = 64
 
 
 @dataclass(frozen=True)
@@ -317,6 +323,11 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
             f"Bet {name!r} in the bet file has no [[bet.outcome]]; give at least one outcome "
             "with 'when' and 'pays'."
         )
+    if len(raw_outcomes) > MAX_OUTCOMES:
+        raise CustomBetError(
+            f"Bet {name!r} in the bet file has {len(raw_outcomes):,} outcomes; use at most "
+            f"{MAX_OUTCOMES}."
+        )
     outcomes: list[_Outcome] = []
     for index, raw in enumerate(raw_outcomes, start=1):
         outcomes.append(_build_outcome(raw, index, name, outcomes))
@@ -382,6 +393,15 @@ def parse_custom_bets(
     text: str, source: str = "the bet file", taken: Sequence[str] = ()
 ) -> list[Bet]:
     """Read the bets a TOML text describes; *taken* names may not be reused."""
+    names_in_use = (
+        tuple(taken) if isinstance(taken, Iterable) and not isinstance(taken, str) else None
+    )
+    if names_in_use is None or not all(isinstance(name, str) for name in names_in_use):
+        raise BetError(
+            f"taken is {type(taken).__name__}; pass the bet names already in use as a list of "
+            "text, such as ['banker', 'tie']."
+        )
+    taken = names_in_use
     if not isinstance(text, str):
         raise CustomBetError(f"Bet file {text!r} is not text; use TOML text with [[bet]] tables.")
     data = load_toml(text, source, CustomBetError)
@@ -394,6 +414,11 @@ def parse_custom_bets(
         )
     if not isinstance(raw_bets, list) or not raw_bets:
         raise CustomBetError(f"{sentence(source)} describes no bet; start each bet with [[bet]].")
+    if len(raw_bets) > MAX_CUSTOM_BETS:
+        raise CustomBetError(
+            f"{sentence(source)} describes {len(raw_bets):,} bets; use at most {MAX_CUSTOM_BETS} "
+            "in one file."
+        )
     names = set(taken)
     bets = []
     for raw in raw_bets:

@@ -20,6 +20,7 @@ Set ``EXACTODDS_DEBUG=1`` to see the traceback of an internal error.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
@@ -27,7 +28,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import import_module
 from types import FrameType
 from typing import Any
@@ -266,15 +267,38 @@ def write_whole(text: str) -> None:
             data = data[count if count is not None else 0 :]
 
 
+#: A command that can end cleanly on a signal (simulate: save, print, leave) puts here what to
+#: call; the watcher calls it with the signal number instead of ending the run.
+_graceful: list[Callable[[int], None]] = []
+
+
+@contextlib.contextmanager
+def signals_request_stop(request: Callable[[int], None]) -> Iterator[None]:
+    """Within this block, SIGINT or SIGTERM calls ``request(number)`` instead of ending the run.
+
+    The command then finishes what it is doing, writes what it has and exits ``128 + number``;
+    a second signal ends the run at once, as outside the block.
+    """
+    _graceful.append(request)
+    try:
+        yield
+    finally:
+        _graceful.remove(request)
+
+
 def _watch_signals(numbers: set[signal.Signals]) -> None:
     """Wait for SIGINT or SIGTERM, then end the run: whole output lines, one ``Error:`` line.
 
     The signals are blocked in every thread (threads inherit the mask), so they wait here,
     whatever the main thread is blocked on: reading a pipe, a worker's result, a lock. Left
     to the operating system, a signal can land on a worker thread, and the main thread,
-    blocked in a read, would never see it.
+    blocked in a read, would never see it. Inside :func:`signals_request_stop` the first
+    signal only asks the command to stop.
     """
     number = signal.sigwait(numbers)
+    if _graceful:
+        _graceful[-1](number)
+        number = signal.sigwait(numbers)
     holding = _output_lock.acquire(timeout=5)  # let a block being written finish
     try:
         if sys.stdout is not None:

@@ -18,6 +18,9 @@ from exactodds.errors import ExactOddsError, quoted
 from exactodds.inputs import read_lines
 from exactodds.rules import Rules
 
+#: Lines per chunk with --full (each line is priced and written in Python).
+FULL_CHUNK_LINES = 32
+
 
 @click.command(name="batch")
 @click.argument("source", metavar="[FILE|-]", default="-")
@@ -108,7 +111,10 @@ def batch(
         read = read_lines(stream, stop_after_long_line=not skip_bad)
         # Without a bar to move, the lines go straight to the workers.
         lines = counted(read) if show_progress and size is not None else read
-        for item in batch_lines(lines, analyzer, digits, full, skip_bad, workers):
+        # --full lines cost some milliseconds each in Python: small chunks, so the first lines
+        # come out at once and a reader that has gone (| head) is noticed within a chunk.
+        chunk = FULL_CHUNK_LINES if full else 2048
+        for item in batch_lines(lines, analyzer, digits, full, skip_bad, workers, chunk):
             if isinstance(item, BadLine):
                 if not skip_bad:
                     sys.stdout.flush()

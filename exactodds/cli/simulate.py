@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
+from collections.abc import Callable
 from fractions import Fraction
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit, signals_request_stop, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules
+
+if TYPE_CHECKING:
+    from exactodds.simulation.result import SimulationResult
+    from exactodds.simulation.study import Simulation
 
 
 class _Progress:
@@ -208,7 +215,6 @@ def simulate(
       exactodds simulate --shoes 1000000 --checkpoint run.json   # Ctrl-C, then --resume
       exactodds simulate --bets dragon7 --variant ez --shoes 1000 --plot figures/
     """
-    from exactodds.report.simulation import render_csv, render_json, render_table
     from exactodds.simulation.dealing import DealingProcedure, SimulationError
     from exactodds.simulation.run import Simulation
     from exactodds.simulation.run import simulate as run_simulation
@@ -235,20 +241,74 @@ def simulate(
             cut_first_rounds=cut_first_rounds,
         )
         simulation = Simulation.of(shoes, seed, rules, bets, strategies, procedure)
-        progress = _Progress(shoes) if not quiet and sys.stderr.isatty() else None
-        result = run_simulation(
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    signals: list[int] = []
+    # A signal asks the run to stop after its block: the finished shoes are saved and printed.
+    with signals_request_stop(signals.append):
+        result, failure = _run(
+            run_simulation,
             simulation,
             jobs=jobs if jobs is not None else (os.cpu_count() or 1),
             dask=dask_address,
-            progress=progress,
+            progress=_Progress(shoes) if not quiet and _terminal(sys.stderr) else None,
             checkpoint=checkpoint_file,
             resume=resume,
             trace=trace_file,
+            stop=lambda: bool(signals),
         )
-        if progress is not None:
-            progress.close()
+        _write_result(result, output_format, digits, plot_directory)
+    if failure is not None:  # the checkpoint could not be kept: an output failure
+        raise click.ClickException(str(failure))
+    if not result.complete:
+        number = signals[0] if signals else signal.SIGINT
+        _say(
+            f"{'Terminated' if number == signal.SIGTERM else 'Interrupted'}: the result covers the first {result.tally.shoes:,} of {shoes:,} shoes"
+            + (
+                f"; continue with --resume --checkpoint {checkpoint_file}."
+                if checkpoint_file
+                else "."
+            )
+        )
+        sys.exit(128 + number)
+
+
+def _terminal(stream: IO[str] | None) -> bool:
+    return stream is not None and stream.isatty()
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if there is a stderr (started with ``2>&-`` there is none)."""
+    if sys.stderr is not None:
+        click.echo(line, err=True)
+
+
+def _run(
+    run_simulation: Callable[..., SimulationResult], simulation: Simulation, **options: Any
+) -> tuple[SimulationResult, ExactOddsError | None]:
+    """The result, and the checkpoint failure that stopped the run early, if one did."""
+    from exactodds.simulation.checkpoint import CheckpointError
+
+    progress = options["progress"]
+    try:
+        result = run_simulation(simulation, **options)
+    except CheckpointError as error:
+        if error.result is None:  # before the first shoe: the --checkpoint given is wrong
+            raise usage_error(error) from None
+        return error.result, error
     except ExactOddsError as error:
         raise usage_error(error) from None
+    finally:
+        if progress is not None:
+            progress.close()
+    return result, None
+
+
+def _write_result(
+    result: SimulationResult, output_format: str, digits: int, plot_directory: str | None
+) -> None:
+    from exactodds.report.simulation import render_csv, render_json, render_table
+
     if output_format == "json":
         emit(render_json(result))
     elif output_format == "csv":
@@ -262,14 +322,3 @@ def simulate(
             write_plots(simulation_figures(result), plot_directory)
         except ExactOddsError as error:  # the result is already written
             raise usage_error(error) from None
-    if not result.complete:
-        click.echo(
-            f"Interrupted: the result covers the first {result.tally.shoes:,} of {shoes:,} shoes"
-            + (
-                f"; continue with --resume --checkpoint {checkpoint_file}."
-                if checkpoint_file
-                else "."
-            ),
-            err=True,
-        )
-        sys.exit(130)

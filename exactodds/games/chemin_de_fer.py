@@ -41,6 +41,7 @@ from exactodds.games.equilibria import (
     Payoff,
     Profile,
     best_reply_failures,
+    payoff_ranges,
     search_equilibria,
     solve_one_choice,
     solve_zero_sum,
@@ -204,6 +205,13 @@ class Equilibrium:
     player_draw_at_5_up_to: Mapping[str, Fraction] | None = None
     verified: bool = False
     player_unique: bool = True
+    #: (lowest, highest) payoff over the equilibria this one stands for: a Player interval,
+    #: or every Banker strategy in equilibrium with the Player's.  Equal ends: one payoff.
+    banker_payoff_range: tuple[Fraction, Fraction] | None = None
+    player_payoff_range: tuple[Fraction, Fraction] | None = None
+    #: Set when the payoffs depend on the Player's draws only through their average weighted by
+    #: how often each composition is dealt (with replacement): only this value is determined.
+    player_draw_at_5_weighted: Fraction | None = None
 
 
 @dataclass(frozen=True)
@@ -229,6 +237,8 @@ class Solution:
     complete: bool
     banker_cells: int
     player_choices: int
+    #: Why the list is not every equilibrium, when it is not (one sentence), else "".
+    incomplete_because: str = ""
 
     @property
     def player_draw_at_5(self) -> Mapping[str, Fraction]:
@@ -434,7 +444,39 @@ def build_game(shoe: Shoe, model: Model) -> AdditiveGame:
     return AdditiveGame(tuple(choices), labels, sides[0], sides[1])
 
 
-def _equilibrium(game: AdditiveGame, profile: Profile) -> Equilibrium:
+def composition_weights(game: AdditiveGame) -> tuple[Fraction, ...] | None:
+    """Weights w (summing to 1) when every payoff depends on the Player's draws p only via w . p.
+
+    With replacement, each two-card 5 the Player can tell apart leads to the same future: the
+    payoffs' terms in his draw probabilities are then proportional, choice by choice, to how
+    often each composition is dealt, and only the weighted average is determined.  None when
+    the Player has at most one choice or his choices are not interchangeable so.
+    """
+    if len(game.player_choices) < 2:
+        return None
+    columns = [
+        [side.linear[j] for side in (game.banker, game.player)]
+        + [row[j] for side in (game.banker, game.player) for row in side.coupling]
+        for j in range(len(game.player_choices))
+    ]
+    pivot = next((index for index, value in enumerate(columns[0]) if value != 0), None)
+    if pivot is None:
+        return None
+    ratios = []
+    for column in columns:
+        ratio = column[pivot] / columns[0][pivot]
+        if ratio <= 0 or any(
+            value != ratio * first for value, first in zip(column, columns[0], strict=True)
+        ):
+            return None
+        ratios.append(ratio)
+    total = sum(ratios)
+    return tuple(ratio / total for ratio in ratios)
+
+
+def _equilibrium(
+    game: AdditiveGame, profile: Profile, weights: tuple[Fraction, ...] | None = None
+) -> Equilibrium:
     failures = best_reply_failures(game, profile)
     if failures:  # pragma: no cover - a solver bug
         raise AssertionError(" ".join(failures))
@@ -449,6 +491,12 @@ def _equilibrium(game: AdditiveGame, profile: Profile) -> Equilibrium:
         BankerCell(*cast(tuple[str, str], label), probability)
         for label, probability in zip(game.banker_cells, profile.banker, strict=True)
     )
+    banker_range, player_range = payoff_ranges(game, profile)
+    weighted = (
+        sum((w * p for w, p in zip(weights, profile.player, strict=True)), Fraction(0))
+        if weights is not None
+        else None
+    )
     return Equilibrium(
         player_draw_at_5={str(label): value for label, value in player.items()},
         banker=banker,
@@ -460,6 +508,9 @@ def _equilibrium(game: AdditiveGame, profile: Profile) -> Equilibrium:
             {str(label): value for label, value in up_to.items()} if up_to is not None else None
         ),
         verified=True,
+        banker_payoff_range=banker_range,
+        player_payoff_range=player_range,
+        player_draw_at_5_weighted=weighted,
     )
 
 
@@ -510,8 +561,28 @@ def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: in
             + ("" if max_mixed >= 5 else f", mixing in at most {max_mixed} compositions")
             + ")"
         )
-    equilibria = tuple(_equilibrium(game, profile) for profile in profiles)
+    weights = composition_weights(game) if model.dealing == "replacement" else None
+    equilibria = tuple(_equilibrium(game, profile, weights) for profile in profiles)
     value = equilibria[0].banker_payoff if game.zero_sum and equilibria else None
+    reasons = []
+    if weights is not None:
+        reasons.append(
+            "with replacement only the Player's draw probability on 5 weighted by how often each "
+            "composition is dealt is determined: every split of it is in equilibrium, one is shown"
+        )
+    if any(not profile.banker_unique for profile in profiles):
+        reasons.append(
+            "the Banker's equilibrium strategies form a continuum: one is shown, with the range "
+            "of each payoff over them"
+        )
+    if reasons:
+        complete = False
+    elif not complete:
+        reasons.append("the search could not prove that no other equilibrium exists")
+    if reasons and method.startswith("Foster"):
+        method = "Foster's algorithm (every Player strategy in equilibrium; see below)"
+    because = "; ".join(reasons)
+    because = because[:1].upper() + because[1:] + "." if because else ""
     return Solution(
         model=model,
         shoe=shoe,
@@ -521,4 +592,5 @@ def solve(shoe: Shoe | None = None, model: Model | None = None, *, max_mixed: in
         complete=complete,
         banker_cells=len(game.banker_cells),
         player_choices=len(game.player_choices),
+        incomplete_because=because,
     )

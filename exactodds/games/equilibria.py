@@ -49,6 +49,7 @@ __all__ = [
     "Payoff",
     "Profile",
     "best_reply_failures",
+    "payoff_ranges",
     "search_equilibria",
     "solve_one_choice",
     "solve_zero_sum",
@@ -219,15 +220,32 @@ def _reduce(game: AdditiveGame) -> _Reduction:
     return _Reduction(fixed, tuple(free), base)
 
 
-def _banker_for(
-    game: AdditiveGame, player: tuple[Fraction, ...], reduction: _Reduction | None = None
-) -> Profile | None:
-    """A Banker best reply to *player* that makes *player* a best reply, or None.
+@dataclass(frozen=True)
+class _BankerProgram:
+    """The Banker strategies in equilibrium with one Player strategy, as a linear program.
 
-    Cells where the Banker's gain is not zero are fixed; the rest are the
-    variables of a small exact feasibility program holding each Player choice
-    to its best-reply condition.
+    ``fixed`` holds every cell's probability, zero in the ``free`` cells (where the Banker's
+    gain is zero); the free cells' probabilities ``x`` satisfy ``at_most . x <= bounds`` and
+    ``equal . x = equal_bounds``.
     """
+
+    fixed: tuple[Fraction, ...]
+    free: tuple[int, ...]
+    base: tuple[Fraction, ...]
+    at_most: tuple[tuple[Fraction, ...], ...]
+    bounds: tuple[Fraction, ...]
+    equal: tuple[tuple[Fraction, ...], ...]
+    equal_bounds: tuple[Fraction, ...]
+
+    def extreme(self, objective: Sequence[Fraction]) -> Fraction | None:
+        """The largest ``objective . x`` over the program (None if it has no point)."""
+        result = maximize(objective, self.at_most, self.bounds, self.equal, self.equal_bounds)
+        return result.value if result.status == "optimal" else None
+
+
+def _banker_program(
+    game: AdditiveGame, player: tuple[Fraction, ...], reduction: _Reduction | None = None
+) -> _BankerProgram:
     reduction = reduction if reduction is not None else _reduce(game)
     fixed: list[Fraction] = [
         reduction.fixed.get(index, ZERO) for index in range(len(game.banker_cells))
@@ -243,19 +261,15 @@ def _banker_for(
                 base[j] += weight
         elif gain == 0:
             free.append(index)
-    if not free:
-        if all(_sign_ok(p, gain) for p, gain in zip(player, base, strict=True)):
-            return Profile(player, tuple(fixed))
-        return None
     # Player gain j = base[j] + sum over free cells of q_c * coupling[c][j].
-    at_most: list[list[Fraction]] = []
+    at_most: list[tuple[Fraction, ...]] = []
     bounds: list[Fraction] = []
-    equal: list[list[Fraction]] = []
+    equal: list[tuple[Fraction, ...]] = []
     equal_bounds: list[Fraction] = []
     for j, probability in enumerate(player):
-        row = [coupling[c][j] for c in free]
+        row = tuple(coupling[c][j] for c in free)
         if probability == 1:  # gain >= 0
-            at_most.append([-value for value in row])
+            at_most.append(tuple(-value for value in row))
             bounds.append(base[j])
         elif probability == 0:  # gain <= 0
             at_most.append(row)
@@ -264,23 +278,98 @@ def _banker_for(
             equal.append(row)
             equal_bounds.append(-base[j])
     for position in range(len(free)):
-        at_most.append([ONE if other == position else ZERO for other in range(len(free))])
+        at_most.append(tuple(ONE if other == position else ZERO for other in range(len(free))))
         bounds.append(ONE)
-    result = maximize([ZERO] * len(free), at_most, bounds, equal, equal_bounds)
+    return _BankerProgram(
+        tuple(fixed),
+        tuple(free),
+        tuple(base),
+        tuple(at_most),
+        tuple(bounds),
+        tuple(equal),
+        tuple(equal_bounds),
+    )
+
+
+def _banker_for(
+    game: AdditiveGame, player: tuple[Fraction, ...], reduction: _Reduction | None = None
+) -> Profile | None:
+    """A Banker best reply to *player* that makes *player* a best reply, or None.
+
+    Cells where the Banker's gain is not zero are fixed; the rest are the
+    variables of a small exact feasibility program holding each Player choice
+    to its best-reply condition.
+    """
+    program = _banker_program(game, player, reduction)
+    if not program.free:
+        if all(_sign_ok(p, gain) for p, gain in zip(player, program.base, strict=True)):
+            return Profile(player, program.fixed)
+        return None
+    free = program.free
+    result = maximize(
+        [ZERO] * len(free), program.at_most, program.bounds, program.equal, program.equal_bounds
+    )
     if result.status != "optimal":
         return None
-    banker = list(fixed)
+    banker = list(program.fixed)
     for position, cell in enumerate(free):
         banker[cell] = result.point[position]
     unique = True
     for position in range(len(free)):
         direction = [ONE if other == position else ZERO for other in range(len(free))]
-        high = maximize(direction, at_most, bounds, equal, equal_bounds)
-        low = maximize([-value for value in direction], at_most, bounds, equal, equal_bounds)
-        if high.value is None or low.value is None or high.value != -low.value:
+        high = program.extreme(direction)
+        low = program.extreme([-value for value in direction])
+        if high is None or low is None or high != -low:
             unique = False
             break
     return Profile(player, tuple(banker), banker_unique=unique)
+
+
+def payoff_ranges(
+    game: AdditiveGame, profile: Profile
+) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
+    """The lowest and highest payoff of (Banker, Player) over the equilibria *profile* stands for.
+
+    A Player interval (``player_up_to``) with one Banker reply: each payoff is linear in the
+    Player's probability, so its extremes are at the two ends.  A Banker strategy that is not
+    unique: the Banker strategies in equilibrium with the Player's form a polytope (cells where
+    the Banker is indifferent, held to the Player's best-reply conditions), over which each
+    payoff is linear; its extremes come from two exact linear programs.
+
+    >>> game = _toy()
+    >>> payoff_ranges(game, solve_one_choice(game)[0])
+    ((Fraction(-1, 2), Fraction(-1, 2)), (Fraction(1, 2), Fraction(1, 2)))
+    """
+    if profile.player_up_to is not None:
+        # Linear in the Player's probability: the extremes are at the ends, over the Banker's
+        # set there (which holds this Banker strategy).
+        ends = [_set_ranges(game, end) for end in (profile.player, profile.player_up_to)]
+        return (
+            (min(end[0][0] for end in ends), max(end[0][1] for end in ends)),
+            (min(end[1][0] for end in ends), max(end[1][1] for end in ends)),
+        )
+    if profile.banker_unique:
+        banker_value = game.banker.value(profile.player, profile.banker)
+        player_value = game.player.value(profile.player, profile.banker)
+        return (banker_value, banker_value), (player_value, player_value)
+    return _set_ranges(game, profile.player)
+
+
+def _set_ranges(
+    game: AdditiveGame, player: tuple[Fraction, ...]
+) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
+    """Each side's payoff range over the Banker strategies in equilibrium with *player*."""
+    program = _banker_program(game, player)
+    ranges = []
+    for side in (game.banker, game.player):
+        at_fixed = side.value(player, program.fixed)
+        gains = [side.cell_gain(cell, player) for cell in program.free]
+        high = program.extreme(gains)
+        low = program.extreme([-gain for gain in gains])
+        if high is None or low is None:  # pragma: no cover - *player* is in an equilibrium
+            raise AssertionError("The Banker's equilibrium set is empty.")
+        ranges.append((at_fixed - low, at_fixed + high))
+    return ranges[0], ranges[1]
 
 
 def _checked(game: AdditiveGame, profile: Profile) -> Profile:
@@ -335,7 +424,10 @@ def solve_one_choice(game: AdditiveGame) -> tuple[Profile, ...]:
             for c in range(len(game.banker_cells))
         )
         if game.player.choice_gain(0, banker) == 0:
-            profile = Profile((low,), banker, player_up_to=(high,))
+            # At an end a Banker cell may be indifferent too: then his strategies there are a set.
+            ends = [_banker_for(game, (end,), reduction) for end in (low, high)]
+            unique = all(end is not None and end.banker_unique for end in ends)
+            profile = Profile((low,), banker, player_up_to=(high,), banker_unique=unique)
             _checked(game, Profile((middle,), banker))
             profiles = [
                 p for p in profiles if not (low <= p.player[0] <= high and p.banker == banker)

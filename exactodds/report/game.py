@@ -107,6 +107,8 @@ def render_solution_table(solution: Solution, digits: int = 10) -> str:
         f"Method: {solution.method}",
         f"Equilibria: {count}{'' if solution.complete else ' found'}",
     ]
+    if solution.incomplete_because:
+        lines.append(f"Not every equilibrium is listed: {solution.incomplete_because}")
     if solution.value is not None:
         lines.append(
             f"Value (Banker's expected payoff per unit): {_exact_and_decimal(solution.value, digits)}"
@@ -117,14 +119,17 @@ def render_solution_table(solution: Solution, digits: int = 10) -> str:
         if count > 1 or solution.value is None:
             lines.append(f"Equilibrium {number} of {count}:")
         if solution.value is None:
-            lines.append(
-                "  Banker's expected payoff per unit: "
-                + _exact_and_decimal(equilibrium.banker_payoff, digits)
-            )
-            lines.append(
-                "  Player's expected payoff per unit: "
-                + _exact_and_decimal(equilibrium.player_payoff, digits)
-            )
+            for side, payoff, payoff_range in (
+                ("Banker", equilibrium.banker_payoff, equilibrium.banker_payoff_range),
+                ("Player", equilibrium.player_payoff, equilibrium.player_payoff_range),
+            ):
+                text = f"  {side}'s expected payoff per unit: {_exact_and_decimal(payoff, digits)}"
+                if payoff_range is not None and payoff_range[0] != payoff_range[1]:
+                    text += (
+                        f" here; from {_exact_and_decimal(payoff_range[0], digits)} to "
+                        f"{_exact_and_decimal(payoff_range[1], digits)} over this set of equilibria"
+                    )
+                lines.append(text)
         draws = equilibrium.player_draw_at_5
         up_to = equilibrium.player_draw_at_5_up_to
         for label, probability in draws.items():
@@ -135,6 +140,13 @@ def render_solution_table(solution: Solution, digits: int = 10) -> str:
             if up_to is not None:
                 text += f" to {_exact_and_decimal(up_to[label], digits)} (any value between)"
             lines.append(text)
+        if equilibrium.player_draw_at_5_weighted is not None:
+            lines.append(
+                "Only the Player's draw probability on 5 weighted by how often each composition "
+                "is dealt is determined: "
+                + _exact_and_decimal(equilibrium.player_draw_at_5_weighted, digits)
+                + " (the split above is one of many)"
+            )
         if not draws:
             lines.append("Player: this shoe can deal him no two-card 5, so he has no choice.")
         elif not equilibrium.player_unique and up_to is None:
@@ -163,6 +175,10 @@ def render_solution_table(solution: Solution, digits: int = 10) -> str:
     return "\n".join(lines)
 
 
+def _range_data(payoff_range: tuple[Any, Any] | None) -> list[str] | None:
+    return None if payoff_range is None else [fraction_string(end) for end in payoff_range]
+
+
 def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
     draws = {label: fraction_string(value) for label, value in equilibrium.player_draw_at_5.items()}
     up_to = equilibrium.player_draw_at_5_up_to
@@ -179,6 +195,13 @@ def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
         "banker": banker,
         "banker_payoff": fraction_string(equilibrium.banker_payoff),
         "player_payoff": fraction_string(equilibrium.player_payoff),
+        "banker_payoff_range": _range_data(equilibrium.banker_payoff_range),
+        "player_payoff_range": _range_data(equilibrium.player_payoff_range),
+        "player_draw_at_5_weighted": (
+            None
+            if equilibrium.player_draw_at_5_weighted is None
+            else fraction_string(equilibrium.player_draw_at_5_weighted)
+        ),
         "banker_unique": equilibrium.banker_unique,
         "player_unique": equilibrium.player_unique,
         "differs_from_punto_banco": [
@@ -217,6 +240,7 @@ def solution_data(solution: Solution) -> dict[str, Any]:
         "shoe": shoe_data(solution.shoe),
         "method": solution.method,
         "complete": solution.complete,
+        "incomplete_because": solution.incomplete_because or None,
         "value": fraction_string(solution.value)
         if solution.value is not None
         else first.get("banker_payoff"),

@@ -55,7 +55,13 @@ class _PayTable:
     def __init__(self, bets: Sequence[Bet]) -> None:
         self.bets = tuple(bets)
         self.integer_pays = [bet.integer_pays() for bet in bets]
-        self.table = np.zeros((SUMMARY_KEYS, len(bets)), dtype=np.int64)
+        largest = max(
+            (abs(pay) for pays, _ in self.integer_pays for pay in pays.values()), default=0
+        )
+        # Pays past 2**40 units (or their sums) may not fit int64: keep them Python integers.
+        self.table = np.zeros(
+            (SUMMARY_KEYS, len(bets)), dtype=np.int64 if largest < _INT64_PAYS else object
+        )
         self.filled = np.zeros(SUMMARY_KEYS, dtype=bool)
 
     def lookup(self, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -72,6 +78,51 @@ class _PayTable:
 
     def outcome(self, key: int, column: int) -> str:
         return self.bets[column].settle_round(summary_of(summary_fields(key), True))
+
+
+#: Integer pays below this fit int64 summed over 2**22 rounds.
+_INT64_PAYS = 2**40
+#: EVs of bets whose pays are all below this many units are fixed-point rounded in float64
+#: (|EV| * 2**40 < 2**49: exact enough, and an int64); others exactly, in Python integers.
+_FLOAT_EV_PAYS = 2**9
+
+
+def _exact_path(bet: Bet) -> bool:
+    return any(abs(pay) >= _FLOAT_EV_PAYS for pay in bet.pay_table.values())
+
+
+def _summable(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """*values*, as Python integers if an int64 sum of all of them could overflow."""
+    if values.dtype == object or not values.size:
+        return values
+    if int(np.abs(values).max()) * len(values) < 2**62:
+        return values
+    return values.astype(object)
+
+
+def _fixed_point(
+    values: Any, floats: npt.NDArray[np.float64], column: int, exact: bool
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """Each round's EV in units of 2**-40, and its histogram bin (1/10000 units, floor)."""
+    if not exact:
+        column_floats = floats[:, column]
+        return (
+            _summable(np.rint(column_floats * EV_SCALE).astype(np.int64)),
+            np.floor(column_floats * HISTOGRAM_BINS_PER_UNIT).astype(np.int64),
+        )
+    pairs = list(
+        zip(
+            values.numerators[:, column].tolist(),
+            values.denominators[:, column].tolist(),
+            strict=True,
+        )
+    )
+    fixed = [
+        (2 * numerator * EV_SCALE + denominator) // (2 * denominator)
+        for numerator, denominator in pairs
+    ]
+    bins = [numerator * HISTOGRAM_BINS_PER_UNIT // denominator for numerator, denominator in pairs]
+    return np.array(fixed, dtype=object), np.array(bins, dtype=object)
 
 
 @lru_cache(maxsize=4)
@@ -101,7 +152,6 @@ def run_block(
     values = exact_expected_values(prepared.analyzer, block.known, simulation.suited)
     pays = prepared.pays.lookup(block.summary)
     floats = values.floats()
-    fixed = np.rint(floats * EV_SCALE).astype(np.int64)
     rounds_per_shoe = block.rounds_per_shoe.tolist()
     starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
     decks = simulation.procedure.decks
@@ -112,14 +162,14 @@ def run_block(
         numerators = values.numerators[:, column]
         decided = strategy.decide(numerators, values.denominators[:, column], block.known, decks)
         decisions.append(decided)
-        realized = np.where(decided, pays[:, column], 0)
-        expected = np.where(decided, fixed[:, column], 0)
-        bins, counts = np.unique(
-            np.floor(floats[:, column] * HISTOGRAM_BINS_PER_UNIT).astype(np.int64),
-            return_counts=True,
+        fixed, bins_of_rounds = _fixed_point(
+            values, floats, column, _exact_path(simulation.bets[column])
         )
-        depth_ev = np.zeros(decks, dtype=np.int64)
-        np.add.at(depth_ev, deck_of_round, fixed[:, column])
+        realized = _summable(np.where(decided, pays[:, column], 0))
+        expected = np.where(decided, fixed, 0)
+        bins, counts = np.unique(bins_of_rounds, return_counts=True)
+        depth_ev = np.zeros(decks, dtype=fixed.dtype)
+        np.add.at(depth_ev, deck_of_round, fixed)
         depth_rounds = np.bincount(deck_of_round, minlength=decks)
         bets.append(
             BetTally(

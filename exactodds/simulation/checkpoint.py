@@ -1,28 +1,68 @@
 """Checkpoints: the tally of the first shoes of a run, written so that nothing is ever half-written.
 
 A checkpoint holds the simulation's fingerprint, the number of shoes finished (always
-a prefix: shoes ``0 .. n-1``), the byte length of the trace written so far, and the
-exact tally.  Resuming refuses a checkpoint of another simulation, or a file that is
-not a checkpoint (the file is read as hostile input: its size is capped).
+a prefix: shoes ``0 .. n-1``), the byte length of the trace written so far, the
+exact tally, and a SHA-256 checksum over all of it.  Resuming reads the file as
+hostile input: through the bounded reader (a regular file of at most
+:data:`CHECKPOINT_LIMIT` bytes, never a device or a FIFO), numbers of at most
+:data:`CHECKPOINT_DIGITS` digits, the checksum, and the tally's own consistency
+(shoes, rounds and every histogram agree; counts are not negative; sums are within
+what the shoes can reach).  The checksum catches an edited or damaged file, not a
+forger: anyone can recompute it.
+
+>>> from exactodds.bets.catalogue import select_bets
+>>> study = Simulation.of(1, 1, bets=select_bets("tie"))
+>>> check_tally(Tally.empty([1]).merged(Tally(1, 5, 25, ((4, 1),), (BetTally(1),))), study)
+Traceback (most recent call last):
+...
+ValueError: the rounds histogram sums to 4 rounds, not 5
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import Tally
+from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Sums, Tally
 
-__all__ = ["CHECKPOINT_LIMIT", "load_checkpoint", "save_checkpoint"]
+if TYPE_CHECKING:
+    from exactodds.simulation.result import SimulationResult
 
-_CHECKPOINT_VERSION = 1
+__all__ = [
+    "CHECKPOINT_DIGITS",
+    "CHECKPOINT_LIMIT",
+    "CheckpointError",
+    "check_tally",
+    "load_checkpoint",
+    "save_checkpoint",
+]
+
+_CHECKPOINT_VERSION = 2
 #: A checkpoint holds sums and histograms: far below this many bytes.
 CHECKPOINT_LIMIT = 64 * 2**20
+#: Most digits a number in a checkpoint may have (a sum of squares of 10**15 shoes with
+#: 100-digit pays stays below it).
+CHECKPOINT_DIGITS = 1000
+
+
+class CheckpointError(SimulationError):
+    """A checkpoint could not be written during a run; *result* covers the shoes finished.
+
+    >>> str(CheckpointError("Cannot write checkpoint 'x'."))
+    "Cannot write checkpoint 'x'."
+    """
+
+    def __init__(self, message: str, result: SimulationResult | None = None) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -41,64 +81,206 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def _checksum(data: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of everything but the checksum itself."""
+    body = {key: value for key, value in data.items() if key != "checksum"}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
 def save_checkpoint(
     path: Path, simulation: Simulation, tally: Tally, trace_bytes: int | None
 ) -> None:
     """Write the tally of the first ``tally.shoes`` shoes of *simulation* to *path*."""
-    data = {
+    data: dict[str, Any] = {
         "exactodds_checkpoint": _CHECKPOINT_VERSION,
         "simulation": simulation.fingerprint(),
         "next_shoe": tally.shoes,
         "trace_bytes": trace_bytes,
         "tally": tally.as_dict(),
     }
+    data["checksum"] = _checksum(data)
     try:
         _write_atomically(path, json.dumps(data))
     except OSError as error:
-        raise SimulationError(
+        raise CheckpointError(
             f"Cannot write checkpoint {str(path)!r} ({error.strerror or error}); give a file "
             "in a directory that exists and can be written."
         ) from None
 
 
-def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | None]:
-    """The tally in checkpoint *path*, refused if it belongs to another simulation."""
+def _read_bounded(path: Path) -> str:
+    """The checkpoint's text: a regular file, at most CHECKPOINT_LIMIT bytes, UTF-8."""
+    shown = repr(str(path))
     try:
-        if path.stat().st_size > CHECKPOINT_LIMIT:
-            raise SimulationError(
-                f"Checkpoint {str(path)!r} is larger than {CHECKPOINT_LIMIT:,} bytes; it is not "
-                "an exactodds simulate checkpoint."
-            )
-        text = path.read_text(encoding="utf-8")
+        status = os.stat(path)
     except FileNotFoundError:
         raise SimulationError(
-            f"Checkpoint {str(path)!r} does not exist; run without --resume to start one."
+            f"Checkpoint {shown} does not exist; run without --resume to start one."
         ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SimulationError(f"Cannot read checkpoint {str(path)!r}: {error}.") from None
+    except (OSError, ValueError) as error:
+        raise SimulationError(f"Cannot read checkpoint {shown}: {error}.") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise SimulationError(
+            f"Checkpoint {shown} is not a regular file (a device, a FIFO or a directory); "
+            "give the file an earlier run wrote."
+        )
     try:
-        data = json.loads(text)
-        if data.get("exactodds_checkpoint") != _CHECKPOINT_VERSION:
-            raise ValueError("not a checkpoint")
+        # Opened without blocking (a file swapped for a FIFO after the check), read bounded.
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(handle, "rb") as stream:
+            data = stream.read(CHECKPOINT_LIMIT + 1)
+    except OSError as error:
+        raise SimulationError(f"Cannot read checkpoint {shown}: {error.strerror}.") from None
+    if len(data) > CHECKPOINT_LIMIT:
+        raise SimulationError(
+            f"Checkpoint {shown} is larger than {CHECKPOINT_LIMIT:,} bytes; it is not an "
+            "exactodds simulate checkpoint."
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SimulationError(
+            f"Checkpoint {shown} is not UTF-8 text; it is not an exactodds simulate checkpoint."
+        ) from None
+
+
+def _bounded_int(token: str) -> int:
+    if sum(character.isdigit() for character in token) > CHECKPOINT_DIGITS:
+        raise ValueError("a number too long")
+    return int(token)
+
+
+def _refuse_float(token: str) -> Any:
+    raise ValueError(f"{token} is not a whole number")
+
+
+def _parse(text: str) -> dict[str, Any]:
+    # Deep nesting ends in RecursionError inside the parser, which load_checkpoint refuses.
+    data = json.loads(
+        text, parse_int=_bounded_int, parse_float=_refuse_float, parse_constant=_refuse_float
+    )
+    if not isinstance(data, dict) or data.get("exactodds_checkpoint") != _CHECKPOINT_VERSION:
+        raise ValueError("not a checkpoint")
+    return data
+
+
+def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | None]:
+    """The tally in checkpoint *path*, refused if it belongs to another simulation."""
+    text = _read_bounded(path)
+    shown = repr(str(path))
+    try:
+        data = _parse(text)
+        recorded_sum = data["checksum"]
         tally = Tally.from_dict(data["tally"])
         trace_bytes = data.get("trace_bytes")
         if trace_bytes is not None and (not isinstance(trace_bytes, int) or trace_bytes < 0):
             raise ValueError("bad trace offset")
-        if len(tally.bets) != len(simulation.bets) or data["next_shoe"] != tally.shoes:
+        if data["next_shoe"] != tally.shoes:
             raise ValueError("inconsistent")
         recorded = data["simulation"]
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise SimulationError(
-            f"Checkpoint {str(path)!r} is not an exactodds simulate checkpoint."
+            f"Checkpoint {shown} is not an exactodds simulate checkpoint."
         ) from None
+    if recorded_sum != _checksum(data):
+        raise SimulationError(
+            f"Checkpoint {shown} does not match its checksum: it was edited or damaged after "
+            "it was written; start a new run."
+        )
     if recorded != json.loads(json.dumps(simulation.fingerprint())):
         raise SimulationError(
-            f"Checkpoint {str(path)!r} belongs to another simulation (seed, dealing, rules, "
+            f"Checkpoint {shown} belongs to another simulation (seed, dealing, rules, "
             "bets or strategies differ); resume with the same options, or start a new one."
         )
+    try:
+        check_tally(tally, simulation)
+    except ValueError as problem:
+        raise SimulationError(
+            f"Checkpoint {shown} is not consistent ({problem}); start a new run."
+        ) from None
     if tally.shoes > simulation.shoes:
         raise SimulationError(
-            f"Checkpoint {str(path)!r} already holds {tally.shoes} shoes, more than the "
+            f"Checkpoint {shown} already holds {tally.shoes} shoes, more than the "
             f"{simulation.shoes} asked for; ask for at least {tally.shoes}."
         )
     return tally, trace_bytes
+
+
+def _require(condition: bool, problem: str) -> None:
+    if not condition:
+        raise ValueError(problem)
+
+
+def _check_counts(pairs: tuple[tuple[int, int], ...], what: str) -> None:
+    keys = [key for key, _ in pairs]
+    _require(keys == sorted(set(keys)), f"the {what} repeats or misorders a key")
+    _require(all(count > 0 for _, count in pairs), f"the {what} holds a count below 1")
+
+
+def _check_sums(sums: Sums, tally: Tally, largest: int, what: str) -> None:
+    """Per-shoe sums of values of at most *largest* per round, over the tally's shoes."""
+    total, squares = sums.total, sums.squares
+    _require(squares >= 0, f"{what}: a sum of squares below 0")
+    _require(abs(total) <= largest * tally.rounds, f"{what}: a total past what the rounds reach")
+    # Per shoe |x| <= largest * rounds of the shoe, so squares <= largest**2 * sum rounds**2;
+    # Cauchy-Schwarz bounds the total and the cross sum by the squares.
+    _require(squares <= largest**2 * tally.rounds_squares, f"{what}: squares past the rounds")
+    _require(total * total <= tally.shoes * squares, f"{what}: a total past its squares")
+    _require(
+        sums.cross**2 <= squares * tally.rounds_squares, f"{what}: a cross sum past its squares"
+    )
+
+
+def check_tally(tally: Tally, simulation: Simulation) -> None:
+    """Raise ValueError naming the first way *tally* cannot come from shoes of *simulation*."""
+    _require(tally.shoes >= 0 and tally.rounds >= 0, "negative shoes or rounds")
+    histogram = tally.rounds_histogram
+    _check_counts(histogram, "rounds histogram")
+    _require(all(rounds >= 1 for rounds, _ in histogram), "a shoe of no round")
+    _require(sum(count for _, count in histogram) == tally.shoes, "the rounds histogram's shoes")
+    rounds = sum(key * count for key, count in histogram)
+    _require(
+        rounds == tally.rounds, f"the rounds histogram sums to {rounds} rounds, not {tally.rounds}"
+    )
+    squares = sum(key * key * count for key, count in histogram)
+    _require(squares == tally.rounds_squares, "the rounds histogram's squares")
+    _require(len(tally.bets) == len(simulation.bets), "another number of bets")
+    decks = simulation.procedure.decks
+    for bet, mine in zip(simulation.bets, tally.bets, strict=True):
+        _check_bet(mine, bet.integer_pays(), tally, decks, bet.name)
+
+
+def _with_float_margin(bound: int) -> int:
+    """*bound* plus the rounding of a float64 value near it (relative 2**-52, and one unit)."""
+    return bound + (bound >> 40) + 2
+
+
+def _check_bet(
+    bet: BetTally, integer_pays: tuple[dict[str, int], int], tally: Tally, decks: int, name: str
+) -> None:
+    pays, denominator = integer_pays
+    _require(bet.pay_denominator == denominator, f"{name}: another pay denominator")
+    _require(0 <= bet.bets_made <= tally.rounds, f"{name}: bets made past the rounds")
+    _require(0 <= bet.positive <= tally.rounds, f"{name}: positive rounds past the rounds")
+    _require(bet.ev_made == bet.expected.total, f"{name}: the EV made and its sums differ")
+    largest_pay = max(abs(pay) for pay in pays.values())
+    _check_sums(bet.realized, tally, largest_pay, f"{name} realized")
+    # An EV is within the pays: in units of 2**-40, rounded from a float, at most this.
+    largest_ev = _with_float_margin(largest_pay * EV_SCALE // denominator)
+    _check_sums(bet.expected, tally, largest_ev, f"{name} exact EV")
+    _check_counts(bet.histogram, f"{name} EV histogram")
+    _require(sum(count for _, count in bet.histogram) == tally.rounds, f"{name}: EV histogram")
+    edge = _with_float_margin(largest_pay * HISTOGRAM_BINS_PER_UNIT // denominator)
+    _require(all(abs(key) <= edge for key, _ in bet.histogram), f"{name}: an EV past the pays")
+    depths = len(bet.depth_rounds)
+    _require(depths <= decks and len(bet.depth_ev) == depths, f"{name}: decks")
+    _require(all(count >= 0 for count in bet.depth_rounds), f"{name}: negative rounds by deck")
+    _require(sum(bet.depth_rounds) == tally.rounds, f"{name}: rounds by deck")
+    _require(
+        all(
+            abs(ev) <= largest_ev * rounds
+            for ev, rounds in zip(bet.depth_ev, bet.depth_rounds, strict=True)
+        ),
+        f"{name}: an EV by deck past the pays",
+    )

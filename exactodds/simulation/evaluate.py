@@ -77,22 +77,22 @@ def exact_expected_values(
     bets only; the other bets' EVs are the same either way).
     """
     rows = np.asarray(known, dtype=np.int64).reshape(-1, 52)
-    suit_rows = rows.tolist()
-    rank_rows = rows.reshape(-1, 13, 4).sum(axis=2).tolist()
+    rank_rows = rows.reshape(-1, 13, 4).sum(axis=2)
 
     def shoes() -> list[Shoe]:
         return [
             Shoe.from_checked_counts(tuple(ranks), tuple(suits) if suited else None)
-            for ranks, suits in zip(rank_rows, suit_rows, strict=True)
+            for ranks, suits in zip(rank_rows.tolist(), rows.tolist(), strict=True)
         ]
 
-    return _from_table(analyzer, rank_rows, suit_rows if suited else None, shoes)
+    # numpy rows: the table checks them by dtype, not count by count.
+    return _from_table(analyzer, rank_rows, rows if suited else None, shoes)
 
 
 def _from_table(
     analyzer: Analyzer,
-    rank_rows: list[list[int]],
-    suit_rows: list[list[int]] | None,
+    rank_rows: npt.NDArray[np.int64],
+    suit_rows: npt.NDArray[np.int64] | None,
     shoes: Callable[[], list[Shoe]],
 ) -> ExpectedValues:
     """The compiled kernel's road: every kernel-priced bet's EV numerators as one int64 array."""

@@ -30,12 +30,12 @@ import contextlib
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from exactodds.simulation.block import BlockResult, prepare, run_block
-from exactodds.simulation.checkpoint import load_checkpoint, save_checkpoint
+from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.result import BetResult, SimulationResult
 from exactodds.simulation.study import Simulation
@@ -62,7 +62,10 @@ DASK_TIMEOUT = "10s"
 
 # Runners ------------------------------------------------------------------
 
-_Blocks = Sequence[tuple[int, int]]
+_Blocks = Iterable[tuple[int, int]]
+Stop = Callable[[], bool]
+#: How often (seconds) a runner waiting for a worker's block looks whether to stop.
+_POLL_SECONDS = 0.05
 #: The simulation a forked worker process runs (set before the fork).
 _WORKER_SIMULATION: Simulation | None = None
 
@@ -77,6 +80,10 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _never() -> bool:
+    return False
+
+
 @contextlib.contextmanager
 def _serial(
     simulation: Simulation, blocks: _Blocks, trace: bool
@@ -86,15 +93,27 @@ def _serial(
 
 @contextlib.contextmanager
 def _processes(
-    simulation: Simulation, blocks: _Blocks, trace: bool, jobs: int
+    simulation: Simulation, blocks: _Blocks, trace: bool, jobs: int, stop: Stop
 ) -> Iterator[Iterator[BlockResult]]:
     global _WORKER_SIMULATION
     _WORKER_SIMULATION = simulation
     prepare(simulation.rules, simulation.bets)  # compiled once here; the workers inherit it
     context = multiprocessing.get_context("fork")
     pool = context.Pool(jobs, initializer=_ignore_interrupts)
+    pending = pool.imap(_worker_block, ((first, count, trace) for first, count in blocks))
+
+    def results() -> Iterator[BlockResult]:
+        # Poll, so that a stop request is seen while a worker is still dealing.
+        while not stop():
+            try:
+                yield pending.next(timeout=_POLL_SECONDS)
+            except multiprocessing.TimeoutError:
+                continue
+            except StopIteration:
+                return
+
     try:
-        yield pool.imap(_worker_block, [(first, count, trace) for first, count in blocks])
+        yield results()
     finally:
         pool.terminate()
         pool.join()
@@ -139,6 +158,19 @@ def _dask_client(dask: Any) -> tuple[Any, bool]:
             '--dask needs dask.distributed; install it with pip install "exactodds[distributed]".'
         ) from None
     try:
+        # A bad address is refused before a Client is built: one that fails half-built
+        # blocks for 20 s at exit closing itself, then prints a traceback.
+        from distributed.comm.addressing import get_address_host_port
+
+        _, port = get_address_host_port(dask)
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} is not from 1 to 65535")
+    except (ValueError, TypeError) as error:
+        raise SimulationError(
+            f"--dask {dask!r} is not a Dask scheduler address ({error}); give one such as "
+            "tcp://127.0.0.1:8786."
+        ) from None
+    try:
         client = Client(  # type: ignore[no-untyped-call]
             dask, timeout=DASK_TIMEOUT, set_as_default=False
         )
@@ -156,6 +188,26 @@ def _dask_client(dask: Any) -> tuple[Any, bool]:
 Progress = Callable[[int, int], None]
 
 
+def _starting_tally(
+    simulation: Simulation, checkpoint_path: Path | None, resume: bool
+) -> tuple[Tally, int | None]:
+    """The tally a run starts from (empty, or the checkpoint's) and the trace bytes it covers."""
+    tally = Tally.empty(bet.integer_pays()[1] for bet in simulation.bets)
+    if resume:
+        if checkpoint_path is None:
+            raise SimulationError("--resume needs --checkpoint FILE to resume from.")
+        return load_checkpoint(checkpoint_path, simulation)
+    if checkpoint_path is not None:
+        if checkpoint_path.exists():
+            raise SimulationError(
+                f"Checkpoint {str(checkpoint_path)!r} already exists; continue its run with "
+                "--resume, or remove it to start again."
+            )
+        # Find out now, not after hours of dealing, that the checkpoint cannot be written.
+        save_checkpoint(checkpoint_path, simulation, tally, None)
+    return tally, None
+
+
 def simulate(
     simulation: Simulation,
     *,
@@ -166,6 +218,7 @@ def simulate(
     checkpoint: str | Path | None = None,
     resume: bool = False,
     trace: str | Path | IO[str] | None = None,
+    stop: Stop | None = None,
 ) -> SimulationResult:
     """Deal and evaluate every shoe of *simulation*; the result, complete or not.
 
@@ -177,8 +230,11 @@ def simulate(
       *resume* starts from it;
     * *trace*: a file (or text stream) for one JSON line per round.
 
-    Ctrl-C (KeyboardInterrupt) stops the run; the result then covers the shoes
-    finished before it, with ``complete`` false.
+    Ctrl-C (KeyboardInterrupt), or *stop* returning true (it is asked after every
+    block), stops the run; the result then covers the shoes finished before it, with
+    ``complete`` false, and the checkpoint holds them.  A checkpoint that cannot be
+    written during the run stops it too: :class:`CheckpointError` then carries the
+    result of the shoes finished (``error.result``).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> one_deck = Simulation.of(3, 5, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
@@ -193,31 +249,24 @@ def simulate(
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None
-    tally = Tally.empty(bet.integer_pays()[1] for bet in simulation.bets)
-    if checkpoint_path is not None and not resume:
-        if checkpoint_path.exists():
-            raise SimulationError(
-                f"Checkpoint {str(checkpoint_path)!r} already exists; continue its run with "
-                "--resume, or remove it to start again."
-            )
-        # Find out now, not after hours of dealing, that the checkpoint cannot be written.
-        save_checkpoint(checkpoint_path, simulation, tally, None)
-    trace_bytes: int | None = None
-    if resume:
-        if checkpoint_path is None:
-            raise SimulationError("--resume needs --checkpoint FILE to resume from.")
-        tally, trace_bytes = load_checkpoint(checkpoint_path, simulation)
+    tally, trace_bytes = _starting_tally(simulation, checkpoint_path, resume)
     stream, owned = _open_trace(trace, resume, trace_bytes)
     first = tally.shoes
-    blocks = [
+    # Planned lazily: a run of 10**12 shoes holds one block at a time, not all of them.
+    blocks = (
         (start, min(block_shoes, simulation.shoes - start))
         for start in range(first, simulation.shoes, block_shoes)
-    ]
+    )
+    stop = stop if stop is not None else _never
     if dask is not None:
         runner = _dask(simulation, blocks, stream is not None, dask)
         backend = "dask"
-    elif jobs > 1 and len(blocks) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        runner = _processes(simulation, blocks, stream is not None, jobs)
+    elif (
+        jobs > 1
+        and simulation.shoes - first > block_shoes
+        and "fork" in multiprocessing.get_all_start_methods()
+    ):
+        runner = _processes(simulation, blocks, stream is not None, jobs, stop)
         backend = "processes"
     else:
         runner = _serial(simulation, blocks, stream is not None)
@@ -225,7 +274,7 @@ def simulate(
     started = time.perf_counter()
     last_save = started
     rounds_before = tally.rounds
-    interrupted = False
+    failure: CheckpointError | None = None
     try:
         with runner as results:
             for block in results:
@@ -240,22 +289,32 @@ def simulate(
                 ):
                     save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
                     last_save = time.perf_counter()
+                if stop():
+                    break
     except KeyboardInterrupt:
-        interrupted = True
+        pass  # the result covers the shoes finished
+    except CheckpointError as error:
+        failure = error
     finally:
-        if checkpoint_path is not None:
-            save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
+        if checkpoint_path is not None and failure is None:
+            try:
+                save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
+            except CheckpointError as error:
+                failure = error
         if stream is not None and owned:
             stream.close()
-    return SimulationResult(
+    result = SimulationResult(
         simulation,
         tally,
         time.perf_counter() - started,
-        complete=not interrupted and tally.shoes == simulation.shoes,
+        complete=failure is None and tally.shoes == simulation.shoes,
         backend=backend,
         jobs=jobs if backend == "processes" else 1,
         rounds_run=tally.rounds - rounds_before,
     )
+    if failure is not None:
+        raise CheckpointError(str(failure), result)
+    return result
 
 
 def _open_trace(

@@ -36,12 +36,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.numbers import fraction_string
+from exactodds.errors import ExactOddsError, quoted
+from exactodds.numbers import MAX_DIGITS, fraction_string, parse_number
 from exactodds.simulation.dealing import SimulationError
 
 __all__ = ["Always", "Count", "Perfect", "Strategy", "parse_plays", "parse_strategy"]
 
 BoolArray = npt.NDArray[np.bool_]
+#: Products below this fit int64 with room for one addition; past it, counts are Python ints.
+_INT64_SAFE = 2**62
 _PLAY_HELP = (
     "use perfect, always, or count:TAGS:TRIGGER (10 tags for A 2-9 and the ten-values, or 13 "
     "for A-K), optionally after BET="
@@ -124,11 +127,28 @@ class Count:
     running: bool = False
     start: int = 0
 
-    def running_counts(self, known: npt.NDArray[np.int64], decks: int) -> npt.NDArray[np.int64]:
-        """The running count before each round: start + the tags of every card seen."""
+    def running_counts(self, known: npt.NDArray[np.int64], decks: int) -> npt.NDArray[Any]:
+        """The running count before each round: start + the tags of every card seen.
+
+        An int64 array while :meth:`count_bound` proves it fits, else Python integers
+        (an object array): exact whatever the tags and the start.
+        """
         seen = decks - known
-        card_tags = np.repeat(np.array(self.tags, dtype=np.int64), 4)
-        return np.asarray(self.start + seen @ card_tags, dtype=np.int64)
+        if self.count_bound(decks) <= _INT64_SAFE:
+            card_tags = np.repeat(np.array(self.tags, dtype=np.int64), 4)
+            return np.asarray(self.start + seen @ card_tags, dtype=np.int64)
+        card_tags = np.repeat(np.array(self.tags, dtype=object), 4)
+        return np.asarray(seen.astype(object) @ card_tags + self.start, dtype=object)
+
+    def count_bound(self, decks: int) -> int:
+        """A bound on the running count's size: ``|start| + 4 decks sum |tags|`` (Python int).
+
+        Each of the 52 cards is seen at most *decks* times, four cards to a rank.
+
+        >>> Count((1,) * 13, Fraction(0), start=-5).count_bound(8)
+        421
+        """
+        return abs(self.start) + 4 * decks * sum(abs(tag) for tag in self.tags)
 
     def decide(
         self,
@@ -137,13 +157,21 @@ class Count:
         known: npt.NDArray[np.int64],
         decks: int,
     ) -> BoolArray:
-        """Whether the true (or running) count reaches the trigger, compared exactly."""
+        """Whether the true (or running) count reaches the trigger, compared exactly.
+
+        In int64 while the bound on every product is below 2**62, else in Python integers.
+        """
         counts = self.running_counts(known, decks)
         p, q = self.trigger.numerator, self.trigger.denominator
+        bound = self.count_bound(decks)
         if self.running:
+            if bound * q > _INT64_SAFE or abs(p) > _INT64_SAFE:
+                counts = counts.astype(object)
             return np.asarray(counts * q >= p, dtype=bool)
         unseen = known.sum(axis=1)
         # running / (unseen / 52) >= p / q  <=>  52 q running >= p unseen (unseen > 0)
+        if 52 * q * bound > _INT64_SAFE or abs(p) * 52 * decks > _INT64_SAFE:
+            counts, unseen = counts.astype(object), unseen.astype(object)
         return np.asarray(52 * q * counts >= p * unseen, dtype=bool)
 
     def describe(self) -> str:
@@ -186,26 +214,15 @@ def parse_strategy(text: str, min_edge: Fraction = Fraction(0), where: str = "")
             f"Count strategy {text.strip()!r} needs tags and a trigger, as in "
             "count:0,0,0,-1,-1,-1,-1,2,2,0:4."
         )
-    tags = _tags(parts[1])
-    try:
-        trigger = Fraction(parts[2])
-    except (ValueError, ZeroDivisionError):
-        raise SimulationError(
-            f"Count trigger {parts[2]!r} in {where} is not a number; use one such as 4 or 2.5."
-        ) from None
+    tags = _tags(parts[1], where)
+    trigger = _trigger(parts[2], where)
     running = False
     start = 0
     for option in parts[3:]:
         if option == "running":
             running = True
         elif option.startswith("start="):
-            try:
-                start = int(option.removeprefix("start="))
-            except ValueError:
-                raise SimulationError(
-                    f"Starting count {option.removeprefix('start=')!r} in {where} is not a "
-                    "whole number."
-                ) from None
+            start = _whole(option.removeprefix("start="), f"the starting count in {where}")
         else:
             raise SimulationError(
                 f"Unknown count option {option!r} in {where}; use running or start=N."
@@ -213,19 +230,40 @@ def parse_strategy(text: str, min_edge: Fraction = Fraction(0), where: str = "")
     return Count(tags, trigger, running, start)
 
 
-def _tags(text: str) -> tuple[int, ...]:
+def _whole(text: str, what: str) -> int:
+    """A whole number of at most MAX_DIGITS digits, or one sentence naming *what*."""
+    cleaned = text.strip()
+    digits = cleaned.removeprefix("-").removeprefix("+")
+    if not digits.isascii() or not digits.isdigit():
+        raise SimulationError(f"{quoted(cleaned)} for {what} is not a whole number.")
+    if len(digits) > MAX_DIGITS:
+        raise SimulationError(
+            f"A number of {len(digits):,} digits for {what} is too large; use at most "
+            f"{MAX_DIGITS} digits."
+        )
+    return int(cleaned)
+
+
+def _trigger(text: str, where: str) -> Fraction:
+    try:
+        return parse_number(text, f"the count trigger in {where}")
+    except ExactOddsError as error:
+        raise SimulationError(str(error)) from None
+
+
+def _tags(text: str, where: str = "--play") -> tuple[int, ...]:
     entries = [entry.strip() for entry in text.split(",")]
     if len(entries) not in (10, 13):
         raise SimulationError(
             f"Count tags {text!r} have {len(entries)} entries; give 10 (A 2-9 and the "
             "ten-values) or 13 (A-K) whole numbers."
         )
-    try:
-        tags = [int(entry) for entry in entries]
-    except ValueError:
+    if not all(entry.removeprefix("-").removeprefix("+").isdigit() for entry in entries):
         raise SimulationError(
-            f"Count tags {text!r} are not all whole numbers; use e.g. 0,0,0,-1,-1,-1,-1,2,2,0."
-        ) from None
+            f"Count tags {quoted(text)} are not all whole numbers; use e.g. "
+            "0,0,0,-1,-1,-1,-1,2,2,0."
+        )
+    tags = [_whole(entry, f"a count tag in {where}") for entry in entries]
     return tuple(tags + [tags[9]] * 3 if len(tags) == 10 else tags)
 
 

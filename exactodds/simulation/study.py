@@ -24,7 +24,18 @@ from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, SimulationError, require_whole
 from exactodds.simulation.strategies import Perfect, Strategy
 
-__all__ = ["Simulation"]
+__all__ = ["MOST_SHOES", "Simulation"]
+
+#: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
+#: digits, which this many shoes cannot pass (and no machine deals them in a lifetime).
+MOST_SHOES = 10**15
+
+
+def _shown(value: int) -> str:
+    if value.bit_length() > 4000:
+        return "a number of more than 1,000 digits of"
+    digits = len(str(value))
+    return f"{value:,}" if digits <= 30 else f"a {digits}-digit number of"
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,11 @@ class Simulation:
 
     def __post_init__(self) -> None:
         require_whole(self.shoes, "Number of shoes", 1)
+        if self.shoes > MOST_SHOES:
+            raise SimulationError(
+                f"A run of {_shown(self.shoes)} shoes is more than one run can hold; use at "
+                f"most {MOST_SHOES:,} (10^15), the most a checkpoint and its exact sums keep."
+            )
         require_whole(self.seed, "Seed", 0)
         if not self.bets:
             raise SimulationError("A simulation needs at least one bet; name some with --bets.")
