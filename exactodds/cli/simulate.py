@@ -6,12 +6,14 @@ import os
 import sys
 import time
 from fractions import Fraction
+from typing import Any
 
 import click
 
 from exactodds.cli.app import emit, usage_error
 from exactodds.cli.options import bet_options, build_bets, build_rules, rules_options
 from exactodds.cli.plots import plot_option, write_plots
+from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
 
@@ -159,6 +161,7 @@ class _Progress:
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @plot_option
+@risk_options
 def simulate(
     shoes: int,
     seed: int,
@@ -187,6 +190,7 @@ def simulate(
     digits: int,
     quiet: bool,
     plot_directory: str | None,
+    sizing_options: dict[str, Any],
 ) -> None:
     """Deal shoes as a casino does and play each bet by a strategy, with exact EVs.
 
@@ -208,6 +212,7 @@ def simulate(
     from exactodds.simulation.dealing import DealingProcedure, SimulationError
     from exactodds.simulation.run import Simulation
     from exactodds.simulation.run import simulate as run_simulation
+    from exactodds.simulation.sizing import sizing_from_options
     from exactodds.simulation.strategies import parse_plays
 
     try:
@@ -239,7 +244,8 @@ def simulate(
             after_cut=after_cut,
             cut_first_rounds=cut_first_rounds,
         )
-        simulation = Simulation.of(shoes, seed, rules, bets, strategies, procedure)
+        sizing = sizing_from_options(procedure, **sizing_options)
+        simulation = Simulation.of(shoes, seed, rules, bets, strategies, procedure, **sizing)
         progress = _Progress(shoes) if not quiet and sys.stderr.isatty() else None
         result = run_simulation(
             simulation,

@@ -36,6 +36,7 @@ from exactodds.simulation.dealing import (
     deal_block,
     summary_fields,
 )
+from exactodds.simulation import sizing
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Sums, Tally
@@ -106,14 +107,17 @@ def run_block(
     starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
     decks = simulation.procedure.decks
     deck_of_round = np.minimum(block.depth // 52, decks - 1)
-    decisions = []
+    decisions = [
+        strategy.decide(values.numerators[:, column], values.denominators[:, column], block.known, decks)
+        for column, strategy in enumerate(simulation.strategies)
+    ]
+    sized = sizing.sized(simulation, prepared.analyzer.bets, block, values, decisions, pays)
     bets = []
-    for column, strategy in enumerate(simulation.strategies):
+    for column in range(len(simulation.strategies)):
         numerators = values.numerators[:, column]
-        decided = strategy.decide(numerators, values.denominators[:, column], block.known, decks)
-        decisions.append(decided)
-        realized = np.where(decided, pays[:, column], 0)
-        expected = np.where(decided, fixed[:, column], 0)
+        decided = sized.stakes[:, column] > 0
+        realized = sized.results[:, column]
+        expected = np.where(decided, fixed[:, column] * sized.stakes[:, column], 0)
         bins, counts = np.unique(
             np.floor(floats[:, column] * HISTOGRAM_BINS_PER_UNIT).astype(np.int64),
             return_counts=True,
@@ -141,6 +145,7 @@ def run_block(
         sum(count * count for count in rounds_per_shoe),
         tuple(zip(histogram[0].tolist(), histogram[1].tolist(), strict=True)),
         tuple(bets),
+        sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
     )
     text = _trace(simulation, block, values, pays, decisions, prepared) if trace else ""
     return BlockResult(first_shoe, shoes, tally, text)

@@ -16,15 +16,44 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from exactodds.bets.bet import Bet, main_bets
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.stakes import Flat, Kelly, Stake, TableLimits
 from exactodds.simulation.strategies import Perfect, Strategy
 
-__all__ = ["Simulation"]
+__all__ = ["RiskQuestions", "Simulation"]
+
+
+@dataclass(frozen=True)
+class RiskQuestions:
+    """What the report is asked beyond the tally: a risk target, rounds per hour, a trip.
+
+    They change no dealt shoe and no tally, so they are not in the fingerprint.
+
+    >>> RiskQuestions(risk=Fraction(1, 20)).risk
+    Fraction(1, 20)
+    """
+
+    risk: Fraction | None = None
+    rounds_per_hour: int | None = None
+    #: The trip length asked for (the simulated trips are whole shoes: ``trip_shoes``).
+    trip_rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.risk is not None and not 0 < self.risk < 1:
+            raise SimulationError(
+                f"--risk {fraction_string(self.risk)} is not valid; use a risk of ruin strictly "
+                "between 0 and 1, such as 5% or 0.05."
+            )
+        if self.rounds_per_hour is not None:
+            _whole(self.rounds_per_hour, "--rounds-per-hour", 1)
+        if self.trip_rounds is not None:
+            _whole(self.trip_rounds, "--trip-rounds", 1)
 
 
 def _whole(value: object, what: str, least: int) -> int:
@@ -48,10 +77,26 @@ class Simulation:
     bets: tuple[Bet, ...]
     strategies: tuple[Strategy, ...]
     procedure: DealingProcedure
+    #: How much each bet made stakes (:mod:`~exactodds.simulation.stakes`), whole units.
+    stake: Stake = Flat()
+    limits: TableLimits = TableLimits()
+    #: Units at the start of every shoe (Kelly sizing) and of every trip (ruin).
+    bankroll: Fraction | None = None
+    #: Shoes chained into one trip for the simulated risk of ruin.
+    trip_shoes: int = 1
+    questions: RiskQuestions = RiskQuestions()
 
     def __post_init__(self) -> None:
         _whole(self.shoes, "Number of shoes", 1)
         _whole(self.seed, "Seed", 0)
+        _whole(self.trip_shoes, "Shoes per trip", 1)
+        if self.bankroll is not None and self.bankroll <= 0:
+            raise SimulationError(
+                f"--bankroll {fraction_string(self.bankroll)} is not valid; use a positive "
+                "number of units, such as 1000."
+            )
+        if isinstance(self.stake, Kelly) and self.bankroll is None:
+            raise SimulationError("--stake kelly sizes from a bankroll; give --bankroll UNITS.")
         if not self.bets:
             raise SimulationError("A simulation needs at least one bet; name some with --bets.")
         if len(self.strategies) != len(self.bets):
@@ -69,8 +114,12 @@ class Simulation:
         bets: Sequence[Bet] | None = None,
         strategies: Mapping[str, Strategy] | None = None,
         procedure: DealingProcedure | None = None,
+        **sizing: Any,
     ) -> Simulation:
-        """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14."""
+        """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14.
+
+        *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes`` and ``questions``.
+        """
         rules = rules if rules is not None else Rules()
         chosen = tuple(bets) if bets is not None else main_bets(rules)
         plays = strategies or {}
@@ -81,6 +130,7 @@ class Simulation:
             chosen,
             tuple(plays.get(bet.name, Perfect()) for bet in chosen),
             procedure if procedure is not None else DealingProcedure(),
+            **sizing,
         )
 
     @property
@@ -89,8 +139,28 @@ class Simulation:
         return any(bet.needs_suits for bet in self.bets)
 
     def fingerprint(self) -> dict[str, Any]:
-        """What makes two runs the same run (all but the number of shoes): checkpoints hold it."""
-        return {
+        """What makes two runs the same run (all but the number of shoes): checkpoints hold it.
+
+        The sizing is recorded only when it is not the default flat unit, so that a flat
+        study keeps the fingerprint it always had.
+        """
+        sizing = (
+            {
+                "sizing": {
+                    "stake": self.stake.describe(),
+                    "limits": self.limits.describe(),
+                    "bankroll": (
+                        fraction_string(self.bankroll)
+                        if self.bankroll is not None and isinstance(self.stake, Kelly)
+                        else None
+                    ),
+                    "trip_shoes": self.trip_shoes,
+                }
+            }
+            if (self.stake, self.limits, self.trip_shoes) != (Flat(), TableLimits(), 1)
+            else {}
+        )
+        return sizing | {
             "seed": self.seed,
             "procedure": self.procedure.as_dict(),
             "rules": self.rules.as_dict(),

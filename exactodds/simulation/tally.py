@@ -134,6 +134,8 @@ class Tally:
     rounds_squares: int
     rounds_histogram: tuple[tuple[int, int], ...]
     bets: tuple[BetTally, ...]
+    #: The sums behind the risk figures (:mod:`exactodds.simulation.figures`); None: no shoe.
+    risk: Any = None
 
     @classmethod
     def empty(cls, pay_denominators: Iterable[int]) -> Tally:
@@ -148,6 +150,7 @@ class Tally:
             self.rounds_squares + other.rounds_squares,
             _merge_counts(self.rounds_histogram, other.rounds_histogram),
             tuple(mine.merged(theirs) for mine, theirs in zip(self.bets, other.bets, strict=True)),
+            _merge_risk(self.risk, other.risk),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -157,7 +160,8 @@ class Tally:
         >>> Tally.from_dict(tally.as_dict()) == tally
         True
         """
-        return {
+        extra = {"risk": self.risk.as_dict()} if self.risk is not None else {}
+        return extra | {
             "shoes": self.shoes,
             "rounds": self.rounds,
             "rounds_squares": self.rounds_squares,
@@ -180,7 +184,16 @@ class Tally:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tally:
-        """A tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError if malformed)."""
+        """A tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError if malformed).
+
+        A tally of some shoes without the ``risk`` sums (written before they existed) is
+        refused: resuming from it would give risk figures of the later shoes only.
+        """
+        from exactodds.simulation.figures import RiskTally
+
+        if data.get("risk") is None and data["shoes"] != 0:
+            raise ValueError("a tally without the risk sums")
+        risk = RiskTally.from_dict(data["risk"]) if data.get("risk") is not None else None
 
         def pairs(items: Any) -> tuple[tuple[int, int], ...]:
             return tuple((int(key), int(count)) for key, count in items)
@@ -209,7 +222,16 @@ class Tally:
                 )
                 for bet in data["bets"]
             ),
+            risk,
         )
+
+
+def _merge_risk(first: Any, second: Any) -> Any:
+    if first is None:
+        return second
+    if second is None:
+        return first
+    return first.merged(second)
 
 
 def finite(value: float) -> float | None:

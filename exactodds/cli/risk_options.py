@@ -1,0 +1,81 @@
+"""The options of ``simulate`` for stakes, bankroll and risk, handed over as one value.
+
+:func:`risk_options` adds ``--stake``, ``--table-min``, ``--table-max``, ``--chip``,
+``--bankroll``, ``--risk``, ``--trip-rounds`` and ``--rounds-per-hour`` to a command
+and passes them as one keyword, ``sizing_options`` (a dict of the raw values), for
+:func:`~exactodds.simulation.sizing.sizing_from_options` to check before any dealing.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+__all__ = ["RISK_OPTION_NAMES", "risk_options"]
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+_OPTIONS = (
+    click.option(
+        "--stake",
+        default="flat",
+        show_default=True,
+        metavar="flat|kelly[:FRACTION]|ramp:EDGE=UNITS,...",
+        help="How much each bet made stakes, in whole units: flat (the table minimum); kelly "
+        "(FRACTION x bankroll x exact EV / exact second moment at this composition, needs "
+        "--bankroll); ramp:0=1,1%=4,2%=8 (units by exact EV above each edge).",
+    ),
+    click.option("--table-min", type=int, default=1, show_default=True, help="Table minimum, units."),
+    click.option("--table-max", type=int, default=None, help="Table maximum, units."),
+    click.option(
+        "--chip", type=int, default=1, show_default=True, help="Stakes are multiples of this."
+    ),
+    click.option(
+        "--bankroll",
+        metavar="UNITS",
+        help="Bankroll in units: risk of ruin (formula and simulated trips) and Kelly sizing.",
+    ),
+    click.option(
+        "--risk",
+        metavar="RISK",
+        help="A risk of ruin such as 5%: the bankroll it needs (formula and simulated trips).",
+    ),
+    click.option(
+        "--trip-rounds",
+        type=int,
+        default=None,
+        help="Rounds in a trip for the trip's risk of ruin (simulated trips are whole shoes).",
+    ),
+    click.option(
+        "--rounds-per-hour", type=int, default=None, help="Also give EV and SD per hour."
+    ),
+)
+
+#: The keyword names the options arrive under.
+RISK_OPTION_NAMES = (
+    "stake",
+    "table_min",
+    "table_max",
+    "chip",
+    "bankroll",
+    "risk",
+    "trip_rounds",
+    "rounds_per_hour",
+)
+
+
+def risk_options(function: Function) -> Function:
+    """Add the stake and risk options; the command receives them as ``sizing_options``."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        sizing = {name: kwargs.pop(name) for name in RISK_OPTION_NAMES}
+        return function(*args, sizing_options=sizing, **kwargs)
+
+    decorated: Any = wrapper
+    for option in reversed(_OPTIONS):
+        decorated = option(decorated)
+    return decorated  # type: ignore[no-any-return]

@@ -1,0 +1,173 @@
+"""The stakes of a block's rounds and the risk sums they give: the hooks :mod:`block` calls.
+
+:func:`sized` turns each strategy's decisions into stakes (flat, ramp or Kelly, under
+the table limits) and each round's result into units won; :func:`risk_tally` sums
+what the risk figures need (:class:`~exactodds.simulation.figures.RiskTally`).
+
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.simulation.dealing import DealingProcedure
+>>> from exactodds.simulation.study import Simulation
+>>> from exactodds.simulation.block import run_block
+>>> study = Simulation.of(2, 1, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
+>>> run_block(study, 0, 2).tally.risk.trips
+2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.analysis.many import Analyzer
+from exactodds.bets.bet import Bet
+from exactodds.rules import Rules
+from exactodds.numbers import fraction_string, parse_number
+from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
+from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
+from exactodds.simulation.figures import RiskTally, block_risk_tally
+from exactodds.simulation.stakes import Kelly, TableLimits, block_stakes, parse_stake, squared_bets
+from exactodds.simulation.study import RiskQuestions, Simulation
+
+__all__ = [
+    "Sized",
+    "risk_tally",
+    "second_moments",
+    "sized",
+    "sizing_from_options",
+    "trip_shoes_for",
+]
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Sized:
+    """A block's stakes and results (rounds x bets): whole units staked, results in 1/d."""
+
+    stakes: IntArray
+    results: IntArray
+    growth: list[int]
+
+
+@lru_cache(maxsize=4)
+def _squared_analyzer(rules: Rules, bets: tuple[Bet, ...]) -> Analyzer:
+    return Analyzer(rules, squared_bets(bets))
+
+
+def second_moments(
+    rules: Rules, bets: tuple[Bet, ...], known: npt.NDArray[np.int64], suited: bool
+) -> ExpectedValues:
+    """Each bet's exact second moment per unit staked, E[X**2], on every row of *known*.
+
+    The EV of the bet with its pays squared: the same kernel, the same exactness.
+    """
+    return exact_expected_values(_squared_analyzer(rules, bets), known, suited)
+
+
+def sized(
+    simulation: Simulation,
+    bets: tuple[Bet, ...],
+    block: DealtBlock,
+    values: ExpectedValues,
+    decisions: list[npt.NDArray[np.bool_]],
+    pays: IntArray,
+) -> Sized:
+    """The stakes of every round and bet, and the results they win (units of 1/d)."""
+    kelly = isinstance(simulation.stake, Kelly)
+    moments = (
+        second_moments(simulation.rules, simulation.bets, block.known, simulation.suited)
+        if kelly
+        else None
+    )
+    stakes, growth = block_stakes(
+        simulation.stake,
+        simulation.limits,
+        simulation.bankroll,
+        decisions,
+        values,
+        moments,
+        pays,
+        [bet.integer_pays()[1] for bet in simulation.bets],
+        block.rounds_per_shoe.tolist(),
+    )
+    return Sized(stakes, stakes * pays, growth)
+
+
+def risk_tally(
+    simulation: Simulation,
+    first_shoe: int,
+    sized: Sized,
+    fixed: IntArray,
+    rounds_per_shoe: list[int],
+) -> RiskTally:
+    """The block's :class:`RiskTally` from its sized results."""
+    return block_risk_tally(
+        [bet.integer_pays()[1] for bet in simulation.bets],
+        simulation.trip_shoes,
+        first_shoe,
+        sized.results,
+        fixed * sized.stakes,
+        rounds_per_shoe,
+        sized.stakes.sum(axis=0).tolist(),
+        sum(sized.growth),
+    )
+
+
+#: Cards a baccarat round uses on average (8 decks: about 4.94), for the trip length.
+_CARDS_PER_ROUND = 4.94
+
+
+def trip_shoes_for(trip_rounds: int, procedure: DealingProcedure) -> int:
+    """Whole shoes that make about *trip_rounds* rounds (at least one).
+
+    The simulated trips chain whole shoes (so shoes stay independent units of work);
+    the formulas are given the rounds per trip the simulation actually dealt.
+
+    >>> trip_shoes_for(800, DealingProcedure())
+    10
+    """
+    dealt = 52 * procedure.decks - procedure.cut - 6
+    per_shoe = max(1.0, dealt / _CARDS_PER_ROUND + procedure.after_cut)
+    return max(1, round(trip_rounds / per_shoe))
+
+
+def sizing_from_options(
+    procedure: DealingProcedure,
+    stake: str = "flat",
+    table_min: int = 1,
+    table_max: int | None = None,
+    chip: int = 1,
+    bankroll: str | None = None,
+    risk: str | None = None,
+    trip_rounds: int | None = None,
+    rounds_per_hour: int | None = None,
+) -> dict[str, Any]:
+    """The sizing keywords of :meth:`Simulation.of` from option values, checked before dealing.
+
+    >>> sizing_from_options(DealingProcedure(), "kelly:1/2", bankroll="1000")["bankroll"]
+    Fraction(1000, 1)
+    >>> sizing_from_options(DealingProcedure(), bankroll="-5")
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: --bankroll -5 is not valid; use a positive number of units, such as 1000.
+    """
+    limits = TableLimits(table_min, table_max, chip)
+    amount = parse_number(bankroll, "--bankroll") if bankroll is not None else None
+    if amount is not None and amount <= 0:
+        raise SimulationError(
+            f"--bankroll {fraction_string(amount)} is not valid; use a positive number of "
+            "units, such as 1000."
+        )
+    questions = RiskQuestions(
+        parse_number(risk, "--risk") if risk is not None else None, rounds_per_hour, trip_rounds
+    )
+    return {
+        "stake": parse_stake(stake, limits),
+        "limits": limits,
+        "bankroll": amount,
+        "trip_shoes": trip_shoes_for(trip_rounds, procedure) if trip_rounds is not None else 1,
+        "questions": questions,
+    }
