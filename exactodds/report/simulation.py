@@ -15,10 +15,11 @@ import csv
 import io
 import json
 import math
+from typing import Any
 
 from tabulate import tabulate
 
-from exactodds.simulation.result import BetResult, SimulationResult
+from exactodds.simulation.result import BetResult, SimulationResult, risk_figures
 from exactodds.simulation.tally import Estimate
 
 __all__ = ["CSV_COLUMNS", "render_csv", "render_json", "render_table"]
@@ -115,7 +116,102 @@ def render_table(result: SimulationResult, digits: int = 4) -> str:
     ]
     lines.append(tabulate(detail_rows, headers=detail_headers, disable_numparse=True))
     lines += ["", _depth_table(bets)]
+    lines += _risk_lines(result, digits)
     return "\n".join(lines)
+
+
+def _figure(data: dict[str, Any] | None, digits: int) -> str:
+    if data is None or data.get("mean") is None:
+        return "-"
+    mean = data["mean"]
+    if data.get("stderr") is None:
+        return f"{mean:.{digits}g}"
+    return f"{mean:.{digits}g} ± {1.96 * data['stderr']:.2g}"
+
+
+def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
+    """The risk figures: per bet and combined, covariance, ruin and bankroll."""
+    figures = risk_figures(result)
+    if not figures:
+        return []
+    hour = result.simulation.questions.rounds_per_hour
+    names = [bet.name for bet in result.simulation.bets]
+    headers = ["Per round", "EV", "SD", "DI", "SCORE", "N0 rounds"]
+    keys = ["ev_per_round", "sd_per_round", "di", "score", "n0_rounds"]
+    if hour is not None:
+        headers += ["EV/hour", "SD/hour"]
+        keys += ["ev_per_hour", "sd_per_hour"]
+    headers += ["Units wagered", "ROI"]
+    rows = []
+    for name in [*names, "combined"]:
+        data = figures[name]
+        rows.append(
+            [name if name != "combined" else "all bets"]
+            + [_figure(data.get(key), digits) for key in keys]
+            + [f"{data['units_wagered']:,}", _percent(data.get("roi"), 3)]
+        )
+    lines = [
+        "",
+        tabulate(
+            rows,
+            headers=headers,
+            disable_numparse=True,
+            colalign=("left",) + ("right",) * (len(headers) - 1),
+        ),
+        "",
+        f"Stakes: {result.simulation.stake.describe()} ({result.simulation.limits.describe()}). "
+        "EV per round from the exact EVs of the bets made, SD from the realized results; "
+        "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
+    ]
+    combined = figures["combined"]
+    if "growth_rate_per_round" in combined:
+        lines.append(f"Kelly growth rate: {combined['growth_rate_per_round']:.{digits}g} per round.")
+    if len(names) > 1:
+        matrix = combined["covariance"]
+        lines += [
+            "",
+            tabulate(
+                [[a] + [_figure({"mean": matrix[a][b]}, digits) for b in names] for a in names],
+                headers=["Covariance per round", *names],
+                disable_numparse=True,
+            ),
+        ]
+    lines += _ruin_lines(combined, digits)
+    return lines
+
+
+def _ruin_lines(combined: dict[str, Any], digits: int) -> list[str]:
+    lines = []
+    for key in ("risk_of_ruin", "bankroll_for_risk"):
+        if key not in combined:
+            continue
+        data = combined[key]
+        trip = (
+            f"a trip of {data['rounds_per_trip']:.0f} rounds ({data['trip_shoes']} shoes"
+            f"{'' if data['trip_rounds'] is None else ', asked ' + str(data['trip_rounds'])})"
+        )
+        if key == "risk_of_ruin":
+            formula = data["formula"]
+            lines += [
+                "",
+                f"Risk of ruin of {data['bankroll']:g} units, all bets together:",
+                f"  formula (diffusion), unlimited play: {_percent(formula['unlimited'], 3)}",
+                f"  formula (diffusion), {trip}: {_percent(formula['trip'], 3)}",
+                f"  simulated, {data['trips']:,} trips of consecutive shoes: "
+                f"{_percent(data['simulated']['trip']['mean'], 3)} "
+                f"({data['simulated']['ruined_trips']:,} ruined)",
+            ]
+        else:
+            formula = data["formula"]
+            lines += [
+                "",
+                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units:",
+                f"  formula (diffusion), unlimited play: {_figure({'mean': formula['unlimited']}, digits)}",
+                f"  formula (diffusion), {trip}: {_figure({'mean': formula['trip']}, digits)}",
+                f"  simulated, {data['trips']:,} trips: "
+                f"{_figure({'mean': data['simulated']['trip']}, digits)}",
+            ]
+    return lines
 
 
 def _depth_table(bets: list[BetResult]) -> str:

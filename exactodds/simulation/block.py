@@ -118,6 +118,7 @@ def run_block(
         decided = sized.stakes[:, column] > 0
         realized = sized.results[:, column]
         expected = np.where(decided, fixed[:, column] * sized.stakes[:, column], 0)
+        unstaked = np.where(decided, fixed[:, column], 0)
         bins, counts = np.unique(
             np.floor(floats[:, column] * HISTOGRAM_BINS_PER_UNIT).astype(np.int64),
             return_counts=True,
@@ -129,7 +130,7 @@ def run_block(
             BetTally(
                 prepared.pays.integer_pays[column][1],
                 int(decided.sum()),
-                int(expected.sum()),
+                int(unstaked.sum()),
                 int(np.count_nonzero(numerators > 0)),
                 Sums.of(np.add.reduceat(realized, starts).tolist(), rounds_per_shoe),
                 Sums.of(np.add.reduceat(expected, starts).tolist(), rounds_per_shoe),
