@@ -28,7 +28,9 @@ _OPTIONS = (
         "(FRACTION x bankroll x exact EV / exact second moment at this composition, needs "
         "--bankroll); ramp:0=1,1%=4,2%=8 (units by exact EV above each edge).",
     ),
-    click.option("--table-min", type=int, default=1, show_default=True, help="Table minimum, units."),
+    click.option(
+        "--table-min", type=int, default=1, show_default=True, help="Table minimum, units."
+    ),
     click.option("--table-max", type=int, default=None, help="Table maximum, units."),
     click.option(
         "--chip", type=int, default=1, show_default=True, help="Stakes are multiples of this."
@@ -49,9 +51,7 @@ _OPTIONS = (
         default=None,
         help="Rounds in a trip for the trip's risk of ruin (simulated trips are whole shoes).",
     ),
-    click.option(
-        "--rounds-per-hour", type=int, default=None, help="Also give EV and SD per hour."
-    ),
+    click.option("--rounds-per-hour", type=int, default=None, help="Also give EV and SD per hour."),
 )
 
 #: The keyword names the options arrive under.

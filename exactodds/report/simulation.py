@@ -165,7 +165,9 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
     ]
     combined = figures["combined"]
     if "growth_rate_per_round" in combined:
-        lines.append(f"Kelly growth rate: {combined['growth_rate_per_round']:.{digits}g} per round.")
+        lines.append(
+            f"Kelly growth rate: {combined['growth_rate_per_round']:.{digits}g} per round."
+        )
     if len(names) > 1:
         matrix = combined["covariance"]
         lines += [

@@ -29,6 +29,7 @@ from exactodds.bets.bet import Bet
 from exactodds.engine.walk import summary_of
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
+from exactodds.simulation import sizing
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
@@ -36,7 +37,6 @@ from exactodds.simulation.dealing import (
     deal_block,
     summary_fields,
 )
-from exactodds.simulation import sizing
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Sums, Tally
@@ -108,7 +108,9 @@ def run_block(
     decks = simulation.procedure.decks
     deck_of_round = np.minimum(block.depth // 52, decks - 1)
     decisions = [
-        strategy.decide(values.numerators[:, column], values.denominators[:, column], block.known, decks)
+        strategy.decide(
+            values.numerators[:, column], values.denominators[:, column], block.known, decks
+        )
         for column, strategy in enumerate(simulation.strategies)
     ]
     sized = sizing.sized(simulation, prepared.analyzer.bets, block, values, decisions, pays)
@@ -148,7 +150,9 @@ def run_block(
         tuple(bets),
         sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
     )
-    text = _trace(simulation, block, values, pays, decisions, prepared) if trace else ""
+    text = (
+        _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
+    )
     return BlockResult(first_shoe, shoes, tally, text)
 
 
@@ -159,6 +163,7 @@ def _trace(
     pays: npt.NDArray[np.int64],
     decisions: list[npt.NDArray[np.bool_]],
     prepared: _Prepared,
+    stakes: npt.NDArray[np.int64],
 ) -> str:
     names = [bet.name for bet in simulation.bets]
     lines = []
@@ -177,6 +182,7 @@ def _trace(
             },
             "ev": {name: fraction_string(values.fraction(row, j)) for j, name in enumerate(names)},
             "bet": {name: bool(decisions[j][row]) for j, name in enumerate(names)},
+            "stake": {name: int(stakes[row, j]) for j, name in enumerate(names)},
             "cards": block.dealt(row),
             "winner": winner,
             "player_total": player,
@@ -184,8 +190,8 @@ def _trace(
             "outcome": {name: prepared.pays.outcome(key, j) for j, name in enumerate(names)},
             "result": {
                 name: fraction_string(
-                    Fraction(int(pays[row, j]), prepared.pays.integer_pays[j][1])
-                    if decisions[j][row]
+                    Fraction(int(pays[row, j] * stakes[row, j]), prepared.pays.integer_pays[j][1])
+                    if stakes[row, j]
                     else Fraction(0)
                 )
                 for j, name in enumerate(names)

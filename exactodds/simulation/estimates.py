@@ -40,6 +40,7 @@ def finite(value: float) -> float | None:
     """
     return value if math.isfinite(value) else None
 
+
 __all__ = ["SeriesFigures", "combined_covariance", "ruin_figures", "series_figures"]
 
 Means = tuple[float, float, float]
@@ -89,9 +90,7 @@ def _delta(
             (function((high[0], high[1], high[2])) - function((low[0], low[1], low[2])))
             / (2 * step)
         )
-    variance = sum(
-        gradient[i] * covariance[i][j] * gradient[j] for i in range(3) for j in range(3)
-    )
+    variance = sum(gradient[i] * covariance[i][j] * gradient[j] for i in range(3) for j in range(3))
     return math.sqrt(variance / shoes) if variance >= 0 else math.nan
 
 
@@ -256,9 +255,7 @@ def ruin_figures(
                 "unlimited": finite(formulas.risk_of_ruin(ev, sd, float(bankroll)))
                 if usable
                 else None,
-                "trip": finite(
-                    formulas.trip_risk_of_ruin(ev, sd, float(bankroll), rounds_per_trip)
-                )
+                "trip": finite(formulas.trip_risk_of_ruin(ev, sd, float(bankroll), rounds_per_trip))
                 if usable
                 else None,
             },

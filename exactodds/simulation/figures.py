@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from exactodds.simulation.tally import Sums, _merge_counts
 
-__all__ = ["RiskTally", "SeriesMoments", "Segment", "block_risk_tally"]
+__all__ = ["RiskTally", "Segment", "SeriesMoments", "block_risk_tally"]
 
 IntArray = npt.NDArray[np.int64]
 

@@ -2,9 +2,7 @@
 
 >>> from exactodds.bets.catalogue import select_bets
 >>> from exactodds.simulation.dealing import DealingProcedure
->>> from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.stakes import GROWTH_SCALE, Kelly
-from exactodds.simulation.study import Simulation
+>>> from exactodds.simulation.study import Simulation
 >>> from exactodds.simulation.tally import Tally
 >>> study = Simulation.of(1, 1, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
 >>> empty = SimulationResult(study, Tally.empty([1]), complete=False)

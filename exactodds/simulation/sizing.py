@@ -18,13 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
-from exactodds.rules import Rules
 from exactodds.numbers import fraction_string, parse_number
+from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
 from exactodds.simulation.figures import RiskTally, block_risk_tally

@@ -241,7 +241,15 @@ def block_stakes(
         return np.where(decided, limits.rounded(units), 0).astype(np.int64), []
     assert bankroll is not None and second_moments is not None, "Kelly needs a bankroll"
     return _kelly_stakes(
-        stake, limits, bankroll, decided, values, second_moments, pays, denominators, rounds_per_shoe
+        stake,
+        limits,
+        bankroll,
+        decided,
+        values,
+        second_moments,
+        pays,
+        denominators,
+        rounds_per_shoe,
     )
 
 

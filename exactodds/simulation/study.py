@@ -15,7 +15,7 @@ exactodds.simulation.dealing.SimulationError: Number of shoes 0 is not valid; us
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -78,8 +78,8 @@ class Simulation:
     strategies: tuple[Strategy, ...]
     procedure: DealingProcedure
     #: How much each bet made stakes (:mod:`~exactodds.simulation.stakes`), whole units.
-    stake: Stake = Flat()
-    limits: TableLimits = TableLimits()
+    stake: Stake = field(default_factory=Flat)
+    limits: TableLimits = field(default_factory=TableLimits)
     #: Units at the start of every shoe (Kelly sizing) and of every trip (ruin).
     bankroll: Fraction | None = None
     #: Shoes chained into one trip for the simulated risk of ruin.
