@@ -84,6 +84,11 @@ def exact_expected_values(
     bets only; the other bets' EVs are the same either way).
     """
     rows = np.asarray(known, dtype=np.int64).reshape(-1, 52)
+    from exactodds.simulation.pairs import pair_expected_values
+
+    closed = pair_expected_values(analyzer.bets, rows)
+    if closed is not None:  # pair bets only: their closed form, the kernel's integers
+        return closed
     suit_rows = rows.tolist()
     rank_rows = rows.reshape(-1, 13, 4).sum(axis=2).tolist()
 
