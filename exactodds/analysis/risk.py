@@ -102,8 +102,10 @@ def risk_of_ruin(ev: float, sd: float, bankroll: float) -> float:
     (1.0, 1.0)
     """
     _check_bankroll(bankroll)
-    if ev <= 0 or sd <= 0:
-        return 1.0 if sd > 0 or ev <= 0 else 0.0
+    if sd <= 0:  # no spread: a sure loss ruins in the end, anything else never
+        return 1.0 if ev < 0 else 0.0
+    if ev <= 0:
+        return 1.0
     return math.exp(-2.0 * ev * bankroll / sd**2)
 
 

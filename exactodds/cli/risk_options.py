@@ -3,7 +3,8 @@
 :func:`risk_options` adds ``--stake``, ``--table-min``, ``--table-max``, ``--chip``,
 ``--bankroll``, ``--risk``, ``--trip-rounds`` and ``--rounds-per-hour`` to a command
 and passes them as one keyword, ``sizing_options`` (a dict of the raw values), for
-:func:`~exactodds.simulation.sizing.sizing_from_options` to check before any dealing.
+:func:`~exactodds.simulation.sizing.sizing_from_options` to check before any dealing;
+``--risk-figures`` arrives as ``show_risk``.
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ _OPTIONS = (
         help="Rounds in a trip for the trip's risk of ruin (simulated trips are whole shoes).",
     ),
     click.option("--rounds-per-hour", type=int, default=None, help="Also give EV and SD per hour."),
+    click.option(
+        "--risk-figures",
+        is_flag=True,
+        help="Show the risk figures in the table (EV and SD per round, DI, SCORE, N0, "
+        "covariance); shown anyway with any option above. JSON always has them.",
+    ),
 )
 
 #: The keyword names the options arrive under.
@@ -65,15 +72,22 @@ RISK_OPTION_NAMES = (
     "trip_rounds",
     "rounds_per_hour",
 )
+_DEFAULTS = {"stake": "flat", "table_min": 1, "table_max": None, "chip": 1}
 
 
 def risk_options(function: Function) -> Function:
-    """Add the stake and risk options; the command receives them as ``sizing_options``."""
+    """Add the stake and risk options: the command receives ``sizing_options`` and ``show_risk``.
+
+    ``show_risk`` is true with ``--risk-figures`` or any stake or risk option given.
+    """
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         sizing = {name: kwargs.pop(name) for name in RISK_OPTION_NAMES}
-        return function(*args, sizing_options=sizing, **kwargs)
+        shown = kwargs.pop("risk_figures") or any(
+            value != _DEFAULTS.get(name) for name, value in sizing.items()
+        )
+        return function(*args, sizing_options=sizing, show_risk=shown, **kwargs)
 
     decorated: Any = wrapper
     for option in reversed(_OPTIONS):

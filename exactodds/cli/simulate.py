@@ -191,6 +191,7 @@ def simulate(
     quiet: bool,
     plot_directory: str | None,
     sizing_options: dict[str, Any],
+    show_risk: bool,
 ) -> None:
     """Deal shoes as a casino does and play each bet by a strategy, with exact EVs.
 
@@ -265,7 +266,7 @@ def simulate(
     elif output_format == "csv":
         emit(render_csv(result))
     else:
-        emit(render_table(result, digits))
+        emit(render_table(result, digits, risk=show_risk))
     if plot_directory is not None:
         from exactodds.report.parsheet_plots import simulation_figures
 

@@ -48,8 +48,12 @@ def _estimate(estimate: Estimate, digits: int) -> str:
     return f"{_number(estimate.mean, digits)} ± {_number(1.96 * estimate.stderr, digits)}"
 
 
-def render_table(result: SimulationResult, digits: int = 4) -> str:
-    """The result as text tables: per bet, both estimators with 95% intervals."""
+def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) -> str:
+    """The result as text tables: per bet, both estimators with 95% intervals.
+
+    With *risk*, also the risk figures: EV and SD per round, DI, SCORE, N0, the
+    covariance, and the risk of ruin and bankroll figures asked for.
+    """
     tally = result.tally
     simulation = result.simulation
     histogram = dict(tally.rounds_histogram)
@@ -116,7 +120,8 @@ def render_table(result: SimulationResult, digits: int = 4) -> str:
     ]
     lines.append(tabulate(detail_rows, headers=detail_headers, disable_numparse=True))
     lines += ["", _depth_table(bets)]
-    lines += _risk_lines(result, digits)
+    if risk:
+        lines += _risk_lines(result, digits)
     return "\n".join(lines)
 
 
@@ -189,7 +194,8 @@ def _ruin_lines(combined: dict[str, Any], digits: int) -> list[str]:
             continue
         data = combined[key]
         trip = (
-            f"a trip of {data['rounds_per_trip']:.0f} rounds ({data['trip_shoes']} shoes"
+            f"a trip of {data['rounds_per_trip']:.0f} rounds ({data['trip_shoes']} "
+            f"shoe{'s' if data['trip_shoes'] != 1 else ''}"
             f"{'' if data['trip_rounds'] is None else ', asked ' + str(data['trip_rounds'])})"
         )
         if key == "risk_of_ruin":
