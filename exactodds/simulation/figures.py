@@ -37,6 +37,8 @@ from exactodds.simulation.tally import Sums, _merge_counts
 __all__ = ["RiskTally", "Segment", "SeriesMoments", "block_risk_tally"]
 
 IntArray = npt.NDArray[np.int64]
+#: The version of :meth:`RiskTally.as_dict` records (the ``risk`` key of a checkpoint's tally).
+RECORD_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class SeriesMoments:
     the squared results of its rounds); ``with_realized`` sum q x realized,
     ``with_expected`` sum q x exact EV, and ``realized_expected`` sum realized x exact EV.
 
-    >>> SeriesMoments(Sums(1, 1, 1), 2, 3, 4).merged(SeriesMoments()) .with_expected
+    >>> SeriesMoments(Sums(1, 1, 1), 2, 3, 4).merged(SeriesMoments()).with_expected
     3
     """
 
@@ -234,6 +236,7 @@ class RiskTally:
         True
         """
         return {
+            "version": RECORD_VERSION,
             "denominators": list(self.denominators),
             "trip_shoes": self.trip_shoes,
             "bets": [moments.as_list() for moments in self.bets],
@@ -252,6 +255,8 @@ class RiskTally:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RiskTally:
         """A risk tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError)."""
+        if data.get("version") != RECORD_VERSION:
+            raise ValueError(f"risk sums of record version {data.get('version')!r}")
         return cls(
             tuple(_whole(value) for value in data["denominators"]),
             _whole(data["trip_shoes"]),
