@@ -28,9 +28,9 @@ import time
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rules
+from exactodds.simulation.block import prepare, run_block
 from exactodds.simulation.dealing import DealingProcedure, deal_block
 from exactodds.simulation.evaluate import exact_expected_values
-from exactodds.simulation.block import prepare, run_block
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.sizing import risk_tally, sized

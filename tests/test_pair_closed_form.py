@@ -62,7 +62,9 @@ def test_a_pairs_study_is_the_same_by_either_road() -> None:
     study = Simulation.of(8, 3, bets=PAIRS, procedure=DealingProcedure(decks=2))
     closed = run_block(study, 0, 8, trace=True)
     # The same bets behind a non-pair bet take the kernel for every column.
-    mixed = Simulation.of(8, 3, bets=(*PAIRS, *select_bets("tie")), procedure=DealingProcedure(decks=2))
+    mixed = Simulation.of(
+        8, 3, bets=(*PAIRS, *select_bets("tie")), procedure=DealingProcedure(decks=2)
+    )
     kernel = run_block(mixed, 0, 8)
     assert closed.tally.bets == kernel.tally.bets[:2]
     assert closed.tally.rounds == kernel.tally.rounds

@@ -335,3 +335,64 @@ def test_bad_input_is_one_sentence_and_exit_2_before_dealing(
     assert result.exit_code == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr and not trace.exists()
+
+
+# Results as data ------------------------------------------------------------------------
+
+
+def test_to_pandas_and_to_arrow_equal_the_json() -> None:
+    result = simulate(Simulation.of(5, 2, bets=select_bets("tie,dragon7"), procedure=ONE_DECK))
+    data = result.as_dict()
+    frame = result.to_pandas()
+    assert list(frame.index) == ["tie", "dragon7", "combined"]
+    for name in ("tie", "dragon7"):
+        entry = data["bets"][name]
+        assert frame.loc[name, "bets_made"] == entry["bets_made"]
+        assert frame.loc[name, "di"] == entry["di"]["mean"] or entry["di"]["mean"] is None
+        assert frame.loc[name, "sd_per_round_stderr"] == entry["sd_per_round"]["stderr"]
+        assert (
+            frame.loc[name, "units_per_shoe_exact_ev"]
+            == entry["units_per_shoe"]["exact_ev"]["mean"]
+        )
+        assert json.loads(frame.loc[name, "ev_by_deck"]) == entry["ev_by_deck"]
+    assert frame.loc["combined", "ev_per_round"] == data["combined"]["ev_per_round"]["mean"]
+    table = result.to_arrow()
+    assert table.num_rows == 3
+    assert table.column("bet").to_pylist() == ["tie", "dragon7", "combined"]
+    assert table.column("ev_per_round").to_pylist() == list(frame["ev_per_round"])
+
+
+def test_the_parquet_trace_round_trips_the_json_lines(tmp_path: Path) -> None:
+    import pyarrow.parquet
+
+    jsonl, parquet = tmp_path / "rounds.jsonl", tmp_path / "rounds.parquet"
+    arguments = ("--bets", "dragon7,panda8", "--stake", "ramp:0=1,5%=3")
+    assert invoke(*SMALL, *arguments, "--trace", str(jsonl)).exit_code == 0
+    assert invoke(*SMALL, *arguments, "--trace", str(parquet)).exit_code == 0
+    assert not Path(f"{parquet}.jsonl").exists()
+    table = pyarrow.parquet.read_table(parquet)
+    assert table.schema.metadata[b"exactodds_trace"] == b"1"
+    rows = table.to_pylist()
+    lines = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert len(rows) == len(lines)
+    for row, line in zip(rows, lines, strict=True):
+        assert json.loads(row["known"]) == line["known"]
+        assert row["cards"].split() == line["cards"]
+        for name in ("dragon7", "panda8"):
+            assert Fraction(row[f"ev_{name}"]) == Fraction(line["ev"][name])
+            assert row[f"ev_{name}_float"] == float(Fraction(line["ev"][name]))
+            assert row[f"stake_{name}"] == line["stake"][name]
+            assert Fraction(row[f"result_{name}"]) == Fraction(line["result"][name])
+
+
+def test_parquet_without_the_extra_is_refused_before_dealing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    trace = tmp_path / "rounds.parquet"
+    result = invoke(*SMALL, "--trace", str(trace))
+    assert result.exit_code == 2
+    assert 'pip install "exactodds[data]"' in result.stderr and result.stderr.count("\n") == 1
+    assert not trace.exists() and not Path(f"{trace}.jsonl").exists()

@@ -138,7 +138,8 @@ class _Progress:
     "trace_file",
     metavar="FILE",
     help="Write one JSON line per round: shoe, round, the known composition, each bet's "
-    "exact EV and decision, the cards and the result.",
+    "exact EV, decision and stake, the cards and the result. A FILE ending in .parquet is "
+    'written as Parquet (pip install "exactodds[data]").',
 )
 @click.option(
     "--checkpoint",
@@ -245,6 +246,11 @@ def simulate(
             after_cut=after_cut,
             cut_first_rounds=cut_first_rounds,
         )
+        parquet = trace_file is not None and trace_file.lower().endswith(".parquet")
+        if parquet:  # before dealing: the extra, and the JSON Lines file written on the way
+            from exactodds.simulation.frame import require_data_extra
+
+            require_data_extra("--trace FILE.parquet")
         sizing = sizing_from_options(procedure, **sizing_options)
         simulation = Simulation.of(shoes, seed, rules, bets, strategies, procedure, **sizing)
         progress = _Progress(shoes) if not quiet and sys.stderr.isatty() else None
@@ -255,8 +261,14 @@ def simulate(
             progress=progress,
             checkpoint=checkpoint_file,
             resume=resume,
-            trace=trace_file,
+            trace=f"{trace_file}.jsonl" if parquet else trace_file,
         )
+        if parquet and trace_file is not None:
+            from exactodds.simulation.frame import trace_to_parquet
+
+            trace_to_parquet(f"{trace_file}.jsonl", trace_file)
+            if result.complete:  # an interrupted run keeps its lines for --resume
+                os.remove(f"{trace_file}.jsonl")
         if progress is not None:
             progress.close()
     except ExactOddsError as error:

@@ -109,6 +109,18 @@ class SimulationResult:
         """
         return merge_results(self, other)
 
+    def to_pandas(self) -> Any:
+        """One row per bet (and ``combined``), the figures as columns (the ``data`` extra)."""
+        from exactodds.simulation.frame import to_pandas
+
+        return to_pandas(self)
+
+    def to_arrow(self) -> Any:
+        """The rows of :meth:`to_pandas` as a pyarrow Table (the ``data`` extra)."""
+        from exactodds.simulation.frame import to_arrow
+
+        return to_arrow(self)
+
     @property
     def rounds_per_second(self) -> float:
         """Rounds dealt and evaluated per second of this run."""
