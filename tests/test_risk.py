@@ -396,3 +396,54 @@ def test_parquet_without_the_extra_is_refused_before_dealing(
     assert result.exit_code == 2
     assert 'pip install "exactodds[data]"' in result.stderr and result.stderr.count("\n") == 1
     assert not trace.exists() and not Path(f"{trace}.jsonl").exists()
+
+
+# Sweeps --------------------------------------------------------------------------------
+
+
+def test_sweep_rows_equal_separate_runs(tmp_path: Path) -> None:
+    common = (*SMALL, "--bets", "dragon7", "--format", "json")
+    swept = invoke(
+        *common,
+        "--sweep",
+        "cut=14,30",
+        "--sweep",
+        "pays=dragon7=30,dragon7=40",
+        "--sweep",
+        "stake=flat|ramp:0=1,5%=2",
+        "--plot",
+        str(tmp_path),
+    )
+    assert swept.exit_code == 0, swept.output
+    rows = json.loads(swept.stdout)["sweep"]
+    assert len(rows) == 8
+    assert rows[3]["values"] == {"cut": "14", "pays": "dragon7=40", "stake": "ramp:0=1,5%=2"}
+    for row in (rows[3], rows[4]):
+        values = row["values"]
+        alone = invoke(
+            *common, "--cut", values["cut"], "--pay", values["pays"], "--stake", values["stake"]
+        )
+        data = json.loads(alone.stdout)
+        del data["run"]
+        assert row["result"] == data
+        assert row["units_per_shoe"] == data["combined"]["units_per_shoe"]["exact_ev"]
+    # Common random numbers: the same shoes whatever the pays and stakes.
+    assert len({row["result"]["rounds"] for row in rows[:4]}) == 1
+    assert (tmp_path / "sweep-penetration.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("--sweep", "colour=red"), "Unknown sweep setting 'colour'"),
+        (("--sweep", "decks=6,x"), "--sweep decks value 'x' is not a whole number"),
+        (("--sweep", "cut=14", "--trace", "t.jsonl"), "--sweep runs one study per combination"),
+        (("--sweep", "stake=flat|ramp:1%=2,0=1"), "is not increasing"),
+        (("--sweep", "cut=14,999"), "Cut card 999"),
+    ],
+)
+def test_bad_sweeps_are_refused_before_dealing(arguments: tuple[str, ...], message: str) -> None:
+    result = invoke(*SMALL, *arguments)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and result.stderr.count("\n") == 1
+    assert result.stdout == ""

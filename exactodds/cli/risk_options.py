@@ -54,6 +54,15 @@ _OPTIONS = (
     ),
     click.option("--rounds-per-hour", type=int, default=None, help="Also give EV and SD per hour."),
     click.option(
+        "--sweep",
+        "sweeps",
+        metavar="NAME=V1,V2,...",
+        multiple=True,
+        help="Run every combination on the same seeded shoes, one row each: decks, cut, play, "
+        "stake, min-edge or pays (play and stake values separated by |). May be repeated; "
+        "with --plot DIR, units per shoe against penetration.",
+    ),
+    click.option(
         "--risk-figures",
         is_flag=True,
         help="Show the risk figures in the table (EV and SD per round, DI, SCORE, N0, "
@@ -88,6 +97,8 @@ def risk_options(function: Function) -> Function:
             value != _DEFAULTS.get(name) for name, value in sizing.items()
         )
         return function(*args, sizing_options=sizing, show_risk=shown, **kwargs)
+
+    # --sweep reaches the command as ``sweeps``, untouched.
 
     decorated: Any = wrapper
     for option in reversed(_OPTIONS):

@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from exactodds.cli.plots import plot_option, write_plots
 from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
+
+if TYPE_CHECKING:
+    from exactodds.simulation.run import Simulation
 
 
 class _Progress:
@@ -52,6 +55,45 @@ class _Progress:
     def close(self) -> None:
         sys.stderr.write("\n")
         sys.stderr.flush()
+
+
+def build_simulation(options: dict[str, Any]) -> Simulation:
+    """The study that ``simulate``'s option values describe, checked before any dealing."""
+    from exactodds.simulation.dealing import DealingProcedure
+    from exactodds.simulation.run import Simulation
+    from exactodds.simulation.sizing import sizing_from_options
+    from exactodds.simulation.strategies import parse_plays
+
+    rules = build_rules(
+        options["variant"],
+        options["commission"],
+        options["tie_pays"],
+        options["tie_loses"],
+        options["rules_file"],
+    )
+    selection = options["selection"]
+    plays = options["plays"]
+    if selection is None:
+        named = [
+            text.partition("=")[0].strip()
+            for text in plays
+            if "=" in text and not text.strip().lower().startswith("count")
+        ]
+        selection = ",".join(named) if named else None
+    bets = build_bets(rules, selection, options["pays"], options["paytable"], options["bet_files"])
+    threshold = parse_number(options["min_edge"], "--min-edge")
+    strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
+    procedure = DealingProcedure(
+        decks=options["decks"],
+        cut=options["cut"],
+        burn=options["burn"],
+        after_cut=options["after_cut"],
+        cut_first_rounds=options["cut_first_rounds"],
+    )
+    sizing = sizing_from_options(procedure, **options["sizing_options"])
+    return Simulation.of(
+        options["shoes"], options["seed"], rules, bets, strategies, procedure, **sizing
+    )
 
 
 @click.command(name="simulate")
@@ -193,6 +235,7 @@ def simulate(
     plot_directory: str | None,
     sizing_options: dict[str, Any],
     show_risk: bool,
+    sweeps: tuple[str, ...],
 ) -> None:
     """Deal shoes as a casino does and play each bet by a strategy, with exact EVs.
 
@@ -211,11 +254,8 @@ def simulate(
       exactodds simulate --bets dragon7 --variant ez --shoes 1000 --plot figures/
     """
     from exactodds.report.simulation import render_csv, render_json, render_table
-    from exactodds.simulation.dealing import DealingProcedure, SimulationError
-    from exactodds.simulation.run import Simulation
+    from exactodds.simulation.dealing import SimulationError
     from exactodds.simulation.run import simulate as run_simulation
-    from exactodds.simulation.sizing import sizing_from_options
-    from exactodds.simulation.strategies import parse_plays
 
     try:
         if jobs is not None and jobs < 1:
@@ -228,31 +268,47 @@ def simulate(
             from exactodds.report.parsheet_plots import require_matplotlib
 
             require_matplotlib()
-        rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
-        if selection is None:
-            named = [
-                text.partition("=")[0].strip()
-                for text in plays
-                if "=" in text and not text.strip().lower().startswith("count")
-            ]
-            selection = ",".join(named) if named else None
-        bets = build_bets(rules, selection, pays, paytable, bet_files)
-        threshold = parse_number(min_edge, "--min-edge")
-        strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
-        procedure = DealingProcedure(
-            decks=decks,
-            cut=cut,
-            burn=burn,
-            after_cut=after_cut,
-            cut_first_rounds=cut_first_rounds,
-        )
+        options = {
+            "shoes": shoes,
+            "seed": seed,
+            "decks": decks,
+            "cut": cut,
+            "burn": burn,
+            "after_cut": after_cut,
+            "cut_first_rounds": cut_first_rounds,
+            "rules_file": rules_file,
+            "variant": variant,
+            "commission": commission,
+            "tie_pays": tie_pays,
+            "tie_loses": tie_loses,
+            "selection": selection,
+            "pays": pays,
+            "paytable": paytable,
+            "bet_files": bet_files,
+            "plays": plays,
+            "min_edge": min_edge,
+            "sizing_options": sizing_options,
+        }
         parquet = trace_file is not None and trace_file.lower().endswith(".parquet")
         if parquet:  # before dealing: the extra, and the JSON Lines file written on the way
             from exactodds.simulation.frame import require_data_extra
 
             require_data_extra("--trace FILE.parquet")
-        sizing = sizing_from_options(procedure, **sizing_options)
-        simulation = Simulation.of(shoes, seed, rules, bets, strategies, procedure, **sizing)
+        if sweeps:
+            from exactodds.cli.simulate_sweep import run_sweep
+
+            if checkpoint_file or trace_file or resume or dask_address:
+                raise SimulationError(
+                    "--sweep runs one study per combination; --checkpoint, --resume, --trace "
+                    "and --dask apply to one study: run the combinations one by one for those."
+                )
+            emit(
+                run_sweep(
+                    build_simulation, options, sweeps, jobs, output_format, digits, plot_directory
+                )
+            )
+            return
+        simulation = build_simulation(options)
         progress = _Progress(shoes) if not quiet and sys.stderr.isatty() else None
         result = run_simulation(
             simulation,

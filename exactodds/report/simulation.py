@@ -22,7 +22,7 @@ from tabulate import tabulate
 from exactodds.simulation.result import BetResult, SimulationResult, risk_figures
 from exactodds.simulation.tally import Estimate
 
-__all__ = ["CSV_COLUMNS", "render_csv", "render_json", "render_table"]
+__all__ = ["CSV_COLUMNS", "figure_text", "render_csv", "render_json", "render_table"]
 
 
 def render_json(result: SimulationResult) -> str:
@@ -125,7 +125,12 @@ def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) 
     return "\n".join(lines)
 
 
-def _figure(data: dict[str, Any] | None, digits: int) -> str:
+def figure_text(data: dict[str, Any] | None, digits: int) -> str:
+    """An estimate ``{"mean", "stderr"}`` as ``mean ± 1.96 stderr`` (significant digits).
+
+    >>> figure_text({"mean": 0.0123456, "stderr": 0.001}, 3), figure_text(None, 3)
+    ('0.0123 ± 0.002', '-')
+    """
     if data is None or data.get("mean") is None:
         return "-"
     mean = data["mean"]
@@ -152,7 +157,7 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         data = figures[name]
         rows.append(
             [name if name != "combined" else "all bets"]
-            + [_figure(data.get(key), digits) for key in keys]
+            + [figure_text(data.get(key), digits) for key in keys]
             + [f"{data['units_wagered']:,}", _percent(data.get("roi"), 3)]
         )
     lines = [
@@ -178,7 +183,7 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         lines += [
             "",
             tabulate(
-                [[a] + [_figure({"mean": matrix[a][b]}, digits) for b in names] for a in names],
+                [[a] + [figure_text({"mean": matrix[a][b]}, digits) for b in names] for a in names],
                 headers=["Covariance per round", *names],
                 disable_numparse=True,
             ),
@@ -214,10 +219,10 @@ def _ruin_lines(combined: dict[str, Any], digits: int) -> list[str]:
             lines += [
                 "",
                 f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units:",
-                f"  formula (diffusion), unlimited play: {_figure({'mean': formula['unlimited']}, digits)}",
-                f"  formula (diffusion), {trip}: {_figure({'mean': formula['trip']}, digits)}",
+                f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}",
+                f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}",
                 f"  simulated, {data['trips']:,} trips: "
-                f"{_figure({'mean': data['simulated']['trip']}, digits)}",
+                f"{figure_text({'mean': data['simulated']['trip']}, digits)}",
             ]
     return lines
 

@@ -262,8 +262,17 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
         risk.combined_realized.total * unit,
     )
     names = [bet.name for bet in simulation.bets]
+    per_shoe = {
+        "units_per_shoe": {
+            "exact_ev": Estimate.of_shoes(
+                risk.combined_expected, tally.shoes, Fraction(1, EV_SCALE)
+            ).as_dict(),
+            "realized": Estimate.of_shoes(risk.combined_realized, tally.shoes, unit).as_dict(),
+        }
+    }
     data["combined"] = (
-        combined.as_dict(hour)
+        per_shoe
+        | combined.as_dict(hour)
         | {"covariance": combined_covariance(tally, risk, names)}
         | ruin_figures(tally, risk, combined, simulation.bankroll, simulation.questions)
     )
