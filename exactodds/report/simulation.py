@@ -253,7 +253,21 @@ CSV_COLUMNS = (
     "units_per_100_rounds_exact_ev_stderr",
     "units_per_100_rounds_realized",
     "units_per_100_rounds_realized_stderr",
+    # The risk figures (issue 18), added at the end so that older readers keep working.
+    "ev_per_round",
+    "ev_per_round_stderr",
+    "sd_per_round",
+    "sd_per_round_stderr",
+    "di",
+    "di_stderr",
+    "score",
+    "score_stderr",
+    "n0_rounds",
+    "n0_rounds_stderr",
+    "units_wagered",
+    "roi",
 )
+_RISK_COLUMNS = ("ev_per_round", "sd_per_round", "di", "score", "n0_rounds")
 
 
 def _exact_float(value: float) -> str:
@@ -266,7 +280,18 @@ def render_csv(result: SimulationResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    figures = risk_figures(result)
     for bet in result.bets():
+        risk = figures.get(bet.name, {})
+        cells = [
+            "" if risk.get(key, {}).get(part) is None else repr(risk[key][part])
+            for key in _RISK_COLUMNS
+            for part in ("mean", "stderr")
+        ]
+        cells += [
+            str(risk.get("units_wagered", "")),
+            "" if risk.get("roi") is None else repr(risk["roi"]),
+        ]
         estimates = (
             bet.units_per_shoe["exact_ev"],
             bet.units_per_shoe["realized"],
@@ -288,6 +313,7 @@ def render_csv(result: SimulationResult) -> str:
                     for estimate in estimates
                     for value in (estimate.mean, estimate.stderr)
                 ),
+                *cells,
             ]
         )
     return buffer.getvalue().rstrip("\n")
