@@ -38,7 +38,7 @@ from exactodds.simulation.figures import RiskTally, block_risk_tally
 from exactodds.simulation.result import SimulationResult, risk_figures
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.stakes import Kelly, Ramp, TableLimits, parse_stake
-from exactodds.simulation.strategies import Always
+from exactodds.simulation.strategies import Always, parse_strategy
 from exactodds.simulation.study import RiskQuestions
 from exactodds.simulation.tally import Tally
 
@@ -447,3 +447,31 @@ def test_bad_sweeps_are_refused_before_dealing(arguments: tuple[str, ...], messa
     assert result.exit_code == 2, result.output
     assert message in result.stderr and result.stderr.count("\n") == 1
     assert result.stdout == ""
+
+
+def test_a_true_count_ramp_follows_the_count_in_the_trace() -> None:
+    tags = (0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0)  # A .. K
+    study = Simulation.of(
+        8,
+        9,
+        bets=select_bets("dragon7"),
+        strategies={"dragon7": parse_strategy("count:0,0,0,-1,-1,-1,-1,2,2,0:1")},
+        procedure=DealingProcedure(decks=2),
+        stake=parse_stake("ramp:tc:1=1,4=3,8=6"),
+    )
+    _, lines = traced(study)
+    ranks = "A23456789TJQK"
+    for line in lines:
+        known = {rank: 0 for rank in ranks}
+        for card, count in line["known"].items():
+            known[card[0]] += count
+        running = sum(tag * (8 - known[rank]) for tag, rank in zip(tags, ranks, strict=True))
+        true_count = Fraction(52 * running, sum(known.values()))
+        expected = 6 if true_count >= 8 else 3 if true_count >= 4 else 1 if true_count >= 1 else 0
+        assert line["stake"]["dragon7"] == expected
+    assert {line["stake"]["dragon7"] for line in lines} >= {0, 1, 3}
+
+
+def test_a_true_count_ramp_needs_count_strategies() -> None:
+    with pytest.raises(SimulationError, match="steps by a count, but dragon7 plays perfect"):
+        Simulation.of(1, 1, bets=select_bets("dragon7"), stake=parse_stake("ramp:tc:1=1,2=2"))

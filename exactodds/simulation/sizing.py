@@ -29,7 +29,15 @@ from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
 from exactodds.simulation.figures import RiskTally, block_risk_tally
-from exactodds.simulation.stakes import Kelly, TableLimits, block_stakes, parse_stake, squared_bets
+from exactodds.simulation.stakes import (
+    Kelly,
+    Ramp,
+    TableLimits,
+    block_stakes,
+    parse_stake,
+    squared_bets,
+)
+from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import RiskQuestions, Simulation
 
 __all__ = [
@@ -93,8 +101,28 @@ def sized(
         pays,
         [bet.integer_pays()[1] for bet in simulation.bets],
         block.rounds_per_shoe.tolist(),
+        _true_counts(simulation, block) if isinstance(simulation.stake, Ramp) else None,
     )
     return Sized(stakes, stakes * pays, growth)
+
+
+def _true_counts(
+    simulation: Simulation, block: DealtBlock
+) -> list[tuple[IntArray, IntArray]] | None:
+    """Each bet's count before every round as a ratio, for a count ramp (else None)."""
+    assert isinstance(simulation.stake, Ramp)
+    if not simulation.stake.by_count:
+        return None
+    decks = simulation.procedure.decks
+    ratios = []
+    for strategy in simulation.strategies:
+        assert isinstance(strategy, Count), "checked when the simulation was built"
+        running = strategy.running_counts(block.known, decks)
+        if strategy.running:
+            ratios.append((running, np.ones_like(running)))
+        else:  # true count = running / (unseen / 52)
+            ratios.append((52 * running, block.known.sum(axis=1)))
+    return ratios
 
 
 def risk_tally(

@@ -6,7 +6,8 @@ stake decides *how much*, in whole units, from the exact EV of the known composi
 * ``flat``: one unit (or the table minimum, if higher) every time the strategy bets;
 * ``ramp:EDGE=UNITS,...``: the units of the highest step whose EDGE the exact EV is
   above (compared exactly); nothing below the first step.  Edges and units must both
-  increase;
+  increase.  ``ramp:tc:COUNT=UNITS,...`` steps by the bet's count strategy instead: the
+  true count (or the running count, for a ``running`` count) at least COUNT;
 * ``kelly[:FRACTION]``: ``FRACTION x bankroll x EV / E[X**2]`` per unit staked at this
   composition, exactly, where the bankroll is ``--bankroll`` at the start of each shoe
   and moves with the results through the shoe (each shoe starts again from
@@ -101,20 +102,33 @@ class Ramp:
     """Units by exact EV thresholds: ``steps`` of (edge, units), both increasing."""
 
     steps: tuple[tuple[Fraction, int], ...]
+    #: Steps by the count strategy's true (or running) count, reached at >=, not by EV.
+    by_count: bool = False
 
     def stakes(self, numerators: npt.NDArray[Any], denominators: npt.NDArray[Any]) -> IntArray:
-        """Each round's units: those of the highest step whose edge the EV is above."""
+        """Each round's units: those of the highest step the ratio passes (EV: above it;
+        a count: at least it), compared exactly as integers.
+
+        >>> Ramp(((Fraction(0), 1), (Fraction(2), 3)), by_count=True).stakes(
+        ...     np.array([-1, 0, 4, 5]), np.array([1, 1, 2, 2])).tolist()
+        [0, 1, 3, 3]
+        """
         numbers = np.asarray(numerators, dtype=object)
         below = np.asarray(denominators, dtype=object)
         result = np.zeros(len(numbers), dtype=np.int64)
         for edge, units in self.steps:
-            # numerator / denominator > p / q  <=>  q numerator > p denominator (denominator > 0)
-            above = np.asarray(edge.denominator * numbers > edge.numerator * below, dtype=bool)
-            result[above] = units
+            # n / d > p / q  <=>  q n > p d (d > 0); >= for a count.
+            left, right = edge.denominator * numbers, edge.numerator * below
+            passed = left >= right if self.by_count else left > right
+            result[np.asarray(passed, dtype=bool)] = units
         return result
 
     def describe(self) -> str:
         """One line for reports."""
+        if self.by_count:
+            return "ramp " + ", ".join(
+                f"count >= {fraction_string(edge)}: {units}" for edge, units in self.steps
+            )
         return "ramp " + ", ".join(
             f"EV > {fraction_string(edge)}: {units}" for edge, units in self.steps
         )
@@ -166,7 +180,9 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     if not cleaned.startswith("ramp:"):
         raise SimulationError(f"Unknown stake {text.strip()!r}; {_STAKE_HELP}.")
     steps: list[tuple[Fraction, int]] = []
-    for entry in cleaned.removeprefix("ramp:").split(","):
+    body = cleaned.removeprefix("ramp:")
+    by_count = body.startswith("tc:")
+    for entry in body.removeprefix("tc:").split(","):
         edge_text, separator, units_text = entry.partition("=")
         if not separator or not units_text.strip().isdigit():
             raise SimulationError(
@@ -185,7 +201,7 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
                 f"Stake {units} units in {where} is above the table maximum of "
                 f"{limits.maximum}; give stakes of at most --table-max."
             )
-    return Ramp(tuple(steps))
+    return Ramp(tuple(steps), by_count)
 
 
 def squared_bets(bets: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -219,8 +235,12 @@ def block_stakes(
     pays: IntArray,
     denominators: list[int],
     rounds_per_shoe: list[int],
+    true_counts: list[tuple[IntArray, IntArray]] | None = None,
 ) -> tuple[IntArray, list[int]]:
     """Every round's stake on every bet (rounds x bets, whole units), and Kelly's growth.
+
+    *true_counts* (a count ramp only) holds each bet's count before every round as a ratio
+    (numerators, positive denominators).
 
     *values* and *second_moments* are :class:`~exactodds.simulation.evaluate.ExpectedValues`
     (the second moments only for Kelly); *pays* each round's result per unit of each bet,
@@ -231,13 +251,15 @@ def block_stakes(
     if isinstance(stake, Flat):
         return np.where(decided, stake.units, 0).astype(np.int64), []
     if isinstance(stake, Ramp):
-        units = np.stack(
-            [
-                stake.stakes(values.numerators[:, column], values.denominators[:, column])
+        ratios = (
+            true_counts
+            if true_counts is not None
+            else [
+                (values.numerators[:, column], values.denominators[:, column])
                 for column in range(decided.shape[1])
-            ],
-            axis=1,
+            ]
         )
+        units = np.stack([stake.stakes(*ratio) for ratio in ratios], axis=1)
         return np.where(decided, limits.rounded(units), 0).astype(np.int64), []
     assert bankroll is not None and second_moments is not None, "Kelly needs a bankroll"
     return _kelly_stakes(

@@ -23,8 +23,8 @@ from exactodds.bets.bet import Bet, main_bets
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.stakes import Flat, Kelly, Stake, TableLimits
-from exactodds.simulation.strategies import Perfect, Strategy
+from exactodds.simulation.stakes import Flat, Kelly, Ramp, Stake, TableLimits
+from exactodds.simulation.strategies import Count, Perfect, Strategy
 
 __all__ = ["RiskQuestions", "Simulation"]
 
@@ -97,6 +97,14 @@ class Simulation:
             )
         if isinstance(self.stake, Kelly) and self.bankroll is None:
             raise SimulationError("--stake kelly sizes from a bankroll; give --bankroll UNITS.")
+        if isinstance(self.stake, Ramp) and self.stake.by_count:
+            for bet, strategy in zip(self.bets, self.strategies, strict=True):
+                if not isinstance(strategy, Count):
+                    raise SimulationError(
+                        f"--stake ramp:tc: steps by a count, but {bet.name} plays "
+                        f"{strategy.describe()}; give it a count with --play "
+                        f"{bet.name}=count:TAGS:TRIGGER."
+                    )
         if not self.bets:
             raise SimulationError("A simulation needs at least one bet; name some with --bets.")
         if len(self.strategies) != len(self.bets):
