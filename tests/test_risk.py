@@ -475,3 +475,33 @@ def test_a_true_count_ramp_follows_the_count_in_the_trace() -> None:
 def test_a_true_count_ramp_needs_count_strategies() -> None:
     with pytest.raises(SimulationError, match="steps by a count, but dragon7 plays perfect"):
         Simulation.of(1, 1, bets=select_bets("dragon7"), stake=parse_stake("ramp:tc:1=1,2=2"))
+
+
+def test_exact_moment_sd_is_its_definition_on_the_trace() -> None:
+    bets = select_bets("dragon7,panda8")
+    study = Simulation.of(
+        12,
+        4,
+        bets=bets,
+        procedure=DealingProcedure(decks=2),
+        exact_moments=True,
+        stake=parse_stake("ramp:0=1,3%=2"),
+    )
+    result, lines = traced(study)
+    figures = risk_figures(result)
+    rounds = len(lines)
+    for name in ("dragon7", "panda8"):
+        second = Fraction(0)
+        ev = Fraction(0)
+        for line in lines:
+            stake = line["stake"][name]
+            if stake:
+                bet = analyze(Shoe.from_mapping(line["known"]), bets=bets).bets[name]
+                second += stake**2 * (bet.variance + bet.expected_value**2)
+                ev += stake * bet.expected_value
+        assert second > 0, f"no {name} bet made: choose another seed"
+        sd = math.sqrt(second / rounds - (ev / rounds) ** 2)
+        exact = figures[name]["exact_moments"]
+        assert exact["sd_per_round"]["mean"] == pytest.approx(sd, rel=1e-6)
+        assert exact["di"]["mean"] == pytest.approx(1000 * float(ev / rounds) / sd, rel=1e-6)
+    assert "exact_moments" not in risk_figures(simulate(Simulation.of(2, 4, bets=bets)))["dragon7"]

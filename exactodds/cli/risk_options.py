@@ -54,6 +54,12 @@ _OPTIONS = (
     ),
     click.option("--rounds-per-hour", type=int, default=None, help="Also give EV and SD per hour."),
     click.option(
+        "--exact-moments",
+        is_flag=True,
+        help="Also estimate each bet's SD and DI from the exact second moment of every bet "
+        "made at its composition (lower error; a second evaluation of the rounds bet).",
+    ),
+    click.option(
         "--sweep",
         "sweeps",
         metavar="NAME=V1,V2,...",
@@ -80,8 +86,9 @@ RISK_OPTION_NAMES = (
     "risk",
     "trip_rounds",
     "rounds_per_hour",
+    "exact_moments",
 )
-_DEFAULTS = {"stake": "flat", "table_min": 1, "table_max": None, "chip": 1}
+_DEFAULTS = {"stake": "flat", "table_min": 1, "table_max": None, "chip": 1, "exact_moments": False}
 
 
 def risk_options(function: Function) -> Function:

@@ -152,6 +152,9 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         headers += ["EV/hour", "SD/hour"]
         keys += ["ev_per_hour", "sd_per_hour"]
     headers += ["Units wagered", "ROI"]
+    exact = "exact_moments" in figures[names[0]]
+    if exact:
+        headers += ["SD, exact moments", "DI, exact moments"]
     rows = []
     for name in [*names, "combined"]:
         data = figures[name]
@@ -159,6 +162,10 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
             [name if name != "combined" else "all bets"]
             + [figure_text(data.get(key), digits) for key in keys]
             + [f"{data['units_wagered']:,}", _percent(data.get("roi"), 3)]
+            + [
+                figure_text(data.get("exact_moments", {}).get(key), digits)
+                for key in (("sd_per_round", "di") if exact else ())
+            ]
         )
     lines = [
         "",

@@ -37,6 +37,9 @@ from exactodds.simulation.tally import Sums, _merge_counts
 __all__ = ["RiskTally", "Segment", "SeriesMoments", "block_risk_tally"]
 
 IntArray = npt.NDArray[np.int64]
+#: Exact second moments are summed in units of 2**-MOMENT_BITS (from float64: stakes**2 x
+#: E[X**2] can be far larger than an EV, so fewer fraction bits than EVs' 2**-40).
+MOMENT_BITS = 24
 #: The version of :meth:`RiskTally.as_dict` records (the ``risk`` key of a checkpoint's tally).
 RECORD_VERSION = 1
 
@@ -157,6 +160,9 @@ class RiskTally:
     wagered: tuple[int, ...] = ()
     #: Sum over shoes of ln(bankroll at the end / at the start) in units of 2**-40 (Kelly).
     growth: int = 0
+    #: With exact moments: per bet, the per-shoe sums of stake**2 x E[X**2 | composition]
+    #: over the bets made (units of 2**-MOMENT_BITS), as :class:`SeriesMoments`.
+    exact_squares: tuple[SeriesMoments, ...] = ()
 
     @property
     def combined_denominator(self) -> int:
@@ -226,6 +232,7 @@ class RiskTally:
             tuple(sorted(still_open)),
             tuple(a + b for a, b in zip(self.wagered, other.wagered, strict=True)),
             self.growth + other.growth,
+            _merge_series(self.exact_squares, other.exact_squares),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -250,6 +257,7 @@ class RiskTally:
             ],
             "wagered": list(self.wagered),
             "growth": self.growth,
+            "exact_squares": [moments.as_list() for moments in self.exact_squares],
         }
 
     @classmethod
@@ -269,7 +277,16 @@ class RiskTally:
             tuple(Segment(*(_whole(value) for value in entry)) for entry in data["open_segments"]),
             tuple(_whole(value) for value in data["wagered"]),
             _whole(data["growth"]),
+            tuple(SeriesMoments.from_list(values) for values in data["exact_squares"]),
         )
+
+
+def _merge_series(
+    first: tuple[SeriesMoments, ...], second: tuple[SeriesMoments, ...]
+) -> tuple[SeriesMoments, ...]:
+    if not first or not second:
+        return first or second
+    return tuple(a.merged(b) for a, b in zip(first, second, strict=True))
 
 
 def _sums_list(sums: Sums) -> list[int]:
@@ -299,12 +316,14 @@ def block_risk_tally(
     rounds_per_shoe: Sequence[int],
     wagered: Sequence[int] = (),
     growth: int = 0,
+    exact_squares: IntArray | None = None,
 ) -> RiskTally:
     """The risk tally of one block of shoes from its per-round results.
 
     *results*: rounds x bets, each round's result of each bet (0 when not made) in
     units of the bet's pay denominator; *expected*: the exact EVs of the bets made in
-    units of 2**-40; *rounds_per_shoe*: the block's shoes' rounds, in order.
+    units of 2**-40; *rounds_per_shoe*: the block's shoes' rounds, in order; *exact_squares*
+    (optional): stake**2 x the exact E[X**2] per unit of the bets made, in 2**-MOMENT_BITS.
 
     >>> results = np.array([[20, -1], [-20, 8], [19, -1]])
     >>> tally = block_risk_tally([20, 1], 1, 0, results, np.zeros((3, 2), np.int64), [2, 1])
@@ -323,6 +342,17 @@ def block_risk_tally(
                 rounds_per_shoe,
             )
         )
+    exact = []
+    if exact_squares is not None:
+        for column in range(results.shape[1]):
+            exact.append(
+                SeriesMoments.of(
+                    np.add.reduceat(exact_squares[:, column], starts).tolist(),
+                    np.add.reduceat(results[:, column], starts).tolist(),
+                    np.add.reduceat(expected[:, column], starts).tolist(),
+                    rounds_per_shoe,
+                )
+            )
     empty = RiskTally.empty(denominators, trip_shoes)
     scale = np.array([empty.combined_denominator // d for d in denominators], dtype=np.int64)
     combined = results @ scale
@@ -351,5 +381,6 @@ def block_risk_tally(
             tuple(segments),
             tuple(wagered) if wagered else (0,) * len(denominators),
             growth,
+            tuple(exact),
         )
     )

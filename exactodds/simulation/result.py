@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.simulation.dealing import SimulationError
+from exactodds.simulation.figures import MOMENT_BITS
 from exactodds.simulation.stakes import GROWTH_SCALE, Kelly
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import (
@@ -252,6 +253,13 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
             sums.realized.total * unit,
         )
         data[bet.name] = figures.as_dict(hour)
+        if risk.exact_squares:
+            exact = series_figures(
+                tally, sums.expected, risk.exact_squares[index], Fraction(1, 2**MOMENT_BITS)
+            ).as_dict()
+            data[bet.name]["exact_moments"] = {
+                key: exact[key] for key in ("sd_per_round", "di", "score", "n0_rounds")
+            }
     unit = Fraction(1, risk.combined_denominator)
     combined = series_figures(
         tally,

@@ -28,7 +28,7 @@ from exactodds.numbers import fraction_string, parse_number
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
-from exactodds.simulation.figures import RiskTally, block_risk_tally
+from exactodds.simulation.figures import MOMENT_BITS, RiskTally, block_risk_tally
 from exactodds.simulation.stakes import (
     Kelly,
     Ramp,
@@ -59,6 +59,8 @@ class Sized:
     stakes: IntArray
     results: IntArray
     growth: list[int]
+    #: With exact moments: stake**2 x E[X**2 | composition] (units 2**-MOMENT_BITS).
+    exact_squares: IntArray | None = None
 
 
 @lru_cache(maxsize=4)
@@ -87,8 +89,8 @@ def sized(
     """The stakes of every round and bet, and the results they win (units of 1/d)."""
     kelly = isinstance(simulation.stake, Kelly)
     moments = (
-        second_moments(simulation.rules, simulation.bets, block.known, simulation.suited)
-        if kelly
+        _moments_where_bet(simulation, block, decisions)
+        if kelly or simulation.exact_moments
         else None
     )
     stakes, growth = block_stakes(
@@ -103,7 +105,41 @@ def sized(
         block.rounds_per_shoe.tolist(),
         _true_counts(simulation, block) if isinstance(simulation.stake, Ramp) else None,
     )
-    return Sized(stakes, stakes * pays, growth)
+    exact = None
+    if simulation.exact_moments and moments is not None:
+        # stake**2 x E[X**2 | composition], in units of 2**-MOMENT_BITS, for the bets made.
+        scaled = moments.floats() * (stakes.astype(np.float64) ** 2) * 2.0**MOMENT_BITS
+        if (
+            scaled.size
+            and float(np.abs(scaled).max()) * max(block.rounds_per_shoe.max(), 1) >= 2**62
+        ):
+            raise SimulationError(
+                "Stakes this large overflow the exact second moments; use smaller stakes "
+                "or leave out --exact-moments."
+            )
+        exact = np.rint(scaled).astype(np.int64)
+    return Sized(stakes, stakes * pays, growth, exact)
+
+
+def _moments_where_bet(
+    simulation: Simulation, block: DealtBlock, decisions: list[npt.NDArray[np.bool_]]
+) -> ExpectedValues:
+    """The exact second moments on every row where some bet is made (1 elsewhere, unused).
+
+    Only those rows are evaluated: a second kernel pass over the rounds bet, not all.
+    """
+    rows = np.flatnonzero(np.logical_or.reduce(decisions)) if decisions else np.zeros(0, int)
+    width = len(simulation.bets)
+    if len(rows) == 0:
+        ones = np.ones((len(block.known), width), dtype=np.int64)
+        return ExpectedValues(np.zeros_like(ones), ones)
+    some = second_moments(simulation.rules, simulation.bets, block.known[rows], simulation.suited)
+    kind = object if some.numerators.dtype == object else np.int64
+    numerators = np.zeros((len(block.known), width), dtype=kind)
+    denominators = np.ones((len(block.known), width), dtype=kind)
+    numerators[rows] = some.numerators
+    denominators[rows] = some.denominators
+    return ExpectedValues(numerators, denominators)
 
 
 def _true_counts(
@@ -142,6 +178,7 @@ def risk_tally(
         rounds_per_shoe,
         sized.stakes.sum(axis=0).tolist(),
         sum(sized.growth),
+        sized.exact_squares,
     )
 
 
@@ -173,6 +210,7 @@ def sizing_from_options(
     risk: str | None = None,
     trip_rounds: int | None = None,
     rounds_per_hour: int | None = None,
+    exact_moments: bool = False,
 ) -> dict[str, Any]:
     """The sizing keywords of :meth:`Simulation.of` from option values, checked before dealing.
 
@@ -199,4 +237,5 @@ def sizing_from_options(
         "bankroll": amount,
         "trip_shoes": trip_shoes_for(trip_rounds, procedure) if trip_rounds is not None else 1,
         "questions": questions,
+        "exact_moments": exact_moments,
     }

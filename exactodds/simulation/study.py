@@ -84,6 +84,8 @@ class Simulation:
     bankroll: Fraction | None = None
     #: Shoes chained into one trip for the simulated risk of ruin.
     trip_shoes: int = 1
+    #: Also estimate each bet's SD from the exact second moment at every bet made.
+    exact_moments: bool = False
     questions: RiskQuestions = RiskQuestions()
 
     def __post_init__(self) -> None:
@@ -126,7 +128,8 @@ class Simulation:
     ) -> Simulation:
         """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14.
 
-        *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes`` and ``questions``.
+        *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes``, ``exact_moments`` and
+        ``questions``.
         """
         rules = rules if rules is not None else Rules()
         chosen = tuple(bets) if bets is not None else main_bets(rules)
@@ -163,9 +166,11 @@ class Simulation:
                         else None
                     ),
                     "trip_shoes": self.trip_shoes,
+                    "exact_moments": self.exact_moments,
                 }
             }
-            if (self.stake, self.limits, self.trip_shoes) != (Flat(), TableLimits(), 1)
+            if (self.stake, self.limits, self.trip_shoes, self.exact_moments)
+            != (Flat(), TableLimits(), 1, False)
             else {}
         )
         return sizing | {
