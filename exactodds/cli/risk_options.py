@@ -27,7 +27,8 @@ _OPTIONS = (
         metavar="flat|kelly[:FRACTION]|ramp:EDGE=UNITS,...",
         help="How much each bet made stakes, in whole units: flat (the table minimum); kelly "
         "(FRACTION x bankroll x exact EV / exact second moment at this composition, needs "
-        "--bankroll); ramp:0=1,1%=4,2%=8 (units by exact EV above each edge).",
+        "--bankroll); ramp:0=1,1%=4,2%=8 (units by exact EV above each edge); "
+        "ramp:tc:2=1,4=4 (units by the count strategy's true count).",
     ),
     click.option(
         "--table-min", type=int, default=1, show_default=True, help="Table minimum, units."

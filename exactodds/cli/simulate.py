@@ -252,6 +252,9 @@ def simulate(
       exactodds simulate --bets dragon7 --variant ez --trace rounds.jsonl --shoes 10
       exactodds simulate --shoes 1000000 --checkpoint run.json   # Ctrl-C, then --resume
       exactodds simulate --bets dragon7 --variant ez --shoes 1000 --plot figures/
+      exactodds simulate --bets dragon7,panda8 --bankroll 200 --risk 5% --trip-rounds 800
+      exactodds simulate --bets dragon7 --stake kelly:0.5 --bankroll 5000 --table-max 100
+      exactodds simulate --bets dragon7 --sweep cut=14,40,80 --plot figures/
     """
     from exactodds.report.simulation import render_csv, render_json, render_table
     from exactodds.simulation.dealing import SimulationError

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
-from exactodds.numbers import fraction_string, parse_number
+from exactodds.numbers import parse_number
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
@@ -225,12 +225,15 @@ def sizing_from_options(
     amount = parse_number(bankroll, "--bankroll") if bankroll is not None else None
     if amount is not None and amount <= 0:
         raise SimulationError(
-            f"--bankroll {fraction_string(amount)} is not valid; use a positive number of "
-            "units, such as 1000."
+            f"--bankroll {bankroll} is not valid; use a positive number of units, such as 1000."
         )
-    questions = RiskQuestions(
-        parse_number(risk, "--risk") if risk is not None else None, rounds_per_hour, trip_rounds
-    )
+    target = parse_number(risk, "--risk") if risk is not None else None
+    if target is not None and not 0 < target < 1:
+        raise SimulationError(
+            f"--risk {risk} is not valid; use a risk of ruin strictly between 0 and 1, such as "
+            "5% or 0.05."
+        )
+    questions = RiskQuestions(target, rounds_per_hour, trip_rounds)
     return {
         "stake": parse_stake(stake, limits),
         "limits": limits,

@@ -42,7 +42,10 @@ from exactodds.simulation.dealing import SimulationError
 __all__ = ["Flat", "Kelly", "Ramp", "Stake", "TableLimits", "parse_stake"]
 
 IntArray = npt.NDArray[np.int64]
-_STAKE_HELP = "use flat, kelly, kelly:FRACTION (such as kelly:0.5) or ramp:EDGE=UNITS,..."
+_STAKE_HELP = (
+    "use flat, kelly, kelly:FRACTION (such as kelly:0.5), ramp:EDGE=UNITS,... (such as "
+    "ramp:0=1,1%=4) or ramp:tc:COUNT=UNITS,..."
+)
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,7 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
             )
         return Kelly(fraction)
     if not cleaned.startswith("ramp:"):
-        raise SimulationError(f"Unknown stake {text.strip()!r}; {_STAKE_HELP}.")
+        raise SimulationError(f"Unknown stake {text.strip()!r}; {_STAKE_HELP}")
     steps: list[tuple[Fraction, int]] = []
     body = cleaned.removeprefix("ramp:")
     by_count = body.startswith("tc:")
