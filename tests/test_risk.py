@@ -29,6 +29,7 @@ from exactodds.analysis.risk import (
     trip_risk_of_ruin,
 )
 from exactodds.analysis.single import analyze
+from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.shoe import Shoe
@@ -183,6 +184,46 @@ def test_simulated_trip_ruin_agrees_with_the_formula() -> None:
 # Stakes ------------------------------------------------------------------------------
 
 
+def _both(summary: Any) -> str:
+    # Dragon 7 x Panda 8, written from the bets' definitions: Banker wins with a three-card 7
+    # (pays 40), Player wins with a three-card 8 (pays 25); each loses 1 otherwise.
+    dragon = (
+        summary.winner.name == "BANKER" and summary.banker_total == 7 and summary.banker_cards == 3
+    )
+    panda = (
+        summary.winner.name == "PLAYER" and summary.player_total == 8 and summary.player_cards == 3
+    )
+    return f"{'win' if dragon else 'lose'} {'win' if panda else 'lose'}"
+
+
+PRODUCT = Bet(
+    "dragon_times_panda",
+    "The product of the Dragon 7 and Panda 8 results.",
+    _both,
+    {"win lose": -40, "lose win": -25, "lose lose": 1, "win win": 1000},
+)
+
+
+def _kelly_by_hand(current: Fraction, shoe: Shoe, names: list[str]) -> dict[str, Fraction]:
+    """Half Kelly: one bet, f B EV / E[X^2]; both, M s = f B EV solved by Cramer's rule."""
+    analysis = analyze(shoe, bets=[*select_bets("dragon7,panda8"), PRODUCT])
+    ev = {name: analysis.bets[name].expected_value for name in names}
+    second = {
+        name: analysis.bets[name].variance + analysis.bets[name].expected_value ** 2
+        for name in names
+    }
+    half = Fraction(1, 2) * current
+    if len(names) == 2:
+        cross = analysis.bets["dragon_times_panda"].expected_value
+        (a, b), det = names, second[names[0]] * second[names[1]] - cross**2
+        stake_a = half * (ev[a] * second[b] - cross * ev[b]) / det
+        stake_b = half * (ev[b] * second[a] - cross * ev[a]) / det
+        if stake_a > 0 and stake_b > 0:
+            return {a: stake_a, b: stake_b}
+        names = [a] if stake_a > 0 else [b]
+    return {name: half * ev[name] / second[name] for name in names}
+
+
 def test_kelly_stakes_equal_their_definition_at_the_traced_compositions() -> None:
     bankroll = Fraction(2000)
     limits = TableLimits(2, 60, 2)
@@ -196,23 +237,23 @@ def test_kelly_stakes_equal_their_definition_at_the_traced_compositions() -> Non
         bankroll=bankroll,
     )
     _, lines = traced(study)
-    bets = select_bets("dragon7,panda8")
-    current, shoe, checked = bankroll, -1, 0
+    current, shoe, checked, together = bankroll, -1, 0, 0
     for line in lines:
         if line["shoe"] != shoe:
             current, shoe = bankroll, line["shoe"]
+        names = [
+            name
+            for name in ("dragon7", "panda8")
+            if line["bet"][name] and Fraction(line["ev"][name]) > 0
+        ]
+        exact = _kelly_by_hand(current, Shoe.from_mapping(line["known"]), names) if names else {}
+        together += len(names) == 2
         for name in ("dragon7", "panda8"):
-            if line["bet"][name] and Fraction(line["ev"][name]) > 0:
-                bet = analyze(Shoe.from_mapping(line["known"]), bets=bets).bets[name]
-                second = bet.variance + bet.expected_value**2
-                exact = Fraction(1, 2) * current * bet.expected_value / second
-                units = min(math.floor(exact) // 2 * 2, 60)
-                assert line["stake"][name] == (units if units >= 2 else 0)
-                checked += 1
-            else:
-                assert line["stake"][name] == 0
+            units = min(math.floor(exact.get(name, Fraction(0))) // 2 * 2, 60)
+            assert line["stake"][name] == (units if units >= 2 else 0)
+            checked += name in exact
         current += sum(Fraction(value) for value in line["result"].values())
-    assert checked > 10
+    assert checked > 10 and together > 0
 
 
 def test_ramp_stakes_follow_the_exact_edges() -> None:
@@ -505,3 +546,15 @@ def test_exact_moment_sd_is_its_definition_on_the_trace() -> None:
         assert exact["sd_per_round"]["mean"] == pytest.approx(sd, rel=1e-6)
         assert exact["di"]["mean"] == pytest.approx(1000 * float(ev / rounds) / sd, rel=1e-6)
     assert "exact_moments" not in risk_figures(simulate(Simulation.of(2, 4, bets=bets)))["dragon7"]
+
+
+def test_product_bets_give_the_cross_moment() -> None:
+    from exactodds.simulation.stakes import product_bets
+
+    shoe = Shoe.standard(decks=1).remove("8 8 9 9 9 K")
+    (product,) = product_bets(tuple(select_bets("dragon7,panda8")))
+    analysis = analyze(shoe, bets=[PRODUCT, product])
+    by_hand = analysis.bets["dragon_times_panda"].expected_value
+    assert analysis.bets[product.name].expected_value == by_hand
+    # Never both win: E[X_d X_p] = P(both lose) - 40 P(dragon) - 25 P(panda).
+    assert analysis.bets["dragon_times_panda"].distribution.get(Fraction(1000), 0) == 0

@@ -40,6 +40,7 @@ __all__ = [
     "RiskError",
     "bankroll_for_risk",
     "di",
+    "joint_kelly_stakes",
     "kelly_stake",
     "n0_rounds",
     "risk_of_ruin",
@@ -178,3 +179,60 @@ def kelly_stake(
     if ev <= 0 or second_moment <= 0:
         return Fraction(0)
     return fraction * bankroll * ev / second_moment
+
+
+def _solve(matrix: list[list[Fraction]], vector: list[Fraction]) -> list[Fraction] | None:
+    """The exact solution of matrix x = vector (Gauss-Jordan), or None if singular."""
+    size = len(vector)
+    rows = [[*row, value] for row, value in zip(matrix, vector, strict=True)]
+    for column in range(size):
+        pivot = next((r for r in range(column, size) if rows[r][column] != 0), None)
+        if pivot is None:
+            return None
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        lead = rows[column][column]
+        rows[column] = [value / lead for value in rows[column]]
+        for other in range(size):
+            if other != column and rows[other][column] != 0:
+                factor = rows[other][column]
+                rows[other] = [
+                    a - factor * b for a, b in zip(rows[other], rows[column], strict=True)
+                ]
+    return [row[-1] for row in rows]
+
+
+def joint_kelly_stakes(
+    fraction: Fraction,
+    bankroll: Fraction,
+    evs: list[Fraction],
+    moments: list[list[Fraction]],
+) -> list[Fraction]:
+    """Kelly stakes of several bets made in one round, sized together, exactly.
+
+    Maximizing the second-order growth ``s . EV - s' M s / (2 bankroll)`` gives
+    ``M s = fraction x bankroll x EV``, M the matrix of E[X_i X_j] per unit staked at
+    this composition.  A bet whose stake comes out at or below 0 is dropped and the rest
+    solved again.  With one bet this is :func:`kelly_stake`.
+
+    >>> half = Fraction(1, 2)
+    >>> joint_kelly_stakes(half, Fraction(1000), [Fraction(1, 100)], [[Fraction(2)]])
+    [Fraction(5, 2)]
+    >>> joint_kelly_stakes(Fraction(1), Fraction(100), [Fraction(1, 10), Fraction(1, 10)],
+    ...     [[Fraction(2), Fraction(1)], [Fraction(1), Fraction(2)]])
+    [Fraction(10, 3), Fraction(10, 3)]
+    """
+    active = [index for index, ev in enumerate(evs) if ev > 0]
+    while active:
+        solution = _solve(
+            [[moments[i][j] for j in active] for i in active],
+            [fraction * bankroll * evs[i] for i in active],
+        )
+        if solution is None:  # singular: each bet on its own
+            return [kelly_stake(fraction, bankroll, ev, moments[i][i]) for i, ev in enumerate(evs)]
+        if all(value > 0 for value in solution):
+            stakes = [Fraction(0)] * len(evs)
+            for index, value in zip(active, solution, strict=True):
+                stakes[index] = value
+            return stakes
+        active = [index for index, value in zip(active, solution, strict=True) if value > 0]
+    return [Fraction(0)] * len(evs)

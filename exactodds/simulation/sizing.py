@@ -35,6 +35,7 @@ from exactodds.simulation.stakes import (
     TableLimits,
     block_stakes,
     parse_stake,
+    product_bets,
     squared_bets,
 )
 from exactodds.simulation.strategies import Count
@@ -66,6 +67,35 @@ class Sized:
 @lru_cache(maxsize=4)
 def _squared_analyzer(rules: Rules, bets: tuple[Bet, ...]) -> Analyzer:
     return Analyzer(rules, squared_bets(bets))
+
+
+@lru_cache(maxsize=4)
+def _product_analyzer(rules: Rules, bets: tuple[Bet, ...]) -> Analyzer | None:
+    """The pairs of bets as product bets, or None if the walk would price any (too slow)."""
+    analyzer = Analyzer(rules, product_bets(bets))
+    return None if "walk" in analyzer.routes().values() else analyzer
+
+
+def _cross_moments(
+    simulation: Simulation, block: DealtBlock, values: ExpectedValues, decisions: list[Any]
+) -> Any:
+    """``cross(row, i, j)``: E[X_i X_j] per unit where two or more bets are made, or None."""
+    if len(simulation.bets) < 2:
+        return None
+    candidates = np.stack(decisions, axis=1) & np.asarray(values.numerators > 0, dtype=bool)
+    rows = np.flatnonzero(candidates.sum(axis=1) > 1)
+    analyzer = _product_analyzer(simulation.rules, simulation.bets) if len(rows) else None
+    if analyzer is None:
+        return None
+    products = exact_expected_values(analyzer, block.known[rows], simulation.suited)
+    position = {int(row): index for index, row in enumerate(rows)}
+    size = len(simulation.bets)
+
+    def cross(row: int, first: int, second: int) -> Any:
+        column = first * size - first * (first + 1) // 2 + (second - first - 1)
+        return products.fraction(position[row], column)
+
+    return cross
 
 
 def second_moments(
@@ -104,6 +134,7 @@ def sized(
         [bet.integer_pays()[1] for bet in simulation.bets],
         block.rounds_per_shoe.tolist(),
         _true_counts(simulation, block) if isinstance(simulation.stake, Ramp) else None,
+        _cross_moments(simulation, block, values, decisions) if kelly else None,
     )
     exact = None
     if simulation.exact_moments and moments is not None:

@@ -12,7 +12,8 @@ stake decides *how much*, in whole units, from the exact EV of the known composi
   composition, exactly, where the bankroll is ``--bankroll`` at the start of each shoe
   and moves with the results through the shoe (each shoe starts again from
   ``--bankroll``, so shoes stay independent and a run stays exact to split and merge).
-  Several bets in one round are each sized from the bankroll before the round.
+  Several bets made in one round are sized together from the bankroll before the round
+  (:func:`~exactodds.analysis.risk.joint_kelly_stakes`, with the exact cross moments).
 
 Every stake is then rounded down to a multiple of ``chip`` and capped at the table
 maximum; a stake below the table minimum is not made (a Kelly or ramp stake) or is
@@ -35,11 +36,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.analysis.risk import kelly_stake
+from exactodds.analysis.risk import joint_kelly_stakes, kelly_stake
 from exactodds.numbers import fraction_string, parse_number
 from exactodds.simulation.dealing import SimulationError
 
-__all__ = ["Flat", "Kelly", "Ramp", "Stake", "TableLimits", "parse_stake"]
+__all__ = [
+    "Flat",
+    "Kelly",
+    "Ramp",
+    "Stake",
+    "TableLimits",
+    "block_stakes",
+    "parse_stake",
+    "product_bets",
+    "squared_bets",
+]
 
 IntArray = npt.NDArray[np.int64]
 _STAKE_HELP = (
@@ -207,6 +218,40 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     return Ramp(tuple(steps), by_count)
 
 
+def product_bets(bets: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Each pair of bets as one bet paying the product of their pays: its EV is E[X_i X_j].
+
+    Pairs in the order (0, 1), (0, 2), ..., (1, 2), ...
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> product = product_bets(select_bets("dragon7,panda8"))[0]
+    >>> product.name, product.pay_table["win*lose"]
+    ('dragon7*panda8', Fraction(-40, 1))
+    """
+    from exactodds.bets.bet import Bet
+
+    def settle(first: Any, second: Any) -> Any:
+        return lambda summary: f"{first.settle(summary)}*{second.settle(summary)}"
+
+    products = []
+    for i, first in enumerate(bets):
+        for second in bets[i + 1 :]:
+            products.append(
+                Bet(
+                    f"{first.name}*{second.name}",
+                    f"{first.name} times {second.name}",
+                    settle(first, second),
+                    {
+                        f"{a}*{b}": pay_a * pay_b
+                        for a, pay_a in first.pay_table.items()
+                        for b, pay_b in second.pay_table.items()
+                    },
+                    first.needs_suits or second.needs_suits,
+                )
+            )
+    return tuple(products)
+
+
 def squared_bets(bets: tuple[Any, ...]) -> tuple[Any, ...]:
     """Each bet with its pays squared: its EV is the bet's exact second moment per unit.
 
@@ -239,11 +284,15 @@ def block_stakes(
     denominators: list[int],
     rounds_per_shoe: list[int],
     true_counts: list[tuple[IntArray, IntArray]] | None = None,
+    cross_moments: Any = None,
 ) -> tuple[IntArray, list[int]]:
     """Every round's stake on every bet (rounds x bets, whole units), and Kelly's growth.
 
     *true_counts* (a count ramp only) holds each bet's count before every round as a ratio
-    (numerators, positive denominators).
+    (numerators, positive denominators).  *cross_moments* (Kelly only) gives E[X_i X_j] per
+    unit at a row, ``cross_moments(row, i, j)``, for rows where several bets are made: they
+    are then sized together (:func:`~exactodds.analysis.risk.joint_kelly_stakes`); without
+    it each bet is sized on its own.
 
     *values* and *second_moments* are :class:`~exactodds.simulation.evaluate.ExpectedValues`
     (the second moments only for Kelly); *pays* each round's result per unit of each bet,
@@ -275,6 +324,7 @@ def block_stakes(
         pays,
         denominators,
         rounds_per_shoe,
+        cross_moments,
     )
 
 
@@ -288,6 +338,7 @@ def _kelly_stakes(
     pays: IntArray,
     denominators: list[int],
     rounds_per_shoe: list[int],
+    cross_moments: Any,
 ) -> tuple[IntArray, list[int]]:
     import math
 
@@ -299,10 +350,25 @@ def _kelly_stakes(
         current = bankroll
         for row in np.flatnonzero(candidates[first : first + count].any(axis=1)) + first:
             won = Fraction(0)
-            for column in np.flatnonzero(candidates[row]).tolist():
-                exact = stake.stake(
-                    current, values.fraction(row, column), second_moments.fraction(row, column)
-                )
+            columns = np.flatnonzero(candidates[row]).tolist()
+            evs = [values.fraction(row, column) for column in columns]
+            if len(columns) > 1 and cross_moments is not None:
+                matrix = [
+                    [
+                        second_moments.fraction(row, i)
+                        if i == j
+                        else cross_moments(row, min(i, j), max(i, j))
+                        for j in columns
+                    ]
+                    for i in columns
+                ]
+                exacts = joint_kelly_stakes(stake.fraction, current, evs, matrix)
+            else:
+                exacts = [
+                    stake.stake(current, ev, second_moments.fraction(row, column))
+                    for ev, column in zip(evs, columns, strict=True)
+                ]
+            for column, exact in zip(columns, exacts, strict=True):
                 units = int(limits.rounded(np.array([math.floor(exact)]))[0])
                 stakes[row, column] = units
                 won += Fraction(units * int(pays[row, column]), denominators[column])
