@@ -558,3 +558,28 @@ def test_product_bets_give_the_cross_moment() -> None:
     assert analysis.bets[product.name].expected_value == by_hand
     # Never both win: E[X_d X_p] = P(both lose) - 40 P(dragon) - 25 P(panda).
     assert analysis.bets["dragon_times_panda"].distribution.get(Fraction(1000), 0) == 0
+
+
+def test_sized_studies_do_not_depend_on_blocks_or_workers() -> None:
+    study = Simulation.of(
+        7,
+        3,
+        bets=select_bets("dragon7,panda8"),
+        procedure=DealingProcedure(decks=2),
+        stake=Kelly(Fraction(1, 2)),
+        bankroll=Fraction(500),
+        trip_shoes=3,
+        exact_moments=True,
+    )
+    one = simulate(study, block_shoes=1).tally
+    assert (
+        one == simulate(study, block_shoes=4).tally == simulate(study, jobs=2, block_shoes=2).tally
+    )
+    assert one.risk is not None and one.risk.trips == 2 and one.risk.growth != 0
+
+
+def test_sweep_csv_has_one_row_per_combination() -> None:
+    result = invoke(*SMALL, "--bets", "tie", "--sweep", "min-edge=0,1%,2%", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    header, *rows = result.stdout.splitlines()
+    assert header.split(",")[:2] == ["min-edge", "penetration"] and len(rows) == 3
