@@ -583,3 +583,20 @@ def test_sweep_csv_has_one_row_per_combination() -> None:
     assert result.exit_code == 0, result.output
     header, *rows = result.stdout.splitlines()
     assert header.split(",")[:2] == ["min-edge", "penetration"] and len(rows) == 3
+
+
+def test_flat_figures_beside_a_sizing_equal_a_flat_run() -> None:
+    common: dict[str, Any] = {
+        "bets": select_bets("dragon7,panda8"),
+        "procedure": DealingProcedure(decks=2),
+        "bankroll": Fraction(300),
+        "trip_shoes": 2,
+        "limits": TableLimits(2),
+        "questions": RiskQuestions(Fraction(1, 10)),
+    }
+    sized = simulate(Simulation.of(8, 6, stake=parse_stake("ramp:0=2,2%=6"), **common)).as_dict()
+    flat = simulate(Simulation.of(8, 6, stake=parse_stake("flat", TableLimits(2)), **common))
+    expected = flat.as_dict()["combined"]
+    for key in ("ev_per_round", "sd_per_round", "di", "risk_of_ruin", "bankroll_for_risk"):
+        assert sized["combined"]["flat"][key] == expected[key]
+    assert "flat" not in expected

@@ -196,10 +196,20 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
             ),
         ]
     lines += _ruin_lines(combined, digits)
+    if "flat" in combined:
+        flat = combined["flat"]
+        lines += [
+            "",
+            "Flat stakes instead (the table minimum whenever the strategy bets), all bets: "
+            f"EV {figure_text(flat['ev_per_round'], digits)}, "
+            f"SD {figure_text(flat['sd_per_round'], digits)}, "
+            f"DI {figure_text(flat['di'], digits)} per round.",
+        ]
+        lines += _ruin_lines(flat, digits, " (flat stakes)")
     return lines
 
 
-def _ruin_lines(combined: dict[str, Any], digits: int) -> list[str]:
+def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[str]:
     lines = []
     for key in ("risk_of_ruin", "bankroll_for_risk"):
         if key not in combined:
@@ -214,7 +224,7 @@ def _ruin_lines(combined: dict[str, Any], digits: int) -> list[str]:
             formula = data["formula"]
             lines += [
                 "",
-                f"Risk of ruin of {data['bankroll']:g} units, all bets together:",
+                f"Risk of ruin of {data['bankroll']:g} units, all bets together{label}:",
                 f"  formula (diffusion), unlimited play: {_percent(formula['unlimited'], 3)}",
                 f"  formula (diffusion), {trip}: {_percent(formula['trip'], 3)}",
                 f"  simulated, {data['trips']:,} trips of consecutive shoes: "
@@ -225,7 +235,7 @@ def _ruin_lines(combined: dict[str, Any], digits: int) -> list[str]:
             formula = data["formula"]
             lines += [
                 "",
-                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units:",
+                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units{label}:",
                 f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}",
                 f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}",
                 f"  simulated, {data['trips']:,} trips: "

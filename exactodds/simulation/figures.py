@@ -163,6 +163,8 @@ class RiskTally:
     #: With exact moments: per bet, the per-shoe sums of stake**2 x E[X**2 | composition]
     #: over the bets made (units of 2**-MOMENT_BITS), as :class:`SeriesMoments`.
     exact_squares: tuple[SeriesMoments, ...] = ()
+    #: For a stake other than flat: the same sums for flat betting (None otherwise).
+    flat: RiskTally | None = None
 
     @property
     def combined_denominator(self) -> int:
@@ -233,6 +235,7 @@ class RiskTally:
             tuple(a + b for a, b in zip(self.wagered, other.wagered, strict=True)),
             self.growth + other.growth,
             _merge_series(self.exact_squares, other.exact_squares),
+            _merge_flat(self.flat, other.flat),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -258,6 +261,7 @@ class RiskTally:
             "wagered": list(self.wagered),
             "growth": self.growth,
             "exact_squares": [moments.as_list() for moments in self.exact_squares],
+            "flat": None if self.flat is None else self.flat.as_dict(),
         }
 
     @classmethod
@@ -278,7 +282,14 @@ class RiskTally:
             tuple(_whole(value) for value in data["wagered"]),
             _whole(data["growth"]),
             tuple(SeriesMoments.from_list(values) for values in data["exact_squares"]),
+            None if data["flat"] is None else cls.from_dict(data["flat"]),
         )
+
+
+def _merge_flat(first: RiskTally | None, second: RiskTally | None) -> RiskTally | None:
+    if first is None or second is None:
+        return first or second
+    return first.merged(second)
 
 
 def _merge_series(

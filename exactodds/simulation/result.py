@@ -284,6 +284,19 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
         | {"covariance": combined_covariance(tally, risk, names)}
         | ruin_figures(tally, risk, combined, simulation.bankroll, simulation.questions)
     )
+    if risk.flat is not None:
+        flat_unit = Fraction(1, risk.flat.combined_denominator)
+        flat = series_figures(
+            tally,
+            risk.flat.combined_expected,
+            risk.flat.combined,
+            flat_unit**2,
+            sum(risk.flat.wagered),
+            risk.flat.combined_realized.total * flat_unit,
+        )
+        data["combined"]["flat"] = flat.as_dict(hour) | ruin_figures(
+            tally, risk.flat, flat, simulation.bankroll, simulation.questions
+        )
     if isinstance(simulation.stake, Kelly):
         data["combined"]["growth_rate_per_round"] = (
             risk.growth / GROWTH_SCALE / tally.rounds if tally.rounds else None

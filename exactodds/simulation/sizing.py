@@ -15,6 +15,7 @@ what the risk figures need (:class:`~exactodds.simulation.figures.RiskTally`).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -30,6 +31,7 @@ from exactodds.simulation.dealing import DealingProcedure, DealtBlock, Simulatio
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
 from exactodds.simulation.figures import MOMENT_BITS, RiskTally, block_risk_tally
 from exactodds.simulation.stakes import (
+    Flat,
     Kelly,
     Ramp,
     TableLimits,
@@ -62,6 +64,9 @@ class Sized:
     growth: list[int]
     #: With exact moments: stake**2 x E[X**2 | composition] (units 2**-MOMENT_BITS).
     exact_squares: IntArray | None = None
+    #: The strategies' decisions and each round's result per unit (for the flat figures).
+    decided: npt.NDArray[np.bool_] | None = None
+    pays: IntArray | None = None
 
 
 @lru_cache(maxsize=4)
@@ -149,7 +154,8 @@ def sized(
                 "or leave out --exact-moments."
             )
         exact = np.rint(scaled).astype(np.int64)
-    return Sized(stakes, stakes * pays, growth, exact)
+    decided = np.stack(decisions, axis=1) if decisions else None
+    return Sized(stakes, stakes * pays, growth, exact, decided, pays)
 
 
 def _moments_where_bet(
@@ -199,9 +205,30 @@ def risk_tally(
     fixed: IntArray,
     rounds_per_shoe: list[int],
 ) -> RiskTally:
-    """The block's :class:`RiskTally` from its sized results."""
-    return block_risk_tally(
-        [bet.integer_pays()[1] for bet in simulation.bets],
+    """The block's :class:`RiskTally` from its sized results.
+
+    For a stake other than flat, ``flat`` holds the same sums for flat betting (the table
+    minimum whenever the strategy bets), so both sets of bankroll figures can be given.
+    """
+    denominators = [bet.integer_pays()[1] for bet in simulation.bets]
+    flat = None
+    if (
+        not isinstance(simulation.stake, Flat)
+        and sized.decided is not None
+        and sized.pays is not None
+    ):
+        stakes = sized.decided.astype(np.int64) * simulation.limits.minimum
+        flat = block_risk_tally(
+            denominators,
+            simulation.trip_shoes,
+            first_shoe,
+            stakes * sized.pays,
+            fixed * stakes,
+            rounds_per_shoe,
+            stakes.sum(axis=0).tolist(),
+        )
+    tally = block_risk_tally(
+        denominators,
         simulation.trip_shoes,
         first_shoe,
         sized.results,
@@ -211,6 +238,7 @@ def risk_tally(
         sum(sized.growth),
         sized.exact_squares,
     )
+    return dataclasses.replace(tally, flat=flat) if flat is not None else tally
 
 
 #: Cards a baccarat round uses on average (8 decks: about 4.94), for the trip length.
