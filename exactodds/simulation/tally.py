@@ -25,7 +25,10 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from exactodds.simulation.figures import RiskTally
 
 __all__ = ["BetTally", "Estimate", "Sums", "Tally", "finite"]
 
@@ -135,7 +138,7 @@ class Tally:
     rounds_histogram: tuple[tuple[int, int], ...]
     bets: tuple[BetTally, ...]
     #: The sums behind the risk figures (:mod:`exactodds.simulation.figures`); None: no shoe.
-    risk: Any = None
+    risk: RiskTally | None = None
 
     @classmethod
     def empty(cls, pay_denominators: Iterable[int]) -> Tally:
@@ -226,7 +229,7 @@ class Tally:
         )
 
 
-def _merge_risk(first: Any, second: Any) -> Any:
+def _merge_risk(first: RiskTally | None, second: RiskTally | None) -> RiskTally | None:
     if first is None:
         return second
     if second is None:
