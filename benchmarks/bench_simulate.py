@@ -10,6 +10,13 @@ compositions), which bounds what the rest of the simulation may cost.
 
 The issue's floor: 30,000 exact rounds per second on this 2-core machine for
 perfect play on every standard bet at once.
+
+Then the cost of the risk figures (issue 18: at most 10% of the rounds per second):
+the time of the stakes and the risk sums (:func:`~exactodds.simulation.sizing.sized`
+and :func:`~exactodds.simulation.sizing.risk_tally`) as a share of the whole block
+(:func:`~exactodds.simulation.block.run_block`), on the same block; and the pair
+bets' closed form (:mod:`exactodds.simulation.pairs`) against the kernel's evaluation
+of the same compositions (the floor: 1,000,000 rounds per second per job).
 """
 
 from __future__ import annotations
@@ -21,9 +28,12 @@ import time
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rules
+from exactodds.simulation.block import prepare, run_block
 from exactodds.simulation.dealing import DealingProcedure, deal_block
 from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.run import Simulation, simulate
+from exactodds.simulation.sizing import risk_tally, sized
 
 BET_SETS = {
     "all 27 bets": "all",
@@ -66,6 +76,67 @@ def main() -> None:
                 result = simulate(simulation, jobs=jobs)
                 rates.append(result.tally.rounds / (time.perf_counter() - started))
         print(f"{label:26} {_summary(reference):>26} {_summary(one):>26} {_summary(two):>26}")
+    _risk_share(rules, arguments.runs, arguments.shoes)
+    _pairs(rules, arguments.runs, arguments.shoes)
+
+
+def _risk_share(rules: Rules, runs: int, shoes: int) -> None:
+    print(f"\nrisk figures' share of a block of {shoes} shoes, median (min-max) of {runs} runs")
+    for label, selection in BET_SETS.items():
+        bets = select_bets(selection, rules)
+        simulation = Simulation.of(shoes, 1, rules, bets)
+        block = deal_block(simulation.procedure, rules.tableau, 1, 0, shoes)
+        prepared = prepare(rules, simulation.bets)
+        values = exact_expected_values(prepared.analyzer, block.known, simulation.suited)
+        pays = prepared.pays.lookup(block.summary)
+        fixed = (values.floats() * 2**40).round().astype("int64")
+        decisions = [values.numerators[:, column] > 0 for column in range(len(bets))]
+        shares = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            run_block(simulation, 0, shoes)
+            whole = time.perf_counter() - started
+            started = time.perf_counter()
+            done = sized(simulation, simulation.bets, block, values, decisions, pays)
+            risk_tally(simulation, 0, done, fixed, block.rounds_per_shoe.tolist())
+            shares.append(100 * (time.perf_counter() - started) / whole)
+        exact = Simulation.of(shoes, 1, rules, bets, exact_moments=True)
+        run_block(exact, 0, 2)  # compile the squared pays' program once
+        ratios = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            run_block(simulation, 0, shoes)
+            plain = time.perf_counter() - started
+            started = time.perf_counter()
+            run_block(exact, 0, shoes)
+            ratios.append(plain / (time.perf_counter() - started))
+        print(
+            f"{label:26} {statistics.median(shares):6.1f}% "
+            f"({min(shares):.1f}-{max(shares):.1f}%) of the block's time; with --exact-moments "
+            f"{statistics.median(ratios):.2f}x the rounds/s ({min(ratios):.2f}-{max(ratios):.2f})"
+        )
+
+
+def _pairs(rules: Rules, runs: int, shoes: int) -> None:
+    bets = select_bets("player_pair,banker_pair", rules)
+    analyzer = Analyzer(rules, bets)
+    block = deal_block(DealingProcedure(), rules.tableau, 1, 0, shoes)
+    table = analyzer.expected_value_table  # the kernel's road, as before the closed form
+    ranks = block.known.reshape(-1, 13, 4).sum(axis=2).tolist()
+    kernel: list[float] = []
+    closed: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        table(ranks, outcomes=False)
+        kernel.append(block.rounds / (time.perf_counter() - started))
+        started = time.perf_counter()
+        pair_expected_values(bets, block.known)
+        closed.append(block.rounds / (time.perf_counter() - started))
+    ratio = statistics.median(closed) / statistics.median(kernel)
+    print(
+        f"\npairs, evaluation only: kernel {_summary(kernel)}, closed form {_summary(closed)} "
+        f"rounds/s ({ratio:.1f}x)"
+    )
 
 
 if __name__ == "__main__":

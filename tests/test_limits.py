@@ -55,6 +55,7 @@ from exactodds.simulation.checkpoint import (
     CHECKPOINT_LIMIT,
     CheckpointError,
     _checksum,
+    check_tally,
     save_checkpoint,
 )
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
@@ -321,7 +322,14 @@ def test_any_edit_of_a_checkpoint_is_refused_in_one_sentence_or_resumes_exactly(
     except SimulationError as error:
         assert str(error).count(". ") == 0 and str(error).endswith("."), str(error)
         return
-    # Accepted: then the edit did not change what the checkpoint means.
+    if forge:
+        # A forger who recomputes the checksum can write any tally the consistency checks
+        # admit (a bin moved in a histogram, say): no reader can tell that from a real run.
+        # What holds is that the resumed run is a consistent tally, never an Internal error.
+        check_tally(resumed.tally, small_study(5))
+        assert resumed.tally.shoes == 5
+        return
+    # Unforged and accepted: then the edit did not change what the checkpoint means.
     assert resumed.tally == simulate(small_study(5)).tally
 
 

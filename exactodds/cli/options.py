@@ -121,6 +121,7 @@ def built_options(
     bets: bool = True,
     all_bets: bool = False,
     default_selection: Callable[[Mapping[str, Any]], str | None] | None = None,
+    keep_values: bool = False,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -130,11 +131,15 @@ def built_options(
     in place of the option values, built in that order inside the one usage-error guard:
     a bad value is one sentence and exit 2 before the command runs. Without ``--bets``,
     *default_selection* (given the command's other option values) may choose the bets.
+    With *keep_values* the command also receives ``option_values``, the values as given (by
+    parameter name), to build other variants from (``simulate --sweep``).
     """
 
     def decorate(function: Function) -> Function:
         @functools.wraps(function)
         def command(**values: Any) -> Any:
+            if keep_values:
+                given = {option.parameter: values[option.parameter] for option in options}
             try:
                 if shoe:
                     values["shoe"] = build_shoe(
@@ -161,6 +166,8 @@ def built_options(
                     )
             except ExactOddsError as error:
                 raise usage_error(error) from None
+            if keep_values:
+                values["option_values"] = given
             return function(**values)
 
         options = [

@@ -16,6 +16,7 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, signals_request_stop, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
+from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules
@@ -23,6 +24,9 @@ from exactodds.rules import Rules
 if TYPE_CHECKING:
     from exactodds.simulation.result import SimulationResult
     from exactodds.simulation.study import Simulation
+
+if TYPE_CHECKING:
+    from exactodds.simulation.run import Simulation
 
 
 class _Progress:
@@ -71,6 +75,52 @@ def _bets_named_in(plays: tuple[str, ...]) -> str | None:
     return ",".join(named) if named else None
 
 
+def build_simulation(
+    options: dict[str, Any], rules: Rules | None = None, bets: list[Bet] | None = None
+) -> Simulation:
+    """The study that ``simulate``'s option values describe, checked before any dealing.
+
+    *rules* and *bets* are the ones the shared options already built; a sweep passes none and
+    they are built here from its combination's option values (``pays`` may be swept).
+    """
+    from exactodds.interface import build_bets, build_rules
+    from exactodds.simulation.dealing import DealingProcedure
+    from exactodds.simulation.sizing import sizing_from_options
+    from exactodds.simulation.strategies import parse_plays
+    from exactodds.simulation.study import Simulation
+
+    plays = options["plays"]
+    if rules is None:
+        rules = build_rules(
+            options["variant"],
+            options["commission"],
+            options["tie_pays"],
+            options["tie_loses"],
+            options["rules_file"],
+        )
+    if bets is None:
+        bets = build_bets(
+            rules,
+            options["selection"] or _bets_named_in(plays),
+            options["pays"],
+            options["paytable"],
+            options["bet_files"],
+        )
+    threshold = parse_number(options["min_edge"], "--min-edge")
+    strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
+    procedure = DealingProcedure(
+        decks=options["decks"],
+        cut=options["cut"],
+        burn=options["burn"],
+        after_cut=options["after_cut"],
+        cut_first_rounds=options["cut_first_rounds"],
+    )
+    sizing = sizing_from_options(procedure, **options["sizing_options"])
+    return Simulation.of(
+        options["shoes"], options["seed"], rules, bets, strategies, procedure, **sizing
+    )
+
+
 @click.command(name="simulate")
 @click.option(
     "--shoes",
@@ -117,7 +167,11 @@ def _bets_named_in(plays: tuple[str, ...]) -> str | None:
     help="Rounds dealt when the cut card is the first card of a round, that round included "
     "(default: --after-cut + 1; Wizard of Odds' rules and Jacobson's studies deal 1).",
 )
-@built_options(shoe=False, default_selection=lambda values: _bets_named_in(values["plays"]))
+@built_options(
+    shoe=False,
+    default_selection=lambda values: _bets_named_in(values["plays"]),
+    keep_values=True,
+)
 @click.option(
     "--play",
     "plays",
@@ -154,7 +208,8 @@ def _bets_named_in(plays: tuple[str, ...]) -> str | None:
     "trace_file",
     metavar="FILE",
     help="Write one JSON line per round: shoe, round, the known composition, each bet's "
-    "exact EV and decision, the cards and the result.",
+    "exact EV, decision and stake, the cards and the result. A FILE ending in .parquet is "
+    'written as Parquet (pip install "exactodds[data]").',
 )
 @click.option(
     "--checkpoint",
@@ -177,6 +232,7 @@ def _bets_named_in(plays: tuple[str, ...]) -> str | None:
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @plot_option
+@risk_options
 def simulate(
     shoes: int,
     seed: int,
@@ -187,6 +243,7 @@ def simulate(
     cut_first_rounds: int | None,
     rules: Rules,
     bets: list[Bet],
+    option_values: dict[str, Any],
     plays: tuple[str, ...],
     min_edge: str,
     jobs: int | None,
@@ -198,6 +255,9 @@ def simulate(
     digits: int,
     quiet: bool,
     plot_directory: str | None,
+    sizing_options: dict[str, Any],
+    show_risk: bool,
+    sweeps: tuple[str, ...],
 ) -> None:
     """Deal shoes as a casino does and play each bet by a strategy, with exact EVs.
 
@@ -214,11 +274,12 @@ def simulate(
       exactodds simulate --bets dragon7 --variant ez --trace rounds.jsonl --shoes 10
       exactodds simulate --shoes 1000000 --checkpoint run.json   # Ctrl-C, then --resume
       exactodds simulate --bets dragon7 --variant ez --shoes 1000 --plot figures/
+      exactodds simulate --bets dragon7,panda8 --bankroll 200 --risk 5% --trip-rounds 800
+      exactodds simulate --bets dragon7 --stake kelly:0.5 --bankroll 5000 --table-max 100
+      exactodds simulate --bets dragon7 --sweep cut=14,40,80 --plot figures/
     """
-    from exactodds.simulation.dealing import DealingProcedure, SimulationError
-    from exactodds.simulation.run import Simulation
+    from exactodds.simulation.dealing import SimulationError
     from exactodds.simulation.run import simulate as run_simulation
-    from exactodds.simulation.strategies import parse_plays
 
     try:
         if jobs is not None and jobs < 1:
@@ -231,16 +292,39 @@ def simulate(
             from exactodds.report.parsheet_plots import require_matplotlib
 
             require_matplotlib()
-        threshold = parse_number(min_edge, "--min-edge")
-        strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
-        procedure = DealingProcedure(
-            decks=decks,
-            cut=cut,
-            burn=burn,
-            after_cut=after_cut,
-            cut_first_rounds=cut_first_rounds,
-        )
-        simulation = Simulation.of(shoes, seed, rules, bets, strategies, procedure)
+        options = {
+            "shoes": shoes,
+            "seed": seed,
+            "decks": decks,
+            "cut": cut,
+            "burn": burn,
+            "after_cut": after_cut,
+            "cut_first_rounds": cut_first_rounds,
+            "plays": plays,
+            "min_edge": min_edge,
+            "sizing_options": sizing_options,
+            **option_values,
+        }
+        parquet = trace_file is not None and trace_file.lower().endswith(".parquet")
+        if parquet:  # before dealing: the extra, and the JSON Lines file written on the way
+            from exactodds.simulation.frame import require_data_extra
+
+            require_data_extra("--trace FILE.parquet")
+        if sweeps:
+            from exactodds.cli.simulate_sweep import run_sweep
+
+            if checkpoint_file or trace_file or resume or dask_address:
+                raise SimulationError(
+                    "--sweep runs one study per combination; --checkpoint, --resume, --trace "
+                    "and --dask apply to one study: run the combinations one by one for those."
+                )
+            emit(
+                run_sweep(
+                    build_simulation, options, sweeps, jobs, output_format, digits, plot_directory
+                )
+            )
+            return
+        simulation = build_simulation(options, rules, bets)
     except ExactOddsError as error:
         raise usage_error(error) from None
     signals: list[int] = []
@@ -254,10 +338,12 @@ def simulate(
             progress=_Progress(shoes) if not quiet and _terminal(sys.stderr) else None,
             checkpoint=checkpoint_file,
             resume=resume,
-            trace=trace_file,
+            trace=f"{trace_file}.jsonl" if parquet else trace_file,
             stop=lambda: bool(signals),
         )
-        _write_result(result, output_format, digits, plot_directory)
+        _write_result(result, output_format, digits, plot_directory, show_risk)
+        if parquet and trace_file is not None:
+            _parquet_trace(trace_file, result.complete)
     if failure is not None:  # the checkpoint could not be kept: an output failure
         raise click.ClickException(str(failure))
     if not result.complete:
@@ -304,8 +390,26 @@ def _run(
     return result, None
 
 
+def _parquet_trace(trace_file: str, complete: bool) -> None:
+    """The run's JSON Lines trace written as Parquet at *trace_file*; an output failure is exit 1."""
+    from exactodds.simulation.frame import trace_to_parquet
+
+    try:
+        trace_to_parquet(f"{trace_file}.jsonl", trace_file)
+    except (ExactOddsError, OSError) as error:
+        raise click.ClickException(
+            f"The Parquet trace {trace_file!r} could not be written: {error}"
+        ) from None
+    if complete:  # an interrupted run keeps its lines for --resume
+        os.remove(f"{trace_file}.jsonl")
+
+
 def _write_result(
-    result: SimulationResult, output_format: str, digits: int, plot_directory: str | None
+    result: SimulationResult,
+    output_format: str,
+    digits: int,
+    plot_directory: str | None,
+    show_risk: bool = False,
 ) -> None:
     from exactodds.report.simulation import render_csv, render_json, render_table
 
@@ -314,7 +418,7 @@ def _write_result(
     elif output_format == "csv":
         emit(render_csv(result))
     else:
-        emit(render_table(result, digits))
+        emit(render_table(result, digits, risk=show_risk))
     if plot_directory is not None:
         from exactodds.report.parsheet_plots import simulation_figures
 

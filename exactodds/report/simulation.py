@@ -15,12 +15,13 @@ import csv
 import io
 import json
 import math
+from typing import Any
 
 from exactodds.report.table import simple_table
-from exactodds.simulation.result import BetResult, SimulationResult
+from exactodds.simulation.result import BetResult, SimulationResult, risk_figures
 from exactodds.simulation.tally import Estimate
 
-__all__ = ["CSV_COLUMNS", "render_csv", "render_json", "render_table"]
+__all__ = ["CSV_COLUMNS", "figure_text", "render_csv", "render_json", "render_table"]
 
 
 def render_json(result: SimulationResult) -> str:
@@ -46,8 +47,12 @@ def _estimate(estimate: Estimate, digits: int) -> str:
     return f"{_number(estimate.mean, digits)} ± {_number(1.96 * estimate.stderr, digits)}"
 
 
-def render_table(result: SimulationResult, digits: int = 4) -> str:
-    """The result as text tables: per bet, both estimators with 95% intervals."""
+def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) -> str:
+    """The result as text tables: per bet, both estimators with 95% intervals.
+
+    With *risk*, also the risk figures: EV and SD per round, DI, SCORE, N0, the
+    covariance, and the risk of ruin and bankroll figures asked for.
+    """
     tally = result.tally
     simulation = result.simulation
     histogram = dict(tally.rounds_histogram)
@@ -107,7 +112,123 @@ def render_table(result: SimulationResult, digits: int = 4) -> str:
     ]
     lines.append(simple_table(detail_rows, detail_headers, ("left",) * len(detail_headers)))
     lines += ["", _depth_table(bets)]
+    if risk:
+        lines += _risk_lines(result, digits)
     return "\n".join(lines)
+
+
+def figure_text(data: dict[str, Any] | None, digits: int) -> str:
+    """An estimate ``{"mean", "stderr"}`` as ``mean ± 1.96 stderr`` (significant digits).
+
+    >>> figure_text({"mean": 0.0123456, "stderr": 0.001}, 3), figure_text(None, 3)
+    ('0.0123 ± 0.002', '-')
+    """
+    if data is None or data.get("mean") is None:
+        return "-"
+    mean = data["mean"]
+    if data.get("stderr") is None:
+        return f"{mean:.{digits}g}"
+    return f"{mean:.{digits}g} ± {1.96 * data['stderr']:.2g}"
+
+
+def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
+    """The risk figures: per bet and combined, covariance, ruin and bankroll."""
+    figures = risk_figures(result)
+    if not figures:
+        return []
+    hour = result.simulation.questions.rounds_per_hour
+    names = [bet.name for bet in result.simulation.bets]
+    headers = ["Per round", "EV", "SD", "DI", "SCORE", "N0 rounds"]
+    keys = ["ev_per_round", "sd_per_round", "di", "score", "n0_rounds"]
+    if hour is not None:
+        headers += ["EV/hour", "SD/hour"]
+        keys += ["ev_per_hour", "sd_per_hour"]
+    headers += ["Units wagered", "ROI"]
+    exact = "exact_moments" in figures[names[0]]
+    if exact:
+        headers += ["SD, exact moments", "DI, exact moments"]
+    rows = []
+    for name in [*names, "combined"]:
+        data = figures[name]
+        rows.append(
+            [name if name != "combined" else "all bets"]
+            + [figure_text(data.get(key), digits) for key in keys]
+            + [f"{data['units_wagered']:,}", _percent(data.get("roi"), 3)]
+            + [
+                figure_text(data.get("exact_moments", {}).get(key), digits)
+                for key in (("sd_per_round", "di") if exact else ())
+            ]
+        )
+    lines = [
+        "",
+        simple_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1)),
+        "",
+        f"Stakes: {result.simulation.stake.describe()} ({result.simulation.limits.describe()}). "
+        "EV per round from the exact EVs of the bets made, SD from the realized results; "
+        "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
+    ]
+    combined = figures["combined"]
+    if "growth_rate_per_round" in combined:
+        lines.append(
+            f"Kelly growth rate: {combined['growth_rate_per_round']:.{digits}g} per round."
+        )
+    if len(names) > 1:
+        matrix = combined["covariance"]
+        lines += [
+            "",
+            simple_table(
+                [[a] + [figure_text({"mean": matrix[a][b]}, digits) for b in names] for a in names],
+                ["Covariance per round", *names],
+                ("left",) * (len(names) + 1),
+            ),
+        ]
+    lines += _ruin_lines(combined, digits)
+    if "flat" in combined:
+        flat = combined["flat"]
+        lines += [
+            "",
+            "Flat stakes instead (the table minimum whenever the strategy bets), all bets: "
+            f"EV {figure_text(flat['ev_per_round'], digits)}, "
+            f"SD {figure_text(flat['sd_per_round'], digits)}, "
+            f"DI {figure_text(flat['di'], digits)} per round.",
+        ]
+        lines += _ruin_lines(flat, digits, " (flat stakes)")
+    return lines
+
+
+def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[str]:
+    lines = []
+    for key in ("risk_of_ruin", "bankroll_for_risk"):
+        if key not in combined:
+            continue
+        data = combined[key]
+        trip = (
+            f"a trip of {data['rounds_per_trip']:.0f} rounds ({data['trip_shoes']} "
+            f"shoe{'s' if data['trip_shoes'] != 1 else ''}"
+            f"{'' if data['trip_rounds'] is None else ', asked ' + str(data['trip_rounds'])})"
+        )
+        if key == "risk_of_ruin":
+            formula = data["formula"]
+            lines += [
+                "",
+                f"Risk of ruin of {data['bankroll']:g} units, all bets together{label}:",
+                f"  formula (diffusion), unlimited play: {_percent(formula['unlimited'], 3)}",
+                f"  formula (diffusion), {trip}: {_percent(formula['trip'], 3)}",
+                f"  simulated, {data['trips']:,} trips of consecutive shoes: "
+                f"{_percent(data['simulated']['trip']['mean'], 3)} "
+                f"({data['simulated']['ruined_trips']:,} ruined)",
+            ]
+        else:
+            formula = data["formula"]
+            lines += [
+                "",
+                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units{label}:",
+                f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}",
+                f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}",
+                f"  simulated, {data['trips']:,} trips: "
+                f"{figure_text({'mean': data['simulated']['trip']}, digits)}",
+            ]
+    return lines
 
 
 def _depth_table(bets: list[BetResult]) -> str:
@@ -134,7 +255,21 @@ CSV_COLUMNS = (
     "units_per_100_rounds_exact_ev_stderr",
     "units_per_100_rounds_realized",
     "units_per_100_rounds_realized_stderr",
+    # The risk figures (issue 18), added at the end so that older readers keep working.
+    "ev_per_round",
+    "ev_per_round_stderr",
+    "sd_per_round",
+    "sd_per_round_stderr",
+    "di",
+    "di_stderr",
+    "score",
+    "score_stderr",
+    "n0_rounds",
+    "n0_rounds_stderr",
+    "units_wagered",
+    "roi",
 )
+_RISK_COLUMNS = ("ev_per_round", "sd_per_round", "di", "score", "n0_rounds")
 
 
 def render_csv(result: SimulationResult) -> str:
@@ -142,7 +277,18 @@ def render_csv(result: SimulationResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    figures = risk_figures(result)
     for bet in result.bets():
+        risk = figures.get(bet.name, {})
+        cells = [
+            "" if risk.get(key, {}).get(part) is None else repr(risk[key][part])
+            for key in _RISK_COLUMNS
+            for part in ("mean", "stderr")
+        ]
+        cells += [
+            str(risk.get("units_wagered", "")),
+            "" if risk.get("roi") is None else repr(risk["roi"]),
+        ]
         estimates = (
             bet.units_per_shoe["exact_ev"],
             bet.units_per_shoe["realized"],
@@ -164,6 +310,7 @@ def render_csv(result: SimulationResult) -> str:
                     for estimate in estimates
                     for value in (estimate.mean, estimate.stderr)
                 ),
+                *cells,
             ]
         )
     return buffer.getvalue().rstrip("\n")

@@ -29,6 +29,7 @@ from exactodds.bets.bet import Bet
 from exactodds.engine.walk import summary_of
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
+from exactodds.simulation import sizing
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
@@ -37,6 +38,7 @@ from exactodds.simulation.dealing import (
     summary_fields,
 )
 from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Sums, Tally
 
@@ -100,6 +102,15 @@ def _summable(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return values.astype(object)
 
 
+def _product(fixed: npt.NDArray[Any], stakes: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """*fixed* times *stakes*, as Python integers where an int64 product (or its sum) could overflow."""
+    if fixed.dtype == object or stakes.dtype == object or not fixed.size:
+        return _summable(fixed * stakes)
+    if int(np.abs(fixed).max()) * int(np.abs(stakes).max()) < 2**62:
+        return _summable(fixed * stakes)
+    return _summable(fixed.astype(object) * stakes.astype(object))
+
+
 def _fixed_point(
     values: Any, floats: npt.NDArray[np.float64], column: int, exact: bool
 ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
@@ -149,24 +160,36 @@ def run_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
     prepared = prepare(simulation.rules, simulation.bets)
-    values = exact_expected_values(prepared.analyzer, block.known, simulation.suited)
+    # Pair bets only: their closed form, equal to the kernel's integers at a fraction of the cost.
+    values = pair_expected_values(
+        prepared.analyzer.bets, block.known, prepared.analyzer.routes()
+    ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited)
     pays = prepared.pays.lookup(block.summary)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
     starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
     decks = simulation.procedure.decks
     deck_of_round = np.minimum(block.depth // 52, decks - 1)
-    decisions = []
+    decisions = [
+        strategy.decide(
+            values.numerators[:, column], values.denominators[:, column], block.known, decks
+        )
+        for column, strategy in enumerate(simulation.strategies)
+    ]
+    sized = sizing.sized(simulation, prepared.analyzer.bets, block, values, decisions, pays)
     bets = []
-    for column, strategy in enumerate(simulation.strategies):
+    fixed_columns = []
+    for column in range(len(simulation.strategies)):
         numerators = values.numerators[:, column]
-        decided = strategy.decide(numerators, values.denominators[:, column], block.known, decks)
-        decisions.append(decided)
         fixed, bins_of_rounds = _fixed_point(
             values, floats, column, _exact_path(simulation.bets[column])
         )
-        realized = _summable(np.where(decided, pays[:, column], 0))
-        expected = np.where(decided, fixed, 0)
+        fixed_columns.append(fixed)
+        stakes = sized.stakes[:, column]
+        decided = stakes > 0
+        realized = _summable(sized.results[:, column])
+        expected = np.where(decided, _product(fixed, stakes), 0)
+        unstaked = np.where(decided, fixed, 0)
         bins, counts = np.unique(bins_of_rounds, return_counts=True)
         depth_ev = np.zeros(decks, dtype=fixed.dtype)
         np.add.at(depth_ev, deck_of_round, fixed)
@@ -175,7 +198,7 @@ def run_block(
             BetTally(
                 prepared.pays.integer_pays[column][1],
                 int(decided.sum()),
-                int(expected.sum()),
+                int(unstaked.sum()),
                 int(np.count_nonzero(numerators > 0)),
                 Sums.of(np.add.reduceat(realized, starts).tolist(), rounds_per_shoe),
                 Sums.of(np.add.reduceat(expected, starts).tolist(), rounds_per_shoe),
@@ -184,6 +207,7 @@ def run_block(
                 tuple(depth_rounds.tolist()),
             )
         )
+    fixed = np.column_stack(fixed_columns)
     histogram = np.unique(block.rounds_per_shoe, return_counts=True)
     tally = Tally(
         shoes,
@@ -191,8 +215,11 @@ def run_block(
         sum(count * count for count in rounds_per_shoe),
         tuple(zip(histogram[0].tolist(), histogram[1].tolist(), strict=True)),
         tuple(bets),
+        sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
     )
-    text = _trace(simulation, block, values, pays, decisions, prepared) if trace else ""
+    text = (
+        _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
+    )
     return BlockResult(first_shoe, shoes, tally, text)
 
 
@@ -203,6 +230,7 @@ def _trace(
     pays: npt.NDArray[np.int64],
     decisions: list[npt.NDArray[np.bool_]],
     prepared: _Prepared,
+    stakes: npt.NDArray[np.int64],
 ) -> str:
     names = [bet.name for bet in simulation.bets]
     lines = []
@@ -221,6 +249,7 @@ def _trace(
             },
             "ev": {name: fraction_string(values.fraction(row, j)) for j, name in enumerate(names)},
             "bet": {name: bool(decisions[j][row]) for j, name in enumerate(names)},
+            "stake": {name: int(stakes[row, j]) for j, name in enumerate(names)},
             "cards": block.dealt(row),
             "winner": winner,
             "player_total": player,
@@ -228,8 +257,10 @@ def _trace(
             "outcome": {name: prepared.pays.outcome(key, j) for j, name in enumerate(names)},
             "result": {
                 name: fraction_string(
-                    Fraction(int(pays[row, j]), prepared.pays.integer_pays[j][1])
-                    if decisions[j][row]
+                    Fraction(
+                        int(pays[row, j]) * int(stakes[row, j]), prepared.pays.integer_pays[j][1]
+                    )
+                    if stakes[row, j]
                     else Fraction(0)
                 )
                 for j, name in enumerate(names)

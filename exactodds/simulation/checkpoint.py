@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exactodds.simulation.dealing import SimulationError
+from exactodds.simulation.figures import RiskTally
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Sums, Tally
 
@@ -249,6 +250,24 @@ def check_tally(tally: Tally, simulation: Simulation) -> None:
     decks = simulation.procedure.decks
     for bet, mine in zip(simulation.bets, tally.bets, strict=True):
         _check_bet(mine, bet.integer_pays(), tally, decks, bet.name)
+    if tally.risk is not None:
+        denominators = tuple(bet.integer_pays()[1] for bet in simulation.bets)
+        _check_risk_shape(tally.risk, denominators, simulation.trip_shoes)
+
+
+def _check_risk_shape(risk: RiskTally, denominators: tuple[int, ...], trip_shoes: int) -> None:
+    """The risk sums are laid out for these bets and trips (their values are checksummed)."""
+    size = len(denominators)
+    _require(risk.denominators == denominators, "the risk sums' pay denominators")
+    _require(risk.trip_shoes == trip_shoes, "the risk sums' shoes per trip")
+    _require(len(risk.bets) == size, "the risk sums' number of bets")
+    _require(len(risk.products) == size * (size + 1) // 2, "the risk sums' products")
+    _require(len(risk.wagered) == size, "the risk sums' stakes")
+    _require(all(units >= 0 for units in risk.wagered), "negative stakes")
+    _require(len(risk.exact_squares) in (0, size), "the risk sums' exact moments")
+    _require(all(trips >= 0 for _, trips in risk.trip_minimums), "a negative count of trips")
+    if risk.flat is not None:
+        _check_risk_shape(risk.flat, denominators, trip_shoes)
 
 
 def _with_float_margin(bound: int) -> int:

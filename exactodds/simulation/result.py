@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from exactodds.simulation.dealing import SimulationError
+from exactodds.simulation.figures import MOMENT_BITS
+from exactodds.simulation.stakes import GROWTH_SCALE, Kelly
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import (
     EV_SCALE,
@@ -27,7 +30,7 @@ from exactodds.simulation.tally import (
     finite,
 )
 
-__all__ = ["BetResult", "SimulationResult"]
+__all__ = ["BetResult", "SimulationResult", "merge_results"]
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,26 @@ class SimulationResult:
     #: Rounds dealt by this run (a resumed run's checkpoint excluded).
     rounds_run: int = 0
 
+    def __add__(self, other: SimulationResult) -> SimulationResult:
+        """The result of both runs of one study over disjoint shoe ranges, as one run.
+
+        Equal to running them in one go (the tallies are exact sums); refused for two
+        different studies.
+        """
+        return merge_results(self, other)
+
+    def to_pandas(self) -> Any:
+        """One row per bet (and ``combined``), the figures as columns (the ``data`` extra)."""
+        from exactodds.simulation.frame import to_pandas
+
+        return to_pandas(self)
+
+    def to_arrow(self) -> Any:
+        """The rows of :meth:`to_pandas` as a pyarrow Table (the ``data`` extra)."""
+        from exactodds.simulation.frame import to_arrow
+
+        return to_arrow(self)
+
     @property
     def rounds_per_second(self) -> float:
         """Rounds dealt and evaluated per second of this run."""
@@ -148,6 +171,7 @@ class SimulationResult:
         """The JSON contract of ``exactodds simulate --format json``."""
         tally = self.tally
         histogram = dict(tally.rounds_histogram)
+        figures = risk_figures(self)
         return {
             "shoes": tally.shoes,
             "rounds": tally.rounds,
@@ -160,7 +184,11 @@ class SimulationResult:
                 "max": max(histogram) if histogram else None,
                 "histogram": {str(count): shoes for count, shoes in sorted(histogram.items())},
             },
-            "bets": {result.name: result.as_dict() for result in self.bets()},
+            "bets": {
+                result.name: result.as_dict() | figures.get(result.name, {})
+                for result in self.bets()
+            },
+            "combined": figures.get("combined", {}),
             "run": {
                 "complete": self.complete,
                 "shoes_requested": self.simulation.shoes,
@@ -170,3 +198,107 @@ class SimulationResult:
                 "jobs": self.jobs,
             },
         }
+
+
+def merge_results(first: SimulationResult, second: SimulationResult) -> SimulationResult:
+    """One result of two runs of the same study over disjoint shoe ranges.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> from exactodds.simulation.block import run_block
+    >>> from exactodds.simulation.dealing import DealingProcedure
+    >>> study = Simulation.of(3, 4, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
+    >>> part = lambda first, shoes: SimulationResult(study, run_block(study, first, shoes).tally)
+    >>> (part(0, 1) + part(1, 2)).tally == part(0, 3).tally
+    True
+    """
+    if first.simulation.fingerprint() != second.simulation.fingerprint():
+        raise SimulationError(
+            "These results come from different studies (seed, dealing, rules, bets, strategies "
+            "or stakes differ); only runs of one study merge."
+        )
+    return SimulationResult(
+        first.simulation,
+        first.tally.merged(second.tally),
+        first.seconds + second.seconds,
+        complete=first.complete and second.complete,
+        backend=first.backend if first.backend == second.backend else "mixed",
+        jobs=max(first.jobs, second.jobs),
+        rounds_run=first.rounds_run + second.rounds_run,
+    )
+
+
+def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
+    """The risk figures of every bet and of the combined result (see :mod:`estimates`)."""
+    from exactodds.simulation.estimates import (
+        combined_covariance,
+        ruin_figures,
+        series_figures,
+    )
+
+    tally = result.tally
+    risk = tally.risk
+    if risk is None:
+        return {}
+    simulation = result.simulation
+    hour = simulation.questions.rounds_per_hour
+    data: dict[str, dict[str, Any]] = {}
+    for index, (bet, sums) in enumerate(zip(simulation.bets, tally.bets, strict=True)):
+        unit = Fraction(1, sums.pay_denominator)
+        figures = series_figures(
+            tally,
+            sums.expected,
+            risk.bets[index],
+            unit**2,
+            risk.wagered[index],
+            sums.realized.total * unit,
+        )
+        data[bet.name] = figures.as_dict(hour)
+        if risk.exact_squares:
+            exact = series_figures(
+                tally, sums.expected, risk.exact_squares[index], Fraction(1, 2**MOMENT_BITS)
+            ).as_dict()
+            data[bet.name]["exact_moments"] = {
+                key: exact[key] for key in ("sd_per_round", "di", "score", "n0_rounds")
+            }
+    unit = Fraction(1, risk.combined_denominator)
+    combined = series_figures(
+        tally,
+        risk.combined_expected,
+        risk.combined,
+        unit**2,
+        sum(risk.wagered),
+        risk.combined_realized.total * unit,
+    )
+    names = [bet.name for bet in simulation.bets]
+    per_shoe = {
+        "units_per_shoe": {
+            "exact_ev": Estimate.of_shoes(
+                risk.combined_expected, tally.shoes, Fraction(1, EV_SCALE)
+            ).as_dict(),
+            "realized": Estimate.of_shoes(risk.combined_realized, tally.shoes, unit).as_dict(),
+        }
+    }
+    data["combined"] = (
+        per_shoe
+        | combined.as_dict(hour)
+        | {"covariance": combined_covariance(tally, risk, names)}
+        | ruin_figures(tally, risk, combined, simulation.bankroll, simulation.questions)
+    )
+    if risk.flat is not None:
+        flat_unit = Fraction(1, risk.flat.combined_denominator)
+        flat = series_figures(
+            tally,
+            risk.flat.combined_expected,
+            risk.flat.combined,
+            flat_unit**2,
+            sum(risk.flat.wagered),
+            risk.flat.combined_realized.total * flat_unit,
+        )
+        data["combined"]["flat"] = flat.as_dict(hour) | ruin_figures(
+            tally, risk.flat, flat, simulation.bankroll, simulation.questions
+        )
+    if isinstance(simulation.stake, Kelly):
+        data["combined"]["growth_rate_per_round"] = (
+            risk.growth / GROWTH_SCALE / tally.rounds if tally.rounds else None
+        )
+    return data

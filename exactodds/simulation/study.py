@@ -15,20 +15,49 @@ exactodds.simulation.dealing.SimulationError: Number of shoes 0 is not valid; us
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from exactodds.bets.bet import Bet, main_bets
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, SimulationError, require_whole
-from exactodds.simulation.strategies import Perfect, Strategy
+from exactodds.simulation.stakes import Flat, Kelly, Ramp, Stake, TableLimits
+from exactodds.simulation.strategies import Count, Perfect, Strategy
 
-__all__ = ["MOST_SHOES", "Simulation"]
+__all__ = ["MOST_SHOES", "RiskQuestions", "Simulation"]
 
 #: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
 #: digits, which this many shoes cannot pass (and no machine deals them in a lifetime).
 MOST_SHOES = 10**15
+
+
+@dataclass(frozen=True)
+class RiskQuestions:
+    """What the report is asked beyond the tally: a risk target, rounds per hour, a trip.
+
+    They change no dealt shoe and no tally, so they are not in the fingerprint.
+
+    >>> RiskQuestions(risk=Fraction(1, 20)).risk
+    Fraction(1, 20)
+    """
+
+    risk: Fraction | None = None
+    rounds_per_hour: int | None = None
+    #: The trip length asked for (the simulated trips are whole shoes: ``trip_shoes``).
+    trip_rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.risk is not None and not 0 < self.risk < 1:
+            raise SimulationError(
+                f"--risk {fraction_string(self.risk)} is not valid; use a risk of ruin strictly "
+                "between 0 and 1, such as 5% or 0.05."
+            )
+        if self.rounds_per_hour is not None:
+            require_whole(self.rounds_per_hour, "--rounds-per-hour", 1)
+        if self.trip_rounds is not None:
+            require_whole(self.trip_rounds, "--trip-rounds", 1)
 
 
 def _shown(value: int) -> str:
@@ -51,6 +80,16 @@ class Simulation:
     bets: tuple[Bet, ...]
     strategies: tuple[Strategy, ...]
     procedure: DealingProcedure
+    #: How much each bet made stakes (:mod:`~exactodds.simulation.stakes`), whole units.
+    stake: Stake = field(default_factory=Flat)
+    limits: TableLimits = field(default_factory=TableLimits)
+    #: Units at the start of every shoe (Kelly sizing) and of every trip (ruin).
+    bankroll: Fraction | None = None
+    #: Shoes chained into one trip for the simulated risk of ruin.
+    trip_shoes: int = 1
+    #: Also estimate each bet's SD from the exact second moment at every bet made.
+    exact_moments: bool = False
+    questions: RiskQuestions = RiskQuestions()
 
     def __post_init__(self) -> None:
         require_whole(self.shoes, "Number of shoes", 1)
@@ -60,6 +99,22 @@ class Simulation:
                 f"most {MOST_SHOES:,} (10^15), the most a checkpoint and its exact sums keep."
             )
         require_whole(self.seed, "Seed", 0)
+        require_whole(self.trip_shoes, "Shoes per trip", 1)
+        if self.bankroll is not None and self.bankroll <= 0:
+            raise SimulationError(
+                f"--bankroll {fraction_string(self.bankroll)} is not valid; use a positive "
+                "number of units, such as 1000."
+            )
+        if isinstance(self.stake, Kelly) and self.bankroll is None:
+            raise SimulationError("--stake kelly sizes from a bankroll; give --bankroll UNITS.")
+        if isinstance(self.stake, Ramp) and self.stake.by_count:
+            for bet, strategy in zip(self.bets, self.strategies, strict=True):
+                if not isinstance(strategy, Count):
+                    raise SimulationError(
+                        f"--stake ramp:tc: steps by a count, but {bet.name} plays "
+                        f"{strategy.describe()}; give it a count with --play "
+                        f"{bet.name}=count:TAGS:TRIGGER."
+                    )
         if not self.bets:
             raise SimulationError("A simulation needs at least one bet; name some with --bets.")
         if len(self.strategies) != len(self.bets):
@@ -77,8 +132,13 @@ class Simulation:
         bets: Sequence[Bet] | None = None,
         strategies: Mapping[str, Strategy] | None = None,
         procedure: DealingProcedure | None = None,
+        **sizing: Any,
     ) -> Simulation:
-        """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14."""
+        """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14.
+
+        *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes``, ``exact_moments`` and
+        ``questions``.
+        """
         rules = rules if rules is not None else Rules()
         chosen = tuple(bets) if bets is not None else main_bets(rules)
         plays = strategies or {}
@@ -89,6 +149,7 @@ class Simulation:
             chosen,
             tuple(plays.get(bet.name, Perfect()) for bet in chosen),
             procedure if procedure is not None else DealingProcedure(),
+            **sizing,
         )
 
     @property
@@ -97,8 +158,30 @@ class Simulation:
         return any(bet.needs_suits for bet in self.bets)
 
     def fingerprint(self) -> dict[str, Any]:
-        """What makes two runs the same run (all but the number of shoes): checkpoints hold it."""
-        return {
+        """What makes two runs the same run (all but the number of shoes): checkpoints hold it.
+
+        The sizing is recorded only when it is not the default flat unit, so that a flat
+        study keeps the fingerprint it always had.
+        """
+        sizing = (
+            {
+                "sizing": {
+                    "stake": self.stake.describe(),
+                    "limits": self.limits.describe(),
+                    "bankroll": (
+                        fraction_string(self.bankroll)
+                        if self.bankroll is not None and isinstance(self.stake, Kelly)
+                        else None
+                    ),
+                    "trip_shoes": self.trip_shoes,
+                    "exact_moments": self.exact_moments,
+                }
+            }
+            if (self.stake, self.limits, self.trip_shoes, self.exact_moments)
+            != (Flat(), TableLimits(), 1, False)
+            else {}
+        )
+        return sizing | {
             "seed": self.seed,
             "procedure": self.procedure.as_dict(),
             "rules": self.rules.as_dict(),

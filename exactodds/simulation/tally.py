@@ -22,10 +22,13 @@ per 100 rounds is a ratio estimator with the delta-method standard error).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+from exactodds.simulation.figures import RiskTally
+from exactodds.simulation.sums import Sums, merge_counts
 
 __all__ = ["BetTally", "Estimate", "Sums", "Tally", "finite"]
 
@@ -33,47 +36,6 @@ __all__ = ["BetTally", "Estimate", "Sums", "Tally", "finite"]
 EV_SCALE = 2**40
 #: The EV distribution is kept in bins of 0.01% (1/10000 of a unit).
 HISTOGRAM_BINS_PER_UNIT = 10_000
-
-
-@dataclass(frozen=True)
-class Sums:
-    """Per-shoe totals of one estimator: sum x, sum x**2 and sum x * rounds over shoes.
-
-    >>> Sums(1, 1, 5).merged(Sums(2, 4, 10))
-    Sums(total=3, squares=5, cross=15)
-    """
-
-    total: int = 0
-    squares: int = 0
-    cross: int = 0
-
-    def merged(self, other: Sums) -> Sums:
-        """The sums of both."""
-        return Sums(
-            self.total + other.total, self.squares + other.squares, self.cross + other.cross
-        )
-
-    @classmethod
-    def of(cls, per_shoe: Sequence[int], rounds: Sequence[int]) -> Sums:
-        """The sums of per-shoe values with each shoe's rounds.
-
-        >>> Sums.of([1, -2], [80, 79])
-        Sums(total=-1, squares=5, cross=-78)
-        """
-        return cls(
-            sum(per_shoe),
-            sum(value * value for value in per_shoe),
-            sum(value * count for value, count in zip(per_shoe, rounds, strict=True)),
-        )
-
-
-def _merge_counts(
-    first: tuple[tuple[int, int], ...], second: tuple[tuple[int, int], ...]
-) -> tuple[tuple[int, int], ...]:
-    merged = dict(first)
-    for key, count in second:
-        merged[key] = merged.get(key, 0) + count
-    return tuple(sorted(merged.items()))
 
 
 def _merge_lists(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, ...]:
@@ -114,7 +76,7 @@ class BetTally:
             self.positive + other.positive,
             self.realized.merged(other.realized),
             self.expected.merged(other.expected),
-            _merge_counts(self.histogram, other.histogram),
+            merge_counts(self.histogram, other.histogram),
             _merge_lists(self.depth_ev, other.depth_ev),
             _merge_lists(self.depth_rounds, other.depth_rounds),
         )
@@ -134,6 +96,8 @@ class Tally:
     rounds_squares: int
     rounds_histogram: tuple[tuple[int, int], ...]
     bets: tuple[BetTally, ...]
+    #: The sums behind the risk figures (:mod:`exactodds.simulation.figures`); None: no shoe.
+    risk: RiskTally | None = None
 
     @classmethod
     def empty(cls, pay_denominators: Iterable[int]) -> Tally:
@@ -146,8 +110,9 @@ class Tally:
             self.shoes + other.shoes,
             self.rounds + other.rounds,
             self.rounds_squares + other.rounds_squares,
-            _merge_counts(self.rounds_histogram, other.rounds_histogram),
+            merge_counts(self.rounds_histogram, other.rounds_histogram),
             tuple(mine.merged(theirs) for mine, theirs in zip(self.bets, other.bets, strict=True)),
+            _merge_risk(self.risk, other.risk),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -157,7 +122,8 @@ class Tally:
         >>> Tally.from_dict(tally.as_dict()) == tally
         True
         """
-        return {
+        extra = {"risk": self.risk.as_dict()} if self.risk is not None else {}
+        return extra | {
             "shoes": self.shoes,
             "rounds": self.rounds,
             "rounds_squares": self.rounds_squares,
@@ -180,7 +146,14 @@ class Tally:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tally:
-        """A tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError if malformed)."""
+        """A tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError if malformed).
+
+        A tally of some shoes without the ``risk`` sums (written before they existed) is
+        refused: resuming from it would give risk figures of the later shoes only.
+        """
+        if data.get("risk") is None and data["shoes"] != 0:
+            raise ValueError("a tally without the risk sums")
+        risk = RiskTally.from_dict(data["risk"]) if data.get("risk") is not None else None
 
         def pairs(items: Any) -> tuple[tuple[int, int], ...]:
             return tuple((int(key), int(count)) for key, count in items)
@@ -209,7 +182,16 @@ class Tally:
                 )
                 for bet in data["bets"]
             ),
+            risk,
         )
+
+
+def _merge_risk(first: RiskTally | None, second: RiskTally | None) -> RiskTally | None:
+    if first is None:
+        return second
+    if second is None:
+        return first
+    return first.merged(second)
 
 
 def finite(value: float) -> float | None:

@@ -1,0 +1,107 @@
+"""A sweep's rows (:func:`~exactodds.simulation.sweep.sweep_row`) as a table, JSON, CSV or a figure.
+
+One row per combination: the values swept, the penetration, and the figures of all bets
+together (exact-EV estimators, 95% intervals).  The JSON holds every combination's whole
+``simulate`` result under ``result``.
+
+>>> rows = [{"values": {"cut": "14"}, "penetration": 0.97, "units_per_shoe": {"mean": 0.5,
+...     "stderr": 0.1}, "ev_per_round": {"mean": 0.006, "stderr": 0.001}, "di": {"mean": 3.0,
+...     "stderr": 0.5}, "result": {"rounds": 81, "bets": {}}}]
+>>> print(render_sweep_table(rows, 3))
+cut      Penetration    Units/shoe, exact EV       EV/round        DI
+-----  -------------  ----------------------  -------------  --------
+14            97.00%               0.5 ± 0.2  0.006 ± 0.002  3 ± 0.98
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from exactodds.report.simulation import figure_text
+from exactodds.report.table import simple_table
+
+__all__ = ["render_sweep_csv", "render_sweep_json", "render_sweep_table", "sweep_figures"]
+
+
+def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4) -> str:
+    """One line per combination."""
+    names = list(rows[0]["values"]) if rows else []
+    headers = [*names, "Penetration", "Units/shoe, exact EV", "EV/round", "DI"]
+    table = [
+        [
+            *row["values"].values(),
+            f"{100 * row['penetration']:.2f}%",
+            figure_text(row["units_per_shoe"], digits),
+            figure_text(row["ev_per_round"], digits),
+            figure_text(row["di"], digits),
+        ]
+        for row in rows
+    ]
+    return simple_table(table, headers, ("left",) * len(names) + ("right",) * 4)
+
+
+def render_sweep_json(rows: Sequence[dict[str, Any]]) -> str:
+    """``{"sweep": [row, ...]}`` as indented JSON."""
+    return json.dumps({"sweep": list(rows)}, indent=2)
+
+
+def render_sweep_csv(rows: Sequence[dict[str, Any]]) -> str:
+    """One CSV row per combination (floats with repr)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    names = list(rows[0]["values"]) if rows else []
+    figures = ("units_per_shoe", "ev_per_round", "di")
+    writer.writerow([*names, "penetration", *(f"{f}{s}" for f in figures for s in ("", "_stderr"))])
+    for row in rows:
+        cells = []
+        for figure in figures:
+            estimate = row[figure] or {}
+            cells += [
+                "" if estimate.get(key) is None else repr(estimate[key])
+                for key in ("mean", "stderr")
+            ]
+        writer.writerow([*row["values"].values(), repr(row["penetration"]), *cells])
+    return buffer.getvalue().rstrip("\n")
+
+
+def sweep_figures(rows: Sequence[dict[str, Any]]) -> list[tuple[str, str, Any]]:
+    """``[("sweep", "penetration", figure)]``: units per shoe against penetration.
+
+    One line per combination of the settings other than ``cut``, with 95% error bars.
+    """
+    from exactodds.report.parsheet_plots import require_matplotlib
+
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 3.6), layout="constrained")
+    axes = figure.add_subplot()
+    lines: dict[str, list[tuple[float, float, float]]] = {}
+    for row in rows:
+        label = ", ".join(f"{k}={v}" for k, v in row["values"].items() if k != "cut") or "all"
+        estimate = row["units_per_shoe"] or {}
+        if estimate.get("mean") is None:
+            continue
+        error = 1.96 * (estimate.get("stderr") or 0.0)
+        lines.setdefault(label, []).append((100 * row["penetration"], estimate["mean"], error))
+    for label, points in lines.items():
+        points.sort()
+        axes.errorbar(
+            [x for x, _, _ in points],
+            [y for _, y, _ in points],
+            yerr=[e for _, _, e in points],
+            marker="o",
+            capsize=3,
+            label=label,
+        )
+    axes.axhline(0, color="black", linewidth=0.8)
+    axes.set_xlabel("Penetration (% of the shoe before the cut card)")
+    axes.set_ylabel("Units per shoe (exact EV)")
+    axes.set_title("Units per shoe against penetration")
+    if len(lines) > 1:
+        axes.legend(fontsize="small")
+    return [("sweep", "penetration", figure)]

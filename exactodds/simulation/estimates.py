@@ -1,0 +1,282 @@
+"""The risk figures drawn from a tally: EV and SD per round, DI, SCORE, N0, covariance, ruin.
+
+Every figure here is a float estimate from exact integer sums (the sums are exact; the
+estimates and their errors are not).  Per bet and for the combined result of a round:
+
+* ``ev_per_round``: the sum of the exact EVs of the bets made over the rounds dealt
+  (the low-noise estimator of :mod:`~exactodds.simulation.tally`);
+* ``sd_per_round``: sqrt(E[X**2] - EV**2), E[X**2] the mean of the realized squared
+  results over rounds;
+* ``di`` = 1000 EV / SD, ``score`` = DI**2, ``n0_rounds`` = (SD / EV)**2
+  (:mod:`exactodds.analysis.risk`).
+
+Each comes with a delta-method standard error over shoes (shoes are independent:
+the per-shoe sums of rounds, exact EV and squared results are the observations), and
+its 95% interval.  Risk of ruin has two figures: ``formula`` (the diffusion formulas
+of :mod:`exactodds.analysis.risk` on the estimated EV and SD) and ``simulated`` (the
+share of the simulated trips, consecutive shoes chained together, whose combined
+result fell to minus the bankroll), with its binomial standard error.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from exactodds.analysis import risk as formulas
+from exactodds.simulation.figures import RiskTally, SeriesMoments
+from exactodds.simulation.study import RiskQuestions
+from exactodds.simulation.tally import EV_SCALE, Estimate, Sums, Tally
+
+
+def finite(value: float) -> float | None:
+    """*value*, or None where there is no finite estimate (JSON has no NaN or infinity).
+
+    >>> finite(0.5), finite(math.inf)
+    (0.5, None)
+    """
+    return value if math.isfinite(value) else None
+
+
+__all__ = ["SeriesFigures", "combined_covariance", "ruin_figures", "series_figures"]
+
+Means = tuple[float, float, float]
+
+
+def _figures(means: Means) -> dict[str, float]:
+    expected, squares, rounds = means
+    if rounds <= 0:
+        return dict.fromkeys(("ev", "sd", "di", "score", "n0"), math.nan)
+    ev = expected / rounds
+    variance = squares / rounds - ev * ev
+    sd = math.sqrt(variance) if variance > 0 else 0.0
+    return {
+        "ev": ev,
+        "sd": sd,
+        "di": formulas.di(ev, sd),
+        "score": formulas.score(ev, sd),
+        "n0": formulas.n0_rounds(ev, sd) if ev != 0 else math.nan,
+    }
+
+
+def _covariance(
+    sums: Sequence[Sequence[Fraction]], totals: Sequence[Fraction], shoes: int
+) -> list[list[float]]:
+    """The sample covariance of per-shoe values from their exact sums of products."""
+    return [
+        [
+            float((sums[i][j] - totals[i] * totals[j] / shoes) / (shoes - 1))
+            for j in range(len(totals))
+        ]
+        for i in range(len(totals))
+    ]
+
+
+def _delta(
+    function: Callable[[Means], float], means: Means, covariance: list[list[float]], shoes: int
+) -> float:
+    """Delta-method standard error of function(means), central-difference gradient."""
+    gradient = []
+    for k in range(3):
+        step = 1e-6 * max(abs(means[k]), 1e-12)
+        high = list(means)
+        low = list(means)
+        high[k] += step
+        low[k] -= step
+        gradient.append(
+            (function((high[0], high[1], high[2])) - function((low[0], low[1], low[2])))
+            / (2 * step)
+        )
+    variance = sum(gradient[i] * covariance[i][j] * gradient[j] for i in range(3) for j in range(3))
+    return math.sqrt(variance / shoes) if variance >= 0 else math.nan
+
+
+@dataclass(frozen=True)
+class SeriesFigures:
+    """EV, SD, DI, SCORE and N0 per round of one bet (or of all bets together)."""
+
+    estimates: dict[str, Estimate] = field(default_factory=dict)
+    units_wagered: int | None = None
+    units_won: Fraction | None = None
+
+    def __getitem__(self, name: str) -> Estimate:
+        return self.estimates[name]
+
+    def as_dict(self, rounds_per_hour: int | None = None) -> dict[str, Any]:
+        """JSON-ready data: each figure with ``mean``, ``stderr`` and ``ci95``."""
+        names = {
+            "ev": "ev_per_round",
+            "sd": "sd_per_round",
+            "di": "di",
+            "score": "score",
+            "n0": "n0_rounds",
+        }
+        data: dict[str, Any] = {
+            label: self.estimates[key].as_dict() for key, label in names.items()
+        }
+        for per, label in ((100, "100_rounds"), (rounds_per_hour, "hour")):
+            if per is not None:
+                data[f"ev_per_{label}"] = _scaled(self.estimates["ev"], per).as_dict()
+                data[f"sd_per_{label}"] = _scaled(self.estimates["sd"], math.sqrt(per)).as_dict()
+        if self.units_wagered is not None and self.units_won is not None:
+            data["units_wagered"] = self.units_wagered
+            data["units_won"] = float(self.units_won)
+            data["roi"] = (
+                finite(float(self.units_won / self.units_wagered)) if self.units_wagered else None
+            )
+        return data
+
+
+def _scaled(estimate: Estimate, factor: float) -> Estimate:
+    return Estimate(estimate.mean * factor, estimate.stderr * factor)
+
+
+def series_figures(
+    tally: Tally,
+    expected: Sums,
+    moments: SeriesMoments,
+    square_unit: Fraction,
+    wagered: int | None = None,
+    won: Fraction | None = None,
+) -> SeriesFigures:
+    """The figures of one series from its exact sums (*square_unit*: the unit of X**2)."""
+    shoes = tally.shoes
+    ev_unit = Fraction(1, EV_SCALE)
+    totals = [
+        Fraction(expected.total) * ev_unit,
+        Fraction(moments.squares.total) * square_unit,
+        Fraction(tally.rounds),
+    ]
+    means: Means = (
+        (float(totals[0] / shoes), float(totals[1] / shoes), float(totals[2] / shoes))
+        if shoes
+        else (math.nan, math.nan, math.nan)
+    )
+    point = _figures(means)
+    if shoes < 2:
+        return SeriesFigures(
+            {key: Estimate(value, math.nan) for key, value in point.items()}, wagered, won
+        )
+    products = [
+        [
+            Fraction(expected.squares) * ev_unit**2,
+            Fraction(moments.with_expected) * ev_unit * square_unit,
+            Fraction(expected.cross) * ev_unit,
+        ],
+        [
+            Fraction(moments.with_expected) * ev_unit * square_unit,
+            Fraction(moments.squares.squares) * square_unit**2,
+            Fraction(moments.squares.cross) * square_unit,
+        ],
+        [
+            Fraction(expected.cross) * ev_unit,
+            Fraction(moments.squares.cross) * square_unit,
+            Fraction(tally.rounds_squares),
+        ],
+    ]
+    covariance = _covariance(products, totals, shoes)
+    estimates = {
+        key: Estimate(
+            value,
+            _delta(lambda m, key=key: _figures(m)[key], means, covariance, shoes),  # type: ignore[misc]
+        )
+        for key, value in point.items()
+    }
+    return SeriesFigures(estimates, wagered, won)
+
+
+def combined_covariance(
+    tally: Tally, risk: RiskTally, names: Sequence[str]
+) -> dict[str, dict[str, float | None]]:
+    """The per-round covariance of the bets' results: E[X_i X_j] - EV_i EV_j."""
+    rounds = tally.rounds
+    if rounds == 0:
+        return {a: dict.fromkeys(names) for a in names}
+    means = [Fraction(bet.expected.total, EV_SCALE * rounds) for bet in tally.bets]
+    denominators = risk.denominators
+    return {
+        first: {
+            second: finite(
+                float(
+                    Fraction(risk.product(i, j), denominators[i] * denominators[j] * rounds)
+                    - means[i] * means[j]
+                )
+            )
+            for j, second in enumerate(names)
+        }
+        for i, first in enumerate(names)
+    }
+
+
+def _simulated_bankroll(risk: RiskTally, target: Fraction) -> float | None:
+    """The smallest bankroll whose share of ruined simulated trips is at most *target*."""
+    trips = risk.trips
+    if trips == 0:
+        return None
+    allowed = math.floor(target * trips)
+    if allowed >= trips:
+        return 0.0
+    seen = 0
+    for low, count in risk.trip_minimums:
+        if seen + count > allowed:
+            # Trips whose lowest point is below `low` are ruined: at most `allowed` of them.
+            return float(Fraction(-low + 1, risk.combined_denominator))
+        seen += count
+    return 0.0
+
+
+def ruin_figures(
+    tally: Tally,
+    risk: RiskTally,
+    combined: SeriesFigures,
+    bankroll: Fraction | None,
+    questions: RiskQuestions,
+) -> dict[str, Any]:
+    """``risk_of_ruin`` and ``bankroll_for_risk`` (formula and simulated) for the combined result."""
+    ev, sd = combined["ev"].mean, combined["sd"].mean
+    rounds_per_trip = risk.trip_shoes * tally.rounds / tally.shoes if tally.shoes else math.nan
+    data: dict[str, Any] = {}
+    trip = {
+        "trip_rounds": questions.trip_rounds,
+        "trip_shoes": risk.trip_shoes,
+        "rounds_per_trip": finite(rounds_per_trip),
+        "trips": risk.trips,
+    }
+    usable = not (math.isnan(ev) or math.isnan(sd) or math.isnan(rounds_per_trip))
+    if bankroll is not None:
+        ruined = risk.ruined_trips(math.ceil(bankroll * risk.combined_denominator))
+        share = ruined / risk.trips if risk.trips else math.nan
+        data["risk_of_ruin"] = {
+            "bankroll": float(bankroll),
+            "formula": {
+                "unlimited": finite(formulas.risk_of_ruin(ev, sd, float(bankroll)))
+                if usable
+                else None,
+                "trip": finite(formulas.trip_risk_of_ruin(ev, sd, float(bankroll), rounds_per_trip))
+                if usable
+                else None,
+            },
+            "simulated": {
+                "trip": Estimate(
+                    share,
+                    math.sqrt(share * (1 - share) / risk.trips) if risk.trips > 1 else math.nan,
+                ).as_dict(),
+                "ruined_trips": ruined,
+            },
+        } | trip
+    if questions.risk is not None:
+        target = float(questions.risk)
+        data["bankroll_for_risk"] = {
+            "risk": target,
+            "formula": {
+                "unlimited": finite(formulas.bankroll_for_risk(ev, sd, target)) if usable else None,
+                "trip": finite(formulas.bankroll_for_risk(ev, sd, target, rounds_per_trip))
+                if usable
+                else None,
+            },
+            "simulated": {"trip": _simulated_bankroll(risk, questions.risk)},
+        } | trip
+    return data

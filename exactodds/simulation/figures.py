@@ -1,0 +1,397 @@
+"""Per-round moments, covariances and trips: the exact sums behind the risk figures.
+
+A block's :class:`RiskTally` holds, as integers that add exactly (so a run gives the
+same tally whatever its blocks, workers or backend):
+
+* per bet and for the combined result of a round (every bet made, summed): the
+  per-shoe sums of the squared result of each round (``X**2``), with the sums of
+  their squares and products with the shoe's rounds, realized result and exact EV,
+  so that the standard deviation per round and DI get delta-method standard
+  errors over shoes;
+* the products ``sum X_i X_j`` over rounds of every pair of bets (the covariance);
+* trips: shoes chained in order into trips of ``trip_shoes`` shoes, and for each
+  finished trip the lowest point the combined result reached (in exact units), so
+  the empirical frequency of ruin for any bankroll is a count.
+
+Realized results are in units of ``1 / pay_denominator`` (squares in its square);
+the combined result in units of ``1 / combined_denominator``, the least common
+multiple of the bets' denominators.
+
+>>> empty = RiskTally.empty([20, 1], trip_shoes=2)
+>>> empty.merged(empty) == empty, empty.combined_denominator
+(True, 20)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.simulation.sums import Sums, merge_counts
+
+__all__ = ["RiskTally", "Segment", "SeriesMoments", "block_risk_tally"]
+
+IntArray = npt.NDArray[np.int64]
+#: Exact second moments are summed in units of 2**-MOMENT_BITS (from float64: stakes**2 x
+#: E[X**2] can be far larger than an EV, so fewer fraction bits than EVs' 2**-40).
+MOMENT_BITS = 24
+#: The version of :meth:`RiskTally.as_dict` records (the ``risk`` key of a checkpoint's tally).
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class SeriesMoments:
+    """Per-shoe sums of X**2 of one series (a bet, or the combined result), exactly.
+
+    ``squares`` holds sum q, sum q**2 and sum q x rounds over shoes (q: a shoe's sum of
+    the squared results of its rounds); ``with_realized`` sum q x realized,
+    ``with_expected`` sum q x exact EV, and ``realized_expected`` sum realized x exact EV.
+
+    >>> SeriesMoments(Sums(1, 1, 1), 2, 3, 4).merged(SeriesMoments()).with_expected
+    3
+    """
+
+    squares: Sums = field(default_factory=Sums)
+    with_realized: int = 0
+    with_expected: int = 0
+    realized_expected: int = 0
+
+    def merged(self, other: SeriesMoments) -> SeriesMoments:
+        """The sums of both."""
+        return SeriesMoments(
+            self.squares.merged(other.squares),
+            self.with_realized + other.with_realized,
+            self.with_expected + other.with_expected,
+            self.realized_expected + other.realized_expected,
+        )
+
+    @classmethod
+    def of(
+        cls,
+        squares: Sequence[int],
+        realized: Sequence[int],
+        expected: Sequence[int],
+        rounds: Sequence[int],
+    ) -> SeriesMoments:
+        """The sums of per-shoe values (Python integers: products can pass 2**63)."""
+        return cls(
+            Sums.of(squares, rounds),
+            sum(q * x for q, x in zip(squares, realized, strict=True)),
+            sum(q * e for q, e in zip(squares, expected, strict=True)),
+            sum(x * e for x, e in zip(realized, expected, strict=True)),
+        )
+
+    def as_list(self) -> list[int]:
+        """Six integers (records)."""
+        s = self.squares
+        return [
+            s.total,
+            s.squares,
+            s.cross,
+            self.with_realized,
+            self.with_expected,
+            self.realized_expected,
+        ]
+
+    @classmethod
+    def from_list(cls, values: Sequence[Any]) -> SeriesMoments:
+        """From :meth:`as_list`."""
+        numbers = [_whole(value) for value in values]
+        if len(numbers) != 6:
+            raise ValueError("six integers expected")
+        return cls(Sums(*numbers[:3]), *numbers[3:])
+
+
+@dataclass(frozen=True, order=True)
+class Segment:
+    """Consecutive shoes of one trip not yet finished: the combined total and lowest point.
+
+    ``minimum`` is the lowest running total over the segment's rounds (0 at its start,
+    so never above 0).
+
+    >>> Segment(0, 0, 1, -5, -7).joined(Segment(0, 1, 1, 3, -2))
+    Segment(trip=0, first_shoe=0, shoes=2, total=-2, minimum=-7)
+    """
+
+    trip: int
+    first_shoe: int
+    shoes: int
+    total: int
+    minimum: int
+
+    def joined(self, later: Segment) -> Segment:
+        """This segment followed by *later* (the next shoes of the same trip)."""
+        return Segment(
+            self.trip,
+            self.first_shoe,
+            self.shoes + later.shoes,
+            self.total + later.total,
+            min(self.minimum, self.total + later.minimum),
+        )
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("not a whole number")
+    return value
+
+
+@dataclass(frozen=True)
+class RiskTally:
+    """Exact sums for the risk figures over a set of shoes (see the module docstring)."""
+
+    denominators: tuple[int, ...]
+    trip_shoes: int
+    bets: tuple[SeriesMoments, ...]
+    combined_realized: Sums = field(default_factory=Sums)
+    combined_expected: Sums = field(default_factory=Sums)
+    combined: SeriesMoments = field(default_factory=SeriesMoments)
+    #: sum over rounds of X_i X_j, row by row for i <= j (units 1 / (d_i d_j)).
+    products: tuple[int, ...] = ()
+    #: (lowest point of the combined result, trips), over finished trips.
+    trip_minimums: tuple[tuple[int, int], ...] = ()
+    open_segments: tuple[Segment, ...] = ()
+    #: Units staked on each bet.
+    wagered: tuple[int, ...] = ()
+    #: Sum over shoes of ln(bankroll at the end / at the start) in units of 2**-40 (Kelly).
+    growth: int = 0
+    #: With exact moments: per bet, the per-shoe sums of stake**2 x E[X**2 | composition]
+    #: over the bets made (units of 2**-MOMENT_BITS), as :class:`SeriesMoments`.
+    exact_squares: tuple[SeriesMoments, ...] = ()
+    #: For a stake other than flat: the same sums for flat betting (None otherwise).
+    flat: RiskTally | None = None
+
+    @property
+    def combined_denominator(self) -> int:
+        """The combined result's unit: 1 / lcm of the bets' pay denominators."""
+        return math.lcm(*self.denominators) if self.denominators else 1
+
+    @classmethod
+    def empty(cls, denominators: Iterable[int], trip_shoes: int = 1) -> RiskTally:
+        """The risk tally of no shoe."""
+        chosen = tuple(denominators)
+        size = len(chosen) * (len(chosen) + 1) // 2
+        return cls(
+            chosen,
+            trip_shoes,
+            tuple(SeriesMoments() for _ in chosen),
+            products=(0,) * size,
+            wagered=(0,) * len(chosen),
+        )
+
+    def product(self, first: int, second: int) -> int:
+        """sum over rounds of X_first X_second (units 1 / (d_first d_second))."""
+        i, j = min(first, second), max(first, second)
+        size = len(self.denominators)
+        return self.products[i * size - i * (i - 1) // 2 + (j - i)]
+
+    @property
+    def trips(self) -> int:
+        """Finished trips."""
+        return sum(count for _, count in self.trip_minimums)
+
+    def ruined_trips(self, bankroll_units: int) -> int:
+        """Finished trips whose combined result fell to ``-bankroll`` or below.
+
+        *bankroll_units* is in units of ``1 / combined_denominator``.
+        """
+        return sum(count for low, count in self.trip_minimums if low <= -bankroll_units)
+
+    def merged(self, other: RiskTally) -> RiskTally:
+        """The sums of both (disjoint sets of shoes); trips split between them are joined."""
+        minimums = dict(merge_counts(self.trip_minimums, other.trip_minimums))
+        by_trip: dict[int, list[Segment]] = {}
+        for segment in sorted(self.open_segments + other.open_segments):
+            by_trip.setdefault(segment.trip, []).append(segment)
+        still_open = []
+        for segments in by_trip.values():
+            joined = [segments[0]]
+            for segment in segments[1:]:
+                last = joined[-1]
+                if last.first_shoe + last.shoes == segment.first_shoe:
+                    joined[-1] = last.joined(segment)
+                else:
+                    joined.append(segment)
+            for segment in joined:
+                if segment.shoes == self.trip_shoes:
+                    minimums[segment.minimum] = minimums.get(segment.minimum, 0) + 1
+                else:
+                    still_open.append(segment)
+        return RiskTally(
+            self.denominators,
+            self.trip_shoes,
+            tuple(a.merged(b) for a, b in zip(self.bets, other.bets, strict=True)),
+            self.combined_realized.merged(other.combined_realized),
+            self.combined_expected.merged(other.combined_expected),
+            self.combined.merged(other.combined),
+            tuple(a + b for a, b in zip(self.products, other.products, strict=True)),
+            tuple(sorted(minimums.items())),
+            tuple(sorted(still_open)),
+            tuple(a + b for a, b in zip(self.wagered, other.wagered, strict=True)),
+            self.growth + other.growth,
+            _merge_series(self.exact_squares, other.exact_squares),
+            _merge_flat(self.flat, other.flat),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
+
+        >>> tally = RiskTally.empty([20])
+        >>> RiskTally.from_dict(tally.as_dict()) == tally
+        True
+        """
+        return {
+            "version": RECORD_VERSION,
+            "denominators": list(self.denominators),
+            "trip_shoes": self.trip_shoes,
+            "bets": [moments.as_list() for moments in self.bets],
+            "combined_realized": _sums_list(self.combined_realized),
+            "combined_expected": _sums_list(self.combined_expected),
+            "combined": self.combined.as_list(),
+            "products": list(self.products),
+            "trip_minimums": [list(pair) for pair in self.trip_minimums],
+            "open_segments": [
+                [s.trip, s.first_shoe, s.shoes, s.total, s.minimum] for s in self.open_segments
+            ],
+            "wagered": list(self.wagered),
+            "growth": self.growth,
+            "exact_squares": [moments.as_list() for moments in self.exact_squares],
+            "flat": None if self.flat is None else self.flat.as_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RiskTally:
+        """A risk tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError)."""
+        if data.get("version") != RECORD_VERSION:
+            raise ValueError(f"risk sums of record version {data.get('version')!r}")
+        return cls(
+            tuple(_whole(value) for value in data["denominators"]),
+            _whole(data["trip_shoes"]),
+            tuple(SeriesMoments.from_list(values) for values in data["bets"]),
+            Sums(*(_whole(value) for value in data["combined_realized"])),
+            Sums(*(_whole(value) for value in data["combined_expected"])),
+            SeriesMoments.from_list(data["combined"]),
+            tuple(_whole(value) for value in data["products"]),
+            tuple((_whole(low), _whole(count)) for low, count in data["trip_minimums"]),
+            tuple(Segment(*(_whole(value) for value in entry)) for entry in data["open_segments"]),
+            tuple(_whole(value) for value in data["wagered"]),
+            _whole(data["growth"]),
+            tuple(SeriesMoments.from_list(values) for values in data["exact_squares"]),
+            None if data["flat"] is None else cls.from_dict(data["flat"]),
+        )
+
+
+def _merge_flat(first: RiskTally | None, second: RiskTally | None) -> RiskTally | None:
+    if first is None or second is None:
+        return first or second
+    return first.merged(second)
+
+
+def _merge_series(
+    first: tuple[SeriesMoments, ...], second: tuple[SeriesMoments, ...]
+) -> tuple[SeriesMoments, ...]:
+    if not first or not second:
+        return first or second
+    return tuple(a.merged(b) for a, b in zip(first, second, strict=True))
+
+
+def _sums_list(sums: Sums) -> list[int]:
+    return [sums.total, sums.squares, sums.cross]
+
+
+def _products(results: IntArray) -> tuple[int, ...]:
+    """sum over rows of results[:, i] * results[:, j] for i <= j, exactly."""
+    width = results.shape[1]
+    largest = int(np.abs(results).max()) if results.size else 0
+    if largest * largest * max(len(results), 1) < 2**52:
+        # Every partial sum is an integer below 2**53: float64 (BLAS) is exact here.
+        as_float = results.astype(np.float64)
+        gram = np.rint(as_float.T @ as_float).astype(np.int64).tolist()
+    else:
+        rows = results.astype(object)
+        gram = (rows.T @ rows).tolist()
+    return tuple(int(gram[i][j]) for i in range(width) for j in range(i, width))
+
+
+def block_risk_tally(
+    denominators: Sequence[int],
+    trip_shoes: int,
+    first_shoe: int,
+    results: IntArray,
+    expected: IntArray,
+    rounds_per_shoe: Sequence[int],
+    wagered: Sequence[int] = (),
+    growth: int = 0,
+    exact_squares: IntArray | None = None,
+) -> RiskTally:
+    """The risk tally of one block of shoes from its per-round results.
+
+    *results*: rounds x bets, each round's result of each bet (0 when not made) in
+    units of the bet's pay denominator; *expected*: the exact EVs of the bets made in
+    units of 2**-40; *rounds_per_shoe*: the block's shoes' rounds, in order; *exact_squares*
+    (optional): stake**2 x the exact E[X**2] per unit of the bets made, in 2**-MOMENT_BITS.
+
+    >>> results = np.array([[20, -1], [-20, 8], [19, -1]])
+    >>> tally = block_risk_tally([20, 1], 1, 0, results, np.zeros((3, 2), np.int64), [2, 1])
+    >>> tally.product(0, 1), tally.bets[0].squares.total, tally.trip_minimums
+    (-199, 1161, ((-1, 1), (0, 1)))
+    """
+    starts = np.concatenate(([0], np.cumsum(rounds_per_shoe)[:-1])).astype(np.int64)
+    bets = []
+    for column in range(results.shape[1]):
+        squares = np.add.reduceat(results[:, column] * results[:, column], starts).tolist()
+        bets.append(
+            SeriesMoments.of(
+                squares,
+                np.add.reduceat(results[:, column], starts).tolist(),
+                np.add.reduceat(expected[:, column], starts).tolist(),
+                rounds_per_shoe,
+            )
+        )
+    exact = []
+    if exact_squares is not None:
+        for column in range(results.shape[1]):
+            exact.append(
+                SeriesMoments.of(
+                    np.add.reduceat(exact_squares[:, column], starts).tolist(),
+                    np.add.reduceat(results[:, column], starts).tolist(),
+                    np.add.reduceat(expected[:, column], starts).tolist(),
+                    rounds_per_shoe,
+                )
+            )
+    empty = RiskTally.empty(denominators, trip_shoes)
+    scale = np.array([empty.combined_denominator // d for d in denominators], dtype=np.int64)
+    combined = results @ scale
+    combined_realized = np.add.reduceat(combined, starts).tolist()
+    combined_expected = np.add.reduceat(expected.sum(axis=1), starts).tolist()
+    combined_squares = np.add.reduceat(combined * combined, starts).tolist()
+    cumulative = np.cumsum(combined)
+    running = cumulative - np.repeat((cumulative - combined)[starts], rounds_per_shoe)
+    lowest = np.minimum(np.minimum.reduceat(running, starts), 0).tolist()
+    segments = [
+        Segment((first_shoe + shoe) // trip_shoes, first_shoe + shoe, 1, total, low)
+        for shoe, (total, low) in enumerate(zip(combined_realized, lowest, strict=True))
+    ]
+    return empty.merged(
+        RiskTally(
+            empty.denominators,
+            trip_shoes,
+            tuple(bets),
+            Sums.of(combined_realized, rounds_per_shoe),
+            Sums.of(combined_expected, rounds_per_shoe),
+            SeriesMoments.of(
+                combined_squares, combined_realized, combined_expected, rounds_per_shoe
+            ),
+            _products(results),
+            (),
+            tuple(segments),
+            tuple(wagered) if wagered else (0,) * len(denominators),
+            growth,
+            tuple(exact),
+        )
+    )

@@ -1,0 +1,386 @@
+"""How much to bet: ``flat``, ``kelly[:FRACTION]`` or ``ramp:EDGE=UNITS,...``, under table limits.
+
+A strategy (:mod:`~exactodds.simulation.strategies`) decides *whether* to bet; the
+stake decides *how much*, in whole units, from the exact EV of the known composition:
+
+* ``flat``: one unit (or the table minimum, if higher) every time the strategy bets;
+* ``ramp:EDGE=UNITS,...``: the units of the highest step whose EDGE the exact EV is
+  above (compared exactly); nothing below the first step.  Edges and units must both
+  increase.  ``ramp:tc:COUNT=UNITS,...`` steps by the bet's count strategy instead: the
+  true count (or the running count, for a ``running`` count) at least COUNT;
+* ``kelly[:FRACTION]``: ``FRACTION x bankroll x EV / E[X**2]`` per unit staked at this
+  composition, exactly, where the bankroll is ``--bankroll`` at the start of each shoe
+  and moves with the results through the shoe (each shoe starts again from
+  ``--bankroll``, so shoes stay independent and a run stays exact to split and merge).
+  Several bets made in one round are sized together from the bankroll before the round
+  (:func:`~exactodds.analysis.risk.joint_kelly_stakes`, with the exact cross moments).
+
+Every stake is then rounded down to a multiple of ``chip`` and capped at the table
+maximum; a stake below the table minimum is not made (a Kelly or ramp stake) or is
+refused before dealing (a flat stake or a ramp step above the table maximum).
+
+>>> parse_stake("ramp:0=1,1%=4,2%=8").describe()
+'ramp EV > 0: 1, EV > 1/100: 4, EV > 1/50: 8'
+>>> parse_stake("ramp:1%=4,0=1")
+Traceback (most recent call last):
+...
+exactodds.simulation.dealing.SimulationError: Ramp 'ramp:1%=4,0=1' is not increasing at '0=1'; give steps EDGE=UNITS with both edges and units increasing, as in ramp:0=1,1%=4,2%=8.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.analysis.risk import joint_kelly_stakes, kelly_stake
+from exactodds.numbers import fraction_string, parse_number
+from exactodds.simulation.dealing import SimulationError
+
+__all__ = [
+    "Flat",
+    "Kelly",
+    "Ramp",
+    "Stake",
+    "TableLimits",
+    "block_stakes",
+    "parse_stake",
+    "product_bets",
+    "squared_bets",
+]
+
+IntArray = npt.NDArray[np.int64]
+_STAKE_HELP = (
+    "use flat, kelly, kelly:FRACTION (such as kelly:0.5), ramp:EDGE=UNITS,... (such as "
+    "ramp:0=1,1%=4) or ramp:tc:COUNT=UNITS,..."
+)
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """What a table takes, in units: a minimum, an optional maximum, and the chip.
+
+    >>> TableLimits(2, 100, 5).rounded(np.array([1, 7, 12, 400])).tolist()
+    [0, 5, 10, 100]
+    """
+
+    minimum: int = 1
+    maximum: int | None = None
+    chip: int = 1
+
+    def __post_init__(self) -> None:
+        for what, value in (("--table-min", self.minimum), ("--chip", self.chip)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise SimulationError(
+                    f"{what} {value!r} is not valid; use a whole number of units of at least 1."
+                )
+        if self.maximum is not None and self.maximum < self.minimum:
+            raise SimulationError(
+                f"--table-max {self.maximum} is below --table-min {self.minimum}; give a "
+                "maximum at least the minimum."
+            )
+
+    def rounded(self, stakes: IntArray) -> IntArray:
+        """Stakes rounded down to the chip, capped at the maximum, 0 below the minimum."""
+        chipped = stakes // self.chip * self.chip
+        if self.maximum is not None:
+            chipped = np.minimum(chipped, self.maximum // self.chip * self.chip)
+        return np.where(chipped >= self.minimum, chipped, 0)
+
+    def describe(self) -> str:
+        """One line for reports."""
+        top = f", max {self.maximum}" if self.maximum is not None else ""
+        return f"table min {self.minimum}{top}, chip {self.chip}"
+
+
+@dataclass(frozen=True)
+class Flat:
+    """The same stake every time the strategy bets.
+
+    >>> Flat().describe()
+    'flat 1'
+    """
+
+    units: int = 1
+
+    def describe(self) -> str:
+        """One line for reports."""
+        return f"flat {self.units}"
+
+
+@dataclass(frozen=True)
+class Ramp:
+    """Units by exact EV thresholds: ``steps`` of (edge, units), both increasing."""
+
+    steps: tuple[tuple[Fraction, int], ...]
+    #: Steps by the count strategy's true (or running) count, reached at >=, not by EV.
+    by_count: bool = False
+
+    def stakes(self, numerators: npt.NDArray[Any], denominators: npt.NDArray[Any]) -> IntArray:
+        """Each round's units: those of the highest step the ratio passes (EV: above it;
+        a count: at least it), compared exactly as integers.
+
+        >>> Ramp(((Fraction(0), 1), (Fraction(2), 3)), by_count=True).stakes(
+        ...     np.array([-1, 0, 4, 5]), np.array([1, 1, 2, 2])).tolist()
+        [0, 1, 3, 3]
+        """
+        numbers = np.asarray(numerators, dtype=object)
+        below = np.asarray(denominators, dtype=object)
+        result = np.zeros(len(numbers), dtype=np.int64)
+        for edge, units in self.steps:
+            # n / d > p / q  <=>  q n > p d (d > 0); >= for a count.
+            left, right = edge.denominator * numbers, edge.numerator * below
+            passed = left >= right if self.by_count else left > right
+            result[np.asarray(passed, dtype=bool)] = units
+        return result
+
+    def describe(self) -> str:
+        """One line for reports."""
+        if self.by_count:
+            return "ramp " + ", ".join(
+                f"count >= {fraction_string(edge)}: {units}" for edge, units in self.steps
+            )
+        return "ramp " + ", ".join(
+            f"EV > {fraction_string(edge)}: {units}" for edge, units in self.steps
+        )
+
+
+@dataclass(frozen=True)
+class Kelly:
+    """A fraction of the Kelly stake, from the exact EV and second moment of each round."""
+
+    fraction: Fraction = Fraction(1)
+
+    def stake(self, bankroll: Fraction, ev: Fraction, second_moment: Fraction) -> Fraction:
+        """The exact stake before table rounding (see :func:`~exactodds.analysis.risk.kelly_stake`)."""
+        return kelly_stake(self.fraction, bankroll, ev, second_moment)
+
+    def describe(self) -> str:
+        """One line for reports."""
+        return f"kelly x {fraction_string(self.fraction)}"
+
+
+Stake = Flat | Ramp | Kelly
+
+
+def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
+    """A stake from ``flat``, ``kelly[:FRACTION]`` or ``ramp:EDGE=UNITS,...``, checked against *limits*.
+
+    >>> parse_stake("kelly:1/2").describe()
+    'kelly x 1/2'
+    >>> parse_stake("flat", TableLimits(5)).describe()
+    'flat 5'
+    >>> parse_stake("ramp:0=1,1%=500", TableLimits(1, 100))
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: Stake 500 units in --stake 'ramp:0=1,1%=500' is above the table maximum of 100; give stakes of at most --table-max.
+    """
+    limits = limits or TableLimits()
+    cleaned = text.strip().lower()
+    where = f"--stake {text.strip()!r}"
+    if cleaned == "flat":
+        return Flat(limits.minimum)
+    if cleaned == "kelly" or cleaned.startswith("kelly:"):
+        fraction = parse_number(cleaned.partition(":")[2] or "1", where)
+        if not 0 < fraction <= 1:
+            raise SimulationError(
+                f"Kelly fraction {fraction_string(fraction)} in {where} is not valid; use a "
+                "number above 0 and at most 1, such as 0.5."
+            )
+        return Kelly(fraction)
+    if not cleaned.startswith("ramp:"):
+        raise SimulationError(f"Unknown stake {text.strip()!r}; {_STAKE_HELP}")
+    steps: list[tuple[Fraction, int]] = []
+    body = cleaned.removeprefix("ramp:")
+    by_count = body.startswith("tc:")
+    for entry in body.removeprefix("tc:").split(","):
+        edge_text, separator, units_text = entry.partition("=")
+        if not separator or not units_text.strip().isdigit():
+            raise SimulationError(
+                f"Ramp step {entry.strip()!r} in {where} is not EDGE=UNITS; use e.g. 1%=4."
+            )
+        edge, units = parse_number(edge_text.strip(), where), int(units_text)
+        if steps and (edge <= steps[-1][0] or units <= steps[-1][1]):
+            raise SimulationError(
+                f"Ramp {text.strip()!r} is not increasing at {entry.strip()!r}; give steps "
+                "EDGE=UNITS with both edges and units increasing, as in ramp:0=1,1%=4,2%=8."
+            )
+        steps.append((edge, units))
+    for _, units in steps:
+        if limits.maximum is not None and units > limits.maximum:
+            raise SimulationError(
+                f"Stake {units} units in {where} is above the table maximum of "
+                f"{limits.maximum}; give stakes of at most --table-max."
+            )
+    return Ramp(tuple(steps), by_count)
+
+
+def product_bets(bets: tuple[Any, ...]) -> tuple[tuple[Any, Fraction], ...]:
+    """Each pair of bets as one bet paying the product of their pays, and its scale.
+
+    A product can lose more than one unit (a lost Dragon 7 times a won Panda 8 is -25), which
+    no wager does, so each product bet pays the product divided by its largest loss (at least
+    1): its EV times the scale is E[X_i X_j], exactly.  Pairs in the order (0, 1), (0, 2),
+    ..., (1, 2), ...
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> (product, scale), = product_bets(select_bets("dragon7,panda8"))
+    >>> product.name, scale, product.pay_table["win*lose"] * scale
+    ('dragon7*panda8', Fraction(40, 1), Fraction(-40, 1))
+    """
+    from exactodds.bets.bet import Bet
+
+    def settle(first: Any, second: Any) -> Any:
+        return lambda summary: f"{first.settle(summary)}*{second.settle(summary)}"
+
+    products = []
+    for i, first in enumerate(bets):
+        for second in bets[i + 1 :]:
+            pays = {
+                f"{a}*{b}": pay_a * pay_b
+                for a, pay_a in first.pay_table.items()
+                for b, pay_b in second.pay_table.items()
+            }
+            scale = max(Fraction(1), *(-pay for pay in pays.values()))
+            products.append(
+                (
+                    Bet(
+                        f"{first.name}*{second.name}",
+                        f"{first.name} times {second.name}, per {scale} units",
+                        settle(first, second),
+                        {outcome: pay / scale for outcome, pay in pays.items()},
+                        first.needs_suits or second.needs_suits,
+                    ),
+                    scale,
+                )
+            )
+    return tuple(products)
+
+
+def squared_bets(bets: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Each bet with its pays squared: its EV is the bet's exact second moment per unit.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> squared_bets(select_bets("tie"))[0].pay_table == {"lose": 1, "win": 64}
+    True
+    """
+    import dataclasses
+
+    return tuple(
+        dataclasses.replace(
+            bet, name=bet.name, pays={name: pay**2 for name, pay in bet.pay_table.items()}
+        )
+        for bet in bets
+    )
+
+
+#: Kelly growth per shoe, ln(bankroll at the end / at the start), is summed in units of 2**-40.
+GROWTH_SCALE = 2**40
+
+
+def block_stakes(
+    stake: Stake,
+    limits: TableLimits,
+    bankroll: Fraction | None,
+    decisions: list[npt.NDArray[np.bool_]],
+    values: Any,
+    second_moments: Any,
+    pays: IntArray,
+    denominators: list[int],
+    rounds_per_shoe: list[int],
+    true_counts: list[tuple[IntArray, IntArray]] | None = None,
+    cross_moments: Any = None,
+) -> tuple[IntArray, list[int]]:
+    """Every round's stake on every bet (rounds x bets, whole units), and Kelly's growth.
+
+    *true_counts* (a count ramp only) holds each bet's count before every round as a ratio
+    (numerators, positive denominators).  *cross_moments* (Kelly only) gives E[X_i X_j] per
+    unit at a row, ``cross_moments(row, i, j)``, for rows where several bets are made: they
+    are then sized together (:func:`~exactodds.analysis.risk.joint_kelly_stakes`); without
+    it each bet is sized on its own.
+
+    *values* and *second_moments* are :class:`~exactodds.simulation.evaluate.ExpectedValues`
+    (the second moments only for Kelly); *pays* each round's result per unit of each bet,
+    in units of its pay denominator.  The growth list holds each shoe's
+    ln(bankroll at its end / at its start) in units of 2**-40 (Kelly only, else empty).
+    """
+    decided = np.stack(decisions, axis=1) if decisions else np.zeros((len(pays), 0), bool)
+    if isinstance(stake, Flat):
+        return np.where(decided, stake.units, 0).astype(np.int64), []
+    if isinstance(stake, Ramp):
+        ratios = (
+            true_counts
+            if true_counts is not None
+            else [
+                (values.numerators[:, column], values.denominators[:, column])
+                for column in range(decided.shape[1])
+            ]
+        )
+        units = np.stack([stake.stakes(*ratio) for ratio in ratios], axis=1)
+        return np.where(decided, limits.rounded(units), 0).astype(np.int64), []
+    assert bankroll is not None and second_moments is not None, "Kelly needs a bankroll"
+    return _kelly_stakes(
+        stake,
+        limits,
+        bankroll,
+        decided,
+        values,
+        second_moments,
+        pays,
+        denominators,
+        rounds_per_shoe,
+        cross_moments,
+    )
+
+
+def _kelly_stakes(
+    stake: Kelly,
+    limits: TableLimits,
+    bankroll: Fraction,
+    decided: npt.NDArray[np.bool_],
+    values: Any,
+    second_moments: Any,
+    pays: IntArray,
+    denominators: list[int],
+    rounds_per_shoe: list[int],
+    cross_moments: Any,
+) -> tuple[IntArray, list[int]]:
+    import math
+
+    candidates = decided & (np.asarray(values.numerators > 0, dtype=bool))
+    stakes = np.zeros(decided.shape, dtype=np.int64)
+    growth = []
+    first = 0
+    for count in rounds_per_shoe:
+        current = bankroll
+        for row in np.flatnonzero(candidates[first : first + count].any(axis=1)) + first:
+            won = Fraction(0)
+            columns = np.flatnonzero(candidates[row]).tolist()
+            evs = [values.fraction(row, column) for column in columns]
+            if len(columns) > 1 and cross_moments is not None:
+                matrix = [
+                    [
+                        second_moments.fraction(row, i)
+                        if i == j
+                        else cross_moments(row, min(i, j), max(i, j))
+                        for j in columns
+                    ]
+                    for i in columns
+                ]
+                exacts = joint_kelly_stakes(stake.fraction, current, evs, matrix)
+            else:
+                exacts = [
+                    stake.stake(current, ev, second_moments.fraction(row, column))
+                    for ev, column in zip(evs, columns, strict=True)
+                ]
+            for column, exact in zip(columns, exacts, strict=True):
+                units = int(limits.rounded(np.array([math.floor(exact)]))[0])
+                stakes[row, column] = units
+                won += Fraction(units * int(pays[row, column]), denominators[column])
+            current += won
+        growth.append(round(math.log(current / bankroll) * GROWTH_SCALE) if current > 0 else 0)
+        first += count
+    return stakes, growth
