@@ -449,6 +449,7 @@ def _check_tables(tables: dict[str, list[list[str]]], sheet: ParSheet, digits: i
                 fraction_string(probability),
                 decimal_string(probability * pay, digits),
                 fraction_string(probability * pay),
+                "never" if count == 0 else decimal_string(1 / probability, 2),  # 1 in X
             ]
         assert by_outcome["total"][6] == fraction_string(expected.expected_value)
         figures = {row[0]: row[1:] for row in tables[f"{name}-figures"][1:]}
@@ -465,7 +466,7 @@ def _check_tables(tables: dict[str, list[list[str]]], sheet: ParSheet, digits: i
             assert volatility[f"{level}%"][2] == textbook_volatility(expected.variance, z, digits)
         hold = {row[0]: row for row in tables[f"{name}-hold"][1:]}
         for rounds in (1_000, 10_000, 100_000, 1_000_000):
-            for column, level in enumerate((90, 95, 99), start=2):
+            for column, level in zip((2, 4, 6), (90, 95, 99), strict=True):
                 z = Decimal(str(float(z_score(level))))
                 low, high = textbook_band(expected.house_edge, expected.variance, z, rounds, 8)
                 assert hold[f"{rounds:,}"][column] == f"{low} to {high}"
@@ -485,10 +486,10 @@ def test_html_tables_are_analyze_values(sheet: ParSheet) -> None:
 
 def test_markdown_tables_are_analyze_values(sheet: ParSheet) -> None:
     tables = markdown_tables(render_markdown(sheet, 10))
-    names = ["setup", "summary"]
+    names = ["identity", "setup", "summary", "tableau", "pays"]
     for name in sheet.bets:
         names += [f"{name}-{kind}" for kind in ("outcomes", "figures", "volatility", "hold")]
-        names += [f"{name}-removal", f"{name}-breakeven"]
+        names += [f"{name}-tails", f"{name}-percentiles", f"{name}-removal", f"{name}-breakeven"]
     names.append("checks")
     assert len(tables) == len(names)
     _check_tables(dict(zip(names, tables, strict=True)), sheet, 10)
@@ -527,6 +528,11 @@ def test_report_markdown_on_stdout_with_a_custom_bet_and_plots(tmp_path: Path) -
     )
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("# Par sheet\n")
+    # The custom bet's conditions, in words and as given in the bet file.
+    assert "| three_card_six | 20 | the Banker wins and the Banker's total is 6 and the " in (
+        result.stdout
+    )
+    assert 'when = { winner = "banker", banker_total = 6, banker_cards = 3 }' in result.stdout
     assert "## Bet: six_bonus" in result.stdout
     assert sorted(path.name for path in figures.iterdir()) == [
         f"six_bonus-{kind}.{extension}"
@@ -706,7 +712,7 @@ def test_pdf_holds_every_row_of_every_table(sheet: ParSheet) -> None:
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
     flat = re.sub(r"\s+", "", text)  # long exact fractions wrap inside their cells
     tables = [block for block in document(sheet, 10) if isinstance(block, Table)]
-    assert len(tables) == 2 + 6 * len(sheet.bets) + 1
+    assert len(tables) == 5 + 8 * len(sheet.bets) + 1
     for table in tables:
         for row in (table.headers, *table.rows):
             assert re.sub(r"\s+", "", "".join(row)) in flat, (table.identifier, row)

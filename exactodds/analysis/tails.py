@@ -367,3 +367,87 @@ def _fft_bound(results: int, rounds: int, size: int, tail: float) -> float:
     gamma = size * _UNIT / (1 - size * _UNIT)
     spread = math.sqrt(size) * (power + rounding)
     return (spread * (1 + gamma) + gamma + 2 * tail) * 1.01
+
+
+@dataclass(frozen=True)
+class SessionTails:
+    """The figures of one session length: who is ahead, percentiles of ``W``, band coverage.
+
+    ``percentiles`` pairs each level with the (low, high) ends of the quantile
+    of the house's win per unit of handle (equal when exact); ``coverage``
+    pairs each band (as given to :func:`session_tails`) with the probability
+    that ``W`` lands inside it.
+    """
+
+    rounds: int
+    method: str
+    error_bound: float
+    player_ahead: Bounded
+    even: Bounded
+    player_behind: Bounded
+    percentiles: tuple[tuple[Fraction, tuple[Fraction, Fraction]], ...]
+    coverage: tuple[Bounded, ...]
+
+
+def session_tails(
+    distribution: Mapping[Fraction, Fraction],
+    rounds: int,
+    levels: Sequence[Fraction],
+    bands: Sequence[tuple[Fraction | RootEnd, Fraction | RootEnd]] = (),
+) -> SessionTails:
+    """:class:`SessionTails` after *rounds* rounds of *distribution*.
+
+    >>> coin = {Fraction(-1): Fraction(1, 2), Fraction(1): Fraction(1, 2)}
+    >>> tails = session_tails(coin, 4, [Fraction(1, 2)], [(Fraction(-1, 2), Fraction(1, 2))])
+    >>> tails.player_ahead.value, tails.percentiles[0][1], tails.coverage[0].value
+    (Fraction(5, 16), (Fraction(0, 1), Fraction(0, 1)), Fraction(7, 8))
+    """
+    session = session_distribution(distribution, rounds)
+    return SessionTails(
+        rounds=rounds,
+        method=session.method,
+        error_bound=session.error_bound,
+        player_ahead=session.player_ahead(),
+        even=session.even(),
+        player_behind=session.player_behind(),
+        percentiles=tuple((level, session.win_percentile(level)) for level in levels),
+        coverage=tuple(session.win_within(low, high) for low, high in bands),
+    )
+
+
+def one_in(probability: Fraction) -> Fraction | None:
+    """The ``X`` of "1 in X": ``1 / probability`` (``None`` for an outcome that never happens).
+
+    >>> one_in(Fraction(2, 21)), one_in(Fraction(0))
+    (Fraction(21, 2), None)
+    """
+    return None if probability == 0 else 1 / probability
+
+
+@dataclass(frozen=True)
+class HourlyFigures:
+    """What one player at ``average_bet`` a round, ``rounds_per_hour`` rounds an hour, means.
+
+    ``theoretical_win`` (theo) is the house's expected win an hour, exact;
+    ``variance`` the variance of the house's win an hour, so the SD an hour
+    is its square root.
+
+    >>> hourly = HourlyFigures(Fraction(80), Fraction(25), Fraction(1, 100), Fraction(1))
+    >>> hourly.theoretical_win, hourly.variance
+    (Fraction(20, 1), Fraction(50000, 1))
+    """
+
+    rounds_per_hour: Fraction
+    average_bet: Fraction
+    house_edge: Fraction
+    round_variance: Fraction
+
+    @property
+    def theoretical_win(self) -> Fraction:
+        """Theo an hour: rounds per hour * average bet * house edge."""
+        return self.rounds_per_hour * self.average_bet * self.house_edge
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the win an hour: rounds per hour * (average bet)**2 * variance."""
+        return self.rounds_per_hour * self.average_bet**2 * self.round_variance
