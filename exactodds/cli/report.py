@@ -28,7 +28,6 @@ from exactodds.cli.options import (
     shoe_options,
 )
 from exactodds.cli.plots import plot_option, write_plots
-from exactodds.report.parsheet_render import package_version
 from exactodds.errors import ExactOddsError
 from exactodds.report.parsheet import (
     DEFAULT_CONFIDENCES,
@@ -39,6 +38,7 @@ from exactodds.report.parsheet import (
     compare_alternatives,
     par_sheet,
 )
+from exactodds.report.parsheet_render import package_version
 
 #: Output formats, and the file suffixes that choose them when --format is not given.
 REPORT_FORMATS = ("html", "markdown", "xlsx", "pdf")
@@ -108,9 +108,9 @@ def _sheet_date(date: str | None) -> str:
             raise ExactOddsError(
                 f"SOURCE_DATE_EPOCH {epoch[:40]!r} is not valid; use whole seconds since 1970."
             )
-        moment = datetime.datetime.fromtimestamp(int(epoch), tz=datetime.timezone.utc)
+        moment = datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)
         return moment.date().isoformat()
-    return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
 def _paytable_name(paytable: str | None, pays: tuple[str, ...]) -> str:
