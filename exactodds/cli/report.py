@@ -203,6 +203,11 @@ def _write(output: str, content: bytes) -> None:
             prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else "."
         )
         try:
+            # mkstemp makes the file private; give it the mode a new file would have.
+            mask = os.umask(0)
+            os.umask(mask)
+            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~mask
+            os.chmod(temporary, mode)
             with os.fdopen(handle, "wb") as stream:
                 stream.write(content)
                 stream.flush()

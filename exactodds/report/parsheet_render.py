@@ -203,7 +203,7 @@ def _win_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
         rows.append(tuple(cells))
     headers = ["Rounds", "Expected win % of handle"]
     for level in parsheet.confidences:
-        headers += [f"{level}% normal band", f"P(inside {level}% band), exact"]
+        headers += [f"{level}% normal band", f"P(inside {level}% band)"]
     if parsheet.drop_ratio is not None:
         headers.append("Expected hold (win / drop)")
     yield Table(f"{name}-hold", tuple(headers), tuple(rows), (True,) * len(headers))
