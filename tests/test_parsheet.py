@@ -274,6 +274,8 @@ class Workbook:
                 (math.prod(items) for items in zip(*columns, strict=True)), Fraction(0)
             ),
             "SQRT": lambda value: math.sqrt(value),
+            "MAX": max,
+            "MIN": min,
         }
 
 
@@ -297,7 +299,7 @@ def workbook(sheet: ParSheet) -> Any:
 def test_xlsx_has_one_sheet_per_bet_and_recalculates_on_opening(
     workbook: Any, sheet: ParSheet
 ) -> None:
-    assert workbook.sheetnames == ["Summary", *sheet.bets]
+    assert workbook.sheetnames == ["Summary", "Rules", *sheet.bets]
     assert workbook.calculation.fullCalcOnLoad
 
 
@@ -547,7 +549,7 @@ def test_report_xlsx_written_to_a_file(tmp_path: Path) -> None:
     output = tmp_path / "sheet.xlsx"
     result = run("report", "--bets", "dragon7", "--variant", "ez", "-o", str(output))
     assert result.exit_code == 0, result.stderr
-    assert load_workbook(output).sheetnames == ["Summary", "dragon7"]
+    assert load_workbook(output).sheetnames == ["Summary", "Rules", "dragon7"]
 
 
 def test_eor_plot_writes_one_bar_chart_per_bet(tmp_path: Path) -> None:
@@ -587,7 +589,7 @@ def test_report_bad_input_is_one_sentence_and_exit_2(arguments: list[str], patte
     [
         ("openpyxl", ["-o", "{tmp}/sheet.xlsx"], "report"),
         ("fpdf", ["-o", "{tmp}/sheet.pdf", "--no-figures"], "report"),
-        ("matplotlib", ["-o", "{tmp}/sheet.pdf"], "plot"),
+        ("matplotlib", ["-o", "{tmp}/sheet.pdf"], "report"),  # the PDF's font ships with it
         ("matplotlib", ["--format", "html"], "plot"),
         ("matplotlib", ["--plot", "{tmp}/figures"], "plot"),
         ("sympy", [], "report"),
