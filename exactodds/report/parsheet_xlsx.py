@@ -169,7 +169,7 @@ def _cell(text: str) -> tuple[Any, str | None, str | None]:
     if percent:
         places = len(percent.group(2) or "")
         shown = "0." + "0" * places + "%" if places else "0%"
-        return float(text[:-1]) / 100, shown, note
+        return float(Fraction(text[:-1]) / 100), shown, note
     return text, None, note
 
 
