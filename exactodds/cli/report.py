@@ -118,6 +118,34 @@ def _paytable_name(paytable: str | None, pays: tuple[str, ...]) -> str:
     return name + (f", with {', '.join(pays)}" if pays else "")
 
 
+def _identity(
+    title: str | None, paytable: str | None, pays: tuple[str, ...], date: str | None
+) -> SheetIdentity:
+    """The header block: --title, the pay table, the version, the command line, the date."""
+    return SheetIdentity(
+        title=title if title is not None else "Par sheet",
+        paytable=_paytable_name(paytable, pays),
+        version=package_version(),
+        command=_command_line(),
+        date=_sheet_date(date),
+    )
+
+
+def _hourly(
+    rounds_per_hour: str | None, average_bet: str | None
+) -> tuple[Fraction | None, Fraction | None]:
+    """--rounds-per-hour and --average-bet, both or neither."""
+    hourly = (
+        _positive(rounds_per_hour, "--rounds-per-hour"),
+        _positive(average_bet, "--average-bet"),
+    )
+    if (hourly[0] is None) != (hourly[1] is None):
+        raise ExactOddsError(
+            "Theo and SD an hour need both --rounds-per-hour and --average-bet; give both."
+        )
+    return hourly
+
+
 def _positive(text: str | None, option: str) -> Fraction | None:
     if text is None:
         return None
@@ -456,21 +484,9 @@ def report(
         levels = _numbers(
             confidence_text, "--confidence", "Confidence level", "whole percentages from 1 to 99"
         )
-        hourly = (
-            _positive(rounds_per_hour, "--rounds-per-hour"),
-            _positive(average_bet, "--average-bet"),
-        )
-        if (hourly[0] is None) != (hourly[1] is None):
-            raise ExactOddsError(
-                "Theo and SD an hour need both --rounds-per-hour and --average-bet; give both."
-            )
-        identity = SheetIdentity(
-            title=title if title is not None else "Par sheet",
-            paytable=_paytable_name(paytable, pays),
-            version=package_version(),
-            command=_command_line(),
-            date=_sheet_date(date),
-        )
+        hourly = _hourly(rounds_per_hour, average_bet)
+        ratio = _positive(drop_ratio, "--drop-ratio")
+        identity = _identity(title, paytable, pays, date)
         shoe = build_shoe(decks, shoe_spec, remove)
         rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
         bets = build_bets(rules, selection, pays, paytable, bet_files)
@@ -487,7 +503,7 @@ def report(
                 breakeven=breakeven,
                 rounds_per_hour=hourly[0],
                 average_bet=hourly[1],
-                drop_ratio=_positive(drop_ratio, "--drop-ratio"),
+                drop_ratio=ratio,
                 identity=identity,
                 comparisons=comparisons,
             )

@@ -593,11 +593,7 @@ def par_sheet(
     ...
     exactodds.errors.ExactOddsError: Number of rounds 0 is not valid; use a whole number of at least 1.
     """
-    for number in rounds:
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise ExactOddsError(
-                f"Number of rounds {number!r} is not valid; use a whole number of at least 1."
-            )
+    _check_inputs(rounds, rounds_per_hour, average_bet, drop_ratio)
     levels = tuple(confidences)
     scores = {level: z_score(level) for level in levels}
     rules = rules if rules is not None else Rules()
@@ -609,49 +605,23 @@ def par_sheet(
             "No chosen bet can be priced on this shoe, so there is no par sheet to write"
             + (f" ({reasons.rstrip('.')})." if reasons else ".")
         )
-    for value, what in ((rounds_per_hour, "rounds per hour"), (average_bet, "average bet")):
-        if value is not None and value <= 0:
-            raise ExactOddsError(f"The {what} {value} is not valid; use a number above 0.")
-    if drop_ratio is not None and drop_ratio <= 0:
-        raise ExactOddsError(f"The drop ratio {drop_ratio} is not valid; use a number above 0.")
     removal: EffectOfRemoval | None = None
     removal_reason: str | None = None
     try:
         removal = effect_of_removal(shoe, rules, chosen, cards=1)
     except ExactOddsError as error:
         removal_reason = str(error)
-    sheets: dict[str, BetSheet] = {}
-    for name, result in analysis.bets.items():
-        variance = result.variance
-        effects = removal.effects.get(name) if removal is not None else None
-        count = removal.linear_count(name, max_tag) if removal is not None else None
-        floor, ceiling = _clip_range(result)
-        holds = tuple(
-            HoldBand(number, level, scores[level], result.house_edge, variance, floor, ceiling)
-            for number in rounds
-            for level in levels
+    hourly = (
+        (rounds_per_hour, average_bet)
+        if rounds_per_hour is not None and average_bet is not None
+        else None
+    )
+    sheets = {
+        name: _bet_sheet(
+            result, analysis, removal, scores, tuple(rounds), max_tag, breakeven, tails, hourly
         )
-        found, reason = (
-            _tails(result, holds, rounds, _levels(levels)) if tails else ((), "not asked for")
-        )
-        hourly = (
-            HourlyFigures(rounds_per_hour, average_bet, result.house_edge, variance)
-            if rounds_per_hour is not None and average_bet is not None
-            else None
-        )
-        sheets[name] = BetSheet(
-            result=result,
-            rows=_rows(result),
-            volatility=tuple(VolatilityIndex(level, scores[level], variance) for level in levels),
-            holds=holds,
-            tails=found,
-            tails_reason=reason,
-            hourly=hourly,
-            effects=effects,
-            count=count,
-            weighted_sum=removal.weighted_sum(name) if removal is not None else None,
-            breakevens=_breakevens(result, analysis) if breakeven else (),
-        )
+        for name, result in analysis.bets.items()
+    }
     return ParSheet(
         analysis=analysis,
         bets=sheets,
@@ -664,6 +634,67 @@ def par_sheet(
         identity=identity,
         comparisons=tuple(comparisons),
         drop_ratio=drop_ratio,
+    )
+
+
+def _check_inputs(
+    rounds: Sequence[int],
+    rounds_per_hour: Fraction | None,
+    average_bet: Fraction | None,
+    drop_ratio: Fraction | None,
+) -> None:
+    for number in rounds:
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ExactOddsError(
+                f"Number of rounds {number!r} is not valid; use a whole number of at least 1."
+            )
+    for value, what in (
+        (rounds_per_hour, "rounds per hour"),
+        (average_bet, "average bet"),
+        (drop_ratio, "drop ratio"),
+    ):
+        if value is not None and value <= 0:
+            raise ExactOddsError(f"The {what} {value} is not valid; use a number above 0.")
+
+
+def _bet_sheet(
+    result: BetAnalysis,
+    analysis: Analysis,
+    removal: EffectOfRemoval | None,
+    scores: Mapping[int, Fraction],
+    rounds: tuple[int, ...],
+    max_tag: int,
+    breakeven: bool,
+    tails: bool,
+    hourly: tuple[Fraction, Fraction] | None,
+) -> BetSheet:
+    """One bet's sheet: every figure of :class:`BetSheet` from its analysis."""
+    name, variance = result.name, result.variance
+    floor, ceiling = _clip_range(result)
+    holds = tuple(
+        HoldBand(number, level, z, result.house_edge, variance, floor, ceiling)
+        for number in rounds
+        for level, z in scores.items()
+    )
+    found, reason = (
+        _tails(result, holds, rounds, _levels(tuple(scores))) if tails else ((), "not asked for")
+    )
+    return BetSheet(
+        result=result,
+        rows=_rows(result),
+        volatility=tuple(VolatilityIndex(level, z, variance) for level, z in scores.items()),
+        holds=holds,
+        tails=found,
+        tails_reason=reason,
+        hourly=(
+            None
+            if hourly is None
+            else HourlyFigures(hourly[0], hourly[1], result.house_edge, variance)
+        ),
+        effects=removal.effects.get(name) if removal is not None else None,
+        count=removal.linear_count(name, max_tag) if removal is not None else None,
+        weighted_sum=removal.weighted_sum(name) if removal is not None else None,
+        breakevens=_breakevens(result, analysis) if breakeven else (),
     )
 
 

@@ -240,6 +240,12 @@ def _win_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
             ),
             (True,) * (1 + len(parsheet.levels)),
         )
+    yield from _hourly_blocks(sheet, digits)
+
+
+def _hourly_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
+    """Theo and SD an hour, when the sheet was given rounds per hour and an average bet."""
+    name = sheet.name
     if sheet.hourly is not None:
         hourly = sheet.hourly
         yield Heading(3, "Per hour")
