@@ -18,6 +18,7 @@ import math
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Iterator
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -370,6 +371,19 @@ def test_dev_full_exits_1() -> None:
     _exit_one(result)
     assert "No space left on device" in result.stderr
     assert Path("/dev/full").is_char_device()
+
+
+def test_stdout_on_a_full_device_exits_1() -> None:
+    with open("/dev/full", "w") as full:
+        completed = subprocess.run(
+            [sys.executable, "-m", "exactodds", "report", *COMMON, "--bets", "tie"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert completed.returncode == 1
+    assert completed.stderr.strip() == "Error: Cannot write the output: no space left on device."
 
 
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(

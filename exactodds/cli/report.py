@@ -490,7 +490,20 @@ def report(
         shoe = build_shoe(decks, shoe_spec, remove)
         rules = build_rules(variant, commission, tie_pays, tie_loses, rules_file)
         bets = build_bets(rules, selection, pays, paytable, bet_files)
-        options = click.get_current_context().params
+        options = {
+            "decks": decks,
+            "shoe_spec": shoe_spec,
+            "remove": remove,
+            "variant": variant,
+            "commission": commission,
+            "tie_pays": tie_pays,
+            "tie_loses": tie_loses,
+            "rules_file": rules_file,
+            "selection": selection,
+            "pays": pays,
+            "paytable": paytable,
+            "bet_files": bet_files,
+        }
         comparisons = compare_alternatives(_alternatives(compare, options), levels)
         try:
             sheet = par_sheet(
