@@ -352,7 +352,7 @@ def _render(
     metavar="N,N,...",
     default=",".join(str(number) for number in DEFAULT_ROUNDS),
     show_default=True,
-    help="Numbers of rounds for the hold's confidence band.",
+    help="Numbers of rounds for the win as % of handle: normal bands and the exact distribution.",
 )
 @click.option(
     "--confidence",
@@ -435,10 +435,11 @@ def report(
 ) -> None:
     """Par sheet: the probability and accounting report of each chosen bet.
 
-    Per bet: the outcome table (combinations, probability, pay, return;
-    exact and decimal), house edge, edge per resolved bet, hit frequency,
-    variance, standard deviation, volatility index (90/95/99%), expected
-    hold with its confidence band after 1,000 to 1,000,000 rounds, effect of
+    Per bet: the outcome table (combinations, probability, pay, return,
+    1 in X; exact and decimal), house edge, edge per resolved bet, hit
+    frequency, variance, standard deviation, volatility index (90/95/99%),
+    the win as % of handle after 1,000 to 1,000,000 rounds (the normal band,
+    and the exact distribution: P(player ahead), percentiles), effect of
     removal with a derived count, break-even pays, and how it was computed.
     Takes the same shoe, rules and bet options as 'odds'. Every format
     starts with a header (title, pay table, version, command line, date)
