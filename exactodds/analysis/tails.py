@@ -62,7 +62,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import reduce
+from functools import cached_property, reduce
 from typing import Any
 
 from ..errors import ExactOddsError
@@ -154,14 +154,15 @@ class SessionDistribution:
     """The player's total after ``rounds`` rounds: ``P(S = k / denominator)`` for ``k`` from ``low``.
 
     ``weights[i]`` is the probability of ``k = low + i``: an integer over
-    ``scale`` (exact method) or a float (fft method, ``scale`` 1); every
-    probability a method reports is within ``error_bound`` (0 when exact).
+    ``scale`` (exact method, a tuple) or a float (fft method, a numpy array,
+    ``scale`` 1); every probability a method reports is within
+    ``error_bound`` (0 when exact).
     """
 
     rounds: int
     denominator: int
     low: int
-    weights: Sequence[Any]
+    weights: Any
     scale: int
     method: str
     error_bound: float
@@ -176,8 +177,15 @@ class SessionDistribution:
             return Bounded(Fraction(0), self.error_bound)
         if self.method == "exact":
             return Bounded(Fraction(sum(self.weights[start:stop]), self.scale), 0.0)
-        total = math.fsum(self.weights[start:stop])
+        total = float(self.weights[start:stop].sum())  # pairwise: within the gamma_L term
         return Bounded(Fraction(min(max(total, 0.0), 1.0)), self.error_bound)
+
+    @cached_property
+    def _upper_tails(self) -> Any:
+        """fft: ``P(S >= low + i)`` for every i, summed once from the top."""
+        import numpy
+
+        return numpy.cumsum(self.weights[::-1])[::-1]
 
     def player_ahead(self) -> Bounded:
         """P(the player's total is above 0)."""
@@ -220,7 +228,7 @@ class SessionDistribution:
             raise AssertionError("the probabilities add up to less than 1")  # pragma: no cover
         import numpy
 
-        tails = numpy.cumsum(numpy.asarray(self.weights)[::-1])[::-1]
+        tails = self._upper_tails
         bound = self.error_bound
         surely = numpy.nonzero(tails - bound >= float(level))[0]
         maybe = numpy.nonzero(tails + bound >= float(level))[0]
@@ -354,7 +362,7 @@ def _fft(
     window = folded[(first + numpy.arange(width)) % size]
     bound = _fft_bound(len(values), rounds, size, tail)
     return SessionDistribution(
-        rounds, denominator, first, tuple(window.tolist()), 1, "fft", bound, smallest, largest
+        rounds, denominator, first, window, 1, "fft", bound, smallest, largest
     )
 
 
