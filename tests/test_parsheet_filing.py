@@ -456,3 +456,86 @@ def test_an_unknown_suffix_with_format_is_written(tmp_path: Path) -> None:
 def test_library_sheet_without_identity_still_names_the_version() -> None:
     sheet = par_sheet(Shoe.standard(1), Rules(), select_bets("tie"), rounds=[10], breakeven=False)
     assert f"| exactodds version | {package_version()} |" in render_markdown(sheet)
+
+
+# Layout: PDF pages and workbook columns --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pdf_pages(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    from pypdf import PdfReader
+
+    path = tmp_path_factory.mktemp("pdf") / "sheet.pdf"
+    result = run(
+        "report",
+        *COMMON,
+        "--bets",
+        "banker,tie,dragon7",
+        "--compare",
+        "decks=4,6,8",
+        "--title",
+        "Layout",
+        "-o",
+        str(path),
+    )
+    assert result.exit_code == 0, result.stderr
+    return [page.extract_text() for page in PdfReader(path).pages]
+
+
+def test_pdf_every_page_is_numbered_x_of_y(pdf_pages: list[str]) -> None:
+    total = len(pdf_pages)
+    for number, text in enumerate(pdf_pages, start=1):
+        assert f"page {number} of {total}" in text
+        assert "Layout - exactodds" in text and "2026-01-31" in text
+
+
+def test_pdf_words_are_never_split(pdf_pages: list[str]) -> None:
+    words = set()
+    from exactodds.report.parsheet_render import Table, document
+
+    sheet = par_sheet(
+        Shoe.standard(1),
+        Rules(),
+        select_bets("banker,tie,dragon7"),
+        rounds=[10, 100],
+        breakeven=False,
+    )
+    for block in document(sheet, 10):
+        if isinstance(block, Table):
+            words |= {word for header in block.headers for word in header.split()}
+    text = "\n".join(pdf_pages)
+    found = set(re.findall(r"\S+", text))
+    for word in words:
+        assert word in found, word
+
+
+def test_pdf_headings_stay_with_their_small_tables(pdf_pages: list[str]) -> None:
+    pairs = [
+        ("Outcomes", "Probability (exact)"),
+        ("Volatility index", "VI squared (exact)"),
+        ("Per hour", "Theo per hour"),
+    ]
+    for page in pdf_pages:
+        lines = page.splitlines()
+        for heading, header in pairs:
+            if heading in lines:  # a heading line on this page: its table starts here too
+                assert header in page, (heading, page[:200])
+    # A small table is never split: the Outcomes table's header and its total row share a page.
+    for page in pdf_pages:
+        if "Probability (exact)" in page:
+            assert re.search(r"^total ", page, flags=re.MULTILINE), page[:300]
+
+
+def test_xlsx_columns_fit_their_headers(tmp_path: Path) -> None:
+    path = tmp_path / "sheet.xlsx"
+    assert run("report", *COMMON, "--bets", "banker,tie", "-o", str(path)).exit_code == 0
+    workbook = load_workbook(path)
+    for worksheet in workbook.worksheets:
+        for row in worksheet.iter_rows():
+            filled = [cell for cell in row if cell.value is not None]
+            if len(filled) < 2:
+                continue  # a paragraph or a title, left to overflow
+            for cell in filled:
+                if isinstance(cell.value, str) and not cell.value.startswith("="):
+                    width = worksheet.column_dimensions[cell.column_letter].width
+                    assert width >= min(len(cell.value), 60), (worksheet.title, cell.value)
