@@ -433,6 +433,7 @@ def test_a_sheet_with_no_priceable_bet_exits_1() -> None:
         (["--date", "31/01/2026"], r"Date '31/01/2026' is not valid; use a date such as"),
         (["--compare", "shoes=1"], r"--compare 'shoes=1' is not valid; use decks=4,6,8"),
         (["--rounds-per-hour", "80"], r"need both --rounds-per-hour and --average-bet"),
+        (["--title", "two\nlines"], r"Title 'two\\nlines' is not valid; use one line"),
         (["--drop-ratio", "0", "--average-bet", "1", "--rounds-per-hour", "1"], r"--drop-ratio"),
     ],
 )

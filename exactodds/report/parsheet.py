@@ -51,7 +51,7 @@ from ..analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount, ef
 from ..analysis.single import Analysis, BetAnalysis, analyze
 from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, session_tails
 from ..bets.bet import Bet
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, quoted
 from ..numbers import decimal_string, square_root_decimal_string
 from ..rules import Rules
 from ..shoe import Shoe
@@ -105,8 +105,14 @@ class NothingPricedError(ExactOddsError):
 class SheetIdentity:
     """What identifies a filed par sheet: its title, pay table, version, command line and date.
 
+    The title is the user's: one line of at most 200 characters.
+
     >>> SheetIdentity("Dragon 7", "standard pays", "1.0", "exactodds report", "2026-01-01").title
     'Dragon 7'
+    >>> SheetIdentity("x" * 201, "standard pays", "1.0", "exactodds report", "2026-01-01")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Title 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (201 characters) is not valid; use one line of at most 200 characters.
     """
 
     title: str
@@ -114,6 +120,19 @@ class SheetIdentity:
     version: str
     command: str
     date: str
+
+    def __post_init__(self) -> None:
+        title = self.title
+        if (
+            not isinstance(title, str)
+            or not title.strip()
+            or len(title) > 200
+            or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in title)
+        ):
+            shown = quoted(title) if isinstance(title, str) else repr(title)
+            raise ExactOddsError(
+                f"Title {shown} is not valid; use one line of at most 200 characters."
+            )
 
 
 def z_score(confidence: int) -> Fraction:
