@@ -531,7 +531,40 @@ def write_xlsx(sheet: ParSheet, target: str | Path | IO[bytes]) -> None:
     for worksheet in workbook.worksheets:
         _finish(worksheet, footer)
     workbook.calculation.fullCalcOnLoad = True
-    workbook.save(target)
+    if sheet.identity is None:
+        workbook.save(target)
+    else:
+        _save_dated(workbook, target, sheet.identity.date)
+
+
+def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> None:
+    """Save with every timestamp (document properties, zip entries) at *date*, 00:00 UTC, so
+    that the same sheet on the same date is the same file, byte for byte."""
+    import datetime
+    import zipfile
+
+    from openpyxl.writer.excel import ExcelWriter
+
+    moment = datetime.datetime.combine(datetime.date.fromisoformat(date), datetime.time())
+    stamp = (max(moment.year, 1980), moment.month, moment.day, 0, 0, 0)
+
+    class _DatedZip(zipfile.ZipFile):
+        def writestr(
+            self,
+            zinfo_or_arcname: str | zipfile.ZipInfo,
+            data: Any,
+            compress_type: int | None = None,
+            compresslevel: int | None = None,
+        ) -> None:
+            if isinstance(zinfo_or_arcname, str):
+                zinfo_or_arcname = zipfile.ZipInfo(zinfo_or_arcname, date_time=stamp)
+                zinfo_or_arcname.compress_type = zipfile.ZIP_DEFLATED
+            super().writestr(zinfo_or_arcname, data, compress_type, compresslevel)
+
+    workbook.properties.created = moment
+    workbook.properties.modified = moment
+    archive = _DatedZip(target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+    ExcelWriter(workbook, archive).save()
 
 
 def _section(blocks: list[Any], anchor: str) -> list[Any]:
