@@ -561,6 +561,17 @@ def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> Non
                 zinfo_or_arcname.compress_type = zipfile.ZIP_DEFLATED
             super().writestr(zinfo_or_arcname, data, compress_type, compresslevel)
 
+        def write(
+            self,
+            filename: Any,
+            arcname: Any = None,
+            compress_type: int | None = None,
+            compresslevel: int | None = None,
+        ) -> None:
+            # openpyxl writes each worksheet from a temporary file; date it like the rest.
+            with open(filename, "rb") as source:
+                self.writestr(arcname or str(filename), source.read(), compress_type, compresslevel)
+
     workbook.properties.created = moment
     workbook.properties.modified = moment
     archive = _DatedZip(target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
