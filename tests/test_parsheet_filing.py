@@ -541,3 +541,15 @@ def test_xlsx_columns_fit_their_headers(tmp_path: Path) -> None:
                 if isinstance(cell.value, str) and not cell.value.startswith("="):
                     width = worksheet.column_dimensions[cell.column_letter].width
                     assert width >= min(len(cell.value), 60), (worksheet.title, cell.value)
+
+
+def test_band_figure_spans_the_sheets_rounds_and_stays_within_100_percent() -> None:
+    from exactodds.report.parsheet_plots import hold_figure
+
+    sheet = par_sheet(
+        Shoe.standard(8), Rules(), select_bets("dragon7"), rounds=[10, 300], breakeven=False
+    )
+    axes = hold_figure(sheet.bets["dragon7"]).axes[0]
+    points = [vertex for band in axes.collections for vertex in band.get_paths()[0].vertices]
+    assert min(x for x, _ in points) == 10 and max(x for x, _ in points) == 300
+    assert all(-100 <= y <= 100 for _, y in points)
