@@ -120,7 +120,7 @@ def test_session_output_is_real(
     where: str, command: str, expected: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(ROOT)  # paths such as examples/two_shoes.jsonl are the checkout's
-    command, _, pipe = command.partition(" | ")
+    command, *pipes = command.split(" | ")
     arguments = shlex.split(command)
     assert arguments[0] == "exactodds", f"{where}: only exactodds runs here; mark it not-run"
     stdin = None
@@ -130,7 +130,7 @@ def test_session_output_is_real(
         del arguments[position : position + 2]
     result = CliRunner().invoke(cli, arguments[1:], input=stdin)
     shown = (result.stdout + result.stderr).rstrip("\n").split("\n")
-    if pipe:
+    for pipe in pipes:  # applied in order: | head -54 | tail -7
         tool, count = pipe.split()
         assert tool in ("head", "tail"), f"{where}: only | head -N and | tail -N are replayed"
         number = int(count.lstrip("-"))

@@ -274,6 +274,8 @@ class Workbook:
                 (math.prod(items) for items in zip(*columns, strict=True)), Fraction(0)
             ),
             "SQRT": lambda value: math.sqrt(value),
+            "MAX": max,
+            "MIN": min,
         }
 
 
@@ -297,7 +299,7 @@ def workbook(sheet: ParSheet) -> Any:
 def test_xlsx_has_one_sheet_per_bet_and_recalculates_on_opening(
     workbook: Any, sheet: ParSheet
 ) -> None:
-    assert workbook.sheetnames == ["Summary", *sheet.bets]
+    assert workbook.sheetnames == ["Summary", "Rules", *sheet.bets]
     assert workbook.calculation.fullCalcOnLoad
 
 
@@ -449,6 +451,7 @@ def _check_tables(tables: dict[str, list[list[str]]], sheet: ParSheet, digits: i
                 fraction_string(probability),
                 decimal_string(probability * pay, digits),
                 fraction_string(probability * pay),
+                "never" if count == 0 else decimal_string(1 / probability, 2),  # 1 in X
             ]
         assert by_outcome["total"][6] == fraction_string(expected.expected_value)
         figures = {row[0]: row[1:] for row in tables[f"{name}-figures"][1:]}
@@ -465,7 +468,7 @@ def _check_tables(tables: dict[str, list[list[str]]], sheet: ParSheet, digits: i
             assert volatility[f"{level}%"][2] == textbook_volatility(expected.variance, z, digits)
         hold = {row[0]: row for row in tables[f"{name}-hold"][1:]}
         for rounds in (1_000, 10_000, 100_000, 1_000_000):
-            for column, level in enumerate((90, 95, 99), start=2):
+            for column, level in zip((2, 4, 6), (90, 95, 99), strict=True):
                 z = Decimal(str(float(z_score(level))))
                 low, high = textbook_band(expected.house_edge, expected.variance, z, rounds, 8)
                 assert hold[f"{rounds:,}"][column] == f"{low} to {high}"
@@ -485,10 +488,10 @@ def test_html_tables_are_analyze_values(sheet: ParSheet) -> None:
 
 def test_markdown_tables_are_analyze_values(sheet: ParSheet) -> None:
     tables = markdown_tables(render_markdown(sheet, 10))
-    names = ["setup", "summary"]
+    names = ["identity", "setup", "summary", "tableau", "pays"]
     for name in sheet.bets:
         names += [f"{name}-{kind}" for kind in ("outcomes", "figures", "volatility", "hold")]
-        names += [f"{name}-removal", f"{name}-breakeven"]
+        names += [f"{name}-tails", f"{name}-percentiles", f"{name}-removal", f"{name}-breakeven"]
     names.append("checks")
     assert len(tables) == len(names)
     _check_tables(dict(zip(names, tables, strict=True)), sheet, 10)
@@ -527,6 +530,11 @@ def test_report_markdown_on_stdout_with_a_custom_bet_and_plots(tmp_path: Path) -
     )
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("# Par sheet\n")
+    # The custom bet's conditions, in words and as given in the bet file.
+    assert "| three_card_six | 20 | the Banker wins and the Banker's total is 6 and the " in (
+        result.stdout
+    )
+    assert 'when = { winner = "banker", banker_total = 6, banker_cards = 3 }' in result.stdout
     assert "## Bet: six_bonus" in result.stdout
     assert sorted(path.name for path in figures.iterdir()) == [
         f"six_bonus-{kind}.{extension}"
@@ -541,7 +549,7 @@ def test_report_xlsx_written_to_a_file(tmp_path: Path) -> None:
     output = tmp_path / "sheet.xlsx"
     result = run("report", "--bets", "dragon7", "--variant", "ez", "-o", str(output))
     assert result.exit_code == 0, result.stderr
-    assert load_workbook(output).sheetnames == ["Summary", "dragon7"]
+    assert load_workbook(output).sheetnames == ["Summary", "Rules", "dragon7"]
 
 
 def test_eor_plot_writes_one_bar_chart_per_bet(tmp_path: Path) -> None:
@@ -581,7 +589,7 @@ def test_report_bad_input_is_one_sentence_and_exit_2(arguments: list[str], patte
     [
         ("openpyxl", ["-o", "{tmp}/sheet.xlsx"], "report"),
         ("fpdf", ["-o", "{tmp}/sheet.pdf", "--no-figures"], "report"),
-        ("matplotlib", ["-o", "{tmp}/sheet.pdf"], "plot"),
+        ("matplotlib", ["-o", "{tmp}/sheet.pdf"], "report"),  # the PDF's font ships with it
         ("matplotlib", ["--format", "html"], "plot"),
         ("matplotlib", ["--plot", "{tmp}/figures"], "plot"),
         ("sympy", [], "report"),
@@ -706,7 +714,7 @@ def test_pdf_holds_every_row_of_every_table(sheet: ParSheet) -> None:
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
     flat = re.sub(r"\s+", "", text)  # long exact fractions wrap inside their cells
     tables = [block for block in document(sheet, 10) if isinstance(block, Table)]
-    assert len(tables) == 2 + 6 * len(sheet.bets) + 1
+    assert len(tables) == 5 + 8 * len(sheet.bets) + 1
     for table in tables:
         for row in (table.headers, *table.rows):
             assert re.sub(r"\s+", "", "".join(row)) in flat, (table.identifier, row)

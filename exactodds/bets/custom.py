@@ -70,7 +70,7 @@ from exactodds.inputs import load_toml, read_file, sentence, shown
 from exactodds.numbers import fraction_string, parse_number
 from exactodds.shoe import Shoe
 
-__all__ = ["CustomBetError", "load_custom_bets", "parse_custom_bets"]
+__all__ = ["CustomBetError", "custom_conditions", "load_custom_bets", "parse_custom_bets"]
 
 
 class CustomBetError(BetError):
@@ -432,3 +432,24 @@ def load_custom_bets(path: str | Path, taken: Sequence[str] = ()) -> list[Bet]:
     """Read the bets a TOML file describes."""
     document = read_file(str(path), "bet file", CustomBetError)
     return parse_custom_bets(document.text, document.source, taken)
+
+
+def custom_conditions(
+    bet: Bet,
+) -> tuple[tuple[str, tuple[tuple[str, frozenset[object]], ...], Fraction], ...] | None:
+    """Each outcome of a custom bet as ``(name, conditions, pay)``, in the order they are tried.
+
+    ``conditions`` pairs each condition key with the values it allows; a bet
+    that was not read from a bet file gives ``None``.
+
+    >>> (bet,) = parse_custom_bets('[[bet]]\\nname = "x"\\n[[bet.outcome]]\\nwhen = { banker_total = 6 }\\npays = 2\\n')
+    >>> custom_conditions(bet)
+    (('outcome_1', (('banker_total', frozenset({6})),), Fraction(2, 1)),)
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> custom_conditions(select_bets("tie")[0]) is None
+    True
+    """
+    settle = bet.settle
+    if not isinstance(settle, _CustomSettle):
+        return None
+    return tuple((outcome.name, outcome.conditions, outcome.pay) for outcome in settle.outcomes)

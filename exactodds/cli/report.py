@@ -6,9 +6,14 @@ only when the chosen output needs them.
 
 from __future__ import annotations
 
+import datetime
 import io
 import os
+import shlex
+import tempfile
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -18,7 +23,17 @@ from exactodds.cli.app import emit, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
-from exactodds.report.parsheet import DEFAULT_CONFIDENCES, DEFAULT_ROUNDS, ParSheet, par_sheet
+from exactodds.interface import build_bets, build_rules, build_shoe
+from exactodds.report.parsheet import (
+    DEFAULT_CONFIDENCES,
+    DEFAULT_ROUNDS,
+    NothingPricedError,
+    ParSheet,
+    SheetIdentity,
+    compare_alternatives,
+    par_sheet,
+)
+from exactodds.report.parsheet_render import package_version
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -54,11 +69,132 @@ def _numbers(text: str, option: str, what: str, valid: str) -> tuple[int, ...]:
 
 
 def _format_for(output_format: str | None, output: str | None) -> str:
+    """The format: --format, else the -o suffix; a clash or an unknown suffix is refused."""
+    if output is None:
+        return output_format or "markdown"
+    suffix = Path(output).suffix.lower()
+    implied = _SUFFIXES.get(suffix)
     if output_format is not None:
+        if implied is not None and implied != output_format:
+            raise ExactOddsError(
+                f"The file name {output!r} ends in {suffix}, a {implied} suffix, but --format "
+                f"is {output_format}; name the file for the format or leave --format out."
+            )
         return output_format
-    if output is not None:
-        return _SUFFIXES.get(Path(output).suffix.lower(), "markdown")
-    return "markdown"
+    if implied is None:
+        shown = f"suffix {suffix!r}" if suffix else "no suffix"
+        raise ExactOddsError(
+            f"The file name {output!r} has {shown}, which names no format; end it in "
+            f"{', '.join(sorted(_SUFFIXES))} or give --format."
+        )
+    return implied
+
+
+def _sheet_date(date: str | None) -> str:
+    """--date (YYYY-MM-DD), else SOURCE_DATE_EPOCH, else today (UTC)."""
+    if date is not None:
+        try:
+            return datetime.date.fromisoformat(date.strip()).isoformat()
+        except ValueError:
+            raise ExactOddsError(
+                f"Date {date[:40]!r} is not valid; use a date such as 2026-01-31."
+            ) from None
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is not None:
+        if not epoch.strip().isdigit() or len(epoch.strip()) > 12:
+            raise ExactOddsError(
+                f"SOURCE_DATE_EPOCH {epoch[:40]!r} is not valid; use whole seconds since 1970."
+            )
+        moment = datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)
+        return moment.date().isoformat()
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
+
+
+def _paytable_name(paytable: str | None, pays: tuple[str, ...]) -> str:
+    name = Path(paytable).name if paytable is not None else "standard pays"
+    return name + (f", with {', '.join(pays)}" if pays else "")
+
+
+def _identity(
+    title: str | None, paytable: str | None, pays: tuple[str, ...], date: str | None
+) -> SheetIdentity:
+    """The header block: --title, the pay table, the version, the command line, the date."""
+    return SheetIdentity(
+        title=title if title is not None else "Par sheet",
+        paytable=_paytable_name(paytable, pays),
+        version=package_version(),
+        command=_command_line(),
+        date=_sheet_date(date),
+    )
+
+
+def _hourly(
+    rounds_per_hour: str | None, average_bet: str | None
+) -> tuple[Fraction | None, Fraction | None]:
+    """--rounds-per-hour and --average-bet, both or neither."""
+    hourly = (
+        _positive(rounds_per_hour, "--rounds-per-hour"),
+        _positive(average_bet, "--average-bet"),
+    )
+    if (hourly[0] is None) != (hourly[1] is None):
+        raise ExactOddsError(
+            "Theo and SD an hour need both --rounds-per-hour and --average-bet; give both."
+        )
+    return hourly
+
+
+def _positive(text: str | None, option: str) -> Fraction | None:
+    if text is None:
+        return None
+    from exactodds.numbers import parse_number
+
+    value = parse_number(text, option)
+    if value <= 0:
+        raise ExactOddsError(f"{option} {text!r} is not valid; use a number above 0.")
+    return value
+
+
+def _alternatives(
+    compare: tuple[str, ...], options: dict[str, Any]
+) -> list[tuple[str, Any, Any, Any]]:
+    """Each --compare KIND=VALUE,... as (label, shoe, rules, bets), every other option as given."""
+    rules = build_rules(
+        options["variant"],
+        options["commission"],
+        options["tie_pays"],
+        options["tie_loses"],
+        options["rules_file"],
+    )
+    found = []
+    for text in compare:
+        kind, _, values = text.partition("=")
+        kind = kind.strip().lower()
+        parts = [part.strip() for part in values.split(",") if part.strip()]
+        if kind not in ("decks", "pays") or not parts:
+            raise ExactOddsError(
+                f"--compare {text[:60]!r} is not valid; use decks=4,6,8 or pays=FILE,FILE."
+            )
+        if len(parts) > MAX_VALUES:
+            raise ExactOddsError(
+                f"--compare takes at most {MAX_VALUES} values; {len(parts)} given."
+            )
+        for part in parts:
+            if kind == "decks":
+                shoe = build_shoe(part, None, options["remove"])
+                bets = build_bets(
+                    rules,
+                    options["selection"],
+                    options["pays"],
+                    options["paytable"],
+                    options["bet_files"],
+                )
+            else:
+                shoe = build_shoe(options["decks"], options["shoe_spec"], options["remove"])
+                bets = build_bets(
+                    rules, options["selection"], options["pays"], part, options["bet_files"]
+                )
+            found.append((f"{kind}={part}", shoe, rules, bets))
+    return found
 
 
 def _check_writable(output: str) -> None:
@@ -77,12 +213,53 @@ def _check_writable(output: str) -> None:
 
 
 def _write(output: str, content: bytes) -> None:
+    """Write *content* whole or not at all: a temporary file beside *output*, renamed into place.
+
+    A device or a pipe (``/dev/stdout``, ``/dev/full``) is written in place. On any failure the
+    temporary file is removed and the run ends with exit 1.
+    """
+    path = Path(output)
     try:
-        Path(output).write_bytes(content)
+        if path.exists() and not path.is_file():
+            with open(path, "wb") as stream:
+                stream.write(content)
+            return
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else "."
+        )
+        try:
+            # mkstemp makes the file private; give it the mode a new file would have.
+            mask = os.umask(0)
+            os.umask(mask)
+            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~mask
+            os.chmod(temporary, mode)
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(content)
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
     except OSError as error:
-        raise ExactOddsError(
-            f"Cannot write the par sheet to {output!r}: {error.strerror or error}."
+        raise click.ClickException(
+            f"Cannot write the par sheet to {output!r}: {error.strerror or error}; no file was "
+            "left behind."
         ) from None
+
+
+class _RecordingCommand(click.Command):
+    """A command that keeps its own arguments as typed, for the sheet's header."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["exactodds.report.arguments"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+def _command_line() -> str:
+    context = click.get_current_context()
+    arguments = context.meta.get("exactodds.report.arguments", [])
+    return shlex.join(["exactodds", "report", *arguments])
 
 
 def _render(
@@ -141,8 +318,8 @@ def _render(
     return render_html(sheet, digits, markup).encode("utf-8")
 
 
-@click.command()
-@built_options()
+@click.command(cls=_RecordingCommand)
+@built_options(keep_values=True)
 @click.option(
     "--format",
     "output_format",
@@ -170,7 +347,7 @@ def _render(
     metavar="N,N,...",
     default=",".join(str(number) for number in DEFAULT_ROUNDS),
     show_default=True,
-    help="Numbers of rounds for the hold's confidence band.",
+    help="Numbers of rounds for the win as % of handle: normal bands and the exact distribution.",
 )
 @click.option(
     "--confidence",
@@ -201,10 +378,32 @@ def _render(
     help="Include the break-even pays (needs sympy, in the 'report' extra).",
 )
 @plot_option
+@click.option(
+    "--title", metavar="TEXT", help="The game's title in the header (default: Par sheet)."
+)
+@click.option(
+    "--date",
+    metavar="YYYY-MM-DD",
+    help="The date in the header (default: SOURCE_DATE_EPOCH if set, else today, UTC).",
+)
+@click.option(
+    "--compare",
+    metavar="KIND=V,V,...",
+    multiple=True,
+    help="Alternatives side by side: decks=4,6,8 or pays=FILE,FILE (pay tables). May be repeated.",
+)
+@click.option(
+    "--drop-ratio",
+    metavar="RATIO",
+    help="Handle / drop, to show hold as win / drop (e.g. 5 when chips turn over five times).",
+)
+@click.option("--rounds-per-hour", metavar="N", help="Rounds an hour, for theo and SD an hour.")
+@click.option("--average-bet", metavar="AMOUNT", help="Average bet, for theo and SD an hour.")
 def report(
     shoe: Shoe,
     rules: Rules,
     bets: list[Bet],
+    option_values: dict[str, Any],
     output_format: str | None,
     output: str | None,
     digits: int,
@@ -214,15 +413,25 @@ def report(
     figures: bool,
     breakeven: bool,
     plot_directory: str | None,
+    title: str | None,
+    date: str | None,
+    compare: tuple[str, ...],
+    drop_ratio: str | None,
+    rounds_per_hour: str | None,
+    average_bet: str | None,
 ) -> None:
     """Par sheet: the probability and accounting report of each chosen bet.
 
-    Per bet: the outcome table (combinations, probability, pay, return;
-    exact and decimal), house edge, edge per resolved bet, hit frequency,
-    variance, standard deviation, volatility index (90/95/99%), expected
-    hold with its confidence band after 1,000 to 1,000,000 rounds, effect of
+    Per bet: the outcome table (combinations, probability, pay, return,
+    1 in X; exact and decimal), house edge, edge per resolved bet, hit
+    frequency, variance, standard deviation, volatility index (90/95/99%),
+    the win as % of handle after 1,000 to 1,000,000 rounds (the normal band,
+    and the exact distribution: P(player ahead), percentiles), effect of
     removal with a derived count, break-even pays, and how it was computed.
-    Takes the same shoe, rules and bet options as 'odds'.
+    Takes the same shoe, rules and bet options as 'odds'. Every format
+    starts with a header (title, pay table, version, command line, date)
+    and shows the rules of play; --compare adds alternatives side by side.
+    A file is written whole or not at all (exit 1 when it cannot be).
 
     \b
     Examples:
@@ -232,16 +441,18 @@ def report(
       exactodds report --bet-file examples/bets/six_bonus.toml --bets custom -o six.md --plot figs
       exactodds report --bets banker,tie -o main.pdf
       exactodds report --decks 6 --rounds 500,5000 --confidence 95 --format html --no-figures
+      exactodds report --bets banker,tie --compare decks=4,6,8 --title "Baccarat" -o sheet.pdf
+      exactodds report --bets tie --rounds-per-hour 80 --average-bet 25 --drop-ratio 5
     """
     try:
+        if output is not None:
+            _check_writable(output)
         chosen_format = _format_for(output_format, output)
         if chosen_format in ("xlsx", "pdf") and output is None:
             raise ExactOddsError(
                 f"The {chosen_format} par sheet is a binary file; give it a name with "
                 f"-o FILE.{chosen_format}."
             )
-        if output is not None:
-            _check_writable(output)
         if chosen_format == "xlsx":
             from exactodds.report.parsheet_xlsx import require_openpyxl
 
@@ -261,15 +472,27 @@ def report(
         levels = _numbers(
             confidence_text, "--confidence", "Confidence level", "whole percentages from 1 to 99"
         )
-        sheet = par_sheet(
-            shoe,
-            rules,
-            bets,
-            rounds=rounds,
-            confidences=levels,
-            max_tag=max_tag,
-            breakeven=breakeven,
-        )
+        hourly = _hourly(rounds_per_hour, average_bet)
+        ratio = _positive(drop_ratio, "--drop-ratio")
+        identity = _identity(title, option_values["paytable"], option_values["pays"], date)
+        comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
+        try:
+            sheet = par_sheet(
+                shoe,
+                rules,
+                bets,
+                rounds=rounds,
+                confidences=levels,
+                max_tag=max_tag,
+                breakeven=breakeven,
+                rounds_per_hour=hourly[0],
+                average_bet=hourly[1],
+                drop_ratio=ratio,
+                identity=identity,
+                comparisons=comparisons,
+            )
+        except NothingPricedError as error:
+            raise click.ClickException(str(error)) from None
         if plot_directory is not None:
             from exactodds.report.parsheet_plots import par_sheet_figures
 

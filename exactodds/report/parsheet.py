@@ -49,8 +49,9 @@ from statistics import NormalDist
 
 from ..analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount, effect_of_removal
 from ..analysis.single import Analysis, BetAnalysis, analyze
+from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, session_tails
 from ..bets.bet import Bet
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, quoted
 from ..numbers import decimal_string, square_root_decimal_string
 from ..rules import Rules
 from ..shoe import Shoe
@@ -60,11 +61,15 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "BetSheet",
     "BreakevenPay",
+    "ComparisonRow",
     "HoldBand",
     "MissingExtraError",
+    "NothingPricedError",
     "OutcomeRow",
     "ParSheet",
+    "SheetIdentity",
     "VolatilityIndex",
+    "compare_alternatives",
     "offset_root_decimal",
     "par_sheet",
     "z_score",
@@ -84,6 +89,50 @@ class MissingExtraError(ExactOddsError):
     ...
     exactodds.report.parsheet.MissingExtraError: Workbooks need openpyxl.
     """
+
+
+class NothingPricedError(ExactOddsError):
+    """No chosen bet can be priced on the shoe, so there is no par sheet to write.
+
+    >>> raise NothingPricedError("No bet can be priced.")
+    Traceback (most recent call last):
+    ...
+    exactodds.report.parsheet.NothingPricedError: No bet can be priced.
+    """
+
+
+@dataclass(frozen=True)
+class SheetIdentity:
+    """What identifies a filed par sheet: its title, pay table, version, command line and date.
+
+    The title is the user's: one line of at most 200 characters.
+
+    >>> SheetIdentity("Dragon 7", "standard pays", "1.0", "exactodds report", "2026-01-01").title
+    'Dragon 7'
+    >>> SheetIdentity("x" * 201, "standard pays", "1.0", "exactodds report", "2026-01-01")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Title 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (201 characters) is not valid; use one line of at most 200 characters.
+    """
+
+    title: str
+    paytable: str
+    version: str
+    command: str
+    date: str
+
+    def __post_init__(self) -> None:
+        title = self.title
+        if (
+            not isinstance(title, str)
+            or not title.strip()
+            or len(title) > 200
+            or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in title)
+        ):
+            shown = quoted(title) if isinstance(title, str) else repr(title)
+            raise ExactOddsError(
+                f"Title {shown} is not valid; use one line of at most 200 characters."
+            )
 
 
 def z_score(confidence: int) -> Fraction:
@@ -195,14 +244,20 @@ class VolatilityIndex:
 
 @dataclass(frozen=True)
 class HoldBand:
-    """The hold after ``rounds`` rounds: ``house_edge +- z * sd / sqrt(rounds)`` at ``confidence``.
+    """The normal band of the win as a share of the handle after ``rounds`` rounds.
 
-    The hold is the house's win as a share of the money staked, one unit a
-    round.  ``half_width_squared`` is ``z**2 * variance / rounds``, exact.
+    ``house_edge +- z * sd / sqrt(rounds)`` at ``confidence``: the house's
+    win divided by the money staked, one unit a round, by the central limit
+    theorem.  ``half_width_squared`` is ``z**2 * variance / rounds``, exact.
+    The printed ends are clipped to ``[floor, ceiling]`` (what the win can
+    reach, never past -100% or +100%).
 
     >>> band = HoldBand(100, 95, Fraction(49, 25), Fraction(1, 50), Fraction(1))
     >>> band.low_percent(3), band.high_percent(3), band.half_width_percent(3)
     ('-17.600%', '21.600%', '19.600%')
+    >>> wide = HoldBand(10, 99, Fraction(161, 62), Fraction(1, 10), Fraction(4))
+    >>> wide.high_percent(1), wide.clipped_high
+    ('100.0%', True)
     """
 
     rounds: int
@@ -210,6 +265,8 @@ class HoldBand:
     z: Fraction
     house_edge: Fraction
     variance: Fraction
+    floor: Fraction = Fraction(-1)
+    ceiling: Fraction = Fraction(1)
 
     @property
     def half_width_squared(self) -> Fraction:
@@ -221,23 +278,63 @@ class HoldBand:
         return square_root_decimal_string(self.half_width_squared * 10_000, digits) + "%"
 
     def low_percent(self, digits: int) -> str:
-        """The band's lower end in percent, correctly rounded."""
+        """The band's lower end in percent, correctly rounded (clipped at ``floor``)."""
         return self._end(-1, digits) + "%"
 
     def high_percent(self, digits: int) -> str:
-        """The band's upper end in percent, correctly rounded."""
+        """The band's upper end in percent, correctly rounded (clipped at ``ceiling``)."""
         return self._end(1, digits) + "%"
 
+    def _unclipped(self, sign: int) -> RootEnd:
+        return RootEnd(self.house_edge, self.half_width_squared, sign)
+
+    @property
+    def clipped_low(self) -> bool:
+        """Whether the normal band reaches below ``floor`` (and is printed clipped)."""
+        return _below(self._unclipped(-1), self.floor)
+
+    @property
+    def clipped_high(self) -> bool:
+        """Whether the normal band reaches above ``ceiling`` (and is printed clipped)."""
+        return not _below(self._unclipped(1), self.ceiling) and not _equal(
+            self._unclipped(1), self.ceiling
+        )
+
+    def low_end(self) -> Fraction | RootEnd:
+        """The printed lower end, exactly: ``floor`` when clipped."""
+        return self.floor if self.clipped_low else self._unclipped(-1)
+
+    def high_end(self) -> Fraction | RootEnd:
+        """The printed upper end, exactly: ``ceiling`` when clipped."""
+        return self.ceiling if self.clipped_high else self._unclipped(1)
+
     def _end(self, sign: int, digits: int) -> str:
+        if sign < 0 and self.clipped_low:
+            return decimal_string(self.floor * 100, digits)
+        if sign > 0 and self.clipped_high:
+            return decimal_string(self.ceiling * 100, digits)
         return offset_root_decimal(
             self.house_edge * 100, self.half_width_squared * 10_000, sign, digits
         )
 
     def bounds(self) -> tuple[float, float]:
-        """The band's ends as floats (for plots only)."""
+        """The band's printed ends as floats (for plots only)."""
         low = float(self._end(-1, 17))
         high = float(self._end(1, 17))
         return low / 100, high / 100
+
+
+def _below(end: RootEnd, value: Fraction) -> bool:
+    """Whether ``center + sign * sqrt(radicand) < value``, exactly."""
+    gap = value - end.center  # is sign * sqrt(r) < gap ?
+    if end.sign > 0:
+        return gap > 0 and gap * gap > end.radicand
+    return gap > 0 or gap * gap < end.radicand
+
+
+def _equal(end: RootEnd, value: Fraction) -> bool:
+    gap = value - end.center
+    return gap * end.sign >= 0 and gap * gap == end.radicand
 
 
 @dataclass(frozen=True)
@@ -265,7 +362,9 @@ class BetSheet:
     ``result`` is the bet's :class:`~exactodds.analysis.single.BetAnalysis`;
     ``rows`` the outcome table, best pay first; ``effects`` and ``count`` the
     effect of removal by rank and the derived linear count (``None`` when
-    the shoe had no rank that could be removed).
+    the shoe had no rank that could be removed); ``tails`` the exact
+    distribution's figures for each number of rounds (``tails_reason`` says
+    why there are none); ``hourly`` theo and SD an hour when asked for.
     """
 
     result: BetAnalysis
@@ -276,6 +375,9 @@ class BetSheet:
     count: LinearCount | None
     weighted_sum: Fraction | None
     breakevens: tuple[BreakevenPay, ...]
+    tails: tuple[SessionTails, ...] = ()
+    tails_reason: str | None = None
+    hourly: HourlyFigures | None = None
 
     @property
     def name(self) -> str:
@@ -299,7 +401,9 @@ class ParSheet:
     ``bets`` maps each priced bet to its :class:`BetSheet`; ``unavailable``
     each bet that could not be priced to the reason; ``removal`` holds the
     effects of removal of every priced bet (``None`` with ``removal_reason``
-    when no rank could be removed).
+    when no rank could be removed); ``identity`` the header block;
+    ``comparisons`` the alternatives (other shoes, other pay tables) side by
+    side; ``drop_ratio`` the handle / drop ratio hold is figured with.
     """
 
     analysis: Analysis
@@ -310,6 +414,14 @@ class ParSheet:
     rounds: tuple[int, ...]
     confidences: tuple[int, ...]
     max_tag: int
+    identity: SheetIdentity | None = None
+    comparisons: tuple[ComparisonRow, ...] = ()
+    drop_ratio: Fraction | None = None
+
+    @property
+    def levels(self) -> tuple[Fraction, ...]:
+        """The percentile levels of the exact tails: each band's two ends and the median."""
+        return _levels(self.confidences)
 
     @property
     def shoe(self) -> Shoe:
@@ -357,6 +469,60 @@ class ParSheet:
                 )
             )
         return tuple(checks)
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    """One bet under one alternative (another shoe, another pay table) of a comparison.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> (row,) = compare_alternatives([("decks=1", Shoe.standard(1), Rules(), select_bets("tie"))])
+    >>> row.alternative, row.bet, row.result.house_edge_percent(2)
+    ('decks=1', 'tie', '15.75%')
+    """
+
+    alternative: str
+    bet: str
+    result: BetAnalysis
+    volatility: tuple[VolatilityIndex, ...]
+
+
+def compare_alternatives(
+    alternatives: Sequence[tuple[str, Shoe, Rules, Sequence[Bet]]],
+    confidences: Sequence[int] = DEFAULT_CONFIDENCES,
+) -> tuple[ComparisonRow, ...]:
+    """Each bet of each alternative ``(label, shoe, rules, bets)``, priced as its own sheet is."""
+    rows = []
+    for label, shoe, rules, bets in alternatives:
+        analysis = analyze(shoe, rules, tuple(bets))
+        for name, result in analysis.bets.items():
+            volatility = tuple(
+                VolatilityIndex(level, z_score(level), result.variance) for level in confidences
+            )
+            rows.append(ComparisonRow(label, name, result, volatility))
+    return tuple(rows)
+
+
+def _clip_range(result: BetAnalysis) -> tuple[Fraction, Fraction]:
+    """What the house's win per unit of handle can reach, within -100% and +100%."""
+    results = result.distribution
+    return max(-max(results), Fraction(-1)), min(-min(results), Fraction(1))
+
+
+def _tails(
+    result: BetAnalysis,
+    holds: Sequence[HoldBand],
+    rounds: Sequence[int],
+    levels: Sequence[Fraction],
+) -> tuple[tuple[SessionTails, ...], str | None]:
+    found = []
+    for number in rounds:
+        bands = [(band.low_end(), band.high_end()) for band in holds if band.rounds == number]
+        try:
+            found.append(session_tails(result.distribution, number, levels, bands))
+        except ExactOddsError as error:
+            return tuple(found), str(error)
+    return tuple(found), None
 
 
 def _rows(result: BetAnalysis) -> tuple[OutcomeRow, ...]:
@@ -414,6 +580,12 @@ def par_sheet(
     confidences: Sequence[int] = DEFAULT_CONFIDENCES,
     max_tag: int = DEFAULT_MAX_TAG,
     breakeven: bool = True,
+    tails: bool = True,
+    rounds_per_hour: Fraction | None = None,
+    average_bet: Fraction | None = None,
+    drop_ratio: Fraction | None = None,
+    identity: SheetIdentity | None = None,
+    comparisons: Sequence[ComparisonRow] = (),
 ) -> ParSheet:
     """The par sheet of *bets* (default: Banker, Player, Tie) on *shoe* under *rules*.
 
@@ -422,7 +594,11 @@ def par_sheet(
     volatility index and the bands.  Break-even pays need sympy (the
     ``symbolic`` or ``report`` extra); pass ``breakeven=False`` to leave them
     out.  A bet that cannot be priced on this shoe (a suited bet on a shoe
-    known by rank only) is listed in ``unavailable`` with the reason.
+    known by rank only) is listed in ``unavailable`` with the reason; when
+    no bet can be priced, :class:`NothingPricedError` says why.  With
+    *tails*, each number of rounds gets the exact distribution's figures;
+    *rounds_per_hour* and *average_bet* give theo and SD an hour;
+    *drop_ratio* (handle / drop) gives hold as win / drop.
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("banker"), breakeven=False)
@@ -436,41 +612,35 @@ def par_sheet(
     ...
     exactodds.errors.ExactOddsError: Number of rounds 0 is not valid; use a whole number of at least 1.
     """
-    for number in rounds:
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise ExactOddsError(
-                f"Number of rounds {number!r} is not valid; use a whole number of at least 1."
-            )
+    _check_inputs(rounds, rounds_per_hour, average_bet, drop_ratio)
     levels = tuple(confidences)
     scores = {level: z_score(level) for level in levels}
     rules = rules if rules is not None else Rules()
     chosen = tuple(bets) if bets is not None else None
     analysis = analyze(shoe, rules, chosen)
+    if not analysis.bets:
+        reasons = "; ".join(f"{name}: {reason}" for name, reason in analysis.unavailable.items())
+        raise NothingPricedError(
+            "No chosen bet can be priced on this shoe, so there is no par sheet to write"
+            + (f" ({reasons.rstrip('.')})." if reasons else ".")
+        )
     removal: EffectOfRemoval | None = None
     removal_reason: str | None = None
     try:
         removal = effect_of_removal(shoe, rules, chosen, cards=1)
     except ExactOddsError as error:
         removal_reason = str(error)
-    sheets: dict[str, BetSheet] = {}
-    for name, result in analysis.bets.items():
-        variance = result.variance
-        effects = removal.effects.get(name) if removal is not None else None
-        count = removal.linear_count(name, max_tag) if removal is not None else None
-        sheets[name] = BetSheet(
-            result=result,
-            rows=_rows(result),
-            volatility=tuple(VolatilityIndex(level, scores[level], variance) for level in levels),
-            holds=tuple(
-                HoldBand(number, level, scores[level], result.house_edge, variance)
-                for number in rounds
-                for level in levels
-            ),
-            effects=effects,
-            count=count,
-            weighted_sum=removal.weighted_sum(name) if removal is not None else None,
-            breakevens=_breakevens(result, analysis) if breakeven else (),
+    hourly = (
+        (rounds_per_hour, average_bet)
+        if rounds_per_hour is not None and average_bet is not None
+        else None
+    )
+    sheets = {
+        name: _bet_sheet(
+            result, analysis, removal, scores, tuple(rounds), max_tag, breakeven, tails, hourly
         )
+        for name, result in analysis.bets.items()
+    }
     return ParSheet(
         analysis=analysis,
         bets=sheets,
@@ -480,4 +650,75 @@ def par_sheet(
         rounds=tuple(rounds),
         confidences=levels,
         max_tag=max_tag,
+        identity=identity,
+        comparisons=tuple(comparisons),
+        drop_ratio=drop_ratio,
     )
+
+
+def _check_inputs(
+    rounds: Sequence[int],
+    rounds_per_hour: Fraction | None,
+    average_bet: Fraction | None,
+    drop_ratio: Fraction | None,
+) -> None:
+    for number in rounds:
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ExactOddsError(
+                f"Number of rounds {number!r} is not valid; use a whole number of at least 1."
+            )
+    for value, what in (
+        (rounds_per_hour, "rounds per hour"),
+        (average_bet, "average bet"),
+        (drop_ratio, "drop ratio"),
+    ):
+        if value is not None and value <= 0:
+            raise ExactOddsError(f"The {what} {value} is not valid; use a number above 0.")
+
+
+def _bet_sheet(
+    result: BetAnalysis,
+    analysis: Analysis,
+    removal: EffectOfRemoval | None,
+    scores: Mapping[int, Fraction],
+    rounds: tuple[int, ...],
+    max_tag: int,
+    breakeven: bool,
+    tails: bool,
+    hourly: tuple[Fraction, Fraction] | None,
+) -> BetSheet:
+    """One bet's sheet: every figure of :class:`BetSheet` from its analysis."""
+    name, variance = result.name, result.variance
+    floor, ceiling = _clip_range(result)
+    holds = tuple(
+        HoldBand(number, level, z, result.house_edge, variance, floor, ceiling)
+        for number in rounds
+        for level, z in scores.items()
+    )
+    found, reason = (
+        _tails(result, holds, rounds, _levels(tuple(scores))) if tails else ((), "not asked for")
+    )
+    return BetSheet(
+        result=result,
+        rows=_rows(result),
+        volatility=tuple(VolatilityIndex(level, z, variance) for level, z in scores.items()),
+        holds=holds,
+        tails=found,
+        tails_reason=reason,
+        hourly=(
+            None
+            if hourly is None
+            else HourlyFigures(hourly[0], hourly[1], result.house_edge, variance)
+        ),
+        effects=removal.effects.get(name) if removal is not None else None,
+        count=removal.linear_count(name, max_tag) if removal is not None else None,
+        weighted_sum=removal.weighted_sum(name) if removal is not None else None,
+        breakevens=_breakevens(result, analysis) if breakeven else (),
+    )
+
+
+def _levels(confidences: Sequence[int]) -> tuple[Fraction, ...]:
+    ends = {Fraction(1, 2)}
+    for level in confidences:
+        ends |= {Fraction(100 - level, 200), Fraction(100 + level, 200)}
+    return tuple(sorted(ends))

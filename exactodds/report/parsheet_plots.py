@@ -6,7 +6,7 @@ the Agg backend), which tests can inspect and :func:`save_figures` writes:
 
 * :func:`removal_figure`: the effect of removal of each rank, as bars;
 * :func:`distribution_figure`: the probability of each net result of a bet;
-* :func:`hold_figure`: the hold's confidence bands against the number of rounds.
+* :func:`hold_figure`: the win as % of handle, its normal bands against the number of rounds.
 
 matplotlib is imported inside these functions only: ``exactodds odds``
 never loads it.
@@ -152,28 +152,44 @@ def distribution_figure(sheet: BetSheet) -> Any:
     return figure
 
 
-def _rounds_grid(largest: int) -> list[int]:
-    grid: list[int] = []
-    number = 100
-    while number <= largest * 10:
-        grid += [number, number * 2, number * 5]
+def _rounds_grid(smallest: int, largest: int) -> list[int]:
+    """1-2-5 steps from *smallest* to *largest* rounds (both included), for the band figure.
+
+    >>> _rounds_grid(10, 1_000)
+    [10, 20, 50, 100, 200, 500, 1000]
+    >>> _rounds_grid(300, 300)
+    [300]
+    """
+    grid = {smallest, largest}
+    number = 1
+    while number <= largest:
+        grid |= {step for step in (number, number * 2, number * 5) if smallest <= step <= largest}
         number *= 10
-    return [value for value in grid if value <= max(largest, 1_000)]
+    return sorted(grid)
 
 
 def hold_figure(sheet: BetSheet) -> Any:
-    """The expected hold and its confidence bands against the number of rounds (log scale)."""
+    """The win as % of handle and its normal bands against the rounds (log scale), from the
+    smallest to the largest number of rounds of the sheet; bands clipped as printed."""
     figure = _figure()
     axes = figure.add_subplot()
     levels = sorted({band.confidence for band in sheet.holds}, reverse=True)
-    largest = max((band.rounds for band in sheet.holds), default=1_000_000)
-    grid = _rounds_grid(largest)
+    numbers = [band.rounds for band in sheet.holds] or [1_000, 1_000_000]
+    grid = _rounds_grid(min(numbers), max(numbers))
     edge = float(sheet.result.house_edge) * 100
     shades = ["#d1e5f0", "#92c5de", "#4393c3"]
     for level, shade in zip(levels, shades * len(levels), strict=False):
         template = next(band for band in sheet.holds if band.confidence == level)
         ends = [
-            HoldBand(rounds, level, template.z, template.house_edge, template.variance).bounds()
+            HoldBand(
+                rounds,
+                level,
+                template.z,
+                template.house_edge,
+                template.variance,
+                template.floor,
+                template.ceiling,
+            ).bounds()
             for rounds in grid
         ]
         axes.fill_between(
@@ -187,8 +203,8 @@ def hold_figure(sheet: BetSheet) -> Any:
     axes.axhline(0, color=_NEUTRAL, linewidth=0.6, linestyle=":")
     axes.set_xscale("log")
     axes.set_xlabel("Rounds (one unit each)")
-    axes.set_ylabel("Hold (% of money staked)")
-    axes.set_title(f"{sheet.name}: expected hold and its confidence bands")
+    axes.set_ylabel("Win as % of handle")
+    axes.set_title(f"{sheet.name}: win as % of handle, normal bands (clipped at ±100%)")
     axes.legend(fontsize=8)
     return figure
 

@@ -13,7 +13,7 @@ the same numbers.  Every table has an id (``<bet>-outcomes``,
 >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("tie"), breakeven=False)
 >>> text = render_markdown(sheet, digits=6)
 >>> print(next(line for line in text.splitlines() if line.startswith("| win")))
-| win | 8 | 475,627,426,473,216 | 0.095156 | 619306544887/6508331087895 | 0.761248 | 4954452359096/6508331087895 |
+| win | 8 | 475,627,426,473,216 | 0.095156 | 619306544887/6508331087895 | 0.761248 | 4954452359096/6508331087895 | 10.51 |
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..numbers import decimal_string, fraction_string, percent_string
+from ..analysis.tails import Bounded, one_in
+from ..bets.custom import custom_conditions
+from ..numbers import decimal_string, fraction_string, percent_string, square_root_decimal_string
+from ..rules import Tableau
 from .parsheet import BetSheet, ParSheet
 
 __all__ = [
@@ -32,7 +35,10 @@ __all__ = [
     "Heading",
     "Paragraph",
     "Table",
+    "condition_words",
+    "conditions_as_given",
     "document",
+    "package_version",
     "render_html",
     "render_markdown",
 ]
@@ -96,13 +102,30 @@ METHOD = (
 DEFINITIONS = (
     "Definitions: house edge = -EV per unit staked; edge per resolved bet = house edge / "
     "(1 - push probability); hit frequency = probability that the bet wins; variance and "
-    "standard deviation (sd) are those of one round's net result. Volatility index VI = z * "
-    "sd, with z the two-sided standard normal quantile of the confidence level rounded to "
-    "three decimals as par sheets print it ({zs}). The hold after N rounds of one unit each "
-    "is the house's win divided by the money staked; its mean is the house edge and its "
-    "standard deviation sd / sqrt(N), so by the central limit theorem it lies within house "
-    "edge +- VI / sqrt(N) with the confidence stated (a normal approximation, good when N "
-    "times the smallest outcome probability is large)."
+    "standard deviation (sd) are those of one round's net result; 1 in X = 1 / probability. "
+    "Volatility index VI = z * sd, with z the two-sided standard normal quantile of the "
+    "confidence level rounded to three decimals as par sheets print it ({zs}). The win as % "
+    "of handle after N rounds of one unit each is the house's win divided by the money "
+    "staked (the handle); its mean is the house edge and its standard deviation sd / "
+    "sqrt(N). Hold is win / drop: with a drop ratio r = handle / drop, expected hold = house "
+    "edge * r."
+)
+
+NORMAL_TEXT = (
+    "An approximation: by the central limit theorem the win as % of handle lies within "
+    "house edge +- VI / sqrt(N) with the confidence stated; ends past what the win can reach "
+    "(never past -100% or +100%) are clipped. Beside each band, the exact probability that "
+    "the win lands inside it, from the exact distribution below."
+)
+
+TAILS_TEXT = (
+    "Exact: the distribution of the player's total after N independent rounds is the N-fold "
+    "convolution of the one-round distribution, computed in integers (method exact: every "
+    "figure is exact, shown rounded) or, for large N, as a float convolution through the "
+    "characteristic function (method FFT: every probability within the bound shown, proven "
+    "in exactodds.analysis.tails). A percentile of the win as % of handle is the smallest "
+    "win w with P(win <= w) at least the level; an FFT percentile the bound leaves unsure "
+    "shows both candidates."
 )
 
 CHECKING = (
@@ -120,15 +143,134 @@ REMOVAL_TEXT = (
 )
 
 
-def _version() -> str:
+def package_version() -> str:
+    """The installed exactodds version, as the header of every par sheet shows it."""
     try:
         return importlib.metadata.version("exactodds")
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
         return "source tree"
 
 
+_version = package_version
+
+
 def _percent_or_dash(value: Fraction | None, digits: int) -> str:
     return "-" if value is None else percent_string(value, digits)
+
+
+def _one_in(probability: Fraction) -> str:
+    value = one_in(probability)
+    return "never" if value is None else f"{decimal_string(value, 2)}"
+
+
+def _bounded(value: Bounded, digits: int) -> str:
+    if value.exact:
+        return decimal_string(value.value, digits)
+    return decimal_string(value.value, digits) + f" ±{value.error_bound:.1e}"
+
+
+def _percent_range(ends: tuple[Fraction, Fraction], digits: int) -> str:
+    low, high = ends
+    if low == high:
+        return percent_string(low, digits)
+    return f"{percent_string(low, digits)} to {percent_string(high, digits)}"
+
+
+def _level(level: Fraction) -> str:
+    return f"{decimal_string(level * 100, 1).removesuffix('.0')}%"
+
+
+def _win_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Block]:
+    """Win as % of handle: the normal band, the exact tails, hold with the drop ratio, per hour."""
+    name = sheet.name
+    result = sheet.result
+    percent_digits = max(digits - 2, 0)
+    yield Heading(3, "Win as % of handle: normal approximation")
+    yield Paragraph(NORMAL_TEXT)
+    rows = []
+    exact_tails = {tails.rounds: tails for tails in sheet.tails}
+    for rounds in parsheet.rounds:
+        cells = [f"{rounds:,}", percent_string(result.house_edge, percent_digits)]
+        tails = exact_tails.get(rounds)
+        for index, band in enumerate(sheet.holds_at(rounds)):
+            marks = " (clipped)" if band.clipped_low or band.clipped_high else ""
+            cells.append(
+                f"{band.low_percent(percent_digits)} to {band.high_percent(percent_digits)}{marks}"
+            )
+            cells.append("-" if tails is None else _bounded(tails.coverage[index], 6))
+        if parsheet.drop_ratio is not None:
+            cells.append(percent_string(result.house_edge * parsheet.drop_ratio, percent_digits))
+        rows.append(tuple(cells))
+    headers = ["Rounds", "Expected win % of handle"]
+    for level in parsheet.confidences:
+        headers += [f"{level}% normal band", f"P(inside {level}% band)"]
+    if parsheet.drop_ratio is not None:
+        headers.append("Expected hold (win / drop)")
+    yield Table(f"{name}-hold", tuple(headers), tuple(rows), (True,) * len(headers))
+
+    yield Heading(3, "Win as % of handle: exact distribution")
+    if not sheet.tails:
+        yield Paragraph(f"Not computed: {sheet.tails_reason}")
+    else:
+        yield Paragraph(TAILS_TEXT)
+        yield Table(
+            f"{name}-tails",
+            ("Rounds", "Method", "P(player ahead)", "P(even)", "P(player behind)"),
+            tuple(
+                (
+                    f"{tails.rounds:,}",
+                    "exact" if tails.method == "exact" else f"FFT, ±{tails.error_bound:.1e}",
+                    _bounded(tails.player_ahead, 6),
+                    _bounded(tails.even, 6),
+                    _bounded(tails.player_behind, 6),
+                )
+                for tails in sheet.tails
+            ),
+            (True, False, True, True, True),
+        )
+        yield Table(
+            f"{name}-percentiles",
+            ("Rounds", *(f"{_level(level)} percentile" for level in parsheet.levels)),
+            tuple(
+                (
+                    f"{tails.rounds:,}",
+                    *(_percent_range(ends, percent_digits) for _, ends in tails.percentiles),
+                )
+                for tails in sheet.tails
+            ),
+            (True,) * (1 + len(parsheet.levels)),
+        )
+    yield from _hourly_blocks(sheet, digits)
+
+
+def _hourly_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
+    """Theo and SD an hour, when the sheet was given rounds per hour and an average bet."""
+    name = sheet.name
+    if sheet.hourly is not None:
+        hourly = sheet.hourly
+        yield Heading(3, "Per hour")
+        yield Table(
+            f"{name}-hourly",
+            ("Rounds per hour", "Average bet", "Handle per hour", "Theo per hour", "SD per hour"),
+            (
+                (
+                    _plain(hourly.rounds_per_hour, digits),
+                    _plain(hourly.average_bet, digits),
+                    _plain(hourly.rounds_per_hour * hourly.average_bet, digits),
+                    decimal_string(hourly.theoretical_win, 2),
+                    square_root_decimal_string(hourly.variance, 2),
+                ),
+            ),
+            (True,) * 5,
+        )
+        yield Paragraph(
+            "Theo per hour = rounds per hour * average bet * house edge, the house's expected "
+            "win an hour; SD per hour = average bet * sd * sqrt(rounds per hour)."
+        )
+
+
+def _plain(value: Fraction, digits: int) -> str:
+    return fraction_string(value) if value.denominator == 1 else decimal_string(value, digits)
 
 
 def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Block]:
@@ -149,6 +291,7 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
             fraction_string(row.probability),
             decimal_string(row.contribution, digits),
             fraction_string(row.contribution),
+            _one_in(row.probability),
         )
         for row in sheet.rows
     ]
@@ -162,6 +305,7 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
             fraction_string(total_probability),
             decimal_string(sheet.expected_value, digits),
             fraction_string(sheet.expected_value),
+            "",
         )
     )
     yield Table(
@@ -174,9 +318,10 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
             "Probability (exact)",
             "Return",
             "Return (exact)",
+            "1 in",
         ),
         tuple(rows),
-        (False, True, True, True, True, True, True),
+        (False, True, True, True, True, True, True, True),
     )
 
     per_resolved = result.house_edge_per_resolved_bet
@@ -235,22 +380,10 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
         (False, True, True, True),
     )
 
-    yield Heading(3, "Expected hold")
-    hold_rows = []
-    for rounds in parsheet.rounds:
-        cells = [f"{rounds:,}", percent_string(result.house_edge, percent_digits)]
-        for band in sheet.holds_at(rounds):
-            cells.append(
-                f"{band.low_percent(percent_digits)} to {band.high_percent(percent_digits)}"
-            )
-        hold_rows.append(tuple(cells))
-    yield Table(
-        f"{name}-hold",
-        ("Rounds", "Expected hold", *(f"{level}% band" for level in parsheet.confidences)),
-        tuple(hold_rows),
-        (True,) * (2 + len(parsheet.confidences)),
+    yield from _win_blocks(sheet, parsheet, digits)
+    yield Figure(
+        name, "hold", f"{name}: win as % of handle, normal bands against the rounds played"
     )
-    yield Figure(name, "hold", f"{name}: the hold's confidence bands against the rounds played")
     yield Figure(name, "distribution", f"{name}: probability of each net result")
 
     yield Heading(3, "Effect of removal")
@@ -323,8 +456,23 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
 def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
     """The par sheet as blocks, in reading order."""
     analysis = sheet.analysis
+    identity = sheet.identity
     blocks: list[Block] = [
-        Heading(1, "Par sheet", anchor="top"),
+        Heading(1, identity.title if identity else "Par sheet", anchor="top"),
+        Table(
+            "identity",
+            ("Item", "Value"),
+            (
+                ("Game", identity.title),
+                ("Pay table", identity.paytable),
+                ("Date", identity.date),
+                ("exactodds version", identity.version),
+                ("Command", identity.command),
+            )
+            if identity
+            else (("exactodds version", _version()),),
+            (False, False),
+        ),
         Table(
             "setup",
             ("Item", "Value"),
@@ -360,6 +508,8 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
     ]
     for name, reason in sheet.unavailable.items():
         blocks.append(Paragraph(f"{name}: not computable. {reason}"))
+    blocks.extend(_comparison_blocks(sheet, digits))
+    blocks.extend(_rules_blocks(sheet))
     for bet in sheet.bets.values():
         blocks.extend(_bet_blocks(bet, sheet, digits))
     zs = (
@@ -384,6 +534,215 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
         ),
     ]
     return blocks
+
+
+def _comparison_blocks(sheet: ParSheet, digits: int) -> Iterator[Block]:
+    if not sheet.comparisons:
+        return
+    yield Heading(2, "Alternatives side by side", anchor="compare")
+    yield Paragraph(
+        "Each row is the bet priced exactly as its own par sheet would price it under that "
+        "alternative (every other setting as above)."
+    )
+    yield Table(
+        "comparison",
+        (
+            "Alternative",
+            "Bet",
+            "House edge",
+            "Hit frequency",
+            "Standard deviation",
+            *(f"VI {level}%" for level in sheet.confidences),
+        ),
+        tuple(
+            (
+                row.alternative,
+                row.bet,
+                percent_string(row.result.house_edge, max(digits - 2, 0)),
+                decimal_string(row.result.win_probability, digits),
+                row.result.standard_deviation(digits),
+                *(index.decimal(digits) for index in row.volatility),
+            )
+            for row in sheet.comparisons
+        ),
+        (False, False) + (True,) * (3 + len(sheet.confidences)),
+    )
+
+
+def _totals(totals: list[int]) -> str:
+    """0, 1, 2, 5 -> '0-2, 5'."""
+    runs: list[list[int]] = []
+    for total in totals:
+        if runs and total == runs[-1][-1] + 1:
+            runs[-1].append(total)
+        else:
+            runs.append([total])
+    return ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
+
+
+def tableau_blocks(tableau: Tableau) -> Iterator[Block]:
+    """The drawing tableau: the naturals and the Player's rule in words, the Banker's as a table."""
+    naturals = sorted(tableau.natural_totals)
+    player = [total for total in range(10) if tableau.player_draws[total]]
+    yield Paragraph(
+        f"Tableau {tableau.name!r}: a two-card total of {_totals(naturals) or 'none'} is a natural "
+        "and ends the round. Otherwise the Player draws a third card on "
+        f"{_totals(player) or 'no total'} and stands on the rest; the Banker then draws (D) or "
+        "stands (S) as the table says, by the Banker's two-card total and what the Player did."
+    )
+    rows = []
+    for total in range(10):
+        if total in tableau.natural_totals:
+            continue
+        cells = ["D" if tableau.banker_draws_when_player_stood[total] else "S"]
+        cells += ["D" if draws else "S" for draws in tableau.banker_draws[total]]
+        rows.append((str(total), *cells))
+    yield Table(
+        "tableau",
+        ("Banker total", "Player stood", *(f"Player drew {value}" for value in range(10))),
+        tuple(rows),
+        (True,) + (False,) * 11,
+    )
+
+
+_SUBJECTS = {
+    "player_total": "the Player's total",
+    "banker_total": "the Banker's total",
+    "winning_total": "the winning total",
+    "losing_total": "the losing total",
+    "margin": "the margin between the totals",
+    "player_cards": "the Player's number of cards",
+    "banker_cards": "the Banker's number of cards",
+    "cards_dealt": "the number of cards dealt",
+}
+_FLAGS = {
+    "player_natural": ("the Player has a natural", "the Player has no natural"),
+    "banker_natural": ("the Banker has a natural", "the Banker has no natural"),
+    "natural": ("either hand has a natural", "neither hand has a natural"),
+    "player_pair": ("the Player's first two cards are a pair", "the Player's are not a pair"),
+    "banker_pair": ("the Banker's first two cards are a pair", "the Banker's are not a pair"),
+    "either_pair": ("either hand's first two cards are a pair", "neither hand's are a pair"),
+    "player_suited_pair": (
+        "the Player's first two cards are a suited pair",
+        "no Player suited pair",
+    ),
+    "banker_suited_pair": (
+        "the Banker's first two cards are a suited pair",
+        "no Banker suited pair",
+    ),
+    "either_suited_pair": ("either hand's first two cards are a suited pair", "no suited pair"),
+}
+
+
+def _sorted(allowed: frozenset[object]) -> list[object]:
+    return sorted(allowed, key=lambda value: (type(value).__name__, str(value).rjust(9)))
+
+
+def _run(values: list[object]) -> tuple[int, int] | None:
+    """(first, last) when *values* are three or more consecutive whole numbers."""
+    numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if len(numbers) == len(values) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return numbers[0], numbers[-1]
+    return None
+
+
+def _choices(values: list[object]) -> str:
+    run = _run(values)
+    if run is not None:
+        return f"from {run[0]} to {run[1]}"
+    shown = [str(value) for value in values]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def condition_words(conditions: tuple[tuple[str, frozenset[object]], ...]) -> str:
+    """A custom outcome's conditions in words.
+
+    >>> print(condition_words((("winner", frozenset({"banker"})), ("banker_total", frozenset({6})))))
+    the Banker wins and the Banker's total is 6
+    >>> condition_words(())
+    'any round'
+    """
+    parts = []
+    for key, allowed in conditions:
+        values = _sorted(allowed)
+        if key == "winner":
+            names = {"player": "the Player wins", "banker": "the Banker wins", "tie": "a tie"}
+            parts.append(" or ".join(names[str(value)] for value in values))
+        elif key in _FLAGS:
+            parts.append(_FLAGS[key][0 if values == [True] else 1])
+        else:
+            parts.append(f"{_SUBJECTS.get(key, key)} is {_choices(values)}")
+    return " and ".join(parts) if parts else "any round"
+
+
+def conditions_as_given(conditions: tuple[tuple[str, frozenset[object]], ...]) -> str:
+    """A custom outcome's conditions as a TOML ``when`` table.
+
+    >>> conditions_as_given((("winner", frozenset({"banker"})), ("banker_total", frozenset({4, 5, 6}))))
+    'when = { winner = "banker", banker_total = { min = 4, max = 6 } }'
+    """
+
+    def toml(value: object) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return f'"{value}"' if isinstance(value, str) else str(value)
+
+    parts = []
+    for key, allowed in conditions:
+        values = _sorted(allowed)
+        run = _run(values)
+        if len(values) == 1:
+            shown = toml(values[0])
+        elif run is not None:
+            shown = f"{{ min = {run[0]}, max = {run[1]} }}"
+        else:
+            shown = "[" + ", ".join(toml(value) for value in values) + "]"
+        parts.append(f"{key} = {shown}")
+    return "when = { " + ", ".join(parts) + " }" if parts else "when = {}"
+
+
+def _rules_blocks(sheet: ParSheet) -> Iterator[Block]:
+    """The rules of play: settlement, the tableau, every pay, custom bets' conditions."""
+    yield Heading(2, "Rules of play", anchor="rules")
+    yield Paragraph(f"Settlement: {sheet.rules.describe()}.")
+    yield from tableau_blocks(sheet.rules.tableau)
+    yield Table(
+        "pays",
+        ("Bet", "Outcome", "Pays (to 1)", "Description"),
+        tuple(
+            (
+                name,
+                row.outcome,
+                fraction_string(row.pay),
+                bet.result.bet.description if index == 0 else "",
+            )
+            for name, bet in sheet.bets.items()
+            for index, row in enumerate(bet.rows)
+        ),
+        (False, False, True, False),
+    )
+    for name, bet in sheet.bets.items():
+        outcomes = custom_conditions(bet.result.bet)
+        if outcomes is None:
+            continue
+        yield Paragraph(
+            f"Custom bet {name}: the outcomes are tried in this order; the first whose "
+            "conditions all hold settles the bet, and a round none matches settles as 'lose'."
+        )
+        yield Table(
+            f"{name}-conditions",
+            ("Outcome", "Pays (to 1)", "Conditions", "As given"),
+            tuple(
+                (
+                    outcome,
+                    fraction_string(pay),
+                    condition_words(conditions),
+                    conditions_as_given(conditions),
+                )
+                for outcome, conditions, pay in outcomes
+            ),
+            (False, True, False, False),
+        )
 
 
 def _markdown_cell(text: str) -> str:
@@ -446,7 +805,8 @@ def render_html(
     figures are left out and the page needs nothing but the text.
     """
     escape = html.escape
-    title = f"Par sheet: {', '.join(sheet.bets) or 'no bets'} - {sheet.shoe.describe()}"
+    heading = sheet.identity.title if sheet.identity else "Par sheet"
+    title = f"{heading}: {', '.join(sheet.bets) or 'no bets'} - {sheet.shoe.describe()}"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',

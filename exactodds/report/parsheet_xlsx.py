@@ -8,8 +8,12 @@ the hold's band = house edge -+ z * SD / SQRT(rounds), the break-even pay
 from the EV), and, in the column beside it, as exact text: combinations as
 all their digits, fractions as ``n/d``, square roots correctly rounded.
 Pays are entered as formulas such as ``=19/20``, so the formulas use the
-exact pays.  The first sheet, ``Summary``, has the shoe, the rules, one line
-per bet, how the figures were computed and the checks.  The workbook asks to
+exact pays.  The first sheet, ``Summary``, has the header (title, pay table,
+date, version, command line), the shoe, the rules, one line per bet (numbers,
+with the exact or correctly rounded text beside), how the figures were
+computed and the checks; ``Rules`` the tableau, the pays and each custom
+bet's conditions; ``Compare`` the alternatives of ``--compare``.  Every
+sheet prints landscape, one page wide, with "page x of y" in the footer.  The workbook asks to
 be recalculated when opened (openpyxl stores formulas without results).
 
 openpyxl is imported inside :func:`write_xlsx` only.
@@ -24,7 +28,7 @@ openpyxl is imported inside :func:`write_xlsx` only.
 >>> from openpyxl import load_workbook
 >>> workbook = load_workbook(buffer)
 >>> workbook.sheetnames
-['Summary', 'tie']
+['Summary', 'Rules', 'tie']
 >>> workbook["tie"]["F9"].value
 '=D9/$B$6'
 """
@@ -38,7 +42,18 @@ from typing import IO, Any
 
 from ..numbers import decimal_string, fraction_string
 from .parsheet import BetSheet, MissingExtraError, ParSheet
-from .parsheet_render import CHECKING, CONVENTION, DEFINITIONS, METHOD, REMOVAL_TEXT, _version
+from .parsheet_render import (
+    CHECKING,
+    CONVENTION,
+    DEFINITIONS,
+    METHOD,
+    REMOVAL_TEXT,
+    Heading,
+    Paragraph,
+    Table,
+    _version,
+    document,
+)
 
 __all__ = ["require_openpyxl", "write_xlsx"]
 
@@ -99,6 +114,63 @@ class _Writer:
 
     def skip(self) -> None:
         self.row += 1
+
+    def table(self, table: Table) -> None:
+        """A table of the document: numbers as numbers (formatted as shown), text as text."""
+        self.line(*table.headers, bold=True)
+        for cells in table.rows:
+            self.row += 1
+            for column, (text, numeric) in enumerate(zip(cells, table.numeric, strict=True), 1):
+                value, number_format, note = _cell(text) if numeric else (text, None, None)
+                if value == "":
+                    continue
+                cell = self.worksheet.cell(row=self.row, column=column, value=value)
+                if number_format:
+                    cell.number_format = number_format
+                if note:
+                    from openpyxl.comments import Comment
+
+                    cell.comment = Comment(note, "exactodds")
+
+    def blocks(self, blocks: list[Any]) -> None:
+        """Headings, paragraphs and tables of the document, in order."""
+        for block in blocks:
+            if isinstance(block, Heading):
+                self.skip()
+                self.line(block.text, bold=True)
+            elif isinstance(block, Paragraph):
+                self.line(block.text)
+            elif isinstance(block, Table):
+                self.table(block)
+
+
+_INTEGER = re.compile(r"-?\d{1,3}(?:,\d{3})*|-?\d+")
+_DECIMAL = re.compile(r"(-?\d+)\.(\d+)")
+_PERCENT = re.compile(r"(-?\d+)(?:\.(\d+))?%")
+_BOUNDED = re.compile(r"(\S+) ±(\S+)")
+
+
+def _cell(text: str) -> tuple[Any, str | None, str | None]:
+    """A shown number as (value, number format, note): '1,000' -> 1000, '12.50%' -> 0.125.
+
+    A figure with an error bound ('0.900037 ±6.1e-10') keeps the bound as the cell's note;
+    anything else (a range, a dash) stays text.
+    """
+    note = None
+    bounded = _BOUNDED.fullmatch(text)
+    if bounded:
+        text, note = bounded.group(1), f"Within ±{bounded.group(2)} of the exact value."
+    if _INTEGER.fullmatch(text):
+        return int(text.replace(",", "")), "#,##0" if "," in text else "0", note
+    decimal = _DECIMAL.fullmatch(text)
+    if decimal:
+        return float(text), "0." + "0" * len(decimal.group(2)), note
+    percent = _PERCENT.fullmatch(text)
+    if percent:
+        places = len(percent.group(2) or "")
+        shown = "0." + "0" * places + "%" if places else "0%"
+        return float(Fraction(text[:-1]) / 100), shown, note
+    return text, None, note
 
 
 def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
@@ -244,20 +316,33 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
         "Band high",
         "Low (correctly rounded)",
         "High (correctly rounded)",
+        "P(inside the band)",
         bold=True,
     )
+    coverage = {
+        (tails.rounds, level): tails.coverage[index]
+        for tails in sheet.tails
+        for index, level in enumerate(parsheet.confidences)
+    }
     for band in sheet.holds:
         current = writer.row + 1
         half = f"C{current}*$B${deviation}/SQRT(A{current})"
+        low, high = f"D{current}-{half}", f"D{current}+{half}"
+        if band.clipped_low:
+            low = f"MAX({fraction_string(band.floor)},{low})"
+        if band.clipped_high:
+            high = f"MIN({fraction_string(band.ceiling)},{high})"
+        inside = coverage.get((band.rounds, band.confidence))
         writer.line(
             band.rounds,
             f"{band.confidence}%",
             float(band.z),
             f"=$B${edge}",
-            f"=D{current}-{half}",
-            f"=D{current}+{half}",
+            f"={low}",
+            f"={high}",
             band.low_percent(TEXT_DIGITS - 2),
             band.high_percent(TEXT_DIGITS - 2),
+            None if inside is None else float(inside.value),
             formats={4: _PERCENT_FORMAT, 5: _PERCENT_FORMAT, 6: _PERCENT_FORMAT},
         )
     writer.skip()
@@ -313,8 +398,37 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
                 "-" if pay.value is None else fraction_string(pay.value),
                 pay.reason or pay.note or "",
             )
+    writer.blocks(
+        [
+            block
+            for block in _bet_document(parsheet, name)
+            if not isinstance(block, Table)
+            or block.identifier
+            in (f"{name}-tails", f"{name}-percentiles", f"{name}-hourly", f"{name}-hold")
+        ]
+    )
     writer.skip()
     writer.line(CONVENTION)
+
+
+def _bet_document(parsheet: ParSheet, name: str) -> list[Any]:
+    """The exact-tails and per-hour part of a bet's blocks in the document."""
+    blocks = document(parsheet, TEXT_DIGITS)
+    start = next(
+        index
+        for index, block in enumerate(blocks)
+        if isinstance(block, Heading) and block.anchor == name
+    )
+    inside: list[Any] = []
+    keep = False
+    for block in blocks[start + 1 :]:
+        if isinstance(block, Heading) and block.level <= 2:
+            break
+        if isinstance(block, Heading):
+            keep = block.text.startswith(("Win as % of handle", "Per hour"))
+        if keep:
+            inside.append(block)
+    return inside
 
 
 def _outcome_of(pay_name: str, sheet: BetSheet) -> str:
@@ -327,7 +441,15 @@ def _outcome_of(pay_name: str, sheet: BetSheet) -> str:
 
 def _summary(writer: _Writer, parsheet: ParSheet) -> None:
     analysis = parsheet.analysis
-    writer.line("Par sheet", bold=True)
+    identity = parsheet.identity
+    writer.line(identity.title if identity else "Par sheet", bold=True)
+    if identity:
+        writer.line("Pay table", identity.paytable)
+        writer.line("Date", identity.date)
+        writer.line("exactodds version", identity.version)
+        writer.line("Command", identity.command)
+    else:
+        writer.line("exactodds version", _version())
     writer.line("Shoe", analysis.shoe.describe())
     writer.line("Rules", analysis.rules.describe())
     writer.line("Rounds counted", analysis.total, str(analysis.total))
@@ -337,19 +459,32 @@ def _summary(writer: _Writer, parsheet: ParSheet) -> None:
         "House edge",
         "House edge (exact)",
         "Hit frequency",
+        "Hit frequency (exact)",
         "SD",
-        *(f"VI {level}%" for level in parsheet.confidences),
+        "SD (correctly rounded)",
+        *(
+            heading
+            for level in parsheet.confidences
+            for heading in (f"VI {level}%", f"VI {level}% (correctly rounded)")
+        ),
         bold=True,
     )
     for name, sheet in parsheet.bets.items():
+        deviation = sheet.result.standard_deviation(TEXT_DIGITS)
         writer.line(
             name,
             float(sheet.result.house_edge),
             fraction_string(sheet.result.house_edge),
             float(sheet.result.win_probability),
-            sheet.result.standard_deviation(TEXT_DIGITS),
-            *(index.decimal(TEXT_DIGITS) for index in sheet.volatility),
-            formats={2: _PERCENT_FORMAT},
+            fraction_string(sheet.result.win_probability),
+            float(deviation),
+            deviation,
+            *(
+                value
+                for index in sheet.volatility
+                for value in (float(index.decimal(TEXT_DIGITS)), index.decimal(TEXT_DIGITS))
+            ),
+            formats={2: _PERCENT_FORMAT, 4: _PROBABILITY_FORMAT},
         )
     for name, reason in parsheet.unavailable.items():
         writer.line(name, "not computable", reason)
@@ -383,13 +518,117 @@ def write_xlsx(sheet: ParSheet, target: str | Path | IO[bytes]) -> None:
     summary = workbook.active
     summary.title = "Summary"
     _summary(_Writer(summary, bold), sheet)
-    summary.column_dimensions["A"].width = 28
-    taken = {"summary"}
+    taken = {"summary", "rules", "compare"}
+    rules = workbook.create_sheet("Rules")
+    blocks = document(sheet, TEXT_DIGITS)
+    _Writer(rules, bold).blocks(_section(blocks, "rules"))
+    if sheet.comparisons:
+        _Writer(workbook.create_sheet("Compare"), bold).blocks(_section(blocks, "compare"))
     for name, bet_sheet in sheet.bets.items():
         worksheet = workbook.create_sheet(_sheet_title(name, taken))
         _bet_sheet(_Writer(worksheet, bold), bet_sheet, sheet)
-        worksheet.column_dimensions["A"].width = 26
-        for column in "BCDEFGHI":
-            worksheet.column_dimensions[column].width = 18
+    footer = f"{sheet.identity.title} - {sheet.identity.date}" if sheet.identity else "Par sheet"
+    for worksheet in workbook.worksheets:
+        _finish(worksheet, footer)
     workbook.calculation.fullCalcOnLoad = True
-    workbook.save(target)
+    if sheet.identity is None:
+        workbook.save(target)
+    else:
+        _save_dated(workbook, target, sheet.identity.date)
+
+
+def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> None:
+    """Save with every timestamp (document properties, zip entries) at *date*, 00:00 UTC, so
+    that the same sheet on the same date is the same file, byte for byte."""
+    import datetime
+    import zipfile
+
+    from openpyxl.writer.excel import ExcelWriter
+
+    moment = datetime.datetime.combine(datetime.date.fromisoformat(date), datetime.time())
+    stamp = (max(moment.year, 1980), moment.month, moment.day, 0, 0, 0)
+
+    class _DatedZip(zipfile.ZipFile):
+        def writestr(
+            self,
+            zinfo_or_arcname: str | zipfile.ZipInfo,
+            data: Any,
+            compress_type: int | None = None,
+            compresslevel: int | None = None,
+        ) -> None:
+            if isinstance(zinfo_or_arcname, str):
+                zinfo_or_arcname = zipfile.ZipInfo(zinfo_or_arcname, date_time=stamp)
+                zinfo_or_arcname.compress_type = zipfile.ZIP_DEFLATED
+            super().writestr(zinfo_or_arcname, data, compress_type, compresslevel)
+
+        def write(
+            self,
+            filename: Any,
+            arcname: Any = None,
+            compress_type: int | None = None,
+            compresslevel: int | None = None,
+        ) -> None:
+            # openpyxl writes each worksheet from a temporary file; date it like the rest.
+            with open(filename, "rb") as source:
+                self.writestr(arcname or str(filename), source.read(), compress_type, compresslevel)
+
+    workbook.properties.created = moment
+    workbook.properties.modified = moment
+    archive = _DatedZip(target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+    ExcelWriter(workbook, archive).save()
+
+
+def _section(blocks: list[Any], anchor: str) -> list[Any]:
+    """The blocks under the level-2 heading with *anchor*, up to the next level-2 heading."""
+    found: list[Any] = []
+    inside = False
+    for block in blocks:
+        if isinstance(block, Heading) and block.level <= 2:
+            inside = block.anchor == anchor
+            continue
+        if inside:
+            found.append(block)
+    return found
+
+
+#: Widest a column is made, in characters; longer text (a paragraph) overflows to the right.
+_MAX_WIDTH = 60
+
+
+def _finish(worksheet: Any, footer: str) -> None:
+    """Columns as wide as their cells (a paragraph alone on its row does not count), landscape,
+    fit to one page wide, page x of y in the footer."""
+    widths: dict[int, int] = {}
+    for row in worksheet.iter_rows():
+        filled = [cell for cell in row if cell.value is not None]
+        if len(filled) == 1 and isinstance(filled[0].value, str) and len(filled[0].value) > 40:
+            continue  # a paragraph: let it overflow
+        for cell in filled:
+            widths[cell.column] = max(widths.get(cell.column, 8), _shown_width(cell))
+    from openpyxl.utils import get_column_letter
+
+    for column, width in widths.items():
+        worksheet.column_dimensions[get_column_letter(column)].width = min(width + 2, _MAX_WIDTH)
+    worksheet.page_setup.orientation = "landscape"
+    worksheet.page_setup.fitToWidth = 1
+    worksheet.page_setup.fitToHeight = 0
+    worksheet.sheet_properties.pageSetUpPr.fitToPage = True
+    worksheet.oddFooter.left.text = footer
+    worksheet.oddFooter.right.text = "page &P of &N"
+
+
+def _shown_width(cell: Any) -> int:
+    value = cell.value
+    if isinstance(value, str):
+        if value.startswith("="):
+            return 16  # a formula shows its result
+        return len(value)
+    if isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return len(f"{value:,}") + 1
+    if isinstance(value, float):
+        number_format = cell.number_format or ""
+        places = number_format.count("0") if "." in number_format else 12
+        return max(places + 4, 8)
+    return 10
