@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_BODY_BYTES",
     "MAX_NESTING",
+    "OptionError",
     "BatchSettings",
     "EorSettings",
     "OddsSettings",
@@ -77,6 +78,16 @@ class RequestError(ExactOddsError):
     Traceback (most recent call last):
     ...
     exactodds.web.inputs.RequestError: The request body is not valid JSON (Expecting ',' delimiter at line 1 column 6); send one JSON object.
+    """
+
+
+class OptionError(ExactOddsError):
+    """A value of the right JSON type but outside what is valid (answered with 422).
+
+    >>> odds_settings({"digits": 101})
+    Traceback (most recent call last):
+    ...
+    exactodds.web.inputs.OptionError: Option 'digits' is 101; use a whole number from 0 to 100.
     """
 
 
@@ -183,8 +194,12 @@ def _flag(value: Any, name: str) -> bool:
 
 
 def _integer(value: Any, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if isinstance(value, bool) or not isinstance(value, int):
         raise RequestError(
+            f"Option {name!r} is {shown(value)}; use a whole number from {low} to {high}."
+        )
+    if not low <= value <= high:
+        raise OptionError(
             f"Option {name!r} is {shown(value)}; use a whole number from {low} to {high}."
         )
     return value

@@ -8,9 +8,9 @@ So every request passes :class:`Guard` first:
   bound to, and each ``--allow-host``), else **421**;
 * a request that changes something (any method but GET, HEAD, OPTIONS) must come from the
   tracker's own page: a foreign ``Origin`` (``null`` included), or no Origin with a
-  ``Sec-Fetch-Site`` of ``cross-site`` or ``same-site``, is refused with **403**; and its body
-  must be sent as ``Content-Type: application/json`` (which no HTML form and no ``no-cors``
-  fetch can send), else **415**;
+  ``Sec-Fetch-Site`` of ``cross-site`` or ``same-site``, is refused with **403**; and a POST's
+  body must be sent as ``Content-Type: application/json`` (which no HTML form and no
+  ``no-cors`` fetch can send), else **415**;
 * with a start-up token (``--allow-host`` requires one), every API request carries it in an
   ``X-Exactodds-Token`` header (the page reads it once from ``?token=`` in the address that
   ``serve`` printed), else **403**;
@@ -38,6 +38,8 @@ MAX_IN_FLIGHT = 100
 #: The header that carries the start-up token.
 TOKEN_HEADER = "x-exactodds-token"
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Methods whose body must be JSON (DELETE carries none; no form or no-cors fetch can send it).
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 #: The page loads its own files only, and nothing may frame it.
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
@@ -120,7 +122,10 @@ class Guard:
                 )
         if scope["method"] in _SAFE_METHODS:
             return None
-        return _cross_site(headers, host) or _not_json(headers)
+        refusal = _cross_site(headers, host)
+        if refusal is None and scope["method"] in _BODY_METHODS:
+            refusal = _not_json(headers)
+        return refusal
 
 
 def _cross_site(headers: Headers, host: str) -> tuple[int, str] | None:
@@ -146,10 +151,10 @@ def _cross_site(headers: Headers, host: str) -> tuple[int, str] | None:
 def _not_json(headers: Headers) -> tuple[int, str] | None:
     kind = headers.get("content-type", "")
     if kind.split(";", 1)[0].strip().lower() != "application/json":
-        shown = repr(kind[:60]) if kind else "no Content-Type"
+        shown = f"as {kind[:60]!r}" if kind else "without a Content-Type"
         return (
             415,
-            f"The request body was sent as {shown}; send JSON with Content-Type: application/json.",
+            f"The request body was sent {shown}; send JSON with Content-Type: application/json.",
         )
     return None
 

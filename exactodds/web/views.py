@@ -30,6 +30,7 @@ from exactodds.rules import Rules, Variant
 from exactodds.web.fields import CARD_FIELDS, CREATE_FIELDS, IMPORT_FIELDS, ROUND_FIELDS
 from exactodds.web.inputs import (
     MAX_BODY_BYTES,
+    OptionError,
     RequestError,
     batch_settings,
     eor_settings,
@@ -53,7 +54,7 @@ from exactodds.web.tracker import (
     table_state,
 )
 
-__all__ = ["BodyTooLarge", "OptionError", "status_of"]
+__all__ = ["BodyTooLarge", "status_of"]
 
 #: The most cards one request may record (a round has six).
 MAX_CARDS_PER_REQUEST = 64
@@ -65,10 +66,6 @@ _KEY = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 
 class BodyTooLarge(RequestError):
     """A request body past the limit (answered with 413)."""
-
-
-class OptionError(ExactOddsError):
-    """A value of the right JSON type but outside what is valid (answered with 422)."""
 
 
 def status_of(error: ExactOddsError) -> int:
@@ -103,8 +100,7 @@ async def body_of(request: Request) -> dict[str, Any]:
                 f"The request body has over {limit:,} bytes; at most {limit:,} are read."
             )
         chunks.append(chunk)
-    body = b"".join(chunks)
-    return read_body(body, limit) if body.strip() else {}
+    return read_body(b"".join(chunks), limit)
 
 
 def _custom(request: Request) -> tuple[Bet, ...]:
