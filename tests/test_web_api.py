@@ -789,8 +789,8 @@ def test_serve_binds_to_loopback_and_answers(tmp_path: Path) -> None:
 
 
 def readme_curl_sessions() -> list[tuple[str, str]]:
-    """The README's ``$ curl ...`` commands (continuation lines joined) and the output shown."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """docs/serve.md's ``$ curl ...`` commands (continuation lines joined) and the output shown."""
+    readme = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
     sessions: list[tuple[str, str]] = []
     for block in re.findall(r"```shell\n(.*?)```", readme, flags=re.DOTALL):
         lines = block.splitlines()
@@ -822,8 +822,16 @@ def test_the_readme_curl_sessions_are_real(client: TestClient, command: str, sho
     curl, _, pipe = command.partition(" | ")
     words = shlex.split(curl)
     url = next(word for word in words if word.startswith("http://127.0.0.1:8000/"))
+    # curl's own default for -d, unless a -H says otherwise.
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    for index, word in enumerate(words[:-1]):
+        if word == "-H":
+            name, _, value = words[index + 1].partition(":")
+            headers[name.strip().lower()] = value.strip()
     response = client.post(
-        url.removeprefix("http://127.0.0.1:8000"), content=words[words.index("-d") + 1]
+        url.removeprefix("http://127.0.0.1:8000"),
+        content=words[words.index("-d") + 1],
+        headers=headers,
     )
     output = response.text
     if pipe:

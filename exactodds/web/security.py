@@ -160,7 +160,7 @@ def _not_json(headers: Headers) -> tuple[int, str] | None:
 
 
 async def _answer(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
+    body = json.dumps({"error": message}, ensure_ascii=False, separators=(",", ":")).encode()
     await send(
         {
             "type": "http.response.start",
