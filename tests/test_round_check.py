@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds.cards import Rank
-from exactodds.rules import Tableau, next_draw, round_problem
 from exactodds.rulefiles import load_rules_file, shipped_rules_files
+from exactodds.rules import Tableau, next_draw, round_problem
 from tests.reference import PhysicalCard, play_round
 
 VALUES = [Rank(symbol) for symbol in "A23456789T"]  # one rank for each point value 1-9, 0
@@ -44,7 +44,7 @@ def test_every_round_the_reference_deals_passes_and_every_altered_one_is_refused
         for tail in ((VALUES[0], VALUES[5]), (VALUES[9], VALUES[3]), (VALUES[6], VALUES[7])):
             player, banker = dealt([*first_four, *tail])
             assert round_problem(tableau, player, banker) is None
-            for side, hand in (("Player", player), ("Banker", banker)):
+            for hand in (player, banker):
                 altered = hand[:2] if len(hand) == 3 else [*hand, 5]
                 other = banker if hand is player else player
                 if hand is player:

@@ -55,7 +55,9 @@ FLAGS_AS_FIELDS = {
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(":memory:"), base_url=BASE, raise_server_exceptions=False) as test_client:
+    with TestClient(
+        create_app(":memory:"), base_url=BASE, raise_server_exceptions=False
+    ) as test_client:
         yield test_client
 
 
