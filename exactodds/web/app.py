@@ -129,12 +129,14 @@ def create_app(
     hosts: Iterable[str] = LOOPBACK_HOSTS,
     token: str | None = None,
     max_in_flight: int = MAX_IN_FLIGHT,
+    latency: float = 0.0,
 ) -> Starlette:
     """The app, keeping tracked shoes in the SQLite file *db* (``":memory:"`` for none).
 
     *custom_bets* are user-defined bets (``exactodds serve --bet-file``) that requests may
     name as they name the catalogue's bets; *hosts* are the names the tracker answers to
     besides the loopback ones, and *token*, when given, is required on every API request.
+    *latency* (seconds, for tests) delays every API request, as a slow network would.
     """
     custom = tuple(custom_bets)
     app = Starlette(
@@ -146,7 +148,13 @@ def create_app(
             Exception: server_error,
         },
         middleware=[
-            Middleware(Guard, hosts=tuple(hosts), token=token, max_in_flight=max_in_flight)
+            Middleware(
+                Guard,
+                hosts=tuple(hosts),
+                token=token,
+                max_in_flight=max_in_flight,
+                latency=latency,
+            )
         ],
     )
     app.state.store = Store(db, lambda data: table_settings(data, custom))

@@ -45,10 +45,10 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_BODY_BYTES",
     "MAX_NESTING",
-    "OptionError",
     "BatchSettings",
     "EorSettings",
     "OddsSettings",
+    "OptionError",
     "RequestError",
     "batch_settings",
     "eor_settings",

@@ -211,9 +211,20 @@ _COUNT = _object(
         "eor_decimal": {"type": "object", "additionalProperties": _STRING},
     }
 )
+_BOOLS = {"type": "array", "items": {"type": "boolean"}, "minItems": 10, "maxItems": 10}
+_TABLEAU = _object(
+    {
+        "name": _STRING,
+        "natural_totals": {"type": "array", "items": _INTEGER},
+        "player_draws": _BOOLS,
+        "banker_draws_when_player_stood": _BOOLS,
+        "banker_draws": {"type": "array", "items": _BOOLS, "minItems": 10, "maxItems": 10},
+    }
+)
 SHOE_VIEW_SCHEMA = _object(
     {
         "shoe": _object({**_SUMMARY_FIELDS, "settings": _SETTINGS}),
+        "tableau": _TABLEAU,
         "state": _STATE,
         "events": {"type": "array", "items": _EVENT},
         "odds": {"oneOf": [{"type": "null"}, ODDS_SCHEMA]},

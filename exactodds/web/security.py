@@ -13,7 +13,7 @@ So every request passes :class:`Guard` first:
   ``no-cors`` fetch can send), else **415**;
 * with a start-up token (``--allow-host`` requires one), every API request carries it in an
   ``X-Exactodds-Token`` header (the page reads it once from ``?token=`` in the address that
-  ``serve`` printed), else **403**;
+  ``serve`` printed; a GET, such as an export link, may carry it as ``?token=``), else **403**;
 * past :data:`MAX_IN_FLIGHT` requests at once, **503** at once rather than an unbounded queue.
 
 Each refusal is one JSON sentence, ``{"error": "..."}``, as every other error.
@@ -21,10 +21,11 @@ Each refusal is one JSON sentence, ``{"error": "..."}``, as every other error.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 from collections.abc import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -70,8 +71,10 @@ class Guard:
         hosts: Iterable[str] = LOOPBACK_HOSTS,
         token: str | None = None,
         max_in_flight: int = MAX_IN_FLIGHT,
+        latency: float = 0.0,
     ) -> None:
         self.app = app
+        self.latency = latency  # a test hook: seconds each API request waits, as on a slow network
         self.hosts = frozenset(host_name(host) for host in (*LOOPBACK_HOSTS, *hosts))
         self.token = token
         self.max_in_flight = max_in_flight
@@ -97,6 +100,8 @@ class Guard:
             return
         self.in_flight += 1
         try:
+            if self.latency and scope.get("path", "").startswith("/api/"):
+                await asyncio.sleep(self.latency)
             await self.app(scope, receive, send_with_headers)
         finally:
             self.in_flight -= 1
@@ -114,6 +119,10 @@ class Guard:
         path: str = scope.get("path", "")
         if self.token is not None and (path.startswith("/api/") or path == "/openapi.json"):
             given = headers.get(TOKEN_HEADER, "")
+            if not given and scope["method"] in _SAFE_METHODS:  # a download link (export)
+                given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(
+                    "token", [""]
+                )[0]
             if not hmac.compare_digest(given.encode(), self.token.encode()):
                 return (
                     403,

@@ -145,8 +145,16 @@ def shoe_view(stored: StoredShoe, digits: int, tables: CountTables) -> dict[str,
         odds = odds_data(OddsSettings(state.shoe, settings.rules, settings.bets, (), digits))
     except ExactOddsError as error:
         odds_error = str(error)
+    tableau = settings.rules.tableau
     return {
         "shoe": {**stored.summary(), "settings": settings.as_dict()},
+        "tableau": {
+            "name": tableau.name,
+            "natural_totals": sorted(tableau.natural_totals),
+            "player_draws": list(tableau.player_draws),
+            "banker_draws_when_player_stood": list(tableau.banker_draws_when_player_stood),
+            "banker_draws": [list(row) for row in tableau.banker_draws],
+        },
         "state": state.as_dict(),
         "events": [event.as_dict() for event in stored.events],
         "odds": odds,

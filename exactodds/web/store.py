@@ -300,8 +300,12 @@ class Store:
         settings: TableSettings,
         follows: int | None = None,
         events: Sequence[Event] = (),
+        key: str | None = None,
     ) -> StoredShoe:
-        """Start tracking a new shoe at table *name* (with *events* already dealt, for imports)."""
+        """Start tracking a new shoe at table *name* (with *events* already dealt, for imports).
+
+        *follows* is the shoe it follows at the table, finished in the same transaction.
+        """
         name = _checked_name(name)
         if len(events) > MAX_EVENTS:
             raise StoreLimitError(f"The shoe has {len(events):,} events; at most {MAX_EVENTS}.")
@@ -319,6 +323,7 @@ class Store:
                 connection.execute(
                     "UPDATE shoes SET finished_at = ? WHERE id = ?", (_now(), follows)
                 )
+                _remember(connection, key, follows)
             cursor = connection.execute(
                 "INSERT INTO shoes (name, settings, started_at, follows) VALUES (?, ?, ?, ?)",
                 (name, _settings_text(settings), _now(), follows),
@@ -381,10 +386,22 @@ class Store:
             )
             return self._load(connection, shoe_id)
 
-    def finish(self, shoe_id: int) -> StoredShoe:
-        """Finish a shoe and start the next one at the same table, same settings."""
+    def finish(self, shoe_id: int, key: str | None = None) -> StoredShoe:
+        """Finish a shoe and start the next one at the same table, same settings.
+
+        With a *key* already used, the shoe that followed it then is the answer again.
+        """
         shoe = self.shoe(shoe_id)
-        return self.create(shoe.name, shoe.settings, follows=shoe_id)
+        if key is not None:
+            with self._read() as connection:
+                row = connection.execute(
+                    "SELECT shoes.id FROM requests JOIN shoes ON shoes.follows = requests.shoe_id "
+                    "WHERE requests.key = ? AND requests.shoe_id = ?",
+                    (key, shoe_id),
+                ).fetchone()
+                if row is not None:
+                    return self._load(connection, row[0])
+        return self.create(shoe.name, shoe.settings, follows=shoe_id, key=key)
 
     def reopen(self, shoe_id: int) -> StoredShoe:
         """Make a finished shoe open (and changeable) again."""

@@ -325,6 +325,7 @@ async def update_settings(request: Request) -> Response:
     """``POST /api/shoes/{id}/settings``: change the bets, pays or rules (the shoe stays)."""
     number = shoe_id(request)
     data = await body_of(request)
+    data.pop("key", None)  # a settings change done twice is the same change
     store, custom = request.app.state.store, _custom(request)
 
     def change(stored: StoredShoe) -> Any:
@@ -347,14 +348,19 @@ async def update_settings(request: Request) -> Response:
 async def next_shoe(request: Request) -> Response:
     """``POST /api/shoes/{id}/next``: finish this shoe and start the next at the table."""
     number, store = shoe_id(request), request.app.state.store
+    data = await body_of(request)
+    _check_keys(data, ("key",))
+    key = _key(data)
     return JSONResponse(
-        await run_in_threadpool(lambda: _view(request, store.finish(number))), status_code=201
+        await run_in_threadpool(lambda: _view(request, store.finish(number, key))),
+        status_code=201,
     )
 
 
 async def reopen_shoe(request: Request) -> Response:
     """``POST /api/shoes/{id}/reopen``: make a finished shoe open again."""
     number, store = shoe_id(request), request.app.state.store
+    _check_keys(await body_of(request), ("key",))
     return JSONResponse(await run_in_threadpool(lambda: _view(request, store.reopen(number))))
 
 
