@@ -25,6 +25,8 @@ exactodds.web.store.UnknownShoeError: No tracked shoe has id 99; GET /api/shoes 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import sqlite3
 import threading
@@ -190,6 +192,9 @@ class Store:
         self._lock: AbstractContextManager[Any] = (
             threading.RLock() if self._memory else nullcontext()
         )
+        # Writers of this process take turns here, so SQLite's busy handler (which sleeps and
+        # retries) is met only across processes; readers never wait (WAL).
+        self._writers = threading.Lock()
         self._shared = self._open() if self._memory else None
         with self._write() as connection:
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -206,6 +211,9 @@ class Store:
         connection.execute("PRAGMA foreign_keys = ON")
         if not self._memory:
             connection.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode, NORMAL loses no committed write when a process dies (kill -9), only
+            # possibly the last ones on a power cut; FULL would fsync on every tap.
+            connection.execute("PRAGMA synchronous = NORMAL")
         return connection
 
     def _connection(self) -> sqlite3.Connection:
@@ -233,8 +241,10 @@ class Store:
                 raise
             connection.execute("COMMIT")
 
-    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        return self._transaction("BEGIN IMMEDIATE")
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._writers, self._transaction("BEGIN IMMEDIATE") as connection:
+            yield connection
 
     def _read(self) -> AbstractContextManager[sqlite3.Connection]:
         return self._transaction("BEGIN")
@@ -288,7 +298,7 @@ class Store:
             id=row[0],
             name=row[1],
             settings=self._settings_of(row[2]),
-            events=tuple(Event(kind, cards, position) for kind, cards, position in events),
+            events=tuple(_event(kind, cards, position) for kind, cards, position in events),
             started_at=row[3],
             finished_at=row[4],
             follows=row[5],
@@ -359,7 +369,7 @@ class Store:
                 events = check(shoe, events)
             _insert(connection, shoe_id, events)
             _remember(connection, key, shoe_id)
-            return self._load(connection, shoe_id)
+            return dataclasses.replace(shoe, events=(*shoe.events, *events))
 
     def undo(self, shoe_id: int, key: str | None = None) -> StoredShoe:
         """Forget the shoe's last event (if it has one); the shoe as stored after."""
@@ -432,6 +442,12 @@ class Store:
             connection.execute("DELETE FROM events WHERE shoe_id = ?", (shoe_id,))
             connection.execute("UPDATE shoes SET follows = NULL WHERE follows = ?", (shoe_id,))
             connection.execute("DELETE FROM shoes WHERE id = ?", (shoe_id,))
+
+
+@functools.lru_cache(maxsize=8192)
+def _event(kind: str, cards: str, position: int) -> Event:
+    """An event read back (events are few kinds of few cards, so each is parsed once)."""
+    return Event(kind, cards, position)
 
 
 def _plain_settings(data: Mapping[str, Any]) -> TableSettings:

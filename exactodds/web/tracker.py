@@ -151,6 +151,7 @@ class Event:
     kind: str
     cards: str = ""
     position: int = 0
+    _card: Card | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         from exactodds.errors import CardError
@@ -178,11 +179,12 @@ class Event:
                 )
         elif self.position:
             raise RoundError(f"Event kind {self.kind!r} has no place in a hand.")
+        object.__setattr__(self, "_card", parsed[0] if parsed else None)
 
     @property
     def card(self) -> Card | None:
         """The card this event removed from the shoe, if any."""
-        return parse_cards(self.cards)[0] if self.cards.strip() else None
+        return self._card
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready data (``position`` only for hand cards)."""
