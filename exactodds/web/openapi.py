@@ -373,6 +373,32 @@ def _tracker_paths(settings: dict[str, Any]) -> dict[str, Any]:
     )
     empty = _body({"key": _KEY_FIELD}, {})
     return {
+        **_collection_paths(settings_object, view),
+        "/api/shoes/{shoe_id}/cards": {
+            "post": _shoe_write("Record a card in its place: dealt, burnt or unseen", card_body)
+        },
+        "/api/shoes/{shoe_id}/rounds": {
+            "post": _shoe_write(
+                "End the round (checked against the tableau unless a misdeal), or record one whole",
+                round_body,
+            )
+        },
+        "/api/shoes/{shoe_id}/undo": {"post": _shoe_write("Forget the last event", empty)},
+        "/api/shoes/{shoe_id}/settings": {
+            "post": _shoe_write("Change the bets, pays or rules", _body(settings, {"bets": "all"}))
+        },
+        "/api/shoes/{shoe_id}/next": {
+            "post": _shoe_write("Finish this shoe and start the next at the table", empty, "201")
+        },
+        "/api/shoes/{shoe_id}/reopen": {
+            "post": _shoe_write("Make a finished shoe open again", empty)
+        },
+    }
+
+
+def _collection_paths(settings_object: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """The list of shoes, a new shoe, an import, one shoe and its export."""
+    return {
         "/api/shoes": {
             "get": {
                 "summary": "The tracked shoes (?finished=1 for finished ones too)",
@@ -427,25 +453,6 @@ def _tracker_paths(settings: dict[str, Any]) -> dict[str, Any]:
                     "422",
                 ),
             }
-        },
-        "/api/shoes/{shoe_id}/cards": {
-            "post": _shoe_write("Record a card in its place: dealt, burnt or unseen", card_body)
-        },
-        "/api/shoes/{shoe_id}/rounds": {
-            "post": _shoe_write(
-                "End the round (checked against the tableau unless a misdeal), or record one whole",
-                round_body,
-            )
-        },
-        "/api/shoes/{shoe_id}/undo": {"post": _shoe_write("Forget the last event", empty)},
-        "/api/shoes/{shoe_id}/settings": {
-            "post": _shoe_write("Change the bets, pays or rules", _body(settings, {"bets": "all"}))
-        },
-        "/api/shoes/{shoe_id}/next": {
-            "post": _shoe_write("Finish this shoe and start the next at the table", empty, "201")
-        },
-        "/api/shoes/{shoe_id}/reopen": {
-            "post": _shoe_write("Make a finished shoe open again", empty)
         },
     }
 

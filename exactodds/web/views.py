@@ -141,9 +141,8 @@ def digits_of(request: Request) -> int:
             f"Digits {text[:20]!r} is not a whole number; use a whole number from 0 to 100."
         )
     if len(text) > 3 or int(text) > 100:
-        raise OptionError(
-            f"Digits {text[:20]!r} is out of range; use a whole number from 0 to 100."
-        )
+        shown = repr(text) if len(text) <= 20 else f"with {len(text):,} digits"
+        raise OptionError(f"Digits {shown} is out of range; use a whole number from 0 to 100.")
     return int(text)
 
 
