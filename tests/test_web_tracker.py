@@ -442,6 +442,14 @@ def test_a_shoe_exports_as_json_and_csv_and_imports_back(client: TestClient) -> 
     assert copy["odds"] == client.get(f"/api/shoes/{shoe_id}").json()["odds"]
     broken = {**data, "events": [*data["events"], {"kind": "card", "cards": "Z"}]}
     assert client.post("/api/shoes/import", json=broken).status_code == 422
+    from_csv = client.post(
+        "/api/shoes/import",
+        json={"format": "csv", "csv": csv_text, "name": "T", "settings": data["settings"]},
+    )
+    assert from_csv.status_code == 201, from_csv.text
+    assert from_csv.json()["events"] == data["events"]
+    bad_csv = {"format": "csv", "csv": "kind,card\nplayer,K\n", "settings": {}}
+    assert client.post("/api/shoes/import", json=bad_csv).status_code == 400
 
 
 # --- The OpenAPI document against real answers ---------------------------------------------

@@ -51,6 +51,7 @@ ROUND_FIELDS = ("player", "banker", "misdeal", "key")
 #: ``POST /api/shoes/import``.
 IMPORT_FIELDS = (
     "format",
+    "csv",
     "version",
     "name",
     "settings",

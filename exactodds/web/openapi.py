@@ -418,7 +418,23 @@ def _collection_paths(settings_object: dict[str, Any], view: dict[str, Any]) -> 
                 "summary": "Track a shoe exported by GET /api/shoes/{shoe_id}/export again",
                 "requestBody": {
                     "required": True,
-                    "content": {"application/json": {"schema": EXPORT_SCHEMA}},
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "oneOf": [
+                                    EXPORT_SCHEMA,
+                                    _object(
+                                        {
+                                            "format": {"const": "csv"},
+                                            "csv": _STRING,
+                                            "name": _STRING,
+                                            "settings": {"type": "object"},
+                                        }
+                                    ),
+                                ]
+                            }
+                        }
+                    },
                 },
                 "responses": _responses({"201": view}, *_BODY_ERRORS),
             }

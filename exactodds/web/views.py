@@ -443,20 +443,48 @@ def _imported_events(listed: Any) -> list[Event]:
     return events
 
 
+CSV_HEADER = ["event", "kind", "card", "position", "round", "winner"]
+
+
+def _csv_events(text: Any) -> list[dict[str, Any]]:
+    """The events of a CSV export (its ``kind``, ``card`` and ``position`` columns)."""
+    if not isinstance(text, str):
+        raise RequestError(
+            "Option 'csv' must be the text GET /api/shoes/ID/export?format=csv gives."
+        )
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or rows[0] != CSV_HEADER:
+        raise RequestError(
+            f"The CSV does not start with the export's header {','.join(CSV_HEADER)}."
+        )
+    events = []
+    for number, row in enumerate(rows[1:], start=1):
+        if len(row) != len(CSV_HEADER) or not (row[3] == "" or row[3].isdigit()):
+            raise RequestError(f"CSV row {number} is not an event row of the export.")
+        events.append({"kind": row[1], "cards": row[2], "position": int(row[3] or 0)})
+    return events
+
+
 async def import_shoe(request: Request) -> Response:
-    """``POST /api/shoes/import``: a shoe exported as JSON, tracked again as a new shoe."""
+    """``POST /api/shoes/import``: an exported shoe (JSON, or CSV with its settings) tracked again.
+
+    The body is the JSON export itself, or ``{"format": "csv", "csv": "<the CSV export>",
+    "name": ..., "settings": {...}}``.
+    """
     data = await body_of(request)
     _check_keys(data, IMPORT_FIELDS)
-    if data.get("format") != EXPORT_FORMAT or data.get("version") != 1:
+    is_csv = data.get("format") == "csv"
+    if not is_csv and (data.get("format") != EXPORT_FORMAT or data.get("version") != 1):
         raise RequestError(
-            f"The body is not an exported shoe; send what GET /api/shoes/ID/export gives "
-            f'("format": "{EXPORT_FORMAT}", "version": 1).'
+            "The body is not an exported shoe; send what GET /api/shoes/ID/export gives "
+            f'("format": "{EXPORT_FORMAT}", "version": 1), or {{"format": "csv", "csv": ...}}.'
         )
     name = data.get("name", "Imported")
     raw = data.get("settings", {})
     if not isinstance(name, str) or not isinstance(raw, dict):
         raise RequestError("Options 'name' and 'settings' must be a string and an object.")
-    events = _imported_events(data.get("events", []))
+    listed = _csv_events(data.get("csv")) if is_csv else data.get("events", [])
+    events = _imported_events(listed)
     store, custom = request.app.state.store, _custom(request)
 
     def work() -> dict[str, Any]:

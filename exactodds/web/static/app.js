@@ -505,12 +505,15 @@ async function createTable(body) {
 
 async function importShoe(file) {
   try {
-    const data = JSON.parse(await file.text());
+    const text = await file.text();
+    const data = file.name.toLowerCase().endsWith(".csv")
+      ? { format: "csv", csv: text, name: $("#setting-name").value || "Imported", settings: settingsFromForm() }
+      : JSON.parse(text);
     const answer = await api("POST", "/api/shoes/import", data);
     if (!answer.ok) { say(answer.data.error); return; }
     show(answer.data);
   } catch (error) {
-    say(`The file is not a shoe exported as JSON (${error.message}).`);
+    say(`The file is not a shoe exported as JSON or CSV (${error.message}).`);
   }
 }
 
