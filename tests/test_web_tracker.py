@@ -182,6 +182,9 @@ def test_a_re_sent_tap_is_stored_once(client: TestClient) -> None:
     client.post(f"/api/shoes/{shoe_id}/cards", json={"cards": "Q", "key": "tap-2"})
     client.post(f"/api/shoes/{shoe_id}/undo", json=undo)  # re-sent: not a second undo
     assert events(client, shoe_id) == [{"kind": "card", "cards": "Q"}]
+    other = new_shoe(client)  # a key is a shoe's own: the same key elsewhere is a new tap
+    assert client.post(f"/api/shoes/{other}/cards", json=body).status_code == 200
+    assert len(events(client, other)) == 1
 
 
 THE_THREE = [

@@ -85,9 +85,10 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_by_shoe ON events (shoe_id, id);
 CREATE TABLE IF NOT EXISTS requests (
-    key TEXT PRIMARY KEY,
     shoe_id INTEGER NOT NULL,
-    done_at TEXT NOT NULL
+    key TEXT NOT NULL,
+    done_at TEXT NOT NULL,
+    PRIMARY KEY (shoe_id, key)
 );
 """
 
@@ -357,7 +358,7 @@ class Store:
         """
         with self._write() as connection:
             shoe = self._load(connection, shoe_id)
-            if key is not None and _seen(connection, key):
+            if key is not None and _seen(connection, shoe_id, key):
                 return shoe
             _require_open(shoe)
             if len(shoe.events) + len(events) > MAX_EVENTS:
@@ -375,7 +376,7 @@ class Store:
         """Forget the shoe's last event (if it has one); the shoe as stored after."""
         with self._write() as connection:
             shoe = self._load(connection, shoe_id)
-            if key is not None and _seen(connection, key):
+            if key is not None and _seen(connection, shoe_id, key):
                 return shoe
             _require_open(shoe)
             connection.execute(
@@ -440,6 +441,7 @@ class Store:
                     f"No tracked shoe has id {shoe_id}; GET /api/shoes lists them."
                 )
             connection.execute("DELETE FROM events WHERE shoe_id = ?", (shoe_id,))
+            connection.execute("DELETE FROM requests WHERE shoe_id = ?", (shoe_id,))
             connection.execute("UPDATE shoes SET follows = NULL WHERE follows = ?", (shoe_id,))
             connection.execute("DELETE FROM shoes WHERE id = ?", (shoe_id,))
 
@@ -486,8 +488,11 @@ def _insert(connection: sqlite3.Connection, shoe_id: int, events: Sequence[Event
     )
 
 
-def _seen(connection: sqlite3.Connection, key: str) -> bool:
-    return connection.execute("SELECT 1 FROM requests WHERE key = ?", (key,)).fetchone() is not None
+def _seen(connection: sqlite3.Connection, shoe_id: int, key: str) -> bool:
+    found = connection.execute(
+        "SELECT 1 FROM requests WHERE shoe_id = ? AND key = ?", (shoe_id, key)
+    ).fetchone()
+    return found is not None
 
 
 def _remember(connection: sqlite3.Connection, key: str | None, shoe_id: int) -> None:
