@@ -13,11 +13,11 @@ import itertools
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import PhysicalCard, play_round
 
 from exactodds.cards import Rank
 from exactodds.rulefiles import load_rules_file, shipped_rules_files
 from exactodds.rules import Tableau, next_draw, round_problem
-from tests.reference import PhysicalCard, play_round
 
 VALUES = [Rank(symbol) for symbol in "A23456789T"]  # one rank for each point value 1-9, 0
 
