@@ -466,3 +466,14 @@ def test_screenshots_at_phone_and_laptop_size(tmp_path: Path) -> None:
                 no_page_errors(driver)
             finally:
                 driver.quit()
+
+
+def test_the_api_page_lists_every_route_and_its_answers(phone: Chrome, tmp_path: Path) -> None:
+    with Server(tmp_path / "tracker.sqlite3") as server:
+        phone.get(server.url + "docs")
+        WebDriverWait(phone, PATIENCE).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#paths section")) == 16
+        )
+        text = phone.find_element(By.ID, "paths").text
+        assert "/api/shoes/{shoe_id}/reopen" in text and "421 The Host header" in text
+        no_page_errors(phone)

@@ -539,3 +539,22 @@ def test_the_tracked_odds_are_the_libraries(client: TestClient) -> None:
         name: decimal_string(bet.expected_value, 6) for name, bet in expected.bets.items()
     }
     assert json.loads(json.dumps(view)) == view
+
+
+def test_the_openapi_bodies_name_the_fields_the_readers_take() -> None:
+    """exactodds.web.fields is the one list; the OpenAPI document describes exactly it."""
+    from exactodds.web import fields
+
+    paths = openapi_schema()["paths"]
+
+    def properties(path: str) -> set[str]:
+        body = paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        return set(body["properties"])
+
+    assert properties("/api/odds") == set(fields.ODDS_FIELDS)
+    assert properties("/api/eor") == set(fields.EOR_FIELDS)
+    assert properties("/api/batch") == set(fields.BATCH_FIELDS)
+    assert properties("/api/shoes") == set(fields.CREATE_FIELDS)
+    assert properties("/api/shoes/{shoe_id}/settings") == set(fields.TABLE_FIELDS)
+    assert properties("/api/shoes/{shoe_id}/cards") == set(fields.CARD_FIELDS)
+    assert properties("/api/shoes/{shoe_id}/rounds") == set(fields.ROUND_FIELDS)
