@@ -51,6 +51,7 @@ __all__ = [
     "OptionError",
     "RequestError",
     "batch_settings",
+    "check_fields",
     "eor_settings",
     "odds_settings",
     "read_body",
@@ -162,7 +163,14 @@ def _kind(value: object) -> str:
     return "object"
 
 
-def _check_keys(data: Mapping[str, Any], allowed: Iterable[str]) -> None:
+def check_fields(data: Mapping[str, Any], allowed: Iterable[str]) -> None:
+    """Refuse a field of *data* that is not one of *allowed* (named in the sentence, sorted).
+
+    >>> check_fields({"cards": "K", "side": "P"}, ("cards", "as"))
+    Traceback (most recent call last):
+    ...
+    exactodds.web.inputs.RequestError: Unknown option 'side'; use as, cards.
+    """
     names = sorted(allowed)
     for key in data:
         if key not in names:
@@ -278,7 +286,7 @@ def odds_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> OddsSe
     ...
     exactodds.web.inputs.RequestError: Option 'tie_loses' is a JSON string; use true or false.
     """
-    _check_keys(data, ODDS_FIELDS)
+    check_fields(data, ODDS_FIELDS)
     shoe = _shoe(data)
     rules = _rules(data)
     bets = _bets(data, rules, custom)
@@ -307,7 +315,7 @@ def eor_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> EorSett
     """
     from exactodds.analysis.removal import DEFAULT_MAX_TAG
 
-    _check_keys(data, EOR_FIELDS)
+    check_fields(data, EOR_FIELDS)
     shoe = _shoe(data)
     rules = _rules(data)
     bets = _bets(data, rules, custom)
@@ -344,7 +352,7 @@ def batch_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Batch
     """
     from exactodds.engine.walk import require_countable
 
-    _check_keys(data, BATCH_FIELDS)
+    check_fields(data, BATCH_FIELDS)
     listed = data.get("shoes")
     if not isinstance(listed, list) or not listed:
         raise RequestError(
@@ -405,7 +413,7 @@ def table_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Table
     """
     from exactodds.web.tracker import TableSettings
 
-    _check_keys(data, TABLE_FIELDS)
+    check_fields(data, TABLE_FIELDS)
     decks = _decks_of(data.get("decks", 8))
     suits = _flag(data.get("suits", False), "suits")
     rules = _rules(data)

@@ -33,6 +33,7 @@ from exactodds.web.inputs import (
     OptionError,
     RequestError,
     batch_settings,
+    check_fields,
     eor_settings,
     odds_settings,
     read_body,
@@ -106,12 +107,6 @@ async def body_of(request: Request) -> dict[str, Any]:
 def _custom(request: Request) -> tuple[Bet, ...]:
     custom: tuple[Bet, ...] = request.app.state.custom
     return custom
-
-
-def _check_keys(data: dict[str, Any], allowed: Sequence[str]) -> None:
-    for key in data:
-        if key not in allowed:
-            raise RequestError(f"Unknown option {key!r}; use {', '.join(allowed)}.")
 
 
 def _key(data: dict[str, Any]) -> str | None:
@@ -221,7 +216,7 @@ async def list_shoes(request: Request) -> Response:
 async def create_shoe(request: Request) -> Response:
     """``POST /api/shoes``: start tracking a shoe at a table."""
     data = await body_of(request)
-    _check_keys(data, CREATE_FIELDS)
+    check_fields(data, CREATE_FIELDS)
     name = data.get("name", "Table")
     if not isinstance(name, str):
         raise RequestError("Option 'name' must be a string such as \"Table 1\".")
@@ -244,7 +239,7 @@ async def get_shoe(request: Request) -> Response:
 
 
 def _card_events(data: dict[str, Any]) -> list[Event]:
-    _check_keys(data, CARD_FIELDS)
+    check_fields(data, CARD_FIELDS)
     kind, cards, position = data.get("as", "card"), data.get("cards", ""), data.get("position")
     if not isinstance(kind, str) or not isinstance(cards, str | list):
         raise RequestError(
@@ -291,7 +286,7 @@ async def record_round(request: Request) -> Response:
     """``POST /api/shoes/{id}/rounds``: a whole round, or the end of the one being dealt."""
     number = shoe_id(request)
     data = await body_of(request)
-    _check_keys(data, ROUND_FIELDS)
+    check_fields(data, ROUND_FIELDS)
     events: list[Event] = []
     for side in ("player", "banker"):
         value = data.get(side, "")
@@ -315,7 +310,7 @@ async def undo(request: Request) -> Response:
     """``POST /api/shoes/{id}/undo``: forget the last event."""
     number = shoe_id(request)
     data = await body_of(request)
-    _check_keys(data, ("key",))
+    check_fields(data, ("key",))
     key, store = _key(data), request.app.state.store
     return JSONResponse(await run_in_threadpool(lambda: _view(request, store.undo(number, key))))
 
@@ -348,7 +343,7 @@ async def next_shoe(request: Request) -> Response:
     """``POST /api/shoes/{id}/next``: finish this shoe and start the next at the table."""
     number, store = shoe_id(request), request.app.state.store
     data = await body_of(request)
-    _check_keys(data, ("key",))
+    check_fields(data, ("key",))
     key = _key(data)
     return JSONResponse(
         await run_in_threadpool(lambda: _view(request, store.finish(number, key))),
@@ -359,7 +354,7 @@ async def next_shoe(request: Request) -> Response:
 async def reopen_shoe(request: Request) -> Response:
     """``POST /api/shoes/{id}/reopen``: make a finished shoe open again."""
     number, store = shoe_id(request), request.app.state.store
-    _check_keys(await body_of(request), ("key",))
+    check_fields(await body_of(request), ("key",))
     return JSONResponse(await run_in_threadpool(lambda: _view(request, store.reopen(number))))
 
 
@@ -472,7 +467,7 @@ async def import_shoe(request: Request) -> Response:
     "name": ..., "settings": {...}}``.
     """
     data = await body_of(request)
-    _check_keys(data, IMPORT_FIELDS)
+    check_fields(data, IMPORT_FIELDS)
     is_csv = data.get("format") == "csv"
     if not is_csv and (data.get("format") != EXPORT_FORMAT or data.get("version") != 1):
         raise RequestError(
