@@ -10,13 +10,18 @@ comes first. Traffic goes to 127.0.0.1 only. Two workloads:
   the same run, are the route's own function (``odds_data``) and the walk ``exactodds odds`` runs
   (``analyze``) on the same shoes;
 - ``tap``: a card recorded on a tracked shoe and taken back (``POST /api/shoes/N/cards`` then
-  ``.../undo``), main bets and four side bets: what the page does on each tap.
+  ``.../undo``, each with its idempotency key, as the page sends them), main bets and four side
+  bets, from --tap-clients clients (20 by default): each client its own table, or with
+  --shared-shoe all on one shoe (every write then waits its turn for the database). Each client
+  taps once every --pace seconds (0.25 s, a fast dealer, by default; 0 sends back to back,
+  which measures throughput: then latency is the queue of 20 clients, not a tap).
 
 Prints, per workload and run, the requests per second, the median and 99th percentile latency,
 and the errors (any status but 200/201); then the median, min and max over --runs runs.
 Exits 1 if any request failed.
 
-    python benchmarks/bench_web.py [--runs 3] [--clients 4] [--requests 300] [--seconds 60]
+    python benchmarks/bench_web.py [--runs 3] [--clients 4] [--tap-clients 20] [--shared-shoe]
+        [--requests 300] [--seconds 60]
 """
 
 from __future__ import annotations
@@ -106,9 +111,11 @@ def load(
     requests: int,
     seconds: float,
     make: Step,
+    pace: float = 0.0,
 ) -> Run:
     """Send *requests* requests from *clients* threads (bounded by *seconds*); *make*(client,
-    number) gives the requests of one step (timed together, counted one each)."""
+    number) gives the requests of one step (timed one by one). With *pace*, each client sends
+    one request every *pace* seconds at most (a dealer tapping), else back to back."""
     counter = iter(range(requests))
     lock = threading.Lock()
     latencies: list[float] = []
@@ -117,6 +124,7 @@ def load(
 
     def client(index: int) -> None:
         connection = http.client.HTTPConnection(HOST, port, timeout=120)
+        time.sleep(pace * index / clients)  # paced clients tap out of step, as dealers do
         try:
             while time.monotonic() < deadline:
                 with lock:
@@ -127,6 +135,8 @@ def load(
                     started = time.perf_counter()
                     status, _ = post(connection, path, body)
                     elapsed = time.perf_counter() - started
+                    if pace:
+                        time.sleep(max(0.0, pace - elapsed))
                     with lock:
                         latencies.append(elapsed)
                         if status not in (200, 201):
@@ -166,14 +176,15 @@ def odds_step(bodies: list[dict[str, object]]) -> Step:
     return step
 
 
-def tap_step(shoe_id: int) -> Step:
-    """A card recorded and taken back: the page's tap, twice."""
+def tap_step(shoe_ids: list[int]) -> Step:
+    """A card recorded and taken back, with the page's idempotency keys: the page's tap, twice."""
 
     def step(client: int, number: int) -> list[tuple[str, object]]:
         card = RANK_SYMBOLS[number % len(RANK_SYMBOLS)]
+        shoe_id = shoe_ids[client % len(shoe_ids)]
         return [
-            (f"/api/shoes/{shoe_id}/cards", {"cards": card}),
-            (f"/api/shoes/{shoe_id}/undo", {}),
+            (f"/api/shoes/{shoe_id}/cards", {"cards": card, "key": f"c{client}-{number}"}),
+            (f"/api/shoes/{shoe_id}/undo", {"key": f"u{client}-{number}"}),
         ]
 
     return step
@@ -200,13 +211,23 @@ def report(label: str, runs: list[Run]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=4, help="clients of /api/odds")
+    parser.add_argument("--tap-clients", type=int, default=20, help="clients tapping cards")
+    parser.add_argument("--shared-shoe", action="store_true", help="every tap client on one shoe")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.25,
+        help="seconds between one tap client's taps (0: back to back); 0.25 is a fast dealer",
+    )
     parser.add_argument("--requests", type=int, default=300, help="per run and workload")
     parser.add_argument("--seconds", type=float, default=60.0, help="cap per run and workload")
     arguments = parser.parse_args()
     print(
         f"python {platform.python_version()} on {platform.machine()}, {arguments.runs} runs, "
-        f"{arguments.clients} clients, up to {arguments.requests} requests or "
+        f"{arguments.clients} odds clients, {arguments.tap_clients} tap clients "
+        f"({'one shared shoe' if arguments.shared_shoe else 'a table each'}), up to "
+        f"{arguments.requests} requests or "
         f"{arguments.seconds:.0f} s a run, server and clients on {HOST}"
     )
     with tempfile.TemporaryDirectory() as folder:
@@ -217,13 +238,15 @@ def main() -> None:
             direct: list[float] = []
             walked: list[float] = []
             connection = http.client.HTTPConnection(HOST, port, timeout=120)
-            status, text = post(
-                connection,
-                "/api/shoes",
-                {"name": "bench", "settings": {"decks": 8, "bets": SIDE_BETS}},
-            )
-            assert status == 201, text
-            shoe_id = json.loads(text)["shoe"]["id"]
+            shoe_ids = []
+            for table in range(1 if arguments.shared_shoe else arguments.tap_clients):
+                status, text = post(
+                    connection,
+                    "/api/shoes",
+                    {"name": f"bench {table}", "settings": {"decks": 8, "bets": SIDE_BETS}},
+                )
+                assert status == 201, text
+                shoe_ids.append(json.loads(text)["shoe"]["id"])
             post(connection, "/api/odds", {"decks": 1})  # warm the server up
             connection.close()
             for run in range(arguments.runs):
@@ -249,10 +272,11 @@ def main() -> None:
                 tap_runs.append(
                     load(
                         port,
-                        arguments.clients,
+                        arguments.tap_clients,
                         arguments.requests // 2,
                         arguments.seconds,
-                        tap_step(shoe_id),
+                        tap_step(shoe_ids),
+                        arguments.pace,
                     )
                 )
         finally:
@@ -268,7 +292,11 @@ def main() -> None:
             f"{max(seconds) * 1e3:.2f}) over {len(seconds)} shoes"
         )
     report("POST /api/odds (8 decks, fresh shoes, main bets)", odds_runs)
-    report(f"tracker tap (card or undo, bets {SIDE_BETS})", tap_runs)
+    report(
+        f"tracker tap (card or undo, bets {SIDE_BETS}, {arguments.tap_clients} clients, "
+        f"{'back to back' if not arguments.pace else f'one every {arguments.pace:g} s each'})",
+        tap_runs,
+    )
     if any(run.errors for run in odds_runs + tap_runs):
         raise SystemExit(1)
 

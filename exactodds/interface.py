@@ -41,6 +41,7 @@ from exactodds.shoe import Shoe
 
 __all__ = [
     "BET_OPTIONS",
+    "CLI_NAMES",
     "KNOWN_OPTION",
     "RULES_FILE_OPTION",
     "RULES_OPTIONS",
@@ -210,6 +211,14 @@ def fields(*groups: Sequence[Option], files: bool = False) -> tuple[str, ...]:
     return tuple(option.field for group in groups for option in group if files or not option.files)
 
 
+#: How the command line names each option in a message (field -> flag); another caller (the
+#: web API) passes its own words for the same keys, so an error names what its user typed.
+CLI_NAMES: Mapping[str, str] = {
+    option.field: option.flag
+    for option in (*SHOE_OPTIONS, *RULES_OPTIONS, *BET_OPTIONS, KNOWN_OPTION)
+}
+
+
 def _read_shoe(text: str, files: bool) -> Shoe:
     """``--shoe``: a file holding a spec or JSON, ``-`` for stdin, or the spec itself.
 
@@ -262,10 +271,12 @@ def build_shoe(
     remove: Sequence[str],
     *,
     files: bool = True,
+    names: Mapping[str, str] = CLI_NAMES,
 ) -> Shoe:
     """The shoe the shoe options describe (8 decks by default).
 
-    *shoe* is ``--shoe``'s text, or (from JSON) the object itself.
+    *shoe* is ``--shoe``'s text, or (from JSON) the object itself; *names* are the caller's
+    words for the options in messages (see :data:`CLI_NAMES`).
 
     >>> build_shoe(None, {"A": 4, "K": 4}, ("K",)).cards
     7
@@ -275,14 +286,16 @@ def build_shoe(
     exactodds.errors.ShoeError: Shoe '/etc/passwd' is not a spec such as A=32,2=32,...,K=32 or a JSON object such as {"A": 32, ...}.
     """
     if decks is not None and shoe is not None:
-        raise ShoeError("--decks and --shoe both describe the shoe; give one of them.")
+        raise ShoeError(
+            f"{names['decks']} and {names['shoe']} both describe the shoe; give one of them."
+        )
     if isinstance(shoe, Mapping):
         built = Shoe.from_mapping(shoe)
     elif shoe is not None:
         built = _read_shoe(shoe, files)
     else:
         built = Shoe.standard(_decks("8" if decks is None else decks))
-    return built.remove(parse_cards(" ".join(remove), "--remove")) if remove else built
+    return built.remove(parse_cards(" ".join(remove), names["remove"])) if remove else built
 
 
 def build_rules(
@@ -293,6 +306,7 @@ def build_rules(
     rules_file: str | None = None,
     *,
     files: bool = True,
+    names: Mapping[str, str] = CLI_NAMES,
 ) -> Rules:
     """The rules the rules options describe (``--rules`` gives the tableau).
 
@@ -316,14 +330,16 @@ def build_rules(
             ties_push = loaded.ties_push
     if variant not in {member.value for member in Variant}:
         # The command line's click.Choice refuses it first; the web API needs the sentence.
-        names = [member.value for member in Variant]
+        variants = [member.value for member in Variant]
         raise RulesError(
-            f"Variant {variant!r} is not valid; use {', '.join(names[:-1])} or {names[-1]}."
+            f"Variant {variant!r} is not valid; use {', '.join(variants[:-1])} or {variants[-1]}."
         )
     return Rules(
         tableau=tableau,
-        commission=None if commission is None else parse_commission(commission, "--commission"),
-        tie_pays=parse_pay(tie_pays, "--tie-pays"),
+        commission=None
+        if commission is None
+        else parse_commission(commission, names["commission"]),
+        tie_pays=parse_pay(tie_pays, names["tie_pays"]),
         ties_push=ties_push,
         variant=Variant(variant),
     )

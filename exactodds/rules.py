@@ -26,7 +26,7 @@ from typing import Any
 from exactodds.errors import RulesError, quoted
 from exactodds.numbers import fraction_string, parse_commission, parse_pay, percent_string
 
-__all__ = ["FirstDraw", "Rules", "Tableau", "Variant"]
+__all__ = ["FirstDraw", "Rules", "Tableau", "Variant", "next_draw", "round_problem"]
 
 
 def _sequence(values: object, what: str) -> tuple[Any, ...]:
@@ -328,3 +328,106 @@ class Rules:
                 fraction_string(self.banker_six_pays) if self.variant is Variant.SUPER6 else None
             ),
         }
+
+
+# Checking a dealt round against a tableau -------------------------------------------------
+
+_SIDES = ("Player", "Banker")
+
+
+def _total(values: Sequence[int]) -> int:
+    return sum(values) % 10
+
+
+def _third_card_due(
+    tableau: Tableau, player: Sequence[int], banker: Sequence[int]
+) -> tuple[bool, bool]:
+    """Whether the Player and the Banker draw, from the first two cards of each (and the Player's third)."""
+    player_total, banker_total = _total(player[:2]), _total(banker[:2])
+    if player_total in tableau.natural_totals or banker_total in tableau.natural_totals:
+        return False, False
+    player_draws = tableau.player_draws[player_total]
+    if not player_draws:
+        return False, tableau.banker_draws_when_player_stood[banker_total]
+    if len(player) < 3:  # the Banker's decision waits for the Player's third card
+        return True, False
+    return True, tableau.banker_draws[banker_total][player[2] % 10]
+
+
+def next_draw(tableau: Tableau, player: Sequence[int], banker: Sequence[int]) -> str | None:
+    """Which hand the next card of a round goes to (``"player"``/``"banker"``), or ``None`` when done.
+
+    *player* and *banker* are the point values (0-9) of the cards dealt so far, in order. The
+    first four cards go Player, Banker, Player, Banker; the tableau decides the rest.
+
+    >>> next_draw(Tableau(), [], []), next_draw(Tableau(), [2, 3], [7, 7])
+    ('player', 'player')
+    >>> next_draw(Tableau(), [2, 3, 5], [7, 7]), next_draw(Tableau(), [8, 0], [1, 0])
+    ('banker', None)
+    """
+    if len(player) < 2 or len(banker) < 2:
+        return "player" if len(player) <= len(banker) else "banker"
+    player_draws, banker_draws = _third_card_due(tableau, player, banker)
+    if player_draws and len(player) < 3:
+        return "player"
+    if banker_draws and len(banker) < 3:
+        return "banker"
+    return None
+
+
+def round_problem(tableau: Tableau, player: Sequence[int], banker: Sequence[int]) -> str | None:
+    """Why a round dealt as *player* and *banker* breaks the *tableau*, or ``None`` if it follows it.
+
+    The values are the cards' points (0-9) in the order dealt. The sentence names the card that
+    is missing or extra, so a forgotten third card is caught before it corrupts a count.
+
+    >>> round_problem(Tableau(), [8, 7], [0, 0])
+    "The Player's first two cards total 5, so the Player draws a third card; the Player's third card is missing. Enter it, or mark the round as a misdeal."
+    >>> round_problem(Tableau(), [4, 4, 5], [0, 0, 2])
+    "The Player's first two cards total 8, a natural, so neither hand draws; the Player's third card is extra. Remove it, or mark the round as a misdeal."
+    >>> round_problem(Tableau(), [2, 3, 5], [7, 7, 0]) is None
+    True
+    """
+    counts = (len(player), len(banker))
+    if not all(2 <= count <= 3 for count in counts):
+        return (
+            "A round needs 2 or 3 Player cards and 2 or 3 Banker cards; this one has "
+            f"{_card_count(counts[0], 'Player')} and {_card_count(counts[1], 'Banker')}."
+        )
+    due = _third_card_due(tableau, player, banker)
+    player_total, banker_total = _total(player[:2]), _total(banker[:2])
+    natural = next(
+        (
+            (side, total)
+            for side, total in zip(_SIDES, (player_total, banker_total), strict=True)
+            if total in tableau.natural_totals
+        ),
+        None,
+    )
+    for index, side in enumerate(_SIDES):
+        has_third = counts[index] == 3
+        if due[index] == has_third:
+            continue
+        total = (player_total, banker_total)[index]
+        if natural is not None:
+            reason = f"The {natural[0]}'s first two cards total {natural[1]}, a natural, so neither hand draws"
+        elif side == "Player":
+            verb = "draws a third card" if due[0] else "stands"
+            reason = f"The Player's first two cards total {total}, so the Player {verb}"
+        elif counts[0] == 3:
+            verb = "draws" if due[1] else "stands"
+            reason = (
+                f"The Banker's first two cards total {total} and the Player's third card is worth "
+                f"{player[2] % 10}, so the Banker {verb}"
+            )
+        else:
+            verb = "draws" if due[1] else "stands"
+            reason = f"The Player stood and the Banker's first two cards total {total}, so the Banker {verb}"
+        if has_third:
+            return f"{reason}; the {side}'s third card is extra. Remove it, or mark the round as a misdeal."
+        return f"{reason}; the {side}'s third card is missing. Enter it, or mark the round as a misdeal."
+    return None
+
+
+def _card_count(count: int, side: str) -> str:
+    return f"{count} {side} card{'s' if count != 1 else ''}"

@@ -52,7 +52,9 @@ SUITED = Shoe.standard(decks=8)
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(":memory:", [BET]), raise_server_exceptions=False) as test_client:
+    with TestClient(
+        create_app(":memory:", [BET]), base_url="http://127.0.0.1", raise_server_exceptions=False
+    ) as test_client:
         yield test_client
 
 

@@ -1,10 +1,11 @@
 """The tracker page in a real browser: Debian's headless Chromium driven by Selenium.
 
 The app runs under uvicorn on 127.0.0.1 (a free port) in a thread of this process; the browser
-talks to nothing else. The tests tap cards on the pad as a user would, read the EVs the page
-shows and compare them with analyze() of the shoe less those cards, then reload the page and
-check the shoe is still there. The first test also saves the README's screenshot
-(docs/tracker.png) when EXACTODDS_SCREENSHOT is set to a path.
+talks to nothing else. The tests tap cards and press keys as a dealer would, at phone and laptop
+size, read the EVs the page shows and compare them with analyze() of the shoe less those cards,
+reload, finish and reopen shoes, check the accessible names and roles, and open a page of a
+second origin that tries to write to the tracker. With EXACTODDS_SCREENSHOTS set to a folder,
+the first test saves tracker-phone.png and tracker-laptop.png there (docs/ keeps them).
 
 Chromium and chromedriver come from Debian (``apt-get install chromium chromium-driver``; .ci/run
 installs them). Where they are missing these tests are skipped, except under CI, where they fail.
@@ -20,12 +21,12 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from exactodds import Rules, Shoe, analyze
 from exactodds.bets.catalogue import select_bets
-from exactodds.errors import ShoeError
 from exactodds.numbers import decimal_string
 from exactodds.shoe import RANK_SYMBOLS
 
@@ -56,14 +57,15 @@ PATIENCE = 30
 
 
 class Server:
-    """uvicorn serving the app on 127.0.0.1, on a port the system picks, in a thread."""
+    """uvicorn serving an app (the tracker by default) on 127.0.0.1, a free port, in a thread."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, app: Any = None, latency: float = 0.0) -> None:
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
         self.listener.listen(64)
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/"
-        config = uvicorn.Config(create_app(database), log_level="warning", lifespan="off")
+        served = app if app is not None else create_app(database, latency=latency)
+        config = uvicorn.Config(served, log_level="warning", lifespan="off")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.listener]}, daemon=True
@@ -81,6 +83,10 @@ class Server:
         self.server.should_exit = True
         self.thread.join(timeout=PATIENCE)
         self.listener.close()
+
+
+PHONE = (412, 915)
+LAPTOP = (1366, 900)
 
 
 def chromium(width: int = 412, height: int = 1400) -> Chrome:
@@ -104,9 +110,19 @@ def chromium(width: int = 412, height: int = 1400) -> Chrome:
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
+@pytest.fixture(params=[PHONE, LAPTOP], ids=["phone", "laptop"])
+def browser(request: pytest.FixtureRequest) -> Iterator[Chrome]:
+    width, height = request.param
+    driver = chromium(width, height)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
 @pytest.fixture
-def browser() -> Iterator[Chrome]:
-    driver = chromium()
+def phone() -> Iterator[Chrome]:
+    driver = chromium(*PHONE)
     try:
         yield driver
     finally:
@@ -149,9 +165,12 @@ def exact_evs(shoe: Shoe, digits: int = 6) -> dict[str, str]:
     return {name: decimal_string(bet.expected_value, digits) for name, bet in analysis.bets.items()}
 
 
-def set_up_table(driver: WebDriver, decks: int) -> None:
+def set_up_table(driver: WebDriver, decks: int, tie_pays: str = "8") -> None:
     """Open the settings, choose the decks and bets, and start a table, as a user would."""
     driver.find_element(By.TAG_NAME, "summary").click()
+    pays = driver.find_element(By.ID, "setting-tie-pays")
+    pays.clear()
+    pays.send_keys(tie_pays)
     field = driver.find_element(By.ID, "setting-decks")
     field.clear()
     field.send_keys(str(decks))
@@ -169,147 +188,292 @@ def set_up_table(driver: WebDriver, decks: int) -> None:
     driver.find_element(By.TAG_NAME, "summary").click()  # fold the settings away again
 
 
-def test_cards_tapped_update_the_exact_odds_and_survive_a_reload(
-    browser: Chrome, tmp_path: Path
-) -> None:
+def keys(driver: WebDriver, text: str) -> None:
+    """Type on the page as a dealer at the keyboard would (no field focused)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(driver).send_keys(text).perform()
+
+
+def stored_events(driver: WebDriver) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = driver.execute_script("return window.__lastView.events")
+    return events
+
+
+def no_page_errors(driver: Chrome) -> None:
+    logs = driver.get_log("browser")  # type: ignore[no-untyped-call]
+    assert [entry for entry in logs if entry["level"] == "SEVERE"] == []
+
+
+def test_hotkeys_place_each_card_and_the_odds_follow(browser: Chrome, tmp_path: Path) -> None:
+    """A round by keys (P1 B1 P2 B2 P3 B3), Enter, burn, unseen, undo; a reload resumes."""
     with Server(tmp_path / "tracker.sqlite3") as server:
         browser.get(server.url)
         ready(browser)
         set_up_table(browser, decks=6)
-        dealt: list[str] = []
-        # A round entered card by card: Player 9 K, Banker 5 5, then a third card each.
-        for mode, rank in [("player", "9"), ("banker", "5"), ("player", "K"), ("banker", "5")]:
-            tap(browser, f"mode-{mode}")
-            tap(browser, f"rank-{rank}")
-            dealt.append(rank)
-            settle(browser, len(dealt))
-            assert shown_evs(browser) == exact_evs(Shoe.standard(6).remove(" ".join(dealt)))
-            # The pad follows the dealing order: after a Player card, the Banker's is next.
-            following = "banker" if mode == "player" else "player"
-            pressed = browser.find_element(By.ID, f"mode-{following}").get_attribute("aria-pressed")
-            assert pressed == ("true" if len(dealt) < 4 else "false")
-        tap(browser, "end-round")
+        # Player 2 3 draws a 5; the Banker's 7 7 (4) draws against a 5: the tableau says who.
+        dealt = [*"2737", "5", "4"]
+        keys(browser, "273754")
+        settle(browser, 6)
+        assert stored_events(browser) == [
+            {"kind": side, "cards": card, "position": place}
+            for side, card, place in [
+                ("player", "2", 1),
+                ("banker", "7", 1),
+                ("player", "3", 2),
+                ("banker", "7", 2),
+                ("player", "5", 3),
+                ("banker", "4", 3),
+            ]
+        ]
+        assert shown_evs(browser) == exact_evs(Shoe.standard(6).remove(" ".join(dealt)))
+        assert browser.find_element(By.ID, "next-place").text.startswith("Round complete")
+        keys(browser, "\n")
         WebDriverWait(browser, PATIENCE).until(
             lambda d: len(d.find_elements(By.CSS_SELECTOR, "#bead-plate span")) == 1
         )
-        bead = browser.find_element(By.CSS_SELECTOR, "#bead-plate span")
-        assert bead.get_attribute("class") == "player" and bead.text == "P"
-        # Plain cards, a burn card shown, and an undo.
-        tap(browser, "mode-card")
-        for rank in "7T":
-            tap(browser, f"rank-{rank}")
-            dealt.append(rank)
-            settle(browser, len(dealt))
-        tap(browser, "mode-burn")
-        tap(browser, "rank-A")
-        settle(browser, len(dealt) + 1)
-        tap(browser, "undo")
-        settle(browser, len(dealt))
+        assert browser.find_element(By.CSS_SELECTOR, "#bead-plate span").text == "B"
+        keys(browser, "b0")  # a ten burnt face up
+        keys(browser, "u")  # a card burnt unseen
+        settle(browser, 7)
+        keys(browser, "\b")  # Backspace: undo the unseen burn
+        WebDriverWait(browser, PATIENCE).until(
+            lambda d: d.execute_script(
+                "return window.__lastView.state.unseen_burns === 0 && !window.__busy"
+            )
+        )
+        dealt.append("T")
         left = Shoe.standard(6).remove(" ".join(dealt))
         assert shown_evs(browser) == exact_evs(left)
         for symbol, count in zip(RANK_SYMBOLS, left.rank_counts, strict=True):
             assert browser.find_element(By.ID, f"left-{symbol}").text == str(count)
-        positives = {
-            row.get_attribute("id") for row in browser.find_elements(By.CSS_SELECTOR, "tr.positive")
-        }
-        assert positives == {f"bet-{name}" for name, ev in exact_evs(left).items() if float(ev) > 0}
-
-        # A whole round typed in as one hand.
-        browser.find_element(By.ID, "round-player").send_keys("8q")
-        browser.find_element(By.ID, "round-banker").send_keys("7K")
-        tap(browser, "record-round")
-        dealt += ["8", "Q", "7", "K"]
-        settle(browser, len(dealt))
-        assert browser.find_element(By.ID, "round-player").get_attribute("value") == ""
-        # More rounds, sent by the page's own fetch as another device at the table would.
-        rounds = [("45", "T6"), ("9J", "9Q"), ("32", "A7"), ("6K", "T8")]
-        for player, banker in rounds:
-            browser.execute_async_script(
-                "const done = arguments[arguments.length - 1];"
-                "fetch(`/api/shoes/${window.__lastView.shoe.id}/rounds`, {method: 'POST',"
-                " headers: {'Content-Type': 'application/json'},"
-                " body: JSON.stringify({player: arguments[0], banker: arguments[1]})})"
-                ".then((response) => done(response.status));",
-                player,
-                banker,
-            )
-            dealt += [*player, *banker]
-        left = Shoe.standard(6).remove(" ".join(dealt))
-
-        # A reload resumes the same shoe, every card and round in place.
+        address = browser.current_url
+        assert address.endswith(
+            f"/shoes/{browser.execute_script('return window.__lastView.shoe.id')}"
+        )
         browser.refresh()
         ready(browser)
         settle(browser, len(dealt))
-        assert shown_evs(browser) == exact_evs(left)
-        beads = browser.find_elements(By.CSS_SELECTOR, "#bead-plate span")
-        assert [bead.text for bead in beads] == ["P", "P", "P", "T", "B", "B"]
-        road = browser.find_elements(By.CSS_SELECTOR, "#big-road span")
-        assert [cell.get_attribute("class") for cell in road] == ["player"] * 3 + ["banker"] * 2
-        assert road[2].text == "1"  # the tie, counted on the Player win before it
-
-        screenshot = os.environ.get("EXACTODDS_SCREENSHOT")
-        if screenshot:
-            browser.save_screenshot(screenshot)
-        assert browser.get_screenshot_as_png().startswith(b"\x89PNG")
-        history = browser.find_element(By.ID, "history").text
-        assert history.startswith("Last entries: ") and history.endswith("P:6 P:K B:T B:8 |")
-        # Nothing went wrong in the page: no script error, no policy violation, no failed load.
-        logs = browser.get_log("browser")  # type: ignore[no-untyped-call]
-        assert [entry for entry in logs if entry["level"] == "SEVERE"] == []
-        timings = browser.execute_script("return window.__timings")
-        assert timings and all(ms > 0 for ms in timings)
+        assert browser.current_url == address and shown_evs(browser) == exact_evs(left)
+        no_page_errors(browser)
 
 
-def test_a_bad_tap_shows_the_one_sentence_error_and_changes_nothing(
-    browser: Chrome, tmp_path: Path
-) -> None:
+def test_the_positive_strip_and_the_exact_fraction(browser: Chrome, tmp_path: Path) -> None:
     with Server(tmp_path / "tracker.sqlite3") as server:
         browser.get(server.url)
         ready(browser)
-        set_up_table(browser, decks=1)
-        for _ in range(4):  # four quick taps, none waiting for the one before: none is lost
-            tap(browser, "rank-K")
-        settle(browser, 4)
-        assert browser.find_element(By.ID, "left-K").text == "0"
-        tap(browser, "rank-K")  # a fifth king from one deck
-        WebDriverWait(browser, PATIENCE).until(
-            lambda d: d.find_element(By.ID, "message").text != ""
+        set_up_table(browser, decks=8, tie_pays="10")  # a Tie paying 10 to 1 is worth betting
+        shoe = Shoe.standard(8)
+        analysis = analyze(shoe, Rules(tie_pays=10), select_bets(BETS, Rules(tie_pays=10)))
+        positive = sorted(
+            (name for name, bet in analysis.bets.items() if bet.expected_value > 0),
+            key=lambda name: -analysis.bets[name].expected_value,
         )
-        with pytest.raises(ShoeError) as refused:
-            Shoe.standard(1).remove("K K K K K")
-        assert browser.find_element(By.ID, "message").text == str(refused.value)
-        assert browser.find_element(By.ID, "left-K").text == "0"
-        tap(browser, "end-round")  # no round being dealt
+        assert positive and positive[0] == "tie"
         WebDriverWait(browser, PATIENCE).until(
-            lambda d: d.find_element(By.ID, "message").text.startswith("A round needs")
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#positive li.positive")
         )
-
-
-def test_a_suited_table_records_suits_and_prices_the_suited_bet(
-    browser: Chrome, tmp_path: Path
-) -> None:
-    with Server(tmp_path / "tracker.sqlite3") as server:
-        browser.get(server.url)
-        ready(browser)
-        browser.find_element(By.TAG_NAME, "summary").click()
-        browser.find_element(By.ID, "setting-suits").click()
-        browser.find_element(By.ID, "choose-perfect_pair").click()
-        tap(browser, "create-table")
+        shown = [
+            str(item.get_attribute("id")).removeprefix("positive-")
+            for item in browser.find_elements(By.CSS_SELECTOR, "#positive li.positive")
+        ]
+        assert shown == positive
+        # The strip sits right under the pad, above the odds table, at every size.
+        pad = browser.find_element(By.ID, "pad").rect
+        strip = browser.find_element(By.ID, "positive-section").rect
+        assert strip["y"] >= pad["y"] + pad["height"] - 1
+        assert (
+            strip["y"] + strip["height"]
+            <= browser.execute_script("return window.innerHeight") + 400
+        )
+        browser.find_element(By.CSS_SELECTOR, "#bet-tie .ev-button").click()
+        exact = browser.find_element(By.ID, "exact").text
+        assert exact == f"tie: exact EV {analysis.bets['tie'].expected_value}"
+        # One tap chooses every bet; the counts of the chosen bets follow.
+        tap(browser, "bets-all")
         WebDriverWait(browser, PATIENCE).until(
             lambda d: d.execute_script(
-                "return window.__lastView && window.__lastView.shoe.settings.suits === true"
+                "return window.__lastView.shoe.settings.bets === 'all' && !window.__busy"
             )
         )
-        assert browser.find_element(By.ID, "suits").is_displayed()
-        browser.find_element(By.CSS_SELECTOR, ".suit[data-suit='H']").click()
+        rows = browser.find_elements(By.CSS_SELECTOR, "#counts tbody tr")
+        priced = browser.find_elements(By.CSS_SELECTOR, "#odds tbody tr:not(.unavailable)")
+        assert len(rows) == len(priced) > 20
+        no_page_errors(browser)
+
+
+def test_new_shoe_asks_first_and_a_finished_shoe_is_read_only_until_reopened(
+    browser: Chrome, tmp_path: Path
+) -> None:
+    with Server(tmp_path / "tracker.sqlite3") as server:
+        browser.get(server.url)
+        ready(browser)
+        first = browser.execute_script("return window.__lastView.shoe.id")
         tap(browser, "rank-K")
         settle(browser, 1)
-        assert browser.execute_script("return window.__lastView.events") == [
-            {"kind": "card", "cards": "KH"}
-        ]
-        shoe = Shoe.standard(8).remove("KH")
-        analysis = analyze(shoe, Rules(), select_bets("main,perfect_pair", Rules()))
-        row = browser.find_element(By.ID, "bet-perfect_pair")
-        assert row.find_element(By.CLASS_NAME, "ev").text == decimal_string(
-            analysis.bets["perfect_pair"].expected_value, 6
+        tap(browser, "new-shoe")
+        assert browser.find_element(By.ID, "confirm-new-shoe").is_displayed()
+        tap(browser, "confirm-new-shoe-no")  # a slip of the finger changes nothing
+        assert browser.execute_script("return window.__lastView.shoe.id") == first
+        tap(browser, "new-shoe")
+        tap(browser, "confirm-new-shoe-yes")
+        WebDriverWait(browser, PATIENCE).until(
+            lambda d: d.execute_script("return window.__lastView.shoe.id") != first
         )
+        # The finished shoe is listed, has its own address, and is shown read-only.
+        browser.get(f"{server.url}shoes/{first}")
+        ready(browser)
+        settle(browser, 1)
+        assert browser.find_element(By.ID, "finished-banner").is_displayed()
+        assert not browser.find_element(By.ID, "rank-Q").is_enabled()
+        options = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "#table-select option")]
+        assert options[0].endswith("(finished)") and not options[1].endswith("(finished)")
+        tap(browser, "reopen")
+        WebDriverWait(browser, PATIENCE).until(
+            lambda d: d.execute_script("return window.__lastView.shoe.finished_at === null")
+        )
+        tap(browser, "rank-Q")
+        settle(browser, 2)
+        no_page_errors(browser)
+
+
+def accessible(driver: WebDriver, css: str) -> tuple[str, str]:
+    element = driver.find_element(By.CSS_SELECTOR, css)
+    return element.accessible_name, element.aria_role
+
+
+def test_names_and_roles_are_accessible(browser: Chrome, tmp_path: Path) -> None:
+    with Server(tmp_path / "tracker.sqlite3") as server:
+        browser.get(server.url)
+        ready(browser)
+        assert accessible(browser, "#rank-A") == ("Ace, 32 left", "button")
+        assert accessible(browser, "#rank-T") == ("Ten, 32 left", "button")
+        tap(browser, "rank-A")
+        settle(browser, 1)
+        assert accessible(browser, "#rank-A") == ("Ace, 31 left", "button")
+        for mode in ("round", "player", "banker", "card", "burn"):
+            name, role = accessible(browser, f"#mode-{mode}")
+            assert role == "radio" and name == mode.capitalize()
+        assert accessible(browser, "fieldset.modes")[1] in ("group", "radiogroup")
+        assert browser.find_element(By.ID, "live").get_attribute("aria-live") == "polite"
+        WebDriverWait(browser, PATIENCE).until(
+            lambda d: str(d.find_element(By.ID, "live").get_attribute("textContent")).startswith(
+                "A to Player 1"
+            )
+        )
+        caption = browser.find_element(By.CSS_SELECTOR, "#odds caption").get_attribute(
+            "textContent"
+        )
+        assert str(caption).startswith("Exact expected value")
+        assert accessible(browser, "#bet-banker .ev-button")[0].startswith("banker EV ")
+        assert accessible(browser, "#new-shoe") == ("New shoe", "button")
+        no_page_errors(browser)
+
+
+EVIL_PAGE = """<!doctype html><html><body>
+<form id="f" method="POST" action="{tracker}api/shoes/{shoe}/next" enctype="text/plain">
+<input name='{{"a":"' value='"}}'></form>
+<script>
+fetch("{tracker}api/shoes/{shoe}/cards", {{method: "POST", mode: "no-cors",
+  headers: {{"Content-Type": "text/plain"}}, body: JSON.stringify({{cards: "K"}})}})
+  .finally(() => fetch("{tracker}api/shoes/{shoe}/cards", {{method: "POST", mode: "no-cors",
+  body: JSON.stringify({{cards: "Q"}})}}))
+  .finally(() => {{ document.title = "sent"; document.getElementById("f").submit(); }});
+</script></body></html>"""
+
+
+def test_a_page_of_another_origin_cannot_change_a_shoe(phone: Chrome, tmp_path: Path) -> None:
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Route
+
+    with Server(tmp_path / "tracker.sqlite3") as tracker:
+        phone.get(tracker.url)
+        ready(phone)
+        shoe = phone.execute_script("return window.__lastView.shoe.id")
+        page = EVIL_PAGE.format(tracker=tracker.url, shoe=shoe)
+        evil = Starlette(routes=[Route("/", lambda request: HTMLResponse(page))])
+        with Server(tmp_path / "unused", app=evil) as other:
+            phone.get(other.url)  # its script sends two fetches, then submits the form
+            WebDriverWait(phone, PATIENCE).until(lambda d: d.current_url.endswith("/next"))
+            WebDriverWait(phone, PATIENCE).until(
+                lambda d: "error" in d.find_element(By.TAG_NAME, "body").text
+            )
+            assert "may not change the tracker" in phone.find_element(By.TAG_NAME, "body").text
+        phone.get(tracker.url)
+        ready(phone)
+        view = phone.execute_script("return window.__lastView")
+        assert (
+            view["shoe"]["id"] == shoe
+            and view["events"] == []
+            and view["shoe"]["finished_at"] is None
+        )
+
+
+def test_slow_answers_leave_every_card_in_its_place_and_a_resent_tap_counts_once(
+    phone: Chrome, tmp_path: Path
+) -> None:
+    """300 ms of latency, taps 250 ms apart; then the network drops and comes back mid-tap."""
+    with Server(tmp_path / "tracker.sqlite3", latency=0.3) as server:
+        phone.get(server.url)
+        ready(phone)
+        for rank in "9K5Q":  # P1 B1 P2 B2
+            tap(phone, f"rank-{rank}")
+            time.sleep(0.25)
+        assert phone.find_elements(By.CSS_SELECTOR, "#queue li")  # shown until confirmed
+        settle(phone, 4)
+        assert stored_events(phone) == [
+            {"kind": "player", "cards": "9", "position": 1},
+            {"kind": "banker", "cards": "K", "position": 1},
+            {"kind": "player", "cards": "5", "position": 2},
+            {"kind": "banker", "cards": "Q", "position": 2},
+        ]
+        phone.execute_cdp_cmd("Network.enable", {})
+        offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
+        tap(phone, "rank-3")  # the Player's third card, tapped while the network is down
+        WebDriverWait(phone, PATIENCE).until(
+            lambda d: "out of reach" in d.find_element(By.ID, "message").text
+        )
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {**offline, "offline": False})
+        settle(phone, 5)
+        assert stored_events(phone)[-1] == {"kind": "player", "cards": "3", "position": 3}
+        assert phone.find_element(By.ID, "message").text == ""
+
+
+def test_screenshots_at_phone_and_laptop_size(tmp_path: Path) -> None:
+    """A table mid-shoe at both sizes; saved to $EXACTODDS_SCREENSHOTS when it is set."""
+    folder = os.environ.get("EXACTODDS_SCREENSHOTS")
+    with Server(tmp_path / "tracker.sqlite3") as server:
+        for name, size in (("phone", PHONE), ("laptop", LAPTOP)):
+            driver = chromium(*size)
+            try:
+                driver.get(server.url)
+                ready(driver)
+                if name == "phone":
+                    set_up_table(driver, decks=8, tie_pays="8")
+                    keys(driver, "9K9Q\n273754\n8AT7\nT6")
+                    settle(driver, 16)
+                    driver.find_element(By.CSS_SELECTOR, "#bet-dragon7 .ev-button").click()
+                    driver.execute_script("window.scrollTo(0, 0)")
+                else:
+                    settle(driver, 16)
+                png = driver.get_screenshot_as_png()
+                assert png.startswith(b"\x89PNG")
+                if folder:
+                    Path(folder, f"tracker-{name}.png").write_bytes(png)
+                no_page_errors(driver)
+            finally:
+                driver.quit()
+
+
+def test_the_api_page_lists_every_route_and_its_answers(phone: Chrome, tmp_path: Path) -> None:
+    with Server(tmp_path / "tracker.sqlite3") as server:
+        phone.get(server.url + "docs")
+        WebDriverWait(phone, PATIENCE).until(
+            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#paths section")) == 16
+        )
+        text = phone.find_element(By.ID, "paths").text
+        assert "/api/shoes/{shoe_id}/reopen" in text and "421 The Host header" in text
+        no_page_errors(phone)

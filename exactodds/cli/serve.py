@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import socket
 import sqlite3
 from pathlib import Path
@@ -74,6 +75,14 @@ def _listen(host: str, port: int) -> socket.socket:
     "data folder). Created when missing.",
 )
 @click.option(
+    "--allow-host",
+    "allowed_hosts",
+    metavar="NAME",
+    multiple=True,
+    help="Another name or address the tracker answers to (say, this computer's LAN address). "
+    "Requests then need the token printed at start-up. May be repeated.",
+)
+@click.option(
     "--bet-file",
     "bet_files",
     metavar="FILE",
@@ -81,7 +90,13 @@ def _listen(host: str, port: int) -> socket.socket:
     help="A TOML file of your own bets (see examples/bets/) for the page and the API to offer. "
     "May be repeated.",
 )
-def serve(host: str, port: int, database: Path | None, bet_files: tuple[str, ...]) -> None:
+def serve(
+    host: str,
+    port: int,
+    database: Path | None,
+    allowed_hosts: tuple[str, ...],
+    bet_files: tuple[str, ...],
+) -> None:
     """Serve the live shoe tracker page and the JSON API.
 
     It listens on 127.0.0.1, so only this computer can reach it, unless --host
@@ -90,18 +105,25 @@ def serve(host: str, port: int, database: Path | None, bet_files: tuple[str, ...
     so a reload or a restart resumes them. The API (POST /api/odds, /api/eor,
     /api/batch; /api/shoes/...) takes the command line's options as JSON and
     answers with the commands' JSON; its schema is at /openapi.json and /docs.
+    Only the tracker's own page may change a shoe: requests from other sites,
+    for other host names, or not sent as JSON are refused. With --allow-host,
+    or a --host that other computers can reach, every API request needs the
+    token printed at start-up (the printed address carries it).
 
     \b
     Examples:
       exactodds serve                                  # http://127.0.0.1:8000
       exactodds serve --port 8080 --db ~/baccarat.sqlite3
       exactodds serve --bet-file examples/bets/six_bonus.toml
-      curl -s -X POST http://127.0.0.1:8000/api/odds -d '{"decks": 6, "bets": "tie"}'
+      exactodds serve --host 0.0.0.0 --allow-host 192.168.1.20
+      curl -s http://127.0.0.1:8000/api/odds -H 'Content-Type: application/json' \\
+           -d '{"decks": 6, "bets": "tie"}'
     """
     try:
         import uvicorn
 
         from exactodds.web.app import create_app
+        from exactodds.web.store import ForeignDatabaseError
     except ImportError:
         raise click.ClickException(_MISSING) from None
     from exactodds.bets.catalogue import available_bets
@@ -114,8 +136,13 @@ def serve(host: str, port: int, database: Path | None, bet_files: tuple[str, ...
                 load_custom_bets(bet_file, [*available_bets(), *(bet.name for bet in custom)])
             )
         path = database if database is not None else default_database()
+        open_to_others = host not in LOOPBACK or bool(allowed_hosts)
+        token = secrets.token_urlsafe(18) if open_to_others else None
+        hosts = (host, *allowed_hosts) if host not in ("0.0.0.0", "::") else allowed_hosts
         try:
-            app = create_app(path, custom)
+            app = create_app(path, custom, hosts=hosts, token=token)
+        except ForeignDatabaseError as error:
+            raise click.ClickException(str(error)) from None
         except (OSError, sqlite3.Error) as error:
             raise click.ClickException(
                 f"Cannot open the database {str(path)!r} ({error}); choose another --db."
@@ -126,16 +153,19 @@ def serve(host: str, port: int, database: Path | None, bet_files: tuple[str, ...
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Serving the exactodds tracker on http://{shown}:{bound}/", err=True)
-    if host in LOOPBACK:
+    if token is None:
         click.echo(
-            "Only this computer can reach it (use --host 0.0.0.0 to open it to your network).",
+            "Only this computer can reach it (use --host 0.0.0.0 --allow-host ADDRESS to open "
+            "it to your network).",
             err=True,
         )
     else:
-        click.echo(
-            f"Listening on {host}: other computers can reach it, with no password.", err=True
-        )
+        names = ", ".join(hosts) or "no name but this computer's (add --allow-host ADDRESS)"
+        click.echo(f"Other computers can reach it as {names}, with this token:", err=True)
+        for name in hosts or ("127.0.0.1",):
+            shown_name = f"[{name}]" if ":" in name else name
+            click.echo(f"  http://{shown_name}:{bound}/?token={token}", err=True)
     click.echo(f"Shoes are kept in {path}. Press Ctrl+C to stop.", err=True)
-    # Past 100 requests in flight, answer 503 at once rather than queue without bound.
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", limit_concurrency=100)
+    # The app answers 503 itself past 100 requests in flight (a JSON sentence, as every error).
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
     uvicorn.Server(config).run(sockets=[listener])

@@ -19,17 +19,28 @@ exactodds.web.inputs.RequestError: Unknown option 'deck'; use bets, commission, 
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, ShoeError
-from exactodds.inputs import json_depth, load_json
+from exactodds.inputs import json_depth, load_json, shown
 from exactodds.interface import build_bets, build_rules, build_shoe
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
+from exactodds.web.fields import (
+    BATCH_FIELDS,
+    EOR_FIELDS,
+    FIELD_NAMES,
+    ODDS_FIELDS,
+    TABLE_FIELDS,
+)
+
+if TYPE_CHECKING:
+    from exactodds.web.tracker import TableSettings
 
 __all__ = [
     "MAX_BODY_BYTES",
@@ -37,11 +48,14 @@ __all__ = [
     "BatchSettings",
     "EorSettings",
     "OddsSettings",
+    "OptionError",
     "RequestError",
     "batch_settings",
+    "check_fields",
     "eor_settings",
     "odds_settings",
-    "read_json",
+    "read_body",
+    "table_settings",
 ]
 
 #: The largest request body read, in bytes; larger ones are refused unread.
@@ -55,31 +69,42 @@ MAX_BATCH_SHOES = 1000
 MAX_EOR_CARDS = 16
 #: The most digits a response may ask for (as ``--digits`` allows).
 MAX_DIGITS = 100
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class RequestError(ExactOddsError):
     """A request body that is not the JSON object an endpoint reads.
 
-    >>> read_json(b"[1, 2")
+    >>> read_body(b"[1, 2")
     Traceback (most recent call last):
     ...
-    exactodds.web.inputs.RequestError: The request body is not valid JSON (expecting ',' delimiter at line 1, column 6); send one JSON object.
+    exactodds.web.inputs.RequestError: The request body is not valid JSON (Expecting ',' delimiter at line 1 column 6); send one JSON object.
     """
 
 
-def _no_constant(name: str) -> Any:
-    raise RequestError(f"The request body holds {name}, which is not a number; use finite numbers.")
+class OptionError(ExactOddsError):
+    """A value of the right JSON type but outside what is valid (answered with 422).
 
-
-def read_json(body: bytes, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    """The JSON object in a request *body*, read with limits on size and nesting.
-
-    >>> read_json(b'{"decks": 6}')
-    {'decks': 6}
-    >>> read_json(b"[" * 20 + b"]" * 20)
+    >>> odds_settings({"digits": 101})
     Traceback (most recent call last):
     ...
-    exactodds.web.inputs.RequestError: The request body nests 20 levels deep; at most 8 are read.
+    exactodds.web.inputs.OptionError: Option 'digits' is 101; use a whole number from 0 to 100.
+    """
+
+
+def read_body(body: bytes, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """The JSON object in a request *body*: read once, bounded, numbers exact.
+
+    The shared reader :func:`exactodds.inputs.load_json` parses it (no key twice, at most
+    100 digits a number, decimals as exact :class:`~decimal.Decimal`); this adds the web's
+    tighter nesting limit and refuses text that cannot be stored or echoed (a lone surrogate).
+
+    >>> read_body(b'{"decks": 6, "commission": 0.050000000000000000001}')
+    {'decks': 6, 'commission': Decimal('0.050000000000000000001')}
+    >>> read_body(b"[" * 20 + b"]" * 20)
+    Traceback (most recent call last):
+    ...
+    exactodds.web.inputs.RequestError: The request body nests more than 8 levels deep; send a flatter object.
     """
     if len(body) > limit:
         raise RequestError(f"The request body has {len(body):,} bytes; at most {limit:,} are read.")
@@ -89,31 +114,38 @@ def read_json(body: bytes, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
         raise RequestError(
             "The request body is not UTF-8 text; send a UTF-8 JSON object."
         ) from None
-    depth = json_depth(text, stop_above=None)
-    if depth > MAX_NESTING:
-        raise RequestError(
-            f"The request body nests {depth} levels deep; at most {MAX_NESTING} are read."
-        )
     if not text.strip():
         raise RequestError('The request body is empty; send one JSON object such as {"decks": 8}.')
-    try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
+    depth = json_depth(text, stop_above=MAX_NESTING)
+    if depth > MAX_NESTING:
         raise RequestError(
-            f"The request body is not valid JSON ({error.msg[:1].lower()}{error.msg[1:]} at line {error.lineno}, "
-            f"column {error.colno}); send one JSON object."
-        ) from None
-    except ValueError:  # a number past Python's digit limit: the shared checks below name it
-        data = None
-    # The checks every input gets, with their sentences: no key named twice, at most 100
-    # digits in a number. The body itself is read as plain JSON for the option builders.
-    load_json(text, "the request body", RequestError, hint="send one JSON object")
+            f"The request body nests more than {MAX_NESTING} levels deep; send a flatter object."
+        )
+    data = load_json(text, "the request body", RequestError, hint="send one JSON object")
     if not isinstance(data, dict):
         raise RequestError(
             f"The request body is a JSON {_kind(data)}; send one JSON object such as "
             '{"decks": 8}.'
         )
+    _check_text(data)
     return data
+
+
+def _check_text(data: dict[str, Any]) -> None:
+    """Refuse a lone surrogate (``"\\ud800"``) anywhere: no UTF-8 text can hold it."""
+    stack: list[Any] = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and _SURROGATE.search(item):
+            raise RequestError(
+                f"The request body holds the text {shown(item)}, with a lone surrogate that "
+                "is not a character; send Unicode characters only."
+            )
 
 
 def _kind(value: object) -> str:
@@ -122,7 +154,7 @@ def _kind(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, int | float):
+    if isinstance(value, int | Decimal):
         return "number"
     if isinstance(value, str):
         return "string"
@@ -131,7 +163,14 @@ def _kind(value: object) -> str:
     return "object"
 
 
-def _check_keys(data: Mapping[str, Any], allowed: Iterable[str]) -> None:
+def check_fields(data: Mapping[str, Any], allowed: Iterable[str]) -> None:
+    """Refuse a field of *data* that is not one of *allowed* (named in the sentence, sorted).
+
+    >>> check_fields({"cards": "K", "side": "P"}, ("cards", "as"))
+    Traceback (most recent call last):
+    ...
+    exactodds.web.inputs.RequestError: Unknown option 'side'; use as, cards.
+    """
     names = sorted(allowed)
     for key in data:
         if key not in names:
@@ -139,11 +178,14 @@ def _check_keys(data: Mapping[str, Any], allowed: Iterable[str]) -> None:
 
 
 def _text(value: Any, name: str) -> str:
-    """A JSON scalar as the text the matching command-line option would hold."""
+    """A JSON scalar as the text the matching command-line option would hold.
+
+    A number is its exact decimal text (the reader keeps decimals as :class:`Decimal`), so
+    ``0.050000000000000000001`` stays that, as on the command line.
+    """
     if isinstance(value, bool) or value is None or isinstance(value, list | dict):
         raise RequestError(f"Option {name!r} is a JSON {_kind(value)}; use a string or a number.")
-    # repr of a float is the shortest text that reads back as it, so 0.54 stays "0.54".
-    return value if isinstance(value, str) else repr(value)
+    return value if isinstance(value, str) else str(value)
 
 
 def _texts(value: Any, name: str) -> tuple[str, ...]:
@@ -160,9 +202,14 @@ def _flag(value: Any, name: str) -> bool:
 
 
 def _integer(value: Any, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        shown = json.dumps(value) if not isinstance(value, list | dict) else _kind(value)
-        raise RequestError(f"Option {name!r} is {shown}; use a whole number from {low} to {high}.")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(
+            f"Option {name!r} is {shown(value)}; use a whole number from {low} to {high}."
+        )
+    if not low <= value <= high:
+        raise OptionError(
+            f"Option {name!r} is {shown(value)}; use a whole number from {low} to {high}."
+        )
     return value
 
 
@@ -187,6 +234,7 @@ def _shoe(data: Mapping[str, Any]) -> Shoe:
         shoe if isinstance(shoe, dict) or shoe is None else _text(shoe, "shoe"),
         _texts(data["remove"], "remove") if "remove" in data else (),
         files=False,
+        names=FIELD_NAMES,
     )
 
 
@@ -201,6 +249,7 @@ def _rules(data: Mapping[str, Any]) -> Rules:
         _flag(data.get("tie_loses", False), "tie_loses"),
         None if rules_name is None else _text(rules_name, "rules"),
         files=False,
+        names=FIELD_NAMES,
     )
 
 
@@ -227,22 +276,6 @@ class OddsSettings:
     digits: int
 
 
-ODDS_OPTIONS = (
-    "decks",
-    "shoe",
-    "remove",
-    "rules",
-    "variant",
-    "commission",
-    "tie_pays",
-    "tie_loses",
-    "bets",
-    "pay",
-    "known",
-    "digits",
-)
-
-
 def odds_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> OddsSettings:
     """Read an ``odds`` request; *custom* are the bets the server was started with.
 
@@ -253,7 +286,7 @@ def odds_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> OddsSe
     ...
     exactodds.web.inputs.RequestError: Option 'tie_loses' is a JSON string; use true or false.
     """
-    _check_keys(data, ODDS_OPTIONS)
+    check_fields(data, ODDS_FIELDS)
     shoe = _shoe(data)
     rules = _rules(data)
     bets = _bets(data, rules, custom)
@@ -274,9 +307,6 @@ class EorSettings:
     max_tag: int
 
 
-EOR_OPTIONS = (*(name for name in ODDS_OPTIONS if name != "known"), "cards", "max_tag")
-
-
 def eor_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> EorSettings:
     """Read an ``eor`` request.
 
@@ -285,7 +315,7 @@ def eor_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> EorSett
     """
     from exactodds.analysis.removal import DEFAULT_MAX_TAG
 
-    _check_keys(data, EOR_OPTIONS)
+    check_fields(data, EOR_FIELDS)
     shoe = _shoe(data)
     rules = _rules(data)
     bets = _bets(data, rules, custom)
@@ -310,20 +340,6 @@ class BatchSettings:
     full: bool
 
 
-BATCH_OPTIONS = (
-    "shoes",
-    "rules",
-    "variant",
-    "commission",
-    "tie_pays",
-    "tie_loses",
-    "bets",
-    "pay",
-    "digits",
-    "full",
-)
-
-
 def batch_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> BatchSettings:
     """Read a ``batch`` request: ``shoes`` is an array of the objects ``batch`` reads per line.
 
@@ -336,7 +352,7 @@ def batch_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Batch
     """
     from exactodds.engine.walk import require_countable
 
-    _check_keys(data, BATCH_OPTIONS)
+    check_fields(data, BATCH_FIELDS)
     listed = data.get("shoes")
     if not isinstance(listed, list) or not listed:
         raise RequestError(
@@ -369,3 +385,50 @@ def batch_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Batch
         _integer(data.get("digits", 10), "digits", 0, MAX_DIGITS),
         _flag(data.get("full", False), "full"),
     )
+
+
+def _decks_of(value: Any) -> int:
+    """A table's ``decks``: a whole number from 1 to :data:`~exactodds.web.tracker.MAX_DECKS`."""
+    from exactodds.web.tracker import MAX_DECKS
+
+    text = _text(value, "decks").strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= MAX_DECKS):
+        raise ShoeError(
+            f"Number of decks {shown(value)} for 'decks' is not valid; use a whole number from 1 "
+            f"to {MAX_DECKS}."
+        )
+    return int(text)
+
+
+def table_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> TableSettings:
+    """A table's settings from JSON: read once, checked as ``odds`` checks them, kept as objects.
+
+    >>> settings = table_settings({"decks": "6", "commission": 0.04, "bets": ["banker", "tie"]})
+    >>> settings.decks, settings.rules.commission, settings.canonical["bets"]
+    (6, Fraction(1, 25), 'banker,tie')
+    >>> table_settings({"variant": "ez2"})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Variant 'ez2' is not valid; use standard, ez or super6.
+    """
+    from exactodds.web.tracker import TableSettings
+
+    check_fields(data, TABLE_FIELDS)
+    decks = _decks_of(data.get("decks", 8))
+    suits = _flag(data.get("suits", False), "suits")
+    rules = _rules(data)
+    bets = _bets(data, rules, custom)
+    selection = data.get("bets", "main")
+    commission = data.get("commission")
+    canonical = {
+        "decks": decks,
+        "suits": suits,
+        "variant": rules.variant.value,
+        "commission": None if commission is None else _text(commission, "commission"),
+        "tie_pays": _text(data.get("tie_pays", "8"), "tie_pays"),
+        "tie_loses": _flag(data.get("tie_loses", False), "tie_loses"),
+        "rules": None if data.get("rules") is None else _text(data["rules"], "rules"),
+        "bets": ",".join(_texts(selection, "bets")),
+        "pay": list(_pays(data["pay"])) if "pay" in data else [],
+    }
+    return TableSettings(decks, suits, rules, tuple(bets), canonical)

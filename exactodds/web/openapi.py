@@ -57,18 +57,223 @@ _SHOE_OPTIONS: dict[str, Any] = {
     "remove": {**_TEXTS, "description": "Cards already dealt: 'A K 7 7 T', AK77T or KS,7H."},
 }
 
-_ERROR = {
-    "description": "Bad input: one sentence naming the bad value and what is valid.",
-    "content": {
-        "application/json": {
-            "schema": {
-                "type": "object",
-                "properties": {"error": {"type": "string"}},
-                "required": ["error"],
-            }
-        }
-    },
+_STRING: dict[str, Any] = {"type": "string"}
+_INTEGER: dict[str, Any] = {"type": "integer"}
+_NULLABLE_STRING: dict[str, Any] = {"type": ["string", "null"]}
+
+
+def _object(properties: dict[str, Any], *, extra: bool = True) -> dict[str, Any]:
+    """An object schema whose *properties* are all required."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": extra,
+    }
+
+
+_RANK_COUNTS = {"type": "object", "additionalProperties": _INTEGER}
+_SHOE = _object(
+    {
+        "cards": _INTEGER,
+        "decks": {"type": ["integer", "null"]},
+        "suits_known": {"type": "boolean"},
+        "ranks": _RANK_COUNTS,
+    }
+)
+_RULES = _object(
+    {
+        "tableau": _STRING,
+        "variant": _STRING,
+        "commission": _STRING,
+        "tie_pays": _STRING,
+        "ties": {"enum": ["push", "lose"]},
+        "banker_six_pays": _NULLABLE_STRING,
+    }
+)
+_OUTCOME = _object({"count": _INTEGER, "probability": _STRING, "decimal": _STRING})
+_BET_RESULT = {
+    "type": "object",
+    "properties": {"computable": {"type": "boolean"}, "ev": _STRING, "ev_decimal": _STRING},
+    "required": ["computable"],
 }
+ODDS_SCHEMA = _object(
+    {
+        "shoe": _SHOE,
+        "rules": _RULES,
+        "total": _INTEGER,
+        "outcomes": {"type": "object", "additionalProperties": _OUTCOME},
+        "bets": {"type": "object", "additionalProperties": _BET_RESULT},
+    }
+)
+EOR_SCHEMA = _object(
+    {
+        "shoe": _SHOE,
+        "rules": _RULES,
+        "cards_removed": _INTEGER,
+        "eor": {"type": "object", "additionalProperties": {"type": "object"}},
+        "bets": {"type": "object", "additionalProperties": {"type": "object"}},
+        "skipped": {"type": "object"},
+        "unavailable": {"type": "object"},
+    }
+)
+BATCH_SCHEMA = _object({"results": {"type": "array", "items": {"type": "object"}}})
+OPTIONS_SCHEMA = _object(
+    {
+        "variants": {"type": "array", "items": _STRING},
+        "rules": {"type": "array", "items": _STRING},
+        "bets": {
+            "type": "array",
+            "items": _object(
+                {
+                    "name": _STRING,
+                    "group": {"enum": ["main", "side", "custom"]},
+                    "description": _STRING,
+                    "needs_suits": {"type": "boolean"},
+                    "pays": {"type": "object", "additionalProperties": _STRING},
+                }
+            ),
+        },
+        "max_decks": _INTEGER,
+    }
+)
+_SUMMARY_FIELDS: dict[str, Any] = {
+    "id": _INTEGER,
+    "name": _STRING,
+    "started_at": _STRING,
+    "finished_at": _NULLABLE_STRING,
+    "events": _INTEGER,
+    "follows": {"type": ["integer", "null"]},
+}
+SHOES_SCHEMA = _object({"shoes": {"type": "array", "items": _object(_SUMMARY_FIELDS)}})
+_SETTINGS = _object(
+    {
+        "decks": _INTEGER,
+        "suits": {"type": "boolean"},
+        "variant": _STRING,
+        "commission": _NULLABLE_STRING,
+        "tie_pays": _STRING,
+        "tie_loses": {"type": "boolean"},
+        "rules": _NULLABLE_STRING,
+        "bets": _STRING,
+        "pay": {"type": "array", "items": _STRING},
+    }
+)
+_CARDS = {"type": "array", "items": _STRING}
+_ROUND = _object(
+    {
+        "player": _CARDS,
+        "banker": _CARDS,
+        "player_total": _INTEGER,
+        "banker_total": _INTEGER,
+        "winner": {"enum": ["player", "banker", "tie", "misdeal"]},
+    }
+)
+_EVENT = {
+    "type": "object",
+    "properties": {
+        "kind": {"enum": ["card", "player", "banker", "burn", "unseen", "end", "misdeal"]},
+        "cards": _STRING,
+        "position": {"type": "integer", "minimum": 1, "maximum": 3},
+    },
+    "required": ["kind", "cards"],
+    "additionalProperties": False,
+}
+_STATE = _object(
+    {
+        "cards_left": _RANK_COUNTS,
+        "suits_left": {
+            "type": ["object", "null"],
+            "additionalProperties": {"type": "object", "additionalProperties": _INTEGER},
+        },
+        "cards_in_shoe": _INTEGER,
+        "cards_dealt": _INTEGER,
+        "unseen_burns": _INTEGER,
+        "suits_known": {"type": "boolean"},
+        "rounds": {"type": "array", "items": _ROUND},
+        "misdeals": _INTEGER,
+        "pending": _object({"player": _CARDS, "banker": _CARDS}),
+        "next": {
+            "oneOf": [
+                {"type": "null"},
+                _object({"side": {"enum": ["player", "banker"]}, "position": _INTEGER}),
+            ]
+        },
+        "bead_plate": {"type": "array", "items": {"enum": ["player", "banker", "tie"]}},
+        "big_road": {"type": "array", "items": {"type": "object"}},
+    }
+)
+_COUNT = _object(
+    {
+        "running": _INTEGER,
+        "true_decimal": _STRING,
+        "tags": _RANK_COUNTS,
+        "eor_decimal": {"type": "object", "additionalProperties": _STRING},
+    }
+)
+_BOOLS = {"type": "array", "items": {"type": "boolean"}, "minItems": 10, "maxItems": 10}
+_TABLEAU = _object(
+    {
+        "name": _STRING,
+        "natural_totals": {"type": "array", "items": _INTEGER},
+        "player_draws": _BOOLS,
+        "banker_draws_when_player_stood": _BOOLS,
+        "banker_draws": {"type": "array", "items": _BOOLS, "minItems": 10, "maxItems": 10},
+    }
+)
+SHOE_VIEW_SCHEMA = _object(
+    {
+        "shoe": _object({**_SUMMARY_FIELDS, "settings": _SETTINGS}),
+        "tableau": _TABLEAU,
+        "state": _STATE,
+        "events": {"type": "array", "items": _EVENT},
+        "odds": {"oneOf": [{"type": "null"}, ODDS_SCHEMA]},
+        "odds_error": _NULLABLE_STRING,
+        "counts": {"type": "object", "additionalProperties": _COUNT},
+        "odds_ms": {"type": "number"},
+    }
+)
+EXPORT_SCHEMA = _object(
+    {
+        "format": {"const": "exactodds-tracker-shoe"},
+        "version": {"const": 1},
+        "name": _STRING,
+        "settings": _SETTINGS,
+        "started_at": _STRING,
+        "finished_at": _NULLABLE_STRING,
+        "events": {"type": "array", "items": _EVENT},
+        "rounds": {"type": "array", "items": _ROUND},
+    }
+)
+ERROR_SCHEMA = _object({"error": _STRING}, extra=False)
+
+_ERROR_MEANINGS = {
+    "400": "The body is not a JSON object of the fields this route reads (a wrong type, an "
+    "unknown field).",
+    "403": "Sent from another site, or without the start-up token.",
+    "404": "No such shoe.",
+    "409": "The shoe is finished (read-only), or the card's place is filled already.",
+    "413": "The body is larger than 256 KiB.",
+    "415": "The body was not sent as Content-Type: application/json.",
+    "421": "The Host header names an address this tracker does not serve.",
+    "422": "A value the command line would refuse too (or a round that breaks the rules).",
+    "503": "Too many requests at once, or the database stayed busy; try again.",
+}
+#: Errors any request may get from the guard in front of every route.
+_GUARD = ("403", "421", "503")
+_BODY_ERRORS = ("400", "413", "415", "422")
+
+
+def _json(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _responses(success: dict[str, Any], *codes: str) -> dict[str, Any]:
+    """*success* (status -> response) and an error response for each of *codes* and the guard's."""
+    errors = {
+        code: _json(_ERROR_MEANINGS[code], ERROR_SCHEMA) for code in sorted({*codes, *_GUARD})
+    }
+    return {**success, **errors}
 
 
 def _body(properties: dict[str, Any], example: dict[str, Any]) -> dict[str, Any]:
@@ -87,33 +292,41 @@ def _body(properties: dict[str, Any], example: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def _answer(description: str) -> dict[str, Any]:
+_SHOE_ID = [{"name": "shoe_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
+_KEY_FIELD = {
+    "type": "string",
+    "maxLength": 64,
+    "description": "An idempotency key: a re-sent request with the same key is done once.",
+}
+
+
+def _shoe_write(summary: str, body: dict[str, Any], status: str = "200") -> dict[str, Any]:
     return {
-        "200": {"description": description, "content": {"application/json": {}}},
-        "400": _ERROR,
-        "413": _ERROR,
-        "422": _ERROR,
-    }
-
-
-def _shoe_operation(summary: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    operation: dict[str, Any] = {
         "summary": summary,
-        "parameters": [
-            {"name": "shoe_id", "in": "path", "required": True, "schema": {"type": "integer"}}
-        ],
-        "responses": {
-            **_answer("The tracked shoe: settings, state, events and odds."),
-            "404": _ERROR,
-        },
+        "parameters": _SHOE_ID,
+        "requestBody": body,
+        "responses": _responses(
+            {status: _json("The shoe as stored after the change.", SHOE_VIEW_SCHEMA)},
+            *_BODY_ERRORS,
+            "404",
+            "409",
+        ),
     }
-    if body is not None:
-        operation["requestBody"] = body
-    return operation
 
 
-def openapi_schema() -> dict[str, Any]:
-    """The OpenAPI document of every API route."""
+def _stateless(
+    summary: str, properties: dict[str, Any], example: dict[str, Any], schema: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "post": {
+            "summary": summary,
+            "requestBody": _body(properties, example),
+            "responses": _responses({"200": _json(summary, schema)}, *_BODY_ERRORS),
+        }
+    }
+
+
+def _options() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
     odds_options = {
         **_SHOE_OPTIONS,
         **_RULES_OPTIONS,
@@ -131,106 +344,174 @@ def openapi_schema() -> dict[str, Any]:
             "maxItems": 1000,
             "items": {"type": "object", "additionalProperties": {"type": "integer"}},
         },
-        **{key: value for key, value in _RULES_OPTIONS.items()},
+        **_RULES_OPTIONS,
         "full": {"type": "boolean", "default": False},
     }
-    settings_properties: dict[str, Any] = {
-        "decks": {"type": "integer", "minimum": 1, "maximum": 16, "default": 8},
+    settings = {
+        "decks": {"type": ["integer", "string"], "minimum": 1, "maximum": 16, "default": 8},
         "suits": {"type": "boolean", "default": False},
         **{key: value for key, value in _RULES_OPTIONS.items() if key != "digits"},
     }
-    settings = {"type": "object", "properties": settings_properties, "additionalProperties": False}
+    return odds_options, eor_options, batch_options, settings
+
+
+def _tracker_paths(settings: dict[str, Any]) -> dict[str, Any]:
+    settings_object = {"type": "object", "properties": settings, "additionalProperties": False}
+    view = _json("The tracked shoe: settings, state, events, odds and counts.", SHOE_VIEW_SCHEMA)
+    card_body = _body(
+        {
+            "cards": _TEXTS,
+            "as": {"enum": ["card", "player", "banker", "burn", "unseen"]},
+            "position": {"type": "integer", "minimum": 1, "maximum": 3},
+            "key": _KEY_FIELD,
+        },
+        {"cards": "K", "as": "player", "position": 1, "key": "3f2a-1"},
+    )
+    round_body = _body(
+        {"player": _STRING, "banker": _STRING, "misdeal": {"type": "boolean"}, "key": _KEY_FIELD},
+        {"player": "9K", "banker": "55"},
+    )
+    empty = _body({"key": _KEY_FIELD}, {})
+    return {
+        **_collection_paths(settings_object, view),
+        "/api/shoes/{shoe_id}/cards": {
+            "post": _shoe_write("Record a card in its place: dealt, burnt or unseen", card_body)
+        },
+        "/api/shoes/{shoe_id}/rounds": {
+            "post": _shoe_write(
+                "End the round (checked against the tableau unless a misdeal), or record one whole",
+                round_body,
+            )
+        },
+        "/api/shoes/{shoe_id}/undo": {"post": _shoe_write("Forget the last event", empty)},
+        "/api/shoes/{shoe_id}/settings": {
+            "post": _shoe_write("Change the bets, pays or rules", _body(settings, {"bets": "all"}))
+        },
+        "/api/shoes/{shoe_id}/next": {
+            "post": _shoe_write("Finish this shoe and start the next at the table", empty, "201")
+        },
+        "/api/shoes/{shoe_id}/reopen": {
+            "post": _shoe_write("Make a finished shoe open again", empty)
+        },
+    }
+
+
+def _collection_paths(settings_object: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """The list of shoes, a new shoe, an import, one shoe and its export."""
+    return {
+        "/api/shoes": {
+            "get": {
+                "summary": "The tracked shoes (?finished=1 for finished ones too)",
+                "responses": _responses({"200": _json("The shoes.", SHOES_SCHEMA)}),
+            },
+            "post": {
+                "summary": "Start tracking a shoe",
+                "requestBody": _body(
+                    {"name": {"type": "string", "maxLength": 60}, "settings": settings_object},
+                    {"name": "Table 1", "settings": {"decks": 8, "bets": "main,dragon7"}},
+                ),
+                "responses": _responses({"201": view}, *_BODY_ERRORS),
+            },
+        },
+        "/api/shoes/import": {
+            "post": {
+                "summary": "Track a shoe exported by GET /api/shoes/{shoe_id}/export again",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "oneOf": [
+                                    EXPORT_SCHEMA,
+                                    _object(
+                                        {
+                                            "format": {"const": "csv"},
+                                            "csv": _STRING,
+                                            "name": _STRING,
+                                            "settings": {"type": "object"},
+                                        }
+                                    ),
+                                ]
+                            }
+                        }
+                    },
+                },
+                "responses": _responses({"201": view}, *_BODY_ERRORS),
+            }
+        },
+        "/api/shoes/{shoe_id}": {
+            "get": {
+                "summary": "A tracked shoe, with the exact odds of the next round (?digits=0-100)",
+                "parameters": _SHOE_ID,
+                "responses": _responses({"200": view}, "400", "404", "422"),
+            },
+            "delete": {
+                "summary": "Forget a tracked shoe",
+                "parameters": _SHOE_ID,
+                "responses": _responses({"204": {"description": "Forgotten."}}, "404"),
+            },
+        },
+        "/api/shoes/{shoe_id}/export": {
+            "get": {
+                "summary": "Every card and round of a shoe (?format=json or csv)",
+                "parameters": _SHOE_ID,
+                "responses": _responses(
+                    {
+                        "200": {
+                            "description": "The shoe as JSON, or as CSV (one row per event).",
+                            "content": {
+                                "application/json": {"schema": EXPORT_SCHEMA},
+                                "text/csv": {"schema": {"type": "string"}},
+                            },
+                        }
+                    },
+                    "404",
+                    "422",
+                ),
+            }
+        },
+    }
+
+
+def openapi_schema() -> dict[str, Any]:
+    """The OpenAPI document of every API route."""
+    odds_options, eor_options, batch_options, settings = _options()
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "exactodds",
-            "version": "1",
+            "version": "2",
             "description": "Exact baccarat odds over HTTP: the same options and the same JSON "
-            "as the exactodds command line, and live shoe tracking kept in SQLite.",
+            "as the exactodds command line, and live shoe tracking kept in SQLite. Every "
+            'error is {"error": "<one sentence>"}.',
         },
         "paths": {
-            "/api/odds": {
-                "post": {
-                    "summary": "exactodds odds --format json",
-                    "requestBody": _body(
-                        odds_options, {"decks": 6, "remove": "A K 7 7 T", "bets": "banker,tie"}
-                    ),
-                    "responses": _answer("The same object as exactodds odds --format json."),
-                }
-            },
-            "/api/eor": {
-                "post": {
-                    "summary": "exactodds eor --format json",
-                    "requestBody": _body(eor_options, {"decks": 8, "bets": "tie"}),
-                    "responses": _answer("The same object as exactodds eor --format json."),
-                }
-            },
-            "/api/batch": {
-                "post": {
-                    "summary": "exactodds batch, one result per shoe",
-                    "requestBody": _body(batch_options, {"shoes": [{"A": 31, "K": 32}]}),
-                    "responses": _answer('{"results": [...]}: batch\'s line for each shoe.'),
-                }
-            },
+            "/api/odds": _stateless(
+                "The same object as exactodds odds --format json",
+                odds_options,
+                {"decks": 6, "remove": "A K 7 7 T", "bets": "banker,tie"},
+                ODDS_SCHEMA,
+            ),
+            "/api/eor": _stateless(
+                "The same object as exactodds eor --format json",
+                eor_options,
+                {"decks": 8, "bets": "tie"},
+                EOR_SCHEMA,
+            ),
+            "/api/batch": _stateless(
+                "exactodds batch's line for each shoe",
+                batch_options,
+                {"shoes": [{"A": 31, "K": 32}]},
+                BATCH_SCHEMA,
+            ),
             "/api/options": {
                 "get": {
                     "summary": "Variants, shipped rules and every bet with its pays",
-                    "responses": {"200": {"description": "What the page offers."}},
+                    "responses": _responses(
+                        {"200": _json("What the page offers.", OPTIONS_SCHEMA)}
+                    ),
                 }
             },
-            "/api/shoes": {
-                "get": {
-                    "summary": "The tracked shoes (?finished=1 for finished ones too)",
-                    "responses": {"200": {"description": '{"shoes": [...]}'}},
-                },
-                "post": {
-                    "summary": "Start tracking a shoe",
-                    "requestBody": _body(
-                        {"name": {"type": "string", "maxLength": 60}, "settings": settings},
-                        {"name": "Table 1", "settings": {"decks": 8, "bets": "main,dragon7"}},
-                    ),
-                    "responses": {"201": {"description": "The new shoe."}, "400": _ERROR},
-                },
-            },
-            "/api/shoes/{shoe_id}": {
-                "get": _shoe_operation("A tracked shoe, with the exact odds of the next round"),
-                "delete": {
-                    **_shoe_operation("Forget a tracked shoe"),
-                    "responses": {"204": {"description": "Forgotten."}, "404": _ERROR},
-                },
-            },
-            "/api/shoes/{shoe_id}/cards": {
-                "post": _shoe_operation(
-                    "Record cards: dealt (card, player, banker), burnt (burn) or unseen",
-                    _body(
-                        {
-                            "cards": _TEXTS,
-                            "as": {
-                                "type": "string",
-                                "enum": ["card", "player", "banker", "burn", "unseen"],
-                            },
-                        },
-                        {"cards": "K", "as": "player"},
-                    ),
-                )
-            },
-            "/api/shoes/{shoe_id}/rounds": {
-                "post": _shoe_operation(
-                    "Record a whole round, or end the round dealt card by card",
-                    _body(
-                        {"player": {"type": "string"}, "banker": {"type": "string"}},
-                        {"player": "9K", "banker": "55"},
-                    ),
-                )
-            },
-            "/api/shoes/{shoe_id}/undo": {"post": _shoe_operation("Forget the last event")},
-            "/api/shoes/{shoe_id}/settings": {
-                "post": _shoe_operation(
-                    "Change the bets, pays or rules", _body(settings_properties, {"bets": "all"})
-                )
-            },
-            "/api/shoes/{shoe_id}/next": {
-                "post": _shoe_operation("Finish this shoe and start the next at the table")
-            },
+            **_tracker_paths(settings),
         },
     }

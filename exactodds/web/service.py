@@ -21,16 +21,25 @@ command's, key for key.  The tests compare the two on random shoes.
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+import time
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from exactodds.analysis.known import analyze_known
 from exactodds.analysis.many import analyzer_for
 from exactodds.analysis.single import Analysis, analyze
 from exactodds.engine.known import parse_known
+from exactodds.errors import ExactOddsError
+from exactodds.numbers import decimal_string
 from exactodds.report.odds import analysis_data, batch_record
 from exactodds.web.inputs import BatchSettings, EorSettings, OddsSettings
+from exactodds.web.tracker import TableSettings, TableState, table_state
 
-__all__ = ["analysis_of", "batch_data", "eor_data", "odds_data"]
+if TYPE_CHECKING:
+    from exactodds.web.store import StoredShoe
+
+__all__ = ["CountTables", "analysis_of", "batch_data", "eor_data", "odds_data", "shoe_view"]
 
 
 def analysis_of(settings: OddsSettings) -> Analysis:
@@ -76,4 +85,81 @@ def batch_data(settings: BatchSettings) -> dict[str, Any]:
             batch_record(analysis, settings.digits, settings.full)
             for analysis in analyzer.analyze_many(settings.shoes, prefetch=False)
         ]
+    }
+
+
+class CountTables:
+    """The effect of removal of each chosen bet on a table's full shoe, computed once a settings.
+
+    A card count for a bet is the sum of its tags (from ``exactodds eor``) over the cards
+    dealt; it estimates what the exact EV, shown beside it, gives exactly.
+    """
+
+    def __init__(self) -> None:
+        self._tables: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, settings: TableSettings) -> dict[str, Any]:
+        """``exactodds eor --format json`` for the table's full shoe and bets."""
+        key = tuple(sorted((name, str(value)) for name, value in settings.canonical.items()))
+        with self._lock:
+            found = self._tables.get(key)
+        if found is None:
+            found = eor_data(
+                EorSettings(settings.fresh_shoe(), settings.rules, settings.bets, 4, 1, 2)
+            )
+            with self._lock:
+                if len(self._tables) > 64:
+                    self._tables.clear()
+                self._tables[key] = found
+        return found
+
+
+def _counts(tables: CountTables, settings: TableSettings, state: TableState) -> dict[str, Any]:
+    try:
+        removal = tables.of(settings)
+    except ExactOddsError:
+        return {}
+    cards_left = state.shoe.cards
+    counts: dict[str, Any] = {}
+    for name, bet in removal["bets"].items():
+        tags = bet["count"]["tags"]
+        running = sum(tags[card.rank.value] for card in state.dealt)
+        true = Fraction(running * 52, cards_left) if cards_left else Fraction(0)
+        counts[name] = {
+            "running": running,
+            "true_decimal": decimal_string(true, 2),
+            "tags": tags,
+            "eor_decimal": bet["eor_decimal"],
+        }
+    return counts
+
+
+def shoe_view(stored: StoredShoe, digits: int, tables: CountTables) -> dict[str, Any]:
+    """What ``GET /api/shoes/{id}`` answers: the shoe, its state, the odds and the counts."""
+    state = table_state(stored.settings, stored.events)
+    settings = stored.settings
+    odds: dict[str, Any] | None = None
+    odds_error: str | None = None
+    started = time.perf_counter()
+    try:
+        odds = odds_data(OddsSettings(state.shoe, settings.rules, settings.bets, (), digits))
+    except ExactOddsError as error:
+        odds_error = str(error)
+    tableau = settings.rules.tableau
+    return {
+        "shoe": {**stored.summary(), "settings": settings.as_dict()},
+        "tableau": {
+            "name": tableau.name,
+            "natural_totals": sorted(tableau.natural_totals),
+            "player_draws": list(tableau.player_draws),
+            "banker_draws_when_player_stood": list(tableau.banker_draws_when_player_stood),
+            "banker_draws": [list(row) for row in tableau.banker_draws],
+        },
+        "state": state.as_dict(),
+        "events": [event.as_dict() for event in stored.events],
+        "odds": odds,
+        "odds_error": odds_error,
+        "counts": _counts(tables, settings, state),
+        "odds_ms": round((time.perf_counter() - started) * 1000, 2),
     }

@@ -1,18 +1,22 @@
-"""The tracker's SQLite store: every tracked shoe and every event, so nothing is lost.
+"""The tracker's SQLite store: every tracked shoe and every event, one source of truth.
 
-Three tables: ``meta`` (the schema version), ``shoes`` (one row per shoe
-tracked, with its table name and settings as JSON; a finished shoe is kept
-for the record when "new shoe" starts the next one) and ``events`` (what was
-dealt, in order).  A shoe's state is replayed from its events, so a browser
-reload or a server restart resumes exactly where the table was.
+Four tables: ``meta`` (the schema version), ``shoes`` (one row per shoe, with its table name and
+its settings as canonical JSON; a finished shoe is kept, read-only, when "new shoe" starts the
+next one), ``events`` (what was dealt, in order, each hand card with its place) and
+``requests`` (the idempotency keys of the writes already done, so a re-sent tap counts once).
+
+Every write is one ``BEGIN IMMEDIATE`` transaction that reads the shoe again, checks the new
+events against it (the rank limits, the places, the drawing rules) and writes, so two taps at
+once, or two ``exactodds serve`` processes on one file, can never together deal a card the shoe
+does not hold; a writer that finds the file busy waits (``busy_timeout``) rather than fail.  A
+file that is not the tracker's is refused before anything is written to it.
 
 >>> store = Store(":memory:")
->>> shoe_id = store.create("Table 1", TableSettings(decks=6))
->>> store.append(shoe_id, [Event("card", "K")])
->>> [event.cards for event in store.shoe(shoe_id).events]
+>>> shoe = store.create("Table 1", TableSettings(decks=6))
+>>> [event.cards for event in store.append(shoe.id, [Event("card", "K")]).events]
 ['K']
->>> store.undo(shoe_id), store.shoe(shoe_id).events
-(True, ())
+>>> store.undo(shoe.id).events
+()
 >>> store.shoe(99)
 Traceback (most recent call last):
 ...
@@ -21,32 +25,48 @@ exactodds.web.store.UnknownShoeError: No tracked shoe has id 99; GET /api/shoes 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from exactodds.errors import ExactOddsError
 from exactodds.web.tracker import Event, TableSettings
 
-__all__ = ["MAX_EVENTS", "MAX_NAME", "MAX_SHOES", "Store", "StoredShoe", "UnknownShoeError"]
+__all__ = [
+    "MAX_EVENTS",
+    "MAX_NAME",
+    "MAX_SHOES",
+    "ForeignDatabaseError",
+    "ShoeFinishedError",
+    "Store",
+    "StoreBusyError",
+    "StoredShoe",
+    "UnknownShoeError",
+]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: ``PRAGMA application_id`` of a tracker file ("EXOD"), so another program's file is told apart.
+APPLICATION_ID = 0x45584F44
 #: The most shoes kept open at once (finished ones do not count).
 MAX_SHOES = 100
 #: The most events one shoe records (16 decks of cards, burns and round ends).
 MAX_EVENTS = 4000
 #: The longest table name.
 MAX_NAME = 60
+#: How long a write waits for another writer (another thread or ``serve`` process), in ms.
+BUSY_TIMEOUT_MS = 30_000
+_TABLES = frozenset({"meta", "shoes", "events", "requests"})
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS shoes (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -60,18 +80,37 @@ CREATE TABLE IF NOT EXISTS events (
     shoe_id INTEGER NOT NULL REFERENCES shoes(id) ON DELETE CASCADE,
     kind TEXT NOT NULL,
     cards TEXT NOT NULL,
+    position INTEGER NOT NULL DEFAULT 0,
     recorded_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_shoe ON events (shoe_id, id);
+CREATE TABLE IF NOT EXISTS requests (
+    shoe_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    done_at TEXT NOT NULL,
+    PRIMARY KEY (shoe_id, key)
+);
 """
 
 
 class UnknownShoeError(ExactOddsError):
-    """A shoe id that names no tracked shoe."""
+    """A shoe id that names no tracked shoe (answered with 404)."""
 
 
 class StoreLimitError(ExactOddsError):
     """A request that would grow the store past its limits."""
+
+
+class ShoeFinishedError(ExactOddsError):
+    """A change asked of a finished shoe, which is read-only until reopened (409)."""
+
+
+class StoreBusyError(ExactOddsError):
+    """The database stayed locked by another writer past the busy timeout (503)."""
+
+
+class ForeignDatabaseError(ExactOddsError):
+    """A database file that is not the tracker's: refused, and left as it was."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +123,7 @@ class StoredShoe:
     events: tuple[Event, ...]
     started_at: str
     finished_at: str | None
+    follows: int | None = None
 
     def summary(self) -> dict[str, object]:
         """JSON-ready data for the list of shoes."""
@@ -93,6 +133,7 @@ class StoredShoe:
             "started_at": self.started_at,
             "finished_at": self.finished_at,
             "events": len(self.events),
+            "follows": self.follows,
         }
 
 
@@ -100,33 +141,119 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def check_database_file(path: Path) -> None:
+    """Refuse a file that exists and is not a tracker database, without writing to it.
+
+    It is opened read-only; an empty file, or one whose tables are all the tracker's, passes.
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    shown = str(path)
+    try:
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as connection:
+            (application,) = connection.execute("PRAGMA application_id").fetchone()
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+        connection.close()
+    except sqlite3.Error:
+        raise ForeignDatabaseError(
+            f"The file {shown!r} is not an SQLite database; choose another --db."
+        ) from None
+    if application not in (0, APPLICATION_ID) or not tables <= _TABLES or "shoes" not in tables:
+        listed = ", ".join(sorted(tables)[:5]) or "no tables"
+        raise ForeignDatabaseError(
+            f"The database {shown!r} is not the tracker's (it holds {listed}); it was left "
+            "unchanged: choose another --db."
+        )
+
+
 class Store:
     """Tracked shoes in one SQLite file (``":memory:"`` for a throwaway store).
 
-    One connection, used by one thread at a time: the web app calls the store
-    from a thread pool, and a lock keeps every call one transaction.
+    Each thread has its own connection to a file; ``":memory:"`` has one connection behind a
+    lock.  *read_settings* turns a shoe's stored settings back into objects; it is called once
+    per distinct settings text, not on every read.
     """
 
-    def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    def __init__(
+        self,
+        path: str | Path,
+        read_settings: Callable[[Mapping[str, Any]], TableSettings] | None = None,
+    ) -> None:
         self.path = str(path)
-        self._lock = threading.Lock()
-        self._connection = sqlite3.connect(self.path, check_same_thread=False)
-        with self._lock, self._connection as connection:
-            connection.execute("PRAGMA foreign_keys = ON")
-            if self.path != ":memory:":
-                connection.execute("PRAGMA journal_mode = WAL")
-            connection.executescript(_SCHEMA)
-            connection.execute(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)",
-                (str(SCHEMA_VERSION),),
-            )
+        self._memory = self.path == ":memory:"
+        if not self._memory:
+            check_database_file(Path(path))
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._read_settings = read_settings or _plain_settings
+        self._settings: dict[str, TableSettings] = {}
+        self._local = threading.local()
+        self._lock: AbstractContextManager[Any] = (
+            threading.RLock() if self._memory else nullcontext()
+        )
+        # Writers of this process take turns here, so SQLite's busy handler (which sleeps and
+        # retries) is met only across processes; readers never wait (WAL).
+        self._writers = threading.Lock()
+        self._shared = self._open() if self._memory else None
+        with self._write() as connection:
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    connection.execute(statement)
+            _migrate(connection)
+
+    def _open(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(
+            self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+        )
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        connection.execute("PRAGMA foreign_keys = ON")
+        if not self._memory:
+            connection.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode, NORMAL loses no committed write when a process dies (kill -9), only
+            # possibly the last ones on a power cut; FULL would fsync on every tap.
+            connection.execute("PRAGMA synchronous = NORMAL")
+        return connection
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._shared is not None:
+            return self._shared
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._local.connection = self._open()
+        return connection
+
+    @contextmanager
+    def _transaction(self, begin: str) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            connection = self._connection()
+            try:
+                connection.execute(begin)
+            except sqlite3.OperationalError:
+                raise StoreBusyError(
+                    "The tracker's database stayed busy with another writer; try again."
+                ) from None
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._writers, self._transaction("BEGIN IMMEDIATE") as connection:
+            yield connection
+
+    def _read(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._transaction("BEGIN")
 
     def close(self) -> None:
-        """Close the database connection."""
+        """Close this thread's connection (and the shared one of a memory store)."""
         with self._lock:
-            self._connection.close()
+            self._connection().close()
 
     def shoes(self, finished: bool = False) -> list[dict[str, object]]:
         """The open shoes (with *finished*, every shoe), oldest first, as :meth:`StoredShoe.summary`.
@@ -134,56 +261,66 @@ class Store:
         Read from the rows alone, so a shoe whose settings no longer read (say, after an
         upgrade renamed a bet) still shows in the list and can be deleted.
         """
-        with self._lock:
-            rows = self._connection.execute(
-                "SELECT shoes.id, name, started_at, finished_at, COUNT(events.id) FROM shoes "
-                "LEFT JOIN events ON events.shoe_id = shoes.id"
+        with self._read() as connection:
+            rows = connection.execute(
+                "SELECT shoes.id, name, started_at, finished_at, COUNT(events.id), follows "
+                "FROM shoes LEFT JOIN events ON events.shoe_id = shoes.id"
                 + ("" if finished else " WHERE finished_at IS NULL")
                 + " GROUP BY shoes.id ORDER BY shoes.id"
             ).fetchall()
-        return [
-            {
-                "id": row[0],
-                "name": row[1],
-                "started_at": row[2],
-                "finished_at": row[3],
-                "events": row[4],
-            }
-            for row in rows
-        ]
+        keys = ("id", "name", "started_at", "finished_at", "events", "follows")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def shoe(self, shoe_id: int) -> StoredShoe:
         """One shoe by id."""
-        with self._lock:
-            return self._load(shoe_id)
+        with self._read() as connection:
+            return self._load(connection, shoe_id)
 
-    def _load(self, shoe_id: int) -> StoredShoe:
-        row = self._connection.execute(
-            "SELECT id, name, settings, started_at, finished_at FROM shoes WHERE id = ?",
+    def _settings_of(self, text: str) -> TableSettings:
+        settings = self._settings.get(text)
+        if settings is None:
+            settings = self._read_settings(json.loads(text))
+            if len(self._settings) > 512:
+                self._settings.clear()
+            self._settings[text] = settings
+        return settings
+
+    def _load(self, connection: sqlite3.Connection, shoe_id: int) -> StoredShoe:
+        row = connection.execute(
+            "SELECT id, name, settings, started_at, finished_at, follows FROM shoes WHERE id = ?",
             (shoe_id,),
         ).fetchone()
         if row is None:
             raise UnknownShoeError(f"No tracked shoe has id {shoe_id}; GET /api/shoes lists them.")
-        events = self._connection.execute(
-            "SELECT kind, cards FROM events WHERE shoe_id = ? ORDER BY id", (shoe_id,)
+        events = connection.execute(
+            "SELECT kind, cards, position FROM events WHERE shoe_id = ? ORDER BY id", (shoe_id,)
         ).fetchall()
         return StoredShoe(
             id=row[0],
             name=row[1],
-            settings=TableSettings.from_data(json.loads(row[2])),
-            events=tuple(Event(kind, cards) for kind, cards in events),
+            settings=self._settings_of(row[2]),
+            events=tuple(_event(kind, cards, position) for kind, cards, position in events),
             started_at=row[3],
             finished_at=row[4],
+            follows=row[5],
         )
 
-    def create(self, name: str, settings: TableSettings, follows: int | None = None) -> int:
-        """Start tracking a new shoe at table *name*; its id."""
-        name = name.strip()
-        if not name or len(name) > MAX_NAME:
-            raise StoreLimitError(
-                f"Table name {name[: MAX_NAME + 1]!r} is not valid; use 1 to {MAX_NAME} characters."
-            )
-        with self._lock, self._connection as connection:
+    def create(
+        self,
+        name: str,
+        settings: TableSettings,
+        follows: int | None = None,
+        events: Sequence[Event] = (),
+        key: str | None = None,
+    ) -> StoredShoe:
+        """Start tracking a new shoe at table *name* (with *events* already dealt, for imports).
+
+        *follows* is the shoe it follows at the table, finished in the same transaction.
+        """
+        name = _checked_name(name)
+        if len(events) > MAX_EVENTS:
+            raise StoreLimitError(f"The shoe has {len(events):,} events; at most {MAX_EVENTS}.")
+        with self._write() as connection:
             (open_shoes,) = connection.execute(
                 "SELECT COUNT(*) FROM shoes WHERE finished_at IS NULL"
             ).fetchone()
@@ -192,77 +329,110 @@ class Store:
                     f"{open_shoes} shoes are open already; finish or delete one first (at most "
                     f"{MAX_SHOES})."
                 )
+            if follows is not None:
+                _require_open(self._load(connection, follows))
+                connection.execute(
+                    "UPDATE shoes SET finished_at = ? WHERE id = ?", (_now(), follows)
+                )
+                _remember(connection, key, follows)
             cursor = connection.execute(
                 "INSERT INTO shoes (name, settings, started_at, follows) VALUES (?, ?, ?, ?)",
-                (name, json.dumps(settings.as_dict()), _now(), follows),
+                (name, _settings_text(settings), _now(), follows),
             )
             assert cursor.lastrowid is not None
-            return cursor.lastrowid
+            _insert(connection, cursor.lastrowid, events)
+            return self._load(connection, cursor.lastrowid)
 
     def append(
         self,
         shoe_id: int,
-        events: Iterable[Event],
-        check: Callable[[StoredShoe, Sequence[Event]], None] | None = None,
-    ) -> None:
-        """Record *events* after the shoe's others.
+        events: Sequence[Event],
+        check: Callable[[StoredShoe, Sequence[Event]], Sequence[Event]] | None = None,
+        key: str | None = None,
+    ) -> StoredShoe:
+        """Record *events* after the shoe's others; the shoe as stored after them.
 
-        *check* (the shoe as stored, the new events) runs under the same lock as the write, so
-        two taps at once cannot both pass it and together record a card the shoe does not hold.
+        *check* (the shoe as stored, the new events) runs inside the write transaction and
+        returns the events to store (it may fill in their places) or raises. A *key* already
+        used makes this a no-op: a re-sent tap is stored once.
         """
-        events = list(events)
-        with self._lock, self._connection as connection:
-            shoe = self._load(shoe_id)
-            if check is not None:
-                check(shoe, events)
-            if shoe.finished_at is not None:
-                raise StoreLimitError(
-                    f"Shoe {shoe_id} is finished; record cards on the shoe that follows it."
-                )
+        with self._write() as connection:
+            shoe = self._load(connection, shoe_id)
+            if key is not None and _seen(connection, shoe_id, key):
+                return shoe
+            _require_open(shoe)
             if len(shoe.events) + len(events) > MAX_EVENTS:
                 raise StoreLimitError(
                     f"Shoe {shoe_id} has {len(shoe.events)} events; a shoe records at most "
                     f"{MAX_EVENTS}."
                 )
-            stamp = _now()
-            connection.executemany(
-                "INSERT INTO events (shoe_id, kind, cards, recorded_at) VALUES (?, ?, ?, ?)",
-                [(shoe_id, event.kind, event.cards, stamp) for event in events],
-            )
+            if check is not None:
+                events = check(shoe, events)
+            _insert(connection, shoe_id, events)
+            _remember(connection, key, shoe_id)
+            return dataclasses.replace(shoe, events=(*shoe.events, *events))
 
-    def undo(self, shoe_id: int) -> bool:
-        """Forget the shoe's last event; False when it had none."""
-        with self._lock, self._connection as connection:
-            self._load(shoe_id)
-            row = connection.execute(
-                "SELECT MAX(id) FROM events WHERE shoe_id = ?", (shoe_id,)
-            ).fetchone()
-            if row[0] is None:
-                return False
-            connection.execute("DELETE FROM events WHERE id = ?", (row[0],))
-            return True
-
-    def update(self, shoe_id: int, settings: TableSettings) -> None:
-        """Change a shoe's settings (the bets and pays; the shoe itself stays)."""
-        with self._lock, self._connection as connection:
-            self._load(shoe_id)
+    def undo(self, shoe_id: int, key: str | None = None) -> StoredShoe:
+        """Forget the shoe's last event (if it has one); the shoe as stored after."""
+        with self._write() as connection:
+            shoe = self._load(connection, shoe_id)
+            if key is not None and _seen(connection, shoe_id, key):
+                return shoe
+            _require_open(shoe)
             connection.execute(
-                "UPDATE shoes SET settings = ? WHERE id = ?",
-                (json.dumps(settings.as_dict()), shoe_id),
+                "DELETE FROM events WHERE id = (SELECT MAX(id) FROM events WHERE shoe_id = ?)",
+                (shoe_id,),
             )
+            _remember(connection, key, shoe_id)
+            return self._load(connection, shoe_id)
 
-    def finish(self, shoe_id: int) -> int:
-        """Finish a shoe and start the next one at the same table, same settings; its id."""
+    def update(self, shoe_id: int, change: Callable[[StoredShoe], TableSettings]) -> StoredShoe:
+        """Change a shoe's settings to ``change(shoe)``, read and checked inside the transaction."""
+        with self._write() as connection:
+            shoe = self._load(connection, shoe_id)
+            _require_open(shoe)
+            settings = change(shoe)
+            connection.execute(
+                "UPDATE shoes SET settings = ? WHERE id = ?", (_settings_text(settings), shoe_id)
+            )
+            return self._load(connection, shoe_id)
+
+    def finish(self, shoe_id: int, key: str | None = None) -> StoredShoe:
+        """Finish a shoe and start the next one at the same table, same settings.
+
+        With a *key* already used, the shoe that followed it then is the answer again.
+        """
         shoe = self.shoe(shoe_id)
-        if shoe.finished_at is not None:
-            raise StoreLimitError(f"Shoe {shoe_id} is finished already.")
-        with self._lock, self._connection as connection:
-            connection.execute("UPDATE shoes SET finished_at = ? WHERE id = ?", (_now(), shoe_id))
-        return self.create(shoe.name, shoe.settings, follows=shoe_id)
+        if key is not None:
+            with self._read() as connection:
+                row = connection.execute(
+                    "SELECT shoes.id FROM requests JOIN shoes ON shoes.follows = requests.shoe_id "
+                    "WHERE requests.key = ? AND requests.shoe_id = ?",
+                    (key, shoe_id),
+                ).fetchone()
+                if row is not None:
+                    return self._load(connection, row[0])
+        return self.create(shoe.name, shoe.settings, follows=shoe_id, key=key)
+
+    def reopen(self, shoe_id: int) -> StoredShoe:
+        """Make a finished shoe open (and changeable) again."""
+        with self._write() as connection:
+            shoe = self._load(connection, shoe_id)
+            if shoe.finished_at is None:
+                return shoe
+            (open_shoes,) = connection.execute(
+                "SELECT COUNT(*) FROM shoes WHERE finished_at IS NULL"
+            ).fetchone()
+            if open_shoes >= MAX_SHOES:
+                raise StoreLimitError(
+                    f"{open_shoes} shoes are open already; finish or delete one first."
+                )
+            connection.execute("UPDATE shoes SET finished_at = NULL WHERE id = ?", (shoe_id,))
+            return self._load(connection, shoe_id)
 
     def delete(self, shoe_id: int) -> None:
         """Forget a shoe and its events (whether or not its settings still read)."""
-        with self._lock, self._connection as connection:
+        with self._write() as connection:
             if (
                 connection.execute("SELECT 1 FROM shoes WHERE id = ?", (shoe_id,)).fetchone()
                 is None
@@ -271,5 +441,74 @@ class Store:
                     f"No tracked shoe has id {shoe_id}; GET /api/shoes lists them."
                 )
             connection.execute("DELETE FROM events WHERE shoe_id = ?", (shoe_id,))
+            connection.execute("DELETE FROM requests WHERE shoe_id = ?", (shoe_id,))
             connection.execute("UPDATE shoes SET follows = NULL WHERE follows = ?", (shoe_id,))
             connection.execute("DELETE FROM shoes WHERE id = ?", (shoe_id,))
+
+
+@functools.lru_cache(maxsize=8192)
+def _event(kind: str, cards: str, position: int) -> Event:
+    """An event read back (events are few kinds of few cards, so each is parsed once)."""
+    return Event(kind, cards, position)
+
+
+def _plain_settings(data: Mapping[str, Any]) -> TableSettings:
+    from exactodds.web.inputs import table_settings
+
+    return table_settings(data)
+
+
+def _settings_text(settings: TableSettings) -> str:
+    return json.dumps(settings.as_dict(), sort_keys=True)
+
+
+def _checked_name(name: str) -> str:
+    name = name.strip()
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise StoreLimitError(
+            f"Table name {name[: MAX_NAME + 1]!r} is not valid; use 1 to {MAX_NAME} printable "
+            "characters."
+        )
+    return name
+
+
+def _require_open(shoe: StoredShoe) -> None:
+    if shoe.finished_at is not None:
+        raise ShoeFinishedError(
+            f"Shoe {shoe.id} is finished, so it is read-only; reopen it (POST "
+            f"/api/shoes/{shoe.id}/reopen) to change it."
+        )
+
+
+def _insert(connection: sqlite3.Connection, shoe_id: int, events: Sequence[Event]) -> None:
+    stamp = _now()
+    connection.executemany(
+        "INSERT INTO events (shoe_id, kind, cards, position, recorded_at) VALUES (?, ?, ?, ?, ?)",
+        [(shoe_id, event.kind, event.cards, event.position, stamp) for event in events],
+    )
+
+
+def _seen(connection: sqlite3.Connection, shoe_id: int, key: str) -> bool:
+    found = connection.execute(
+        "SELECT 1 FROM requests WHERE shoe_id = ? AND key = ?", (shoe_id, key)
+    ).fetchone()
+    return found is not None
+
+
+def _remember(connection: sqlite3.Connection, key: str | None, shoe_id: int) -> None:
+    if key is not None:
+        connection.execute(
+            "INSERT INTO requests (key, shoe_id, done_at) VALUES (?, ?, ?)", (key, shoe_id, _now())
+        )
+
+
+def _migrate(connection: sqlite3.Connection) -> None:
+    """Bring a version 1 file (no places, no request keys) to this schema, in place."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(events)")}
+    if "position" not in columns:
+        connection.execute("ALTER TABLE events ADD COLUMN position INTEGER NOT NULL DEFAULT 0")
+    connection.execute(
+        "INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (str(SCHEMA_VERSION),),
+    )

@@ -1,25 +1,30 @@
 """A tracked shoe: what was dealt from it, and what is left.
 
 A table is tracked as a sequence of events, each one of: a card dealt (to
-nobody in particular, or to the Player or the Banker hand of the round being
-dealt), an exposed burn card, an unseen burn card, and the end of a round.
-Everything shown (the cards left, the exact odds of the next round, the bead
-plate and the big road) is a pure function of the table's settings and its
-events, so undo is "forget the last event" and a restart loses nothing.
+nobody in particular, or to a place in the Player or the Banker hand of the
+round being dealt), an exposed burn card, an unseen burn card, and the end of a
+round (or its end as a misdeal).  Everything shown (the cards left, the exact
+odds of the next round, the bead plate and the big road) is a pure function of
+the table's settings and its events, so undo is "forget the last event" and a
+restart loses nothing.
+
+A round is checked against the table's drawing rules when it ends
+(:func:`exactodds.rules.round_problem`): a forgotten or extra third card is
+refused with the library's sentence, unless the round is ended as a misdeal.
 
 Past results carry no information about the next round beyond the cards
 they removed: the exact odds below come from the cards left alone.
 
 >>> settings = TableSettings(decks=1)
->>> events = [Event("player", "9"), Event("banker", "K"), Event("player", "K"),
-...           Event("banker", "5"), Event("end")]
->>> state = table_state(settings, events)
+>>> events = [Event("player", "9", 1), Event("banker", "K", 1), Event("player", "K", 2),
+...           Event("banker", "5", 2), Event("end")]
+>>> state = table_state(settings, events, check_from=0)
 >>> state.shoe.cards, state.rounds[0].winner
 (48, 'player')
->>> table_state(settings, [Event("banker", "K")] * 4)
+>>> table_state(settings, [Event("player", "9", 1), Event("player", "8", 1)])
 Traceback (most recent call last):
 ...
-exactodds.web.tracker.RoundError: A round has at most 3 Banker cards; end the round before dealing the next one.
+exactodds.web.tracker.PositionTakenError: Place P1 of this round holds 9 already; undo it first, or tap the next place.
 """
 
 from __future__ import annotations
@@ -28,47 +33,63 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exactodds.cards import Card, parse_cards
+from exactodds.bets.bet import Bet
+from exactodds.bets.catalogue import select_bets
+from exactodds.cards import SUITS, Card, parse_cards
 from exactodds.errors import ExactOddsError
+from exactodds.rules import Rules, next_draw, round_problem
 from exactodds.shoe import RANK_SYMBOLS, Shoe
 
 __all__ = [
     "EVENT_KINDS",
     "MAX_DECKS",
     "Event",
+    "PositionTakenError",
     "Round",
     "RoundError",
     "TableSettings",
     "TableState",
     "big_road",
+    "placed_events",
     "table_state",
 ]
 
-#: What an event can be: a card dealt (``card``, ``player``, ``banker``),
-#: a burn card shown (``burn``) or not (``unseen``), or the end of a round.
-EVENT_KINDS = ("card", "player", "banker", "burn", "unseen", "end")
+#: What an event can be: a card dealt (``card``, ``player``, ``banker``), a burn card shown
+#: (``burn``) or not (``unseen``), the end of a round, or its end as a misdeal.
+EVENT_KINDS = ("card", "player", "banker", "burn", "unseen", "end", "misdeal")
 #: The most decks a tracked shoe may hold.
 MAX_DECKS = 16
 #: Rows of the big road before a streak turns right (the "dragon tail").
 ROAD_ROWS = 6
+#: Places in a hand: two cards and a third.
+HAND_PLACES = 3
 
 
 class RoundError(ExactOddsError):
-    """A round entered with too few or too many cards for a side.
+    """A round that breaks the drawing rules, or has too few or too many cards for a side.
 
-    >>> table_state(TableSettings(), [Event("player", "9"), Event("end")])
+    >>> table_state(TableSettings(), [Event("player", "9"), Event("end")], check_from=0)
     Traceback (most recent call last):
     ...
     exactodds.web.tracker.RoundError: A round needs 2 or 3 Player cards and 2 or 3 Banker cards; this one has 1 Player card and 0 Banker cards.
     """
 
 
+class PositionTakenError(RoundError):
+    """A card sent to a place of the round that holds a card already (answered with 409)."""
+
+
 @dataclass(frozen=True)
 class TableSettings:
-    """How a table is dealt and which bets to price: ``odds``'s options, as data.
+    """How a table is dealt and what to price there, read once and kept as objects.
 
-    >>> TableSettings(decks=6, bets="banker,dragon7").odds_request()["bets"]
-    'banker,dragon7'
+    ``decks`` and ``suits`` fix the shoe; ``rules`` and ``bets`` are the library's own
+    objects; ``canonical`` is the JSON form the settings were read from (what the store keeps
+    and the API shows), so nothing is parsed again on every read.
+
+    >>> settings = TableSettings(decks=6)
+    >>> settings.canonical["decks"], [bet.name for bet in settings.bets]
+    (6, ['banker', 'player', 'tie'])
     >>> TableSettings(decks=0)
     Traceback (most recent call last):
     ...
@@ -77,13 +98,9 @@ class TableSettings:
 
     decks: int = 8
     suits: bool = False
-    variant: str = "standard"
-    commission: str | None = None
-    tie_pays: str = "8"
-    tie_loses: bool = False
-    rules: str | None = None
-    bets: str = "main"
-    pay: tuple[str, ...] = field(default=())
+    rules: Rules = field(default_factory=Rules)
+    bets: tuple[Bet, ...] = ()
+    canonical: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from exactodds.errors import ShoeError
@@ -97,111 +114,44 @@ class TableSettings:
                 f"Number of decks {self.decks!r} is not valid; use a whole number from 1 to "
                 f"{MAX_DECKS}."
             )
-
-    def odds_request(self) -> dict[str, Any]:
-        """The settings as a ``POST /api/odds`` body (without the cards removed)."""
-        data: dict[str, Any] = {
-            "decks": self.decks,
-            "variant": self.variant,
-            "tie_pays": self.tie_pays,
-            "tie_loses": self.tie_loses,
-            "bets": self.bets,
-        }
-        if self.commission is not None:
-            data["commission"] = self.commission
-        if self.rules is not None:
-            data["rules"] = self.rules
-        if self.pay:
-            data["pay"] = list(self.pay)
-        return data
+        if not self.bets:
+            object.__setattr__(self, "bets", tuple(select_bets("main", self.rules)))
+        if not self.canonical:
+            object.__setattr__(
+                self, "canonical", {"decks": self.decks, "suits": self.suits, "bets": "main"}
+            )
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready data, as :meth:`from_data` reads it back."""
-        return {
-            "decks": self.decks,
-            "suits": self.suits,
-            "variant": self.variant,
-            "commission": self.commission,
-            "tie_pays": self.tie_pays,
-            "tie_loses": self.tie_loses,
-            "rules": self.rules,
-            "bets": self.bets,
-            "pay": list(self.pay),
-        }
+        """The settings as JSON, as they were read (``POST /api/shoes``'s ``settings``)."""
+        return dict(self.canonical)
 
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> TableSettings:
-        """Settings from JSON data, every value checked the way ``odds`` checks it.
-
-        >>> TableSettings.from_data({"decks": 6, "tie_pays": "9"}).tie_pays
-        '9'
-        >>> TableSettings.from_data({"variant": "ez2"})
-        Traceback (most recent call last):
-        ...
-        exactodds.errors.RulesError: Variant 'ez2' is not valid; use standard, ez or super6.
-        """
-        from exactodds.web.inputs import RequestError, odds_settings
-
-        names = ("decks", "suits", "variant", "commission", "tie_pays", "tie_loses", "rules")
-        for key in data:
-            if key not in (*names, "bets", "pay"):
-                raise RequestError(
-                    f"Unknown table setting {key!r}; use {', '.join((*names, 'bets', 'pay'))}."
-                )
-        suits = data.get("suits", False)
-        if not isinstance(suits, bool):
-            raise RequestError("Table setting 'suits' must be true or false.")
-        decks = data.get("decks", 8)
-        if not isinstance(decks, int) or isinstance(decks, bool):
-            raise RequestError(
-                f"Number of decks {decks!r} is not valid; use a whole number from 1 to {MAX_DECKS}."
-            )
-        base = cls(decks=decks, suits=suits)
-        request = {key: value for key, value in data.items() if key != "suits"}
-        read = odds_settings(request)  # every value checked once, with the CLI's messages
-        bets = data.get("bets", "main")
-        pay = data.get("pay", ())
-        return cls(
-            decks=base.decks,
-            suits=suits,
-            variant=read.rules.variant.value,
-            commission=None if data.get("commission") is None else str(data["commission"]),
-            tie_pays=str(data.get("tie_pays", "8")),
-            tie_loses=bool(data.get("tie_loses", False)),
-            rules=None if data.get("rules") is None else str(data["rules"]),
-            bets=",".join(bets) if isinstance(bets, list) else str(bets),
-            pay=_pay_texts(pay),
-        )
-
-
-def _pay_texts(pay: Any) -> tuple[str, ...]:
-    if isinstance(pay, Mapping):
-        texts: list[str] = []
-        for name, value in pay.items():
-            if isinstance(value, Mapping):
-                texts.extend(f"{name}.{outcome}={each}" for outcome, each in value.items())
-            else:
-                texts.append(f"{name}={value}")
-        return tuple(texts)
-    if isinstance(pay, str):
-        return (pay,)
-    return tuple(str(text) for text in pay)
+    def fresh_shoe(self) -> Shoe:
+        """The full shoe the table starts with (rank counts only unless suits are tracked)."""
+        shoe = Shoe.standard(self.decks)
+        if self.suits:
+            return shoe
+        return Shoe.from_ranks(dict(zip(RANK_SYMBOLS, shoe.rank_counts, strict=True)))
 
 
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened at the table: *kind* (see :data:`EVENT_KINDS`) and a card.
+    """One thing that happened at the table: *kind* (see :data:`EVENT_KINDS`), a card, a place.
 
-    >>> Event("player", "9h").card
+    *position* is the card's place in its hand (1, 2 or 3) for ``player`` and ``banker``
+    cards; 0 means "the next free place" (shoes recorded before places were kept).
+
+    >>> Event("player", "9h", 1).card
     Card(rank=<Rank.NINE: '9'>, suit=<Suit.HEARTS: 'H'>)
     >>> Event("dealt", "9")
     Traceback (most recent call last):
     ...
-    exactodds.errors.CardError: Event kind 'dealt' is not valid; use card, player, banker, burn, unseen or end.
+    exactodds.errors.CardError: Event kind 'dealt' is not valid; use card, player, banker, burn, unseen, end or misdeal.
     """
 
     kind: str
     cards: str = ""
+    position: int = 0
+    _card: Card | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         from exactodds.errors import CardError
@@ -212,7 +162,7 @@ class Event:
                 f"{EVENT_KINDS[-1]}."
             )
         parsed = parse_cards(self.cards, "the card pad") if self.cards.strip() else ()
-        if self.kind in ("unseen", "end"):
+        if self.kind in ("unseen", "end", "misdeal"):
             if parsed:
                 raise CardError(
                     f"Event kind {self.kind!r} takes no card, but {self.cards!r} was given."
@@ -222,11 +172,26 @@ class Event:
                 f"Event kind {self.kind!r} takes one card, such as K or KS; {self.cards!r} "
                 "is not one card."
             )
+        if self.kind in ("player", "banker"):
+            if not 0 <= self.position <= HAND_PLACES:
+                raise RoundError(
+                    f"Place {self.position} is not valid; a hand has places 1 to {HAND_PLACES}."
+                )
+        elif self.position:
+            raise RoundError(f"Event kind {self.kind!r} has no place in a hand.")
+        object.__setattr__(self, "_card", parsed[0] if parsed else None)
 
     @property
     def card(self) -> Card | None:
         """The card this event removed from the shoe, if any."""
-        return parse_cards(self.cards)[0] if self.cards.strip() else None
+        return self._card
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready data (``position`` only for hand cards)."""
+        data: dict[str, Any] = {"kind": self.kind, "cards": self.cards}
+        if self.kind in ("player", "banker"):
+            data["position"] = self.position
+        return data
 
 
 @dataclass(frozen=True)
@@ -235,6 +200,7 @@ class Round:
 
     player: tuple[Card, ...]
     banker: tuple[Card, ...]
+    misdeal: bool = False
 
     @property
     def player_total(self) -> int:
@@ -248,7 +214,9 @@ class Round:
 
     @property
     def winner(self) -> str:
-        """``player``, ``banker`` or ``tie``."""
+        """``player``, ``banker`` or ``tie`` (``misdeal`` for a round voided as a misdeal)."""
+        if self.misdeal:
+            return "misdeal"
         if self.player_total == self.banker_total:
             return "tie"
         return "player" if self.player_total > self.banker_total else "banker"
@@ -274,73 +242,161 @@ class TableState:
     rounds: tuple[Round, ...]
     pending_player: tuple[Card, ...]
     pending_banker: tuple[Card, ...]
+    next_side: str | None
 
     def cards_left(self) -> dict[str, int]:
         """Cards left per rank, A to K (unseen burns not taken off: their ranks are unknown)."""
         return dict(zip(RANK_SYMBOLS, self.shoe.rank_counts, strict=True))
 
+    def suits_left(self) -> dict[str, dict[str, int]] | None:
+        """Cards left per rank and suit (``{"A": {"S": 8, ...}, ...}``) when suits are tracked."""
+        counts = self.shoe.suit_counts
+        if counts is None:
+            return None
+        return {
+            rank: {suit.value: counts[index * 4 + place] for place, suit in enumerate(SUITS)}
+            for index, rank in enumerate(RANK_SYMBOLS)
+        }
+
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready data (the odds are added by the app)."""
-        winners = [one_round.winner for one_round in self.rounds]
+        winners = [one.winner for one in self.rounds if not one.misdeal]
+        pending = {"player": self.pending_player, "banker": self.pending_banker}
+        following = None
+        if self.next_side is not None:
+            place = len(pending[self.next_side]) + 1
+            following = {"side": self.next_side, "position": place}
         return {
             "cards_left": self.cards_left(),
+            "suits_left": self.suits_left(),
             "cards_in_shoe": self.shoe.cards - self.unseen,
             "cards_dealt": len(self.dealt),
             "unseen_burns": self.unseen,
             "suits_known": self.shoe.suits_known,
-            "rounds": [one_round.as_dict() for one_round in self.rounds],
-            "pending": {
-                "player": [card.symbol for card in self.pending_player],
-                "banker": [card.symbol for card in self.pending_banker],
-            },
+            "rounds": [one.as_dict() for one in self.rounds],
+            "misdeals": sum(one.misdeal for one in self.rounds),
+            "pending": {side: [card.symbol for card in cards] for side, cards in pending.items()},
+            "next": following,
             "bead_plate": winners,
             "big_road": big_road(winners),
         }
 
 
-def table_state(settings: TableSettings, events: Sequence[Event]) -> TableState:
-    """Replay *events* on a fresh shoe of *settings*."""
+class _Hands:
+    """The round being dealt: each side's cards by place."""
+
+    def __init__(self) -> None:
+        self.places: dict[str, dict[int, Card]] = {"player": {}, "banker": {}}
+
+    def add(self, side: str, position: int, card: Card) -> None:
+        places = self.places[side]
+        place = position or next(
+            (free for free in range(1, HAND_PLACES + 1) if free not in places), HAND_PLACES + 1
+        )
+        if place > HAND_PLACES:
+            raise RoundError(
+                f"A round has at most {HAND_PLACES} {side.capitalize()} cards; end the round "
+                "before dealing the next one."
+            )
+        if place in places:
+            raise PositionTakenError(
+                f"Place {side[0].upper()}{place} of this round holds {places[place].symbol} "
+                "already; undo it first, or tap the next place."
+            )
+        places[place] = card
+
+    def cards(self, side: str) -> tuple[Card, ...]:
+        places = self.places[side]
+        return tuple(places[place] for place in sorted(places))
+
+    def gap(self) -> str | None:
+        """A place left empty before a filled one (P1 and P3 but no P2), named."""
+        for side, places in self.places.items():
+            for place in range(1, max(places, default=0)):
+                if place not in places:
+                    return (
+                        f"The round has no card at place {side[0].upper()}{place} but one after "
+                        "it; enter the missing card, or mark the round as a misdeal."
+                    )
+        return None
+
+
+def placed_events(earlier: Sequence[Event], more: Sequence[Event]) -> list[Event]:
+    """*more* with each hand card's place filled in (the next free one) where it was 0.
+
+    >>> [event.position for event in placed_events([Event("player", "9", 1)],
+    ...                                            [Event("player", "K"), Event("banker", "5")])]
+    [2, 1]
+    """
+    taken: dict[str, set[int]] = {"player": set(), "banker": set()}
+    placed = []
+    for index, event in enumerate((*earlier, *more)):
+        if event.kind in ("end", "misdeal"):
+            taken = {"player": set(), "banker": set()}
+        elif event.kind in taken:
+            position = event.position or next(
+                free for free in range(1, HAND_PLACES + 2) if free not in taken[event.kind]
+            )
+            taken[event.kind].add(position)
+            if position <= HAND_PLACES:
+                event = Event(event.kind, event.cards, position)
+        if index >= len(earlier):
+            placed.append(event)
+    return placed
+
+
+def _values(cards: Sequence[Card]) -> list[int]:
+    return [card.rank.value_in_play for card in cards]
+
+
+def _end_round(settings: TableSettings, hands: _Hands, misdeal: bool, check: bool) -> Round:
+    player, banker = hands.cards("player"), hands.cards("banker")
+    if check and not misdeal:
+        problem = hands.gap() or round_problem(
+            settings.rules.tableau, _values(player), _values(banker)
+        )
+        if problem is not None:
+            raise RoundError(problem)
+    elif not misdeal and not (2 <= len(player) <= 3 and 2 <= len(banker) <= 3):
+        problem = round_problem(settings.rules.tableau, _values(player), _values(banker))
+        raise RoundError(problem or "The round cannot end here.")
+    return Round(player, banker, misdeal)
+
+
+def table_state(
+    settings: TableSettings, events: Sequence[Event], check_from: int | None = None
+) -> TableState:
+    """Replay *events* on a fresh shoe of *settings*.
+
+    Rounds that end at event *check_from* or later are checked against the table's drawing
+    rules (``None``: none are, as when a stored shoe is read back); the card counts, the
+    places and the cards the shoe holds are checked always.
+    """
     dealt: list[Card] = []
     rounds: list[Round] = []
-    hands: dict[str, list[Card]] = {"player": [], "banker": []}
+    hands = _Hands()
     unseen = 0
-    for event in events:
+    for index, event in enumerate(events):
         if event.kind == "unseen":
             unseen += 1
-        elif event.kind == "end":
-            player, banker = hands["player"], hands["banker"]
-            if not (2 <= len(player) <= 3 and 2 <= len(banker) <= 3):
-                raise RoundError(
-                    "A round needs 2 or 3 Player cards and 2 or 3 Banker cards; this one has "
-                    f"{_cards(len(player), 'Player')} and {_cards(len(banker), 'Banker')}."
-                )
-            rounds.append(Round(tuple(player), tuple(banker)))
-            hands = {"player": [], "banker": []}
+        elif event.kind in ("end", "misdeal"):
+            check = check_from is not None and index >= check_from
+            rounds.append(_end_round(settings, hands, event.kind == "misdeal", check))
+            hands = _Hands()
         else:
             card = event.card
             assert card is not None  # every other kind carries one card (see Event)
             if not settings.suits and card.suit is not None:
                 card = Card(card.rank, None)
             dealt.append(card)
-            if event.kind in hands:
-                hands[event.kind].append(card)
-                if len(hands[event.kind]) > 3:
-                    raise RoundError(
-                        f"A round has at most 3 {event.kind.capitalize()} cards; end the round "
-                        "before dealing the next one."
-                    )
-    shoe = Shoe.standard(settings.decks)
-    if not settings.suits:
-        shoe = Shoe.from_ranks(dict(zip(RANK_SYMBOLS, shoe.rank_counts, strict=True)))
+            if event.kind in ("player", "banker"):
+                hands.add(event.kind, event.position, card)
+    shoe = settings.fresh_shoe()
     if dealt:
         shoe = shoe.remove(dealt)
-    return TableState(
-        shoe, tuple(dealt), unseen, tuple(rounds), tuple(hands["player"]), tuple(hands["banker"])
-    )
-
-
-def _cards(count: int, side: str) -> str:
-    return f"{count} {side} card{'s' if count != 1 else ''}"
+    player, banker = hands.cards("player"), hands.cards("banker")
+    following = next_draw(settings.rules.tableau, _values(player), _values(banker))
+    return TableState(shoe, tuple(dealt), unseen, tuple(rounds), player, banker, following)
 
 
 def big_road(winners: Sequence[str]) -> list[dict[str, Any]]:

@@ -1,35 +1,214 @@
 // exactodds tracker: a thin page over the JSON API. Every figure shown comes from the server
-// exactly as the API gives it (decimal strings rounded by the library); the page only lays it out.
+// exactly as the API gives it (decimal strings rounded by the library); the page only lays it
+// out. Each tap is given its place in the round (P1, B1, P2, B2, third cards) when it is tapped,
+// carries an idempotency key, and waits in a queue until the server confirms it, so slow or
+// lost answers neither misplace a card nor count one twice.
 "use strict";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-const page = { shoeId: null, formShoe: null, view: null, mode: "card", suit: "S", options: null };
+const RANK_NAMES = {
+  A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
+  9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King",
+};
+const POINTS = { A: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 0, J: 0, Q: 0, K: 0 };
+const SIDE_NAMES = { player: "Player", banker: "Banker" };
+const page = { shoeId: null, formShoe: null, view: null, options: null, burnNext: false };
 const $ = (selector) => document.querySelector(selector);
 
+// The start-up token (only when serve printed one): read once from ?token=, kept for this tab.
+const params = new URLSearchParams(location.search);
+if (params.get("token")) sessionStorage.setItem("exactodds.token", params.get("token"));
+const token = sessionStorage.getItem("exactodds.token");
+
+function newKey() {
+  return (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`).slice(0, 64);
+}
+
+// One request: {ok, status, data}; a network failure throws (the queue retries it).
 async function api(method, path, body) {
   const init = { method, headers: {} };
+  if (token) init.headers["X-Exactodds-Token"] = token;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   const response = await fetch(path, init);
   const data = response.status === 204 ? null : await response.json();
-  if (!response.ok) throw new Error(data && data.error ? data.error : `HTTP ${response.status}`);
-  return data;
+  return { ok: response.ok, status: response.status, data };
+}
+
+async function get(path) {
+  const answer = await api("GET", path);
+  if (!answer.ok) throw new Error(answer.data.error);
+  return answer.data;
 }
 
 function say(text) { $("#message").textContent = text || ""; }
+function announce(text) { $("#live").textContent = text; }
 
-// "-0.010579" -> "-1.0579%": the decimal point moved in the text, so no float rounding.
-function percentOf(decimal) {
-  if (decimal === null || decimal === undefined) return "";
-  const negative = decimal.startsWith("-");
-  let [whole, fraction = ""] = (negative ? decimal.slice(1) : decimal).split(".");
-  fraction = fraction.padEnd(2, "0");
-  let integer = (whole + fraction.slice(0, 2)).replace(/^0+(?=\d)/, "");
-  const rest = fraction.slice(2);
-  return `${negative ? "-" : ""}${integer}${rest ? "." + rest : ""}%`;
+// --- The queue: every write waits here, in order, until the server has answered ----------
+
+const queue = [];
+let pumping = false;
+
+function busy() { window.__busy = pumping || queue.length > 0; }
+
+function enqueue(job) {
+  job.key = job.key || newKey();
+  job.tries = 0;
+  queue.push(job);
+  renderQueue();
+  busy();
+  pump();
+  return job;
 }
+
+function renderQueue() {
+  const list = $("#queue");
+  list.textContent = "";
+  for (const job of queue) {
+    const item = document.createElement("li");
+    item.textContent = job.label + (job.tries ? " (waiting to resend)" : "");
+    list.appendChild(item);
+  }
+}
+
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  busy();
+  while (queue.length) {
+    const job = queue[0];
+    const path = typeof job.path === "function" ? job.path() : job.path;
+    const started = performance.now();
+    let answer;
+    try {
+      answer = await api("POST", path, { ...job.body, key: job.key });
+    } catch (error) {
+      // The server is out of reach: keep the tap and its key, and send it again.
+      job.tries += 1;
+      renderQueue();
+      say(`The tracker is out of reach; ${queue.length} tap(s) will be sent when it answers.`);
+      await new Promise((done) => setTimeout(done, Math.min(4000, 250 * 2 ** job.tries)));
+      continue;
+    }
+    queue.shift();
+    if (answer.ok) {
+      if (!queue.length || !queue.some((other) => other.tries)) say("");
+      show(answer.data);
+      const elapsed = performance.now() - started;
+      (window.__timings = window.__timings || []).push(elapsed);
+      $("#timing").textContent = `updated in ${elapsed.toFixed(0)} ms (server ${answer.data.odds_ms} ms)`;
+      if (job.label) announceView(job.label);
+    } else {
+      // Refused: say why, drop the taps placed after it (their places assumed this one), and
+      // take the shoe as the server has it.
+      const dropped = queue.splice(0).length;
+      say(answer.data.error + (dropped ? ` (${dropped} later tap(s) were not sent; enter them again.)` : ""));
+      if (page.shoeId !== null && answer.status !== 404) await resync();
+    }
+    renderQueue();
+  }
+  pumping = false;
+  busy();
+}
+
+async function resync() {
+  try { show(await get(`/api/shoes/${page.shoeId}`)); } catch (error) { say(error.message); }
+}
+
+// --- Places: the page's twin of exactodds.rules.next_draw ----------------------------------
+
+function nextDraw(tableau, player, banker) {
+  if (player.length < 2 || banker.length < 2) return player.length <= banker.length ? "player" : "banker";
+  const playerTotal = (player[0] + player[1]) % 10;
+  const bankerTotal = (banker[0] + banker[1]) % 10;
+  if (tableau.natural_totals.includes(playerTotal) || tableau.natural_totals.includes(bankerTotal)) return null;
+  let bankerDraws;
+  if (tableau.player_draws[playerTotal]) {
+    if (player.length < 3) return "player";
+    bankerDraws = tableau.banker_draws[bankerTotal][player[2] % 10];
+  } else {
+    bankerDraws = tableau.banker_draws_when_player_stood[bankerTotal];
+  }
+  return bankerDraws && banker.length < 3 ? "banker" : null;
+}
+
+// The round as it will be once every queued tap is stored: points by side, in place order.
+function hands() {
+  const places = { player: [], banker: [] };
+  const pending = page.view ? page.view.state.pending : { player: [], banker: [] };
+  for (const side of ["player", "banker"]) {
+    pending[side].forEach((card, index) => { places[side][index] = POINTS[card[0]]; });
+  }
+  for (const job of queue) {
+    if (job.ends) { places.player = []; places.banker = []; }
+    if (job.side) places[job.side][job.position - 1] = job.points;
+  }
+  return places;
+}
+
+function mode() { return document.querySelector("input[name=mode]:checked").value; }
+function suit() { return document.querySelector("input[name=suit]:checked").value; }
+
+function placeFor(chosen, places) {
+  if (chosen === "round") {
+    const side = nextDraw(page.view.tableau, places.player, places.banker);
+    return side ? { side, position: places[side].length + 1 } : null;
+  }
+  return { side: chosen, position: Math.min(places[chosen].length + 1, 3) };
+}
+
+function showNextPlace() {
+  if (!page.view) return;
+  const chosen = mode();
+  let text = "";
+  if (chosen === "round" || chosen === "player" || chosen === "banker") {
+    const place = placeFor(chosen, hands());
+    text = place ? `Next card: ${SIDE_NAMES[place.side]} ${place.position}` : "Round complete: Enter ends it (or the next card starts the next round)";
+  } else {
+    text = chosen === "burn" ? "Next card: burn" : "Next card: not in a hand";
+  }
+  if (page.burnNext) text = "Next card: burn (B)";
+  $("#next-place").textContent = text;
+}
+
+// --- Taps ------------------------------------------------------------------------------------
+
+function shoePath(action) { return () => `/api/shoes/${page.shoeId}/${action}`; }
+
+function record(rank) {
+  if (!page.view) return;
+  if (page.view.shoe.finished_at) { say("This shoe is finished; reopen it to record cards."); return; }
+  const card = page.view.shoe.settings.suits ? rank + suit() : rank;
+  const chosen = page.burnNext ? "burn" : mode();
+  page.burnNext = false;
+  if (chosen === "burn" || chosen === "card") {
+    enqueue({ path: shoePath("cards"), body: { cards: card, as: chosen }, label: `${card} ${chosen === "burn" ? "burnt" : "dealt"}` });
+  } else {
+    let place = placeFor(chosen, hands());
+    if (place === null) {  // the round is complete: this card starts the next one
+      endRound(false);
+      place = { side: "player", position: 1 };
+    }
+    enqueue({
+      path: shoePath("cards"),
+      body: { cards: card, as: place.side, position: place.position },
+      side: place.side, position: place.position, points: POINTS[rank],
+      label: `${card} to ${SIDE_NAMES[place.side]} ${place.position}`,
+    });
+  }
+  showNextPlace();
+}
+
+function endRound(misdeal) {
+  enqueue({ path: shoePath("rounds"), body: misdeal ? { misdeal: true } : {}, ends: true, label: misdeal ? "Misdeal" : "Round ended" });
+  showNextPlace();
+}
+
+function undo() { enqueue({ path: shoePath("undo"), body: {}, label: "Undone" }); }
+
+// --- Showing a shoe --------------------------------------------------------------------------
 
 function isPositive(exact) { return exact !== null && !exact.startsWith("-") && exact !== "0"; }
 
@@ -41,74 +220,18 @@ function buildPad() {
     button.type = "button";
     button.id = `rank-${rank}`;
     button.dataset.rank = rank;
-    button.innerHTML = `${rank === "T" ? "10" : rank}<small id="left-${rank}"></small>`;
+    button.setAttribute("aria-keyshortcuts", rank === "T" ? "T 0" : rank);
+    const face = document.createElement("span");
+    face.textContent = rank === "T" ? "10" : rank;
+    face.setAttribute("aria-hidden", "true");
+    const left = document.createElement("small");
+    left.id = `left-${rank}`;
+    left.setAttribute("aria-hidden", "true");
+    button.append(face, left);
+    button.setAttribute("aria-label", RANK_NAMES[rank]);
     button.addEventListener("click", () => record(rank));
     pad.appendChild(button);
   }
-}
-
-function setMode(mode) {
-  page.mode = mode;
-  for (const button of document.querySelectorAll(".mode")) {
-    button.setAttribute("aria-pressed", String(button.dataset.mode === mode));
-  }
-}
-
-function setSuit(suit) {
-  page.suit = suit;
-  for (const button of document.querySelectorAll(".suit")) {
-    button.setAttribute("aria-pressed", String(button.dataset.suit === suit));
-  }
-}
-
-// Taps are queued, not dropped: each request starts when the one before has answered, so a
-// quick double tap records two cards, in order.
-let queue = Promise.resolve();
-let pending = 0;
-
-function act(method, path, body) {
-  pending += 1;
-  window.__busy = true;
-  const job = queue.then(() => send(method, typeof path === "function" ? path() : path, body));
-  queue = job.catch(() => undefined).finally(() => {
-    pending -= 1;
-    window.__busy = pending > 0;
-  });
-  return job;
-}
-
-async function send(method, path, body) {
-  const started = performance.now();
-  try {
-    const view = await api(method, path, body);
-    say("");
-    if (view) show(view);
-    const elapsed = performance.now() - started;
-    // Tap to screen, kept for the browser tests.
-    (window.__timings = window.__timings || []).push(elapsed);
-    $("#timing").textContent = `updated in ${elapsed.toFixed(0)} ms (server ${view ? view.odds_ms : 0} ms)`;
-    return view;
-  } catch (error) {
-    say(error.message);
-    return null;
-  }
-}
-
-function record(rank) {
-  const suited = page.view && page.view.shoe.settings.suits;
-  const card = suited ? rank + page.suit : rank;
-  const side = page.mode;
-  const done = act("POST", () => `/api/shoes/${page.shoeId}/cards`, { cards: card, as: side });
-  if (side === "player" || side === "banker") {
-    // The first four cards of a round go Player, Banker, Player, Banker: follow that order.
-    done.then((view) => {
-      const hand = view && view.state.pending;
-      if (hand && hand.player.length + hand.banker.length < 4 && page.mode === side) {
-        setMode(side === "player" ? "banker" : "player");
-      }
-    });
-  }
-  return done;
 }
 
 function show(view) {
@@ -118,27 +241,69 @@ function show(view) {
     page.formShoe = view.shoe.id;
   }
   page.shoeId = view.shoe.id;
-  localStorage.setItem("exactodds.shoe", String(view.shoe.id));
+  sessionStorage.setItem("exactodds.shoe", String(view.shoe.id));
+  if (location.pathname !== `/shoes/${view.shoe.id}`) history.replaceState(null, "", `/shoes/${view.shoe.id}`);
   const state = view.state;
   const settings = view.shoe.settings;
+  const finished = Boolean(view.shoe.finished_at);
+  $("#finished-banner").hidden = !finished;
+  for (const button of document.querySelectorAll("#pad button, .actions button, #record-round")) button.disabled = finished;
   $("#suits").hidden = !settings.suits;
-  for (const rank of RANKS) $(`#left-${rank}`).textContent = state.cards_left[rank];
+  for (const rank of RANKS) {
+    const left = state.cards_left[rank];
+    $(`#left-${rank}`).textContent = left;
+    $(`#rank-${rank}`).setAttribute("aria-label", `${RANK_NAMES[rank]}, ${left} left`);
+  }
   $("#shoe-summary").textContent =
     `${state.cards_in_shoe} cards left of ${settings.decks * 52}` +
     (state.unseen_burns ? ` (${state.unseen_burns} unseen)` : "") +
-    ` · ${state.rounds.length} rounds`;
+    ` · ${state.rounds.length} rounds` + (finished ? " · finished" : "");
   const pending = state.pending;
   $("#pending").textContent = pending.player.length || pending.banker.length
     ? `This round: Player ${pending.player.join(" ") || "-"} · Banker ${pending.banker.join(" ") || "-"}`
     : "";
-  const marks = { card: "", player: "P:", banker: "B:", burn: "burn ", unseen: "unseen burn", end: "|" };
+  const marks = { card: "", player: "P:", banker: "B:", burn: "burn ", unseen: "unseen burn", end: "|", misdeal: "| misdeal" };
   const recent = view.events.slice(-16).map((event) => marks[event.kind] + event.cards);
   $("#history").textContent = recent.length
     ? `Last entries: ${view.events.length > 16 ? "... " : ""}${recent.join(" ")}` : "";
   showOdds(view.odds, view.odds_error);
+  showPositive(view.odds);
+  showCounts(view.counts);
+  showSuitsLeft(state, settings);
   showRoads(state);
+  showNextPlace();
   const select = $("#table-select");
-  if (select.value !== String(view.shoe.id)) refreshTables(view.shoe.id);
+  if (select.value !== String(view.shoe.id) || select.dataset.finished !== String(finished)) refreshTables(view.shoe.id);
+}
+
+function positives(odds) {
+  if (!odds) return [];
+  return Object.entries(odds.bets)
+    .filter(([, bet]) => bet.computable && isPositive(bet.ev))
+    .sort((a, b) => Number(b[1].ev_decimal) - Number(a[1].ev_decimal));  // display order only
+}
+
+function announceView(label) {
+  const found = positives(page.view.odds).map(([name]) => name);
+  announce(`${label}. ${found.length ? `Positive now: ${found.join(", ")}.` : "No bet is positive now."}`);
+}
+
+function showPositive(odds) {
+  const list = $("#positive");
+  list.textContent = "";
+  const found = positives(odds);
+  for (const [name, bet] of found) {
+    const item = document.createElement("li");
+    item.className = "positive";
+    item.id = `positive-${name}`;
+    item.textContent = `${name} +${bet.ev_decimal.replace(/^\+/, "")} (edge ${bet.house_edge_percent})`;
+    list.appendChild(item);
+  }
+  if (!found.length) {
+    const item = document.createElement("li");
+    item.textContent = "No chosen bet has a positive EV now.";
+    list.appendChild(item);
+  }
 }
 
 function showOdds(odds, error) {
@@ -149,32 +314,89 @@ function showOdds(odds, error) {
   for (const [name, bet] of Object.entries(odds.bets)) {
     const row = document.createElement("tr");
     row.id = `bet-${name}`;
+    const label = document.createElement("th");
+    label.scope = "row";
+    label.textContent = name;
+    label.title = bet.description;
+    row.appendChild(label);
     if (!bet.computable) {
       row.className = "unavailable";
-      row.innerHTML = `<td></td><td colspan="2"></td>`;
-      row.cells[0].textContent = name;
-      row.cells[1].textContent = "not computable";
-      row.title = bet.reason;
+      const cell = document.createElement("td");
+      cell.colSpan = 2;
+      cell.textContent = `not computable: ${bet.reason}`;
+      row.appendChild(cell);
     } else {
       if (isPositive(bet.ev)) row.className = "positive";
-      row.innerHTML = `<td></td><td class="ev"></td><td class="edge"></td>`;
-      row.cells[0].textContent = name;
-      row.cells[0].title = bet.description;
-      row.cells[1].textContent = bet.ev_decimal;
-      row.cells[1].title = `exact EV ${bet.ev}`;
-      row.cells[2].textContent = bet.house_edge_percent;
+      const ev = document.createElement("td");
+      ev.className = "ev";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "ev-button";
+      button.textContent = bet.ev_decimal;
+      button.setAttribute("aria-label", `${name} EV ${bet.ev_decimal}; show the exact fraction`);
+      button.addEventListener("click", () => { $("#exact").textContent = `${name}: exact EV ${bet.ev}`; });
+      ev.appendChild(button);
+      const edge = document.createElement("td");
+      edge.className = "edge";
+      edge.textContent = bet.house_edge_percent;
+      row.append(ev, edge);
     }
     body.appendChild(row);
   }
   const outcomes = odds.outcomes;
   $("#outcomes").textContent = ["banker", "player", "tie"]
-    .map((name) => `${name} ${percentOf(outcomes[name].decimal)}`).join(" · ");
+    .map((name) => `${name} ${outcomes[name].decimal}`).join(" · ");
+}
+
+function showCounts(counts) {
+  const body = $("#counts tbody");
+  body.textContent = "";
+  for (const [name, count] of Object.entries(counts || {})) {
+    const row = document.createElement("tr");
+    row.id = `count-${name}`;
+    const label = document.createElement("th");
+    label.scope = "row";
+    label.textContent = name;
+    label.title = "Tags: " + RANKS.map((rank) => `${rank} ${count.tags[rank]}`).join(", ");
+    const running = document.createElement("td");
+    running.textContent = String(count.running);
+    const perDeck = document.createElement("td");
+    perDeck.textContent = count.true_decimal;
+    row.append(label, running, perDeck);
+    body.appendChild(row);
+  }
+}
+
+function showSuitsLeft(state, settings) {
+  const table = $("#suits-left");
+  const suited = page.options && page.options.bets
+    .filter((bet) => bet.needs_suits).map((bet) => bet.name);
+  const chosen = page.view && page.view.odds ? Object.keys(page.view.odds.bets) : [];
+  table.hidden = !(settings.suits && state.suits_left && chosen.some((name) => suited.includes(name)));
+  if (table.hidden) return;
+  const body = table.querySelector("tbody");
+  body.textContent = "";
+  for (const rank of RANKS) {
+    const row = document.createElement("tr");
+    const label = document.createElement("th");
+    label.scope = "row";
+    label.textContent = RANK_NAMES[rank];
+    row.appendChild(label);
+    for (const code of ["S", "H", "D", "C"]) {
+      const cell = document.createElement("td");
+      cell.textContent = String(state.suits_left[rank][code]);
+      row.appendChild(cell);
+    }
+    body.appendChild(row);
+  }
 }
 
 function cell(winner, text, column, row) {
   const span = document.createElement("span");
   span.className = winner;
   span.textContent = text;
+  span.setAttribute("role", "img");
+  span.setAttribute("aria-label", winner + (text && winner !== text ? ` ${text}` : ""));
   if (column !== undefined) {
     span.style.gridColumn = String(column + 1);
     span.style.gridRow = String(row + 1);
@@ -196,18 +418,24 @@ function showRoads(state) {
 }
 
 async function refreshTables(selected) {
-  const { shoes } = await api("GET", "/api/shoes");
+  const { shoes } = await get("/api/shoes?finished=1");
   const select = $("#table-select");
   select.textContent = "";
   for (const shoe of shoes) {
     const option = document.createElement("option");
     option.value = String(shoe.id);
-    option.textContent = `${shoe.name} (#${shoe.id})`;
+    option.textContent = `${shoe.name} #${shoe.id}${shoe.finished_at ? " (finished)" : ""}`;
     select.appendChild(option);
   }
-  if (selected !== undefined) select.value = String(selected);
+  if (selected !== undefined) {
+    select.value = String(selected);
+    const chosen = shoes.find((shoe) => shoe.id === selected);
+    select.dataset.finished = String(Boolean(chosen && chosen.finished_at));
+  }
   return shoes;
 }
+
+// --- Settings, bets, lifecycle ---------------------------------------------------------------
 
 function settingsFromForm() {
   const bets = [...document.querySelectorAll("#bet-choices input:checked")].map((box) => box.value);
@@ -238,17 +466,14 @@ function formFromSettings(name, settings) {
   $("#setting-pay").value = settings.pay.join(", ");
   const chosen = new Set(settings.bets.split(","));
   for (const box of document.querySelectorAll("#bet-choices input")) {
-    box.checked = chosen.has(box.value) ||
+    box.checked = chosen.has(box.value) || chosen.has("all") ||
       (chosen.has("main") && box.dataset.group === "main") ||
-      (chosen.has("side") && box.dataset.group === "side") ||
-      chosen.has("all");
+      (chosen.has("side") && box.dataset.group === "side");
   }
 }
 
 function buildSettingsForm(options) {
-  for (const variant of options.variants) {
-    $("#setting-variant").appendChild(new Option(variant, variant));
-  }
+  for (const variant of options.variants) $("#setting-variant").appendChild(new Option(variant, variant));
   for (const rules of options.rules) $("#setting-rules").appendChild(new Option(rules, rules));
   const choices = $("#bet-choices");
   for (const bet of options.bets) {
@@ -264,44 +489,106 @@ function buildSettingsForm(options) {
   }
 }
 
-function load(shoeId) { return act("GET", `/api/shoes/${shoeId}`); }
+async function load(shoeId) {
+  queue.splice(0);
+  renderQueue();
+  page.shoeId = Number(shoeId);
+  await resync();
+}
 
-async function start() {
+async function createTable(body) {
+  const answer = await api("POST", "/api/shoes", body);
+  if (!answer.ok) { say(answer.data.error); return; }
+  say("");
+  show(answer.data);
+}
+
+async function importShoe(file) {
+  try {
+    const text = await file.text();
+    const data = file.name.toLowerCase().endsWith(".csv")
+      ? { format: "csv", csv: text, name: $("#setting-name").value || "Imported", settings: settingsFromForm() }
+      : JSON.parse(text);
+    const answer = await api("POST", "/api/shoes/import", data);
+    if (!answer.ok) { say(answer.data.error); return; }
+    show(answer.data);
+  } catch (error) {
+    say(`The file is not a shoe exported as JSON or CSV (${error.message}).`);
+  }
+}
+
+function hotkey(event) {
+  const target = event.target;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (target instanceof HTMLInputElement && target.type !== "radio" && target.type !== "checkbox") return;
+  if (target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+  if ($("#confirm-new-shoe").open) return;
+  const key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+  const rank = key === "0" ? "T" : key;
+  if (RANKS.includes(rank)) record(rank);
+  else if (key === "Backspace") undo();
+  else if (key === "Enter") endRound(false);
+  else if (key === "M") endRound(true);
+  else if (key === "U") unseen();
+  else if (key === "B") { page.burnNext = true; showNextPlace(); }
+  else return;
+  event.preventDefault();
+}
+
+function unseen() { enqueue({ path: shoePath("cards"), body: { as: "unseen" }, label: "Unseen burn" }); }
+
+function wire() {
   buildPad();
-  for (const button of document.querySelectorAll(".mode")) {
-    button.addEventListener("click", () => setMode(button.dataset.mode));
-  }
-  for (const button of document.querySelectorAll(".suit")) {
-    button.addEventListener("click", () => setSuit(button.dataset.suit));
-  }
-  $("#undo").addEventListener("click", () => act("POST", () => `/api/shoes/${page.shoeId}/undo`));
-  $("#unseen").addEventListener("click", () =>
-    act("POST", () => `/api/shoes/${page.shoeId}/cards`, { as: "unseen" }));
-  $("#end-round").addEventListener("click", async () => {
-    if (await act("POST", () => `/api/shoes/${page.shoeId}/rounds`, {})) setMode("player");
-  });
-  $("#round-form").addEventListener("submit", async (event) => {
+  for (const radio of document.querySelectorAll("input[name=mode]")) radio.addEventListener("change", showNextPlace);
+  $("#undo").addEventListener("click", undo);
+  $("#unseen").addEventListener("click", unseen);
+  $("#end-round").addEventListener("click", () => endRound(false));
+  $("#misdeal").addEventListener("click", () => endRound(true));
+  $("#round-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const round = { player: $("#round-player").value, banker: $("#round-banker").value };
-    if (await act("POST", () => `/api/shoes/${page.shoeId}/rounds`, round)) {
-      $("#round-player").value = "";
-      $("#round-banker").value = "";
-    }
+    enqueue({ path: shoePath("rounds"), body: { player: $("#round-player").value, banker: $("#round-banker").value }, ends: true, label: "Round recorded" });
+    $("#round-player").value = "";
+    $("#round-banker").value = "";
   });
-  $("#new-shoe").addEventListener("click", () => act("POST", () => `/api/shoes/${page.shoeId}/next`));
+  const dialog = $("#confirm-new-shoe");
+  $("#new-shoe").addEventListener("click", () => dialog.showModal());
+  $("#confirm-new-shoe-no").addEventListener("click", () => dialog.close());
+  $("#confirm-new-shoe-yes").addEventListener("click", () => {
+    dialog.close();
+    enqueue({ path: shoePath("next"), body: {}, label: "New shoe started" });
+  });
+  $("#reopen").addEventListener("click", () => enqueue({ path: shoePath("reopen"), body: {}, label: "Shoe reopened" }));
   $("#table-select").addEventListener("change", (event) => load(event.target.value));
   $("#apply-settings").addEventListener("click", () =>
-    act("POST", () => `/api/shoes/${page.shoeId}/settings`, settingsFromForm()));
+    enqueue({ path: shoePath("settings"), body: settingsFromForm(), label: "Settings applied" }));
+  for (const button of document.querySelectorAll(".bet-groups button")) {
+    button.addEventListener("click", () =>
+      enqueue({ path: shoePath("settings"), body: { bets: button.dataset.bets }, label: `Pricing ${button.textContent}` }));
+  }
   $("#create-table").addEventListener("click", () =>
-    act("POST", "/api/shoes", { name: $("#setting-name").value || "Table", settings: settingsFromForm() }));
+    createTable({ name: $("#setting-name").value || "Table", settings: settingsFromForm() }));
+  $("#import-file").addEventListener("change", (event) => { if (event.target.files[0]) importShoe(event.target.files[0]); });
+  for (const [id, kind] of [["#export-json", "json"], ["#export-csv", "csv"]]) {
+    $(id).addEventListener("click", (event) => {
+      $(id).href = `/api/shoes/${page.shoeId}/export?format=${kind}` + (token ? `&token=${encodeURIComponent(token)}` : "");
+      if (!page.shoeId) event.preventDefault();
+    });
+  }
+  document.addEventListener("keydown", hotkey);
+}
+
+async function start() {
+  wire();
   try {
-    page.options = await api("GET", "/api/options");
+    page.options = await get("/api/options");
     buildSettingsForm(page.options);
     const shoes = await refreshTables();
-    const remembered = Number(localStorage.getItem("exactodds.shoe"));
-    const known = shoes.find((shoe) => shoe.id === remembered) || shoes[shoes.length - 1];
+    const fromPath = location.pathname.match(/^\/shoes\/(\d+)$/);
+    const remembered = fromPath ? Number(fromPath[1]) : Number(sessionStorage.getItem("exactodds.shoe"));
+    const open = shoes.filter((shoe) => !shoe.finished_at);
+    const known = shoes.find((shoe) => shoe.id === remembered) || open[open.length - 1];
     if (known) await load(known.id);
-    else await act("POST", "/api/shoes", { name: "Table 1", settings: { decks: 8 } });
+    else await createTable({ name: "Table 1", settings: { decks: 8 } });
     document.body.dataset.ready = "true";
   } catch (error) {
     say(error.message);

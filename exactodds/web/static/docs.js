@@ -15,10 +15,16 @@ fetch("/openapi.json").then((response) => response.json()).then((schema) => {
       const body = operation.requestBody && operation.requestBody.content["application/json"];
       if (body) {
         const pre = document.createElement("pre");
-        pre.textContent = "Example body: " + JSON.stringify(body.example) + "\nOptions: " +
-          Object.keys(body.schema.properties).join(", ");
+        const lines = [];
+        if (body.example !== undefined) lines.push("Example body: " + JSON.stringify(body.example));
+        if (body.schema.properties) lines.push("Fields: " + Object.keys(body.schema.properties).join(", "));
+        pre.textContent = lines.join("\n") || "Body: an export, as GET /api/shoes/{shoe_id}/export gives it.";
         section.appendChild(pre);
       }
+      const statuses = document.createElement("p");
+      statuses.textContent = "Answers: " + Object.entries(operation.responses)
+        .map(([status, response]) => `${status} ${response.description}`).join(" · ");
+      section.appendChild(statuses);
       container.appendChild(section);
     }
   }

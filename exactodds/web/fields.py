@@ -1,0 +1,78 @@
+"""The JSON fields each API body takes, written once, and how messages name them.
+
+Every list of request fields the web reads lives here: the ``odds``, ``eor`` and ``batch``
+requests (the commands' options, ``--tie-pays`` spelt ``tie_pays``), a table's settings, and
+the tracker's own bodies.  The readers in :mod:`exactodds.web.inputs`, the OpenAPI document and
+the page's settings all take their names from this module, so a new option is one edit.
+
+>>> "commission" in ODDS_FIELDS and "known" not in EOR_FIELDS
+True
+>>> FIELD_NAMES["tie_pays"]
+"'tie_pays'"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from exactodds.interface import (
+    BET_OPTIONS,
+    CLI_NAMES,
+    KNOWN_OPTION,
+    RULES_FILE_OPTION,
+    RULES_OPTIONS,
+    SHOE_OPTIONS,
+    fields,
+)
+
+__all__ = [
+    "BATCH_FIELDS",
+    "CARD_FIELDS",
+    "CREATE_FIELDS",
+    "EOR_FIELDS",
+    "FIELD_NAMES",
+    "IMPORT_FIELDS",
+    "ODDS_FIELDS",
+    "ROUND_FIELDS",
+    "RULES_FIELDS",
+    "SHOE_FIELDS",
+    "TABLE_FIELDS",
+]
+
+#: What describes the shoe (the shoe options, as :mod:`exactodds.interface` lists them).
+SHOE_FIELDS = fields(SHOE_OPTIONS)
+#: What describes the rules and the bets priced (the rules and bet options; no file is read).
+RULES_FIELDS = fields((RULES_FILE_OPTION,)) + tuple(
+    name for name in fields(RULES_OPTIONS, BET_OPTIONS) if name != RULES_FILE_OPTION.field
+)
+#: ``POST /api/odds``: ``exactodds odds``'s options.
+ODDS_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, KNOWN_OPTION.field, "digits")
+#: ``POST /api/eor``: ``exactodds eor``'s options.
+EOR_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, "digits", "cards", "max_tag")
+#: ``POST /api/batch``: shoes as ``exactodds batch`` reads them, and its options.
+BATCH_FIELDS = ("shoes", *RULES_FIELDS, "digits", "full")
+#: A tracked table's settings: a full shoe of ``decks``, whether suits are tracked, the rules
+#: and the bets.
+TABLE_FIELDS = ("decks", "suits", *RULES_FIELDS)
+#: ``POST /api/shoes``.
+CREATE_FIELDS = ("name", "settings")
+#: ``POST /api/shoes/{id}/cards``.
+CARD_FIELDS = ("cards", "as", "position", "key")
+#: ``POST /api/shoes/{id}/rounds``.
+ROUND_FIELDS = ("player", "banker", "misdeal", "key")
+#: ``POST /api/shoes/import``.
+IMPORT_FIELDS = (
+    "format",
+    "csv",
+    "version",
+    "name",
+    "settings",
+    "started_at",
+    "finished_at",
+    "events",
+    "rounds",
+)
+
+#: How a message names each option the library's builders check: the JSON field, quoted, where
+#: the command line says ``--commission`` (:data:`exactodds.interface.CLI_NAMES`).
+FIELD_NAMES: Mapping[str, str] = {name: f"'{name}'" for name in CLI_NAMES}

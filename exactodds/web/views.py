@@ -1,0 +1,490 @@
+"""The tracker's request handlers: one module-level function per route, datasette style.
+
+Each handler reads what it needs from ``request.app.state`` (the :class:`~exactodds.web.store.Store`,
+the server's custom bets, the body limit), reads the body once through
+:func:`~exactodds.web.inputs.read_body`, hands the work to the library (in a worker thread, so
+the event loop keeps answering) and returns JSON.  Errors are raised, not returned: the app's
+exception handlers turn each :class:`~exactodds.errors.ExactOddsError` into its status and one
+sentence (see :func:`status_of`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from exactodds.bets.bet import Bet
+from exactodds.bets.catalogue import MAIN_BET_NAMES, available_bets
+from exactodds.cards import parse_cards
+from exactodds.errors import ExactOddsError
+from exactodds.numbers import fraction_string
+from exactodds.rulefiles import shipped_rules_files
+from exactodds.rules import Rules, Variant
+from exactodds.web.fields import CARD_FIELDS, CREATE_FIELDS, IMPORT_FIELDS, ROUND_FIELDS
+from exactodds.web.inputs import (
+    MAX_BODY_BYTES,
+    OptionError,
+    RequestError,
+    batch_settings,
+    check_fields,
+    eor_settings,
+    odds_settings,
+    read_body,
+    table_settings,
+)
+from exactodds.web.service import batch_data, eor_data, odds_data, shoe_view
+from exactodds.web.store import (
+    ShoeFinishedError,
+    StoreBusyError,
+    StoredShoe,
+    UnknownShoeError,
+)
+from exactodds.web.tracker import (
+    HAND_PLACES,
+    MAX_DECKS,
+    Event,
+    PositionTakenError,
+    placed_events,
+    table_state,
+)
+
+__all__ = ["BodyTooLarge", "status_of"]
+
+#: The most cards one request may record (a round has six).
+MAX_CARDS_PER_REQUEST = 64
+#: Digits of the decimals the page shows (percentages get two fewer).
+PAGE_DIGITS = 6
+#: An idempotency key: what the page's ``crypto.randomUUID()`` gives, or any short token.
+_KEY = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
+class BodyTooLarge(RequestError):
+    """A request body past the limit (answered with 413)."""
+
+
+def status_of(error: ExactOddsError) -> int:
+    """The HTTP status an error is answered with."""
+    for kind, status in (
+        (BodyTooLarge, 413),
+        (RequestError, 400),
+        (UnknownShoeError, 404),
+        (ShoeFinishedError, 409),
+        (PositionTakenError, 409),
+        (StoreBusyError, 503),
+    ):
+        if isinstance(error, kind):
+            return status
+    return 422
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    """The request's JSON object, refused unread past the app's limit."""
+    limit: int = getattr(request.app.state, "max_body", MAX_BODY_BYTES)
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and len(declared) < 20 and int(declared) > limit:
+        raise BodyTooLarge(
+            f"The request body has {int(declared):,} bytes; at most {limit:,} are read."
+        )
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(
+                f"The request body has over {limit:,} bytes; at most {limit:,} are read."
+            )
+        chunks.append(chunk)
+    return read_body(b"".join(chunks), limit)
+
+
+def _custom(request: Request) -> tuple[Bet, ...]:
+    custom: tuple[Bet, ...] = request.app.state.custom
+    return custom
+
+
+def _key(data: dict[str, Any]) -> str | None:
+    key = data.get("key")
+    if key is None:
+        return None
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        raise RequestError(
+            "Option 'key' must be 1 to 64 letters, digits or . _ : -, such as a UUID."
+        )
+    return key
+
+
+def shoe_id(request: Request) -> int:
+    """The ``{shoe_id}`` of the path (a 404 sentence for one no shoe can have)."""
+    value: int = request.path_params["shoe_id"]
+    if not 0 < value < 2**63:  # SQLite's integers; no shoe has any other id
+        raise UnknownShoeError(f"No tracked shoe has id {value}; GET /api/shoes lists them.")
+    return value
+
+
+def digits_of(request: Request) -> int:
+    """``?digits=``: a whole number from 0 to 100."""
+    text = request.query_params.get("digits", str(PAGE_DIGITS))
+    if not (text.isascii() and text.isdigit()):
+        raise RequestError(
+            f"Digits {text[:20]!r} is not a whole number; use a whole number from 0 to 100."
+        )
+    if len(text) > 3 or int(text) > 100:
+        shown = repr(text) if len(text) <= 20 else f"with {len(text):,} digits"
+        raise OptionError(f"Digits {shown} is out of range; use a whole number from 0 to 100.")
+    return int(text)
+
+
+# The stateless API: the commands' JSON ------------------------------------------------------
+
+
+async def odds(request: Request) -> Response:
+    """``POST /api/odds``: what ``exactodds odds --format json`` prints."""
+    data, custom = await body_of(request), _custom(request)
+    return JSONResponse(await run_in_threadpool(lambda: odds_data(odds_settings(data, custom))))
+
+
+async def eor(request: Request) -> Response:
+    """``POST /api/eor``: what ``exactodds eor --format json`` prints."""
+    data, custom = await body_of(request), _custom(request)
+    return JSONResponse(await run_in_threadpool(lambda: eor_data(eor_settings(data, custom))))
+
+
+async def batch(request: Request) -> Response:
+    """``POST /api/batch``: ``exactodds batch``'s line for each shoe."""
+    data, custom = await body_of(request), _custom(request)
+    return JSONResponse(await run_in_threadpool(lambda: batch_data(batch_settings(data, custom))))
+
+
+def _bet_catalogue(custom: Sequence[Bet]) -> list[dict[str, Any]]:
+    custom_names = {bet.name for bet in custom}
+    listed = []
+    for name, bet in available_bets(Rules(), custom=custom).items():
+        group = "main" if name in MAIN_BET_NAMES else "custom" if name in custom_names else "side"
+        listed.append(
+            {
+                "name": name,
+                "group": group,
+                "description": bet.description,
+                "needs_suits": bet.needs_suits,
+                "pays": {outcome: fraction_string(pay) for outcome, pay in bet.pay_table.items()},
+            }
+        )
+    return listed
+
+
+async def options(request: Request) -> Response:
+    """``GET /api/options``: what the page offers: variants, shipped rules, every bet."""
+    return JSONResponse(
+        {
+            "variants": [variant.value for variant in Variant],
+            "rules": list(shipped_rules_files()),
+            "bets": await run_in_threadpool(_bet_catalogue, _custom(request)),
+            "max_decks": MAX_DECKS,
+        }
+    )
+
+
+# Tracked shoes ------------------------------------------------------------------------------
+
+
+def _view(request: Request, stored: StoredShoe, digits: int = PAGE_DIGITS) -> dict[str, Any]:
+    return shoe_view(stored, digits, request.app.state.counts)
+
+
+def checked(stored: StoredShoe, more: Sequence[Event]) -> Sequence[Event]:
+    """*more* events with their places filled in, or refused if the shoe could not have dealt
+    them (a card it lacks, a place taken, a round that breaks the drawing rules)."""
+    placed = placed_events(stored.events, more)
+    table_state(stored.settings, (*stored.events, *placed), check_from=len(stored.events))
+    return placed
+
+
+async def list_shoes(request: Request) -> Response:
+    """``GET /api/shoes``: the open shoes (``?finished=1``: every shoe)."""
+    finished = request.query_params.get("finished") in ("1", "true")
+    shoes = await run_in_threadpool(request.app.state.store.shoes, finished)
+    return JSONResponse({"shoes": shoes})
+
+
+async def create_shoe(request: Request) -> Response:
+    """``POST /api/shoes``: start tracking a shoe at a table."""
+    data = await body_of(request)
+    check_fields(data, CREATE_FIELDS)
+    name = data.get("name", "Table")
+    if not isinstance(name, str):
+        raise RequestError("Option 'name' must be a string such as \"Table 1\".")
+    raw = data.get("settings", {})
+    if not isinstance(raw, dict):
+        raise RequestError("Option 'settings' must be an object such as {\"decks\": 8}.")
+    store, custom = request.app.state.store, _custom(request)
+
+    def work() -> dict[str, Any]:
+        return _view(request, store.create(name, table_settings(raw, custom)))
+
+    return JSONResponse(await run_in_threadpool(work), status_code=201)
+
+
+async def get_shoe(request: Request) -> Response:
+    """``GET /api/shoes/{id}``: a shoe, its state and the exact odds of the next round."""
+    number, digits = shoe_id(request), digits_of(request)
+    store = request.app.state.store
+    return JSONResponse(await run_in_threadpool(lambda: _view(request, store.shoe(number), digits)))
+
+
+def _card_events(data: dict[str, Any]) -> list[Event]:
+    check_fields(data, CARD_FIELDS)
+    kind, cards, position = data.get("as", "card"), data.get("cards", ""), data.get("position")
+    if not isinstance(kind, str) or not isinstance(cards, str | list):
+        raise RequestError(
+            'Options \'as\' and \'cards\' must be strings, such as {"cards": "K", "as": "player"}.'
+        )
+    texts = [str(text) for text in cards] if isinstance(cards, list) else cards.split()
+    if len(texts) > MAX_CARDS_PER_REQUEST:
+        raise RequestError(
+            f"Option 'cards' names {len(texts):,} cards; record at most "
+            f"{MAX_CARDS_PER_REQUEST} a request."
+        )
+    if position is not None and (
+        isinstance(position, bool) or not isinstance(position, int) or len(texts) != 1
+    ):
+        raise RequestError(
+            f"Option 'position' is a place 1 to {HAND_PLACES} in the hand, for one card."
+        )
+    if kind == "unseen":
+        if texts:
+            raise OptionError(
+                'An unseen burn card has no rank to record; send {"as": "unseen"} '
+                "without 'cards'."
+            )
+        return [Event("unseen")]
+    if not texts:
+        raise RequestError('Option \'cards\' names no card; send one such as "K" or "KS".')
+    return [Event(kind, text, position or 0) for text in texts]
+
+
+async def record_cards(request: Request) -> Response:
+    """``POST /api/shoes/{id}/cards``: a card dealt, burnt or unseen, in its place."""
+    number = shoe_id(request)
+    data = await body_of(request)
+    events, key = _card_events(data), _key(data)
+    store = request.app.state.store
+
+    def work() -> dict[str, Any]:
+        return _view(request, store.append(number, events, checked, key))
+
+    return JSONResponse(await run_in_threadpool(work))
+
+
+async def record_round(request: Request) -> Response:
+    """``POST /api/shoes/{id}/rounds``: a whole round, or the end of the one being dealt."""
+    number = shoe_id(request)
+    data = await body_of(request)
+    check_fields(data, ROUND_FIELDS)
+    events: list[Event] = []
+    for side in ("player", "banker"):
+        value = data.get(side, "")
+        if not isinstance(value, str):
+            raise RequestError(f'Option {side!r} must be a string of cards such as "9K".')
+        cards = parse_cards(value, f"'{side}'") if value.strip() else ()
+        events += [Event(side, card.symbol) for card in cards]
+    misdeal = data.get("misdeal", False)
+    if not isinstance(misdeal, bool):
+        raise RequestError("Option 'misdeal' must be true or false.")
+    events.append(Event("misdeal" if misdeal else "end"))
+    key, store = _key(data), request.app.state.store
+
+    def work() -> dict[str, Any]:
+        return _view(request, store.append(number, events, checked, key))
+
+    return JSONResponse(await run_in_threadpool(work))
+
+
+async def undo(request: Request) -> Response:
+    """``POST /api/shoes/{id}/undo``: forget the last event."""
+    number = shoe_id(request)
+    data = await body_of(request)
+    check_fields(data, ("key",))
+    key, store = _key(data), request.app.state.store
+    return JSONResponse(await run_in_threadpool(lambda: _view(request, store.undo(number, key))))
+
+
+async def update_settings(request: Request) -> Response:
+    """``POST /api/shoes/{id}/settings``: change the bets, pays or rules (the shoe stays)."""
+    number = shoe_id(request)
+    data = await body_of(request)
+    data.pop("key", None)  # a settings change done twice is the same change
+    store, custom = request.app.state.store, _custom(request)
+
+    def change(stored: StoredShoe) -> Any:
+        settings = table_settings({**stored.settings.as_dict(), **data}, custom)
+        if stored.events and (
+            settings.decks != stored.settings.decks or settings.suits != stored.settings.suits
+        ):
+            raise RequestError(
+                "The decks and whether suits are tracked are fixed once cards are recorded; "
+                "start a new shoe to change them."
+            )
+        table_state(settings, stored.events)
+        return settings
+
+    return JSONResponse(
+        await run_in_threadpool(lambda: _view(request, store.update(number, change)))
+    )
+
+
+async def next_shoe(request: Request) -> Response:
+    """``POST /api/shoes/{id}/next``: finish this shoe and start the next at the table."""
+    number, store = shoe_id(request), request.app.state.store
+    data = await body_of(request)
+    check_fields(data, ("key",))
+    key = _key(data)
+    return JSONResponse(
+        await run_in_threadpool(lambda: _view(request, store.finish(number, key))),
+        status_code=201,
+    )
+
+
+async def reopen_shoe(request: Request) -> Response:
+    """``POST /api/shoes/{id}/reopen``: make a finished shoe open again."""
+    number, store = shoe_id(request), request.app.state.store
+    check_fields(await body_of(request), ("key",))
+    return JSONResponse(await run_in_threadpool(lambda: _view(request, store.reopen(number))))
+
+
+async def delete_shoe(request: Request) -> Response:
+    """``DELETE /api/shoes/{id}``: forget a shoe."""
+    await run_in_threadpool(request.app.state.store.delete, shoe_id(request))
+    return Response(status_code=204)
+
+
+# Export and import --------------------------------------------------------------------------
+
+EXPORT_FORMAT = "exactodds-tracker-shoe"
+
+
+def export_data(stored: StoredShoe) -> dict[str, Any]:
+    """A shoe as JSON: its settings, every event in order and every round."""
+    state = table_state(stored.settings, stored.events)
+    return {
+        "format": EXPORT_FORMAT,
+        "version": 1,
+        "name": stored.name,
+        "settings": stored.settings.as_dict(),
+        "started_at": stored.started_at,
+        "finished_at": stored.finished_at,
+        "events": [event.as_dict() for event in stored.events],
+        "rounds": [one.as_dict() for one in state.rounds],
+    }
+
+
+def export_csv(stored: StoredShoe) -> str:
+    """A shoe as CSV: one row per event, with the round it belongs to and, at its end, the winner."""
+    state = table_state(stored.settings, stored.events)
+    output = io.StringIO()
+    writer = csv.writer(output, lineterminator="\n")
+    writer.writerow(["event", "kind", "card", "position", "round", "winner"])
+    round_number = 1
+    for index, event in enumerate(stored.events, start=1):
+        winner = ""
+        if event.kind in ("end", "misdeal"):
+            winner = state.rounds[round_number - 1].winner
+        writer.writerow(
+            [index, event.kind, event.cards, event.position or "", round_number, winner]
+        )
+        if winner:
+            round_number += 1
+    return output.getvalue()
+
+
+async def export_shoe(request: Request) -> Response:
+    """``GET /api/shoes/{id}/export?format=json|csv``."""
+    number, store = shoe_id(request), request.app.state.store
+    kind = request.query_params.get("format", "json")
+    if kind not in ("json", "csv"):
+        raise OptionError(f"Format {kind[:20]!r} is not valid; use json or csv.")
+    stored = await run_in_threadpool(store.shoe, number)
+    filename = f"shoe-{stored.id}.{kind}"
+    disposition = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    if kind == "csv":
+        text = await run_in_threadpool(export_csv, stored)
+        return Response(text, media_type="text/csv; charset=utf-8", headers=disposition)
+    return JSONResponse(await run_in_threadpool(export_data, stored), headers=disposition)
+
+
+def _imported_events(listed: Any) -> list[Event]:
+    if not isinstance(listed, list):
+        raise RequestError("Option 'events' must be an array of events as the export gives them.")
+    events = []
+    for number, item in enumerate(listed, start=1):
+        if not isinstance(item, dict) or not set(item) <= {"kind", "cards", "position"}:
+            raise RequestError(
+                f'Event {number} must be an object such as {{"kind": "player", "cards": "K", '
+                '"position": 1}.'
+            )
+        kind, cards, position = item.get("kind"), item.get("cards", ""), item.get("position", 0)
+        if not isinstance(kind, str) or not isinstance(cards, str) or not isinstance(position, int):
+            raise RequestError(f"Event {number} has a kind, cards or position of the wrong type.")
+        try:
+            events.append(Event(kind, cards, position))
+        except ExactOddsError as error:
+            raise OptionError(f"Event {number}: {error}") from None
+    return events
+
+
+CSV_HEADER = ["event", "kind", "card", "position", "round", "winner"]
+
+
+def _csv_events(text: Any) -> list[dict[str, Any]]:
+    """The events of a CSV export (its ``kind``, ``card`` and ``position`` columns)."""
+    if not isinstance(text, str):
+        raise RequestError(
+            "Option 'csv' must be the text GET /api/shoes/ID/export?format=csv gives."
+        )
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or rows[0] != CSV_HEADER:
+        raise RequestError(
+            f"The CSV does not start with the export's header {','.join(CSV_HEADER)}."
+        )
+    events = []
+    for number, row in enumerate(rows[1:], start=1):
+        if len(row) != len(CSV_HEADER) or not (row[3] == "" or row[3].isdigit()):
+            raise RequestError(f"CSV row {number} is not an event row of the export.")
+        events.append({"kind": row[1], "cards": row[2], "position": int(row[3] or 0)})
+    return events
+
+
+async def import_shoe(request: Request) -> Response:
+    """``POST /api/shoes/import``: an exported shoe (JSON, or CSV with its settings) tracked again.
+
+    The body is the JSON export itself, or ``{"format": "csv", "csv": "<the CSV export>",
+    "name": ..., "settings": {...}}``.
+    """
+    data = await body_of(request)
+    check_fields(data, IMPORT_FIELDS)
+    is_csv = data.get("format") == "csv"
+    if not is_csv and (data.get("format") != EXPORT_FORMAT or data.get("version") != 1):
+        raise RequestError(
+            "The body is not an exported shoe; send what GET /api/shoes/ID/export gives "
+            f'("format": "{EXPORT_FORMAT}", "version": 1), or {{"format": "csv", "csv": ...}}.'
+        )
+    name = data.get("name", "Imported")
+    raw = data.get("settings", {})
+    if not isinstance(name, str) or not isinstance(raw, dict):
+        raise RequestError("Options 'name' and 'settings' must be a string and an object.")
+    listed = _csv_events(data.get("csv")) if is_csv else data.get("events", [])
+    events = _imported_events(listed)
+    store, custom = request.app.state.store, _custom(request)
+
+    def work() -> dict[str, Any]:
+        settings = table_settings(raw, custom)
+        table_state(settings, events, check_from=0)
+        return _view(request, store.create(name, settings, events=events))
+
+    return JSONResponse(await run_in_threadpool(work), status_code=201)
