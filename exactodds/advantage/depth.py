@@ -52,7 +52,10 @@ __all__ = [
     "PartialShoe",
     "depth_table",
     "partial_odds",
+    "parse_depths",
+    "parse_known_counts",
     "partial_shoe",
+    "value_level_bets",
 ]
 
 #: The largest number of cards left a depth table or partial shoe takes.
@@ -203,6 +206,69 @@ def partial_shoe(
     return PartialShoe(tuple(fixed), tuple(pool), draw)
 
 
+def parse_depths(text: str, what: str = "--cards") -> tuple[int, ...]:
+    """Numbers of cards left from text such as ``"18,26"``.
+
+    >>> parse_depths("18, 26")
+    (18, 26)
+    >>> parse_depths("18,x")
+    Traceback (most recent call last):
+    ...
+    exactodds.advantage.depth.DepthError: --cards 'x' is not a number of cards; use whole numbers such as 18,26.
+    """
+    items = [item.strip() for item in str(text).split(",") if item.strip()]
+    if not items or len(items) > 64:
+        raise DepthError(f"{what} {quoted(str(text))} names no depths; use 1 to 64, such as 18,26.")
+    depths = []
+    for item in items:
+        if not item.isdigit() or len(item) > 6:
+            raise DepthError(
+                f"{what} {quoted(item)} is not a number of cards; use whole numbers such as 18,26."
+            )
+        depths.append(int(item))
+    return tuple(depths)
+
+
+def parse_known_counts(items: Iterable[str], what: str = "--left-known") -> dict[str, int]:
+    """Rank counts from ``RANK=N`` items.
+
+    >>> parse_known_counts(["9=4", "T=2"])
+    {'9': 4, 'T': 2}
+    >>> parse_known_counts(["9"])
+    Traceback (most recent call last):
+    ...
+    exactodds.advantage.depth.DepthError: --left-known '9' is not RANK=N; use e.g. 9=4.
+    """
+    known: dict[str, int] = {}
+    for item in items:
+        rank, _, count = str(item).partition("=")
+        if not count.strip().isdigit() or len(count.strip()) > 6:
+            raise DepthError(f"{what} {quoted(str(item))} is not RANK=N; use e.g. 9=4.")
+        symbol = parse_rank(rank.strip()).symbol
+        if symbol in known:
+            raise DepthError(f"{what} names rank {symbol} twice; give each rank once.")
+        known[symbol] = int(count)
+    return known
+
+
+def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
+    """The bets a depth table can average, and the names of those it cannot (pairs, suits).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> kept, skipped = value_level_bets(select_bets("banker,player_pair"))
+    >>> [bet.name for bet in kept], skipped
+    (['banker'], ('player_pair',))
+    """
+    probes = _probes(compile_tableau_keys(), False)
+    kept, skipped = [], []
+    for bet in bets:
+        if bet.needs_suits or _value_outcomes(bet, probes) is None:
+            skipped.append(bet.name)
+        else:
+            kept.append(bet)
+    return tuple(kept), tuple(skipped)
+
+
 def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
     """Each bet's integer pay per value-level key, and its denominator; refuse other bets."""
     compiled = compile_tableau_keys()
@@ -287,12 +353,15 @@ def depth_table(
     jobs: int = 1,
     dask: Any = None,
     progress: Progress | None = None,
+    known: Mapping[str, int] | None = None,
 ) -> DepthTable:
     """Perfect play at each depth in *cards*: every bet's exact figures over the cards left.
 
     *jobs* > 1 runs the pieces of work in that many processes, *dask* (an address or a
     ``dask.distributed`` client) on a cluster; the figures are the same exact fractions however
     they run.  *progress* is called with (pieces done, pieces in all) after each piece.
+    *known* gives rank counts known to be among the cards left (:func:`partial_shoe`); the
+    mean EV then differs from the full shoe's, and only the weights are checked.
     """
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
@@ -300,7 +369,7 @@ def depth_table(
         raise DepthError("No bets were chosen; a depth table needs at least one value-level bet.")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise DepthError(f"jobs {jobs!r} is not valid; use a whole number of at least 1.")
-    partials = [partial_shoe(shoe, depth, None) for depth in cards]
+    partials = [partial_shoe(shoe, depth, known) for depth in cards]
     _key_pays(chosen)
     edge = parse_number(min_edge, "min_edge")
     full = analyze(shoe.without_suits(), rules, chosen)
@@ -312,7 +381,7 @@ def depth_table(
         for partial in partials:
             row = partial_odds(partial, rules, chosen, edge, run)
             for name, figure in row.bets.items():
-                if figure.mean_ev != full_ev[name]:
+                if not known and figure.mean_ev != full_ev[name]:
                     raise DepthCheckError(
                         f"The mean EV of {name} over every composition of {partial.cards} cards "
                         f"left is {figure.mean_ev}, not the full shoe's {full_ev[name]}; this is "
