@@ -47,6 +47,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -178,9 +179,15 @@ class Problem:
             primes = _primes(prime_bits, count)
             count += 1
         return cls(
-            coefficients, tuple(thresholds), tuple(fixed), tuple(pool), draw, offset,
-            primes, prime_bits,
-        )  # fmt: skip
+            coefficients,
+            tuple(thresholds),
+            tuple(fixed),
+            tuple(pool),
+            draw,
+            offset,
+            primes,
+            prime_bits,
+        )
 
     @property
     def exact_int64(self) -> bool:
@@ -288,8 +295,9 @@ def _tail(problem: Problem, state: tuple[Array, Array, Array], total: _Accumulat
             ],
             dtype=coefficients.dtype,
         )
-        tail_weights = [math.comb(problem.pool[8], x) * math.comb(problem.pool[9], remaining - x)
-                        for x in drawn]  # fmt: skip
+        tail_weights = [
+            math.comb(problem.pool[8], x) * math.comb(problem.pool[9], remaining - x) for x in drawn
+        ]
         residues = np.array([[w % int(p) for p in primes] for w in tail_weights])
         numerators = np.matmul(coefficients[rows].transpose(0, 2, 1), basis)
         passing = (numerators > thresholds).astype(coefficients.dtype)
@@ -313,7 +321,9 @@ def _descend(
         return
     left = state[1]
     capacity = sum(problem.pool[level + 1 :])
-    counts = np.maximum(np.minimum(left, problem.pool[level]) - np.maximum(left - capacity, 0) + 1, 0)
+    counts = np.maximum(
+        np.minimum(left, problem.pool[level]) - np.maximum(left - capacity, 0) + 1, 0
+    )
     size = len(_terms(level + 1)) * problem.bets
     ends = np.cumsum(counts) * size
     if len(left) > 1 and int(ends[-1]) > _CHUNK:
@@ -321,7 +331,7 @@ def _descend(
         bounds = [0, *sorted({int(p) for p in pieces} - {0, len(left)}), len(left)]
         if len(bounds) == 2:
             bounds = [0, len(left) // 2, len(left)]
-        for start, stop in zip(bounds, bounds[1:], strict=False):
+        for start, stop in itertools.pairwise(bounds):
             if stop > start:
                 part = tuple(array[start:stop] for array in state)
                 _descend(problem, level, (part[0], part[1], part[2]), total)
@@ -387,7 +397,9 @@ def _crt(residues: Sequence[int], primes: Sequence[int]) -> int:
 
 def solve(
     problem: Problem,
-    run: Callable[[Problem, list[tuple[int, ...]]], Iterable[tuple[list[list[int]], list[int], int]]]
+    run: Callable[
+        [Problem, list[tuple[int, ...]]], Iterable[tuple[list[list[int]], list[int], int]]
+    ]
     | None = None,
 ) -> Sums:
     """The exact sums over every composition; *run* maps the tasks (defaults to in order).

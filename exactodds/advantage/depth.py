@@ -51,9 +51,9 @@ __all__ = [
     "DepthTable",
     "PartialShoe",
     "depth_table",
-    "partial_odds",
     "parse_depths",
     "parse_known_counts",
+    "partial_odds",
     "partial_shoe",
     "value_level_bets",
 ]
@@ -161,9 +161,7 @@ class PartialShoe:
         return math.comb(sum(self.pool), self.draw)
 
 
-def partial_shoe(
-    shoe: Shoe, cards: int, known: Mapping[str, int] | None = None
-) -> PartialShoe:
+def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None) -> PartialShoe:
     """*cards* left from *shoe*, with the counts of the ranks in *known* among them known.
 
     The known ranks are taken as exactly that many cards; the rest are a uniformly random subset
@@ -176,8 +174,10 @@ def partial_shoe(
     exactodds.advantage.depth.DepthError: 5 cards of rank 9 are known to be left, but the shoe holds 4; use at most 4.
     """
     known = dict(known or {})
-    if isinstance(cards, bool) or not isinstance(cards, int) or not 6 <= cards <= min(
-        shoe.cards, MAX_DEPTH_CARDS
+    if (
+        isinstance(cards, bool)
+        or not isinstance(cards, int)
+        or not 6 <= cards <= min(shoe.cards, MAX_DEPTH_CARDS)
     ):
         raise DepthError(
             f"A depth of {cards} cards is not valid; use 6 to "

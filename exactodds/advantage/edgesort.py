@@ -40,7 +40,7 @@ from exactodds.analysis.single import _probes, _value_outcomes
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.known import enumerate_known
-from exactodds.engine.walk import falling_factorial, summary_of
+from exactodds.engine.walk import falling_factorial
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
@@ -162,9 +162,12 @@ def _value_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuple
 
 
 def _arrays(
-    rows: list[Any], weights: list[int], numerators: list[list[int]], denominators: list[int],
+    rows: list[Any],
+    weights: list[int],
+    numerators: list[list[int]],
+    denominators: list[int],
     cards: int,
-) -> _Tuples:  # fmt: skip
+) -> _Tuples:
     total = falling_factorial(cards, 6)
     bound = sum(abs(n) for row in numerators for n in row) + sum(weights)
     dtype: Any = np.int64 if bound < 2**62 else object
@@ -282,7 +285,9 @@ def edge_sort(
             continue
         evs = tuple(
             (bet.name, Fraction(int(n), weight * follow * d))
-            for bet, n, d in zip(chosen, numerators[index].tolist(), tuples.denominators, strict=True)
+            for bet, n, d in zip(
+                chosen, numerators[index].tolist(), tuples.denominators, strict=True
+            )
         )
         name, ev = max(evs, key=lambda item: item[1])
         patterns.append(

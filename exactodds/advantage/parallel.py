@@ -94,13 +94,13 @@ def _dask_runner(dask: Any, progress: Callable[[int, int], None] | None) -> Iter
     def distributed(problem: Problem, pieces: list[tuple[int, ...]]) -> Iterable[Result]:
         from dask.distributed import as_completed
 
-        shared = client.scatter(problem, broadcast=True)
+        shared = client.scatter(problem, broadcast=True)  # type: ignore[no-untyped-call]
         futures = [client.submit(solve_task, shared, piece, pure=False) for piece in pieces]
-        work = (future.result() for future in as_completed(futures))
+        work = (future.result() for future in as_completed(futures))  # type: ignore[no-untyped-call]
         return _reporting(work, len(pieces), progress)
 
     try:
         yield distributed
     finally:
         if owned:
-            client.close()
+            client.close()  # type: ignore[no-untyped-call]

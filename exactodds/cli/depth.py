@@ -25,17 +25,42 @@ from exactodds.errors import ExactOddsError
 @shoe_options
 @rules_options
 @bet_options
-@click.option("--cards", "depths", default="18,26", show_default=True, metavar="K1,K2,...",
-              help="Cards left (a uniformly random subset of the shoe), 6 up to the shoe's size.")
-@click.option("--min-edge", default="0", show_default=True, metavar="EDGE",
-              help="Bet only when the EV is above this: 0, 1%, 0.005 or 1/200.")
-@click.option("--left-known", "left_known", multiple=True, metavar="RANK=N",
-              help="N cards of RANK are known to be among the cards left, the rest random "
-              "(Thorp and Walden's model); e.g. --left-known 9=4. May be repeated.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Processes to run the compositions in.")
-@click.option("--dask", "dask_address", metavar="ADDRESS",
-              help="Run on a Dask scheduler instead, e.g. tcp://127.0.0.1:8786.")
+@click.option(
+    "--cards",
+    "depths",
+    default="18,26",
+    show_default=True,
+    metavar="K1,K2,...",
+    help="Cards left (a uniformly random subset of the shoe), 6 up to the shoe's size.",
+)
+@click.option(
+    "--min-edge",
+    default="0",
+    show_default=True,
+    metavar="EDGE",
+    help="Bet only when the EV is above this: 0, 1%, 0.005 or 1/200.",
+)
+@click.option(
+    "--left-known",
+    "left_known",
+    multiple=True,
+    metavar="RANK=N",
+    help="N cards of RANK are known to be among the cards left, the rest random "
+    "(Thorp and Walden's model); e.g. --left-known 9=4. May be repeated.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes to run the compositions in.",
+)
+@click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS",
+    help="Run on a Dask scheduler instead, e.g. tcp://127.0.0.1:8786.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @plot_option
 @output_options
@@ -76,12 +101,23 @@ def depth(
 
     try:
         shoe = build_shoe(settings["decks"], settings["shoe_spec"], settings["remove"])
-        rules = build_rules(settings["variant"], settings["commission"], settings["tie_pays"],
-                            settings["tie_loses"], settings["rules_file"])  # fmt: skip
-        bets = build_bets(rules, settings["selection"], settings["pays"], settings["paytable"],
-                          settings["bet_files"])  # fmt: skip
+        rules = build_rules(
+            settings["variant"],
+            settings["commission"],
+            settings["tie_pays"],
+            settings["tie_loses"],
+            settings["rules_file"],
+        )
+        bets = build_bets(
+            rules,
+            settings["selection"],
+            settings["pays"],
+            settings["paytable"],
+            settings["bet_files"],
+        )
         if settings["selection"] in ("all", "side"):
-            bets, skipped = value_level_bets(bets)
+            kept, skipped = value_level_bets(bets)
+            bets = list(kept)
             if skipped:
                 click.echo(f"Skipped {', '.join(skipped)}: they need pairs or suits.", err=True)
         cards = parse_depths(depths)
@@ -111,8 +147,9 @@ def _progress_bar(quiet: bool) -> Any:
         width = 30
         filled = width * done // max(total, 1)
         end = "\n" if done == total else ""
-        sys.stderr.write(f"\rcompositions [{'#' * filled}{'-' * (width - filled)}] "
-                         f"{done}/{total} pieces{end}")  # fmt: skip
+        sys.stderr.write(
+            f"\rcompositions [{'#' * filled}{'-' * (width - filled)}] {done}/{total} pieces{end}"
+        )
         sys.stderr.flush()
 
     return report

@@ -23,17 +23,41 @@ from exactodds.errors import ExactOddsError
 @shoe_options
 @rules_options
 @bet_options
-@click.option("--high", default="6789", show_default=True, metavar="V1,V2,...",
-              help="The high group: values (6789 or 6,7,8,9) or, with --by rank, ranks "
-              "(e.g. 6789TJ); the rest are low.")
-@click.option("--cards", "seen", type=click.IntRange(1, 4), default=4, show_default=True,
-              help="How many of the first cards (P1, B1, P2, B2 in order) are seen by group.")
-@click.option("--by", type=click.Choice(["value", "rank"]), default="value", show_default=True,
-              help="Group the ten values, or the 13 ranks.")
-@click.option("--search", is_flag=True,
-              help="Try every two-group split and list the best, instead of one --high.")
-@click.option("--top", type=click.IntRange(1, 10000), default=10, show_default=True,
-              help="How many splits --search lists.")
+@click.option(
+    "--high",
+    default="6789",
+    show_default=True,
+    metavar="V1,V2,...",
+    help="The high group: values (6789 or 6,7,8,9) or, with --by rank, ranks "
+    "(e.g. 6789TJ); the rest are low.",
+)
+@click.option(
+    "--cards",
+    "seen",
+    type=click.IntRange(1, 4),
+    default=4,
+    show_default=True,
+    help="How many of the first cards (P1, B1, P2, B2 in order) are seen by group.",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["value", "rank"]),
+    default="value",
+    show_default=True,
+    help="Group the ten values, or the 13 ranks.",
+)
+@click.option(
+    "--search",
+    is_flag=True,
+    help="Try every two-group split and list the best, instead of one --high.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1, 10000),
+    default=10,
+    show_default=True,
+    help="How many splits --search lists.",
+)
 @output_options
 def edgesort(
     high: str,
@@ -60,12 +84,22 @@ def edgesort(
 
     try:
         shoe = build_shoe(settings["decks"], settings["shoe_spec"], settings["remove"])
-        rules = build_rules(settings["variant"], settings["commission"], settings["tie_pays"],
-                            settings["tie_loses"], settings["rules_file"])  # fmt: skip
+        rules = build_rules(
+            settings["variant"],
+            settings["commission"],
+            settings["tie_pays"],
+            settings["tie_loses"],
+            settings["rules_file"],
+        )
         bets = None
         if settings["selection"] is not None or settings["bet_files"]:
-            bets = build_bets(rules, settings["selection"], settings["pays"],
-                              settings["paytable"], settings["bet_files"])  # fmt: skip
+            bets = build_bets(
+                rules,
+                settings["selection"],
+                settings["pays"],
+                settings["paytable"],
+                settings["bet_files"],
+            )
         if search:
             best = search_partitions(shoe, rules, bets, seen, by)
             emit(render_search(best, top, output_format, digits))

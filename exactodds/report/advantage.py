@@ -62,9 +62,14 @@ def render_depth(table: DepthTable, output_format: str, digits: int) -> str:
             for name, figure in row["bets"].items():
                 cells = [figure[key] if figure[key] is not None else "" for key in _DEPTH_FIGURES]
                 writer.writerow(
-                    [row["cards"], row["compositions"], name, *cells,
-                     _decimal(figure["value"], digits)]
-                )  # fmt: skip
+                    [
+                        row["cards"],
+                        row["compositions"],
+                        name,
+                        *cells,
+                        _decimal(figure["value"], digits),
+                    ]
+                )
         return buffer.getvalue().rstrip("\n")
     rows = []
     for row in table.rows:
@@ -81,8 +86,15 @@ def render_depth(table: DepthTable, output_format: str, digits: int) -> str:
                     percent_string(figure.mean_ev, max(digits - 2, 0)),
                 ]
             )
-    headers = ["cards left", "compositions", "bet", "P(EV > edge)", "mean edge then",
-               "value/round", "mean EV"]  # fmt: skip
+    headers = [
+        "cards left",
+        "compositions",
+        "bet",
+        "P(EV > edge)",
+        "mean edge then",
+        "value/round",
+        "mean EV",
+    ]
     heading = (
         f"{table.shoe.describe()}, {table.rules.describe()}\n"
         f"Perfect play: bet only when the EV is above {percent_string(table.min_edge, 2)}; "
@@ -104,9 +116,14 @@ def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:
         writer.writerow(["groups", "probability", "best_bet", "ev", "ev_decimal"])
         for pattern in data["patterns"]:
             writer.writerow(
-                [pattern["groups"], pattern["probability"], pattern["best_bet"] or "",
-                 pattern["ev"] or "", _decimal(pattern["ev"], digits) or ""]
-            )  # fmt: skip
+                [
+                    pattern["groups"],
+                    pattern["probability"],
+                    pattern["best_bet"] or "",
+                    pattern["ev"] or "",
+                    _decimal(pattern["ev"], digits) or "",
+                ]
+            )
         writer.writerow(["all", "1", "", data["advantage"], _decimal(data["advantage"], digits)])
         return buffer.getvalue().rstrip("\n")
     places = max(digits - 2, 0)
@@ -125,8 +142,9 @@ def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:
         f"Advantage per round: {percent_string(result.advantage, places)} "
         f"({data['advantage']})\n\n"
     )
-    table = simple_table(rows, ["groups", "probability", "best bet", "EV"],
-                         ("left", "right", "left", "right"))  # fmt: skip
+    table = simple_table(
+        rows, ["groups", "probability", "best bet", "EV"], ("left", "right", "left", "right")
+    )
     return heading + table
 
 
@@ -137,19 +155,28 @@ def render_search(
     shown = list(best[:top])
     if output_format == "json":
         entries = [
-            {"high": high, "advantage": f"{a.numerator}/{a.denominator}",
-             "advantage_decimal": decimal_string(a, digits)}
+            {
+                "high": high,
+                "advantage": f"{a.numerator}/{a.denominator}",
+                "advantage_decimal": decimal_string(a, digits),
+            }
             for high, a in shown
-        ]  # fmt: skip
+        ]
         return json.dumps({"best": entries, "partitions": len(best)}, indent=2)
     if output_format == "csv":
         lines = ["high,advantage,advantage_decimal"]
-        lines += [f"{h},{a.numerator}/{a.denominator},{decimal_string(a, digits)}" for h, a in shown]
+        lines += [
+            f"{h},{a.numerator}/{a.denominator},{decimal_string(a, digits)}" for h, a in shown
+        ]
         return "\n".join(lines)
-    rows = [[str(i), high, percent_string(a, max(digits - 2, 0))]
-            for i, (high, a) in enumerate(shown, start=1)]  # fmt: skip
+    rows = [
+        [str(i), high, percent_string(a, max(digits - 2, 0))]
+        for i, (high, a) in enumerate(shown, start=1)
+    ]
     heading = f"The best {len(shown)} of {len(best)} two-group splits (high group holds the 9)\n\n"
-    return heading + simple_table(rows, ["#", "high group", "advantage"], ("right", "left", "right"))
+    return heading + simple_table(
+        rows, ["#", "high group", "advantage"], ("right", "left", "right")
+    )
 
 
 def depth_figures(table: DepthTable) -> Iterator[tuple[str, str, Any]]:
@@ -164,10 +191,18 @@ def depth_figures(table: DepthTable) -> Iterator[tuple[str, str, Any]]:
     for name in names:
         figure = Figure(figsize=(6, 4))
         axes = figure.subplots()
-        axes.plot(depths, [float(r.bets[name].positive_probability) for r in table.rows],
-                  marker="o", label="P(EV > edge)")  # fmt: skip
-        axes.plot(depths, [float(r.bets[name].value) * 10 for r in table.rows],
-                  marker="s", label="value per round x 10")  # fmt: skip
+        axes.plot(
+            depths,
+            [float(r.bets[name].positive_probability) for r in table.rows],
+            marker="o",
+            label="P(EV > edge)",
+        )
+        axes.plot(
+            depths,
+            [float(r.bets[name].value) * 10 for r in table.rows],
+            marker="s",
+            label="value per round x 10",
+        )
         axes.set_xlabel("cards left")
         axes.set_title(f"{name}: perfect play by depth")
         axes.invert_xaxis()
