@@ -139,6 +139,9 @@ def _keys() -> tuple[Any, ...]:
 def _value_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuples:
     """Per tuple of the first four values: weight and weighted net pay numerators."""
     counts = shoe.value_counts
+    # One rank per value holds all of that value's cards: the walk of a value-level bet sees the
+    # same value counts, and every feasible value tuple has its cards in this shoe.
+    shoe = Shoe.from_ranks({_SYMBOLS[value]: count for value, count in enumerate(counts)})
     integer_pays = [bet.integer_pays() for bet in bets]
     rows, weights, numerators = [], [], []
     for values in itertools.product(range(10), repeat=4):
