@@ -160,13 +160,14 @@ class Problem:
             for bet in range(len(pays)):
                 value = int(projected[row, bet]) * fill
                 coefficients[target, bet] = value
-                bound[bet] += abs(value) * cards**size
+                bound[bet] += abs(value) * (cards + 6) ** size
         largest = max(abs(pay) for row in pays for pay in row) * falling_factorial(cards, 6)
         offset = largest + max(abs(t) for t in thresholds) + 1
         # A row of the weighted matrix product adds at most draw + 1 products of a shifted
         # numerator (below 2 * offset) and a residue (below 2**prime_bits).
         prime_bits = min(31, 62 - (2 * offset).bit_length() - (draw + 1).bit_length())
-        exact = max(bound, default=0) < _INT64_LIMIT and prime_bits >= 16
+        # Forward differences reach six counts past the last and grow by at most 2**6.
+        exact = 64 * max(bound, default=0) < _INT64_LIMIT and prime_bits >= 16
         if exact:
             coefficients = coefficients.astype(np.int64)
         else:
@@ -231,11 +232,62 @@ def _binomials_mod(count: int, primes: Array) -> Array:
     return np.array([[math.comb(count, r) % int(p) for p in primes] for r in range(count + 1)])
 
 
-def _falling(values: Array, power: int) -> Array:
-    result = np.ones_like(values)
-    for step in range(power):
-        result = result * (values - step)
-    return result
+@cache
+def _blocks(level: int) -> tuple[tuple[int, int], ...]:
+    """The rows of *level*'s terms with 0, 1, ... 6 cards: contiguous, since sorted by size."""
+    sizes = [sum(term) for term in _terms(level)]
+    return tuple((sizes.index(size), len(sizes) - sizes[::-1].index(size)) for size in range(7))
+
+
+@cache
+def _gathers(level: int) -> tuple[npt.NDArray[np.intp], ...]:
+    """Per term size of level + 1: the (reach x width) rows of *level* each output term collects."""
+    sources = _sources(level)
+    return tuple(
+        np.array([sources[j][start:stop] for j in range(7 - size)], dtype=np.intp)
+        for size, (start, stop) in enumerate(_blocks(level + 1))
+    )
+
+
+def _groups(problem: Problem, level: int, left: Array) -> list[tuple[int, int, int, Array]]:
+    """The prefixes (sorted by cards still to draw) as slices of equal *left*, with the counts
+    of value *level* each allows."""
+    capacity = sum(problem.pool[level + 1 :])
+    values, starts = np.unique(left, return_index=True)
+    stops = [*starts[1:].tolist(), len(left)]
+    groups = []
+    for remaining, start, stop in zip(values.tolist(), starts.tolist(), stops, strict=True):
+        low, high = max(0, remaining - capacity), min(remaining, problem.pool[level])
+        if high >= low:
+            groups.append((start, stop, remaining, np.arange(low, high + 1)))
+    return groups
+
+
+def _falling_table(drawn: Array, fixed: int, dtype: Any) -> Array:
+    """``ff(fixed + x, j)`` for j = 0..6 (rows) and each x in *drawn* (columns)."""
+    return np.array(
+        [[falling_factorial(int(x) + fixed, j) for x in drawn] for j in range(7)], dtype=dtype
+    )
+
+
+@cache
+def _newton_table(first: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        tuple(
+            falling_factorial(j, i) * falling_factorial(first, j - i) if j >= i else 0
+            for j in range(7)
+        )
+        for i in range(7)
+    )
+
+
+def _newton(first: int, dtype: Any) -> Array:
+    """Rows i, columns j: the i-th forward difference at *first* of ``ff(x, j)``.
+
+    ``ff(first + t, j) = sum_i C(j, i) ff(first, j - i) ff(t, i)`` and the i-th difference
+    of ``ff(t, i)`` at 0 is ``i!``, so the entry is ``ff(j, i) ff(first, j - i)``.
+    """
+    return np.array(_newton_table(first), dtype=dtype)
 
 
 def _expand(
@@ -243,73 +295,115 @@ def _expand(
 ) -> tuple[Array, Array, Array]:
     """The prefixes one value longer: every count of value *level* each prefix allows.
 
-    *choice* forces one count per prefix instead (the task split of :func:`tasks`).
+    A state is (coefficients: terms x bets x prefixes, cards left to draw per prefix, weight
+    residues: prefixes x primes), sorted by cards left.  Prefixes with the same number left
+    allow the same counts, so each such slice is one matrix product per term size: the
+    coefficients a term of that size collects (terms*bets*prefixes x j) times the falling
+    factorials of the counts (j x counts).  *choice* forces one count per prefix instead.
     """
     coefficients, left, weights = state
+    dtype = coefficients.dtype
     primes = np.array(problem.primes, dtype=np.int64)
-    capacity = sum(problem.pool[level + 1 :])
-    if choice is None:
-        low = np.maximum(left - capacity, 0)
-        high = np.minimum(left, problem.pool[level])
-        counts = np.maximum(high - low + 1, 0)
-        parents = np.repeat(np.arange(len(left)), counts)
-        starts = np.cumsum(counts) - counts
-        drawn = low[parents] + np.arange(len(parents)) - starts[parents]
-    else:
-        parents, drawn = np.arange(len(left)), choice
-    cards = drawn.astype(coefficients.dtype) + problem.fixed[level]
-    sources = _sources(level)
-    children = np.take(coefficients[:, sources[0], :], parents, axis=0)
-    for power in range(1, 7):
-        width = len(sources[power])
-        if width:
-            factor = _falling(cards, power)[:, None, None]
-            gathered = np.take(coefficients[:, sources[power], :], parents, axis=0)
-            children[:, :width, :] += factor * gathered
     binomials = _binomials_mod(problem.pool[level], primes)
-    child_weights = weights[parents] * binomials[drawn] % primes
-    return children, left[parents] - drawn, child_weights
+    width, bets = len(_terms(level + 1)), problem.bets
+    fixed = problem.fixed[level]
+    if choice is not None:  # one forced count per prefix: an elementwise sum
+        factors = _falling_table(choice, fixed, dtype)
+        child = np.zeros((width, bets, len(left)), dtype=dtype)
+        for j, source in enumerate(_sources(level)):
+            child[: len(source)] += coefficients[list(source)] * factors[j][None, None, :]
+        return child, left - choice, weights * binomials[choice] % primes
+    groups = _groups(problem, level, left)
+    total = sum((stop - start) * len(drawn) for start, stop, _, drawn in groups)
+    children = np.empty((width, bets, total), dtype=dtype)
+    child_left = np.empty(total, dtype=np.int64)
+    child_weights = np.empty((total, len(primes)), dtype=np.int64)
+    # Each child slice goes straight to its place in the order of cards left (no sort after).
+    sizes: dict[int, int] = {}
+    for start, stop, remaining, drawn in groups:
+        for x in drawn.tolist():
+            sizes[remaining - x] = sizes.get(remaining - x, 0) + stop - start
+    places, at = {}, 0
+    for key in sorted(sizes):
+        places[key], at = at, at + sizes[key]
+    gathers, blocks = _gathers(level), _blocks(level + 1)
+    for start, stop, remaining, drawn in groups:
+        count = stop - start
+        slots = []
+        for x in drawn.tolist():
+            slots.append(places[remaining - x])
+            places[remaining - x] += count
+        newton = _newton(fixed + int(drawn[0]), dtype)
+        parent = coefficients[:, :, start:stop]
+        for size, (first, last) in enumerate(blocks):
+            reach = 7 - size
+            gathered = parent[gathers[size]].reshape(reach, -1)
+            # Newton's forward differences of each collected polynomial at the first count:
+            # each next count is then reach - 1 in-place additions, no multiplication.
+            differences = newton[:reach, :reach] @ gathered
+            for slot in slots:
+                children[first:last, :, slot : slot + count] = differences[0].reshape(
+                    last - first, bets, count
+                )
+                for order in range(reach - 1):
+                    differences[order] += differences[order + 1]
+        for x, slot in zip(drawn.tolist(), slots, strict=True):
+            child_left[slot : slot + count] = remaining - x
+            child_weights[slot : slot + count] = weights[start:stop] * binomials[x] % primes
+    return children, child_left, child_weights
+
+
+@cache
+def _tail_tables(
+    fixed: tuple[int, int], pool: tuple[int, int], remaining: int, primes: tuple[int, ...]
+) -> tuple[Array, Array, int] | None:
+    """For values 8 and 9 with *remaining* cards to draw: the basis, weight residues, count."""
+    low, high = max(0, remaining - pool[1]), min(pool[0], remaining)
+    if high < low:
+        return None
+    drawn = range(low, high + 1)
+    basis = [
+        [
+            falling_factorial(fixed[0] + x, i) * falling_factorial(fixed[1] + remaining - x, j)
+            for x in drawn
+        ]
+        for i, j in _terms(_TAIL)
+    ]
+    weights = [math.comb(pool[0], x) * math.comb(pool[1], remaining - x) for x in drawn]
+    residues = np.array([[w % p for p in primes] for w in weights], dtype=np.int64)
+    return np.array(basis, dtype=object), residues, len(drawn)
 
 
 def _tail(problem: Problem, state: tuple[Array, Array, Array], total: _Accumulator) -> None:
     """Add the prefixes' compositions of values 8 and 9: one matrix product per total left."""
     coefficients, left, weights = state
     primes = np.array(problem.primes, dtype=np.int64)
-    thresholds = np.array(problem.thresholds, dtype=coefficients.dtype)[None, :, None]
-    terms = _terms(_TAIL)
-    for remaining in np.unique(left).tolist():
-        low = max(0, remaining - problem.pool[9])
-        high = min(problem.pool[8], remaining)
-        if high < low:
+    dtype = coefficients.dtype
+    bets = problem.bets
+    thresholds = np.array(problem.thresholds, dtype=dtype)[:, None, None]
+    fixed, pool = (problem.fixed[8], problem.fixed[9]), (problem.pool[8], problem.pool[9])
+    values, starts = np.unique(left, return_index=True)
+    stops = [*starts[1:].tolist(), len(left)]
+    for remaining, start, stop in zip(values.tolist(), starts.tolist(), stops, strict=True):
+        tables = _tail_tables(fixed, pool, remaining, problem.primes)
+        if tables is None:
             continue
-        rows = np.flatnonzero(left == remaining)
-        drawn = range(low, high + 1)
-        basis = np.array(
-            [
-                [
-                    falling_factorial(problem.fixed[8] + x, i)
-                    * falling_factorial(problem.fixed[9] + remaining - x, j)
-                    for x in drawn
-                ]
-                for i, j in terms
-            ],
-            dtype=coefficients.dtype,
-        )
-        tail_weights = [
-            math.comb(problem.pool[8], x) * math.comb(problem.pool[9], remaining - x) for x in drawn
-        ]
-        residues = np.array([[w % int(p) for p in primes] for w in tail_weights])
-        numerators = np.matmul(coefficients[rows].transpose(0, 2, 1), basis)
-        passing = (numerators > thresholds).astype(coefficients.dtype)
+        basis, residues, width = tables
+        count = stop - start
+        block = coefficients[:, :, start:stop].reshape(len(basis), -1)
+        numerators = (block.T @ basis.astype(dtype)).reshape(bets, count, width)
+        passing = (numerators > thresholds).astype(dtype)
         shifted = numerators + problem.offset
         stacked = np.stack([passing, passing * shifted, shifted])
-        inner = (stacked.reshape(-1, len(drawn)) @ residues.astype(coefficients.dtype)) % primes
-        inner = inner.reshape(3, len(rows), problem.bets, len(primes))
-        prefix = weights[rows][None, :, None, :]
-        total.residues = (total.residues + (inner * prefix % primes).sum(axis=1)) % primes
+        inner = (stacked.reshape(-1, width) @ residues.astype(dtype)) % primes
+        inner = inner.reshape(3, bets, count, len(primes))
+        prefix = weights[start:stop][None, None, :, :]
+        total.residues = (total.residues + (inner * prefix % primes).sum(axis=2)) % primes
         tail_sum = residues.sum(axis=0) % primes
-        total.weight = (total.weight + (weights[rows] * tail_sum % primes).sum(axis=0)) % primes
-        total.compositions += len(rows) * len(drawn)
+        total.weight = (
+            total.weight + (weights[start:stop] * tail_sum % primes).sum(axis=0)
+        ) % primes
+        total.compositions += count * width
 
 
 def _descend(
@@ -333,8 +427,8 @@ def _descend(
             bounds = [0, len(left) // 2, len(left)]
         for start, stop in itertools.pairwise(bounds):
             if stop > start:
-                part = tuple(array[start:stop] for array in state)
-                _descend(problem, level, (part[0], part[1], part[2]), total)
+                part = (state[0][:, :, start:stop], left[start:stop], state[2][start:stop])
+                _descend(problem, level, part, total)
         return
     _descend(problem, level + 1, _expand(problem, level, state, None), total)
 
@@ -371,7 +465,7 @@ def solve_task(problem: Problem, prefix: tuple[int, ...]) -> tuple[list[list[int
     primes = len(problem.primes)
     dtype = problem.coefficients.dtype
     state = (
-        problem.coefficients[None, :, :].copy(),
+        problem.coefficients[:, :, None].copy(),
         np.array([problem.draw], dtype=np.int64),
         np.ones((1, primes), dtype=np.int64),
     )
