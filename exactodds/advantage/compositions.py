@@ -443,7 +443,7 @@ def tasks(problem: Problem, depth: int = 2) -> list[tuple[int, ...]]:
     >>> pays = [[1] * 205]
     >>> problem = Problem.build(compile_tableau(Tableau()), pays, [0], (0,) * 10, (1,) * 10, 6)
     >>> len(tasks(problem)), tasks(problem)[0]
-    (3, (0, 0))
+    (4, (0, 0))
     """
     found: list[tuple[tuple[int, ...], int]] = []
 

@@ -54,6 +54,7 @@ __all__ = [
     "parse_depths",
     "parse_known_counts",
     "partial_odds",
+    "partial_problem",
     "partial_shoe",
     "value_level_bets",
 ]
@@ -296,6 +297,26 @@ def compile_tableau_keys() -> tuple[Any, ...]:
     return compile_tableau(Tableau()).keys
 
 
+def partial_problem(
+    partial: PartialShoe, rules: Rules, bets: Sequence[Bet], edge: Fraction
+) -> tuple[Problem, list[int]]:
+    """The sums to run for *partial* (:mod:`~exactodds.advantage.compositions`), and each
+    bet's scale: its EV is a numerator over ``scale`` (``ff(K, 6)`` times its pay denominator).
+
+    >>> problem, scale = partial_problem(partial_shoe(Shoe.standard(decks=1), 8), Rules(),
+    ...                                  bets_given(None, Rules()), Fraction(0))
+    >>> problem.bets, scale[0] == 20 * 8 * 7 * 6 * 5 * 4 * 3
+    (3, True)
+    """
+    pays, denominators = _key_pays(bets)
+    scale = [falling_factorial(partial.cards, 6) * d for d in denominators]
+    thresholds = [math.floor(edge * s) for s in scale]
+    problem = Problem.build(
+        compile_tableau(rules.tableau), pays, thresholds, partial.fixed, partial.pool, partial.draw
+    )
+    return problem, scale
+
+
 def partial_odds(
     partial: PartialShoe,
     rules: Rules | None = None,
@@ -312,13 +333,8 @@ def partial_odds(
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
     edge = parse_number(min_edge, "min_edge")
-    pays, denominators = _key_pays(chosen)
+    problem, scale = partial_problem(partial, rules, chosen, edge)
     cards = partial.cards
-    scale = [falling_factorial(cards, 6) * d for d in denominators]
-    thresholds = [math.floor(edge * s) for s in scale]
-    problem = Problem.build(
-        compile_tableau(rules.tableau), pays, thresholds, partial.fixed, partial.pool, partial.draw
-    )
     sums = solve(problem, run)
     if sums.weight != partial.subsets:
         raise DepthCheckError(

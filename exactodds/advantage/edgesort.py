@@ -16,7 +16,7 @@ a pattern's EV is the sum of those over the tuples it holds, divided by the roun
 >>> from exactodds import Shoe
 >>> result = edge_sort(Shoe.standard(decks=8), high="6789", cards=1)
 >>> [(p.groups, p.best_bet) for p in result.patterns]
-[('H', 'player'), ('L', 'banker')]
+[('L', 'banker'), ('H', 'player')]
 >>> round(float(result.advantage), 5)
 0.06765
 >>> edge_sort(Shoe.standard(decks=8), high="", cards=1)
