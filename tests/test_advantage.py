@@ -289,3 +289,12 @@ def test_depth_and_edgesort_json() -> None:
     result = runner.invoke(cli, ["edgesort", "--cards", "1", "--search", "--format", "json"])
     best = json.loads(result.stdout)["best"]
     assert Fraction(best[0]["advantage"]) >= Fraction(best[1]["advantage"])
+
+
+def test_depth_plot_writes_a_figure_per_bet(tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    result = CliRunner().invoke(
+        cli, ["depth", "--decks", "1", "--cards", "7,8", "--bets", "tie", "--plot", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["tie-depth.png", "tie-depth.svg"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -124,7 +124,6 @@ class DepthTable:
     min_edge: Fraction
     full_shoe_ev: Mapping[str, Fraction]
     rows: tuple[DepthRow, ...]
-    int64: bool = field(default=True)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract: ``depths`` is the list of rows."""
@@ -260,7 +259,7 @@ def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, .
     >>> [bet.name for bet in kept], skipped
     (['banker'], ('player_pair',))
     """
-    probes = _probes(compile_tableau_keys(), False)
+    probes = _probes(_value_keys(), False)
     kept, skipped = [], []
     for bet in bets:
         if bet.needs_suits or _value_outcomes(bet, probes) is None:
@@ -272,7 +271,7 @@ def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, .
 
 def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
     """Each bet's integer pay per value-level key, and its denominator; refuse other bets."""
-    compiled = compile_tableau_keys()
+    compiled = _value_keys()
     probes = _probes(compiled, False)
     rows: list[list[int]] = []
     denominators: list[int] = []
@@ -290,7 +289,7 @@ def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
     return rows, denominators
 
 
-def compile_tableau_keys() -> tuple[Any, ...]:
+def _value_keys() -> tuple[Any, ...]:
     """The value-level keys, in the compiled tableau's order (the same for every tableau)."""
     from exactodds.rules import Tableau
 

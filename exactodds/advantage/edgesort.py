@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from exactodds.analysis.single import _probes, _value_outcomes
+from exactodds.advantage.depth import value_level_bets
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.known import enumerate_known
@@ -118,21 +118,12 @@ class _Tuples:
 
 
 def _check_bets(bets: Sequence[Bet]) -> None:
-    probes = _probes(_keys(), False)
-    for bet in bets:
-        if bet.needs_suits or _value_outcomes(bet, probes) is None:
-            raise EdgeSortError(
-                f"Bet {quoted(bet.name)} depends on pairs or suits, which the groups of the "
-                "cards do not show; use value-level bets (banker, player, tie, dragon7, ...)."
-            )
-
-
-@lru_cache(maxsize=1)
-def _keys() -> tuple[Any, ...]:
-    from exactodds.engine.polynomial import compile_tableau
-    from exactodds.rules import Tableau
-
-    return compile_tableau(Tableau()).keys
+    _, skipped = value_level_bets(bets)
+    if skipped:
+        raise EdgeSortError(
+            f"Bet {quoted(skipped[0])} depends on pairs or suits, which the groups of the "
+            "cards do not show; use value-level bets (banker, player, tie, dragon7, ...)."
+        )
 
 
 @lru_cache(maxsize=8)
