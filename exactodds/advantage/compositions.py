@@ -65,7 +65,7 @@ __all__ = ["Problem", "Sums", "solve", "solve_task", "tasks"]
 Array = npt.NDArray[Any]
 
 #: Largest number of elements one level's child array may hold before the prefixes are split.
-_CHUNK = 1 << 21
+_CHUNK = 1 << 20
 #: The head levels run value by value down to this one; the last two values are the tail.
 _TAIL = 8
 _INT64_LIMIT = 2**63
@@ -501,7 +501,7 @@ def solve(
     However the tasks are run, their residues are added modulo the same primes, so the sums
     are the same integers whatever the order, the processes or the machines.
     """
-    pieces = tasks(problem)
+    pieces = tasks(problem, 1)
     results = run(problem, pieces) if run is not None else (solve_task(problem, p) for p in pieces)
     primes = problem.primes
     residues = [[0] * len(primes) for _ in range(3 * problem.bets)]
