@@ -34,6 +34,7 @@ from exactodds.advantage.depth import (
     partial_shoe,
     value_level_bets,
 )
+from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.engine.kernel.program import build_program, evaluate, native_module
 from exactodds.engine.polynomial import compile_tableau
@@ -52,7 +53,7 @@ def _random_compositions(cards: int, sample: int, seed: int = 1) -> list[tuple[i
     return found
 
 
-def kernel_seconds(bets: tuple, cards: int, sample: int) -> tuple[float, float]:
+def kernel_seconds(bets: tuple[Bet, ...], cards: int, sample: int) -> tuple[float, float]:
     """Seconds per composition: one kernel call each, and in calls of 4096 compositions."""
     compiled = compile_tableau(Rules().tableau)
     pays, _ = _key_pays(bets)
@@ -71,7 +72,9 @@ def kernel_seconds(bets: tuple, cards: int, sample: int) -> tuple[float, float]:
     return single, batched
 
 
-def estimate(shoe: Shoe, bets: tuple, cards: int, budget: float) -> tuple[float, int, float]:
+def estimate(
+    shoe: Shoe, bets: tuple[Bet, ...], cards: int, budget: float
+) -> tuple[float, int, float]:
     """Seconds and compositions of the largest pieces run within *budget*; estimated total."""
     problem, _ = partial_problem(partial_shoe(shoe, cards), Rules(), bets, Fraction(0))
     done, start = 0, time.perf_counter()

@@ -24,12 +24,16 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import dealt_counts, physical_cards, play_round
 
 from exactodds import Rules, Shoe
 from exactodds.advantage import compositions
@@ -45,7 +49,6 @@ from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.engine.known import analyze_known
 from exactodds.numbers import percent_string
-from tests.reference import dealt_counts, physical_cards, play_round
 
 BETS = select_bets("main,dragon7,big,egalite_5")
 EIGHT_DECKS = Shoe.standard(decks=8)
@@ -57,7 +60,10 @@ def _ev(shoe: Shoe, bet: Bet) -> Fraction:
     return sum((bet.pay(bet.settle(s)) * c for s, c in counts.items()), Fraction(0)) / total
 
 
-def _brute_depth(subsets: list[Shoe], bets: tuple[Bet, ...], edge: Fraction) -> dict[str, tuple]:
+Figures = tuple[Fraction, Fraction | None, Fraction, Fraction]
+
+
+def _brute_depth(subsets: list[Shoe], bets: Sequence[Bet], edge: Fraction) -> dict[str, Figures]:
     """Per bet: P(EV > edge), E[EV | EV > edge], E[max(EV - edge, 0)], E[EV] over equal subsets."""
     evs = {bet.name: [_ev(shoe, bet) for shoe in subsets] for bet in bets}
     figures = {}
@@ -72,11 +78,11 @@ def _brute_depth(subsets: list[Shoe], bets: tuple[Bet, ...], edge: Fraction) -> 
     return figures
 
 
-def _subset_shoe(cards: tuple) -> Shoe:
+def _subset_shoe(cards: Sequence[Any]) -> Shoe:
     return Shoe.from_ranks(Counter(card.rank.symbol for card in cards))
 
 
-def _as_tuples(row) -> dict[str, tuple]:
+def _as_tuples(row: Any) -> dict[str, Figures]:
     return {
         name: (f.positive_probability, f.mean_edge_when_positive, f.value, f.mean_ev)
         for name, f in row.bets.items()
@@ -92,7 +98,9 @@ small_shoes = st.dictionaries(
 
 @settings(max_examples=8, deadline=None)
 @given(small_shoes, st.data())
-def test_depth_equals_every_subset_of_physical_cards(counts: dict[str, int], data) -> None:
+def test_depth_equals_every_subset_of_physical_cards(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
     shoe = Shoe.from_ranks(counts)
     cards = data.draw(st.integers(6, min(shoe.cards, 8)))
     edge = data.draw(st.sampled_from([Fraction(0), Fraction(-1, 10), Fraction(1, 20)]))
@@ -106,7 +114,9 @@ def test_depth_equals_every_subset_of_physical_cards(counts: dict[str, int], dat
 
 @settings(max_examples=5, deadline=None)
 @given(small_shoes, st.data())
-def test_partial_shoe_equals_the_subsets_with_that_many_of_a_rank(counts, data) -> None:
+def test_partial_shoe_equals_the_subsets_with_that_many_of_a_rank(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
     shoe = Shoe.from_ranks(counts)
     rank = data.draw(st.sampled_from(sorted(counts)))
     cards = data.draw(st.integers(6, min(shoe.cards, 8)))
@@ -135,7 +145,9 @@ def test_mean_ev_at_every_depth_is_the_full_shoes() -> None:
             assert figure.value >= 0
 
 
-def test_results_do_not_depend_on_jobs_dask_or_integer_width(monkeypatch) -> None:
+def test_results_do_not_depend_on_jobs_dask_or_integer_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     shoe = Shoe.standard(decks=1)
     one = depth_table(shoe, Rules(), BETS, cards=(9,))
     two = depth_table(shoe, Rules(), BETS, cards=(9,), jobs=2)
@@ -176,6 +188,7 @@ def test_four_card_sort_with_six_to_nine_high_is_jacobsons_20928_percent() -> No
     # P1 B1 P2 B2 order: Player HL and Banker LL is HLLL or LLHL.
     assert percent_string(patterns["HLLL"].probability * 2, 3) == "20.502%"
     assert patterns["HLLL"].best_bet == "player"
+    assert patterns["HLLL"].ev is not None
     assert percent_string(patterns["HLLL"].ev, 3) == "36.332%"
     assert patterns["LLLL"].best_bet is None
     assert percent_string(patterns["LLLL"].probability, 3) == "22.824%"
@@ -204,7 +217,8 @@ def test_two_card_patterns_equal_known_card_enumeration() -> None:
     result = edge_sort(shoe, high="6789", cards=2)
     counts = shoe.value_counts
     for pattern in result.patterns:
-        weight_sum, ev_sums = 0, Counter()
+        weight_sum = 0
+        ev_sums: dict[str, Fraction] = {}
         for first, second in itertools.product(range(10), repeat=2):
             if ("H" if first in high else "L") + ("H" if second in high else "L") != pattern.groups:
                 continue
@@ -213,7 +227,7 @@ def test_two_card_patterns_equal_known_card_enumeration() -> None:
             analysis = analyze_known(shoe, Rules(), known)
             weight_sum += weight
             for name, bet in analysis.bets.items():
-                ev_sums[name] += weight * bet.expected_value
+                ev_sums[name] = ev_sums.get(name, Fraction(0)) + weight * bet.expected_value
         assert dict(pattern.evs) == {name: ev / weight_sum for name, ev in ev_sums.items()}
 
 
@@ -221,14 +235,16 @@ def test_edge_sort_equals_physical_cards_on_a_small_shoe() -> None:
     shoe = Shoe.from_ranks({"A": 2, "4": 1, "6": 2, "9": 2, "K": 2})
     result = edge_sort(shoe, high="69", cards=3)
     bets = select_bets("main")
-    sums: dict[str, Counter] = {}
-    weights: Counter = Counter()
+    sums: dict[str, dict[str, Fraction]] = {}
+    weights: Counter[str] = Counter()
     for sequence in itertools.permutations(physical_cards(shoe), 6):
         summary = play_round(sequence, suits_known=False)
+        assert summary is not None
         groups = "".join("H" if card.value in (6, 9) else "L" for card in sequence[:3])
         weights[groups] += 1
         for bet in bets:
-            sums.setdefault(groups, Counter())[bet.name] += bet.pay(bet.settle(summary))
+            totals = sums.setdefault(groups, {})
+            totals[bet.name] = totals.get(bet.name, Fraction(0)) + bet.pay(bet.settle(summary))
     total = sum(weights.values())
     for pattern in result.patterns:
         assert pattern.probability == Fraction(weights[pattern.groups], total)
@@ -291,7 +307,7 @@ def test_depth_and_edgesort_json() -> None:
     assert Fraction(best[0]["advantage"]) >= Fraction(best[1]["advantage"])
 
 
-def test_depth_plot_writes_a_figure_per_bet(tmp_path) -> None:
+def test_depth_plot_writes_a_figure_per_bet(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     result = CliRunner().invoke(
         cli, ["depth", "--decks", "1", "--cards", "7,8", "--bets", "tie", "--plot", str(tmp_path)]
