@@ -16,6 +16,8 @@ COMMANDS = {
     "bets": "exactodds.cli.bets:list_bets",
     "breakdown": "exactodds.cli.breakdown:breakdown_command",
     "breakeven": "exactodds.cli.breakeven:breakeven",
+    "depth": "exactodds.cli.depth:depth",
+    "edgesort": "exactodds.cli.edgesort:edgesort",
     "eor": "exactodds.cli.eor:eor",
     "odds": "exactodds.cli.odds:odds",
     "report": "exactodds.cli.report:report",

@@ -1,0 +1,529 @@
+"""Exact sums over every composition of the cards left, without one kernel call per composition.
+
+The problem
+-----------
+A composition ``c = (c_0 ... c_9)`` of the cards left (``c_v`` cards of value ``v``) fixes
+every value-level bet's EV: its numerator is the count polynomial
+
+    P(c) = sum over multisets m of w[m] * ff(c_0, m_0) * ... * ff(c_9, m_9),
+
+with at most six cards in ``m`` (a round deals at most six), ``ff(n, k) = n (n-1) ... (n-k+1)``,
+and ``w[m]`` the tableau's coefficients (:mod:`exactodds.engine.polynomial`) times the bet's
+integer pays times the fill factor ``ff(K - |m|, 6 - |m|)``, which is fixed once the number of
+cards ``K`` is.  A depth table needs, for every composition, the sign of ``P(c) - T`` and the
+weighted sums of ``P`` where it is positive, each composition weighted by how many physical
+subsets give it, ``prod_v C(a_v, c_v - f_v)`` (``f_v`` cards of value ``v`` known to be there,
+the others drawn from a pool of ``a_v``).
+
+The algorithm
+-------------
+Compositions share their prefixes, and so most of their factors.  Fixing ``c_0`` turns the
+polynomial into one in ``c_1 ... c_9`` of the same bounded degree, with fewer terms; fixing the
+first eight values leaves 28 coefficients per prefix, and the last two values (``c_9`` is then
+forced by the total) are a small matrix product with the basis ``ff(c_8, i) ff(c_9, j)`` of each
+remaining total.  So each level costs, per prefix, one pass over the previous level's terms, and
+each composition costs a 28-term dot product: about thirty integer multiply-adds per bet in
+numpy's compiled loops, against a whole 8008-term evaluation for one kernel call.
+
+Exactness
+---------
+Every intermediate value is a partial sum of terms ``w[m] * prod ff(c_v, m_v)`` with
+``ff(c_v, k) <= K**k``, so it is at most ``sum_m |w[m]| * K**|m|`` in magnitude; the evaluator
+computes that bound first and runs in int64 only when it is below ``2**63``, otherwise the same
+code runs on numpy object arrays of Python integers.  The weights are far too large for int64
+(``C(416, 26)`` has 135 bits), so the weighted sums are taken modulo primes below ``2**k``,
+with ``k`` chosen so that every product and every sum of a matrix row stays below ``2**63``,
+and rebuilt by the Chinese remainder theorem with enough primes that their product exceeds
+the largest possible sum.  The rebuilt totals are checked afterwards: the weights must add up
+to the number of subsets, and a depth table's mean EV must equal the full shoe's.
+
+>>> from exactodds.engine.polynomial import compile_tableau
+>>> from exactodds.rules import Tableau
+>>> problem = Problem.build(compile_tableau(Tableau()), [[1] * 205], [0], (0,) * 10, (1,) * 10, 6)
+>>> sums = solve(problem)
+>>> sums.weight == 210 and sums.compositions == 210
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.engine.polynomial import CompiledTableau
+from exactodds.engine.walk import falling_factorial
+
+__all__ = ["Problem", "Sums", "solve", "solve_task", "tasks"]
+
+Array = npt.NDArray[Any]
+
+#: Largest number of elements one level's child array may hold before the prefixes are split.
+_CHUNK = 1 << 20
+#: The head levels run value by value down to this one; the last two values are the tail.
+_TAIL = 8
+_INT64_LIMIT = 2**63
+
+
+@cache
+def _terms(level: int) -> tuple[tuple[int, ...], ...]:
+    """Exponent tuples over values level..9 with at most six cards, smallest sum first."""
+    width = 10 - level
+    found: list[tuple[int, ...]] = []
+
+    def extend(prefix: tuple[int, ...], left: int) -> None:
+        if len(prefix) == width:
+            found.append(prefix)
+            return
+        for exponent in range(left + 1):
+            extend((*prefix, exponent), left - exponent)
+
+    extend((), 6)
+    return tuple(sorted(found, key=lambda term: (sum(term), term)))
+
+
+@cache
+def _sources(level: int) -> tuple[tuple[int, ...], ...]:
+    """Per j = 0..6, where each term (j, m') of *level* sits, for the terms m' of level + 1.
+
+    The terms of level + 1 are sorted by size, so those with room for j more cards (size at
+    most 6 - j) are a prefix of them, and the tuple for j has exactly that many entries.
+    """
+    index = {term: position for position, term in enumerate(_terms(level))}
+    following = _terms(level + 1)
+    return tuple(
+        tuple(index[(j, *term)] for term in following if sum(term) <= 6 - j) for j in range(7)
+    )
+
+
+@cache
+def _primes(bits: int, count: int) -> tuple[int, ...]:
+    """The *count* largest primes below ``2**bits`` (trial division: bits is at most 31)."""
+    found: list[int] = []
+    candidate = (1 << bits) - 1
+    while len(found) < count:
+        if candidate % 2 and all(candidate % d for d in range(3, math.isqrt(candidate) + 1, 2)):
+            found.append(candidate)
+        candidate -= 1
+    return tuple(found)
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """Everything the workers need: coefficients, thresholds, the shoe model and the primes.
+
+    ``coefficients`` is (terms of level 0) x bets, in :func:`_terms` order; ``fixed`` and
+    ``pool`` give per value the cards known to be left and the pool the other ``draw`` cards
+    come from; a composition passes for a bet when its numerator is above ``thresholds``.
+    """
+
+    coefficients: Array
+    thresholds: tuple[int, ...]
+    fixed: tuple[int, ...]
+    pool: tuple[int, ...]
+    draw: int
+    offset: int
+    primes: tuple[int, ...]
+    prime_bits: int
+
+    @classmethod
+    def build(
+        cls,
+        compiled: CompiledTableau,
+        pays: Sequence[Sequence[int]],
+        thresholds: Sequence[int],
+        fixed: Sequence[int],
+        pool: Sequence[int],
+        draw: int,
+    ) -> Problem:
+        """The problem for integer *pays* (one row of 205 key pays per bet).
+
+        The fill factor of the cards dealt is folded into the coefficients here, since the
+        number of cards left, ``sum(fixed) + draw``, is the same for every composition.
+        """
+        cards = sum(fixed) + draw
+        pay_matrix = np.array(pays, dtype=object).T
+        projected = compiled.coefficients.astype(object) @ pay_matrix
+        position = {term: row for row, term in enumerate(_terms(0))}
+        order = [position[tuple(int(v) for v in multiset)] for multiset in compiled.multisets]
+        coefficients = np.zeros((len(order), len(pays)), dtype=object)
+        bound = [0] * len(pays)
+        for row, target in enumerate(order):
+            size = int(compiled.multisets[row].sum())
+            fill = falling_factorial(cards - size, 6 - size) if cards >= size else 0
+            for bet in range(len(pays)):
+                value = int(projected[row, bet]) * fill
+                coefficients[target, bet] = value
+                bound[bet] += abs(value) * (cards + 6) ** size
+        largest = max(abs(pay) for row in pays for pay in row) * falling_factorial(cards, 6)
+        offset = largest + max(abs(t) for t in thresholds) + 1
+        # A row of the weighted matrix product adds at most draw + 1 products of a shifted
+        # numerator (below 2 * offset) and a residue (below 2**prime_bits).
+        prime_bits = min(31, 62 - (2 * offset).bit_length() - (draw + 1).bit_length())
+        # Forward differences reach six counts past the last and grow by at most 2**6.
+        exact = 64 * max(bound, default=0) < _INT64_LIMIT and prime_bits >= 16
+        if exact:
+            coefficients = coefficients.astype(np.int64)
+        else:
+            prime_bits = 31
+        subsets = math.comb(sum(pool), draw)
+        largest_sum = subsets * 2 * offset
+        primes: tuple[int, ...] = ()
+        count = 1
+        while math.prod(primes) <= largest_sum:
+            primes = _primes(prime_bits, count)
+            count += 1
+        return cls(
+            coefficients,
+            tuple(thresholds),
+            tuple(fixed),
+            tuple(pool),
+            draw,
+            offset,
+            primes,
+            prime_bits,
+        )
+
+    @property
+    def exact_int64(self) -> bool:
+        """Whether the evaluation runs in int64 (``False``: Python integers in object arrays)."""
+        return bool(self.coefficients.dtype == np.int64)
+
+    @property
+    def bets(self) -> int:
+        """How many bets are evaluated together."""
+        return int(self.coefficients.shape[1])
+
+
+@dataclass(frozen=True)
+class Sums:
+    """The exact weighted sums over every composition, per bet.
+
+    ``passing[b]``: total weight of the compositions where bet b's numerator is above its
+    threshold; ``passing_numerator[b]`` and ``numerator[b]``: the weighted sums of the
+    numerator over those and over all; ``weight``: the total weight (the number of subsets);
+    ``compositions``: how many compositions have a positive weight.
+    """
+
+    passing: tuple[int, ...]
+    passing_numerator: tuple[int, ...]
+    numerator: tuple[int, ...]
+    weight: int
+    compositions: int
+
+
+@dataclass
+class _Accumulator:
+    """Residues of the weighted sums (3 x bets x primes), the weight residues and the count."""
+
+    residues: Array
+    weight: Array
+    compositions: int = 0
+
+
+def _binomials_mod(count: int, primes: Array) -> Array:
+    """``C(count, r) mod p`` for r = 0..count (rows) and each prime (columns)."""
+    return np.array([[math.comb(count, r) % int(p) for p in primes] for r in range(count + 1)])
+
+
+@cache
+def _blocks(level: int) -> tuple[tuple[int, int], ...]:
+    """The rows of *level*'s terms with 0, 1, ... 6 cards: contiguous, since sorted by size."""
+    sizes = [sum(term) for term in _terms(level)]
+    return tuple((sizes.index(size), len(sizes) - sizes[::-1].index(size)) for size in range(7))
+
+
+@cache
+def _gathers(level: int) -> tuple[npt.NDArray[np.intp], ...]:
+    """Per term size of level + 1: the (reach x width) rows of *level* each output term collects."""
+    sources = _sources(level)
+    return tuple(
+        np.array([sources[j][start:stop] for j in range(7 - size)], dtype=np.intp)
+        for size, (start, stop) in enumerate(_blocks(level + 1))
+    )
+
+
+def _groups(problem: Problem, level: int, left: Array) -> list[tuple[int, int, int, Array]]:
+    """The prefixes (sorted by cards still to draw) as slices of equal *left*, with the counts
+    of value *level* each allows."""
+    capacity = sum(problem.pool[level + 1 :])
+    values, starts = np.unique(left, return_index=True)
+    stops = [*starts[1:].tolist(), len(left)]
+    groups = []
+    for remaining, start, stop in zip(values.tolist(), starts.tolist(), stops, strict=True):
+        low, high = max(0, remaining - capacity), min(remaining, problem.pool[level])
+        if high >= low:
+            groups.append((start, stop, remaining, np.arange(low, high + 1)))
+    return groups
+
+
+def _falling_table(drawn: Array, fixed: int, dtype: Any) -> Array:
+    """``ff(fixed + x, j)`` for j = 0..6 (rows) and each x in *drawn* (columns)."""
+    return np.array(
+        [[falling_factorial(int(x) + fixed, j) for x in drawn] for j in range(7)], dtype=dtype
+    )
+
+
+@cache
+def _newton_table(first: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        tuple(
+            falling_factorial(j, i) * falling_factorial(first, j - i) if j >= i else 0
+            for j in range(7)
+        )
+        for i in range(7)
+    )
+
+
+def _newton(first: int, dtype: Any) -> Array:
+    """Rows i, columns j: the i-th forward difference at *first* of ``ff(x, j)``.
+
+    ``ff(first + t, j) = sum_i C(j, i) ff(first, j - i) ff(t, i)`` and the i-th difference
+    of ``ff(t, i)`` at 0 is ``i!``, so the entry is ``ff(j, i) ff(first, j - i)``.
+    """
+    return np.array(_newton_table(first), dtype=dtype)
+
+
+def _expand(
+    problem: Problem, level: int, state: tuple[Array, Array, Array], choice: Array | None
+) -> tuple[Array, Array, Array]:
+    """The prefixes one value longer: every count of value *level* each prefix allows.
+
+    A state is (coefficients: terms x bets x prefixes, cards left to draw per prefix, weight
+    residues: prefixes x primes), sorted by cards left.  Prefixes with the same number left
+    allow the same counts, so each such slice is one matrix product per term size: the
+    coefficients a term of that size collects (terms*bets*prefixes x j) times the falling
+    factorials of the counts (j x counts).  *choice* forces one count per prefix instead.
+    """
+    coefficients, left, weights = state
+    dtype = coefficients.dtype
+    primes = np.array(problem.primes, dtype=np.int64)
+    binomials = _binomials_mod(problem.pool[level], primes)
+    width, bets = len(_terms(level + 1)), problem.bets
+    fixed = problem.fixed[level]
+    if choice is not None:  # one forced count per prefix: an elementwise sum
+        factors = _falling_table(choice, fixed, dtype)
+        child = np.zeros((width, bets, len(left)), dtype=dtype)
+        for j, source in enumerate(_sources(level)):
+            child[: len(source)] += coefficients[list(source)] * factors[j][None, None, :]
+        return child, left - choice, weights * binomials[choice] % primes
+    groups = _groups(problem, level, left)
+    total = sum((stop - start) * len(drawn) for start, stop, _, drawn in groups)
+    children = np.empty((width, bets, total), dtype=dtype)
+    child_left = np.empty(total, dtype=np.int64)
+    child_weights = np.empty((total, len(primes)), dtype=np.int64)
+    # Each child slice goes straight to its place in the order of cards left (no sort after).
+    sizes: dict[int, int] = {}
+    for start, stop, remaining, drawn in groups:
+        for x in drawn.tolist():
+            sizes[remaining - x] = sizes.get(remaining - x, 0) + stop - start
+    places, at = {}, 0
+    for key in sorted(sizes):
+        places[key], at = at, at + sizes[key]
+    gathers, blocks = _gathers(level), _blocks(level + 1)
+    for start, stop, remaining, drawn in groups:
+        count = stop - start
+        slots = []
+        for x in drawn.tolist():
+            slots.append(places[remaining - x])
+            places[remaining - x] += count
+        newton = _newton(fixed + int(drawn[0]), dtype)
+        parent = coefficients[:, :, start:stop]
+        for size, (first, last) in enumerate(blocks):
+            reach = 7 - size
+            gathered = parent[gathers[size]].reshape(reach, -1)
+            # Newton's forward differences of each collected polynomial at the first count:
+            # each next count is then reach - 1 in-place additions, no multiplication.
+            differences = newton[:reach, :reach] @ gathered
+            for slot in slots:
+                children[first:last, :, slot : slot + count] = differences[0].reshape(
+                    last - first, bets, count
+                )
+                for order in range(reach - 1):
+                    differences[order] += differences[order + 1]
+        for x, slot in zip(drawn.tolist(), slots, strict=True):
+            child_left[slot : slot + count] = remaining - x
+            child_weights[slot : slot + count] = weights[start:stop] * binomials[x] % primes
+    return children, child_left, child_weights
+
+
+@cache
+def _tail_tables(
+    fixed: tuple[int, int], pool: tuple[int, int], remaining: int, primes: tuple[int, ...]
+) -> tuple[Array, Array, int] | None:
+    """For values 8 and 9 with *remaining* cards to draw: the basis, weight residues, count."""
+    low, high = max(0, remaining - pool[1]), min(pool[0], remaining)
+    if high < low:
+        return None
+    drawn = range(low, high + 1)
+    basis = [
+        [
+            falling_factorial(fixed[0] + x, i) * falling_factorial(fixed[1] + remaining - x, j)
+            for x in drawn
+        ]
+        for i, j in _terms(_TAIL)
+    ]
+    weights = [math.comb(pool[0], x) * math.comb(pool[1], remaining - x) for x in drawn]
+    residues = np.array([[w % p for p in primes] for w in weights], dtype=np.int64)
+    return np.array(basis, dtype=object), residues, len(drawn)
+
+
+def _tail(problem: Problem, state: tuple[Array, Array, Array], total: _Accumulator) -> None:
+    """Add the prefixes' compositions of values 8 and 9: one matrix product per total left."""
+    coefficients, left, weights = state
+    primes = np.array(problem.primes, dtype=np.int64)
+    dtype = coefficients.dtype
+    bets = problem.bets
+    thresholds = np.array(problem.thresholds, dtype=dtype)[:, None, None]
+    fixed, pool = (problem.fixed[8], problem.fixed[9]), (problem.pool[8], problem.pool[9])
+    values, starts = np.unique(left, return_index=True)
+    stops = [*starts[1:].tolist(), len(left)]
+    for remaining, start, stop in zip(values.tolist(), starts.tolist(), stops, strict=True):
+        tables = _tail_tables(fixed, pool, remaining, problem.primes)
+        if tables is None:
+            continue
+        basis, residues, width = tables
+        count = stop - start
+        block = coefficients[:, :, start:stop].reshape(len(basis), -1)
+        numerators = (block.T @ basis.astype(dtype)).reshape(bets, count, width)
+        passing = (numerators > thresholds).astype(dtype)
+        shifted = numerators + problem.offset
+        stacked = np.stack([passing, passing * shifted, shifted])
+        inner = (stacked.reshape(-1, width) @ residues.astype(dtype)) % primes
+        inner = inner.reshape(3, bets, count, len(primes))
+        prefix = weights[start:stop][None, None, :, :]
+        total.residues = (total.residues + (inner * prefix % primes).sum(axis=2)) % primes
+        tail_sum = residues.sum(axis=0) % primes
+        total.weight = (
+            total.weight + (weights[start:stop] * tail_sum % primes).sum(axis=0)
+        ) % primes
+        total.compositions += count * width
+
+
+def _descend(
+    problem: Problem, level: int, state: tuple[Array, Array, Array], total: _Accumulator
+) -> None:
+    """Expand the prefixes level by level, splitting them when the children would not fit."""
+    if level == _TAIL:
+        _tail(problem, state, total)
+        return
+    left = state[1]
+    capacity = sum(problem.pool[level + 1 :])
+    counts = np.maximum(
+        np.minimum(left, problem.pool[level]) - np.maximum(left - capacity, 0) + 1, 0
+    )
+    size = len(_terms(level + 1)) * problem.bets
+    ends = np.cumsum(counts) * size
+    if len(left) > 1 and int(ends[-1]) > _CHUNK:
+        pieces = np.searchsorted(ends, np.arange(_CHUNK, int(ends[-1]), _CHUNK), side="right")
+        bounds = [0, *sorted({int(p) for p in pieces} - {0, len(left)}), len(left)]
+        if len(bounds) == 2:
+            bounds = [0, len(left) // 2, len(left)]
+        for start, stop in itertools.pairwise(bounds):
+            if stop > start:
+                part = (state[0][:, :, start:stop], left[start:stop], state[2][start:stop])
+                _descend(problem, level, part, total)
+        return
+    _descend(problem, level + 1, _expand(problem, level, state, None), total)
+
+
+def tasks(problem: Problem, depth: int = 2) -> list[tuple[int, ...]]:
+    """The prefixes of the first *depth* values' drawn counts: independent pieces of work.
+
+    Largest first, so that parallel workers finish together.
+
+    >>> from exactodds.engine.polynomial import compile_tableau
+    >>> from exactodds.rules import Tableau
+    >>> pays = [[1] * 205]
+    >>> problem = Problem.build(compile_tableau(Tableau()), pays, [0], (0,) * 10, (1,) * 10, 6)
+    >>> len(tasks(problem)), tasks(problem)[0]
+    (4, (0, 0))
+    """
+    found: list[tuple[tuple[int, ...], int]] = []
+
+    def extend(prefix: tuple[int, ...], left: int) -> None:
+        level = len(prefix)
+        if level == depth:
+            found.append((prefix, math.comb(left + 9 - depth, 9 - depth)))
+            return
+        capacity = sum(problem.pool[level + 1 :])
+        for count in range(max(0, left - capacity), min(left, problem.pool[level]) + 1):
+            extend((*prefix, count), left - count)
+
+    extend((), problem.draw)
+    return [prefix for prefix, _ in sorted(found, key=lambda item: -item[1])]
+
+
+def solve_task(problem: Problem, prefix: tuple[int, ...]) -> tuple[list[list[int]], list[int], int]:
+    """The residues, weight residues and composition count of the compositions under *prefix*."""
+    primes = len(problem.primes)
+    dtype = problem.coefficients.dtype
+    state = (
+        problem.coefficients[:, :, None].copy(),
+        np.array([problem.draw], dtype=np.int64),
+        np.ones((1, primes), dtype=np.int64),
+    )
+    for level, count in enumerate(prefix):
+        state = _expand(problem, level, state, np.array([count], dtype=np.int64))
+    total = _Accumulator(
+        np.zeros((3, problem.bets, primes), dtype=np.int64 if dtype == np.int64 else object),
+        np.zeros(primes, dtype=np.int64),
+    )
+    _descend(problem, len(prefix), state, total)
+    return total.residues.reshape(-1, primes).tolist(), total.weight.tolist(), total.compositions
+
+
+def _crt(residues: Sequence[int], primes: Sequence[int]) -> int:
+    """The integer in [0, prod(primes)) with these residues."""
+    modulus = math.prod(primes)
+    value = 0
+    for residue, prime in zip(residues, primes, strict=True):
+        rest = modulus // prime
+        value += int(residue) * rest * pow(rest, -1, prime)
+    return value % modulus
+
+
+def solve(
+    problem: Problem,
+    run: Callable[
+        [Problem, list[tuple[int, ...]]], Iterable[tuple[list[list[int]], list[int], int]]
+    ]
+    | None = None,
+) -> Sums:
+    """The exact sums over every composition; *run* maps the tasks (defaults to in order).
+
+    However the tasks are run, their residues are added modulo the same primes, so the sums
+    are the same integers whatever the order, the processes or the machines.
+    """
+    pieces = tasks(problem, 1)
+    results = run(problem, pieces) if run is not None else (solve_task(problem, p) for p in pieces)
+    primes = problem.primes
+    residues = [[0] * len(primes) for _ in range(3 * problem.bets)]
+    weight = [0] * len(primes)
+    compositions = 0
+    for piece_residues, piece_weight, piece_compositions in results:
+        for row, values in zip(residues, piece_residues, strict=True):
+            for column, value in enumerate(values):
+                row[column] = (row[column] + int(value)) % primes[column]
+        weight = [(a + int(b)) % p for a, b, p in zip(weight, piece_weight, primes, strict=True)]
+        compositions += piece_compositions
+    totals = [_crt(row, primes) for row in residues]
+    bets = problem.bets
+    weight_total = _crt(weight, primes)
+    passing = totals[:bets]
+    shifted_passing = totals[bets : 2 * bets]
+    shifted = totals[2 * bets :]
+    offset = problem.offset
+    return Sums(
+        tuple(passing),
+        tuple(s - offset * p for s, p in zip(shifted_passing, passing, strict=True)),
+        tuple(s - offset * weight_total for s in shifted),
+        weight_total,
+        compositions,
+    )

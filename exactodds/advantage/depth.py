@@ -1,0 +1,410 @@
+"""Perfect play by depth, and partial knowledge of the shoe: exact averages over what is unseen.
+
+When ``K`` cards are left, a uniformly random subset of the shoe, each composition of those
+``K`` cards has its own exact EV for every bet.  :func:`depth_table` averages, over every
+composition weighted by its hypergeometric probability, what a player who knew the composition
+could do: how often a bet's EV is above ``min_edge``, the mean EV when it is, the value of
+betting exactly then (``E[max(EV - min_edge, 0)]`` per round), and the plain mean EV, which
+must equal the full shoe's EV (each card is as likely to be left as any other); that identity
+is checked on every run, and a mismatch raises :class:`DepthCheckError` instead of printing.
+
+:func:`partial_shoe` describes what is known more generally, as Thorp and Walden's natural-8/9
+model does: ``cards`` cards are left, the counts of some ranks among them are known, and the
+others are a random subset of the shoe's remaining ranks.  :func:`partial_odds` averages over
+it the same way.  The sums run through :mod:`exactodds.advantage.compositions`.
+
+>>> from exactodds import Shoe
+>>> table = depth_table(Shoe.standard(decks=1), cards=(10,))
+>>> row = table.rows[0]
+>>> row.compositions, row.bets["banker"].mean_ev == table.full_shoe_ev["banker"]
+(74396, True)
+>>> depth_table(Shoe.standard(decks=1), cards=(5,))
+Traceback (most recent call last):
+...
+exactodds.advantage.depth.DepthError: A depth of 5 cards is not valid; use 6 to 52 cards left (a round needs 6).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from exactodds.advantage.compositions import Problem, Sums, solve, solve_task
+from exactodds.analysis.single import _probes, _value_outcomes, analyze
+from exactodds.bets.bet import Bet, bets_given
+from exactodds.cards import RANKS, VALUES, parse_rank
+from exactodds.engine.polynomial import compile_tableau
+from exactodds.engine.walk import falling_factorial
+from exactodds.errors import ExactOddsError, quoted
+from exactodds.numbers import NumberLike, fraction_string, parse_number
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
+
+__all__ = [
+    "BetDepth",
+    "DepthCheckError",
+    "DepthError",
+    "DepthRow",
+    "DepthTable",
+    "PartialShoe",
+    "depth_table",
+    "parse_depths",
+    "parse_known_counts",
+    "partial_odds",
+    "partial_problem",
+    "partial_shoe",
+    "value_level_bets",
+]
+
+#: The largest number of cards left a depth table or partial shoe takes.
+MAX_DEPTH_CARDS = 60
+
+Progress = Callable[[int, int], None]
+
+
+class DepthError(ExactOddsError):
+    """A depth, a partial shoe or a bet that a depth table cannot take."""
+
+
+class DepthCheckError(ExactOddsError):
+    """The built-in identity failed: a bug, never the user's input (exit 1)."""
+
+
+@dataclass(frozen=True)
+class BetDepth:
+    """One bet's figures over the compositions: probability, conditional edge, value, mean EV.
+
+    >>> figure = BetDepth(Fraction(1, 4), Fraction(1, 10), Fraction(1, 40), Fraction(-1, 100))
+    >>> figure.to_dict()["value"]
+    '1/40'
+    """
+
+    positive_probability: Fraction
+    mean_edge_when_positive: Fraction | None
+    value: Fraction
+    mean_ev: Fraction
+
+    def to_dict(self) -> dict[str, str | None]:
+        """Each figure as an exact "n/d" string (``None``: the bet is never above the edge)."""
+        edge = self.mean_edge_when_positive
+        return {
+            "positive_probability": fraction_string(self.positive_probability),
+            "mean_edge_when_positive": None if edge is None else fraction_string(edge),
+            "value": fraction_string(self.value),
+            "mean_ev": fraction_string(self.mean_ev),
+        }
+
+
+@dataclass(frozen=True)
+class DepthRow:
+    """The figures at one depth (or one partial shoe): every bet's, and the compositions counted."""
+
+    cards: int
+    compositions: int
+    bets: Mapping[str, BetDepth]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``cards``, ``compositions`` and ``bets`` as the JSON contract has them."""
+        return {
+            "cards": self.cards,
+            "compositions": self.compositions,
+            "bets": {name: figure.to_dict() for name, figure in self.bets.items()},
+        }
+
+
+@dataclass(frozen=True)
+class DepthTable:
+    """A depth table: the shoe, rules, edge threshold, the full shoe's EVs and one row per depth."""
+
+    shoe: Shoe
+    rules: Rules
+    min_edge: Fraction
+    full_shoe_ev: Mapping[str, Fraction]
+    rows: tuple[DepthRow, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract: ``depths`` is the list of rows."""
+        return {
+            "shoe": self.shoe.describe(),
+            "rules": self.rules.describe(),
+            "min_edge": fraction_string(self.min_edge),
+            "full_shoe_ev": {name: fraction_string(ev) for name, ev in self.full_shoe_ev.items()},
+            "depths": [row.to_dict() for row in self.rows],
+        }
+
+
+@dataclass(frozen=True)
+class PartialShoe:
+    """What is known of the cards left, by value: ``fixed`` cards surely there, and ``draw``
+    more drawn uniformly from ``pool`` (ten value counts each, value 0 first).
+
+    >>> partial = partial_shoe(Shoe.standard(decks=1), 20, {"9": 4})
+    >>> partial.fixed[9], partial.draw, partial.pool[9], partial.cards
+    (4, 16, 0, 20)
+    """
+
+    fixed: tuple[int, ...]
+    pool: tuple[int, ...]
+    draw: int
+
+    @property
+    def cards(self) -> int:
+        """How many cards are left in all."""
+        return sum(self.fixed) + self.draw
+
+    @property
+    def subsets(self) -> int:
+        """How many equally likely sets of physical cards the unseen part can be."""
+        return math.comb(sum(self.pool), self.draw)
+
+
+def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None) -> PartialShoe:
+    """*cards* left from *shoe*, with the counts of the ranks in *known* among them known.
+
+    The known ranks are taken as exactly that many cards; the rest are a uniformly random subset
+    of the shoe's cards of the other ranks (Thorp and Walden's "t of the n cards left are nines,
+    the others random").  With *known* empty it is a depth: *cards* random cards of the shoe.
+
+    >>> partial_shoe(Shoe.standard(decks=1), 10, {"9": 5})
+    Traceback (most recent call last):
+    ...
+    exactodds.advantage.depth.DepthError: 5 cards of rank 9 are known to be left, but the shoe holds 4; use at most 4.
+    """
+    known = dict(known or {})
+    if (
+        isinstance(cards, bool)
+        or not isinstance(cards, int)
+        or not 6 <= cards <= min(shoe.cards, MAX_DEPTH_CARDS)
+    ):
+        raise DepthError(
+            f"A depth of {cards} cards is not valid; use 6 to "
+            f"{min(shoe.cards, MAX_DEPTH_CARDS)} cards left (a round needs 6)."
+        )
+    fixed = [0] * 10
+    pool = list(shoe.value_counts)
+    for text, count in known.items():
+        rank = parse_rank(str(text))
+        have = shoe.rank_count(rank)
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= have:
+            raise DepthError(
+                f"{count} cards of rank {rank.symbol} are known to be left, but the shoe holds "
+                f"{have}; use at most {have}."
+            )
+        value = VALUES[RANKS.index(rank)]
+        fixed[value] += count
+        pool[value] -= have
+    draw = cards - sum(fixed)
+    if not 0 <= draw <= sum(pool):
+        raise DepthError(
+            f"{sum(fixed)} known cards and {cards} cards left leave {draw} to draw from "
+            f"{sum(pool)} unknown ones; use a number of cards left between {sum(fixed)} "
+            f"and {sum(fixed) + sum(pool)}."
+        )
+    return PartialShoe(tuple(fixed), tuple(pool), draw)
+
+
+def parse_depths(text: str, what: str = "--cards") -> tuple[int, ...]:
+    """Numbers of cards left from text such as ``"18,26"``.
+
+    >>> parse_depths("18, 26")
+    (18, 26)
+    >>> parse_depths("18,x")
+    Traceback (most recent call last):
+    ...
+    exactodds.advantage.depth.DepthError: --cards 'x' is not a number of cards; use whole numbers such as 18,26.
+    """
+    items = [item.strip() for item in str(text).split(",") if item.strip()]
+    if not items or len(items) > 64:
+        raise DepthError(f"{what} {quoted(str(text))} names no depths; use 1 to 64, such as 18,26.")
+    depths = []
+    for item in items:
+        if not item.isdigit() or len(item) > 6:
+            raise DepthError(
+                f"{what} {quoted(item)} is not a number of cards; use whole numbers such as 18,26."
+            )
+        depths.append(int(item))
+    return tuple(depths)
+
+
+def parse_known_counts(items: Iterable[str], what: str = "--left-known") -> dict[str, int]:
+    """Rank counts from ``RANK=N`` items.
+
+    >>> parse_known_counts(["9=4", "T=2"])
+    {'9': 4, 'T': 2}
+    >>> parse_known_counts(["9"])
+    Traceback (most recent call last):
+    ...
+    exactodds.advantage.depth.DepthError: --left-known '9' is not RANK=N; use e.g. 9=4.
+    """
+    known: dict[str, int] = {}
+    for item in items:
+        rank, _, count = str(item).partition("=")
+        if not count.strip().isdigit() or len(count.strip()) > 6:
+            raise DepthError(f"{what} {quoted(str(item))} is not RANK=N; use e.g. 9=4.")
+        symbol = parse_rank(rank.strip()).symbol
+        if symbol in known:
+            raise DepthError(f"{what} names rank {symbol} twice; give each rank once.")
+        known[symbol] = int(count)
+    return known
+
+
+def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
+    """The bets a depth table can average, and the names of those it cannot (pairs, suits).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> kept, skipped = value_level_bets(select_bets("banker,player_pair"))
+    >>> [bet.name for bet in kept], skipped
+    (['banker'], ('player_pair',))
+    """
+    probes = _probes(_value_keys(), False)
+    kept, skipped = [], []
+    for bet in bets:
+        if bet.needs_suits or _value_outcomes(bet, probes) is None:
+            skipped.append(bet.name)
+        else:
+            kept.append(bet)
+    return tuple(kept), tuple(skipped)
+
+
+def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
+    """Each bet's integer pay per value-level key, and its denominator; refuse other bets."""
+    compiled = _value_keys()
+    probes = _probes(compiled, False)
+    rows: list[list[int]] = []
+    denominators: list[int] = []
+    for bet in bets:
+        outcomes = None if bet.needs_suits else _value_outcomes(bet, probes)
+        if outcomes is None:
+            raise DepthError(
+                f"Bet {quoted(bet.name)} depends on pairs or suits; a depth table averages over "
+                "the compositions of the ten values, which do not fix it, so use value-level bets "
+                "only (banker, player, tie, dragon7, ...)."
+            )
+        pays, denominator = bet.integer_pays()
+        rows.append([pays[outcome] for outcome in outcomes])
+        denominators.append(denominator)
+    return rows, denominators
+
+
+def _value_keys() -> tuple[Any, ...]:
+    """The value-level keys, in the compiled tableau's order (the same for every tableau)."""
+    from exactodds.rules import Tableau
+
+    return compile_tableau(Tableau()).keys
+
+
+def partial_problem(
+    partial: PartialShoe, rules: Rules, bets: Sequence[Bet], edge: Fraction
+) -> tuple[Problem, list[int]]:
+    """The sums to run for *partial* (:mod:`~exactodds.advantage.compositions`), and each
+    bet's scale: its EV is a numerator over ``scale`` (``ff(K, 6)`` times its pay denominator).
+
+    >>> problem, scale = partial_problem(partial_shoe(Shoe.standard(decks=1), 8), Rules(),
+    ...                                  bets_given(None, Rules()), Fraction(0))
+    >>> problem.bets, scale[0] == 20 * 8 * 7 * 6 * 5 * 4 * 3
+    (3, True)
+    """
+    pays, denominators = _key_pays(bets)
+    scale = [falling_factorial(partial.cards, 6) * d for d in denominators]
+    thresholds = [math.floor(edge * s) for s in scale]
+    problem = Problem.build(
+        compile_tableau(rules.tableau), pays, thresholds, partial.fixed, partial.pool, partial.draw
+    )
+    return problem, scale
+
+
+def partial_odds(
+    partial: PartialShoe,
+    rules: Rules | None = None,
+    bets: Iterable[Bet] | None = None,
+    min_edge: NumberLike = 0,
+    run: Any = None,
+) -> DepthRow:
+    """The figures of every value-level bet averaged over what *partial* leaves unknown.
+
+    >>> row = partial_odds(partial_shoe(Shoe.standard(decks=1), 8, {"9": 4}))
+    >>> row.bets["player"].positive_probability > 0
+    True
+    """
+    rules = Rules.given(rules)
+    chosen = bets_given(bets, rules)
+    edge = parse_number(min_edge, "min_edge")
+    problem, scale = partial_problem(partial, rules, chosen, edge)
+    cards = partial.cards
+    sums = solve(problem, run)
+    if sums.weight != partial.subsets:
+        raise DepthCheckError(
+            f"The compositions' weights add up to {sums.weight}, not {partial.subsets}; "
+            "this is a bug in exactodds, please report it."
+        )
+    return DepthRow(cards, sums.compositions, _figures(chosen, sums, scale, edge))
+
+
+def _figures(
+    bets: Sequence[Bet], sums: Sums, scale: Sequence[int], edge: Fraction
+) -> dict[str, BetDepth]:
+    figures = {}
+    for index, bet in enumerate(bets):
+        passing = sums.passing[index]
+        numerator = sums.passing_numerator[index]
+        figures[bet.name] = BetDepth(
+            Fraction(passing, sums.weight),
+            Fraction(numerator, passing * scale[index]) if passing else None,
+            Fraction(numerator, sums.weight * scale[index]) - edge * Fraction(passing, sums.weight),
+            Fraction(sums.numerator[index], sums.weight * scale[index]),
+        )
+    return figures
+
+
+def depth_table(
+    shoe: Shoe,
+    rules: Rules | None = None,
+    bets: Iterable[Bet] | None = None,
+    cards: Sequence[int] = (18, 26, 34, 42, 50),
+    min_edge: NumberLike = 0,
+    jobs: int = 1,
+    dask: Any = None,
+    progress: Progress | None = None,
+    known: Mapping[str, int] | None = None,
+) -> DepthTable:
+    """Perfect play at each depth in *cards*: every bet's exact figures over the cards left.
+
+    *jobs* > 1 runs the pieces of work in that many processes, *dask* (an address or a
+    ``dask.distributed`` client) on a cluster; the figures are the same exact fractions however
+    they run.  *progress* is called with (pieces done, pieces in all) after each piece.
+    *known* gives rank counts known to be among the cards left (:func:`partial_shoe`); the
+    mean EV then differs from the full shoe's, and only the weights are checked.
+    """
+    rules = Rules.given(rules)
+    chosen = bets_given(bets, rules)
+    if not chosen:
+        raise DepthError("No bets were chosen; a depth table needs at least one value-level bet.")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise DepthError(f"jobs {jobs!r} is not valid; use a whole number of at least 1.")
+    partials = [partial_shoe(shoe, depth, known) for depth in cards]
+    _key_pays(chosen)
+    edge = parse_number(min_edge, "min_edge")
+    full = analyze(shoe.without_suits(), rules, chosen)
+    full_ev = {bet.name: full.bets[bet.name].expected_value for bet in chosen}
+    from exactodds.advantage.parallel import runner
+
+    rows = []
+    with runner(jobs, dask, progress, len(partials)) as run:
+        for partial in partials:
+            row = partial_odds(partial, rules, chosen, edge, run)
+            for name, figure in row.bets.items():
+                if not known and figure.mean_ev != full_ev[name]:
+                    raise DepthCheckError(
+                        f"The mean EV of {name} over every composition of {partial.cards} cards "
+                        f"left is {figure.mean_ev}, not the full shoe's {full_ev[name]}; this is "
+                        "a bug in exactodds, please report it."
+                    )
+            rows.append(row)
+    return DepthTable(shoe, rules, edge, full_ev, tuple(rows))
+
+
+# Kept importable for the process pool (a module-level function pickles by name).
+run_task = solve_task

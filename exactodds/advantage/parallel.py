@@ -1,0 +1,106 @@
+"""Where the pieces of a depth table run: in this process, in a process pool, or on Dask.
+
+Every piece returns residues modulo the same primes, and :func:`~exactodds.advantage.
+compositions.solve` adds them up in whatever order they arrive: the figures are the same
+integers whichever runner computed them.
+
+>>> with runner(1, None, None, 1) as run:
+...     callable(run)
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from exactodds.advantage.compositions import Problem, solve_task
+from exactodds.errors import ExactOddsError
+
+__all__ = ["Run", "runner"]
+
+Result = tuple[list[list[int]], list[int], int]
+Run = Callable[[Problem, list[tuple[int, ...]]], Iterable[Result]]
+
+#: How long to wait for a Dask scheduler before giving up, in seconds.
+DASK_TIMEOUT = 10
+
+
+def _reporting(
+    results: Iterable[Result], total: int, progress: Callable[[int, int], None] | None
+) -> Iterator[Result]:
+    for done, result in enumerate(results, start=1):
+        if progress is not None:
+            progress(done, total)
+        yield result
+
+
+@contextmanager
+def runner(
+    jobs: int, dask: Any, progress: Callable[[int, int], None] | None, depths: int
+) -> Iterator[Run]:
+    """A function that runs a problem's pieces, open for as long as the ``with`` block.
+
+    *depths* is how many problems will be run (a pool is worth starting only for work).
+    """
+    if dask is not None:
+        with _dask_runner(dask, progress) as run:
+            yield run
+        return
+    if jobs <= 1 or depths == 0:
+
+        def serial(problem: Problem, pieces: list[tuple[int, ...]]) -> Iterable[Result]:
+            work = (solve_task(problem, piece) for piece in pieces)
+            return _reporting(work, len(pieces), progress)
+
+        yield serial
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+
+        def pooled(problem: Problem, pieces: list[tuple[int, ...]]) -> Iterable[Result]:
+            # The problem is pickled once per chunk of pieces, not once per piece.
+            chunk = max(1, math.ceil(len(pieces) / (jobs * 8)))
+            work = pool.map(functools.partial(solve_task, problem), pieces, chunksize=chunk)
+            return _reporting(work, len(pieces), progress)
+
+        yield pooled
+
+
+@contextmanager
+def _dask_runner(dask: Any, progress: Callable[[int, int], None] | None) -> Iterator[Run]:
+    owned = isinstance(dask, str)
+    if owned:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise ExactOddsError(
+                '--dask needs dask.distributed; install it with pip install "exactodds[distributed]".'
+            ) from None
+        try:
+            client = Client(dask, timeout=DASK_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as error:
+            raise ExactOddsError(
+                f"Cannot reach a Dask scheduler at {dask!r} ({error}); start one with "
+                "'dask scheduler' and give its address, such as tcp://127.0.0.1:8786."
+            ) from None
+    else:
+        client = dask
+
+    def distributed(problem: Problem, pieces: list[tuple[int, ...]]) -> Iterable[Result]:
+        from dask.distributed import as_completed
+
+        shared = client.scatter(problem, broadcast=True)  # type: ignore[no-untyped-call]
+        futures = [client.submit(solve_task, shared, piece, pure=False) for piece in pieces]
+        work = (future.result() for future in as_completed(futures))  # type: ignore[no-untyped-call]
+        return _reporting(work, len(pieces), progress)
+
+    try:
+        yield distributed
+    finally:
+        if owned:
+            client.close()  # type: ignore[no-untyped-call]

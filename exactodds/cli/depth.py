@@ -1,0 +1,155 @@
+"""``exactodds depth``: perfect play by depth, exactly, over every composition of the cards left."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from exactodds.cli.app import emit, usage_error
+from exactodds.cli.options import (
+    bet_options,
+    build_bets,
+    build_rules,
+    build_shoe,
+    output_options,
+    rules_options,
+    shoe_options,
+)
+from exactodds.cli.plots import plot_option, write_plots
+from exactodds.errors import ExactOddsError
+
+
+@click.command()
+@shoe_options
+@rules_options
+@bet_options
+@click.option(
+    "--cards",
+    "depths",
+    default="18,26",
+    show_default=True,
+    metavar="K1,K2,...",
+    help="Cards left (a uniformly random subset of the shoe), 6 up to the shoe's size.",
+)
+@click.option(
+    "--min-edge",
+    default="0",
+    show_default=True,
+    metavar="EDGE",
+    help="Bet only when the EV is above this: 0, 1%, 0.005 or 1/200.",
+)
+@click.option(
+    "--left-known",
+    "left_known",
+    multiple=True,
+    metavar="RANK=N",
+    help="N cards of RANK are known to be among the cards left, the rest random "
+    "(Thorp and Walden's model); e.g. --left-known 9=4. May be repeated.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes to run the compositions in.",
+)
+@click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS",
+    help="Run on a Dask scheduler instead, e.g. tcp://127.0.0.1:8786.",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@plot_option
+@output_options
+def depth(
+    depths: str,
+    min_edge: str,
+    left_known: tuple[str, ...],
+    jobs: int,
+    dask_address: str | None,
+    quiet: bool,
+    plot_directory: str | None,
+    output_format: str,
+    digits: int,
+    exact: bool,
+    **settings: Any,
+) -> None:
+    """Exact perfect play by depth: how often each bet turns positive, and what that is worth.
+
+    For each number of cards left, every composition of those cards is weighted by its exact
+    hypergeometric probability; per bet: P(EV > min edge), the mean EV then, the value of
+    betting only then, and the mean EV (checked against the full shoe's).
+
+    \b
+    Examples:
+      exactodds depth --cards 18,26                 # Banker, Player, Tie, 8 decks
+      exactodds depth --decks 1 --cards 13 --bets all --format json
+      exactodds depth --cards 26 --min-edge 1% --jobs 2
+      exactodds depth --decks 1 --cards 20 --left-known 9=4   # Thorp and Walden's model
+    """
+    from exactodds.advantage.depth import (
+        DepthCheckError,
+        depth_table,
+        parse_depths,
+        parse_known_counts,
+        value_level_bets,
+    )
+    from exactodds.report.advantage import depth_figures, render_depth
+
+    try:
+        shoe = build_shoe(settings["decks"], settings["shoe_spec"], settings["remove"])
+        rules = build_rules(
+            settings["variant"],
+            settings["commission"],
+            settings["tie_pays"],
+            settings["tie_loses"],
+            settings["rules_file"],
+        )
+        bets = build_bets(
+            rules,
+            settings["selection"],
+            settings["pays"],
+            settings["paytable"],
+            settings["bet_files"],
+        )
+        if settings["selection"] in ("all", "side"):
+            kept, skipped = value_level_bets(bets)
+            bets = list(kept)
+            if skipped:
+                click.echo(f"Skipped {', '.join(skipped)}: they need pairs or suits.", err=True)
+        cards = parse_depths(depths)
+        known = parse_known_counts(left_known)
+        if dask_address is not None and jobs != 1:
+            raise ExactOddsError("--jobs and --dask both choose where to run; give one of them.")
+        bar = _progress_bar(quiet)
+        table = depth_table(shoe, rules, bets, cards, min_edge, jobs, dask_address, bar, known)
+    except DepthCheckError as error:
+        raise click.ClickException(str(error)) from None
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    emit(render_depth(table, output_format, digits))
+    if plot_directory is not None:
+        try:
+            write_plots(depth_figures(table), plot_directory)
+        except ExactOddsError as error:
+            raise usage_error(error) from None
+
+
+def _progress_bar(quiet: bool) -> Any:
+    """A progress callback drawing on stderr, only when stderr is a terminal."""
+    if quiet or sys.stderr is None or not sys.stderr.isatty():
+        return None
+
+    def report(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        end = "\n" if done == total else ""
+        sys.stderr.write(
+            f"\rcompositions [{'#' * filled}{'-' * (width - filled)}] {done}/{total} pieces{end}"
+        )
+        sys.stderr.flush()
+
+    return report

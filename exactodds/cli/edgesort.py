@@ -1,0 +1,110 @@
+"""``exactodds edgesort``: the exact advantage of seeing the groups of the first cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from exactodds.cli.app import emit, usage_error
+from exactodds.cli.options import (
+    bet_options,
+    build_bets,
+    build_rules,
+    build_shoe,
+    output_options,
+    rules_options,
+    shoe_options,
+)
+from exactodds.errors import ExactOddsError
+
+
+@click.command()
+@shoe_options
+@rules_options
+@bet_options
+@click.option(
+    "--high",
+    default="6789",
+    show_default=True,
+    metavar="V1,V2,...",
+    help="The high group: values (6789 or 6,7,8,9) or, with --by rank, ranks "
+    "(e.g. 6789TJ); the rest are low.",
+)
+@click.option(
+    "--cards",
+    "seen",
+    type=click.IntRange(1, 4),
+    default=4,
+    show_default=True,
+    help="How many of the first cards (P1, B1, P2, B2 in order) are seen by group.",
+)
+@click.option(
+    "--by",
+    type=click.Choice(["value", "rank"]),
+    default="value",
+    show_default=True,
+    help="Group the ten values, or the 13 ranks.",
+)
+@click.option(
+    "--search",
+    is_flag=True,
+    help="Try every two-group split and list the best, instead of one --high.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1, 10000),
+    default=10,
+    show_default=True,
+    help="How many splits --search lists.",
+)
+@output_options
+def edgesort(
+    high: str,
+    seen: int,
+    by: str,
+    search: bool,
+    top: int,
+    output_format: str,
+    digits: int,
+    exact: bool,
+    **settings: Any,
+) -> None:
+    """Edge sorting: the best bet for each pattern of groups seen, and the advantage.
+
+    \b
+    Examples:
+      exactodds edgesort --cards 1                  # Jacobson's one-card sort: 6.765%
+      exactodds edgesort --high 6789 --cards 4      # the four-card sort with 6-9 high
+      exactodds edgesort --search --top 5           # every split of the ten values
+      exactodds edgesort --search --by rank --cards 1 --format json
+    """
+    from exactodds.advantage.edgesort import edge_sort, search_partitions
+    from exactodds.report.advantage import render_edge_sort, render_search
+
+    try:
+        shoe = build_shoe(settings["decks"], settings["shoe_spec"], settings["remove"])
+        rules = build_rules(
+            settings["variant"],
+            settings["commission"],
+            settings["tie_pays"],
+            settings["tie_loses"],
+            settings["rules_file"],
+        )
+        bets = None
+        if settings["selection"] is not None or settings["bet_files"]:
+            bets = build_bets(
+                rules,
+                settings["selection"],
+                settings["pays"],
+                settings["paytable"],
+                settings["bet_files"],
+            )
+        if search:
+            best = search_partitions(shoe, rules, bets, seen, by)
+            emit(render_search(best, top, output_format, digits))
+            return
+        result = edge_sort(shoe, rules, bets, high, seen, by)
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    emit(render_edge_sort(result, output_format, digits))

@@ -1,0 +1,210 @@
+"""Rendering of depth tables and edge sorts: table, JSON, CSV, and the depth figures.
+
+JSON keeps the library's exact "n/d" strings (``to_dict``) and adds a ``*_decimal`` companion
+beside each, rounded to the digits asked for, as every other exactodds JSON does.
+
+>>> from fractions import Fraction
+>>> _with_decimals({"value": "1/3", "cards": 6}, 4)
+{'value': '1/3', 'cards': 6, 'value_decimal': '0.3333'}
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from typing import Any
+
+from exactodds.advantage.depth import DepthTable
+from exactodds.advantage.edgesort import EdgeSort
+from exactodds.numbers import decimal_string, percent_string
+from exactodds.report.table import simple_table
+
+__all__ = [
+    "depth_figures",
+    "render_depth",
+    "render_edge_sort",
+    "render_search",
+]
+
+_DEPTH_FIGURES = ("positive_probability", "mean_edge_when_positive", "value", "mean_ev")
+
+
+def _decimal(text: str | None, digits: int) -> str | None:
+    return None if text is None else decimal_string(Fraction(text), digits)
+
+
+def _with_decimals(data: dict[str, Any], digits: int) -> dict[str, Any]:
+    """Every "n/d" figure of *data* (not counts, not names) with its decimal beside it."""
+    extra = {
+        f"{key}_decimal": _decimal(value, digits)
+        for key, value in data.items()
+        if (isinstance(value, str) or value is None)
+        and key not in ("best_bet", "groups", "high", "by", "shoe", "rules")
+    }
+    return {**data, **extra}
+
+
+def render_depth(table: DepthTable, output_format: str, digits: int) -> str:
+    """A depth table as ``table``, ``json`` or ``csv`` text."""
+    data = table.to_dict()
+    if output_format == "json":
+        for row in data["depths"]:
+            row["bets"] = {n: _with_decimals(f, digits) for n, f in row["bets"].items()}
+        return json.dumps(data, indent=2)
+    if output_format == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["cards", "compositions", "bet", *_DEPTH_FIGURES, "value_decimal"])
+        for row in data["depths"]:
+            for name, figure in row["bets"].items():
+                cells = [figure[key] if figure[key] is not None else "" for key in _DEPTH_FIGURES]
+                writer.writerow(
+                    [
+                        row["cards"],
+                        row["compositions"],
+                        name,
+                        *cells,
+                        _decimal(figure["value"], digits),
+                    ]
+                )
+        return buffer.getvalue().rstrip("\n")
+    rows = []
+    for row in table.rows:
+        for name, figure in row.bets.items():
+            edge = figure.mean_edge_when_positive
+            rows.append(
+                [
+                    str(row.cards),
+                    f"{row.compositions:,}",
+                    name,
+                    percent_string(figure.positive_probability, max(digits - 2, 0)),
+                    "-" if edge is None else percent_string(edge, max(digits - 2, 0)),
+                    percent_string(figure.value, max(digits - 2, 0)),
+                    percent_string(figure.mean_ev, max(digits - 2, 0)),
+                ]
+            )
+    headers = [
+        "cards left",
+        "compositions",
+        "bet",
+        "P(EV > edge)",
+        "mean edge then",
+        "value/round",
+        "mean EV",
+    ]
+    heading = (
+        f"{table.shoe.describe()}, {table.rules.describe()}\n"
+        f"Perfect play: bet only when the EV is above {percent_string(table.min_edge, 2)}; "
+        "every composition of the cards left, weighted exactly\n\n"
+    )
+    aligns = ("right", "right", "left", "right", "right", "right", "right")
+    return heading + simple_table(rows, headers, aligns)
+
+
+def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:
+    """An edge sort's patterns and advantage as ``table``, ``json`` or ``csv`` text."""
+    data = result.to_dict()
+    if output_format == "json":
+        data["patterns"] = [_with_decimals(p, digits) for p in data["patterns"]]
+        return json.dumps(_with_decimals(data, digits), indent=2)
+    if output_format == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["groups", "probability", "best_bet", "ev", "ev_decimal"])
+        for pattern in data["patterns"]:
+            writer.writerow(
+                [
+                    pattern["groups"],
+                    pattern["probability"],
+                    pattern["best_bet"] or "",
+                    pattern["ev"] or "",
+                    _decimal(pattern["ev"], digits) or "",
+                ]
+            )
+        writer.writerow(["all", "1", "", data["advantage"], _decimal(data["advantage"], digits)])
+        return buffer.getvalue().rstrip("\n")
+    places = max(digits - 2, 0)
+    rows = [
+        [
+            pattern.groups,
+            percent_string(pattern.probability, places),
+            pattern.best_bet or "no bet",
+            "-" if pattern.ev is None else percent_string(pattern.ev, places),
+        ]
+        for pattern in result.patterns
+    ]
+    seen = " ".join(("P1", "B1", "P2", "B2")[: result.cards])
+    heading = (
+        f"High group: {result.high} (by {result.by}); the groups of {seen} are seen\n"
+        f"Advantage per round: {percent_string(result.advantage, places)} "
+        f"({data['advantage']})\n\n"
+    )
+    table = simple_table(
+        rows, ["groups", "probability", "best bet", "EV"], ("left", "right", "left", "right")
+    )
+    return heading + table
+
+
+def render_search(
+    best: Sequence[tuple[str, Fraction]], top: int, output_format: str, digits: int
+) -> str:
+    """The best splits of a ``--search``, best first: ``best`` is a list of {high, advantage}."""
+    shown = list(best[:top])
+    if output_format == "json":
+        entries = [
+            {
+                "high": high,
+                "advantage": f"{a.numerator}/{a.denominator}",
+                "advantage_decimal": decimal_string(a, digits),
+            }
+            for high, a in shown
+        ]
+        return json.dumps({"best": entries, "partitions": len(best)}, indent=2)
+    if output_format == "csv":
+        lines = ["high,advantage,advantage_decimal"]
+        lines += [
+            f"{h},{a.numerator}/{a.denominator},{decimal_string(a, digits)}" for h, a in shown
+        ]
+        return "\n".join(lines)
+    rows = [
+        [str(i), high, percent_string(a, max(digits - 2, 0))]
+        for i, (high, a) in enumerate(shown, start=1)
+    ]
+    heading = f"The best {len(shown)} of {len(best)} two-group splits (high group holds the 9)\n\n"
+    return heading + simple_table(
+        rows, ["#", "high group", "advantage"], ("right", "left", "right")
+    )
+
+
+def depth_figures(table: DepthTable) -> Iterator[tuple[str, str, Any]]:
+    """Per bet, a figure of P(EV > edge) and the value per round against the cards left."""
+    from exactodds.report.parsheet_plots import require_matplotlib
+
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    names = list(table.rows[0].bets) if table.rows else []
+    depths = [row.cards for row in table.rows]
+    for name in names:
+        figure = Figure(figsize=(6, 4))
+        axes = figure.subplots()
+        axes.plot(
+            depths,
+            [float(r.bets[name].positive_probability) for r in table.rows],
+            marker="o",
+            label="P(EV > edge)",
+        )
+        axes.plot(
+            depths,
+            [float(r.bets[name].value) * 10 for r in table.rows],
+            marker="s",
+            label="value per round x 10",
+        )
+        axes.set_xlabel("cards left")
+        axes.set_title(f"{name}: perfect play by depth")
+        axes.invert_xaxis()
+        axes.legend()
+        yield name, "depth", figure
