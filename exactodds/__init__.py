@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 # and numpy (batch), sympy (breakeven) and the rest load only where they are used.
 #: The public API, written once: each module (under exactodds.) and the names it gives.
 _PUBLIC: dict[str, tuple[str, ...]] = {
+    "advantage.depth": ("DepthTable", "PartialShoe", "depth_table", "partial_shoe"),
+    "advantage.edgesort": ("EdgeSort", "edge_sort", "search_partitions"),
     "analysis.single": ("Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet"),
     "analysis.many": ("Analyzer", "analyze_many"),
     "analysis.removal": ("effect_of_removal",),
@@ -48,6 +50,13 @@ __all__ = sorted(_LAZY)
 # For type checkers only (mypy --strict re-exports `X as X`); tests/test_layers.py holds
 # these imports equal to _PUBLIC, so the two cannot drift.
 if TYPE_CHECKING:
+    from exactodds.advantage.depth import DepthTable as DepthTable
+    from exactodds.advantage.depth import PartialShoe as PartialShoe
+    from exactodds.advantage.depth import depth_table as depth_table
+    from exactodds.advantage.depth import partial_shoe as partial_shoe
+    from exactodds.advantage.edgesort import EdgeSort as EdgeSort
+    from exactodds.advantage.edgesort import edge_sort as edge_sort
+    from exactodds.advantage.edgesort import search_partitions as search_partitions
     from exactodds.analysis.many import Analyzer as Analyzer
     from exactodds.analysis.many import analyze_many as analyze_many
     from exactodds.analysis.removal import effect_of_removal as effect_of_removal

@@ -47,7 +47,7 @@ from exactodds.advantage.edgesort import EdgeSortError, edge_sort, search_partit
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
-from exactodds.engine.known import analyze_known
+from exactodds.analysis.known import analyze_known
 from exactodds.numbers import percent_string
 
 BETS = select_bets("main,dragon7,big,egalite_5")

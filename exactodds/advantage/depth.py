@@ -33,7 +33,8 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.advantage.compositions import Problem, Sums, solve, solve_task
-from exactodds.analysis.single import _probes, _value_outcomes, analyze
+from exactodds.analysis.routing import route_bet
+from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.polynomial import compile_tableau
@@ -259,10 +260,9 @@ def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, .
     >>> [bet.name for bet in kept], skipped
     (['banker'], ('player_pair',))
     """
-    probes = _probes(_value_keys(), False)
     kept, skipped = [], []
     for bet in bets:
-        if bet.needs_suits or _value_outcomes(bet, probes) is None:
+        if _key_outcomes(bet) is None:
             skipped.append(bet.name)
         else:
             kept.append(bet)
@@ -271,12 +271,10 @@ def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, .
 
 def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
     """Each bet's integer pay per value-level key, and its denominator; refuse other bets."""
-    compiled = _value_keys()
-    probes = _probes(compiled, False)
     rows: list[list[int]] = []
     denominators: list[int] = []
     for bet in bets:
-        outcomes = None if bet.needs_suits else _value_outcomes(bet, probes)
+        outcomes = _key_outcomes(bet)
         if outcomes is None:
             raise DepthError(
                 f"Bet {quoted(bet.name)} depends on pairs or suits; a depth table averages over "
@@ -287,6 +285,18 @@ def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
         rows.append([pays[outcome] for outcome in outcomes])
         denominators.append(denominator)
     return rows, denominators
+
+
+def _key_outcomes(bet: Bet) -> tuple[str, ...] | None:
+    """*bet*'s outcome per value-level key, or None if pairs or suits decide it.
+
+    The one routing of bets (:func:`~exactodds.analysis.routing.route_bet`) decides: a bet
+    priced from the count polynomials on a shoe known by rank is fixed by the ten values.
+    """
+    if bet.needs_suits:
+        return None
+    route = route_bet(bet, _value_keys(), suits=(False,))
+    return route.key_outcomes if route.how == "polynomial" else None
 
 
 def _value_keys() -> tuple[Any, ...]:

@@ -7,24 +7,17 @@ from typing import Any
 
 import click
 
+from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import (
-    bet_options,
-    build_bets,
-    build_rules,
-    build_shoe,
-    output_options,
-    rules_options,
-    shoe_options,
-)
+from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 
 @click.command()
-@shoe_options
-@rules_options
-@bet_options
+@built_options(keep_values=True)
 @click.option(
     "--cards",
     "depths",
@@ -75,7 +68,10 @@ def depth(
     output_format: str,
     digits: int,
     exact: bool,
-    **settings: Any,
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
+    option_values: dict[str, Any],
 ) -> None:
     """Exact perfect play by depth: how often each bet turns positive, and what that is worth.
 
@@ -100,22 +96,7 @@ def depth(
     from exactodds.report.advantage import depth_figures, render_depth
 
     try:
-        shoe = build_shoe(settings["decks"], settings["shoe_spec"], settings["remove"])
-        rules = build_rules(
-            settings["variant"],
-            settings["commission"],
-            settings["tie_pays"],
-            settings["tie_loses"],
-            settings["rules_file"],
-        )
-        bets = build_bets(
-            rules,
-            settings["selection"],
-            settings["pays"],
-            settings["paytable"],
-            settings["bet_files"],
-        )
-        if settings["selection"] in ("all", "side"):
+        if option_values["selection"] in ("all", "side"):
             kept, skipped = value_level_bets(bets)
             bets = list(kept)
             if skipped:

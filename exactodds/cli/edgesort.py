@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
+from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, usage_error
-from exactodds.cli.options import (
-    bet_options,
-    build_bets,
-    build_rules,
-    build_shoe,
-    output_options,
-    rules_options,
-    shoe_options,
-)
+from exactodds.cli.options import built_options, output_options
 from exactodds.errors import ExactOddsError
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 
 
 @click.command()
-@shoe_options
-@rules_options
-@bet_options
+@built_options()
 @click.option(
     "--high",
     default="6789",
@@ -68,7 +59,9 @@ def edgesort(
     output_format: str,
     digits: int,
     exact: bool,
-    **settings: Any,
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
 ) -> None:
     """Edge sorting: the best bet for each pattern of groups seen, and the advantage.
 
@@ -83,23 +76,6 @@ def edgesort(
     from exactodds.report.advantage import render_edge_sort, render_search
 
     try:
-        shoe = build_shoe(settings["decks"], settings["shoe_spec"], settings["remove"])
-        rules = build_rules(
-            settings["variant"],
-            settings["commission"],
-            settings["tie_pays"],
-            settings["tie_loses"],
-            settings["rules_file"],
-        )
-        bets = None
-        if settings["selection"] is not None or settings["bet_files"]:
-            bets = build_bets(
-                rules,
-                settings["selection"],
-                settings["pays"],
-                settings["paytable"],
-                settings["bet_files"],
-            )
         if search:
             best = search_partitions(shoe, rules, bets, seen, by)
             emit(render_search(best, top, output_format, digits))
