@@ -151,11 +151,6 @@ LONG_FOR_NOW = {
     ("report/parsheet_xlsx.py", "_bet_sheet"): "the par sheet's own work (issue 21)",
     ("report/parsheet_render.py", "_bet_blocks"): "the par sheet's own work (issue 21)",
     ("simulation/dealing.py", "deal_shoes"): "one vectorised pass over a block of shoes",
-    ("web/app.py", "create_app"): "the web app's module-level handlers (issue 16, web part)",
-    (
-        "web/openapi.py",
-        "openapi_schema",
-    ): "the web app's module-level handlers (issue 16, web part)",
 }
 
 
@@ -180,4 +175,6 @@ def test_no_function_is_longer_than_80_lines_of_code() -> None:
             length = _code_lines(lines, node)
             if length > LONGEST_FUNCTION and (where, node.name) not in LONG_FOR_NOW:
                 long.append(f"{module}.{node.name} (line {node.lineno}): {length} lines of code")
+            if length <= LONGEST_FUNCTION and (where, node.name) in LONG_FOR_NOW:
+                long.append(f"{module}.{node.name} is short now: take it off LONG_FOR_NOW")
     assert not long, "\n".join(long)
