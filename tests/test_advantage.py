@@ -44,10 +44,10 @@ from exactodds.advantage.depth import (
     partial_shoe,
 )
 from exactodds.advantage.edgesort import EdgeSortError, edge_sort, search_partitions
+from exactodds.analysis.known import analyze_known
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
-from exactodds.analysis.known import analyze_known
 from exactodds.numbers import percent_string
 
 BETS = select_bets("main,dragon7,big,egalite_5")
