@@ -148,8 +148,6 @@ def test_the_public_names_for_type_checkers_are_the_public_names() -> None:
 LONGEST_FUNCTION = 80
 #: Functions still longer, in areas other work is reshaping; each is a debt, not a licence.
 LONG_FOR_NOW = {
-    ("report/parsheet_xlsx.py", "_bet_sheet"): "the par sheet's own work (issue 21)",
-    ("report/parsheet_render.py", "_bet_blocks"): "the par sheet's own work (issue 21)",
     ("simulation/dealing.py", "deal_shoes"): "one vectorised pass over a block of shoes",
 }
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..analysis.removal import LinearCount
 from ..analysis.tails import Bounded, one_in
 from ..bets.custom import custom_conditions
 from ..numbers import decimal_string, fraction_string, percent_string, square_root_decimal_string
@@ -274,14 +275,26 @@ def _plain(value: Fraction, digits: int) -> str:
 
 
 def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Block]:
+    """One bet's section of the document, in reading order."""
     name = sheet.name
-    result = sheet.result
-    percent_digits = max(digits - 2, 0)
     yield Heading(2, f"Bet: {name}", anchor=name)
     pays = ", ".join(f"{row.outcome} {fraction_string(row.pay)}" for row in sheet.rows)
-    yield Paragraph(f"{result.bet.description} Pays (net, to 1): {pays}.")
+    yield Paragraph(f"{sheet.result.bet.description} Pays (net, to 1): {pays}.")
+    yield from _outcome_blocks(sheet, digits)
+    yield from _figure_blocks(sheet, digits)
+    yield from _volatility_blocks(sheet, digits)
+    yield from _win_blocks(sheet, parsheet, digits)
+    yield Figure(
+        name, "hold", f"{name}: win as % of handle, normal bands against the rounds played"
+    )
+    yield Figure(name, "distribution", f"{name}: probability of each net result")
+    yield from _removal_blocks(sheet, parsheet, digits)
+    yield from _breakeven_blocks(sheet, digits)
 
-    yield Heading(3, "Outcomes")
+
+def _outcome_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
+    """The outcome table: pay, combinations, probability and return of each outcome, and the
+    total."""
     rows = [
         (
             row.outcome,
@@ -308,8 +321,9 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
             "",
         )
     )
+    yield Heading(3, "Outcomes")
     yield Table(
-        f"{name}-outcomes",
+        f"{sheet.name}-outcomes",
         (
             "Outcome",
             "Pays",
@@ -324,13 +338,18 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
         (False, True, True, True, True, True, True, True),
     )
 
+
+def _figure_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
+    """The bet's figures (EV, house edge, hit, push and loss, variance, SD), decimal and exact."""
+    result = sheet.result
+    percent_digits = max(digits - 2, 0)
     per_resolved = result.house_edge_per_resolved_bet
+
+    def exact_row(label: str, value: Fraction) -> tuple[str, str, str]:
+        return (label, decimal_string(value, digits), fraction_string(value))
+
     figures: list[tuple[str, str, str]] = [
-        (
-            "Expected value (EV)",
-            decimal_string(result.expected_value, digits),
-            fraction_string(result.expected_value),
-        ),
+        exact_row("Expected value (EV)", result.expected_value),
         (
             "House edge",
             percent_string(result.house_edge, percent_digits),
@@ -341,32 +360,23 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
             _percent_or_dash(per_resolved, percent_digits),
             "-" if per_resolved is None else fraction_string(per_resolved),
         ),
-        (
-            "Hit frequency",
-            decimal_string(result.win_probability, digits),
-            fraction_string(result.win_probability),
-        ),
-        (
-            "Push probability",
-            decimal_string(result.push_probability, digits),
-            fraction_string(result.push_probability),
-        ),
-        (
-            "Loss probability",
-            decimal_string(result.loss_probability, digits),
-            fraction_string(result.loss_probability),
-        ),
-        ("Variance", decimal_string(result.variance, digits), fraction_string(result.variance)),
+        exact_row("Hit frequency", result.win_probability),
+        exact_row("Push probability", result.push_probability),
+        exact_row("Loss probability", result.loss_probability),
+        exact_row("Variance", result.variance),
         ("Standard deviation", result.standard_deviation(digits), "sqrt(variance)"),
     ]
     yield Heading(3, "Figures")
     yield Table(
-        f"{name}-figures", ("Figure", "Value", "Exact"), tuple(figures), (False, True, True)
+        f"{sheet.name}-figures", ("Figure", "Value", "Exact"), tuple(figures), (False, True, True)
     )
 
+
+def _volatility_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
+    """The volatility index at each confidence: z, VI = z * sd, and VI squared exactly."""
     yield Heading(3, "Volatility index")
     yield Table(
-        f"{name}-volatility",
+        f"{sheet.name}-volatility",
         ("Confidence", "z", "VI = z * sd", "VI squared (exact)"),
         tuple(
             (
@@ -380,77 +390,85 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
         (False, True, True, True),
     )
 
-    yield from _win_blocks(sheet, parsheet, digits)
-    yield Figure(
-        name, "hold", f"{name}: win as % of handle, normal bands against the rounds played"
-    )
-    yield Figure(name, "distribution", f"{name}: probability of each net result")
 
+def _removal_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Block]:
+    """Effect of removal: one row per rank, the skipped ranks, the derived count, its figure."""
+    name = sheet.name
     yield Heading(3, "Effect of removal")
     if sheet.effects is None or parsheet.removal is None:
         yield Paragraph(f"Not computed: {parsheet.removal_reason}")
-    else:
-        removal = parsheet.removal
-        count = sheet.count
-        yield Paragraph(REMOVAL_TEXT.format(max_tag=parsheet.max_tag))
-        removal_rows = []
-        for rank, effect in sheet.effects.items():
-            cards = parsheet.shoe.rank_count(rank)
-            if effect is None:
-                removal_rows.append((rank, f"{cards}", "-", "-", "-", "-"))
-                continue
-            removal_rows.append(
-                (
-                    rank,
-                    f"{cards}",
-                    fraction_string(effect),
-                    percent_string(effect, digits),
-                    decimal_string(removal.expected_values[name] + effect, digits),
-                    "-" if count is None else f"{count.tags.get(rank, 0):+d}".replace("+0", "0"),
-                )
+        return
+    removal = parsheet.removal
+    count = sheet.count
+    yield Paragraph(REMOVAL_TEXT.format(max_tag=parsheet.max_tag))
+    removal_rows = []
+    for rank, effect in sheet.effects.items():
+        cards = parsheet.shoe.rank_count(rank)
+        if effect is None:
+            removal_rows.append((rank, f"{cards}", "-", "-", "-", "-"))
+            continue
+        removal_rows.append(
+            (
+                rank,
+                f"{cards}",
+                fraction_string(effect),
+                percent_string(effect, digits),
+                decimal_string(removal.expected_values[name] + effect, digits),
+                "-" if count is None else f"{count.tags.get(rank, 0):+d}".replace("+0", "0"),
             )
-        yield Table(
-            f"{name}-removal",
-            ("Rank", "Cards", "Effect (exact)", "Effect", "EV after", "Tag"),
-            tuple(removal_rows),
-            (False, True, True, True, True, True),
         )
-        for rank, reason in removal.skipped.items():
-            yield Paragraph(f"Rank {rank} skipped: {reason}")
-        if count is not None:
-            if count.correlation is None or not count.correlation.defined:
-                correlation = "undefined"
-            else:
-                correlation = count.correlation.decimal(4)
-            balance = "balanced" if count.balanced else f"imbalance {count.imbalance}"
-            yield Paragraph(
-                f"Derived count: level {count.max_tag} ({balance}), betting correlation "
-                f"{correlation}; effects weighted by the cards of each rank add up to "
-                f"{fraction_string(sheet.weighted_sum or 0)}."
-            )
-        yield Figure(name, "removal", f"{name}: effect of removal by rank, with the count's tags")
+    yield Table(
+        f"{name}-removal",
+        ("Rank", "Cards", "Effect (exact)", "Effect", "EV after", "Tag"),
+        tuple(removal_rows),
+        (False, True, True, True, True, True),
+    )
+    for rank, reason in removal.skipped.items():
+        yield Paragraph(f"Rank {rank} skipped: {reason}")
+    if count is not None:
+        yield Paragraph(_count_sentence(count, sheet.weighted_sum))
+    yield Figure(name, "removal", f"{name}: effect of removal by rank, with the count's tags")
 
-    if sheet.breakevens:
-        yield Heading(3, "Break-even pays")
-        yield Table(
-            f"{name}-breakeven",
-            ("Pay", "Now", "Break-even (exact)", "Break-even", "Note"),
-            tuple(
-                (
-                    pay.name,
-                    fraction_string(pay.current),
-                    "-" if pay.value is None else fraction_string(pay.value),
-                    "-" if pay.value is None else decimal_string(pay.value, digits),
-                    pay.reason or pay.note or "",
-                )
-                for pay in sheet.breakevens
-            ),
-            (False, True, True, True, False),
-        )
-        yield Paragraph(
-            "The value of each pay (to 1; for the commission, the share of a Banker win) at "
-            "which the bet's EV is exactly zero, every other pay as above."
-        )
+
+def _count_sentence(count: LinearCount, weighted_sum: Fraction | None) -> str:
+    """The derived count in one sentence: level, balance, betting correlation, and the effects
+    weighted by the cards of each rank."""
+    if count.correlation is None or not count.correlation.defined:
+        correlation = "undefined"
+    else:
+        correlation = count.correlation.decimal(4)
+    balance = "balanced" if count.balanced else f"imbalance {count.imbalance}"
+    return (
+        f"Derived count: level {count.max_tag} ({balance}), betting correlation "
+        f"{correlation}; effects weighted by the cards of each rank add up to "
+        f"{fraction_string(weighted_sum or 0)}."
+    )
+
+
+def _breakeven_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
+    """Break-even pays (EV exactly zero, the other pays fixed), when the sheet has them."""
+    if not sheet.breakevens:
+        return
+    yield Heading(3, "Break-even pays")
+    yield Table(
+        f"{sheet.name}-breakeven",
+        ("Pay", "Now", "Break-even (exact)", "Break-even", "Note"),
+        tuple(
+            (
+                pay.name,
+                fraction_string(pay.current),
+                "-" if pay.value is None else fraction_string(pay.value),
+                "-" if pay.value is None else decimal_string(pay.value, digits),
+                pay.reason or pay.note or "",
+            )
+            for pay in sheet.breakevens
+        ),
+        (False, True, True, True, False),
+    )
+    yield Paragraph(
+        "The value of each pay (to 1; for the commission, the share of a Banker win) at "
+        "which the bet's EV is exactly zero, every other pay as above."
+    )
 
 
 def document(sheet: ParSheet, digits: int = 10) -> list[Block]:

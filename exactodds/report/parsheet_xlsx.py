@@ -36,6 +36,7 @@ openpyxl is imported inside :func:`write_xlsx` only.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
@@ -173,7 +174,19 @@ def _cell(text: str) -> tuple[Any, str | None, str | None]:
     return text, None, note
 
 
+@dataclass(frozen=True)
+class _Rows:
+    """Where a bet sheet's cells are that later formulas refer to (row numbers)."""
+
+    first: int  # the first outcome
+    expected_value: int
+    house_edge: int
+    deviation: int  # standard deviation
+
+
 def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
+    """One bet's worksheet: header, outcomes, figures, volatility, hold, removal, break-even,
+    the exact tails and per-hour tables of the document, and the rounding convention."""
     name = sheet.name
     analysis = parsheet.analysis
     writer.line(f"Par sheet: {name}", bold=True)
@@ -181,10 +194,32 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
     writer.line("Rules", analysis.rules.describe())
     writer.line("Bet", sheet.result.bet.description)
     writer.skip()
-    total_row = writer.line(
+    total = writer.line(
         "Total combinations (six-card sequences)", analysis.total, str(analysis.total)
     )
     writer.skip()
+    first, last = _outcome_rows(writer, sheet, total)
+    rows = _figure_rows(writer, sheet, first, last)
+    _volatility_rows(writer, sheet, rows)
+    _hold_rows(writer, sheet, parsheet, rows)
+    _removal_rows(writer, sheet, parsheet)
+    _breakeven_rows(writer, sheet, rows)
+    writer.blocks(
+        [
+            block
+            for block in _bet_document(parsheet, name)
+            if not isinstance(block, Table)
+            or block.identifier
+            in (f"{name}-tails", f"{name}-percentiles", f"{name}-hourly", f"{name}-hold")
+        ]
+    )
+    writer.skip()
+    writer.line(CONVENTION)
+
+
+def _outcome_rows(writer: _Writer, sheet: BetSheet, total: int) -> tuple[int, int]:
+    """The outcome table (pays, combinations, probability = combinations / total, return =
+    pay * probability) and its total; the rows of the first and the last outcome."""
     writer.line(
         "Outcome",
         "Pays (to 1)",
@@ -206,22 +241,20 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
             fraction_string(row.pay),
             row.count,
             str(row.count),
-            f"=D{current}/$B${total_row}",
+            f"=D{current}/$B${total}",
             fraction_string(row.probability),
             f"=B{current}*F{current}",
             fraction_string(row.contribution),
             formats={6: _PROBABILITY_FORMAT, 8: _PROBABILITY_FORMAT},
         )
     last = writer.row
-    outcomes = {row.outcome: first + index for index, row in enumerate(sheet.rows)}
-    pays, probabilities = f"B{first}:B{last}", f"F{first}:F{last}"
     writer.line(
         "Total",
         None,
         None,
         f"=SUM(D{first}:D{last})",
         str(sum(row.count for row in sheet.rows)),
-        f"=SUM({probabilities})",
+        f"=SUM(F{first}:F{last})",
         fraction_string(sum((row.probability for row in sheet.rows), Fraction(0))),
         f"=SUM(H{first}:H{last})",
         fraction_string(sheet.expected_value),
@@ -229,19 +262,22 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
         formats={6: _PROBABILITY_FORMAT, 8: _PROBABILITY_FORMAT},
     )
     writer.skip()
+    return first, last
 
+
+def _figure_rows(writer: _Writer, sheet: BetSheet, first: int, last: int) -> _Rows:
+    """EV, house edge, hit, push and loss, edge per resolved bet, variance and SD, as formulas
+    over the outcome table (rows *first* to *last*) with the exact value beside."""
     result = sheet.result
+    pays, probabilities = f"B{first}:B{last}", f"F{first}:F{last}"
     writer.line("Figure", "Value", "Exact", "How", bold=True)
-    top = writer.row
-    # The rows below, in order: EV, house edge, hit, push, loss, per resolved, variance, SD.
-    ev, edge, push, variance, deviation = top + 1, top + 2, top + 4, top + 7, top + 8
-    writer.line(
+    ev = writer.line(
         "Expected value (EV)",
         f"=SUM(H{first}:H{last})",
         fraction_string(result.expected_value),
         "sum of the returns",
     )
-    writer.line(
+    edge = writer.line(
         "House edge",
         f"=-B{ev}",
         fraction_string(result.house_edge),
@@ -254,7 +290,7 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
         fraction_string(result.win_probability),
         "probability of a win",
     )
-    writer.line(
+    push = writer.line(
         "Push probability",
         f"=SUMIF({pays},0,{probabilities})",
         fraction_string(result.push_probability),
@@ -274,20 +310,24 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
         "house edge / (1 - push probability)",
         formats={2: _PERCENT_FORMAT},
     )
-    writer.line(
+    variance = writer.line(
         "Variance",
         f"=SUMPRODUCT({pays},{pays},{probabilities})-B{ev}^2",
         fraction_string(result.variance),
         "E[result^2] - EV^2",
     )
-    writer.line(
+    deviation = writer.line(
         "Standard deviation (SD)",
         f"=SQRT(B{variance})",
         result.standard_deviation(TEXT_DIGITS),
         "sqrt(variance), correctly rounded",
     )
     writer.skip()
+    return _Rows(first, ev, edge, deviation)
 
+
+def _volatility_rows(writer: _Writer, sheet: BetSheet, rows: _Rows) -> None:
+    """The volatility index at each confidence: VI = z * SD, with the exact VI squared."""
     writer.line(
         "Confidence",
         "z",
@@ -301,12 +341,16 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
         writer.line(
             f"{index.confidence}%",
             float(index.z),
-            f"=B{current}*$B${deviation}",
+            f"=B{current}*$B${rows.deviation}",
             index.decimal(TEXT_DIGITS),
             fraction_string(index.squared),
         )
     writer.skip()
 
+
+def _hold_rows(writer: _Writer, sheet: BetSheet, parsheet: ParSheet, rows: _Rows) -> None:
+    """The hold's normal band after each number of rounds (house edge -+ z * SD / SQRT(rounds),
+    clipped to what is possible), with the exact chance of landing inside it."""
     writer.line(
         "Rounds",
         "Confidence",
@@ -326,7 +370,7 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
     }
     for band in sheet.holds:
         current = writer.row + 1
-        half = f"C{current}*$B${deviation}/SQRT(A{current})"
+        half = f"C{current}*$B${rows.deviation}/SQRT(A{current})"
         low, high = f"D{current}-{half}", f"D{current}+{half}"
         if band.clipped_low:
             low = f"MAX({fraction_string(band.floor)},{low})"
@@ -337,7 +381,7 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
             band.rounds,
             f"{band.confidence}%",
             float(band.z),
-            f"=$B${edge}",
+            f"=$B${rows.house_edge}",
             f"={low}",
             f"={high}",
             band.low_percent(TEXT_DIGITS - 2),
@@ -347,68 +391,67 @@ def _bet_sheet(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
         )
     writer.skip()
 
+
+def _removal_rows(writer: _Writer, sheet: BetSheet, parsheet: ParSheet) -> None:
+    """Effect of removal of one card of each rank, the derived count's tags and betting
+    correlation, and the weighted sum of the effects (or why they were not computed)."""
     writer.line("Effect of removal (one card of each rank)", bold=True)
     if sheet.effects is None or parsheet.removal is None:
         writer.line(f"Not computed: {parsheet.removal_reason}")
-    else:
-        writer.line(REMOVAL_TEXT.format(max_tag=parsheet.max_tag))
+        writer.skip()
+        return
+    writer.line(REMOVAL_TEXT.format(max_tag=parsheet.max_tag))
+    writer.line("Rank", "Cards", "Effect", "Effect (exact)", "EV after (exact)", "Tag", bold=True)
+    before = parsheet.removal.expected_values[sheet.name]
+    count = sheet.count
+    for rank, effect in sheet.effects.items():
+        tag = count.tags.get(rank, 0) if count is not None else None
         writer.line(
-            "Rank", "Cards", "Effect", "Effect (exact)", "EV after (exact)", "Tag", bold=True
+            rank,
+            parsheet.shoe.rank_count(rank),
+            None if effect is None else float(effect),
+            "-" if effect is None else fraction_string(effect),
+            "-" if effect is None else fraction_string(before + effect),
+            None if effect is None else tag,
         )
-        before = parsheet.removal.expected_values[name]
-        for rank, effect in sheet.effects.items():
-            tag = sheet.count.tags.get(rank, 0) if sheet.count is not None else None
-            writer.line(
-                rank,
-                parsheet.shoe.rank_count(rank),
-                None if effect is None else float(effect),
-                "-" if effect is None else fraction_string(effect),
-                "-" if effect is None else fraction_string(before + effect),
-                None if effect is None else tag,
-            )
-        count = sheet.count
-        if count is not None:
-            defined = count.correlation is not None and count.correlation.defined
-            writer.line(
-                "Betting correlation",
-                count.correlation_decimal(TEXT_DIGITS) if defined else "undefined",
-                f"level {count.max_tag}, "
-                + ("balanced" if count.balanced else f"imbalance {count.imbalance}"),
-            )
-        writer.line("Weighted sum of effects", fraction_string(sheet.weighted_sum or 0))
+    if count is not None:
+        defined = count.correlation is not None and count.correlation.defined
+        writer.line(
+            "Betting correlation",
+            count.correlation_decimal(TEXT_DIGITS) if defined else "undefined",
+            f"level {count.max_tag}, "
+            + ("balanced" if count.balanced else f"imbalance {count.imbalance}"),
+        )
+    writer.line("Weighted sum of effects", fraction_string(sheet.weighted_sum or 0))
     writer.skip()
 
-    if sheet.breakevens:
-        writer.line("Break-even pays (EV = 0, other pays fixed)", bold=True)
-        writer.line("Pay", "Now", "Break-even", "Break-even (exact)", "Note", bold=True)
-        for pay in sheet.breakevens:
-            outcome = "win" if pay.name == "commission" else _outcome_of(pay.name, sheet)
-            at = outcomes.get(outcome)
-            if pay.value is None or at is None:
-                formula: Any = "-"
-            elif pay.name == "commission":
-                # EV is linear in c: EV(c) = EV(now) - p(win) * (c - now).
-                formula = f"=B{ev}/F{at}+B{writer.row + 1}"
-            else:
-                formula = f"=B{at}-B{ev}/F{at}"
-            writer.line(
-                pay.name,
-                float(pay.current) if pay.current.denominator != 1 else pay.current.numerator,
-                formula,
-                "-" if pay.value is None else fraction_string(pay.value),
-                pay.reason or pay.note or "",
-            )
-    writer.blocks(
-        [
-            block
-            for block in _bet_document(parsheet, name)
-            if not isinstance(block, Table)
-            or block.identifier
-            in (f"{name}-tails", f"{name}-percentiles", f"{name}-hourly", f"{name}-hold")
-        ]
-    )
-    writer.skip()
-    writer.line(CONVENTION)
+
+def _breakeven_rows(writer: _Writer, sheet: BetSheet, rows: _Rows) -> None:
+    """Break-even pays (EV = 0, the other pays fixed) as formulas over the EV and the outcome's
+    probability, with the exact value beside, when the sheet has them."""
+    if not sheet.breakevens:
+        return
+    outcomes = {row.outcome: rows.first + index for index, row in enumerate(sheet.rows)}
+    ev = rows.expected_value
+    writer.line("Break-even pays (EV = 0, other pays fixed)", bold=True)
+    writer.line("Pay", "Now", "Break-even", "Break-even (exact)", "Note", bold=True)
+    for pay in sheet.breakevens:
+        outcome = "win" if pay.name == "commission" else _outcome_of(pay.name, sheet)
+        at = outcomes.get(outcome)
+        if pay.value is None or at is None:
+            formula: Any = "-"
+        elif pay.name == "commission":
+            # EV is linear in c: EV(c) = EV(now) - p(win) * (c - now).
+            formula = f"=B{ev}/F{at}+B{writer.row + 1}"
+        else:
+            formula = f"=B{at}-B{ev}/F{at}"
+        writer.line(
+            pay.name,
+            float(pay.current) if pay.current.denominator != 1 else pay.current.numerator,
+            formula,
+            "-" if pay.value is None else fraction_string(pay.value),
+            pay.reason or pay.note or "",
+        )
 
 
 def _bet_document(parsheet: ParSheet, name: str) -> list[Any]:
