@@ -416,18 +416,16 @@ def deal_shoes(
         shoe_of = round_of = depth = round_cards = summary = np.zeros(0, dtype=np.int64)
     order = np.lexsort((round_of, shoe_of))
     shoe_of, round_of, depth = shoe_of[order], round_of[order], depth[order]
-    # Cards the counter has seen before each position: a running count per card type.
+    rounds_per_shoe = np.bincount(shoe_of, minlength=shoes).astype(np.int64)
+    # The counter sees every card but the face-down burns (52: seen by no one).
     seen = np.where(hidden, 52, cards[:, :size])
-    onehot = seen[:, :, None] == np.arange(52)[None, None, :]
-    before_position = np.zeros((shoes, size + 1, 52), dtype=np.int16)
-    np.cumsum(onehot, axis=1, out=before_position[:, 1:, :])
-    known = procedure.decks - before_position[shoe_of, depth].astype(np.int64)
+    known = procedure.decks - _seen_before(seen, shoe_of, depth, rounds_per_shoe)
     return DealtBlock(
         first_shoe=first_shoe,
         shoes=shoes,
         cards=cards[:, :size],
         exposed=exposed,
-        rounds_per_shoe=np.bincount(shoe_of, minlength=shoes).astype(np.int64),
+        rounds_per_shoe=rounds_per_shoe,
         round_shoe=shoe_of,
         round_number=round_of,
         depth=depth,
@@ -435,3 +433,37 @@ def deal_shoes(
         summary=summary[order],
         known=known,
     )
+
+
+def _seen_before(
+    seen: IntArray, shoe_of: IntArray, depth: IntArray, rounds_per_shoe: IntArray
+) -> IntArray:
+    """Per round, how many cards of each type were seen before it (52 in *seen*: unseen).
+
+    Each seen card is counted once, in the first round of its shoe that starts after it;
+    a running sum over each shoe's rounds then gives every round its count (5x fewer rows
+    than a running count at every position of the shoe).
+
+    >>> seen = np.array([[0, 52, 1, 0, 2, 3]])
+    >>> _seen_before(seen, np.array([0, 0]), np.array([2, 4]), np.array([2]))[:, :4].tolist()
+    [[1, 0, 0, 0], [2, 1, 0, 0]]
+    """
+    shoes, size = seen.shape
+    rounds = len(shoe_of)
+    if rounds == 0:  # pragma: no cover - the procedure always leaves room for one round
+        return np.zeros((0, 52), dtype=np.int64)
+    # Rounds are ordered by shoe, then depth: one sorted key per round and per position.
+    round_keys = shoe_of * (size + 1) + depth
+    shoe_of_position = np.repeat(np.arange(shoes), size)
+    position_keys = shoe_of_position * (size + 1) + np.tile(np.arange(size), shoes)
+    row = np.searchsorted(round_keys, position_keys, side="right")
+    flat = seen.ravel()
+    keep = (row < rounds) & (flat < 52)
+    keep[keep] = shoe_of[row[keep]] == shoe_of_position[keep]
+    counts = np.bincount(row[keep] * 52 + flat[keep], minlength=rounds * 52).reshape(rounds, 52)
+    # One running sum over all rounds, restarted at each shoe's first round (every shoe
+    # deals at least one round, so every shoe has a first round).
+    starts = np.cumsum(rounds_per_shoe) - rounds_per_shoe
+    totals = np.add.reduceat(counts, starts, axis=0)
+    counts[starts[1:]] -= totals[:-1]
+    return np.cumsum(counts, axis=0, out=counts)
