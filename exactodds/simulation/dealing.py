@@ -346,80 +346,18 @@ def deal_shoes(
         exposed = np.full(shoes, -1, dtype=np.int64)
         start = np.full(shoes, procedure.most_burned, dtype=np.int64)
         hidden = positions < start[:, None]
-    naturals = np.zeros(10, dtype=bool)
-    naturals[sorted(tableau.natural_totals)] = True
-    player_draws = np.array(tableau.player_draws, dtype=bool)
-    banker_stood = np.array(tableau.banker_draws_when_player_stood, dtype=bool)
-    banker_draws = np.array(tableau.banker_draws, dtype=bool)
-    cut_at = size - procedure.cut
-    position = start.copy()
-    remaining = np.full(shoes, -1, dtype=np.int64)  # rounds left once the cut card is out
-    active = np.ones(shoes, dtype=bool)
-    number = np.zeros(shoes, dtype=np.int64)
-    offsets = np.arange(ROUND_CARDS)[None, :]
-    records: list[tuple[IntArray, ...]] = []
-    while True:
-        active &= size - position >= ROUND_CARDS
-        out = active & (remaining < 0) & (position >= cut_at)
-        remaining[out] = procedure.rounds_when_cut_first  # the cut card is this round's first card
-        active &= remaining != 0
-        live = np.flatnonzero(active)
-        if live.size == 0:
-            break
-        at = position[live]
-        dealt = cards[live[:, None], at[:, None] + offsets]
-        values = CARD_VALUES[dealt]
-        player = (values[:, 0] + values[:, 2]) % 10
-        banker = (values[:, 1] + values[:, 3]) % 10
-        player_natural = naturals[player]
-        banker_natural = naturals[banker]
-        natural = player_natural | banker_natural
-        player_third = ~natural & player_draws[player]
-        banker_third = ~natural & np.where(
-            player_third, banker_draws[banker, values[:, 4]], banker_stood[banker]
-        )
-        # The Banker's third card is the fifth card when the Player stood, else the sixth.
-        banker_card = np.where(player_third, values[:, 5], values[:, 4])
-        final_player = np.where(player_third, (player + values[:, 4]) % 10, player)
-        final_banker = np.where(banker_third, (banker + banker_card) % 10, banker)
-        used = 4 + player_third.astype(np.int64) + banker_third
-        ranks = dealt // 4
-        player_pair = np.where(dealt[:, 0] == dealt[:, 2], 2, ranks[:, 0] == ranks[:, 2])
-        banker_pair = np.where(dealt[:, 1] == dealt[:, 3], 2, ranks[:, 1] == ranks[:, 3])
-        key = final_player
-        for digit, radix in zip(
-            (
-                final_banker,
-                player_third,
-                banker_third,
-                player_natural,
-                banker_natural,
-                player_pair,
-                banker_pair,
-            ),
-            _RADICES[1:],
-            strict=True,
-        ):
-            key = key * radix + digit
-        records.append((live, number[live], at, used, key))
-        before = remaining[live] < 0
-        remaining[live[~before]] -= 1
-        # The cut card came out in the middle of this round.
-        remaining[live[before & (at + used > cut_at)]] = procedure.after_cut
-        position[live] += used
-        number[live] += 1
-    if records:
-        shoe_of, round_of, depth, round_cards, summary = (
-            np.concatenate(column) for column in zip(*records, strict=True)
-        )
-    else:  # pragma: no cover - the procedure always leaves room for one round
-        shoe_of = round_of = depth = round_cards = summary = np.zeros(0, dtype=np.int64)
-    order = np.lexsort((round_of, shoe_of))
-    shoe_of, round_of, depth = shoe_of[order], round_of[order], depth[order]
+    used, summary = _rounds_everywhere(tableau, cards, size)
+    chain = _round_starts(start, used, size)
+    dealt = _rounds_dealt(procedure, chain, used, size)
+    taken = np.arange(chain.shape[1])[None, :] < dealt[:, None]
+    shoe_of, round_of = (axis.astype(np.int64) for axis in np.nonzero(taken))
+    depth = chain[taken]
+    round_cards = used[shoe_of, depth]
+    summary = summary[shoe_of, depth]
     rounds_per_shoe = np.bincount(shoe_of, minlength=shoes).astype(np.int64)
     # The counter sees every card but the face-down burns (52: seen by no one).
     seen = np.where(hidden, 52, cards[:, :size])
-    known = procedure.decks - _seen_before(seen, shoe_of, depth, rounds_per_shoe)
+    known = _known_before(procedure.decks, seen, shoe_of, depth, rounds_per_shoe)
     return DealtBlock(
         first_shoe=first_shoe,
         shoes=shoes,
@@ -429,24 +367,25 @@ def deal_shoes(
         round_shoe=shoe_of,
         round_number=round_of,
         depth=depth,
-        round_cards=round_cards[order],
-        summary=summary[order],
+        round_cards=round_cards,
+        summary=summary,
         known=known,
     )
 
 
-def _seen_before(
-    seen: IntArray, shoe_of: IntArray, depth: IntArray, rounds_per_shoe: IntArray
+def _known_before(
+    decks: int, seen: IntArray, shoe_of: IntArray, depth: IntArray, rounds_per_shoe: IntArray
 ) -> IntArray:
-    """Per round, how many cards of each type were seen before it (52 in *seen*: unseen).
+    """Per round, the card counts of *decks* full decks less the cards seen before it.
 
-    Each seen card is counted once, in the first round of its shoe that starts after it;
-    a running sum over each shoe's rounds then gives every round its count (5x fewer rows
-    than a running count at every position of the shoe).
+    *seen* holds each shoe's cards in dealing order, 52 for a card no one sees.  Each seen
+    card is counted once, in the first round of its shoe that starts after it; a running
+    sum over each shoe's rounds then gives every round its count (5x fewer rows than a
+    running count at every position of the shoe).
 
     >>> seen = np.array([[0, 52, 1, 0, 2, 3]])
-    >>> _seen_before(seen, np.array([0, 0]), np.array([2, 4]), np.array([2]))[:, :4].tolist()
-    [[1, 0, 0, 0], [2, 1, 0, 0]]
+    >>> _known_before(1, seen, np.array([0, 0]), np.array([2, 4]), np.array([2]))[:, :4].tolist()
+    [[0, 1, 1, 1], [-1, 0, 1, 1]]
     """
     shoes, size = seen.shape
     rounds = len(shoe_of)
@@ -461,9 +400,105 @@ def _seen_before(
     keep = (row < rounds) & (flat < 52)
     keep[keep] = shoe_of[row[keep]] == shoe_of_position[keep]
     counts = np.bincount(row[keep] * 52 + flat[keep], minlength=rounds * 52).reshape(rounds, 52)
-    # One running sum over all rounds, restarted at each shoe's first round (every shoe
-    # deals at least one round, so every shoe has a first round).
+    # One running sum of the negated counts over all rounds, restarted at each shoe's
+    # first round from the full shoe (every shoe deals at least one round).
     starts = np.cumsum(rounds_per_shoe) - rounds_per_shoe
     totals = np.add.reduceat(counts, starts, axis=0)
-    counts[starts[1:]] -= totals[:-1]
+    np.negative(counts, out=counts)
+    counts[starts[1:]] += totals[:-1]
+    counts[0] += decks
     return np.cumsum(counts, axis=0, out=counts)
+
+
+def _rounds_everywhere(tableau: Tableau, cards: IntArray, size: int) -> tuple[IntArray, IntArray]:
+    """For a round starting at every position of every shoe: its cards used and summary key.
+
+    The dealing order is fixed, so each position's round is known before the walk from
+    round to round (:func:`_round_starts`) picks the positions actually dealt.  *cards*
+    has ``ROUND_CARDS`` cards of padding after *size*, read only past the last round.
+    """
+    naturals = np.zeros(10, dtype=bool)
+    naturals[sorted(tableau.natural_totals)] = True
+    player_draws = np.array(tableau.player_draws, dtype=bool)
+    banker_stood = np.array(tableau.banker_draws_when_player_stood, dtype=bool)
+    banker_draws = np.array(tableau.banker_draws, dtype=bool)
+    values = CARD_VALUES[cards]
+    card = [cards[:, offset : offset + size] for offset in range(4)]
+    value = [values[:, offset : offset + size] for offset in range(ROUND_CARDS)]
+    player = (value[0] + value[2]) % 10
+    banker = (value[1] + value[3]) % 10
+    player_natural = naturals[player]
+    banker_natural = naturals[banker]
+    natural = player_natural | banker_natural
+    player_third = ~natural & player_draws[player]
+    banker_third = ~natural & np.where(
+        player_third, banker_draws[banker, value[4]], banker_stood[banker]
+    )
+    # The Banker's third card is the fifth card when the Player stood, else the sixth.
+    banker_card = np.where(player_third, value[5], value[4])
+    final_player = np.where(player_third, (player + value[4]) % 10, player)
+    final_banker = np.where(banker_third, (banker + banker_card) % 10, banker)
+    used = 4 + player_third.astype(np.int64) + banker_third
+    player_pair = np.where(card[0] == card[2], 2, card[0] // 4 == card[2] // 4)
+    banker_pair = np.where(card[1] == card[3], 2, card[1] // 4 == card[3] // 4)
+    key = final_player
+    for digit, radix in zip(
+        (
+            final_banker,
+            player_third,
+            banker_third,
+            player_natural,
+            banker_natural,
+            player_pair,
+            banker_pair,
+        ),
+        _RADICES[1:],
+        strict=True,
+    ):
+        key = key * radix + digit
+    return used, key
+
+
+def _round_starts(start: IntArray, used: IntArray, size: int) -> IntArray:
+    """Each shoe's round starting positions, from its first round while a round fits.
+
+    Row ``s`` walks ``start[s]``, then each round's start plus its cards used; past the
+    last round that fits (fewer than ``ROUND_CARDS`` cards left) it holds ``size``.
+    """
+    shoes = len(start)
+    # A flat successor per position; a position where no round fits leads to the sentinel.
+    stride = size + 1
+    successor = np.full((shoes, stride), size, dtype=np.int64)
+    fits = size - ROUND_CARDS + 1
+    successor[:, :fits] = np.minimum(np.arange(fits) + used[:, :fits], size)
+    flat = (successor + (np.arange(shoes) * stride)[:, None]).ravel()
+    position = start + np.arange(shoes) * stride
+    position = np.where(start < fits, position, np.arange(shoes) * stride + size)
+    steps = [position]
+    end = np.arange(shoes) * stride + size
+    while not (position == end).all():
+        position = flat[position]
+        steps.append(position)
+    return np.column_stack(steps) - (np.arange(shoes) * stride)[:, None]
+
+
+def _rounds_dealt(
+    procedure: DealingProcedure, chain: IntArray, used: IntArray, size: int
+) -> IntArray:
+    """How many of each shoe's round starts (:func:`_round_starts`) are dealt: the cut card rule.
+
+    The first round that the cut card ends in (it is one of its cards, or it came out just
+    before) is round ``k``: when the cut card is its first card ``k + cut_first_rounds``
+    rounds are dealt, else ``k + 1 + after_cut``; never more than fit in the shoe.
+    """
+    shoes, steps = chain.shape
+    cut_at = size - procedure.cut
+    fit = chain <= size - ROUND_CARDS
+    fitting = fit.sum(axis=1)
+    padded = np.concatenate((used, np.zeros((shoes, 1), dtype=np.int64)), axis=1)
+    ends = chain + np.take_along_axis(padded, chain, axis=1)
+    reached = fit & (ends > cut_at)
+    first = np.where(reached.any(axis=1), reached.argmax(axis=1), steps)
+    at = chain[np.arange(shoes), np.minimum(first, steps - 1)]
+    more = np.where(at >= cut_at, procedure.rounds_when_cut_first, 1 + procedure.after_cut)
+    return np.minimum(np.where(first < steps, first + more, fitting), fitting)
