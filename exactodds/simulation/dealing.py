@@ -40,6 +40,7 @@ exactodds.simulation.dealing.SimulationError: Cut card 60 cards from the back is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -309,11 +310,33 @@ def deal_block(
     >>> block.known[0].sum() == 52 - (block.exposed[0] >= 0)
     np.True_
     """
-    cards = np.array(
-        [shuffled_shoe(procedure.decks, seed, first_shoe + row) for row in range(shoes)],
-        dtype=np.int64,
-    ).reshape(shoes, procedure.cards)
-    return deal_shoes(procedure, tableau, cards, first_shoe)
+    return deal_shoes(
+        procedure, tableau, _shuffled_shoes(procedure.decks, seed, first_shoe, shoes), first_shoe
+    )
+
+
+def _shuffled_shoes(decks: int, seed: int, first_shoe: int, shoes: int) -> IntArray:
+    """Shoes ``first_shoe ..`` of *seed* as rows: :func:`shuffled_shoe` of each, sorted at once.
+
+    Each shoe's keys come from its own generator, as in :func:`shuffled_shoe`; the rows
+    are sorted in one call.  Distinct keys have one sorted order whatever the sort, so
+    only a row with two equal keys (which :func:`shuffled_shoe` draws again) is redone.
+
+    >>> rows = _shuffled_shoes(1, 2024, 3, 2)
+    >>> bool((rows[1] == shuffled_shoe(1, 2024, 4)).all())
+    True
+    """
+    size = 52 * decks
+    keys = np.empty((shoes, size), dtype=np.uint64)
+    for row in range(shoes):
+        spawned = np.random.SeedSequence(seed, spawn_key=(first_shoe + row,))
+        keys[row] = np.random.PCG64(spawned).random_raw(size)
+    order = np.argsort(keys, axis=1)
+    ordered = np.take_along_axis(keys, order, axis=1)
+    cards = (order % 52).astype(np.int64)
+    for row in np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1)).tolist():
+        cards[row] = shuffled_shoe(decks, seed, first_shoe + row)  # pragma: no cover - ~1e-14
+    return cards
 
 
 def deal_shoes(
@@ -416,15 +439,44 @@ def _rounds_everywhere(tableau: Tableau, cards: IntArray, size: int) -> tuple[In
     The dealing order is fixed, so each position's round is known before the walk from
     round to round (:func:`_round_starts`) picks the positions actually dealt.  *cards*
     has ``ROUND_CARDS`` cards of padding after *size*, read only past the last round.
+    The six cards' values, as a 6-digit number, look the round up in :func:`_round_table`.
+    """
+    values = _CARD_VALUES_32[cards]
+    index = values[:, :size].copy()
+    for offset in range(1, ROUND_CARDS):
+        index *= 10
+        index += values[:, offset : offset + size]
+    used_of, key_of = _round_table(tableau)
+    card = [cards[:, offset : offset + size] for offset in range(4)]
+    player_pair = np.where(card[0] == card[2], 2, card[0] // 4 == card[2] // 4)
+    banker_pair = np.where(card[1] == card[3], 2, card[1] // 4 == card[3] // 4)
+    key = key_of[index].astype(np.int64) * 9 + player_pair * 3 + banker_pair
+    return used_of[index].astype(np.int64), key
+
+
+_CARD_VALUES_32 = CARD_VALUES.astype(np.int32)
+
+
+@lru_cache(maxsize=8)
+def _round_table(tableau: Tableau) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
+    """Cards used and summary key less the pair digits, of every six card values in order.
+
+    Row ``v1 v2 v3 v4 v5 v6`` (one decimal digit each, in dealing order P1 B1 P2 B2 ...)
+    is the round those values play; the pair states depend on suits and ranks, not values.
+
+    >>> used, key = _round_table(Tableau())
+    >>> [(int(used[row]), summary_fields(int(key[row]) * 9)[:4]) for row in (0, 900000)]
+    [(6, (0, 0, 3, 3)), (4, (9, 0, 2, 2))]
     """
     naturals = np.zeros(10, dtype=bool)
     naturals[sorted(tableau.natural_totals)] = True
     player_draws = np.array(tableau.player_draws, dtype=bool)
     banker_stood = np.array(tableau.banker_draws_when_player_stood, dtype=bool)
     banker_draws = np.array(tableau.banker_draws, dtype=bool)
-    values = CARD_VALUES[cards]
-    card = [cards[:, offset : offset + size] for offset in range(4)]
-    value = [values[:, offset : offset + size] for offset in range(ROUND_CARDS)]
+    value = [
+        (np.arange(10**ROUND_CARDS) // 10 ** (ROUND_CARDS - 1 - offset)) % 10
+        for offset in range(ROUND_CARDS)
+    ]
     player = (value[0] + value[2]) % 10
     banker = (value[1] + value[3]) % 10
     player_natural = naturals[player]
@@ -439,24 +491,14 @@ def _rounds_everywhere(tableau: Tableau, cards: IntArray, size: int) -> tuple[In
     final_player = np.where(player_third, (player + value[4]) % 10, player)
     final_banker = np.where(banker_third, (banker + banker_card) % 10, banker)
     used = 4 + player_third.astype(np.int64) + banker_third
-    player_pair = np.where(card[0] == card[2], 2, card[0] // 4 == card[2] // 4)
-    banker_pair = np.where(card[1] == card[3], 2, card[1] // 4 == card[3] // 4)
     key = final_player
     for digit, radix in zip(
-        (
-            final_banker,
-            player_third,
-            banker_third,
-            player_natural,
-            banker_natural,
-            player_pair,
-            banker_pair,
-        ),
-        _RADICES[1:],
+        (final_banker, player_third, banker_third, player_natural, banker_natural),
+        _RADICES[1:6],
         strict=True,
     ):
         key = key * radix + digit
-    return used, key
+    return used.astype(np.int8), key.astype(np.int32)
 
 
 def _round_starts(start: IntArray, used: IntArray, size: int) -> IntArray:
@@ -501,4 +543,5 @@ def _rounds_dealt(
     first = np.where(reached.any(axis=1), reached.argmax(axis=1), steps)
     at = chain[np.arange(shoes), np.minimum(first, steps - 1)]
     more = np.where(at >= cut_at, procedure.rounds_when_cut_first, 1 + procedure.after_cut)
-    return np.minimum(np.where(first < steps, first + more, fitting), fitting)
+    dealt: IntArray = np.minimum(np.where(first < steps, first + more, fitting), fitting)
+    return dealt
