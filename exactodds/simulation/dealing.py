@@ -369,14 +369,14 @@ def deal_shoes(
         exposed = np.full(shoes, -1, dtype=np.int64)
         start = np.full(shoes, procedure.most_burned, dtype=np.int64)
         hidden = positions < start[:, None]
-    used, summary = _rounds_everywhere(tableau, cards, size)
+    used, index = _rounds_everywhere(tableau, cards, size)
     chain = _round_starts(start, used, size)
     dealt = _rounds_dealt(procedure, chain, used, size)
     taken = np.arange(chain.shape[1])[None, :] < dealt[:, None]
     shoe_of, round_of = (axis.astype(np.int64) for axis in np.nonzero(taken))
     depth = chain[taken]
     round_cards = used[shoe_of, depth]
-    summary = summary[shoe_of, depth]
+    summary = _summaries(tableau, cards, index, shoe_of, depth)
     rounds_per_shoe = np.bincount(shoe_of, minlength=shoes).astype(np.int64)
     # The counter sees every card but the face-down burns (52: seen by no one).
     seen = np.where(hidden, 52, cards[:, :size])
@@ -433,25 +433,38 @@ def _known_before(
     return np.cumsum(counts, axis=0, out=counts)
 
 
-def _rounds_everywhere(tableau: Tableau, cards: IntArray, size: int) -> tuple[IntArray, IntArray]:
-    """For a round starting at every position of every shoe: its cards used and summary key.
+def _rounds_everywhere(
+    tableau: Tableau, cards: IntArray, size: int
+) -> tuple[IntArray, npt.NDArray[np.int32]]:
+    """For a round starting at every position of every shoe: its cards used and table row.
 
     The dealing order is fixed, so each position's round is known before the walk from
     round to round (:func:`_round_starts`) picks the positions actually dealt.  *cards*
     has ``ROUND_CARDS`` cards of padding after *size*, read only past the last round.
-    The six cards' values, as a 6-digit number, look the round up in :func:`_round_table`.
+    The six cards' values, as a 6-digit number, are the round's row in :func:`_round_table`.
     """
     values = _CARD_VALUES_32[cards]
     index = values[:, :size].copy()
     for offset in range(1, ROUND_CARDS):
         index *= 10
         index += values[:, offset : offset + size]
-    used_of, key_of = _round_table(tableau)
-    card = [cards[:, offset : offset + size] for offset in range(4)]
+    return _round_table(tableau)[0][index].astype(np.int64), index
+
+
+def _summaries(
+    tableau: Tableau,
+    cards: IntArray,
+    index: npt.NDArray[np.int32],
+    shoe_of: IntArray,
+    depth: IntArray,
+) -> IntArray:
+    """The summary key of each round dealt: its table row's, with the two pair states."""
+    card = [cards[shoe_of, depth + offset] for offset in range(4)]
     player_pair = np.where(card[0] == card[2], 2, card[0] // 4 == card[2] // 4)
     banker_pair = np.where(card[1] == card[3], 2, card[1] // 4 == card[3] // 4)
-    key = key_of[index].astype(np.int64) * 9 + player_pair * 3 + banker_pair
-    return used_of[index].astype(np.int64), key
+    key: IntArray = _round_table(tableau)[1][index[shoe_of, depth]].astype(np.int64) * 9
+    key += player_pair * 3 + banker_pair
+    return key
 
 
 _CARD_VALUES_32 = CARD_VALUES.astype(np.int32)
