@@ -315,6 +315,10 @@ def deal_block(
     )
 
 
+#: The card type of each place in a full shoe of the most decks: place % 52.
+_CARD_AT: IntArray = np.arange(52 * MOST_DECKS, dtype=np.int64) % 52
+
+
 def _shuffled_shoes(decks: int, seed: int, first_shoe: int, shoes: int) -> IntArray:
     """Shoes ``first_shoe ..`` of *seed* as rows: :func:`shuffled_shoe` of each, sorted at once.
 
@@ -333,7 +337,7 @@ def _shuffled_shoes(decks: int, seed: int, first_shoe: int, shoes: int) -> IntAr
         keys[row] = np.random.PCG64(spawned).random_raw(size)
     order = np.argsort(keys, axis=1)
     ordered = np.take_along_axis(keys, order, axis=1)
-    cards = (order % 52).astype(np.int64)
+    cards = _CARD_AT[order]  # a gather: ~5x faster than order % 52
     for row in np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1)).tolist():
         cards[row] = shuffled_shoe(decks, seed, first_shoe + row)  # pragma: no cover - ~1e-14
     return cards
@@ -414,11 +418,12 @@ def _known_before(
     rounds = len(shoe_of)
     if rounds == 0:  # pragma: no cover - the procedure always leaves room for one round
         return np.zeros((0, 52), dtype=np.int64)
-    # Rounds are ordered by shoe, then depth: one sorted key per round and per position.
-    round_keys = shoe_of * (size + 1) + depth
+    # Rounds are ordered by shoe, then depth: the rounds starting at or before each
+    # position of the flattened shoes, counted by a running sum, index its round.
+    starts_here = np.zeros(shoes * size, dtype=np.int64)
+    starts_here[shoe_of * size + depth] = 1
+    row = np.cumsum(starts_here, out=starts_here)
     shoe_of_position = np.repeat(np.arange(shoes), size)
-    position_keys = shoe_of_position * (size + 1) + np.tile(np.arange(size), shoes)
-    row = np.searchsorted(round_keys, position_keys, side="right")
     flat = seen.ravel()
     keep = (row < rounds) & (flat < 52)
     keep[keep] = shoe_of[row[keep]] == shoe_of_position[keep]
@@ -532,8 +537,9 @@ def _round_starts(start: IntArray, used: IntArray, size: int) -> IntArray:
     steps = [position]
     end = np.arange(shoes) * stride + size
     while not (position == end).all():
-        position = flat[position]
-        steps.append(position)
+        for _ in range(8):  # a round takes at least 4 cards: look at the end now and then
+            position = flat[position]
+            steps.append(position)
     return np.column_stack(steps) - (np.arange(shoes) * stride)[:, None]
 
 
