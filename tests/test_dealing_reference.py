@@ -17,7 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds.rules import Tableau
-from exactodds.simulation.dealing import DealingProcedure, DealtBlock, deal_block, deal_shoes
+from exactodds.simulation.dealing import (
+    DealingProcedure,
+    DealtBlock,
+    _stream_states,
+    deal_block,
+    deal_shoes,
+)
 
 
 def _assert_same(new: DealtBlock, old: DealtBlock) -> None:
@@ -51,7 +57,7 @@ def _procedures(draw: st.DrawFn) -> DealingProcedure:
 @given(
     _procedures(),
     st.integers(0, 2**64 - 1),
-    st.integers(0, 10**6),
+    st.one_of(st.integers(0, 10**6), st.integers(2**32 - 5, 2**40)),
     st.integers(1, 9),
 )
 def test_deal_block_equals_the_former_dealing(
@@ -88,3 +94,18 @@ def test_full_blocks_of_the_default_procedure_equal_the_former_dealing() -> None
             deal_block(procedure, Tableau(), seed, 64 * seed, 64),
             deal_block_reference(procedure, Tableau(), seed, 64 * seed, 64),
         )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(st.integers(0, 2**32), st.integers(0, 2**300)),
+    st.one_of(st.integers(0, 2**33), st.integers(0, 2**64 - 40)),
+    st.integers(1, 40),
+)
+def test_stream_states_are_numpys_generators(seed: int, first_shoe: int, shoes: int) -> None:
+    # Seeds of 1 to 10 words, shoe numbers of 1 or 2 words (and blocks across 2**32).
+    expected = []
+    for shoe in range(first_shoe, first_shoe + shoes):
+        state = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(shoe,))).state["state"]
+        expected.append((state["state"], state["inc"]))
+    assert _stream_states(seed, first_shoe, shoes) == expected

@@ -39,6 +39,7 @@ exactodds.simulation.dealing.SimulationError: Cut card 60 cards from the back is
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -315,6 +316,84 @@ def deal_block(
     )
 
 
+_MASK32 = 0xFFFFFFFF
+_MASK128 = (1 << 128) - 1
+#: numpy's SeedSequence hash constants (O'Neill's seed_seq alternative) and PCG64's multiplier.
+_HASH_INIT_A, _HASH_MULT_A = 0x43B0D7E5, 0x931E8875
+_HASH_INIT_B, _HASH_MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_LEFT, _MIX_RIGHT = 0xCA01F9DD, 0x4973F715
+_PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
+
+
+def _stream_states(seed: int, first_shoe: int, shoes: int) -> list[tuple[int, int]] | None:
+    """The PCG64 (state, increment) of shoes ``first_shoe ..`` of *seed*, or None.
+
+    ``PCG64(SeedSequence(seed, spawn_key=(shoe,)))`` worked out for all the shoes at
+    once: the SeedSequence pool hashing in uint32 arrays (one entry per shoe), then
+    PCG64's seeding in Python integers.  None (build each generator instead) on a
+    big-endian machine or past 2**64 shoes.  ``tests/test_dealing_reference.py`` checks
+    it against numpy's own generators.
+
+    >>> state = np.random.PCG64(np.random.SeedSequence(7, spawn_key=(9,))).state["state"]
+    >>> _stream_states(7, 9, 1) == [(state["state"], state["inc"])]
+    True
+    """
+    if sys.byteorder != "little" or first_shoe + shoes > 2**64:
+        return None  # pragma: no cover - x86 and ARM machines are little-endian
+    numbers = np.arange(first_shoe, first_shoe + shoes, dtype=np.uint64)
+    run = [(seed >> shift) & _MASK32 for shift in range(0, max(seed.bit_length(), 1), 32)]
+    run += [0] * (4 - len(run))  # a spawn key is given: the run entropy fills the pool
+    words = np.empty((shoes, 8), dtype=np.uint32)
+    wide = numbers > _MASK32
+    low = (numbers & np.uint64(_MASK32)).astype(np.uint32)
+    high = (numbers >> np.uint64(32)).astype(np.uint32)
+    for rows, spawn in ((~wide, [low]), (wide, [low, high])):
+        if rows.any():
+            entropy = [np.full(int(rows.sum()), word, dtype=np.uint32) for word in run]
+            words[rows] = _pool_words(entropy + [column[rows] for column in spawn])
+    states = []
+    for first, second, third, fourth in words.view(np.uint64).tolist():
+        increment = ((((third << 64) | fourth) << 1) | 1) & _MASK128
+        state = (increment + ((first << 64) | second)) & _MASK128  # 0 x multiplier + inc
+        states.append(((state * _PCG64_MULTIPLIER + increment) & _MASK128, increment))
+    return states
+
+
+def _pool_words(entropy: list[npt.NDArray[np.uint32]]) -> npt.NDArray[np.uint32]:
+    """SeedSequence's mixing of *entropy* (word columns) into its 8-word state, per row."""
+    constant = _HASH_INIT_A
+
+    def hashed(value: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+        nonlocal constant
+        value = value ^ np.uint32(constant)
+        constant = (constant * _HASH_MULT_A) & _MASK32
+        value = value * np.uint32(constant)
+        return value ^ (value >> np.uint32(16))
+
+    def mixed(
+        left: npt.NDArray[np.uint32], right: npt.NDArray[np.uint32]
+    ) -> npt.NDArray[np.uint32]:
+        result: npt.NDArray[np.uint32] = np.uint32(_MIX_LEFT) * left - np.uint32(_MIX_RIGHT) * right
+        return result ^ (result >> np.uint32(16))
+
+    pool = [hashed(entropy[index]) for index in range(4)]
+    for source in range(4):
+        for target in range(4):
+            if source != target:
+                pool[target] = mixed(pool[target], hashed(pool[source]))
+    for extra in entropy[4:]:
+        for target in range(4):
+            pool[target] = mixed(pool[target], hashed(extra))
+    words = np.empty((len(pool[0]), 8), dtype=np.uint32)
+    constant = _HASH_INIT_B
+    for index in range(8):
+        value = pool[index % 4] ^ np.uint32(constant)
+        constant = (constant * _HASH_MULT_B) & _MASK32
+        value = value * np.uint32(constant)
+        words[:, index] = value ^ (value >> np.uint32(16))
+    return words
+
+
 #: The card type of each place in a full shoe of the most decks: place % 52.
 _CARD_AT: IntArray = np.arange(52 * MOST_DECKS, dtype=np.int64) % 52
 
@@ -332,9 +411,21 @@ def _shuffled_shoes(decks: int, seed: int, first_shoe: int, shoes: int) -> IntAr
     """
     size = 52 * decks
     keys = np.empty((shoes, size), dtype=np.uint64)
-    for row in range(shoes):
-        spawned = np.random.SeedSequence(seed, spawn_key=(first_shoe + row,))
-        keys[row] = np.random.PCG64(spawned).random_raw(size)
+    states = _stream_states(seed, first_shoe, shoes)
+    if states is None:
+        for row in range(shoes):
+            spawned = np.random.SeedSequence(seed, spawn_key=(first_shoe + row,))
+            keys[row] = np.random.PCG64(spawned).random_raw(size)
+    else:
+        generator = np.random.PCG64(0)
+        for row, (state, increment) in enumerate(states):
+            generator.state = {
+                "bit_generator": "PCG64",
+                "state": {"state": state, "inc": increment},
+                "has_uint32": 0,
+                "uinteger": 0,
+            }
+            keys[row] = generator.random_raw(size)
     order = np.argsort(keys, axis=1)
     ordered = np.take_along_axis(keys, order, axis=1)
     cards = _CARD_AT[order]  # a gather: ~5x faster than order % 52
