@@ -518,15 +518,17 @@ def _known_before(
     flat = seen.ravel()
     keep = (row < rounds) & (flat < 52)
     keep[keep] = shoe_of[row[keep]] == shoe_of_position[keep]
-    counts = np.bincount(row[keep] * 52 + flat[keep], minlength=rounds * 52).reshape(rounds, 52)
+    # Card type by round, so that the running sums below run along contiguous rows.
+    counts = np.bincount(flat[keep] * rounds + row[keep], minlength=52 * rounds).reshape(52, rounds)
     # One running sum of the negated counts over all rounds, restarted at each shoe's
     # first round from the full shoe (every shoe deals at least one round).
     starts = np.cumsum(rounds_per_shoe) - rounds_per_shoe
-    totals = np.add.reduceat(counts, starts, axis=0)
+    totals = np.add.reduceat(counts, starts, axis=1)
     np.negative(counts, out=counts)
-    counts[starts[1:]] += totals[:-1]
-    counts[0] += decks
-    return np.cumsum(counts, axis=0, out=counts)
+    counts[:, starts[1:]] += totals[:, :-1]
+    counts[:, 0] += decks
+    np.cumsum(counts, axis=1, out=counts)
+    return np.ascontiguousarray(counts.T)
 
 
 def _rounds_everywhere(
