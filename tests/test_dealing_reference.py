@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds.rules import Tableau
+from exactodds.simulation.block import _histogram
 from exactodds.simulation.dealing import (
     DealingProcedure,
     DealtBlock,
@@ -109,3 +110,12 @@ def test_stream_states_are_numpys_generators(seed: int, first_shoe: int, shoes: 
         state = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(shoe,))).state["state"]
         expected.append((state["state"], state["inc"]))
     assert _stream_states(seed, first_shoe, shoes) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=300), st.integers(0, 2**40))
+def test_histogram_counts_as_numpy_unique(values: list[int], spread: int) -> None:
+    # The EV histogram of a block: counted by bincount over a narrow range, else unique.
+    for data in (np.array(values, dtype=np.int64), np.array(values) % (spread + 1)):
+        ours, theirs = _histogram(data), np.unique(data, return_counts=True)
+        assert [part.tolist() for part in ours] == [part.tolist() for part in theirs]
