@@ -17,23 +17,39 @@ and :func:`~exactodds.simulation.sizing.risk_tally`) as a share of the whole blo
 (:func:`~exactodds.simulation.block.run_block`), on the same block; and the pair
 bets' closed form (:mod:`exactodds.simulation.pairs`) against the kernel's evaluation
 of the same compositions (the floor: 1,000,000 rounds per second per job).
+
+Last, a whole pairs-only study (issue 18 item 6: ``exactodds simulate --bets
+player_pair,banker_pair --jobs 1``, perfect play, 8 decks; the floor: 1,000,000 rounds
+per second per job), timed as it is and, in the same run, with the former dealing
+(``tests/dealing_reference.py``, one round of every shoe per step and a running count
+at every card position) swapped in; then where a 64-shoe block's time goes.
+
+    python benchmarks/bench_simulate.py --runs 7 --pairs-only --pair-shoes 1024
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import sys
 import time
+from pathlib import Path
+from unittest import mock
 
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rules
+from exactodds.simulation import block as block_module
 from exactodds.simulation.block import prepare, run_block
 from exactodds.simulation.dealing import DealingProcedure, deal_block
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.sizing import risk_tally, sized
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from dealing_reference import deal_block_reference  # the former dealing, tests/ on the path
 
 BET_SETS = {
     "all 27 bets": "all",
@@ -50,8 +66,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--shoes", type=int, default=64)
+    parser.add_argument("--pair-shoes", type=int, default=1024)
+    parser.add_argument("--pairs-only", action="store_true", help="only the pairs-only study")
     arguments = parser.parse_args()
     rules = Rules()
+    if arguments.pairs_only:
+        _pairs_study(rules, arguments.runs, arguments.pair_shoes)
+        return
     print(
         f"{arguments.shoes} 8-deck shoes per run, {arguments.runs} runs; rounds/s median (min-max)"
     )
@@ -78,6 +99,7 @@ def main() -> None:
         print(f"{label:26} {_summary(reference):>26} {_summary(one):>26} {_summary(two):>26}")
     _risk_share(rules, arguments.runs, arguments.shoes)
     _pairs(rules, arguments.runs, arguments.shoes)
+    _pairs_study(rules, arguments.runs, arguments.pair_shoes)
 
 
 def _risk_share(rules: Rules, runs: int, shoes: int) -> None:
@@ -137,6 +159,54 @@ def _pairs(rules: Rules, runs: int, shoes: int) -> None:
         f"\npairs, evaluation only: kernel {_summary(kernel)}, closed form {_summary(closed)} "
         f"rounds/s ({ratio:.1f}x)"
     )
+
+
+def _pairs_study(rules: Rules, runs: int, shoes: int) -> None:
+    bets = select_bets("player_pair,banker_pair", rules)
+    simulation = Simulation.of(shoes, 1, rules, bets)
+    simulate(Simulation.of(2, 99, rules, bets))  # build the tables and warm up once
+    with mock.patch.object(block_module, "deal_block", deal_block_reference):
+        before_tally = simulate(simulation, jobs=1).tally
+    assert simulate(simulation, jobs=1).tally == before_tally  # the same study, bit for bit
+    now: list[float] = []
+    before: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        rounds = simulate(simulation, jobs=1).tally.rounds
+        now.append(rounds / (time.perf_counter() - started))
+        with mock.patch.object(block_module, "deal_block", deal_block_reference):
+            started = time.perf_counter()
+            simulate(simulation, jobs=1)
+            before.append(rounds / (time.perf_counter() - started))
+    ratio = statistics.median(now) / statistics.median(before)
+    load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
+    print(
+        f"\npairs-only study, {shoes} 8-deck shoes, perfect play, 1 job, {runs} runs "
+        f"(load average {load}):\n  simulate {_summary(now)} rounds/s; with the former "
+        f"dealing {_summary(before)} ({ratio:.2f}x)"
+    )
+    _block_shares(simulation, runs)
+
+
+def _block_shares(simulation: Simulation, runs: int) -> None:
+    """Where one 64-shoe block of the pairs-only study spends its time, in ms (median)."""
+    rules = simulation.rules
+    parts: dict[str, list[float]] = {"deal": [], "pair EVs": [], "whole block": []}
+    prepared = prepare(rules, simulation.bets)
+    for run in range(runs):
+        started = time.perf_counter()
+        dealt = deal_block(simulation.procedure, rules.tableau, 1, 64 * run, 64)
+        parts["deal"].append(time.perf_counter() - started)
+        started = time.perf_counter()
+        pair_expected_values(prepared.analyzer.bets, dealt.known, prepared.analyzer.routes())
+        parts["pair EVs"].append(time.perf_counter() - started)
+        started = time.perf_counter()
+        run_block(simulation, 64 * run, 64)
+        parts["whole block"].append(time.perf_counter() - started)
+    shares = ", ".join(
+        f"{name} {1000 * statistics.median(times):.2f} ms" for name, times in parts.items()
+    )
+    print(f"  a 64-shoe block ({dealt.rounds} rounds): {shares}")
 
 
 if __name__ == "__main__":

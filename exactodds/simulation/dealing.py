@@ -39,7 +39,9 @@ exactodds.simulation.dealing.SimulationError: Cut card 60 cards from the back is
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -309,11 +311,127 @@ def deal_block(
     >>> block.known[0].sum() == 52 - (block.exposed[0] >= 0)
     np.True_
     """
-    cards = np.array(
-        [shuffled_shoe(procedure.decks, seed, first_shoe + row) for row in range(shoes)],
-        dtype=np.int64,
-    ).reshape(shoes, procedure.cards)
-    return deal_shoes(procedure, tableau, cards, first_shoe)
+    return deal_shoes(
+        procedure, tableau, _shuffled_shoes(procedure.decks, seed, first_shoe, shoes), first_shoe
+    )
+
+
+_MASK32 = 0xFFFFFFFF
+_MASK128 = (1 << 128) - 1
+#: numpy's SeedSequence hash constants (O'Neill's seed_seq alternative) and PCG64's multiplier.
+_HASH_INIT_A, _HASH_MULT_A = 0x43B0D7E5, 0x931E8875
+_HASH_INIT_B, _HASH_MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_LEFT, _MIX_RIGHT = 0xCA01F9DD, 0x4973F715
+_PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
+
+
+def _stream_states(seed: int, first_shoe: int, shoes: int) -> list[tuple[int, int]] | None:
+    """The PCG64 (state, increment) of shoes ``first_shoe ..`` of *seed*, or None.
+
+    ``PCG64(SeedSequence(seed, spawn_key=(shoe,)))`` worked out for all the shoes at
+    once: the SeedSequence pool hashing in uint32 arrays (one entry per shoe), then
+    PCG64's seeding in Python integers.  None (build each generator instead) on a
+    big-endian machine or past 2**64 shoes.  ``tests/test_dealing_reference.py`` checks
+    it against numpy's own generators.
+
+    >>> state = np.random.PCG64(np.random.SeedSequence(7, spawn_key=(9,))).state["state"]
+    >>> _stream_states(7, 9, 1) == [(state["state"], state["inc"])]
+    True
+    """
+    if sys.byteorder != "little" or first_shoe + shoes > 2**64:
+        return None  # pragma: no cover - x86 and ARM machines are little-endian
+    numbers = np.arange(first_shoe, first_shoe + shoes, dtype=np.uint64)
+    run = [(seed >> shift) & _MASK32 for shift in range(0, max(seed.bit_length(), 1), 32)]
+    run += [0] * (4 - len(run))  # a spawn key is given: the run entropy fills the pool
+    words = np.empty((shoes, 8), dtype=np.uint32)
+    wide = numbers > _MASK32
+    low = (numbers & np.uint64(_MASK32)).astype(np.uint32)
+    high = (numbers >> np.uint64(32)).astype(np.uint32)
+    for rows, spawn in ((~wide, [low]), (wide, [low, high])):
+        if rows.any():
+            entropy = [np.full(int(rows.sum()), word, dtype=np.uint32) for word in run]
+            words[rows] = _pool_words(entropy + [column[rows] for column in spawn])
+    states = []
+    for first, second, third, fourth in words.view(np.uint64).tolist():
+        increment = ((((third << 64) | fourth) << 1) | 1) & _MASK128
+        state = (increment + ((first << 64) | second)) & _MASK128  # 0 x multiplier + inc
+        states.append(((state * _PCG64_MULTIPLIER + increment) & _MASK128, increment))
+    return states
+
+
+def _pool_words(entropy: list[npt.NDArray[np.uint32]]) -> npt.NDArray[np.uint32]:
+    """SeedSequence's mixing of *entropy* (word columns) into its 8-word state, per row."""
+    constant = _HASH_INIT_A
+
+    def hashed(value: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+        nonlocal constant
+        value = value ^ np.uint32(constant)
+        constant = (constant * _HASH_MULT_A) & _MASK32
+        value = value * np.uint32(constant)
+        return value ^ (value >> np.uint32(16))
+
+    def mixed(
+        left: npt.NDArray[np.uint32], right: npt.NDArray[np.uint32]
+    ) -> npt.NDArray[np.uint32]:
+        result: npt.NDArray[np.uint32] = np.uint32(_MIX_LEFT) * left - np.uint32(_MIX_RIGHT) * right
+        return result ^ (result >> np.uint32(16))
+
+    pool = [hashed(entropy[index]) for index in range(4)]
+    for source in range(4):
+        for target in range(4):
+            if source != target:
+                pool[target] = mixed(pool[target], hashed(pool[source]))
+    for extra in entropy[4:]:
+        for target in range(4):
+            pool[target] = mixed(pool[target], hashed(extra))
+    words = np.empty((len(pool[0]), 8), dtype=np.uint32)
+    constant = _HASH_INIT_B
+    for index in range(8):
+        value = pool[index % 4] ^ np.uint32(constant)
+        constant = (constant * _HASH_MULT_B) & _MASK32
+        value = value * np.uint32(constant)
+        words[:, index] = value ^ (value >> np.uint32(16))
+    return words
+
+
+#: The card type of each place in a full shoe of the most decks: place % 52.
+_CARD_AT: IntArray = np.arange(52 * MOST_DECKS, dtype=np.int64) % 52
+
+
+def _shuffled_shoes(decks: int, seed: int, first_shoe: int, shoes: int) -> IntArray:
+    """Shoes ``first_shoe ..`` of *seed* as rows: :func:`shuffled_shoe` of each, sorted at once.
+
+    Each shoe's keys come from its own generator, as in :func:`shuffled_shoe`; the rows
+    are sorted in one call.  Distinct keys have one sorted order whatever the sort, so
+    only a row with two equal keys (which :func:`shuffled_shoe` draws again) is redone.
+
+    >>> rows = _shuffled_shoes(1, 2024, 3, 2)
+    >>> bool((rows[1] == shuffled_shoe(1, 2024, 4)).all())
+    True
+    """
+    size = 52 * decks
+    keys = np.empty((shoes, size), dtype=np.uint64)
+    states = _stream_states(seed, first_shoe, shoes)
+    if states is None:
+        for row in range(shoes):
+            spawned = np.random.SeedSequence(seed, spawn_key=(first_shoe + row,))
+            keys[row] = np.random.PCG64(spawned).random_raw(size)
+    else:
+        generator = np.random.PCG64(0)
+        for row, (state, increment) in enumerate(states):
+            generator.state = {
+                "bit_generator": "PCG64",
+                "state": {"state": state, "inc": increment},
+                "has_uint32": 0,
+                "uinteger": 0,
+            }
+            keys[row] = generator.random_raw(size)
+    order = np.argsort(keys, axis=1)
+    ordered = np.take_along_axis(keys, order, axis=1)
+    cards = _CARD_AT[order]  # a gather: ~5x faster than order % 52
+    for row in np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1)).tolist():
+        cards[row] = shuffled_shoe(decks, seed, first_shoe + row)  # pragma: no cover - ~1e-14
+    return cards
 
 
 def deal_shoes(
@@ -346,92 +464,196 @@ def deal_shoes(
         exposed = np.full(shoes, -1, dtype=np.int64)
         start = np.full(shoes, procedure.most_burned, dtype=np.int64)
         hidden = positions < start[:, None]
-    naturals = np.zeros(10, dtype=bool)
-    naturals[sorted(tableau.natural_totals)] = True
-    player_draws = np.array(tableau.player_draws, dtype=bool)
-    banker_stood = np.array(tableau.banker_draws_when_player_stood, dtype=bool)
-    banker_draws = np.array(tableau.banker_draws, dtype=bool)
-    cut_at = size - procedure.cut
-    position = start.copy()
-    remaining = np.full(shoes, -1, dtype=np.int64)  # rounds left once the cut card is out
-    active = np.ones(shoes, dtype=bool)
-    number = np.zeros(shoes, dtype=np.int64)
-    offsets = np.arange(ROUND_CARDS)[None, :]
-    records: list[tuple[IntArray, ...]] = []
-    while True:
-        active &= size - position >= ROUND_CARDS
-        out = active & (remaining < 0) & (position >= cut_at)
-        remaining[out] = procedure.rounds_when_cut_first  # the cut card is this round's first card
-        active &= remaining != 0
-        live = np.flatnonzero(active)
-        if live.size == 0:
-            break
-        at = position[live]
-        dealt = cards[live[:, None], at[:, None] + offsets]
-        values = CARD_VALUES[dealt]
-        player = (values[:, 0] + values[:, 2]) % 10
-        banker = (values[:, 1] + values[:, 3]) % 10
-        player_natural = naturals[player]
-        banker_natural = naturals[banker]
-        natural = player_natural | banker_natural
-        player_third = ~natural & player_draws[player]
-        banker_third = ~natural & np.where(
-            player_third, banker_draws[banker, values[:, 4]], banker_stood[banker]
-        )
-        # The Banker's third card is the fifth card when the Player stood, else the sixth.
-        banker_card = np.where(player_third, values[:, 5], values[:, 4])
-        final_player = np.where(player_third, (player + values[:, 4]) % 10, player)
-        final_banker = np.where(banker_third, (banker + banker_card) % 10, banker)
-        used = 4 + player_third.astype(np.int64) + banker_third
-        ranks = dealt // 4
-        player_pair = np.where(dealt[:, 0] == dealt[:, 2], 2, ranks[:, 0] == ranks[:, 2])
-        banker_pair = np.where(dealt[:, 1] == dealt[:, 3], 2, ranks[:, 1] == ranks[:, 3])
-        key = final_player
-        for digit, radix in zip(
-            (
-                final_banker,
-                player_third,
-                banker_third,
-                player_natural,
-                banker_natural,
-                player_pair,
-                banker_pair,
-            ),
-            _RADICES[1:],
-            strict=True,
-        ):
-            key = key * radix + digit
-        records.append((live, number[live], at, used, key))
-        before = remaining[live] < 0
-        remaining[live[~before]] -= 1
-        # The cut card came out in the middle of this round.
-        remaining[live[before & (at + used > cut_at)]] = procedure.after_cut
-        position[live] += used
-        number[live] += 1
-    if records:
-        shoe_of, round_of, depth, round_cards, summary = (
-            np.concatenate(column) for column in zip(*records, strict=True)
-        )
-    else:  # pragma: no cover - the procedure always leaves room for one round
-        shoe_of = round_of = depth = round_cards = summary = np.zeros(0, dtype=np.int64)
-    order = np.lexsort((round_of, shoe_of))
-    shoe_of, round_of, depth = shoe_of[order], round_of[order], depth[order]
-    # Cards the counter has seen before each position: a running count per card type.
+    used, index = _rounds_everywhere(tableau, cards, size)
+    chain = _round_starts(start, used, size)
+    dealt = _rounds_dealt(procedure, chain, used, size)
+    taken = np.arange(chain.shape[1])[None, :] < dealt[:, None]
+    shoe_of, round_of = (axis.astype(np.int64) for axis in np.nonzero(taken))
+    depth = chain[taken]
+    round_cards = used[shoe_of, depth]
+    summary = _summaries(tableau, cards, index, shoe_of, depth)
+    rounds_per_shoe = np.bincount(shoe_of, minlength=shoes).astype(np.int64)
+    # The counter sees every card but the face-down burns (52: seen by no one).
     seen = np.where(hidden, 52, cards[:, :size])
-    onehot = seen[:, :, None] == np.arange(52)[None, None, :]
-    before_position = np.zeros((shoes, size + 1, 52), dtype=np.int16)
-    np.cumsum(onehot, axis=1, out=before_position[:, 1:, :])
-    known = procedure.decks - before_position[shoe_of, depth].astype(np.int64)
+    known = _known_before(procedure.decks, seen, shoe_of, depth, rounds_per_shoe)
     return DealtBlock(
         first_shoe=first_shoe,
         shoes=shoes,
         cards=cards[:, :size],
         exposed=exposed,
-        rounds_per_shoe=np.bincount(shoe_of, minlength=shoes).astype(np.int64),
+        rounds_per_shoe=rounds_per_shoe,
         round_shoe=shoe_of,
         round_number=round_of,
         depth=depth,
-        round_cards=round_cards[order],
-        summary=summary[order],
+        round_cards=round_cards,
+        summary=summary,
         known=known,
     )
+
+
+def _known_before(
+    decks: int, seen: IntArray, shoe_of: IntArray, depth: IntArray, rounds_per_shoe: IntArray
+) -> IntArray:
+    """Per round, the card counts of *decks* full decks less the cards seen before it.
+
+    *seen* holds each shoe's cards in dealing order, 52 for a card no one sees.  Each seen
+    card is counted once, in the first round of its shoe that starts after it; a running
+    sum over each shoe's rounds then gives every round its count (5x fewer rows than a
+    running count at every position of the shoe).
+
+    >>> seen = np.array([[0, 52, 1, 0, 2, 3]])
+    >>> _known_before(1, seen, np.array([0, 0]), np.array([2, 4]), np.array([2]))[:, :4].tolist()
+    [[0, 1, 1, 1], [-1, 0, 1, 1]]
+    """
+    shoes, size = seen.shape
+    rounds = len(shoe_of)
+    if rounds == 0:  # pragma: no cover - the procedure always leaves room for one round
+        return np.zeros((0, 52), dtype=np.int64)
+    # Rounds are ordered by shoe, then depth: the rounds starting at or before each
+    # position of the flattened shoes, counted by a running sum, index its round.
+    starts_here = np.zeros(shoes * size, dtype=np.int64)
+    starts_here[shoe_of * size + depth] = 1
+    row = np.cumsum(starts_here, out=starts_here)
+    shoe_of_position = np.repeat(np.arange(shoes), size)
+    flat = seen.ravel()
+    keep = (row < rounds) & (flat < 52)
+    keep[keep] = shoe_of[row[keep]] == shoe_of_position[keep]
+    # Card type by round, so that the running sums below run along contiguous rows.
+    counts = np.bincount(flat[keep] * rounds + row[keep], minlength=52 * rounds).reshape(52, rounds)
+    # One running sum of the negated counts over all rounds, restarted at each shoe's
+    # first round from the full shoe (every shoe deals at least one round).
+    starts = np.cumsum(rounds_per_shoe) - rounds_per_shoe
+    totals = np.add.reduceat(counts, starts, axis=1)
+    np.negative(counts, out=counts)
+    counts[:, starts[1:]] += totals[:, :-1]
+    counts[:, 0] += decks
+    np.cumsum(counts, axis=1, out=counts)
+    return np.ascontiguousarray(counts.T)
+
+
+def _rounds_everywhere(
+    tableau: Tableau, cards: IntArray, size: int
+) -> tuple[IntArray, npt.NDArray[np.int32]]:
+    """For a round starting at every position of every shoe: its cards used and table row.
+
+    The dealing order is fixed, so each position's round is known before the walk from
+    round to round (:func:`_round_starts`) picks the positions actually dealt.  *cards*
+    has ``ROUND_CARDS`` cards of padding after *size*, read only past the last round.
+    The six cards' values, as a 6-digit number, are the round's row in :func:`_round_table`.
+    """
+    values = _CARD_VALUES_32[cards]
+    index = values[:, :size].copy()
+    for offset in range(1, ROUND_CARDS):
+        index *= 10
+        index += values[:, offset : offset + size]
+    return _round_table(tableau)[0][index].astype(np.int64), index
+
+
+def _summaries(
+    tableau: Tableau,
+    cards: IntArray,
+    index: npt.NDArray[np.int32],
+    shoe_of: IntArray,
+    depth: IntArray,
+) -> IntArray:
+    """The summary key of each round dealt: its table row's, with the two pair states."""
+    card = [cards[shoe_of, depth + offset] for offset in range(4)]
+    player_pair = np.where(card[0] == card[2], 2, card[0] // 4 == card[2] // 4)
+    banker_pair = np.where(card[1] == card[3], 2, card[1] // 4 == card[3] // 4)
+    key: IntArray = _round_table(tableau)[1][index[shoe_of, depth]].astype(np.int64) * 9
+    key += player_pair * 3 + banker_pair
+    return key
+
+
+_CARD_VALUES_32 = CARD_VALUES.astype(np.int32)
+
+
+@lru_cache(maxsize=8)
+def _round_table(tableau: Tableau) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
+    """Cards used and summary key less the pair digits, of every six card values in order.
+
+    Row ``v1 v2 v3 v4 v5 v6`` (one decimal digit each, in dealing order P1 B1 P2 B2 ...)
+    is the round those values play; the pair states depend on suits and ranks, not values.
+
+    >>> used, key = _round_table(Tableau())
+    >>> [(int(used[row]), summary_fields(int(key[row]) * 9)[:4]) for row in (0, 900000)]
+    [(6, (0, 0, 3, 3)), (4, (9, 0, 2, 2))]
+    """
+    naturals = np.zeros(10, dtype=bool)
+    naturals[sorted(tableau.natural_totals)] = True
+    player_draws = np.array(tableau.player_draws, dtype=bool)
+    banker_stood = np.array(tableau.banker_draws_when_player_stood, dtype=bool)
+    banker_draws = np.array(tableau.banker_draws, dtype=bool)
+    value = [
+        (np.arange(10**ROUND_CARDS) // 10 ** (ROUND_CARDS - 1 - offset)) % 10
+        for offset in range(ROUND_CARDS)
+    ]
+    player = (value[0] + value[2]) % 10
+    banker = (value[1] + value[3]) % 10
+    player_natural = naturals[player]
+    banker_natural = naturals[banker]
+    natural = player_natural | banker_natural
+    player_third = ~natural & player_draws[player]
+    banker_third = ~natural & np.where(
+        player_third, banker_draws[banker, value[4]], banker_stood[banker]
+    )
+    # The Banker's third card is the fifth card when the Player stood, else the sixth.
+    banker_card = np.where(player_third, value[5], value[4])
+    final_player = np.where(player_third, (player + value[4]) % 10, player)
+    final_banker = np.where(banker_third, (banker + banker_card) % 10, banker)
+    used = 4 + player_third.astype(np.int64) + banker_third
+    key = final_player
+    for digit, radix in zip(
+        (final_banker, player_third, banker_third, player_natural, banker_natural),
+        _RADICES[1:6],
+        strict=True,
+    ):
+        key = key * radix + digit
+    return used.astype(np.int8), key.astype(np.int32)
+
+
+def _round_starts(start: IntArray, used: IntArray, size: int) -> IntArray:
+    """Each shoe's round starting positions, from its first round while a round fits.
+
+    Row ``s`` walks ``start[s]``, then each round's start plus its cards used; past the
+    last round that fits (fewer than ``ROUND_CARDS`` cards left) it holds ``size``.
+    """
+    shoes = len(start)
+    # A flat successor per position; a position where no round fits leads to the sentinel.
+    stride = size + 1
+    successor = np.full((shoes, stride), size, dtype=np.int64)
+    fits = size - ROUND_CARDS + 1
+    successor[:, :fits] = np.minimum(np.arange(fits) + used[:, :fits], size)
+    flat = (successor + (np.arange(shoes) * stride)[:, None]).ravel()
+    position = start + np.arange(shoes) * stride
+    position = np.where(start < fits, position, np.arange(shoes) * stride + size)
+    steps = [position]
+    end = np.arange(shoes) * stride + size
+    while not (position == end).all():
+        for _ in range(8):  # a round takes at least 4 cards: look at the end now and then
+            position = flat[position]
+            steps.append(position)
+    return np.column_stack(steps) - (np.arange(shoes) * stride)[:, None]
+
+
+def _rounds_dealt(
+    procedure: DealingProcedure, chain: IntArray, used: IntArray, size: int
+) -> IntArray:
+    """How many of each shoe's round starts (:func:`_round_starts`) are dealt: the cut card rule.
+
+    The first round that the cut card ends in (it is one of its cards, or it came out just
+    before) is round ``k``: when the cut card is its first card ``k + cut_first_rounds``
+    rounds are dealt, else ``k + 1 + after_cut``; never more than fit in the shoe.
+    """
+    shoes, steps = chain.shape
+    cut_at = size - procedure.cut
+    fit = chain <= size - ROUND_CARDS
+    fitting = fit.sum(axis=1)
+    padded = np.concatenate((used, np.zeros((shoes, 1), dtype=np.int64)), axis=1)
+    ends = chain + np.take_along_axis(padded, chain, axis=1)
+    reached = fit & (ends > cut_at)
+    first = np.where(reached.any(axis=1), reached.argmax(axis=1), steps)
+    at = chain[np.arange(shoes), np.minimum(first, steps - 1)]
+    more = np.where(at >= cut_at, procedure.rounds_when_cut_first, 1 + procedure.after_cut)
+    dealt: IntArray = np.minimum(np.where(first < steps, first + more, fitting), fitting)
+    return dealt

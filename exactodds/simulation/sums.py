@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 __all__ = ["Sums", "merge_counts"]
 
@@ -53,6 +54,8 @@ def merge_counts(
     ((1, 3), (3, 1))
     """
     merged = dict(first)
+    known = merged.get
     for key, count in second:
-        merged[key] = merged.get(key, 0) + count
-    return tuple(sorted(merged.items()))
+        merged[key] = known(key, 0) + count
+    # Keys are distinct: sorting by key alone is the same order, without comparing pairs.
+    return tuple(sorted(merged.items(), key=itemgetter(0)))
