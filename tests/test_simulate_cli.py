@@ -184,7 +184,8 @@ def test_ctrl_c_prints_the_partial_result(monkeypatch: pytest.MonkeyPatch) -> No
         return real(*arguments)
 
     monkeypatch.setattr(run, "run_block", interrupted)
-    monkeypatch.setattr(run, "BLOCK_SHOES", 2)
+    # player_pair has the pair closed form, whose studies deal in CLOSED_FORM_BLOCK_SHOES.
+    monkeypatch.setattr(run, "CLOSED_FORM_BLOCK_SHOES", 2)
     result = invoke(*SMALL, "--bets", "player_pair", "--format", "json")
     assert result.exit_code == 130
     data = json.loads(result.stdout)

@@ -37,6 +37,7 @@ from typing import IO, Any
 from exactodds.simulation.block import BlockResult, prepare, run_block
 from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
@@ -54,6 +55,9 @@ __all__ = [
 #: Shoes per block: enough rounds for one efficient batch evaluation, small enough for
 #: frequent progress and checkpoints.  Results do not depend on it.
 BLOCK_SHOES = 64
+#: Shoes per block when every bet has the pair closed form (:mod:`~exactodds.simulation.pairs`):
+#: its rounds are so cheap that the per-block work (the tally's merge) would dominate.
+CLOSED_FORM_BLOCK_SHOES = 256
 #: Seconds between checkpoint writes during a run (one is always written at the end).
 CHECKPOINT_SECONDS = 5.0
 #: How long to try to reach a Dask scheduler before giving up.
@@ -245,7 +249,9 @@ def simulate(
     ...
     exactodds.simulation.dealing.SimulationError: --resume needs --checkpoint FILE to resume from.
     """
-    block_shoes = BLOCK_SHOES if block_shoes is None else block_shoes
+    if block_shoes is None:
+        closed = all(pair_shape(bet) is not None for bet in simulation.bets)
+        block_shoes = CLOSED_FORM_BLOCK_SHOES if closed else BLOCK_SHOES
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None
