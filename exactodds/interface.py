@@ -47,10 +47,12 @@ __all__ = [
     "RULES_OPTIONS",
     "SHOE_OPTIONS",
     "Option",
+    "bets_from_values",
     "build_bets",
     "build_rules",
     "build_shoe",
     "fields",
+    "rules_from_values",
 ]
 
 
@@ -384,3 +386,43 @@ def build_bets(
     if selection is None:
         selection = "main,custom" if chosen_custom else "main"
     return select_bets(selection, rules, pay_changes, chosen_custom)
+
+
+def rules_from_values(values: Mapping[str, Any]) -> Rules:
+    """The rules that option values describe, keyed by parameter name (as click hands them).
+
+    For a command that builds variants of what its options say (``report --compare``,
+    ``simulate --sweep``) from the values as typed.
+
+    >>> rules_from_values({"variant": "ez", "commission": None, "tie_pays": "8",
+    ...                    "tie_loses": False, "rules_file": None}).variant.value
+    'ez'
+    >>> rules_from_values({"variant": "ez"})
+    Traceback (most recent call last):
+    ...
+    KeyError: 'commission'
+    """
+    return build_rules(
+        values["variant"],
+        values["commission"],
+        values["tie_pays"],
+        values["tie_loses"],
+        values["rules_file"],
+    )
+
+
+def bets_from_values(rules: Rules, values: Mapping[str, Any], **changes: Any) -> list[Bet]:
+    """The bets that option values describe (keyed by parameter name), with *changes* applied.
+
+    >>> values = {"selection": "dragon7", "pays": (), "paytable": None, "bet_files": ()}
+    >>> [bet.pay_table["win"] for bet in bets_from_values(Rules(), values, pays=("dragon7=30",))]
+    [Fraction(30, 1)]
+    >>> bets_from_values(Rules(), values, selection="nosuch")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.BetError: Unknown bet 'nosuch' in the bet selection; use main, side, all, or bet names such as banker, dragon7, lucky6 (exactodds bets lists them).
+    """
+    chosen = {**values, **changes}
+    return build_bets(
+        rules, chosen["selection"], chosen["pays"], chosen["paytable"], chosen["bet_files"]
+    )

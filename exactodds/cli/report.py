@@ -23,7 +23,7 @@ from exactodds.cli.app import emit, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
-from exactodds.interface import build_bets, build_rules, build_shoe
+from exactodds.interface import bets_from_values, build_shoe, rules_from_values
 from exactodds.report.parsheet import (
     DEFAULT_CONFIDENCES,
     DEFAULT_ROUNDS,
@@ -158,13 +158,7 @@ def _alternatives(
     compare: tuple[str, ...], options: dict[str, Any]
 ) -> list[tuple[str, Any, Any, Any]]:
     """Each --compare KIND=VALUE,... as (label, shoe, rules, bets), every other option as given."""
-    rules = build_rules(
-        options["variant"],
-        options["commission"],
-        options["tie_pays"],
-        options["tie_loses"],
-        options["rules_file"],
-    )
+    rules = rules_from_values(options)
     found = []
     for text in compare:
         kind, _, values = text.partition("=")
@@ -181,18 +175,10 @@ def _alternatives(
         for part in parts:
             if kind == "decks":
                 shoe = build_shoe(part, None, options["remove"])
-                bets = build_bets(
-                    rules,
-                    options["selection"],
-                    options["pays"],
-                    options["paytable"],
-                    options["bet_files"],
-                )
+                bets = bets_from_values(rules, options)
             else:
                 shoe = build_shoe(options["decks"], options["shoe_spec"], options["remove"])
-                bets = build_bets(
-                    rules, options["selection"], options["pays"], part, options["bet_files"]
-                )
+                bets = bets_from_values(rules, options, paytable=part)
             found.append((f"{kind}={part}", shoe, rules, bets))
     return found
 

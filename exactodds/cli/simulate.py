@@ -83,7 +83,7 @@ def build_simulation(
     *rules* and *bets* are the ones the shared options already built; a sweep passes none and
     they are built here from its combination's option values (``pays`` may be swept).
     """
-    from exactodds.interface import build_bets, build_rules
+    from exactodds.interface import bets_from_values, rules_from_values
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.simulation.sizing import sizing_from_options
     from exactodds.simulation.strategies import parse_plays
@@ -91,20 +91,10 @@ def build_simulation(
 
     plays = options["plays"]
     if rules is None:
-        rules = build_rules(
-            options["variant"],
-            options["commission"],
-            options["tie_pays"],
-            options["tie_loses"],
-            options["rules_file"],
-        )
+        rules = rules_from_values(options)
     if bets is None:
-        bets = build_bets(
-            rules,
-            options["selection"] or _bets_named_in(plays),
-            options["pays"],
-            options["paytable"],
-            options["bet_files"],
+        bets = bets_from_values(
+            rules, options, selection=options["selection"] or _bets_named_in(plays)
         )
     threshold = parse_number(options["min_edge"], "--min-edge")
     strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
