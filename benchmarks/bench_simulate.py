@@ -45,11 +45,14 @@ from exactodds.simulation.block import prepare, run_block
 from exactodds.simulation.dealing import DealingProcedure, deal_block
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pairs import pair_expected_values
-from exactodds.simulation.run import Simulation, simulate
+from exactodds.simulation.run import CLOSED_FORM_BLOCK_SHOES, Simulation, simulate
 from exactodds.simulation.sizing import risk_tally, sized
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from dealing_reference import deal_block_reference  # the former dealing, tests/ on the path
+
+#: The block the pairs-only study deals (its bets have the pair closed form).
+SIZE = CLOSED_FORM_BLOCK_SHOES
 
 BET_SETS = {
     "all 27 bets": "all",
@@ -189,24 +192,27 @@ def _pairs_study(rules: Rules, runs: int, shoes: int) -> None:
 
 
 def _block_shares(simulation: Simulation, runs: int) -> None:
-    """Where one 64-shoe block of the pairs-only study spends its time, in ms (median)."""
+    """Where one block of the pairs-only study spends its time, in ms (median).
+
+    The block is CLOSED_FORM_BLOCK_SHOES shoes, as the study itself deals them.
+    """
     rules = simulation.rules
     parts: dict[str, list[float]] = {"deal": [], "pair EVs": [], "whole block": []}
     prepared = prepare(rules, simulation.bets)
     for run in range(runs):
         started = time.perf_counter()
-        dealt = deal_block(simulation.procedure, rules.tableau, 1, 64 * run, 64)
+        dealt = deal_block(simulation.procedure, rules.tableau, 1, SIZE * run, SIZE)
         parts["deal"].append(time.perf_counter() - started)
         started = time.perf_counter()
         pair_expected_values(prepared.analyzer.bets, dealt.known, prepared.analyzer.routes())
         parts["pair EVs"].append(time.perf_counter() - started)
         started = time.perf_counter()
-        run_block(simulation, 64 * run, 64)
+        run_block(simulation, SIZE * run, SIZE)
         parts["whole block"].append(time.perf_counter() - started)
     shares = ", ".join(
         f"{name} {1000 * statistics.median(times):.2f} ms" for name, times in parts.items()
     )
-    print(f"  a 64-shoe block ({dealt.rounds} rounds): {shares}")
+    print(f"  a {SIZE}-shoe block ({dealt.rounds} rounds): {shares}")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ __all__ = [
     "NumberLike",
     "check_digits",
     "decimal_string",
+    "exact_percent_string",
     "fraction_string",
     "not_exact",
     "parse_commission",
@@ -322,6 +323,27 @@ def percent_string(value: Fraction | int, digits: int) -> str:
     '12.5%'
     """
     return decimal_string(Fraction(value) * 100, digits) + "%"
+
+
+def exact_percent_string(value: Fraction | int) -> str:
+    """*value* as a percentage written exactly: every digit where it ends, else a fraction.
+
+    >>> exact_percent_string(Fraction(1, 20)), exact_percent_string(Fraction(9, 200))
+    ('5%', '4.5%')
+    >>> exact_percent_string(Fraction(1, 3))
+    '100/3%'
+    """
+    percent = Fraction(value) * 100
+    denominator = percent.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator != 1:
+        return f"{fraction_string(percent)}%"
+    digits = 0
+    while (percent * 10**digits).denominator != 1:
+        digits += 1
+    return f"{decimal_string(percent, digits)}%"
 
 
 def square_root_decimal_string(value: Fraction | int, digits: int) -> str:

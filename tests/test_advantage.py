@@ -314,3 +314,21 @@ def test_depth_plot_writes_a_figure_per_bet(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["tie-depth.png", "tie-depth.svg"]
+
+
+def test_a_bet_that_cannot_settle_gets_the_one_sentence_every_entry_point_gives() -> None:
+    from exactodds import analyze
+    from exactodds.advantage.depth import depth_table
+    from exactodds.errors import BetError
+
+    failing = Bet("odd", "Fails on every round.", lambda summary: str(1 / 0), {"win": 1})
+    shoe = Shoe.standard(decks=1)
+    with pytest.raises(BetError) as from_analyze:
+        analyze(shoe, Rules(), [failing])
+    for call in (
+        lambda: edge_sort(shoe, Rules(), [failing], "6789", 1),
+        lambda: depth_table(shoe, Rules(), [failing], (10,)),
+    ):
+        with pytest.raises(BetError) as refused:
+            call()
+        assert str(refused.value) == str(from_analyze.value)

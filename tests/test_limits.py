@@ -11,7 +11,6 @@ import io
 import json
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -662,36 +661,6 @@ def test_commission_errors_suggest_commissions(commission: str, message: str) ->
     result = run("solve", "--commission", commission)
     assert_one_error(result, message)
     assert "8:1" not in result.stderr and "1:1%" not in result.stderr
-
-
-# docs/reliability.md: its sessions print what it shows, its Python runs -----------------------
-
-RELIABILITY_PAGE = (Path(__file__).resolve().parent.parent / "docs" / "reliability.md").read_text(
-    encoding="utf-8"
-)
-
-
-def page_sessions() -> list[tuple[str, str]]:
-    sessions: list[tuple[str, str]] = []
-    for block in re.findall(r"```console\n(.*?)```", RELIABILITY_PAGE, flags=re.DOTALL):
-        for chunk in block.split("$ ")[1:]:
-            command, _, output = chunk.partition("\n")
-            sessions.append((command, output.rstrip("\n")))
-    return sessions
-
-
-@pytest.mark.parametrize(("command", "expected"), page_sessions())
-def test_reliability_page_sessions_are_real(command: str, expected: str) -> None:
-    arguments = shlex.split(command)
-    assert arguments[0] == "exactodds"
-    result = run(*arguments[1:])
-    assert (result.stdout + result.stderr).rstrip("\n") == expected
-    assert result.exit_code == 2
-
-
-def test_reliability_page_python_runs() -> None:
-    for block in re.findall(r"```python\n(.*?)```", RELIABILITY_PAGE, flags=re.DOTALL):
-        exec(compile(block, "docs/reliability.md", "exec"), {})
 
 
 @pytest.mark.parametrize("tie_pays", [8, 10**8, 10**30])

@@ -38,7 +38,8 @@ from exactodds.simulation.dealing import (
 )
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always, Count, Perfect, parse_plays, parse_strategy
-from exactodds.simulation.tally import EV_SCALE, BetTally, Estimate, Sums, Tally
+from exactodds.simulation.sums import Sums
+from exactodds.simulation.tally import EV_SCALE, BetTally, Estimate, Tally
 
 # Card types: rank index * 4 + suit index (S H D C).
 NINE, KING, THREE, ACE = 8 * 4, 12 * 4, 2 * 4, 0

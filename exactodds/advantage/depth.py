@@ -38,13 +38,14 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.polynomial import compile_tableau
-from exactodds.engine.walk import falling_factorial
+from exactodds.engine.walk import NO_PAIR, falling_factorial, summary_of
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import NumberLike, fraction_string, parse_number
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 __all__ = [
+    "DEFAULT_DEPTHS",
     "BetDepth",
     "DepthCheckError",
     "DepthError",
@@ -59,6 +60,10 @@ __all__ = [
     "partial_shoe",
     "value_level_bets",
 ]
+
+#: The depths a table gives when none are asked for: 18 and 26 cards left (the deeper ones
+#: Jacobson tabulates, 34 to 50, take hours here: the compositions grow as C(K + 9, 9)).
+DEFAULT_DEPTHS = (18, 26)
 
 #: The largest number of cards left a depth table or partial shoe takes.
 MAX_DEPTH_CARDS = 60
@@ -218,8 +223,12 @@ def parse_depths(text: str, what: str = "--cards") -> tuple[int, ...]:
     exactodds.advantage.depth.DepthError: --cards 'x' is not a number of cards; use whole numbers such as 18,26.
     """
     items = [item.strip() for item in str(text).split(",") if item.strip()]
-    if not items or len(items) > 64:
+    if not items:
         raise DepthError(f"{what} {quoted(str(text))} names no depths; use 1 to 64, such as 18,26.")
+    if len(items) > 64:
+        raise DepthError(
+            f"{what} names {len(items)} depths; use at most 64 in one table, such as 18,26."
+        )
     depths = []
     for item in items:
         if not item.isdigit() or len(item) > 6:
@@ -295,7 +304,13 @@ def _key_outcomes(bet: Bet) -> tuple[str, ...] | None:
     """
     if bet.needs_suits:
         return None
-    route = route_bet(bet, _value_keys(), suits=(False,))
+    keys = _value_keys()
+    route = route_bet(bet, keys, suits=(False,))
+    if route.how == "walk" and not route.produced:
+        # A probe failed. Every value-level round can be dealt at some depth, so a failure
+        # there is the bet's own: the same one sentence as every other entry point gives.
+        for key in keys:
+            bet.settle_round(summary_of((*key, NO_PAIR, NO_PAIR), False))
     return route.key_outcomes if route.how == "polynomial" else None
 
 
@@ -373,7 +388,7 @@ def depth_table(
     shoe: Shoe,
     rules: Rules | None = None,
     bets: Iterable[Bet] | None = None,
-    cards: Sequence[int] = (18, 26, 34, 42, 50),
+    cards: Sequence[int] = DEFAULT_DEPTHS,
     min_edge: NumberLike = 0,
     jobs: int = 1,
     dask: Any = None,

@@ -71,7 +71,7 @@ def analyze_known(
     known: KnownLike,
     bets: Iterable[Bet] | None = None,
 ) -> KnownAnalysis:
-    """Like :func:`~exactodds.analysis.analyze`, given the *known* cards.
+    """Like :func:`~exactodds.analysis.single.analyze`, given the *known* cards.
 
     The analysis's ``table`` is :func:`enumerate_known`'s, so its ``total``
     is ``(n - k)...(n - 5)`` and every probability is conditional on the

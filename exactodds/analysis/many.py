@@ -210,7 +210,7 @@ class Analyzer:
         return {bet.name: self._route[bet.name] for bet in self.bets}
 
     def analyze(self, shoe: Shoe) -> Analysis:
-        """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.analyze`)."""
+        """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.single.analyze`)."""
         return self._chunk([shoe], self._numbers([shoe]))[0]
 
     def analyze_many(

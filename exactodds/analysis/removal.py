@@ -84,7 +84,7 @@ def expected_values(
 
     The one place this module runs the engine: the batch path
     (:class:`~exactodds.analysis.many.Analyzer`, compiled once per rules and bets),
-    which gives the same exact values as :func:`~exactodds.analysis.analyze`.
+    which gives the same exact values as :func:`~exactodds.analysis.single.analyze`.
 
     >>> from exactodds.bets.bet import main_bets
     >>> tie = main_bets(Rules())[2]

@@ -1,4 +1,4 @@
-"""How a bet is priced: one decision, shared by :func:`~exactodds.analysis.analyze` and the Analyzer.
+"""How a bet is priced: one decision, shared by :func:`~exactodds.analysis.single.analyze` and the Analyzer.
 
 A bet settles a round summary; what it reads decides how its counts can be had:
 
@@ -101,7 +101,7 @@ def route_bet(
 ) -> BetRoute:
     """How *bet* is priced on shoes of the *suits* kinds (True: suits known) for these *keys*.
 
-    :func:`~exactodds.analysis.analyze` asks for the one kind of shoe it counts; the
+    :func:`~exactodds.analysis.single.analyze` asks for the one kind of shoe it counts; the
     Analyzer, which counts both kinds with one program, asks for both.
     """
     if not suits:

@@ -3,7 +3,7 @@
 Each side bet is a :class:`~exactodds.bets.bet.Bet` like the main bets: a settle
 function from a round summary to an outcome name, and a pay table "to 1"
 (a loss is ``-1``, a push ``0``).  The names are the CLI and JSON keys.
-Pays are the common ones; :func:`~exactodds.paytables.apply_pays` changes
+Pays are the common ones; :func:`~exactodds.bets.paytables.apply_pays` changes
 them for the casino at hand.
 
 >>> bets = side_bets()

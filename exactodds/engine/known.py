@@ -321,7 +321,7 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     (``Card`` objects or text such as ``"KS"`` or ``"7"``); *tableau*
     defaults to the standard one.  The counts add up to
     ``(n - k)(n - k - 1)...(n - 5)`` for ``k`` known cards; with none known
-    they are those of :func:`~exactodds.enumeration.enumerate_rounds`.
+    they are those of :func:`~exactodds.engine.walk.enumerate_rounds`.
 
     >>> from exactodds import Shoe
     >>> from exactodds.engine.walk import Winner

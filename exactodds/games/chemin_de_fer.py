@@ -46,7 +46,7 @@ from exactodds.games.equilibria import (
     solve_one_choice,
     solve_zero_sum,
 )
-from exactodds.numbers import parse_commission
+from exactodds.numbers import exact_percent_string, parse_commission
 from exactodds.rules import Tableau
 from exactodds.shoe import Shoe
 
@@ -133,7 +133,7 @@ class Model:
         player = "his cards" if self.player_sees == "cards" else "his total"
         if self.commission:
             commission = (
-                f"{float(self.commission) * 100:g}% commission on Banker wins (bimatrix game)"
+                f"{exact_percent_string(self.commission)} commission on Banker wins (bimatrix game)"
             )
         else:
             commission = "no commission (zero-sum)"

@@ -40,7 +40,8 @@ from exactodds.simulation.dealing import (
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Sums, Tally
+from exactodds.simulation.sums import Sums
+from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 __all__ = ["BlockResult", "prepare", "run_block"]
 

@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Sums, Tally
+from exactodds.simulation.sums import Sums
+from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 if TYPE_CHECKING:
     from exactodds.simulation.result import SimulationResult

@@ -29,7 +29,8 @@ from typing import Any
 from exactodds.analysis import risk as formulas
 from exactodds.simulation.figures import RiskTally, SeriesMoments
 from exactodds.simulation.study import RiskQuestions
-from exactodds.simulation.tally import EV_SCALE, Estimate, Sums, Tally
+from exactodds.simulation.sums import Sums
+from exactodds.simulation.tally import EV_SCALE, Estimate, Tally
 
 
 def finite(value: float) -> float | None:

@@ -30,7 +30,7 @@ from typing import Any
 from exactodds.simulation.figures import RiskTally
 from exactodds.simulation.sums import Sums, merge_counts
 
-__all__ = ["BetTally", "Estimate", "Sums", "Tally", "finite"]
+__all__ = ["BetTally", "Estimate", "Tally", "finite"]
 
 #: Exact EVs are summed in units of 2**-40.
 EV_SCALE = 2**40
