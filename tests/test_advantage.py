@@ -332,3 +332,11 @@ def test_a_bet_that_cannot_settle_gets_the_one_sentence_every_entry_point_gives(
         with pytest.raises(BetError) as refused:
             call()
         assert str(refused.value) == str(from_analyze.value)
+
+
+def test_the_command_line_and_the_library_default_to_the_same_depths() -> None:
+    from exactodds.advantage.depth import DEFAULT_DEPTHS
+    from exactodds.cli.depth import depth as depth_command
+
+    (option,) = [parameter for parameter in depth_command.params if parameter.name == "depths"]
+    assert option.default == ",".join(map(str, DEFAULT_DEPTHS))
