@@ -40,7 +40,7 @@ from exactodds.advantage.depth import value_level_bets
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.known import enumerate_known
-from exactodds.engine.walk import falling_factorial
+from exactodds.engine.walk import falling_factorial, ordered_ways
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
@@ -136,11 +136,7 @@ def _value_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuple
     integer_pays = [bet.integer_pays() for bet in bets]
     rows, weights, numerators = [], [], []
     for values in itertools.product(range(10), repeat=4):
-        left = list(counts)
-        weight = 1
-        for value in values:
-            weight *= left[value]
-            left[value] -= 1
+        weight = ordered_ways(counts, values)
         if weight == 0:
             continue
         known = {position + 1: _SYMBOLS[value] for position, value in enumerate(values)}
@@ -187,11 +183,7 @@ def _rank_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuples
     counts = shoe.rank_counts
     rows, weights, numerators = [], [], []
     for ranks in itertools.product(range(13), repeat=4):
-        left = list(counts)
-        weight = 1
-        for rank in ranks:
-            weight *= left[rank]
-            left[rank] -= 1
+        weight = ordered_ways(counts, ranks)
         if weight == 0:
             continue
         values = tuple(VALUES[rank] for rank in ranks)

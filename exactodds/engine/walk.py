@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import enum
 import math
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -53,6 +53,7 @@ __all__ = [
     "Winner",
     "enumerate_rounds",
     "falling_factorial",
+    "ordered_ways",
     "require_countable",
     "sequences",
     "summary_of",
@@ -81,6 +82,19 @@ def falling_factorial(count: int, length: int) -> int:
     (0, 1)
     """
     return math.perm(max(count, 0), length)
+
+
+def ordered_ways(counts: Sequence[int], picks: Iterable[int]) -> int:
+    """Ways to deal the classes *picks*, in that order, from a shoe of *counts* per class.
+
+    The product, over each class picked, of the falling factorial of its count by how often
+    it is picked: 0 when the shoe holds too few.
+
+    >>> ordered_ways([4, 4], [0, 0, 1]), ordered_ways([1, 4], [0, 0])
+    (48, 0)
+    """
+    picked = Counter(picks)
+    return math.prod(falling_factorial(counts[group], times) for group, times in picked.items())
 
 
 def sequences(cards: int) -> int:
