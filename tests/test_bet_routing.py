@@ -23,7 +23,7 @@ from exactodds.engine.coefficients import polynomials
 from exactodds.engine.walk import RoundSummary
 from exactodds.errors import BetError
 from exactodds.report.batch import BadLine, batch_lines
-from exactodds.report.parsheet import par_sheet
+from exactodds.studies.parsheet import par_sheet
 from exactodds.simulation.run import simulate
 from exactodds.simulation.study import Simulation
 from exactodds.web.app import create_app

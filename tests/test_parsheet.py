@@ -38,7 +38,7 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.numbers import decimal_string, fraction_string, percent_string
-from exactodds.report.parsheet import (
+from exactodds.studies.parsheet import (
     HoldBand,
     ParSheet,
     VolatilityIndex,
@@ -46,8 +46,8 @@ from exactodds.report.parsheet import (
     par_sheet,
     z_score,
 )
-from exactodds.report.parsheet_render import render_html, render_markdown
-from exactodds.report.parsheet_xlsx import write_xlsx
+from exactodds.report.parsheet.render import render_html, render_markdown
+from exactodds.report.parsheet.xlsx import write_xlsx
 
 ROOT = Path(__file__).resolve().parent.parent
 BETS = "banker,player,tie,dragon7,lucky6,perfect_pair"
@@ -636,9 +636,9 @@ def test_odds_imports_neither_matplotlib_nor_openpyxl() -> None:
         "assert result.exit_code == 0, result.output\n"
         "for name in ('matplotlib', 'openpyxl', 'fpdf'):\n"
         "    assert name not in sys.modules, f'exactodds odds imported {name}'\n"
-        "import exactodds.report.parsheet, exactodds.report.parsheet_render\n"
-        "import exactodds.report.parsheet_plots, exactodds.report.parsheet_xlsx\n"
-        "import exactodds.report.parsheet_pdf\n"
+        "import exactodds.studies.parsheet, exactodds.report.parsheet.render\n"
+        "import exactodds.report.plots, exactodds.report.parsheet.xlsx\n"
+        "import exactodds.report.parsheet.pdf\n"
         "for name in ('matplotlib', 'openpyxl', 'fpdf', 'sympy'):\n"
         "    assert name not in sys.modules, f'importing the report modules imported {name}'\n"
     )
@@ -677,7 +677,7 @@ def test_output_suffix_chooses_the_format(tmp_path: Path) -> None:
 
 
 def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:
-    from exactodds.report.parsheet_plots import (
+    from exactodds.report.plots import (
         distribution_figure,
         hold_figure,
         removal_figure,
@@ -707,8 +707,8 @@ def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:
 def test_pdf_holds_every_row_of_every_table(sheet: ParSheet) -> None:
     from pypdf import PdfReader
 
-    from exactodds.report.parsheet_pdf import render_pdf
-    from exactodds.report.parsheet_render import Table, document
+    from exactodds.report.parsheet.pdf import render_pdf
+    from exactodds.report.parsheet.render import Table, document
 
     content = render_pdf(sheet, 10)
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)

@@ -224,7 +224,7 @@ def test_plot_draws_each_bets_exact_ev_by_depth(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("matplotlib")
-    from exactodds.report import parsheet_plots
+    from exactodds.report import plots as parsheet_plots
 
     drawn: dict[str, list[float]] = {}
     depth_figure = parsheet_plots.depth_figure

@@ -66,7 +66,7 @@ def eor(
         result = effect_of_removal(shoe, rules, bets, cards)
         text = render_removal(result, output_format, digits, max_tag, exact)
         if plot_directory is not None:
-            from exactodds.report.parsheet_plots import removal_figures
+            from exactodds.report.plots import removal_figures
 
             write_plots(removal_figures(result, max_tag), plot_directory)
     except ExactOddsError as error:

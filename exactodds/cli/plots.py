@@ -30,7 +30,7 @@ def plot_option(function: Function) -> Function:
 
 def write_plots(figures: Iterable[tuple[str, str, Any]], directory: str) -> list[Path]:
     """Save *figures* into *directory*, and say on stderr how many files were written."""
-    from exactodds.report.parsheet_plots import save_figures
+    from exactodds.report.plots import save_figures
 
     written = save_figures(iter(figures), directory)
     click.echo(f"Wrote {len(written)} figure files to {directory}.", err=True)

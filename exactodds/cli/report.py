@@ -24,7 +24,7 @@ from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.interface import bets_from_values, build_shoe, rules_from_values
-from exactodds.report.parsheet import (
+from exactodds.studies.parsheet import (
     DEFAULT_CONFIDENCES,
     DEFAULT_ROUNDS,
     NothingPricedError,
@@ -33,7 +33,7 @@ from exactodds.report.parsheet import (
     compare_alternatives,
     par_sheet,
 )
-from exactodds.report.parsheet_render import package_version
+from exactodds.report.parsheet.render import package_version
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -257,17 +257,17 @@ def _render(
     output: str | None,
 ) -> bytes:
     if output_format == "xlsx":
-        from exactodds.report.parsheet_xlsx import write_xlsx
+        from exactodds.report.parsheet.xlsx import write_xlsx
 
         buffer = io.BytesIO()
         write_xlsx(sheet, buffer)
         return buffer.getvalue()
     if output_format == "pdf":
-        from exactodds.report.parsheet_pdf import render_pdf
+        from exactodds.report.parsheet.pdf import render_pdf
 
         pictures = None
         if figures:
-            from exactodds.report.parsheet_plots import drawn_figures, figure_png
+            from exactodds.report.plots import drawn_figures, figure_png
 
             drawn = drawn_figures(sheet)
 
@@ -276,7 +276,7 @@ def _render(
 
         return render_pdf(sheet, digits, pictures)
     if output_format == "markdown":
-        from exactodds.report.parsheet_render import render_markdown
+        from exactodds.report.parsheet.render import render_markdown
 
         figure_path = None
         if plot_directory is not None:
@@ -285,16 +285,16 @@ def _render(
             prefix = Path(os.path.relpath(folder, base))
 
             def figure_path(bet: str, kind: str) -> str:
-                from exactodds.report.parsheet_plots import figure_file_stem
+                from exactodds.report.plots import figure_file_stem
 
                 return (prefix / f"{figure_file_stem(bet)}-{kind}.png").as_posix()
 
         return render_markdown(sheet, digits, figure_path).encode("utf-8")
-    from exactodds.report.parsheet_render import render_html
+    from exactodds.report.parsheet.render import render_html
 
     markup = None
     if figures:
-        from exactodds.report.parsheet_plots import drawn_figures, figure_svg
+        from exactodds.report.plots import drawn_figures, figure_svg
 
         drawn = drawn_figures(sheet)
 
@@ -440,16 +440,16 @@ def report(
                 f"-o FILE.{chosen_format}."
             )
         if chosen_format == "xlsx":
-            from exactodds.report.parsheet_xlsx import require_openpyxl
+            from exactodds.report.parsheet.xlsx import require_openpyxl
 
             require_openpyxl()
         if chosen_format == "pdf":
-            from exactodds.report.parsheet_pdf import require_fpdf
+            from exactodds.report.parsheet.pdf import require_fpdf
 
             require_fpdf()
         wants_figures = (chosen_format in ("html", "pdf") and figures) or plot_directory is not None
         if wants_figures:
-            from exactodds.report.parsheet_plots import require_matplotlib
+            from exactodds.report.plots import require_matplotlib
 
             require_matplotlib()
         rounds = _numbers(
@@ -480,7 +480,7 @@ def report(
         except NothingPricedError as error:
             raise click.ClickException(str(error)) from None
         if plot_directory is not None:
-            from exactodds.report.parsheet_plots import par_sheet_figures
+            from exactodds.report.plots import par_sheet_figures
 
             write_plots(par_sheet_figures(sheet), plot_directory)
         content = _render(sheet, chosen_format, digits, figures, plot_directory, output)

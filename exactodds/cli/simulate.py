@@ -279,7 +279,7 @@ def simulate(
         if dask_address is not None and jobs is not None:
             raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
         if plot_directory is not None:  # before a long run, not after it
-            from exactodds.report.parsheet_plots import require_matplotlib
+            from exactodds.report.plots import require_matplotlib
 
             require_matplotlib()
         options = {
@@ -410,7 +410,7 @@ def _write_result(
     else:
         emit(render_table(result, digits, risk=show_risk))
     if plot_directory is not None:
-        from exactodds.report.parsheet_plots import simulation_figures
+        from exactodds.report.plots import simulation_figures
 
         try:
             write_plots(simulation_figures(result), plot_directory)

@@ -181,7 +181,7 @@ def render_search(
 
 def depth_figures(table: DepthTable) -> Iterator[tuple[str, str, Any]]:
     """Per bet, a figure of P(EV > edge) and the value per round against the cards left."""
-    from exactodds.report.parsheet_plots import require_matplotlib
+    from exactodds.report.plots import require_matplotlib
 
     require_matplotlib()
     from matplotlib.figure import Figure

@@ -73,7 +73,7 @@ def sweep_figures(rows: Sequence[dict[str, Any]]) -> list[tuple[str, str, Any]]:
 
     One line per combination of the settings other than ``cut``, with 95% error bars.
     """
-    from exactodds.report.parsheet_plots import require_matplotlib
+    from exactodds.report.plots import require_matplotlib
 
     require_matplotlib()
     from matplotlib.figure import Figure

@@ -7,8 +7,8 @@ return), the house edge, the edge per resolved bet, the hit frequency, the
 variance and standard deviation, the volatility index, the hold to expect
 over many rounds with its confidence band, the effect of removal by rank
 with a derived count, and the break-even pays.  The renderers
-(:mod:`exactodds.report.parsheet_render` for HTML and Markdown,
-:mod:`exactodds.report.parsheet_xlsx` for a workbook) only lay it out.
+(:mod:`exactodds.report.parsheet.render` for HTML and Markdown,
+:mod:`exactodds.report.parsheet.xlsx` for a workbook) only lay it out.
 
 The textbook definitions used (Kilby, Fox and Lucas, *Casino Operations
 Management*; Hannum and Cabot, *Practical Casino Math*; the volatility index
@@ -87,7 +87,7 @@ class MissingExtraError(ExactOddsError):
     >>> raise MissingExtraError("Workbooks need openpyxl.")
     Traceback (most recent call last):
     ...
-    exactodds.report.parsheet.MissingExtraError: Workbooks need openpyxl.
+    exactodds.studies.parsheet.MissingExtraError: Workbooks need openpyxl.
     """
 
 
@@ -97,7 +97,7 @@ class NothingPricedError(ExactOddsError):
     >>> raise NothingPricedError("No bet can be priced.")
     Traceback (most recent call last):
     ...
-    exactodds.report.parsheet.NothingPricedError: No bet can be priced.
+    exactodds.studies.parsheet.NothingPricedError: No bet can be priced.
     """
 
 

@@ -1,6 +1,6 @@
 """A par sheet as a document: Markdown, or one self-contained HTML page.
 
-:func:`document` turns a :class:`~exactodds.report.parsheet.ParSheet` into a
+:func:`document` turns a :class:`~exactodds.studies.parsheet.ParSheet` into a
 list of blocks (headings, paragraphs, tables, figures), written once; the
 Markdown and HTML writers only serialise those blocks, so both formats carry
 the same numbers.  Every table has an id (``<bet>-outcomes``,
@@ -9,7 +9,7 @@ the same numbers.  Every table has an id (``<bet>-outcomes``,
 
 >>> from exactodds import Rules, Shoe
 >>> from exactodds.bets.catalogue import select_bets
->>> from exactodds.report.parsheet import par_sheet
+>>> from exactodds.studies.parsheet import par_sheet
 >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("tie"), breakeven=False)
 >>> text = render_markdown(sheet, digits=6)
 >>> print(next(line for line in text.splitlines() if line.startswith("| win")))
@@ -24,12 +24,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..analysis.removal import LinearCount
-from ..analysis.tails import Bounded, one_in
-from ..bets.custom import custom_conditions
-from ..numbers import decimal_string, fraction_string, percent_string, square_root_decimal_string
-from ..rules import Tableau
-from .parsheet import BetSheet, ParSheet
+from ...analysis.removal import LinearCount
+from ...analysis.tails import Bounded, one_in
+from ...bets.custom import custom_conditions
+from ...numbers import decimal_string, fraction_string, percent_string, square_root_decimal_string
+from ...rules import Tableau
+from ...studies.parsheet import BetSheet, ParSheet
 
 __all__ = [
     "Figure",

@@ -1,6 +1,6 @@
 """A par sheet as PDF (fpdf2, pure Python, in the ``report`` extra).
 
-The same blocks as the HTML and Markdown (:func:`~exactodds.report.parsheet_render.document`)
+The same blocks as the HTML and Markdown (:func:`~exactodds.report.parsheet.render.document`)
 laid out on A4 landscape pages: headings, paragraphs, tables, and the figures as PNG images when
 given.  Every page carries a footer with the title, the date and "page x of y".  Text is set in
 DejaVu Sans, embedded in the file (subset): the TrueType font matplotlib ships in
@@ -11,7 +11,7 @@ one page is never split.  fpdf2 is imported inside :func:`render_pdf` only.
 
 >>> from exactodds import Rules, Shoe
 >>> from exactodds.bets.catalogue import select_bets
->>> from exactodds.report.parsheet import par_sheet
+>>> from exactodds.studies.parsheet import par_sheet
 >>> sheet = par_sheet(Shoe.standard(decks=1), Rules(), select_bets("tie"), breakeven=False)
 >>> render_pdf(sheet, 6)[:5]
 b'%PDF-'
@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .parsheet import MissingExtraError, ParSheet
-from .parsheet_render import Block, Figure, Heading, Paragraph, Table, document, package_version
+from ...studies.parsheet import MissingExtraError, ParSheet
+from .render import Block, Figure, Heading, Paragraph, Table, document, package_version
 
 __all__ = ["font_files", "render_pdf", "require_fpdf"]
 
@@ -39,7 +39,7 @@ _FIGURE_HEIGHT = FIGURE_WIDTH * 0.53 + 4
 
 
 def require_fpdf() -> Any:
-    """fpdf2's ``FPDF`` class, or a :class:`~exactodds.report.parsheet.MissingExtraError`."""
+    """fpdf2's ``FPDF`` class, or a :class:`~exactodds.studies.parsheet.MissingExtraError`."""
     try:
         from fpdf import FPDF
     except ImportError:

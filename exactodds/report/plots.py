@@ -13,7 +13,7 @@ never loads it.
 
 >>> from exactodds import Rules, Shoe
 >>> from exactodds.bets.catalogue import select_bets
->>> from exactodds.report.parsheet import par_sheet
+>>> from exactodds.studies.parsheet import par_sheet
 >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("tie"), breakeven=False)
 >>> figure = distribution_figure(sheet.bets["tie"])
 >>> [text.get_text() for text in figure.axes[0].get_xticklabels()]
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ..analysis.removal import EffectOfRemoval
 from ..errors import ExactOddsError
 from ..numbers import fraction_string
-from .parsheet import BetSheet, HoldBand, MissingExtraError, ParSheet
+from ..studies.parsheet import BetSheet, HoldBand, MissingExtraError, ParSheet
 
 if TYPE_CHECKING:
     from ..simulation.result import SimulationResult

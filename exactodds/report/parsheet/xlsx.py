@@ -21,7 +21,7 @@ openpyxl is imported inside :func:`write_xlsx` only.
 >>> import io
 >>> from exactodds import Rules, Shoe
 >>> from exactodds.bets.catalogue import select_bets
->>> from exactodds.report.parsheet import par_sheet
+>>> from exactodds.studies.parsheet import par_sheet
 >>> sheet = par_sheet(Shoe.standard(decks=1), Rules(), select_bets("tie"), breakeven=False)
 >>> buffer = io.BytesIO()
 >>> write_xlsx(sheet, buffer)
@@ -41,9 +41,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
-from ..numbers import decimal_string, fraction_string
-from .parsheet import BetSheet, MissingExtraError, ParSheet
-from .parsheet_render import (
+from ...numbers import decimal_string, fraction_string
+from ...studies.parsheet import BetSheet, MissingExtraError, ParSheet
+from .render import (
     CHECKING,
     CONVENTION,
     DEFINITIONS,
@@ -65,7 +65,7 @@ _PERCENT_FORMAT = "0.0000%"
 
 
 def require_openpyxl() -> Any:
-    """openpyxl, or a :class:`~exactodds.report.parsheet.MissingExtraError` saying how to get it."""
+    """openpyxl, or a :class:`~exactodds.studies.parsheet.MissingExtraError` saying how to get it."""
     try:
         import openpyxl
     except ImportError:

@@ -1,0 +1,8 @@
+"""Par sheets rendered: the model (:mod:`exactodds.studies.parsheet`) laid out in four formats.
+
+- :mod:`exactodds.report.parsheet.render`: the document blocks, as HTML and Markdown.
+- :mod:`exactodds.report.parsheet.xlsx`: a workbook, one sheet per bet.
+- :mod:`exactodds.report.parsheet.pdf`: a PDF, with the figures as images.
+"""
+
+__all__ = ["pdf", "render", "xlsx"]
