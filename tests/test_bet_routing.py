@@ -19,13 +19,13 @@ from starlette.testclient import TestClient
 from exactodds import Analyzer, Rules, Shoe, analyze, effect_of_removal
 from exactodds.analysis.routing import route_bet
 from exactodds.bets.bet import Bet
+from exactodds.cli.batch_lines import BadLine, batch_lines
 from exactodds.engine.coefficients import polynomials
 from exactodds.engine.walk import RoundSummary
 from exactodds.errors import BetError
-from exactodds.report.batch import BadLine, batch_lines
-from exactodds.studies.parsheet import par_sheet
 from exactodds.simulation.run import simulate
 from exactodds.simulation.study import Simulation
+from exactodds.studies.parsheet import par_sheet
 from exactodds.web.app import create_app
 
 

@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 from exactodds import Rules, Shoe, analyze
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
+from exactodds.cli import batch_lines as batch_module
+from exactodds.cli.batch_lines import BadLine, batch_lines, batch_program
 from exactodds.engine.kernel import program as kernel_program
 from exactodds.engine.kernel import twin
 from exactodds.engine.kernel.program import build_program, evaluate, native_module
 from exactodds.engine.walk import sequences
-from exactodds.report import batch as batch_module
-from exactodds.report.batch import BadLine, batch_lines, batch_program
 
 ALL = select_bets("all")
 ANALYZER = Analyzer(Rules(), ALL)

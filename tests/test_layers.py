@@ -183,3 +183,96 @@ def test_the_walk_reads_the_whole_package() -> None:
     modules = _modules()
     assert "exactodds.engine.walk" in modules and "exactodds.cli.app" in modules
     assert all(floor_of(module) >= 1 for module in modules)
+
+
+#: What computes: the analysis entry points, the walk, the searches and the studies. report/
+#: renders what these hand it, so no module of report/ may import one (a named denylist).
+COMPUTING: dict[str, frozenset[str]] = {
+    "exactodds.analysis.single": frozenset({"analyze", "price_bet", "price_table"}),
+    "exactodds.analysis.many": frozenset({"Analyzer", "analyze_many", "analyzer_for"}),
+    "exactodds.analysis.removal": frozenset({"effect_of_removal", "expected_values"}),
+    "exactodds.analysis.symbolic": frozenset(
+        {"breakeven", "find_breakeven", "price", "expected_value_expression"}
+    ),
+    "exactodds.analysis.known": frozenset({"analyze_known"}),
+    "exactodds.analysis.breakdown": frozenset({"breakdown"}),
+    "exactodds.analysis.tails": frozenset({"session_tails"}),
+    "exactodds.engine.walk": frozenset({"enumerate_rounds"}),
+    "exactodds.engine.known": frozenset({"enumerate_known"}),
+    "exactodds.studies.parsheet": frozenset({"par_sheet", "compare_alternatives"}),
+    "exactodds.simulation.run": frozenset({"simulate"}),
+    "exactodds.advantage.depth": frozenset({"depth_table", "partial_shoe", "partial_odds"}),
+    "exactodds.advantage.edgesort": frozenset({"edge_sort", "search_partitions"}),
+    "exactodds.games.chemin_de_fer": frozenset({"solve"}),
+}
+#: Modules that only count: importing anything from them is computing.
+COUNTING_MODULES = (
+    "exactodds.engine.polynomial",
+    "exactodds.engine.coefficients",
+    "exactodds.engine.cache",
+    "exactodds.engine.kernel",
+)
+#: Methods that run a search or a walk on a result already handed over.
+SEARCHING_METHODS = frozenset({"linear_count", "betting_correlation", "analyze", "analyze_many"})
+
+
+def _computing(module: str, source: str) -> list[str]:
+    """Where *source* (the text of *module*) imports or calls something on the denylist."""
+    package = module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            pairs = [(alias.name, "") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            pairs = [(base, alias.name) for alias in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in SEARCHING_METHODS
+        ):
+            found.append(f"{module}:{node.lineno}: calls .{node.func.attr}()")
+            continue
+        else:
+            continue
+        for base, name in pairs:
+            if name in COMPUTING.get(base, ()) or f"{base}.{name}".removesuffix(".") in {
+                f"{key}.{value}" for key, values in COMPUTING.items() for value in values
+            }:
+                found.append(f"{module}:{node.lineno}: imports {name or base} from {base}")
+            elif any(base == root or base.startswith(root + ".") for root in COUNTING_MODULES):
+                found.append(f"{module}:{node.lineno}: imports {base}, which counts")
+    return found
+
+
+def test_report_renders_and_never_computes() -> None:
+    found = [
+        line
+        for module, path in _modules().items()
+        if module == "exactodds.report" or module.startswith("exactodds.report.")
+        for line in _computing(module, path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "report/ computes:\n" + "\n".join(found)
+
+
+def test_the_computing_check_finds_computing() -> None:
+    source = (
+        "from exactodds.analysis.single import Analysis, analyze\n"
+        "from ...analysis.many import Analyzer\n"
+        "import exactodds.analysis.removal.effect_of_removal\n"
+        "from exactodds.engine.kernel.program import native_module\n"
+        "def f(result):\n"
+        "    return result.linear_count('tie', 2)\n"
+    )
+    assert [line.split(": ", 1)[1] for line in _computing("exactodds.report.x.y", source)] == [
+        "imports analyze from exactodds.analysis.single",
+        "imports Analyzer from exactodds.analysis.many",
+        "imports exactodds.analysis.removal.effect_of_removal from "
+        "exactodds.analysis.removal.effect_of_removal",
+        "imports exactodds.engine.kernel.program, which counts",
+        "calls .linear_count()",
+    ]
+    assert _computing("exactodds.report.x", "from exactodds.analysis.single import Analysis") == []

@@ -38,6 +38,8 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.numbers import decimal_string, fraction_string, percent_string
+from exactodds.report.parsheet.render import render_html, render_markdown
+from exactodds.report.parsheet.xlsx import write_xlsx
 from exactodds.studies.parsheet import (
     HoldBand,
     ParSheet,
@@ -46,8 +48,6 @@ from exactodds.studies.parsheet import (
     par_sheet,
     z_score,
 )
-from exactodds.report.parsheet.render import render_html, render_markdown
-from exactodds.report.parsheet.xlsx import write_xlsx
 
 ROOT = Path(__file__).resolve().parent.parent
 BETS = "banker,player,tie,dragon7,lucky6,perfect_pair"
@@ -677,11 +677,8 @@ def test_output_suffix_chooses_the_format(tmp_path: Path) -> None:
 
 
 def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:
-    from exactodds.report.plots import (
-        distribution_figure,
-        hold_figure,
-        removal_figure,
-    )
+    from exactodds.report.parsheet.figures import distribution_figure, hold_figure
+    from exactodds.report.plots import removal_figure
 
     tie = sheet.bets["tie"]
     assert tie.effects is not None and tie.count is not None

@@ -34,8 +34,8 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.numbers import decimal_string, percent_string
-from exactodds.studies.parsheet import par_sheet
 from exactodds.report.parsheet.render import package_version, render_markdown
+from exactodds.studies.parsheet import par_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 SIX_BONUS = str(ROOT / "examples" / "bets" / "six_bonus.toml")
@@ -544,7 +544,7 @@ def test_xlsx_columns_fit_their_headers(tmp_path: Path) -> None:
 
 
 def test_band_figure_spans_the_sheets_rounds_and_stays_within_100_percent() -> None:
-    from exactodds.report.plots import hold_figure
+    from exactodds.report.parsheet.figures import hold_figure
 
     sheet = par_sheet(
         Shoe.standard(8), Rules(), select_bets("dragon7"), rounds=[10, 300], breakeven=False

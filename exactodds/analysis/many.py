@@ -355,7 +355,7 @@ class Analyzer:
 
         Outputs 0 and 1 are the Player and Tie counts (:data:`PLAYER_OUTPUT`,
         :data:`TIE_OUTPUT`); one :class:`LeanOutput` per bet, in the bets' order.  None
-        when a bet needs the walk.  :mod:`exactodds.report.batch` lays the batch
+        when a bet needs the walk.  :mod:`exactodds.cli.batch_lines` lays the batch
         command's text out on it.
 
         >>> from exactodds.bets.catalogue import select_bets

@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from exactodds.analysis.routing import reads_suits
@@ -207,6 +207,9 @@ class EffectOfRemoval:
     * ``skipped``: rank symbol -> why it could not be removed.
     * ``unavailable``: bet -> why it could not be priced (a suited bet on a
       shoe known by rank only).
+    * ``max_tag`` and ``counts``: bet -> the linear count derived from its
+      effects (:meth:`linear_count` with tags up to ``max_tag``), computed
+      once here so that what renders the result only reads it.
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> shoe = Shoe.parse("A=1,5=3,9=2,T=4")
@@ -227,6 +230,8 @@ class EffectOfRemoval:
     skipped: Mapping[str, str]
     unavailable: Mapping[str, str]
     bet_names: tuple[str, ...]
+    max_tag: int = DEFAULT_MAX_TAG
+    counts: Mapping[str, LinearCount] = field(default_factory=dict)
 
     def effect(self, bet: str, rank: str) -> Fraction:
         """The effect of removing ``cards`` cards of *rank* on *bet* (an error if skipped)."""
@@ -320,10 +325,7 @@ class EffectOfRemoval:
         ...
         exactodds.errors.RemovalError: Largest tag 0 is not valid; use a whole number of at least 1.
         """
-        if isinstance(max_tag, bool) or not isinstance(max_tag, int) or max_tag < 1:
-            raise RemovalError(
-                f"Largest tag {max_tag!r} is not valid; use a whole number of at least 1."
-            )
+        _check_max_tag(max_tag)
         effects = {
             symbol: effect
             for symbol, effect in self._effects_of(bet).items()
@@ -347,6 +349,7 @@ def effect_of_removal(
     rules: Rules | None = None,
     bets: Iterable[Bet] | None = None,
     cards: int = 1,
+    max_tag: int = DEFAULT_MAX_TAG,
 ) -> EffectOfRemoval:
     """The exact effect on each bet's EV of removing *cards* cards of each rank from *shoe*.
 
@@ -357,7 +360,9 @@ def effect_of_removal(
     rank at all can be removed.  On a shoe that knows its suits, a bet that
     needs suits sees the average over which suits the removed cards had,
     weighted by how many of each suit the shoe holds (exact: it is the
-    expected EV when the removed cards' suits are not seen).
+    expected EV when the removed cards' suits are not seen).  Each priced
+    bet's linear count, with tags up to *max_tag*, is derived once and kept
+    in ``counts``.
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
@@ -372,6 +377,7 @@ def effect_of_removal(
         raise RemovalError(
             f"Number of cards to remove {cards!r} is not valid; use a whole number of at least 1."
         )
+    _check_max_tag(max_tag)
     require_countable(shoe)
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
@@ -436,7 +442,7 @@ def effect_of_removal(
             )
             for rank in RANKS
         }
-    return EffectOfRemoval(
+    result = EffectOfRemoval(
         shoe,
         rules,
         cards,
@@ -445,7 +451,16 @@ def effect_of_removal(
         skipped,
         unavailable,
         tuple(bet.name for bet in chosen),
+        max_tag,
     )
+    return replace(result, counts={name: result.linear_count(name, max_tag) for name in priced})
+
+
+def _check_max_tag(max_tag: int) -> None:
+    if isinstance(max_tag, bool) or not isinstance(max_tag, int) or max_tag < 1:
+        raise RemovalError(
+            f"Largest tag {max_tag!r} is not valid; use a whole number of at least 1."
+        )
 
 
 # Helpers ---------------------------------------------------------------------

@@ -77,7 +77,7 @@ def batch(
     # without the interpreter lock, so nothing is pickled between processes.
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     from exactodds.analysis.many import analyzer_for  # numpy only for this command
-    from exactodds.report.batch import BadLine, batch_lines
+    from exactodds.cli.batch_lines import BadLine, batch_lines
 
     try:
         analyzer = analyzer_for(rules, tuple(bets))

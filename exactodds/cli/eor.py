@@ -63,12 +63,12 @@ def eor(
       exactodds eor --bets dragon7,panda8 --plot figures   # bar charts as PNG and SVG
     """
     try:
-        result = effect_of_removal(shoe, rules, bets, cards)
-        text = render_removal(result, output_format, digits, max_tag, exact)
+        result = effect_of_removal(shoe, rules, bets, cards, max_tag)
+        text = render_removal(result, output_format, digits, exact)
         if plot_directory is not None:
             from exactodds.report.plots import removal_figures
 
-            write_plots(removal_figures(result, max_tag), plot_directory)
+            write_plots(removal_figures(result), plot_directory)
     except ExactOddsError as error:
         raise usage_error(error) from None
     emit(text)

@@ -24,6 +24,9 @@ from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
 from exactodds.interface import bets_from_values, build_shoe, rules_from_values
+from exactodds.report.parsheet.render import package_version
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 from exactodds.studies.parsheet import (
     DEFAULT_CONFIDENCES,
     DEFAULT_ROUNDS,
@@ -33,9 +36,6 @@ from exactodds.studies.parsheet import (
     compare_alternatives,
     par_sheet,
 )
-from exactodds.report.parsheet.render import package_version
-from exactodds.rules import Rules
-from exactodds.shoe import Shoe
 
 #: Output formats, and the file suffixes that choose them when --format is not given.
 REPORT_FORMATS = ("html", "markdown", "xlsx", "pdf")
@@ -267,7 +267,8 @@ def _render(
 
         pictures = None
         if figures:
-            from exactodds.report.plots import drawn_figures, figure_png
+            from exactodds.report.parsheet.figures import drawn_figures
+            from exactodds.report.plots import figure_png
 
             drawn = drawn_figures(sheet)
 
@@ -294,7 +295,8 @@ def _render(
 
     markup = None
     if figures:
-        from exactodds.report.plots import drawn_figures, figure_svg
+        from exactodds.report.parsheet.figures import drawn_figures
+        from exactodds.report.plots import figure_svg
 
         drawn = drawn_figures(sheet)
 
@@ -480,7 +482,7 @@ def report(
         except NothingPricedError as error:
             raise click.ClickException(str(error)) from None
         if plot_directory is not None:
-            from exactodds.report.plots import par_sheet_figures
+            from exactodds.report.parsheet.figures import par_sheet_figures
 
             write_plots(par_sheet_figures(sheet), plot_directory)
         content = _render(sheet, chosen_format, digits, figures, plot_directory, output)

@@ -1,5 +1,13 @@
-"""Rendering: the same exact results as a table, JSON or CSV.
+"""Rendering: the exact results the library hands over, as a table, JSON or CSV; it computes nothing.
 
+- :mod:`exactodds.report.table`: the one way a terminal table is laid out.
 - :mod:`exactodds.report.odds`: an analysis of one shoe, and the batch records.
 - :mod:`exactodds.report.research`: effect of removal and break-even pays.
+- :mod:`exactodds.report.breakdown`: frequencies of totals, cards and naturals.
+- :mod:`exactodds.report.advantage`: depth tables and edge sorting.
+- :mod:`exactodds.report.game`: a two-sided game's solution (chemin de fer).
+- :mod:`exactodds.report.simulation`: a simulation's result.
+- :mod:`exactodds.report.sweep`: a simulation sweep's rows.
+- :mod:`exactodds.report.plots`: figures shared by every command that draws (matplotlib).
+- :mod:`exactodds.report.parsheet`: a par sheet as HTML, Markdown, a workbook or a PDF.
 """

@@ -1,23 +1,21 @@
-"""Figures of a par sheet, drawn with matplotlib (the ``plot`` extra), one function per figure.
+"""Figures, drawn with matplotlib (the ``plot`` extra), one function per figure.
 
 Each function returns a :class:`matplotlib.figure.Figure` (built without
 pyplot, so no global state and no display is touched; files are written with
 the Agg backend), which tests can inspect and :func:`save_figures` writes:
 
-* :func:`removal_figure`: the effect of removal of each rank, as bars;
-* :func:`distribution_figure`: the probability of each net result of a bet;
-* :func:`hold_figure`: the win as % of handle, its normal bands against the number of rounds.
+* :func:`removal_figure`: the effect of removal of each rank, as bars (``eor``, par sheets);
+* :func:`depth_figure`: a simulated bet's exact EV by the deck being dealt (``simulate``);
+* :func:`require_matplotlib`, :func:`figure_svg`, :func:`figure_png` and
+  :func:`save_figures`: what every command that draws shares.
 
+The par sheet's own figures are in :mod:`exactodds.report.parsheet.figures`.
 matplotlib is imported inside these functions only: ``exactodds odds``
 never loads it.
 
->>> from exactodds import Rules, Shoe
->>> from exactodds.bets.catalogue import select_bets
->>> from exactodds.studies.parsheet import par_sheet
->>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("tie"), breakeven=False)
->>> figure = distribution_figure(sheet.bets["tie"])
->>> [text.get_text() for text in figure.axes[0].get_xticklabels()]
-['-1', '8']
+>>> figure = depth_figure("tie", [-0.14, -0.15])
+>>> figure.axes[0].get_xlabel()
+'Deck being dealt (52 cards each)'
 """
 
 from __future__ import annotations
@@ -31,22 +29,20 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis.removal import EffectOfRemoval
 from ..errors import ExactOddsError
-from ..numbers import fraction_string
-from ..studies.parsheet import BetSheet, HoldBand, MissingExtraError, ParSheet
+from ..studies.parsheet import MissingExtraError
 
 if TYPE_CHECKING:
     from ..simulation.result import SimulationResult
 
 __all__ = [
-    "FIGURE_KINDS",
+    "NEGATIVE",
+    "NEUTRAL",
+    "POSITIVE",
     "depth_figure",
-    "distribution_figure",
-    "drawn_figures",
     "figure_file_stem",
     "figure_png",
     "figure_svg",
-    "hold_figure",
-    "par_sheet_figures",
+    "new_figure",
     "removal_figure",
     "removal_figures",
     "require_matplotlib",
@@ -54,12 +50,10 @@ __all__ = [
     "simulation_figures",
 ]
 
-#: The figures drawn for each bet, in the order a report shows them.
-FIGURE_KINDS = ("distribution", "hold", "removal")
-
-_NEGATIVE = "#b2182b"
-_POSITIVE = "#2166ac"
-_NEUTRAL = "#555555"
+#: Colours of a loss, a win and a push, shared by every figure.
+NEGATIVE = "#b2182b"
+POSITIVE = "#2166ac"
+NEUTRAL = "#555555"
 
 
 def require_matplotlib() -> Any:
@@ -75,7 +69,8 @@ def require_matplotlib() -> Any:
     return matplotlib
 
 
-def _figure(width: float = 6.4, height: float = 3.4) -> Any:
+def new_figure(width: float = 6.4, height: float = 3.4) -> Any:
+    """An empty matplotlib figure (no pyplot, no global state), laid out to fit its labels."""
     require_matplotlib()
     from matplotlib.figure import Figure
 
@@ -97,12 +92,12 @@ def removal_figure(
     >>> [round(float(bar.get_height()), 3) for bar in figure.axes[0].patches]
     [0.1, 0.0, -0.2]
     """
-    figure = _figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     ranks = list(effects)
     heights = [float((effect or 0) * 100) for effect in effects.values()]
     colors = [
-        _NEUTRAL if effect is None else _NEGATIVE if effect < 0 else _POSITIVE
+        NEUTRAL if effect is None else NEGATIVE if effect < 0 else POSITIVE
         for effect in effects.values()
     ]
     bars = axes.bar(ranks, heights, color=colors)
@@ -120,95 +115,6 @@ def removal_figure(
     return figure
 
 
-def distribution_figure(sheet: BetSheet) -> Any:
-    """Bars of the probability of each net result of one round (log scale when they differ much).
-
-    Results are the exact pays (to 1), labelled as fractions; the dashed line
-    is the EV.
-    """
-    figure = _figure()
-    axes = figure.add_subplot()
-    distribution = sheet.result.distribution
-    labels = [fraction_string(result) for result in distribution]
-    probabilities = [float(probability) for probability in distribution.values()]
-    bars = axes.bar(
-        labels,
-        probabilities,
-        color=[
-            _POSITIVE if result > 0 else _NEGATIVE if result < 0 else _NEUTRAL
-            for result in distribution
-        ],
-    )
-    axes.bar_label(bars, labels=[f"{value:.4g}" for value in probabilities], fontsize=8)
-    if max(probabilities) > 100 * min(probabilities):
-        # Rare top pays would be invisible on a linear scale.
-        axes.set_yscale("log")
-    else:
-        axes.margins(y=0.12)
-    axes.set_xlabel("Net result per unit staked")
-    axes.set_ylabel("Probability")
-    expected = float(sheet.result.expected_value)
-    axes.set_title(f"{sheet.name}: distribution of one round (EV {expected:+.6f})")
-    return figure
-
-
-def _rounds_grid(smallest: int, largest: int) -> list[int]:
-    """1-2-5 steps from *smallest* to *largest* rounds (both included), for the band figure.
-
-    >>> _rounds_grid(10, 1_000)
-    [10, 20, 50, 100, 200, 500, 1000]
-    >>> _rounds_grid(300, 300)
-    [300]
-    """
-    grid = {smallest, largest}
-    number = 1
-    while number <= largest:
-        grid |= {step for step in (number, number * 2, number * 5) if smallest <= step <= largest}
-        number *= 10
-    return sorted(grid)
-
-
-def hold_figure(sheet: BetSheet) -> Any:
-    """The win as % of handle and its normal bands against the rounds (log scale), from the
-    smallest to the largest number of rounds of the sheet; bands clipped as printed."""
-    figure = _figure()
-    axes = figure.add_subplot()
-    levels = sorted({band.confidence for band in sheet.holds}, reverse=True)
-    numbers = [band.rounds for band in sheet.holds] or [1_000, 1_000_000]
-    grid = _rounds_grid(min(numbers), max(numbers))
-    edge = float(sheet.result.house_edge) * 100
-    shades = ["#d1e5f0", "#92c5de", "#4393c3"]
-    for level, shade in zip(levels, shades * len(levels), strict=False):
-        template = next(band for band in sheet.holds if band.confidence == level)
-        ends = [
-            HoldBand(
-                rounds,
-                level,
-                template.z,
-                template.house_edge,
-                template.variance,
-                template.floor,
-                template.ceiling,
-            ).bounds()
-            for rounds in grid
-        ]
-        axes.fill_between(
-            grid,
-            [low * 100 for low, _ in ends],
-            [high * 100 for _, high in ends],
-            color=shade,
-            label=f"{level}% band",
-        )
-    axes.axhline(edge, color="black", linewidth=1, label=f"house edge {edge:.4f}%")
-    axes.axhline(0, color=_NEUTRAL, linewidth=0.6, linestyle=":")
-    axes.set_xscale("log")
-    axes.set_xlabel("Rounds (one unit each)")
-    axes.set_ylabel("Win as % of handle")
-    axes.set_title(f"{sheet.name}: win as % of handle, normal bands (clipped at ±100%)")
-    axes.legend(fontsize=8)
-    return figure
-
-
 def depth_figure(name: str, ev_by_deck: Sequence[float | None]) -> Any:
     """A simulated bet's mean exact EV (in percent) by the deck being dealt, as a line.
 
@@ -219,11 +125,11 @@ def depth_figure(name: str, ev_by_deck: Sequence[float | None]) -> Any:
     >>> [round(float(y), 2) for y in figure.axes[0].lines[0].get_ydata()]
     [-7.61, -7.55, -5.0]
     """
-    figure = _figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     points = [(deck + 1, value * 100) for deck, value in enumerate(ev_by_deck) if value is not None]
     axes.plot(
-        [deck for deck, _ in points], [value for _, value in points], marker="o", color=_POSITIVE
+        [deck for deck, _ in points], [value for _, value in points], marker="o", color=POSITIVE
     )
     axes.axhline(0, color="black", linewidth=0.8)
     axes.set_xlabel("Deck being dealt (52 cards each)")
@@ -238,30 +144,11 @@ def simulation_figures(result: SimulationResult) -> Iterator[tuple[str, str, Any
         yield bet.name, "depth", depth_figure(bet.name, bet.ev_by_deck)
 
 
-def removal_figures(result: EffectOfRemoval, max_tag: int) -> Iterator[tuple[str, str, Any]]:
+def removal_figures(result: EffectOfRemoval) -> Iterator[tuple[str, str, Any]]:
     """``(bet, "removal", figure)`` for every bet of an effect-of-removal study (``eor``)."""
     for name, effects in result.effects.items():
-        tags = result.linear_count(name, max_tag).tags
+        tags = result.counts[name].tags
         yield name, "removal", removal_figure(name, effects, tags, result.cards)
-
-
-def par_sheet_figures(sheet: ParSheet) -> Iterator[tuple[str, str, Any]]:
-    """``(bet, kind, figure)`` for every bet of *sheet* and every kind in :data:`FIGURE_KINDS`.
-
-    A bet without effects of removal (no rank could be removed) has no
-    removal figure.
-    """
-    for name, bet_sheet in sheet.bets.items():
-        yield name, "distribution", distribution_figure(bet_sheet)
-        yield name, "hold", hold_figure(bet_sheet)
-        if bet_sheet.effects is not None:
-            tags = bet_sheet.count.tags if bet_sheet.count is not None else None
-            yield name, "removal", removal_figure(name, bet_sheet.effects, tags)
-
-
-def drawn_figures(sheet: ParSheet) -> dict[tuple[str, str], Any]:
-    """Every figure of *sheet*, by ``(bet, kind)``."""
-    return {(name, kind): figure for name, kind, figure in par_sheet_figures(sheet)}
 
 
 def _salted(name: str) -> dict[str, Any]:

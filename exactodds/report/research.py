@@ -20,7 +20,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from exactodds.analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount
+from exactodds.analysis.removal import EffectOfRemoval, LinearCount
 from exactodds.analysis.symbolic import Breakeven
 from exactodds.numbers import decimal_string, fraction_string, percent_string
 from exactodds.report.odds import shoe_data
@@ -73,19 +73,18 @@ def _count_data(count: LinearCount, digits: int) -> dict[str, Any]:
     }
 
 
-def removal_data(
-    result: EffectOfRemoval, digits: int, max_tag: int = DEFAULT_MAX_TAG
-) -> dict[str, Any]:
+def removal_data(result: EffectOfRemoval, digits: int) -> dict[str, Any]:
     """The effects of removal as JSON-ready data (the ``exactodds eor --format json`` contract).
 
     ``eor`` maps each bet to each rank's exact effect (``null`` for a
     skipped rank); ``bets`` adds the decimals, the EVs before and after, the
-    weighted sum and the derived linear count.
+    weighted sum and the derived linear count (``result.counts``, derived
+    when the effects were).
     """
     bets: dict[str, Any] = {}
     for name, effects in result.effects.items():
         before = result.expected_values[name]
-        count = result.linear_count(name, max_tag)
+        count = result.counts[name]
         bets[name] = {
             "ev": fraction_string(before),
             "ev_decimal": decimal_string(before, digits),
@@ -120,16 +119,14 @@ def _bar(effect: Fraction, largest: Fraction) -> str:
     return f"{left:>{BAR_WIDTH}}|{right:<{BAR_WIDTH}}".rstrip()
 
 
-def _removal_table(
-    result: EffectOfRemoval, name: str, digits: int, max_tag: int, exact: bool
-) -> list[str]:
+def _removal_table(result: EffectOfRemoval, name: str, digits: int, exact: bool) -> list[str]:
     effects = result.effects[name]
-    count = result.linear_count(name, max_tag)
+    count = result.counts[name]
     correlation, _ = _correlation(count, 4)
     balance = "balanced" if count.balanced else f"imbalance {count.imbalance:+d}"
     heading = (
         f"{name}: EV {decimal_string(result.expected_values[name], digits)}; "
-        f"level-{max_tag} count ({balance}), betting correlation "
+        f"level-{count.max_tag} count ({balance}), betting correlation "
         + (correlation if correlation is not None else _undefined(count))
     )
     largest = max((abs(effect) for effect in effects.values() if effect is not None), default=0)
@@ -159,7 +156,6 @@ def render_removal(
     result: EffectOfRemoval,
     output_format: str,
     digits: int,
-    max_tag: int = DEFAULT_MAX_TAG,
     exact: bool = False,
 ) -> str:
     """The effects of removal in *output_format* (``table``, ``json`` or ``csv``).
@@ -177,9 +173,9 @@ def render_removal(
     ValueError: Unknown output format 'xml'; use table, json or csv.
     """
     if output_format == "json":
-        return json.dumps(removal_data(result, digits, max_tag), indent=2)
+        return json.dumps(removal_data(result, digits), indent=2)
     if output_format == "csv":
-        return _removal_csv(result, digits, max_tag)
+        return _removal_csv(result, digits)
     if output_format != "table":
         raise ValueError(f"Unknown output format {output_format!r}; use table, json or csv.")
     cards = (
@@ -191,7 +187,7 @@ def render_removal(
         f"Effect of removal: the change in each bet's EV when {cards} the shoe",
     ]
     for name in result.effects:
-        lines += ["", *_removal_table(result, name, digits, max_tag, exact)]
+        lines += ["", *_removal_table(result, name, digits, exact)]
     notes = [f"{name}: not computable. {reason}" for name, reason in result.unavailable.items()]
     notes += [f"Rank {rank} skipped: {reason}" for rank, reason in result.skipped.items()]
     if notes:
@@ -213,13 +209,13 @@ REMOVAL_CSV_COLUMNS = (
 )
 
 
-def _removal_csv(result: EffectOfRemoval, digits: int, max_tag: int) -> str:
+def _removal_csv(result: EffectOfRemoval, digits: int) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=REMOVAL_CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for name, effects in result.effects.items():
         before = result.expected_values[name]
-        count = result.linear_count(name, max_tag)
+        count = result.counts[name]
         correlation, _ = _correlation(count, digits)
         for rank, effect in effects.items():
             row: dict[str, Any] = {

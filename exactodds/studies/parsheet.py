@@ -627,7 +627,7 @@ def par_sheet(
     removal: EffectOfRemoval | None = None
     removal_reason: str | None = None
     try:
-        removal = effect_of_removal(shoe, rules, chosen, cards=1)
+        removal = effect_of_removal(shoe, rules, chosen, cards=1, max_tag=max_tag)
     except ExactOddsError as error:
         removal_reason = str(error)
     hourly = (
@@ -636,9 +636,7 @@ def par_sheet(
         else None
     )
     sheets = {
-        name: _bet_sheet(
-            result, analysis, removal, scores, tuple(rounds), max_tag, breakeven, tails, hourly
-        )
+        name: _bet_sheet(result, analysis, removal, scores, tuple(rounds), breakeven, tails, hourly)
         for name, result in analysis.bets.items()
     }
     return ParSheet(
@@ -682,7 +680,6 @@ def _bet_sheet(
     removal: EffectOfRemoval | None,
     scores: Mapping[int, Fraction],
     rounds: tuple[int, ...],
-    max_tag: int,
     breakeven: bool,
     tails: bool,
     hourly: tuple[Fraction, Fraction] | None,
@@ -711,7 +708,7 @@ def _bet_sheet(
             else HourlyFigures(hourly[0], hourly[1], result.house_edge, variance)
         ),
         effects=removal.effects.get(name) if removal is not None else None,
-        count=removal.linear_count(name, max_tag) if removal is not None else None,
+        count=removal.counts[name] if removal is not None else None,
         weighted_sum=removal.weighted_sum(name) if removal is not None else None,
         breakevens=_breakevens(result, analysis) if breakeven else (),
     )

@@ -67,8 +67,10 @@ def eor_data(settings: EorSettings) -> dict[str, Any]:
     from exactodds.analysis.removal import effect_of_removal
     from exactodds.report.research import removal_data
 
-    result = effect_of_removal(settings.shoe, settings.rules, settings.bets, settings.cards)
-    return removal_data(result, settings.digits, settings.max_tag)
+    result = effect_of_removal(
+        settings.shoe, settings.rules, settings.bets, settings.cards, settings.max_tag
+    )
+    return removal_data(result, settings.digits)
 
 
 def batch_data(settings: BatchSettings) -> dict[str, Any]:

@@ -1,13 +1,13 @@
 /* The batch command's text, in C: the JSON-line parser and writer of `exactodds batch`.
  *
  * Its specification is the Python reader and writer it must match byte for byte:
- * exactodds.report.batch (read_shoes: which lines are shoes, and the Python path for every
+ * exactodds.cli.batch_lines (read_shoes: which lines are shoes, and the Python path for every
  * line this parser does not take) and exactodds.report.odds.batch_line (the result line).
  * A line this parser cannot read simply (anything but a flat object of canonical rank or
  * card symbols and plain counts) is handed back with status 2, for the Python reader to
  * give its exact result or its exact error.  The counting itself is _native.c's
  * (evaluate_many); the text layout of a program's bets is set by set_layout, from
- * exactodds.report.batch.batch_program.
+ * exactodds.cli.batch_lines.batch_program.
  */
 #include "_kernel.h"
 

@@ -3,6 +3,7 @@
 - :mod:`exactodds.report.parsheet.render`: the document blocks, as HTML and Markdown.
 - :mod:`exactodds.report.parsheet.xlsx`: a workbook, one sheet per bet.
 - :mod:`exactodds.report.parsheet.pdf`: a PDF, with the figures as images.
+- :mod:`exactodds.report.parsheet.figures`: the figures (matplotlib), one function per figure.
 """
 
-__all__ = ["pdf", "render", "xlsx"]
+__all__ = ["figures", "pdf", "render", "xlsx"]
