@@ -167,7 +167,7 @@ def parse_cards(text: str | Iterable[str | Card], source: str | None = None) -> 
     """Read a list of cards, loosely written, into :class:`Card` objects.
 
     Accepts ``"AK77T"``, ``"A K 7 7 10"``, ``"KS,7H"``, lower case, or an
-    iterable of such strings or cards.  *source* (such as ``"--remove"``)
+    iterable of such strings or cards.  *source* (such as ``"`remove`"``)
     names where the text came from in error messages.
 
     >>> [card.symbol for card in parse_cards("ks,7h 10d q")]

@@ -3,7 +3,11 @@
 Every error a user can cause derives from :class:`ExactOddsError`, and every
 subclass is also a :class:`ValueError`, so ``except ValueError`` keeps working
 in scripts that do not know about exactodds.  Messages are one full sentence
-that quotes the bad value and says what would be valid.
+that quotes the bad value and says what would be valid, and that names the
+library's own parameters in backquotes (`` `commission` ``, `` `bets` ``):
+the command line and the web API each put their own word for a parameter in
+its place, once (:func:`in_words`), so a Python caller never reads about a
+flag it did not type.
 
 >>> from exactodds import Shoe
 >>> try:
@@ -15,6 +19,9 @@ Number of decks 0 is not valid; use a whole number of at least 1.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 __all__ = [
     "BetError",
     "BreakevenError",
@@ -24,8 +31,34 @@ __all__ = [
     "RemovalError",
     "RulesError",
     "ShoeError",
+    "in_words",
+    "parameter",
     "quoted",
 ]
+
+_PARAMETER = re.compile(r"`([A-Za-z_][A-Za-z0-9_.]*)`")
+
+
+def parameter(name: str) -> str:
+    """How a message names the library parameter (or field) *name*: in backquotes.
+
+    >>> parameter("commission")
+    '`commission`'
+    """
+    return f"`{name}`"
+
+
+def in_words(message: str, word: Callable[[str], str]) -> str:
+    """*message* with each parameter it names (:func:`parameter`) put in *word*'s words.
+
+    The command line maps ``commission`` to ``--commission``, the web API to its JSON field.
+
+    >>> in_words("Commission '5' for `commission` is not valid.", lambda name: "--" + name)
+    "Commission '5' for --commission is not valid."
+    >>> in_words("No parameter here.", str.upper)
+    'No parameter here.'
+    """
+    return _PARAMETER.sub(lambda match: word(match.group(1)), message)
 
 
 def quoted(text: str, limit: int = 60) -> str:

@@ -50,6 +50,7 @@ __all__ = [
     "MAX_TEXT_BYTES",
     "TOO_LONG",
     "Document",
+    "json_depth",
     "line_problem",
     "load_json",
     "load_toml",

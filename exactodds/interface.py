@@ -19,7 +19,7 @@ are a shipped rules file by name, bets have no paytable or bet files.
 >>> build_shoe("8", "A=4", ())
 Traceback (most recent call last):
 ...
-exactodds.errors.ShoeError: --decks and --shoe both describe the shoe; give one of them.
+exactodds.errors.ShoeError: `decks` and `shoe` both describe the shoe; give one of them.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.cards import parse_cards
-from exactodds.errors import RulesError, ShoeError, quoted
+from exactodds.errors import RulesError, ShoeError, parameter, quoted
 from exactodds.inputs import read_argument
 from exactodds.numbers import MAX_DIGITS, parse_commission, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
@@ -41,8 +41,8 @@ from exactodds.shoe import Shoe
 
 __all__ = [
     "BET_OPTIONS",
-    "CLI_NAMES",
     "KNOWN_OPTION",
+    "OPTIONS",
     "RULES_FILE_OPTION",
     "RULES_OPTIONS",
     "SHOE_OPTIONS",
@@ -213,12 +213,9 @@ def fields(*groups: Sequence[Option], files: bool = False) -> tuple[str, ...]:
     return tuple(option.field for group in groups for option in group if files or not option.files)
 
 
-#: How the command line names each option in a message (field -> flag); another caller (the
-#: web API) passes its own words for the same keys, so an error names what its user typed.
-CLI_NAMES: Mapping[str, str] = {
-    option.field: option.flag
-    for option in (*SHOE_OPTIONS, *RULES_OPTIONS, *BET_OPTIONS, KNOWN_OPTION)
-}
+#: Every option both skins take, once: the command line maps a message's parameter names to
+#: flags from it (:func:`exactodds.cli.app.flag`), the web API to JSON fields.
+OPTIONS: tuple[Option, ...] = (*SHOE_OPTIONS, *RULES_OPTIONS, *BET_OPTIONS, KNOWN_OPTION)
 
 
 def _read_shoe(text: str, files: bool) -> Shoe:
@@ -273,12 +270,10 @@ def build_shoe(
     remove: Sequence[str],
     *,
     files: bool = True,
-    names: Mapping[str, str] = CLI_NAMES,
 ) -> Shoe:
     """The shoe the shoe options describe (8 decks by default).
 
-    *shoe* is ``--shoe``'s text, or (from JSON) the object itself; *names* are the caller's
-    words for the options in messages (see :data:`CLI_NAMES`).
+    *shoe* is ``--shoe``'s text, or (from JSON) the object itself.
 
     >>> build_shoe(None, {"A": 4, "K": 4}, ("K",)).cards
     7
@@ -289,7 +284,7 @@ def build_shoe(
     """
     if decks is not None and shoe is not None:
         raise ShoeError(
-            f"{names['decks']} and {names['shoe']} both describe the shoe; give one of them."
+            f"{parameter('decks')} and {parameter('shoe')} both describe the shoe; give one of them."
         )
     if isinstance(shoe, Mapping):
         built = Shoe.from_mapping(shoe)
@@ -297,7 +292,7 @@ def build_shoe(
         built = _read_shoe(shoe, files)
     else:
         built = Shoe.standard(_decks("8" if decks is None else decks))
-    return built.remove(parse_cards(" ".join(remove), names["remove"])) if remove else built
+    return built.remove(parse_cards(" ".join(remove), parameter("remove"))) if remove else built
 
 
 def build_rules(
@@ -308,7 +303,6 @@ def build_rules(
     rules_file: str | None = None,
     *,
     files: bool = True,
-    names: Mapping[str, str] = CLI_NAMES,
 ) -> Rules:
     """The rules the rules options describe (``--rules`` gives the tableau).
 
@@ -340,8 +334,8 @@ def build_rules(
         tableau=tableau,
         commission=None
         if commission is None
-        else parse_commission(commission, names["commission"]),
-        tie_pays=parse_pay(tie_pays, names["tie_pays"]),
+        else parse_commission(commission, parameter("commission")),
+        tie_pays=parse_pay(tie_pays, parameter("tie_pays")),
         ties_push=ties_push,
         variant=Variant(variant),
     )

@@ -5,7 +5,7 @@ Every number a user types is read straight into a :class:`~fractions.Fraction`
 value, half to even, so the last digit shown is always the correctly rounded
 one.
 
->>> parse_number("1/20", "--commission")
+>>> parse_number("1/20", "`commission`")
 Fraction(1, 20)
 >>> decimal_string(Fraction(2, 3), 4)
 '0.6667'
@@ -64,12 +64,12 @@ def _check_exponent(text: str, original: str, what: str) -> None:
 def check_digits(value: int, what: str, error: type[ExactOddsError] = PayError) -> int:
     """*value*, if it has at most :data:`MAX_DIGITS` digits; else *error* says so.
 
-    >>> check_digits(10**99, "--decks") == 10**99
+    >>> check_digits(10**99, "`decks`") == 10**99
     True
-    >>> check_digits(10**100, "--decks")
+    >>> check_digits(10**100, "`decks`")
     Traceback (most recent call last):
     ...
-    exactodds.errors.PayError: A number of 101 digits for --decks is too large; use at most 100 digits.
+    exactodds.errors.PayError: A number of 101 digits for `decks` is too large; use at most 100 digits.
     """
     if -(10**MAX_DIGITS) < value < 10**MAX_DIGITS:
         return value
@@ -109,14 +109,14 @@ def parse_number(text: NumberLike, what: str) -> Fraction:
     100.  *what* names the option in the error message.  A float is refused:
     it is binary, so 0.1 is not one tenth; pass ``"0.1"`` or ``Fraction(1, 10)``.
 
-    >>> parse_number("8:1", "--tie-pays"), parse_number("5%", "--commission")
+    >>> parse_number("8:1", "`tie_pays`"), parse_number("5%", "`commission`")
     (Fraction(8, 1), Fraction(1, 20))
     >>> parse_number("0.1", "x")  # exact, not the float 0.1
     Fraction(1, 10)
-    >>> parse_number("eight", "--tie-pays")
+    >>> parse_number("eight", "`tie_pays`")
     Traceback (most recent call last):
     ...
-    exactodds.errors.PayError: 'eight' for --tie-pays is not a number; use a whole number, decimal, fraction or ratio such as 8, 8.5, 17/2 or 8:1.
+    exactodds.errors.PayError: 'eight' for `tie_pays` is not a number; use a whole number, decimal, fraction or ratio such as 8, 8.5, 17/2 or 8:1.
     >>> parse_number(8.5, "tie_pays")
     Traceback (most recent call last):
     ...
@@ -165,12 +165,12 @@ def parse_number(text: NumberLike, what: str) -> Fraction:
 def parse_pay(text: NumberLike, what: str, *, allow_zero: bool = False) -> Fraction:
     """Read a payout "to 1" exactly and check that it is positive.
 
-    >>> parse_pay("9 : 1", "--tie-pays")
+    >>> parse_pay("9 : 1", "`tie_pays`")
     Fraction(9, 1)
-    >>> parse_pay("0", "--tie-pays")
+    >>> parse_pay("0", "`tie_pays`")
     Traceback (most recent call last):
     ...
-    exactodds.errors.PayError: Pay '0' for --tie-pays is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
+    exactodds.errors.PayError: Pay '0' for `tie_pays` is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
     """
     value = parse_number(text, what)
     if value < 0 or (value == 0 and not allow_zero):
@@ -190,10 +190,10 @@ def parse_commission(text: NumberLike, what: str | None = None) -> Fraction:
 
     >>> parse_commission("4%")
     Fraction(1, 25)
-    >>> parse_commission("5", "--commission")
+    >>> parse_commission("5", "`commission`")
     Traceback (most recent call last):
     ...
-    exactodds.errors.RulesError: Commission '5' for --commission is not valid; use a value from 0 up to but not including 1 (100%), such as 5%, 0.05 or 1/20 (did you mean 5%?).
+    exactodds.errors.RulesError: Commission '5' for `commission` is not valid; use a value from 0 up to but not including 1 (100%), such as 5%, 0.05 or 1/20 (did you mean 5%?).
     >>> parse_commission(0.05)
     Traceback (most recent call last):
     ...

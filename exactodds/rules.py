@@ -222,7 +222,7 @@ class Rules:
     >>> Rules(variant="ez", commission="5%")
     Traceback (most recent call last):
     ...
-    exactodds.errors.RulesError: EZ Baccarat takes no commission, so commission 5% cannot apply; leave the commission out or use --variant standard.
+    exactodds.errors.RulesError: EZ Baccarat takes no commission, so commission 5% cannot apply; leave the commission out or use `variant` standard.
     """
 
     tableau: Tableau
@@ -254,7 +254,7 @@ class Rules:
                 raise RulesError(
                     f"{chosen.label} takes no commission, so commission "
                     f"{percent_string(exact_commission, 2).replace('.00%', '%')} cannot apply; "
-                    "leave the commission out or use --variant standard."
+                    "leave the commission out or use `variant` standard."
                 )
         if not isinstance(ties_push, bool):
             raise RulesError(f"ties_push is {_short(ties_push)}; use True or False.")

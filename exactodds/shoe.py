@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -416,11 +415,6 @@ class Shoe:
         if self.suit_counts is not None and any(count != first // 4 for count in self.suit_counts):
             return None
         return first // 4
-
-    @property
-    def deck_equivalents(self) -> Fraction:
-        """The number of cards divided by 52, exactly."""
-        return Fraction(self.cards, 52)
 
     def rank_count(self, rank: str | Rank) -> int:
         """How many cards of *rank* remain.

@@ -276,3 +276,46 @@ def test_the_computing_check_finds_computing() -> None:
         "calls .linear_count()",
     ]
     assert _computing("exactodds.report.x", "from exactodds.analysis.single import Analysis") == []
+
+
+def test_every_package_docstring_names_its_modules() -> None:
+    """A package's docstring is its table of contents: it names each module and subpackage."""
+    missing = []
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        folder = init.parent
+        if folder == PACKAGE:
+            continue  # the package itself: the public API, mapped in docs/architecture.md
+        package = _module_name(init)
+        text = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        members = [path.stem for path in folder.glob("*.py") if path.stem != "__init__"]
+        members += [path.name for path in folder.iterdir() if (path / "__init__.py").exists()]
+        missing += [
+            f"{package}.{member}" for member in sorted(members) if f"{package}.{member}" not in text
+        ]
+    assert not missing, "package docstrings do not name: " + ", ".join(missing)
+
+
+def test_every_all_lists_the_module_s_public_functions_and_classes() -> None:
+    incomplete = []
+    for module, path in _modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        listed: set[str] | None = None
+        for node in tree.body:
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "__all__"
+            ):
+                try:
+                    listed = set(ast.literal_eval(node.value))
+                except ValueError:  # built, not written (the package's own list)
+                    listed = None
+        if listed is None:
+            continue
+        public = [
+            node.name
+            for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
+        ]
+        incomplete += [f"{module}.{name}" for name in public if name not in listed]
+    assert not incomplete, "public but not in __all__: " + ", ".join(incomplete)

@@ -115,7 +115,7 @@ def test_a_pay_table_cannot_set_the_tie_pay_either(tmp_path: Path) -> None:
     table = tmp_path / "pays.toml"
     table.write_text("tie = 9\ndragon7 = 30\n", encoding="utf-8")
     assert_one_error(run("odds", "--paytable", str(table)), "--tie-pays 9")
-    with pytest.raises(ExactOddsError, match="--tie-pays 9"):
+    with pytest.raises(ExactOddsError, match="`tie_pays` 9"):
         select_bets("main", pays={"tie": 9})
 
 

@@ -6,4 +6,9 @@
   :func:`~exactodds.advantage.depth.partial_odds`: the same average when some counts are known.
 * :func:`~exactodds.advantage.edgesort.edge_sort`: the best bet for every pattern of card
   groups the player sees (edge sorting), and the search for the best grouping.
+
+Modules: :mod:`exactodds.advantage.depth` (depth tables, partial shoes),
+:mod:`exactodds.advantage.compositions` (exact sums over every composition of the cards left),
+:mod:`exactodds.advantage.parallel` (where the pieces run: this process, a pool or Dask) and
+:mod:`exactodds.advantage.edgesort` (edge sorting).
 """

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactodds.advantage.compositions import Problem, Sums, solve, solve_task
+from exactodds.advantage.compositions import Problem, Sums, solve
 from exactodds.analysis.routing import route_bet
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
@@ -212,7 +212,7 @@ def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None)
     return PartialShoe(tuple(fixed), tuple(pool), draw)
 
 
-def parse_depths(text: str, what: str = "--cards") -> tuple[int, ...]:
+def parse_depths(text: str, what: str = "`cards`") -> tuple[int, ...]:
     """Numbers of cards left from text such as ``"18,26"``.
 
     >>> parse_depths("18, 26")
@@ -220,7 +220,7 @@ def parse_depths(text: str, what: str = "--cards") -> tuple[int, ...]:
     >>> parse_depths("18,x")
     Traceback (most recent call last):
     ...
-    exactodds.advantage.depth.DepthError: --cards 'x' is not a number of cards; use whole numbers such as 18,26.
+    exactodds.advantage.depth.DepthError: `cards` 'x' is not a number of cards; use whole numbers such as 18,26.
     """
     items = [item.strip() for item in str(text).split(",") if item.strip()]
     if not items:
@@ -239,7 +239,7 @@ def parse_depths(text: str, what: str = "--cards") -> tuple[int, ...]:
     return tuple(depths)
 
 
-def parse_known_counts(items: Iterable[str], what: str = "--left-known") -> dict[str, int]:
+def parse_known_counts(items: Iterable[str], what: str = "`left_known`") -> dict[str, int]:
     """Rank counts from ``RANK=N`` items.
 
     >>> parse_known_counts(["9=4", "T=2"])
@@ -247,7 +247,7 @@ def parse_known_counts(items: Iterable[str], what: str = "--left-known") -> dict
     >>> parse_known_counts(["9"])
     Traceback (most recent call last):
     ...
-    exactodds.advantage.depth.DepthError: --left-known '9' is not RANK=N; use e.g. 9=4.
+    exactodds.advantage.depth.DepthError: `left_known` '9' is not RANK=N; use e.g. 9=4.
     """
     known: dict[str, int] = {}
     for item in items:
@@ -429,7 +429,3 @@ def depth_table(
                     )
             rows.append(row)
     return DepthTable(shoe, rules, edge, full_ev, tuple(rows))
-
-
-# Kept importable for the process pool (a module-level function pickles by name).
-run_task = solve_task

@@ -79,7 +79,7 @@ def _dask_runner(dask: Any, progress: Callable[[int, int], None] | None) -> Iter
             from dask.distributed import Client
         except ImportError:
             raise ExactOddsError(
-                '--dask needs dask.distributed; install it with pip install "exactodds[distributed]".'
+                '`dask` needs dask.distributed; install it with pip install "exactodds[distributed]".'
             ) from None
         try:
             client = Client(dask, timeout=DASK_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]

@@ -5,4 +5,8 @@
 - :mod:`exactodds.analysis.removal`: effect of removal and linear counts.
 - :mod:`exactodds.analysis.symbolic`: pays as symbols, break-even pays (sympy, imported lazily).
 - :mod:`exactodds.analysis.breakdown`: frequencies of totals, cards and naturals.
+- :mod:`exactodds.analysis.routing`: how a bet is priced, one decision for both paths.
+- :mod:`exactodds.analysis.known`: exact odds when some of the next cards are known.
+- :mod:`exactodds.analysis.tails`: N independent rounds: exact distribution, tails, percentiles.
+- :mod:`exactodds.analysis.risk`: DI, SCORE, N0, risk of ruin and Kelly stakes.
 """

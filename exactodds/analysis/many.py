@@ -80,6 +80,8 @@ __all__ = [
     "LeanOutput",
     "analyze_many",
     "analyzer_for",
+    "count_rows",
+    "require_countable_cards",
 ]
 
 #: Kernel outputs 0 and 1 of every Analyzer program: the Player and Tie counts.

@@ -75,10 +75,14 @@ __all__ = [
     "EXACT_WORK_LIMIT",
     "MAX_LATTICE",
     "Bounded",
+    "HourlyFigures",
     "RootEnd",
     "SessionDistribution",
+    "SessionTails",
     "floor_of",
+    "one_in",
     "session_distribution",
+    "session_tails",
 ]
 
 #: Exact convolution while (lattice points reached)**2 * N * bits of the total stays below this

@@ -44,7 +44,7 @@ def available_bets(
     >>> available_bets(pays={"tie": 9})
     Traceback (most recent call last):
     ...
-    exactodds.errors.PayError: The Tie pay is one of the rules; set it with --tie-pays 9 (Rules(tie_pays=9)), not as pay 'tie', so that the rules shown and the odds agree.
+    exactodds.errors.PayError: The Tie pay is one of the rules; set it with `tie_pays` 9 (Rules(tie_pays=9)), not as pay 'tie', so that the rules shown and the odds agree.
     """
     if rules is not None and not isinstance(rules, Rules):
         raise BetError(f"rules is {_short(rules)}; use Rules(), such as Rules(commission='4%').")
@@ -80,16 +80,16 @@ def _refuse_main_pay(key: str, value: object) -> None:
         return
     shown_value = fraction_string(value) if isinstance(value, (int, Fraction)) else str(value)
     if bet == "tie" and outcome in ("", "win"):
-        rule = f"The Tie pay is one of the rules; set it with --tie-pays {shown_value} (Rules(tie_pays={shown_value}))"
+        rule = f"The Tie pay is one of the rules; set it with `tie_pays` {shown_value} (Rules(tie_pays={shown_value}))"
     elif outcome == "tie":
         rule = (
             "Whether Banker and Player bets push or lose on a tie is one of the rules; set it "
-            "with --tie-loses (Rules(ties_push=False))"
+            "with `tie_loses` (Rules(ties_push=False))"
         )
     elif bet == "banker":
         rule = (
-            "The Banker pay is one of the rules; set it with --commission, such as 4% "
-            "(Rules(commission='4%')), or --variant ez or super6"
+            "The Banker pay is one of the rules; set it with `commission`, such as 4% "
+            "(Rules(commission='4%')), or `variant` ez or super6"
         )
     else:
         rule = f"The {bet.capitalize()} bet is settled by the rules (1:1, or as the variant says)"

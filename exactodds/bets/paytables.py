@@ -53,7 +53,7 @@ def parse_pay_option(text: str) -> tuple[str, Fraction]:
             f"Pay {quoted(text)} has no value; use NAME=PAY such as dragon7=30 or "
             "lucky6.three_card_win=23."
         )
-    return name, parse_number(value, f"--pay {_label(name)}")
+    return name, parse_number(value, f"`pay` {_label(name)}")
 
 
 def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | int]:

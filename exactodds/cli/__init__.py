@@ -4,6 +4,16 @@ One click group (:mod:`exactodds.cli.app`), one module per command, shared optio
 (:mod:`exactodds.cli.options`) so that every command reads the shoe, the rules and the output
 settings the same way. Errors a user can cause become one sentence on stderr and exit code 2;
 data goes to stdout only. A command's module is imported only when that command runs.
+
+- The commands: :mod:`exactodds.cli.odds`, :mod:`exactodds.cli.bets`,
+  :mod:`exactodds.cli.breakdown`, :mod:`exactodds.cli.eor`, :mod:`exactodds.cli.breakeven`,
+  :mod:`exactodds.cli.batch` (its line pipeline in :mod:`exactodds.cli.batch_lines`),
+  :mod:`exactodds.cli.depth`, :mod:`exactodds.cli.edgesort`, :mod:`exactodds.cli.solve`,
+  :mod:`exactodds.cli.report`, :mod:`exactodds.cli.simulate` (sweeps in
+  :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)
+  and :mod:`exactodds.cli.serve`.
+- Shared: :mod:`exactodds.cli.options` (the option decorators) and :mod:`exactodds.cli.plots`
+  (``--plot DIR``).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from typing import Any
 
 import click
 
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, in_words
 
 #: Exit codes: bad input (click's own), a failure, and the shell's 128 + signal number.
 EXIT_FAILURE = 1
@@ -73,6 +73,44 @@ class _ClosedOutput(io.RawIOBase):
         if self.reported:
             return len(data)
         raise OSError(errno.EBADF, "standard output is closed")
+
+
+#: Library parameters whose flag is not their own name (the option table has the rest).
+_FLAGS = {
+    "limits.minimum": "--table-min",
+    "limits.maximum": "--table-max",
+    "limits.chip": "--chip",
+    "strategies": "--play",
+}
+
+
+def flag(name: str) -> str:
+    """The command line's flag for the library parameter or field *name*.
+
+    The one place the library's words become the command line's: the option table
+    (:mod:`exactodds.interface`) knows each shared option's field, parameter and flag;
+    any other parameter is its own flag, ``_`` written ``-``.
+
+    >>> flag("tie_pays"), flag("selection"), flag("pays"), flag("rounds_per_hour")
+    ('--tie-pays', '--bets', '--pay', '--rounds-per-hour')
+    """
+    from exactodds.interface import OPTIONS
+
+    if name in _FLAGS:
+        return _FLAGS[name]
+    for option in OPTIONS:
+        if name in (option.field, option.parameter):
+            return option.flag
+    return "--" + name.replace("_", "-")
+
+
+def flag_words(message: str) -> str:
+    """*message* with each library parameter it names written as the command line's flag.
+
+    >>> flag_words("Commission '5' for `commission` is not valid.")
+    "Commission '5' for --commission is not valid."
+    """
+    return in_words(message, flag)
 
 
 def report(message: str) -> None:
@@ -181,7 +219,7 @@ class _Group(click.Group):
             if sys.stdout is not None:
                 sys.stdout.flush()  # a full disk shows here, not as a warning at exit
         except ExactOddsError as error:
-            report(str(error))
+            report(flag_words(str(error)))
             code = EXIT_USAGE
         except (_Interrupted, KeyboardInterrupt, click.Abort):
             report("Interrupted.")
@@ -203,7 +241,7 @@ class _Group(click.Group):
                 if not standalone_mode:
                     raise
                 sys.exit(0)
-            report(error.format_message())
+            report(flag_words(error.format_message()))
             if not standalone_mode:
                 raise
             sys.exit(error.exit_code)

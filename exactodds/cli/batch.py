@@ -12,9 +12,9 @@ from typing import BinaryIO, cast
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import require_stdout, usage_error, write_whole
+from exactodds.cli.app import require_stdout, write_whole
 from exactodds.cli.options import built_options
-from exactodds.errors import ExactOddsError, quoted
+from exactodds.errors import quoted
 from exactodds.inputs import read_lines
 from exactodds.rules import Rules
 
@@ -79,10 +79,7 @@ def batch(
     from exactodds.analysis.many import analyzer_for  # numpy only for this command
     from exactodds.cli.batch_lines import BadLine, batch_lines
 
-    try:
-        analyzer = analyzer_for(rules, tuple(bets))
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+    analyzer = analyzer_for(rules, tuple(bets))
     require_stdout()  # a closed stdout fails now, not after the whole input is computed
     stream = _open_input(source)
     skipped = 0

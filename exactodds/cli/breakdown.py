@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from exactodds.analysis.breakdown import breakdown
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit
 from exactodds.cli.options import (
     build_shoe,
     known_option,
@@ -15,7 +15,6 @@ from exactodds.cli.options import (
 )
 from exactodds.engine.known import enumerate_known, parse_known
 from exactodds.engine.walk import enumerate_rounds
-from exactodds.errors import ExactOddsError
 from exactodds.report.breakdown import (
     render_breakdown_csv,
     render_breakdown_json,
@@ -54,17 +53,14 @@ def breakdown_command(
       exactodds breakdown --decks 6 --format csv       # every figure, one per row
       exactodds breakdown --known 1=9 --format json    # given the Player's first card
     """
-    try:
-        shoe = build_shoe(decks, shoe_spec, remove)
-        tableau = resolve_rules_file(rules_file).tableau if rules_file else Tableau.standard()
-        known_cards = parse_known(known)
-        table = (
-            enumerate_known(shoe, tableau, known_cards)
-            if known_cards
-            else enumerate_rounds(shoe, tableau)
-        )
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+    shoe = build_shoe(decks, shoe_spec, remove)
+    tableau = resolve_rules_file(rules_file).tableau if rules_file else Tableau.standard()
+    known_cards = parse_known(known)
+    table = (
+        enumerate_known(shoe, tableau, known_cards)
+        if known_cards
+        else enumerate_rounds(shoe, tableau)
+    )
     result = breakdown(table)
     shown = known_cards or None
     if output_format == "json":

@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 from exactodds.analysis.symbolic import find_breakeven
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit
 from exactodds.cli.options import Function, build_bets, built_options, output_options, stack
-from exactodds.errors import BetError, ExactOddsError, PayError
+from exactodds.errors import BetError, PayError
 from exactodds.report.research import render_breakeven
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -103,8 +103,6 @@ def breakeven(
             )
         solved = find_breakeven(bets[0], unknown, shoe, rules)
         text = render_breakeven(solved, output_format, digits, shoe, rules, latex)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
     except ImportError as error:  # sympy missing: a failure of the installation, exit 1
         raise click.ClickException(str(error)) from None
     emit(text)

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
@@ -109,14 +109,9 @@ def depth(
         table = depth_table(shoe, rules, bets, cards, min_edge, jobs, dask_address, bar, known)
     except DepthCheckError as error:
         raise click.ClickException(str(error)) from None
-    except ExactOddsError as error:
-        raise usage_error(error) from None
     emit(render_depth(table, output_format, digits))
     if plot_directory is not None:
-        try:
-            write_plots(depth_figures(table), plot_directory)
-        except ExactOddsError as error:
-            raise usage_error(error) from None
+        write_plots(depth_figures(table), plot_directory)
 
 
 def _progress_bar(quiet: bool) -> Any:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, output_options
-from exactodds.errors import ExactOddsError
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -75,12 +74,9 @@ def edgesort(
     from exactodds.advantage.edgesort import edge_sort, search_partitions
     from exactodds.report.advantage import render_edge_sort, render_search
 
-    try:
-        if search:
-            best = search_partitions(shoe, rules, bets, seen, by)
-            emit(render_search(best, top, output_format, digits))
-            return
-        result = edge_sort(shoe, rules, bets, high, seen, by)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+    if search:
+        best = search_partitions(shoe, rules, bets, seen, by)
+        emit(render_search(best, top, output_format, digits))
+        return
+    result = edge_sort(shoe, rules, bets, high, seen, by)
     emit(render_edge_sort(result, output_format, digits))

@@ -6,10 +6,9 @@ import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, effect_of_removal
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
-from exactodds.errors import ExactOddsError
 from exactodds.report.research import render_removal
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -62,13 +61,10 @@ def eor(
       exactodds eor --shoe "A=4,5=4,9=4,T=16" --bets tie --exact --format csv
       exactodds eor --bets dragon7,panda8 --plot figures   # bar charts as PNG and SVG
     """
-    try:
-        result = effect_of_removal(shoe, rules, bets, cards, max_tag)
-        text = render_removal(result, output_format, digits, exact)
-        if plot_directory is not None:
-            from exactodds.report.plots import removal_figures
+    result = effect_of_removal(shoe, rules, bets, cards, max_tag)
+    text = render_removal(result, output_format, digits, exact)
+    if plot_directory is not None:
+        from exactodds.report.plots import removal_figures
 
-            write_plots(removal_figures(result), plot_directory)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+        write_plots(removal_figures(result), plot_directory)
     emit(text)

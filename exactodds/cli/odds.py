@@ -6,9 +6,8 @@ import click
 
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, known_option, output_options, with_known
-from exactodds.errors import ExactOddsError
 from exactodds.report.odds import (
     analysis_data,
     render_csv,
@@ -48,12 +47,9 @@ def odds(
       exactodds odds --rules chemin_de_fer_stand --tie-loses  # another tableau, ties lose
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
     """
-    try:
-        if known:
-            return _odds_with_known(shoe, rules, bets, known, output_format, digits, exact)
-        analysis = analyze(shoe, rules, bets)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+    if known:
+        return _odds_with_known(shoe, rules, bets, known, output_format, digits, exact)
+    analysis = analyze(shoe, rules, bets)
     if output_format == "json":
         emit(render_json(analysis, digits))
     elif output_format == "csv":
@@ -77,11 +73,8 @@ def _odds_with_known(
     from exactodds.analysis.known import analyze_known
     from exactodds.engine.known import describe_known, parse_known
 
-    try:
-        known_cards = parse_known(known)
-        analysis = analyze_known(shoe, rules, known_cards, bets)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+    known_cards = parse_known(known)
+    analysis = analyze_known(shoe, rules, known_cards, bets)
     if output_format == "json":
         data = analysis_data(analysis, digits)
         data["known"] = {str(position): card.symbol for position, card in known_cards.items()}

@@ -19,7 +19,7 @@ import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
@@ -432,63 +432,58 @@ def report(
       exactodds report --bets banker,tie --compare decks=4,6,8 --title "Baccarat" -o sheet.pdf
       exactodds report --bets tie --rounds-per-hour 80 --average-bet 25 --drop-ratio 5
     """
+    if output is not None:
+        _check_writable(output)
+    chosen_format = _format_for(output_format, output)
+    if chosen_format in ("xlsx", "pdf") and output is None:
+        raise ExactOddsError(
+            f"The {chosen_format} par sheet is a binary file; give it a name with "
+            f"-o FILE.{chosen_format}."
+        )
+    if chosen_format == "xlsx":
+        from exactodds.report.parsheet.xlsx import require_openpyxl
+
+        require_openpyxl()
+    if chosen_format == "pdf":
+        from exactodds.report.parsheet.pdf import require_fpdf
+
+        require_fpdf()
+    wants_figures = (chosen_format in ("html", "pdf") and figures) or plot_directory is not None
+    if wants_figures:
+        from exactodds.report.plots import require_matplotlib
+
+        require_matplotlib()
+    rounds = _numbers(rounds_text, "--rounds", "Number of rounds", "whole numbers of at least 1")
+    levels = _numbers(
+        confidence_text, "--confidence", "Confidence level", "whole percentages from 1 to 99"
+    )
+    hourly = _hourly(rounds_per_hour, average_bet)
+    ratio = _positive(drop_ratio, "--drop-ratio")
+    identity = _identity(title, option_values["paytable"], option_values["pays"], date)
+    comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
     try:
-        if output is not None:
-            _check_writable(output)
-        chosen_format = _format_for(output_format, output)
-        if chosen_format in ("xlsx", "pdf") and output is None:
-            raise ExactOddsError(
-                f"The {chosen_format} par sheet is a binary file; give it a name with "
-                f"-o FILE.{chosen_format}."
-            )
-        if chosen_format == "xlsx":
-            from exactodds.report.parsheet.xlsx import require_openpyxl
-
-            require_openpyxl()
-        if chosen_format == "pdf":
-            from exactodds.report.parsheet.pdf import require_fpdf
-
-            require_fpdf()
-        wants_figures = (chosen_format in ("html", "pdf") and figures) or plot_directory is not None
-        if wants_figures:
-            from exactodds.report.plots import require_matplotlib
-
-            require_matplotlib()
-        rounds = _numbers(
-            rounds_text, "--rounds", "Number of rounds", "whole numbers of at least 1"
+        sheet = par_sheet(
+            shoe,
+            rules,
+            bets,
+            rounds=rounds,
+            confidences=levels,
+            max_tag=max_tag,
+            breakeven=breakeven,
+            rounds_per_hour=hourly[0],
+            average_bet=hourly[1],
+            drop_ratio=ratio,
+            identity=identity,
+            comparisons=comparisons,
         )
-        levels = _numbers(
-            confidence_text, "--confidence", "Confidence level", "whole percentages from 1 to 99"
-        )
-        hourly = _hourly(rounds_per_hour, average_bet)
-        ratio = _positive(drop_ratio, "--drop-ratio")
-        identity = _identity(title, option_values["paytable"], option_values["pays"], date)
-        comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
-        try:
-            sheet = par_sheet(
-                shoe,
-                rules,
-                bets,
-                rounds=rounds,
-                confidences=levels,
-                max_tag=max_tag,
-                breakeven=breakeven,
-                rounds_per_hour=hourly[0],
-                average_bet=hourly[1],
-                drop_ratio=ratio,
-                identity=identity,
-                comparisons=comparisons,
-            )
-        except NothingPricedError as error:
-            raise click.ClickException(str(error)) from None
-        if plot_directory is not None:
-            from exactodds.report.parsheet.figures import par_sheet_figures
+    except NothingPricedError as error:
+        raise click.ClickException(str(error)) from None
+    if plot_directory is not None:
+        from exactodds.report.parsheet.figures import par_sheet_figures
 
-            write_plots(par_sheet_figures(sheet), plot_directory)
-        content = _render(sheet, chosen_format, digits, figures, plot_directory, output)
-        if output is not None:
-            _write(output, content)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+        write_plots(par_sheet_figures(sheet), plot_directory)
+    content = _render(sheet, chosen_format, digits, figures, plot_directory, output)
+    if output is not None:
+        _write(output, content)
     if output is None:
         emit(content.decode("utf-8").rstrip("\n"))

@@ -10,8 +10,6 @@ from pathlib import Path
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import usage_error
-from exactodds.errors import ExactOddsError
 
 #: Hosts that only this computer can reach.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -129,26 +127,23 @@ def serve(
     from exactodds.bets.catalogue import available_bets
     from exactodds.bets.custom import load_custom_bets
 
+    custom: list[Bet] = []
+    for bet_file in bet_files:
+        custom.extend(
+            load_custom_bets(bet_file, [*available_bets(), *(bet.name for bet in custom)])
+        )
+    path = database if database is not None else default_database()
+    open_to_others = host not in LOOPBACK or bool(allowed_hosts)
+    token = secrets.token_urlsafe(18) if open_to_others else None
+    hosts = (host, *allowed_hosts) if host not in ("0.0.0.0", "::") else allowed_hosts
     try:
-        custom: list[Bet] = []
-        for bet_file in bet_files:
-            custom.extend(
-                load_custom_bets(bet_file, [*available_bets(), *(bet.name for bet in custom)])
-            )
-        path = database if database is not None else default_database()
-        open_to_others = host not in LOOPBACK or bool(allowed_hosts)
-        token = secrets.token_urlsafe(18) if open_to_others else None
-        hosts = (host, *allowed_hosts) if host not in ("0.0.0.0", "::") else allowed_hosts
-        try:
-            app = create_app(path, custom, hosts=hosts, token=token)
-        except ForeignDatabaseError as error:
-            raise click.ClickException(str(error)) from None
-        except (OSError, sqlite3.Error) as error:
-            raise click.ClickException(
-                f"Cannot open the database {str(path)!r} ({error}); choose another --db."
-            ) from None
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+        app = create_app(path, custom, hosts=hosts, token=token)
+    except ForeignDatabaseError as error:
+        raise click.ClickException(str(error)) from None
+    except (OSError, sqlite3.Error) as error:
+        raise click.ClickException(
+            f"Cannot open the database {str(path)!r} ({error}); choose another --db."
+        ) from None
     listener = _listen(host, port)
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

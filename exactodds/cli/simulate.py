@@ -271,52 +271,49 @@ def simulate(
     from exactodds.simulation.dealing import SimulationError
     from exactodds.simulation.run import simulate as run_simulation
 
-    try:
-        if jobs is not None and jobs < 1:
-            raise SimulationError(f"--jobs {jobs} is not valid; use a whole number of at least 1.")
-        if resume and checkpoint_file is None:
-            raise SimulationError("--resume needs --checkpoint FILE to resume from.")
-        if dask_address is not None and jobs is not None:
-            raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
-        if plot_directory is not None:  # before a long run, not after it
-            from exactodds.report.plots import require_matplotlib
+    if jobs is not None and jobs < 1:
+        raise SimulationError(f"--jobs {jobs} is not valid; use a whole number of at least 1.")
+    if resume and checkpoint_file is None:
+        raise SimulationError("--resume needs --checkpoint FILE to resume from.")
+    if dask_address is not None and jobs is not None:
+        raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
+    if plot_directory is not None:  # before a long run, not after it
+        from exactodds.report.plots import require_matplotlib
 
-            require_matplotlib()
-        options = {
-            "shoes": shoes,
-            "seed": seed,
-            "decks": decks,
-            "cut": cut,
-            "burn": burn,
-            "after_cut": after_cut,
-            "cut_first_rounds": cut_first_rounds,
-            "plays": plays,
-            "min_edge": min_edge,
-            "sizing_options": sizing_options,
-            **option_values,
-        }
-        parquet = trace_file is not None and trace_file.lower().endswith(".parquet")
-        if parquet:  # before dealing: the extra, and the JSON Lines file written on the way
-            from exactodds.simulation.frame import require_data_extra
+        require_matplotlib()
+    options = {
+        "shoes": shoes,
+        "seed": seed,
+        "decks": decks,
+        "cut": cut,
+        "burn": burn,
+        "after_cut": after_cut,
+        "cut_first_rounds": cut_first_rounds,
+        "plays": plays,
+        "min_edge": min_edge,
+        "sizing_options": sizing_options,
+        **option_values,
+    }
+    parquet = trace_file is not None and trace_file.lower().endswith(".parquet")
+    if parquet:  # before dealing: the extra, and the JSON Lines file written on the way
+        from exactodds.simulation.frame import require_data_extra
 
-            require_data_extra("--trace FILE.parquet")
-        if sweeps:
-            from exactodds.cli.simulate_sweep import run_sweep
+        require_data_extra("--trace FILE.parquet")
+    if sweeps:
+        from exactodds.cli.simulate_sweep import run_sweep
 
-            if checkpoint_file or trace_file or resume or dask_address:
-                raise SimulationError(
-                    "--sweep runs one study per combination; --checkpoint, --resume, --trace "
-                    "and --dask apply to one study: run the combinations one by one for those."
-                )
-            emit(
-                run_sweep(
-                    build_simulation, options, sweeps, jobs, output_format, digits, plot_directory
-                )
+        if checkpoint_file or trace_file or resume or dask_address:
+            raise SimulationError(
+                "--sweep runs one study per combination; --checkpoint, --resume, --trace "
+                "and --dask apply to one study: run the combinations one by one for those."
             )
-            return
-        simulation = build_simulation(options, rules, bets)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+        emit(
+            run_sweep(
+                build_simulation, options, sweeps, jobs, output_format, digits, plot_directory
+            )
+        )
+        return
+    simulation = build_simulation(options, rules, bets)
     signals: list[int] = []
     # A signal asks the run to stop after its block: the finished shoes are saved and printed.
     with signals_request_stop(signals.append):
@@ -372,8 +369,6 @@ def _run(
         if error.result is None:  # before the first shoe: the --checkpoint given is wrong
             raise usage_error(error) from None
         return error.result, error
-    except ExactOddsError as error:
-        raise usage_error(error) from None
     finally:
         if progress is not None:
             progress.close()

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import click
 
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit
 from exactodds.cli.options import build_shoe, shoe_options
-from exactodds.errors import ExactOddsError
 from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, solve
 from exactodds.numbers import parse_commission
 from exactodds.report.game import SOLVE_FORMATS, render_solution_json, render_solution_table
@@ -96,17 +95,14 @@ def solve_command(
       exactodds solve --player-sees cards --format json
       exactodds solve --decks 8 --commission 5%        # a bimatrix game
     """
-    try:
-        shoe = build_shoe(decks if decks is not None or shoe_spec else "6", shoe_spec, remove)
-        model = Model(
-            dealing=dealing,
-            banker_sees=banker_sees,
-            player_sees=player_sees,
-            commission=parse_commission(commission, "--commission"),
-        )
-        solution = solve(shoe, model, max_mixed=max_mixed)
-    except ExactOddsError as error:
-        raise usage_error(error) from None
+    shoe = build_shoe(decks if decks is not None or shoe_spec else "6", shoe_spec, remove)
+    model = Model(
+        dealing=dealing,
+        banker_sees=banker_sees,
+        player_sees=player_sees,
+        commission=parse_commission(commission, "--commission"),
+    )
+    solution = solve(shoe, model, max_mixed=max_mixed)
     if not solution.equilibria:
         raise click.ClickException(
             f"No equilibrium was found where the Player mixes in at most {max_mixed} "

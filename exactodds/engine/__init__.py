@@ -6,4 +6,6 @@
   compiled once per drawing tableau, for evaluating many shoes at once.
 - :mod:`exactodds.engine.kernel`: the compiled evaluation of those polynomials (and pair
   states and EV numerators) for many shoes per call, and its pure-Python twin.
+- :mod:`exactodds.engine.coefficients`: those polynomials in plain Python, compiled once.
+- :mod:`exactodds.engine.cache`: the small on-disk cache they are kept in.
 """

@@ -1,1 +1,5 @@
-"""Two-sided games solved exactly: baccara chemin de fer (:mod:`exactodds.games.chemin_de_fer`)."""
+"""Two-sided games solved exactly: baccara chemin de fer (:mod:`exactodds.games.chemin_de_fer`).
+
+- :mod:`exactodds.games.equilibria`: exact Nash equilibria of additive two-person games.
+- :mod:`exactodds.games.simplex`: the exact simplex method over Fractions they are solved with.
+"""

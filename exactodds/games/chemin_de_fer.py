@@ -57,6 +57,7 @@ __all__ = [
     "ModelError",
     "Solution",
     "build_game",
+    "composition_weights",
     "solve",
 ]
 

@@ -12,4 +12,12 @@
 * :mod:`~exactodds.simulation.checkpoint`: checkpoints written atomically, read as hostile input;
 * :mod:`~exactodds.simulation.run`: :func:`~exactodds.simulation.run.simulate`, in this process,
   in worker processes or on Dask.
+* :mod:`~exactodds.simulation.stakes` and :mod:`~exactodds.simulation.sizing`: how much each
+  bet stakes (flat, Kelly, ramps, table limits) and the risk sums the stakes give;
+* :mod:`~exactodds.simulation.pairs`: pair bets' exact EV in closed form;
+* :mod:`~exactodds.simulation.sums`, :mod:`~exactodds.simulation.figures` and
+  :mod:`~exactodds.simulation.estimates`: the exact per-shoe sums and the risk figures drawn
+  from them;
+* :mod:`~exactodds.simulation.sweep`: every combination of a few settings, on the same shoes;
+* :mod:`~exactodds.simulation.frame`: results and traces as DataFrames, Arrow and Parquet.
 """

@@ -118,7 +118,7 @@ def _read_bounded(path: Path) -> str:
         status = os.stat(path)
     except FileNotFoundError:
         raise SimulationError(
-            f"Checkpoint {shown} does not exist; run without --resume to start one."
+            f"Checkpoint {shown} does not exist; run without `resume` to start one."
         ) from None
     except (OSError, ValueError) as error:
         raise SimulationError(f"Cannot read checkpoint {shown}: {error}.") from None

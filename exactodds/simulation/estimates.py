@@ -42,7 +42,13 @@ def finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-__all__ = ["SeriesFigures", "combined_covariance", "ruin_figures", "series_figures"]
+__all__ = [
+    "SeriesFigures",
+    "combined_covariance",
+    "finite",
+    "ruin_figures",
+    "series_figures",
+]
 
 Means = tuple[float, float, float]
 

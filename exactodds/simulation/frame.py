@@ -35,6 +35,7 @@ __all__ = [
     "result_rows",
     "to_arrow",
     "to_pandas",
+    "trace_record",
     "trace_to_parquet",
 ]
 
@@ -152,7 +153,7 @@ def _batches(source: Path) -> Iterator[list[dict[str, Any]]]:
 
 def trace_to_parquet(source: str | Path, target: str | Path) -> int:
     """Write the JSON Lines trace *source* as the Parquet file *target*; the rows written."""
-    require_data_extra("--trace FILE.parquet")
+    require_data_extra("`trace` FILE.parquet")
     import pyarrow
     import pyarrow.parquet
 

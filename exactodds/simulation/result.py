@@ -30,7 +30,12 @@ from exactodds.simulation.tally import (
     finite,
 )
 
-__all__ = ["BetResult", "SimulationResult", "merge_results"]
+__all__ = [
+    "BetResult",
+    "SimulationResult",
+    "merge_results",
+    "risk_figures",
+]
 
 
 @dataclass(frozen=True)

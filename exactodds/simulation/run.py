@@ -159,7 +159,7 @@ def _dask_client(dask: Any) -> tuple[Any, bool]:
         from dask.distributed import Client
     except ImportError:
         raise SimulationError(
-            '--dask needs dask.distributed; install it with pip install "exactodds[distributed]".'
+            '`dask` needs dask.distributed; install it with pip install "exactodds[distributed]".'
         ) from None
     try:
         # A bad address is refused before a Client is built: one that fails half-built
@@ -171,7 +171,7 @@ def _dask_client(dask: Any) -> tuple[Any, bool]:
             raise ValueError(f"port {port} is not from 1 to 65535")
     except (ValueError, TypeError) as error:
         raise SimulationError(
-            f"--dask {dask!r} is not a Dask scheduler address ({error}); give one such as "
+            f"`dask` {dask!r} is not a Dask scheduler address ({error}); give one such as "
             "tcp://127.0.0.1:8786."
         ) from None
     try:
@@ -199,13 +199,13 @@ def _starting_tally(
     tally = Tally.empty(bet.integer_pays()[1] for bet in simulation.bets)
     if resume:
         if checkpoint_path is None:
-            raise SimulationError("--resume needs --checkpoint FILE to resume from.")
+            raise SimulationError("`resume` needs `checkpoint` FILE to resume from.")
         return load_checkpoint(checkpoint_path, simulation)
     if checkpoint_path is not None:
         if checkpoint_path.exists():
             raise SimulationError(
                 f"Checkpoint {str(checkpoint_path)!r} already exists; continue its run with "
-                "--resume, or remove it to start again."
+                "`resume`, or remove it to start again."
             )
         # Find out now, not after hours of dealing, that the checkpoint cannot be written.
         save_checkpoint(checkpoint_path, simulation, tally, None)
@@ -247,7 +247,7 @@ def simulate(
     >>> simulate(one_deck, resume=True)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: --resume needs --checkpoint FILE to resume from.
+    exactodds.simulation.dealing.SimulationError: `resume` needs `checkpoint` FILE to resume from.
     """
     if block_shoes is None:
         closed = all(pair_shape(bet) is not None for bet in simulation.bets)

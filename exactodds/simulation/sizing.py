@@ -159,7 +159,7 @@ def sized(
         ):
             raise SimulationError(
                 "Stakes this large overflow the exact second moments; use smaller stakes "
-                "or leave out --exact-moments."
+                "or leave out `exact_moments`."
             )
         exact = np.rint(scaled).astype(np.int64)
     decided = np.stack(decisions, axis=1) if decisions else None
@@ -286,18 +286,18 @@ def sizing_from_options(
     >>> sizing_from_options(DealingProcedure(), bankroll="-5")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: --bankroll -5 is not valid; use a positive number of units, such as 1000.
+    exactodds.simulation.dealing.SimulationError: `bankroll` -5 is not valid; use a positive number of units, such as 1000.
     """
     limits = TableLimits(table_min, table_max, chip)
-    amount = parse_number(bankroll, "--bankroll") if bankroll is not None else None
+    amount = parse_number(bankroll, "`bankroll`") if bankroll is not None else None
     if amount is not None and amount <= 0:
         raise SimulationError(
-            f"--bankroll {bankroll} is not valid; use a positive number of units, such as 1000."
+            f"`bankroll` {bankroll} is not valid; use a positive number of units, such as 1000."
         )
-    target = parse_number(risk, "--risk") if risk is not None else None
+    target = parse_number(risk, "`risk`") if risk is not None else None
     if target is not None and not 0 < target < 1:
         raise SimulationError(
-            f"--risk {risk} is not valid; use a risk of ruin strictly between 0 and 1, such as "
+            f"`risk` {risk} is not valid; use a risk of ruin strictly between 0 and 1, such as "
             "5% or 0.05."
         )
     questions = RiskQuestions(target, rounds_per_hour, trip_rounds)

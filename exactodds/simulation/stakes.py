@@ -72,14 +72,14 @@ class TableLimits:
     chip: int = 1
 
     def __post_init__(self) -> None:
-        for what, value in (("--table-min", self.minimum), ("--chip", self.chip)):
+        for what, value in (("`limits.minimum`", self.minimum), ("`limits.chip`", self.chip)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise SimulationError(
                     f"{what} {value!r} is not valid; use a whole number of units of at least 1."
                 )
         if self.maximum is not None and self.maximum < self.minimum:
             raise SimulationError(
-                f"--table-max {self.maximum} is below --table-min {self.minimum}; give a "
+                f"`limits.maximum` {self.maximum} is below `limits.minimum` {self.minimum}; give a "
                 "maximum at least the minimum."
             )
 
@@ -176,11 +176,11 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     >>> parse_stake("ramp:0=1,1%=500", TableLimits(1, 100))
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Stake 500 units in --stake 'ramp:0=1,1%=500' is above the table maximum of 100; give stakes of at most --table-max.
+    exactodds.simulation.dealing.SimulationError: Stake 500 units in `stake` 'ramp:0=1,1%=500' is above the table maximum of 100; give stakes of at most `limits.maximum`.
     """
     limits = limits or TableLimits()
     cleaned = text.strip().lower()
-    where = f"--stake {text.strip()!r}"
+    where = f"`stake` {text.strip()!r}"
     if cleaned == "flat":
         return Flat(limits.minimum)
     if cleaned == "kelly" or cleaned.startswith("kelly:"):
@@ -213,7 +213,7 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
         if limits.maximum is not None and units > limits.maximum:
             raise SimulationError(
                 f"Stake {units} units in {where} is above the table maximum of "
-                f"{limits.maximum}; give stakes of at most --table-max."
+                f"{limits.maximum}; give stakes of at most `limits.maximum`."
             )
     return Ramp(tuple(steps), by_count)
 

@@ -23,7 +23,7 @@ cards seen (``count``).
 >>> parse_plays(("lucky7=always",), ("dragon7",))
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Unknown bet 'lucky7' in --play 'lucky7=always'; the bets simulated are dragon7.
+exactodds.simulation.dealing.SimulationError: Unknown bet 'lucky7' in `play` 'lucky7=always'; the bets simulated are dragon7.
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ def parse_strategy(text: str, min_edge: Fraction = Fraction(0), where: str = "")
     ...
     exactodds.simulation.dealing.SimulationError: Count tags '1,2,3' have 3 entries; give 10 (A 2-9 and the ten-values) or 13 (A-K) whole numbers.
     """
-    where = where or f"--play {text!r}"
+    where = where or f"`play` {text!r}"
     cleaned = text.strip().lower()
     if cleaned == "perfect":
         return Perfect(min_edge)
@@ -251,7 +251,7 @@ def _trigger(text: str, where: str) -> Fraction:
         raise SimulationError(str(error)) from None
 
 
-def _tags(text: str, where: str = "--play") -> tuple[int, ...]:
+def _tags(text: str, where: str = "`play`") -> tuple[int, ...]:
     entries = [entry.strip() for entry in text.split(",")]
     if len(entries) not in (10, 13):
         raise SimulationError(
@@ -282,10 +282,10 @@ def parse_plays(
             bet = name.strip().lower()
             if bet not in bet_names:
                 raise SimulationError(
-                    f"Unknown bet {name.strip()!r} in --play {text!r}; the bets simulated are "
+                    f"Unknown bet {name.strip()!r} in `play` {text!r}; the bets simulated are "
                     f"{', '.join(bet_names)}."
                 )
-            chosen[bet] = parse_strategy(strategy, min_edge, f"--play {text!r}")
+            chosen[bet] = parse_strategy(strategy, min_edge, f"`play` {text!r}")
         else:
             everyone = parse_strategy(text, min_edge)
     return {name: chosen.get(name, everyone) for name in bet_names}

@@ -51,13 +51,13 @@ class RiskQuestions:
     def __post_init__(self) -> None:
         if self.risk is not None and not 0 < self.risk < 1:
             raise SimulationError(
-                f"--risk {fraction_string(self.risk)} is not valid; use a risk of ruin strictly "
+                f"`risk` {fraction_string(self.risk)} is not valid; use a risk of ruin strictly "
                 "between 0 and 1, such as 5% or 0.05."
             )
         if self.rounds_per_hour is not None:
-            require_whole(self.rounds_per_hour, "--rounds-per-hour", 1)
+            require_whole(self.rounds_per_hour, "`rounds_per_hour`", 1)
         if self.trip_rounds is not None:
-            require_whole(self.trip_rounds, "--trip-rounds", 1)
+            require_whole(self.trip_rounds, "`trip_rounds`", 1)
 
 
 def _shown(value: int) -> str:
@@ -102,21 +102,21 @@ class Simulation:
         require_whole(self.trip_shoes, "Shoes per trip", 1)
         if self.bankroll is not None and self.bankroll <= 0:
             raise SimulationError(
-                f"--bankroll {fraction_string(self.bankroll)} is not valid; use a positive "
+                f"`bankroll` {fraction_string(self.bankroll)} is not valid; use a positive "
                 "number of units, such as 1000."
             )
         if isinstance(self.stake, Kelly) and self.bankroll is None:
-            raise SimulationError("--stake kelly sizes from a bankroll; give --bankroll UNITS.")
+            raise SimulationError("`stake` kelly sizes from a bankroll; give `bankroll` UNITS.")
         if isinstance(self.stake, Ramp) and self.stake.by_count:
             for bet, strategy in zip(self.bets, self.strategies, strict=True):
                 if not isinstance(strategy, Count):
                     raise SimulationError(
-                        f"--stake ramp:tc: steps by a count, but {bet.name} plays "
-                        f"{strategy.describe()}; give it a count with --play "
+                        f"`stake` ramp:tc: steps by a count, but {bet.name} plays "
+                        f"{strategy.describe()}; give it a count with `play` "
                         f"{bet.name}=count:TAGS:TRIGGER."
                     )
         if not self.bets:
-            raise SimulationError("A simulation needs at least one bet; name some with --bets.")
+            raise SimulationError("A simulation needs at least one bet; name some with `bets`.")
         if len(self.strategies) != len(self.bets):
             raise SimulationError(
                 f"{len(self.bets)} bets need {len(self.bets)} strategies, "

@@ -16,7 +16,7 @@ commas themselves (count tags, ramp steps), so their values are separated by ``|
 >>> parse_sweeps(["colour=red"])
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Unknown sweep setting 'colour' in --sweep 'colour=red'; sweep one of decks, cut, play, stake, min-edge, pays.
+exactodds.simulation.dealing.SimulationError: Unknown sweep setting 'colour' in `sweep` 'colour=red'; sweep one of decks, cut, play, stake, min-edge, pays.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def parse_sweeps(texts: Iterable[str]) -> Sweep:
     for text in texts:
         name, separator, values_text = text.partition("=")
         name = name.strip().lower()
-        where = f"--sweep {text!r}"
+        where = f"`sweep` {text!r}"
         if name not in SWEEP_NAMES:
             raise SimulationError(
                 f"Unknown sweep setting {name!r} in {where}; sweep one of {', '.join(SWEEP_NAMES)}."

@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError
 from exactodds.web import views
+from exactodds.web.fields import field_words
 from exactodds.web.inputs import MAX_BODY_BYTES, table_settings
 from exactodds.web.openapi import openapi_schema
 from exactodds.web.security import LOOPBACK_HOSTS, MAX_IN_FLIGHT, Guard
@@ -98,7 +99,7 @@ async def domain_error(request: Request, error: Exception) -> Response:
             {"error": "The request nests too deeply to read; send a flatter object."}, 400
         )
     assert isinstance(error, ExactOddsError)
-    return JSONResponse({"error": str(error)}, status_code=views.status_of(error))
+    return JSONResponse({"error": field_words(str(error))}, status_code=views.status_of(error))
 
 
 async def http_error(request: Request, error: Exception) -> Response:

@@ -7,18 +7,17 @@ the page's settings all take their names from this module, so a new option is on
 
 >>> "commission" in ODDS_FIELDS and "known" not in EOR_FIELDS
 True
->>> FIELD_NAMES["tie_pays"]
-"'tie_pays'"
+>>> field_words("Pay 'x' for `pays` dragon7 is not valid.")
+"Pay 'x' for 'pay' dragon7 is not valid."
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from exactodds.errors import in_words
 from exactodds.interface import (
     BET_OPTIONS,
-    CLI_NAMES,
     KNOWN_OPTION,
+    OPTIONS,
     RULES_FILE_OPTION,
     RULES_OPTIONS,
     SHOE_OPTIONS,
@@ -30,13 +29,14 @@ __all__ = [
     "CARD_FIELDS",
     "CREATE_FIELDS",
     "EOR_FIELDS",
-    "FIELD_NAMES",
     "IMPORT_FIELDS",
     "ODDS_FIELDS",
     "ROUND_FIELDS",
     "RULES_FIELDS",
     "SHOE_FIELDS",
     "TABLE_FIELDS",
+    "field",
+    "field_words",
 ]
 
 #: What describes the shoe (the shoe options, as :mod:`exactodds.interface` lists them).
@@ -73,6 +73,20 @@ IMPORT_FIELDS = (
     "rounds",
 )
 
-#: How a message names each option the library's builders check: the JSON field, quoted, where
-#: the command line says ``--commission`` (:data:`exactodds.interface.CLI_NAMES`).
-FIELD_NAMES: Mapping[str, str] = {name: f"'{name}'" for name in CLI_NAMES}
+
+def field(name: str) -> str:
+    """The JSON field, quoted, of the library parameter or field *name*.
+
+    >>> field("selection"), field("tie_pays"), field("max_tag")
+    ("'bets'", "'tie_pays'", "'max_tag'")
+    """
+    for option in OPTIONS:
+        if name in (option.field, option.parameter):
+            return f"'{option.field}'"
+    return f"'{name}'"
+
+
+def field_words(message: str) -> str:
+    """*message* with each library parameter it names written as its JSON field: the one
+    place the web API maps the library's words to its own (the command line has its flags)."""
+    return in_words(message, field)

@@ -34,7 +34,6 @@ from exactodds.shoe import Shoe
 from exactodds.web.fields import (
     BATCH_FIELDS,
     EOR_FIELDS,
-    FIELD_NAMES,
     ODDS_FIELDS,
     TABLE_FIELDS,
 )
@@ -234,7 +233,6 @@ def _shoe(data: Mapping[str, Any]) -> Shoe:
         shoe if isinstance(shoe, dict) or shoe is None else _text(shoe, "shoe"),
         _texts(data["remove"], "remove") if "remove" in data else (),
         files=False,
-        names=FIELD_NAMES,
     )
 
 
@@ -249,7 +247,6 @@ def _rules(data: Mapping[str, Any]) -> Rules:
         _flag(data.get("tie_loses", False), "tie_loses"),
         None if rules_name is None else _text(rules_name, "rules"),
         files=False,
-        names=FIELD_NAMES,
     )
 
 

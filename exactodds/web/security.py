@@ -30,7 +30,14 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_IN_FLIGHT", "SECURITY_HEADERS", "TOKEN_HEADER", "Guard"]
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "MAX_IN_FLIGHT",
+    "SECURITY_HEADERS",
+    "TOKEN_HEADER",
+    "Guard",
+    "host_name",
+]
 
 #: Names of this computer that every tracker answers to.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")

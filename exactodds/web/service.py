@@ -33,6 +33,7 @@ from exactodds.engine.known import parse_known
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string
 from exactodds.report.odds import analysis_data, batch_record
+from exactodds.web.fields import field_words
 from exactodds.web.inputs import BatchSettings, EorSettings, OddsSettings
 from exactodds.web.tracker import TableSettings, TableState, table_state
 
@@ -147,7 +148,7 @@ def shoe_view(stored: StoredShoe, digits: int, tables: CountTables) -> dict[str,
     try:
         odds = odds_data(OddsSettings(state.shoe, settings.rules, settings.bets, (), digits))
     except ExactOddsError as error:
-        odds_error = str(error)
+        odds_error = field_words(str(error))
     tableau = settings.rules.tableau
     return {
         "shoe": {**stored.summary(), "settings": settings.as_dict()},

@@ -48,8 +48,10 @@ __all__ = [
     "ShoeFinishedError",
     "Store",
     "StoreBusyError",
+    "StoreLimitError",
     "StoredShoe",
     "UnknownShoeError",
+    "check_database_file",
 ]
 
 SCHEMA_VERSION = 2

@@ -55,7 +55,15 @@ from exactodds.web.tracker import (
     table_state,
 )
 
-__all__ = ["BodyTooLarge", "status_of"]
+__all__ = [
+    "BodyTooLarge",
+    "checked",
+    "digits_of",
+    "export_csv",
+    "export_data",
+    "shoe_id",
+    "status_of",
+]
 
 #: The most cards one request may record (a round has six).
 MAX_CARDS_PER_REQUEST = 64

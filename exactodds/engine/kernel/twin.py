@@ -35,7 +35,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Structure", "evaluate_shoe", "pair_states"]
+__all__ = [
+    "Structure",
+    "evaluate_shoe",
+    "key_counts",
+    "pair_states",
+]
 
 
 @dataclass(frozen=True, eq=False)

@@ -42,6 +42,7 @@ __all__ = [
     "package_version",
     "render_html",
     "render_markdown",
+    "tableau_blocks",
 ]
 
 
