@@ -114,6 +114,8 @@ class _Priced:
     #: (outcome, kernel output) for every outcome but the last; the last takes what is left.
     counts: tuple[tuple[str, int], ...]
     rest: str
+    #: Every outcome of the pay table (and any other the bet produces), in name order.
+    listed: tuple[str, ...] = ()
 
 
 class Analyzer:
@@ -155,8 +157,9 @@ class Analyzer:
             counts = tuple(
                 (outcome, next_output + 1 + index) for index, outcome in enumerate(used[:-1])
             )
+            listed = tuple(sorted({*bet.pay_table, *used}))
             self._priced[bet.name] = _Priced(
-                bet, outcomes, next_output, denominator, counts, used[-1]
+                bet, outcomes, next_output, denominator, counts, used[-1], listed
             )
             next_output += len(used)
         self._outputs = next_output
@@ -323,8 +326,10 @@ class Analyzer:
         priced = self._priced.get(name)
         if priced is None:
             return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[name])
-        outcome_counts = {outcome: outputs[output] for outcome, output in priced.counts}
-        outcome_counts[priced.rest] = total - sum(outcome_counts.values())
+        counts = {outcome: outputs[output] for outcome, output in priced.counts}
+        counts[priced.rest] = total - sum(counts.values())
+        # The form analyze gives: every outcome of the pay table, in name order.
+        outcome_counts = {outcome: counts.get(outcome, 0) for outcome in priced.listed}
         # The kernel's EV numerator spares a pass over the outcomes.
         expected_value = Fraction(outputs[priced.ev_output], total * priced.denominator)
         return BetAnalysis.with_expected_value(priced.bet, outcome_counts, total, expected_value)

@@ -74,8 +74,10 @@ class OutcomeCount:
 class BetAnalysis:
     """Exact figures of one bet on one shoe.
 
-    ``outcome_counts`` holds, per outcome name of the bet, the number of
-    six-card sequences that settle the bet that way.
+    ``outcome_counts`` holds, per outcome name of the bet (every outcome of
+    its pay table, in name order, those no round reaches with 0), the number
+    of six-card sequences that settle the bet that way: the same form
+    whichever path priced it.
 
     >>> from exactodds import Rules, Shoe
     >>> tie = analyze(Shoe.standard(decks=8), Rules()).bets["tie"]
@@ -375,10 +377,12 @@ def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts |
 
 
 def _bet_analysis(bet: Bet, counts: Mapping[str, int], total: int) -> BetAnalysis:
-    """A bet's analysis from its outcome counts, outcomes in name order (as the pays are)."""
+    """A bet's analysis from its outcome counts: every outcome of its pay table, in name order
+    (as the pays are), 0 where no round settles it so."""
     for outcome in counts:
         bet.pay(outcome)  # every outcome the bet can produce must have a pay
-    return BetAnalysis(bet, {outcome: counts[outcome] for outcome in sorted(counts)}, total)
+    outcomes = sorted({*bet.pay_table, *counts})
+    return BetAnalysis(bet, {outcome: counts.get(outcome, 0) for outcome in outcomes}, total)
 
 
 def price_table(

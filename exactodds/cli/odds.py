@@ -14,6 +14,7 @@ from exactodds.report.odds import (
     render_json,
     render_table,
 )
+from exactodds.report.writer import json_text
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -68,7 +69,6 @@ def _odds_with_known(
     exact: bool,
 ) -> None:
     """``odds --known``: the known-card walk, imported only when cards are known."""
-    import json
 
     from exactodds.analysis.known import analyze_known
     from exactodds.engine.known import describe_known, parse_known
@@ -78,7 +78,7 @@ def _odds_with_known(
     if output_format == "json":
         data = analysis_data(analysis, digits)
         data["known"] = {str(position): card.symbol for position, card in known_cards.items()}
-        emit(json.dumps(data, indent=2))
+        emit(json_text(data))
     elif output_format == "csv":
         emit(render_csv(analysis, digits))
     else:

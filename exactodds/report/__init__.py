@@ -1,6 +1,7 @@
 """Rendering: the exact results the library hands over, as a table, JSON or CSV; it computes nothing.
 
 - :mod:`exactodds.report.table`: the one way a terminal table is laid out.
+- :mod:`exactodds.report.writer`: the one JSON writer, for every command and the web API.
 - :mod:`exactodds.report.odds`: an analysis of one shoe, and the batch records.
 - :mod:`exactodds.report.research`: effect of removal and break-even pays.
 - :mod:`exactodds.report.breakdown`: frequencies of totals, cards and naturals.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
@@ -21,6 +20,7 @@ from exactodds.advantage.depth import DepthTable
 from exactodds.advantage.edgesort import EdgeSort
 from exactodds.numbers import decimal_string, percent_string
 from exactodds.report.table import simple_table
+from exactodds.report.writer import json_text
 
 __all__ = [
     "depth_figures",
@@ -53,7 +53,7 @@ def render_depth(table: DepthTable, output_format: str, digits: int) -> str:
     if output_format == "json":
         for row in data["depths"]:
             row["bets"] = {n: _with_decimals(f, digits) for n, f in row["bets"].items()}
-        return json.dumps(data, indent=2)
+        return json_text(data)
     if output_format == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -109,7 +109,7 @@ def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:
     data = result.to_dict()
     if output_format == "json":
         data["patterns"] = [_with_decimals(p, digits) for p in data["patterns"]]
-        return json.dumps(_with_decimals(data, digits), indent=2)
+        return json_text(_with_decimals(data, digits))
     if output_format == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -162,7 +162,7 @@ def render_search(
             }
             for high, a in shown
         ]
-        return json.dumps({"best": entries, "partitions": len(best)}, indent=2)
+        return json_text({"best": entries, "partitions": len(best)})
     if output_format == "csv":
         lines = ["high,advantage,advantage_decimal"]
         lines += [

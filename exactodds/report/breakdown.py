@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -23,6 +22,7 @@ from exactodds.engine.known import describe_known
 from exactodds.numbers import decimal_string, fraction_string
 from exactodds.report.odds import shoe_data
 from exactodds.report.table import simple_table
+from exactodds.report.writer import json_text
 from exactodds.rules import Tableau
 from exactodds.shoe import Shoe
 
@@ -143,7 +143,7 @@ def render_breakdown_json(
     known: Mapping[int, Card] | None = None,
 ) -> str:
     """The breakdown as pretty-printed JSON (see :func:`breakdown_data`)."""
-    return json.dumps(breakdown_data(result, digits, shoe, tableau, known), indent=2)
+    return json_text(breakdown_data(result, digits, shoe, tableau, known))
 
 
 CSV_COLUMNS = ("table", "row", "column", "count", "probability", "probability_decimal")

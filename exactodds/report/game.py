@@ -16,7 +16,6 @@ Value (Banker's expected payoff per unit): 679568/53094899 = 0.012799 (Banker ed
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from exactodds.games.chemin_de_fer import (
@@ -28,6 +27,7 @@ from exactodds.games.chemin_de_fer import (
 from exactodds.numbers import decimal_string, fraction_string, percent_string
 from exactodds.report.odds import shoe_data
 from exactodds.report.table import simple_table
+from exactodds.report.writer import json_text
 
 __all__ = ["render_solution_json", "render_solution_table", "solution_data"]
 
@@ -261,4 +261,4 @@ def render_solution_json(solution: Solution) -> str:
     >>> json.loads(render_solution_json(solve(Shoe.standard(decks=8))))["player_draw_at_5"]
     '163305/201968'
     """
-    return json.dumps(solution_data(solution), indent=2)
+    return json_text(solution_data(solution))

@@ -20,6 +20,7 @@ from exactodds.analysis.single import Analysis, BetAnalysis
 from exactodds.bets.bet import Bet
 from exactodds.numbers import decimal_string, fraction_string, percent_string, ratio_strings
 from exactodds.report.table import simple_table
+from exactodds.report.writer import json_text
 from exactodds.shoe import RANK_SYMBOLS, Shoe
 
 __all__ = [
@@ -204,7 +205,7 @@ def _json_text(name: str) -> str:
 
 def render_json(analysis: Analysis, digits: int) -> str:
     """The analysis as pretty-printed JSON."""
-    return json.dumps(analysis_data(analysis, digits), indent=2)
+    return json_text(analysis_data(analysis, digits))
 
 
 def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
@@ -342,7 +343,7 @@ def render_bets(bets: list[Bet], output_format: str) -> str:
     dragon7,win,40,Banker wins with a three-card 7.
     """
     if output_format == "json":
-        return json.dumps(
+        return json_text(
             {
                 bet.name: {
                     "description": bet.description,
@@ -352,8 +353,7 @@ def render_bets(bets: list[Bet], output_format: str) -> str:
                     },
                 }
                 for bet in bets
-            },
-            indent=2,
+            }
         )
     rows = [
         [bet.name, outcome, fraction_string(pay), bet.description]

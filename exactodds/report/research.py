@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from fractions import Fraction
 from typing import Any
 
@@ -25,6 +24,7 @@ from exactodds.analysis.symbolic import Breakeven
 from exactodds.numbers import decimal_string, fraction_string, percent_string
 from exactodds.report.odds import shoe_data
 from exactodds.report.table import simple_table
+from exactodds.report.writer import json_text
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -173,7 +173,7 @@ def render_removal(
     ValueError: Unknown output format 'xml'; use table, json or csv.
     """
     if output_format == "json":
-        return json.dumps(removal_data(result, digits), indent=2)
+        return json_text(removal_data(result, digits))
     if output_format == "csv":
         return _removal_csv(result, digits)
     if output_format != "table":
@@ -306,7 +306,7 @@ def render_breakeven(
     if output_format == "json":
         data = {"shoe": shoe_data(shoe), "rules": rules.as_dict()}
         data |= breakeven_data(solved, digits)
-        return json.dumps(data, indent=2)
+        return json_text(data)
     if output_format == "csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(

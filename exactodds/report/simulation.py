@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from typing import Any
 
 from exactodds.report.table import simple_table
+from exactodds.report.writer import json_text
 from exactodds.simulation.result import BetResult, SimulationResult, risk_figures
 from exactodds.simulation.tally import Estimate
 
@@ -26,7 +26,7 @@ __all__ = ["CSV_COLUMNS", "figure_text", "render_csv", "render_json", "render_ta
 
 def render_json(result: SimulationResult) -> str:
     """The result as indented JSON."""
-    return json.dumps(result.as_dict(), indent=2)
+    return json_text(result.as_dict())
 
 
 def _number(value: float | None, digits: int) -> str:

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from exactodds.report.simulation import figure_text
 from exactodds.report.table import simple_table
+from exactodds.report.writer import json_text
 
 __all__ = ["render_sweep_csv", "render_sweep_json", "render_sweep_table", "sweep_figures"]
 
@@ -46,7 +46,7 @@ def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4) -> str:
 
 def render_sweep_json(rows: Sequence[dict[str, Any]]) -> str:
     """``{"sweep": [row, ...]}`` as indented JSON."""
-    return json.dumps({"sweep": list(rows)}, indent=2)
+    return json_text({"sweep": list(rows)})
 
 
 def render_sweep_csv(rows: Sequence[dict[str, Any]]) -> str:

@@ -30,7 +30,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -43,6 +43,7 @@ from exactodds.web.openapi import openapi_schema
 from exactodds.web.security import LOOPBACK_HOSTS, MAX_IN_FLIGHT, Guard
 from exactodds.web.service import CountTables
 from exactodds.web.store import Store
+from exactodds.web.views import JSONResponse
 
 __all__ = ["ROUTES", "STATIC", "create_app"]
 

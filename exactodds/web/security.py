@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 from collections.abc import Iterable
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from exactodds.report.writer import json_text
 
 __all__ = [
     "LOOPBACK_HOSTS",
@@ -176,7 +177,7 @@ def _not_json(headers: Headers) -> tuple[int, str] | None:
 
 
 async def _answer(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}, ensure_ascii=False, separators=(",", ":")).encode()
+    body = json_text({"error": message}, compact=True).encode()
     await send(
         {
             "type": "http.response.start",

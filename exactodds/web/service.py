@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.analysis.known import analyze_known
 from exactodds.analysis.many import analyzer_for
-from exactodds.analysis.single import Analysis, analyze
+from exactodds.analysis.single import Analysis
 from exactodds.engine.known import parse_known
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string
@@ -38,6 +38,7 @@ from exactodds.web.inputs import BatchSettings, EorSettings, OddsSettings
 from exactodds.web.tracker import TableSettings, TableState, table_state
 
 if TYPE_CHECKING:
+    from exactodds.analysis.removal import EffectOfRemoval
     from exactodds.web.store import StoredShoe
 
 __all__ = ["CountTables", "analysis_of", "batch_data", "eor_data", "odds_data", "shoe_view"]
@@ -48,10 +49,7 @@ def analysis_of(settings: OddsSettings) -> Analysis:
     known = parse_known(settings.known) if settings.known else {}
     if known:
         return analyze_known(settings.shoe, settings.rules, known, settings.bets)
-    fast = analyzer_for(settings.rules, settings.bets).analyze(settings.shoe)
-    if any(0 in bet.outcome_counts.values() for bet in fast.bets.values()):
-        return analyze(settings.shoe, settings.rules, settings.bets)
-    return fast
+    return analyzer_for(settings.rules, settings.bets).analyze(settings.shoe)
 
 
 def odds_data(settings: OddsSettings) -> dict[str, Any]:
@@ -94,23 +92,23 @@ def batch_data(settings: BatchSettings) -> dict[str, Any]:
 class CountTables:
     """The effect of removal of each chosen bet on a table's full shoe, computed once a settings.
 
-    A card count for a bet is the sum of its tags (from ``exactodds eor``) over the cards
-    dealt; it estimates what the exact EV, shown beside it, gives exactly.
+    A card count for a bet is the sum of its tags (the linear count ``exactodds eor`` derives)
+    over the cards dealt; it estimates what the exact EV, shown beside it, gives exactly.
     """
 
     def __init__(self) -> None:
-        self._tables: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._tables: dict[tuple[Any, ...], EffectOfRemoval] = {}
         self._lock = threading.Lock()
 
-    def of(self, settings: TableSettings) -> dict[str, Any]:
-        """``exactodds eor --format json`` for the table's full shoe and bets."""
+    def of(self, settings: TableSettings) -> EffectOfRemoval:
+        """The effects of removal (one card, tags up to 2) for the table's full shoe and bets."""
+        from exactodds.analysis.removal import effect_of_removal
+
         key = tuple(sorted((name, str(value)) for name, value in settings.canonical.items()))
         with self._lock:
             found = self._tables.get(key)
         if found is None:
-            found = eor_data(
-                EorSettings(settings.fresh_shoe(), settings.rules, settings.bets, 4, 1, 2)
-            )
+            found = effect_of_removal(settings.fresh_shoe(), settings.rules, settings.bets, 1, 2)
             with self._lock:
                 if len(self._tables) > 64:
                     self._tables.clear()
@@ -125,15 +123,18 @@ def _counts(tables: CountTables, settings: TableSettings, state: TableState) -> 
         return {}
     cards_left = state.shoe.cards
     counts: dict[str, Any] = {}
-    for name, bet in removal["bets"].items():
-        tags = bet["count"]["tags"]
+    for name, effects in removal.effects.items():
+        tags = dict(removal.counts[name].tags)
         running = sum(tags[card.rank.value] for card in state.dealt)
         true = Fraction(running * 52, cards_left) if cards_left else Fraction(0)
         counts[name] = {
             "running": running,
             "true_decimal": decimal_string(true, 2),
             "tags": tags,
-            "eor_decimal": bet["eor_decimal"],
+            "eor_decimal": {
+                rank: None if effect is None else decimal_string(effect, 4)
+                for rank, effect in effects.items()
+            },
         }
     return counts
 

@@ -16,15 +16,17 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from starlette import responses
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import MAIN_BET_NAMES, available_bets
 from exactodds.cards import parse_cards
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import fraction_string
+from exactodds.report.writer import json_text
 from exactodds.rulefiles import shipped_rules_files
 from exactodds.rules import Rules, Variant
 from exactodds.web.fields import CARD_FIELDS, CREATE_FIELDS, IMPORT_FIELDS, ROUND_FIELDS
@@ -57,6 +59,7 @@ from exactodds.web.tracker import (
 
 __all__ = [
     "BodyTooLarge",
+    "JSONResponse",
     "checked",
     "digits_of",
     "export_csv",
@@ -64,6 +67,14 @@ __all__ = [
     "shoe_id",
     "status_of",
 ]
+
+
+class JSONResponse(responses.JSONResponse):
+    """A JSON answer, written by the one JSON writer (:func:`~exactodds.report.writer.json_text`)."""
+
+    def render(self, content: Any) -> bytes:
+        return json_text(content, compact=True).encode("utf-8")
+
 
 #: The most cards one request may record (a round has six).
 MAX_CARDS_PER_REQUEST = 64
