@@ -736,3 +736,9 @@ def test_serve_refuses_a_missing_folder_or_a_folder_with_exit_2(tmp_path: Path) 
     assert not (tmp_path / "no").exists()
     status, out, err = serve_refusal("--db", str(tmp_path))
     assert (status, out) == (2, "") and "is a directory" in err and err.count("\n") == 1
+    status, out, err = serve_refusal("--db", "")
+    assert (status, out, err) == (
+        2,
+        "",
+        "Error: --db '.' names no file; give a file such as tracker.sqlite3.\n",
+    )

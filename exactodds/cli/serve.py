@@ -37,6 +37,10 @@ def database_path(database: Path | None) -> Path:
         path = default_database()
         path.parent.mkdir(parents=True, exist_ok=True)
         return path
+    if not database.name or database.is_dir():
+        raise click.UsageError(
+            f"--db {str(database)!r} names no file; give a file such as tracker.sqlite3."
+        )
     folder = database.parent if str(database.parent) else Path(".")
     if not folder.is_dir():
         raise click.UsageError(
