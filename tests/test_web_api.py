@@ -352,6 +352,7 @@ TRACKER_KEYS = [
     "commission",
     "rules",
     "tie_loses",
+    "key",
     "other",
 ]
 
@@ -360,8 +361,8 @@ TRACKER_KEYS = [
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    st.sampled_from(["", "/cards", "/rounds", "/undo", "/settings", "/next", "/reopen"]),
-    st.sampled_from(["1", "2", "0", "99", str(2**63), "9" * 30]),
+    st.sampled_from(["", "/cards", "/rounds", "/undo", "/redo", "/settings", "/next", "/reopen"]),
+    st.sampled_from(["1", "2", "0", "99", str(2**63), "9" * 30, "9" * 5000]),
     st.dictionaries(
         st.sampled_from(TRACKER_KEYS),
         OPTION_VALUES | st.dictionaries(st.sampled_from(TRACKER_KEYS), OPTION_VALUES, max_size=3),
@@ -451,7 +452,7 @@ def test_the_schema_lists_every_api_route(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert schema == openapi_schema() and schema["openapi"].startswith("3.")
     routes = {
-        route.path.replace("{shoe_id:int}", "{shoe_id}")
+        route.path.replace("{shoe_id:digits}", "{shoe_id}")
         for route in client.app.routes  # type: ignore[attr-defined]
         if getattr(route, "path", "").startswith("/api/")
     }

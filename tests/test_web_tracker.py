@@ -509,7 +509,12 @@ def test_real_answers_match_the_openapi_schemas(client: TestClient) -> None:
         ("post", f"{shoe}/cards", {"cards": "QS", "as": "player", "position": 1}, None),
         ("post", f"{shoe}/rounds", {}, None),
         ("post", f"{shoe}/undo", {}, None),
+        ("post", f"{shoe}/redo", {}, None),
+        ("post", f"{shoe}/undo", {}, None),
         ("post", f"{shoe}/settings", {"bets": "tie"}, None),
+        ("post", f"{shoe}/cards", {"cards": "2S", "key": "twice"}, None),
+        ("post", f"{shoe}/cards", {"cards": "3S", "key": "twice"}, None),
+        ("post", f"{shoe}/redo", {}, None),
         ("get", f"{shoe}/export", None, None),
         ("get", f"{shoe}/export?format=csv", None, None),
         ("post", f"{shoe}/next", {}, None),
@@ -558,3 +563,182 @@ def test_the_openapi_bodies_name_the_fields_the_readers_take() -> None:
     assert properties("/api/shoes/{shoe_id}/settings") == set(fields.TABLE_FIELDS)
     assert properties("/api/shoes/{shoe_id}/cards") == set(fields.CARD_FIELDS)
     assert properties("/api/shoes/{shoe_id}/rounds") == set(fields.ROUND_FIELDS)
+
+
+# --- Redo, idempotency keys bound to their request, reliability round four (issue 29) ----------
+
+
+def test_redo_brings_back_what_undo_took_and_a_new_event_clears_it(client: TestClient) -> None:
+    shoe_id = new_shoe(client)
+    shoe = f"/api/shoes/{shoe_id}"
+    client.post(f"{shoe}/cards", json={"cards": "K", "as": "player", "position": 1})
+    client.post(f"{shoe}/cards", json={"cards": "5", "as": "banker", "position": 1})
+    stored = events(client, shoe_id)
+    client.post(f"{shoe}/undo", json={})
+    undone = client.post(f"{shoe}/undo", json={}).json()
+    assert undone["events"] == [] and undone["shoe"]["undone"] == stored
+    redone = client.post(f"{shoe}/redo", json={"key": "r-1"})
+    assert redone.status_code == 200 and redone.json()["events"] == stored[:1]
+    again = client.post(f"{shoe}/redo", json={"key": "r-1"})  # re-sent: done once
+    assert again.json()["events"] == stored[:1] and again.json()["shoe"]["undone"] == stored[1:]
+    assert client.post(f"{shoe}/redo", json={}).json()["events"] == stored
+    client.post(f"{shoe}/undo", json={})
+    fresh = client.post(f"{shoe}/cards", json={"cards": "9", "as": "banker", "position": 1})
+    assert fresh.json()["shoe"]["undone"] == []
+    refused = client.post(f"{shoe}/redo", json={})
+    assert refused.status_code == 409
+    assert refused.json() == {
+        "error": f"Shoe {shoe_id} has nothing to redo: no event was undone since the last one "
+        "recorded."
+    }
+    assert events(client, shoe_id)[-1] == {"kind": "banker", "cards": "9", "position": 1}
+
+
+def test_a_key_sent_again_with_another_body_or_route_is_refused(client: TestClient) -> None:
+    shoe_id = new_shoe(client)
+    shoe = f"/api/shoes/{shoe_id}"
+    body = {"cards": "K", "as": "player", "position": 1, "key": "tap-1"}
+    assert client.post(f"{shoe}/cards", json=body).status_code == 200
+    sentence = (
+        "Key 'tap-1' was sent before with another request (another route or body), so this "
+        "one was not done; send a new key with each new request."
+    )
+    for path, other in [
+        ("cards", {**body, "cards": "Q"}),
+        ("cards", {**body, "position": 2}),
+        ("undo", {"key": "tap-1"}),
+        ("redo", {"key": "tap-1"}),
+        ("rounds", {"player": "9K", "banker": "T8", "key": "tap-1"}),
+        ("next", {"key": "tap-1"}),
+    ]:
+        response = client.post(f"{shoe}/{path}", json=other)
+        assert (response.status_code, response.json()) == (409, {"error": sentence}), path
+        check_against_schema(
+            "post", f"{shoe}/{path}", 409, response.json(), response.headers["content-type"]
+        )
+    assert events(client, shoe_id) == [{"kind": "player", "cards": "K", "position": 1}]
+    same = client.post(f"{shoe}/cards", json=dict(reversed(body.items())))  # key order aside
+    assert same.status_code == 200 and len(same.json()["events"]) == 1
+
+
+def test_reopening_a_finished_shoe_finishes_the_one_that_followed_it(client: TestClient) -> None:
+    first = new_shoe(client)
+    second = client.post(f"/api/shoes/{first}/next", json={}).json()["shoe"]["id"]
+    client.post(f"/api/shoes/{second}/cards", json={"cards": "K"})
+    third = client.post(f"/api/shoes/{second}/next", json={}).json()["shoe"]["id"]
+    reopened = client.post(f"/api/shoes/{first}/reopen", json={})
+    assert reopened.status_code == 200 and reopened.json()["shoe"]["finished_at"] is None
+    listed = {shoe["id"]: shoe for shoe in client.get("/api/shoes?finished=1").json()["shoes"]}
+    assert [shoe_id for shoe_id, shoe in listed.items() if shoe["finished_at"] is None] == [first]
+    assert listed[second]["events"] == 1  # finished shoes keep their cards
+    client.post(f"/api/shoes/{second}/reopen", json={})
+    open_now = [shoe["id"] for shoe in client.get("/api/shoes").json()["shoes"]]
+    assert open_now == [second] and third not in open_now
+
+
+@pytest.mark.parametrize("path", ["/api/shoes/" + "9" * 5000, "/shoes/" + "9" * 5000])
+def test_a_shoe_id_of_5000_digits_is_no_shoe(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code in (200, 404)  # the page itself loads, and then asks the API
+    if path.startswith("/api/"):
+        assert response.status_code == 404
+        assert response.json()["error"].startswith("No tracked shoe has id 99999999999999999999")
+    for method in ("POST", "DELETE"):
+        answer = client.request(method, path + ("/undo" if method == "POST" else ""), json={})
+        assert answer.status_code in (404, 405) and "error" in answer.json()
+
+
+@pytest.mark.parametrize("position", ["²", "٣", "9" * 5000, "-1", "1.0"])
+def test_a_csv_place_that_is_not_an_ascii_digit_is_refused(
+    client: TestClient, position: str
+) -> None:
+    text = f"event,kind,card,position,round,winner\n1,player,K,{position},1,\n"
+    response = client.post("/api/shoes/import", json={"format": "csv", "csv": text})
+    assert response.status_code in (400, 422)
+    assert response.json()["error"].startswith("CSV row 1 is not an event row")
+
+
+def test_every_write_to_a_full_database_is_one_409_and_nothing_is_stored(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "small.sqlite3", max_pages=12)  # SQLite's size cap: a full disk
+    with TestClient(app, base_url=BASE, raise_server_exceptions=False) as small:
+        shoe_id = new_shoe(small, decks=8)
+        answer = None
+        for number in range(400):
+            answer = small.post(
+                f"/api/shoes/{shoe_id}/cards", json={"cards": "A23456789TJQK"[number % 13]}
+            )
+            if answer.status_code != 200:
+                break
+        assert answer is not None and answer.status_code == 409
+        sentence = answer.json()["error"]
+        assert (
+            sentence.startswith("The tracker's database is full")
+            and "nothing was stored" in sentence
+        )
+        stored = events(small, shoe_id)
+        for path, body in [
+            ("cards", {"cards": "K", "key": "full-1"}),
+            ("cards", {"cards": "Q", "as": "burn"}),
+            ("rounds", {"player": "9K", "banker": "T8"}),
+        ]:
+            response = small.post(f"/api/shoes/{shoe_id}/{path}", json=body)
+            assert (response.status_code, response.json()) == (409, {"error": sentence}), path
+        assert events(small, shoe_id) == stored  # and reads still answer
+        assert (
+            small.post(
+                f"/api/shoes/{shoe_id}/cards", json={"cards": "K", "key": "full-1"}
+            ).status_code
+            == 409
+        )
+
+
+def serve_refusal(*arguments: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+
+    from exactodds.cli import cli
+
+    result = CliRunner().invoke(cli, ["serve", "--port", "1", *arguments])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_serve_refuses_a_database_that_cannot_be_the_trackers_with_exit_1(tmp_path: Path) -> None:
+    good = tmp_path / "good.sqlite3"
+    create_app(good).state.store.close()
+    data = good.read_bytes()
+    foreign = tmp_path / "foreign.sqlite3"
+    with sqlite3.connect(foreign) as connection:
+        connection.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    connection.close()
+    files = {
+        foreign: "is not the tracker's (it holds invoices)",
+        tmp_path / "notes.txt": "is not an SQLite database",
+        tmp_path / "corrupt.sqlite3": "is not an SQLite database",
+        tmp_path / "cut.sqlite3": "is not an SQLite database",
+    }
+    (tmp_path / "notes.txt").write_text("not a database " * 50)
+    (tmp_path / "corrupt.sqlite3").write_bytes(data[:100] + b"\xff" * (len(data) - 100))
+    (tmp_path / "cut.sqlite3").write_bytes(data[:3000])
+    for path, words in files.items():
+        before = path.read_bytes()
+        status, out, err = serve_refusal("--db", str(path))
+        assert (status, out) == (1, "") and words in err and err.count("\n") == 1, path
+        assert path.read_bytes() == before
+
+
+def test_serve_refuses_a_missing_folder_or_a_folder_with_exit_2(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "folder" / "x.sqlite3"
+    status, out, err = serve_refusal("--db", str(missing))
+    assert (status, out) == (2, "")
+    assert err == (
+        f"Error: Cannot keep shoes in '{missing}': the folder '{missing.parent}' does not exist; "
+        "create it first, or choose another --db.\n"
+    )
+    assert not (tmp_path / "no").exists()
+    status, out, err = serve_refusal("--db", str(tmp_path))
+    assert (status, out) == (2, "") and "is a directory" in err and err.count("\n") == 1
+    status, out, err = serve_refusal("--db", "")
+    assert (status, out, err) == (
+        2,
+        "",
+        "Error: --db '.' names no file; give a file such as tracker.sqlite3.\n",
+    )

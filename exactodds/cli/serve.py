@@ -6,10 +6,12 @@ import secrets
 import socket
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import click
 
 from exactodds.bets.bet import Bet
+from exactodds.errors import ExactOddsError
 
 #: Hosts that only this computer can reach.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -25,6 +27,41 @@ def default_database() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("exactodds", appauthor=False)) / "tracker.sqlite3"
+
+
+def database_path(database: Path | None) -> Path:
+    """The ``--db`` file, in a folder that exists (the default folder is created, a named one
+    must exist: a typo is refused, not made into folders)."""
+    if database is None:
+        path = default_database()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+    if not database.name or database.is_dir():
+        raise click.UsageError(
+            f"--db {str(database)!r} names no file; give a file such as tracker.sqlite3."
+        )
+    folder = database.parent if str(database.parent) else Path(".")
+    if not folder.is_dir():
+        raise click.UsageError(
+            f"Cannot keep shoes in {str(database)!r}: the folder {str(folder)!r} does not exist; "
+            "create it first, or choose another --db."
+        )
+    return database
+
+
+def _open_app(path: Path, custom: list[Bet], hosts: tuple[str, ...], token: str | None) -> Any:
+    """The app on *path*; a file that cannot be the tracker's (foreign, corrupt, not SQLite,
+    unreadable, full) is a runtime failure: exit 1, one sentence."""
+    from exactodds.web.app import create_app
+
+    try:
+        return create_app(path, custom, hosts=hosts, token=token)
+    except ExactOddsError as error:  # ForeignDatabaseError, StoreFullError
+        raise click.ClickException(str(error)) from None
+    except (OSError, sqlite3.Error) as error:
+        raise click.ClickException(
+            f"Cannot open the database {str(path)!r} ({error}); choose another --db."
+        ) from None
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -70,7 +107,7 @@ def _listen(host: str, port: int) -> socket.socket:
     metavar="FILE",
     type=click.Path(dir_okay=False, path_type=Path),
     help="SQLite file that keeps the tracked shoes (default: tracker.sqlite3 in your user "
-    "data folder). Created when missing.",
+    "data folder). Created when missing, in a folder that exists.",
 )
 @click.option(
     "--allow-host",
@@ -120,8 +157,7 @@ def serve(
     try:
         import uvicorn
 
-        from exactodds.web.app import create_app
-        from exactodds.web.store import ForeignDatabaseError
+        import exactodds.web.app  # noqa: F401  (the web extra is installed)
     except ImportError:
         raise click.ClickException(_MISSING) from None
     from exactodds.bets.catalogue import available_bets
@@ -132,18 +168,11 @@ def serve(
         custom.extend(
             load_custom_bets(bet_file, [*available_bets(), *(bet.name for bet in custom)])
         )
-    path = database if database is not None else default_database()
+    path = database_path(database)
     open_to_others = host not in LOOPBACK or bool(allowed_hosts)
     token = secrets.token_urlsafe(18) if open_to_others else None
     hosts = (host, *allowed_hosts) if host not in ("0.0.0.0", "::") else allowed_hosts
-    try:
-        app = create_app(path, custom, hosts=hosts, token=token)
-    except ForeignDatabaseError as error:
-        raise click.ClickException(str(error)) from None
-    except (OSError, sqlite3.Error) as error:
-        raise click.ClickException(
-            f"Cannot open the database {str(path)!r} ({error}); choose another --db."
-        ) from None
+    app = _open_app(path, custom, hosts, token)
     listener = _listen(host, port)
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -7,9 +7,12 @@ bodies, the start-up token, the load limit).
 
 Bad input is answered with a JSON object ``{"error": "<one sentence>"}`` and status 400 (not
 a JSON object, a value of the wrong type, an unknown field), 403 (another site, or no token),
-404 (no such shoe or route), 409 (a finished shoe, a place already filled), 413 (body too
-large), 415 (not sent as JSON), 421 (a foreign Host), 422 (a value the command line would
-refuse too) or 503 (too busy); never with a stack trace.
+404 (no such shoe or route), 409 (a finished shoe, a place already filled, an idempotency key
+sent again with another route or body, nothing to redo, or a database whose disk is full), 413
+(body too large), 415 (not sent as JSON), 421 (a foreign Host), 422 (a value the command line
+would refuse too) or 503 (too busy: send it again, with the same key); never with a stack
+trace.  A full disk is a 409, not a 5xx: nothing is wrong with the request or the server's
+code, a blind retry cannot help, and the one who runs the server can act on its sentence.
 
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(create_app(":memory:"), base_url="http://127.0.0.1")
@@ -27,6 +30,7 @@ from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -66,11 +70,26 @@ async def schema(request: Request) -> Response:
     return JSONResponse(openapi_schema())
 
 
-SHOE = "/api/shoes/{shoe_id:int}"
+class _Digits(Convertor[str]):
+    """A path segment of ASCII digits, kept as text: :func:`views.shoe_id` reads it, bounded
+    (Starlette's ``int`` convertor would call ``int()`` on 5,000 digits and fail)."""
+
+    regex = "[0-9]+"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return str(value)
+
+
+register_url_convertor("digits", _Digits())
+
+SHOE = "/api/shoes/{shoe_id:digits}"
 #: Every route: path, handler, methods.
 ROUTES = [
     Route("/", page),
-    Route("/shoes/{shoe_id:int}", page),
+    Route("/shoes/{shoe_id:digits}", page),
     Route("/docs", docs),
     Route("/openapi.json", schema),
     Route("/api/options", views.options),
@@ -86,6 +105,7 @@ ROUTES = [
     Route(f"{SHOE}/cards", views.record_cards, methods=["POST"]),
     Route(f"{SHOE}/rounds", views.record_round, methods=["POST"]),
     Route(f"{SHOE}/undo", views.undo, methods=["POST"]),
+    Route(f"{SHOE}/redo", views.redo, methods=["POST"]),
     Route(f"{SHOE}/settings", views.update_settings, methods=["POST"]),
     Route(f"{SHOE}/next", views.next_shoe, methods=["POST"]),
     Route(f"{SHOE}/reopen", views.reopen_shoe, methods=["POST"]),
@@ -132,13 +152,16 @@ def create_app(
     token: str | None = None,
     max_in_flight: int = MAX_IN_FLIGHT,
     latency: float = 0.0,
+    max_pages: int | None = None,
 ) -> Starlette:
     """The app, keeping tracked shoes in the SQLite file *db* (``":memory:"`` for none).
 
     *custom_bets* are user-defined bets (``exactodds serve --bet-file``) that requests may
     name as they name the catalogue's bets; *hosts* are the names the tracker answers to
     besides the loopback ones, and *token*, when given, is required on every API request.
-    *latency* (seconds, for tests) delays every API request, as a slow network would.
+    *latency* (seconds, for tests) delays every API request, as a slow network would;
+    *max_pages* caps the database's size in pages (SQLite's ``max_page_count``; tests use it as
+    a full disk).
     """
     custom = tuple(custom_bets)
     app = Starlette(
@@ -159,7 +182,7 @@ def create_app(
             )
         ],
     )
-    app.state.store = Store(db, lambda data: table_settings(data, custom))
+    app.state.store = Store(db, lambda data: table_settings(data, custom), max_pages=max_pages)
     app.state.custom = custom
     app.state.max_body = max_body
     app.state.counts = CountTables()

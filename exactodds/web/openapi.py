@@ -223,7 +223,18 @@ _TABLEAU = _object(
 )
 SHOE_VIEW_SCHEMA = _object(
     {
-        "shoe": _object({**_SUMMARY_FIELDS, "settings": _SETTINGS}),
+        "shoe": _object(
+            {
+                **_SUMMARY_FIELDS,
+                "settings": _SETTINGS,
+                "undone": {
+                    "type": "array",
+                    "items": _EVENT,
+                    "description": "The events undone since the last new one, the next to redo "
+                    "first.",
+                },
+            }
+        ),
         "tableau": _TABLEAU,
         "state": _STATE,
         "events": {"type": "array", "items": _EVENT},
@@ -252,12 +263,15 @@ _ERROR_MEANINGS = {
     "unknown field).",
     "403": "Sent from another site, or without the start-up token.",
     "404": "No such shoe.",
-    "409": "The shoe is finished (read-only), or the card's place is filled already.",
+    "409": "The shoe is finished (read-only), the card's place is filled already, the key was "
+    "sent before with another route or body, there is nothing to redo, or the database's disk "
+    "is full (nothing was stored).",
     "413": "The body is larger than 256 KiB.",
     "415": "The body was not sent as Content-Type: application/json.",
     "421": "The Host header names an address this tracker does not serve.",
     "422": "A value the command line would refuse too (or a round that breaks the rules).",
-    "503": "Too many requests at once, or the database stayed busy; try again.",
+    "503": "Too many requests at once, or the database stayed busy; send it again with the same "
+    "key.",
 }
 #: Errors any request may get from the guard in front of every route.
 _GUARD = ("403", "421", "503")
@@ -296,7 +310,8 @@ _SHOE_ID = [{"name": "shoe_id", "in": "path", "required": True, "schema": {"type
 _KEY_FIELD = {
     "type": "string",
     "maxLength": 64,
-    "description": "An idempotency key: a re-sent request with the same key is done once.",
+    "description": "An idempotency key, bound to its route and body: a re-sent request with "
+    "the same key is done once; the same key with another route or body is refused (409).",
 }
 
 
@@ -383,7 +398,12 @@ def _tracker_paths(settings: dict[str, Any]) -> dict[str, Any]:
                 round_body,
             )
         },
-        "/api/shoes/{shoe_id}/undo": {"post": _shoe_write("Forget the last event", empty)},
+        "/api/shoes/{shoe_id}/undo": {
+            "post": _shoe_write("Forget the last event (redo brings it back)", empty)
+        },
+        "/api/shoes/{shoe_id}/redo": {
+            "post": _shoe_write("Record again the event undone last", empty)
+        },
         "/api/shoes/{shoe_id}/settings": {
             "post": _shoe_write("Change the bets, pays or rules", _body(settings, {"bets": "all"}))
         },
@@ -391,7 +411,11 @@ def _tracker_paths(settings: dict[str, Any]) -> dict[str, Any]:
             "post": _shoe_write("Finish this shoe and start the next at the table", empty, "201")
         },
         "/api/shoes/{shoe_id}/reopen": {
-            "post": _shoe_write("Make a finished shoe open again", empty)
+            "post": _shoe_write(
+                "Make a finished shoe open again (the open shoe before or after it at its table "
+                "is finished: one open shoe per table)",
+                empty,
+            )
         },
     }
 

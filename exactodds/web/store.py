@@ -1,9 +1,11 @@
 """The tracker's SQLite store: every tracked shoe and every event, one source of truth.
 
-Four tables: ``meta`` (the schema version), ``shoes`` (one row per shoe, with its table name and
+Five tables: ``meta`` (the schema version), ``shoes`` (one row per shoe, with its table name and
 its settings as canonical JSON; a finished shoe is kept, read-only, when "new shoe" starts the
-next one), ``events`` (what was dealt, in order, each hand card with its place) and
-``requests`` (the idempotency keys of the writes already done, so a re-sent tap counts once).
+next one), ``events`` (what was dealt, in order, each hand card with its place), ``undone``
+(the events undone since the last new one, most recent last, for redo) and ``requests`` (the
+idempotency keys of the writes already done, each with a fingerprint of its route and body, so
+a re-sent tap counts once and a key reused for another request is refused).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction that reads the shoe again, checks the new
 events against it (the rank limits, the places, the drawing rules) and writes, so two taps at
@@ -17,6 +19,8 @@ file that is not the tracker's is refused before anything is written to it.
 ['K']
 >>> store.undo(shoe.id).events
 ()
+>>> [event.cards for event in store.redo(shoe.id).events]
+['K']
 >>> store.shoe(99)
 Traceback (most recent call last):
 ...
@@ -45,16 +49,19 @@ __all__ = [
     "MAX_NAME",
     "MAX_SHOES",
     "ForeignDatabaseError",
+    "KeyReusedError",
+    "NothingToRedoError",
     "ShoeFinishedError",
     "Store",
     "StoreBusyError",
+    "StoreFullError",
     "StoreLimitError",
     "StoredShoe",
     "UnknownShoeError",
     "check_database_file",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: ``PRAGMA application_id`` of a tracker file ("EXOD"), so another program's file is told apart.
 APPLICATION_ID = 0x45584F44
 #: The most shoes kept open at once (finished ones do not count).
@@ -65,7 +72,7 @@ MAX_EVENTS = 4000
 MAX_NAME = 60
 #: How long a write waits for another writer (another thread or ``serve`` process), in ms.
 BUSY_TIMEOUT_MS = 30_000
-_TABLES = frozenset({"meta", "shoes", "events", "requests"})
+_TABLES = frozenset({"meta", "shoes", "events", "undone", "requests"})
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -86,10 +93,18 @@ CREATE TABLE IF NOT EXISTS events (
     recorded_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_shoe ON events (shoe_id, id);
+CREATE TABLE IF NOT EXISTS undone (
+    id INTEGER PRIMARY KEY,
+    shoe_id INTEGER NOT NULL REFERENCES shoes(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    cards TEXT NOT NULL,
+    position INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE IF NOT EXISTS requests (
     shoe_id INTEGER NOT NULL,
     key TEXT NOT NULL,
     done_at TEXT NOT NULL,
+    fingerprint TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (shoe_id, key)
 );
 """
@@ -111,6 +126,22 @@ class StoreBusyError(ExactOddsError):
     """The database stayed locked by another writer past the busy timeout (503)."""
 
 
+class StoreFullError(ExactOddsError):
+    """The database's disk (or its size limit) is full: nothing was stored (answered with 409).
+
+    Not a 5xx: the server is not at fault and a blind retry cannot help; the one who runs it
+    can (free space, then send the tap again).
+    """
+
+
+class KeyReusedError(ExactOddsError):
+    """An idempotency key sent again with another route or body (answered with 409)."""
+
+
+class NothingToRedoError(ExactOddsError):
+    """A redo with no undone event to bring back (answered with 409)."""
+
+
 class ForeignDatabaseError(ExactOddsError):
     """A database file that is not the tracker's: refused, and left as it was."""
 
@@ -126,9 +157,10 @@ class StoredShoe:
     started_at: str
     finished_at: str | None
     follows: int | None = None
+    undone: tuple[Event, ...] = ()
 
     def summary(self) -> dict[str, object]:
-        """JSON-ready data for the list of shoes."""
+        """JSON-ready data for the shoe's view (``undone``: what redo brings back, last first)."""
         return {
             "id": self.id,
             "name": self.name,
@@ -136,6 +168,7 @@ class StoredShoe:
             "finished_at": self.finished_at,
             "events": len(self.events),
             "follows": self.follows,
+            "undone": [event.as_dict() for event in reversed(self.undone)],
         }
 
 
@@ -183,12 +216,14 @@ class Store:
         self,
         path: str | Path,
         read_settings: Callable[[Mapping[str, Any]], TableSettings] | None = None,
+        *,
+        max_pages: int | None = None,
     ) -> None:
         self.path = str(path)
+        self._max_pages = max_pages  # SQLite's max_page_count: a size limit (tests: a full disk)
         self._memory = self.path == ":memory:"
         if not self._memory:
             check_database_file(Path(path))
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._read_settings = read_settings or _plain_settings
         self._settings: dict[str, TableSettings] = {}
         self._local = threading.local()
@@ -212,6 +247,8 @@ class Store:
         )
         connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         connection.execute("PRAGMA foreign_keys = ON")
+        if self._max_pages is not None:
+            connection.execute(f"PRAGMA max_page_count = {int(self._max_pages)}")
         if not self._memory:
             connection.execute("PRAGMA journal_mode = WAL")
             # In WAL mode, NORMAL loses no committed write when a process dies (kill -9), only
@@ -239,10 +276,16 @@ class Store:
                 ) from None
             try:
                 yield connection
-            except BaseException:
-                connection.execute("ROLLBACK")
+                connection.execute("COMMIT")
+            except BaseException as error:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                if isinstance(error, sqlite3.OperationalError) and _is_full(error):
+                    raise StoreFullError(
+                        "The tracker's database is full (its disk has no room left), so nothing "
+                        "was stored; free some space and send it again."
+                    ) from None
                 raise
-            connection.execute("COMMIT")
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -297,6 +340,9 @@ class Store:
         events = connection.execute(
             "SELECT kind, cards, position FROM events WHERE shoe_id = ? ORDER BY id", (shoe_id,)
         ).fetchall()
+        undone = connection.execute(
+            "SELECT kind, cards, position FROM undone WHERE shoe_id = ? ORDER BY id", (shoe_id,)
+        ).fetchall()
         return StoredShoe(
             id=row[0],
             name=row[1],
@@ -305,6 +351,7 @@ class Store:
             started_at=row[3],
             finished_at=row[4],
             follows=row[5],
+            undone=tuple(_event(kind, cards, position) for kind, cards, position in undone),
         )
 
     def create(
@@ -314,6 +361,7 @@ class Store:
         follows: int | None = None,
         events: Sequence[Event] = (),
         key: str | None = None,
+        fingerprint: str = "",
     ) -> StoredShoe:
         """Start tracking a new shoe at table *name* (with *events* already dealt, for imports).
 
@@ -336,7 +384,7 @@ class Store:
                 connection.execute(
                     "UPDATE shoes SET finished_at = ? WHERE id = ?", (_now(), follows)
                 )
-                _remember(connection, key, follows)
+                _remember(connection, key, follows, fingerprint)
             cursor = connection.execute(
                 "INSERT INTO shoes (name, settings, started_at, follows) VALUES (?, ?, ?, ?)",
                 (name, _settings_text(settings), _now(), follows),
@@ -351,16 +399,19 @@ class Store:
         events: Sequence[Event],
         check: Callable[[StoredShoe, Sequence[Event]], Sequence[Event]] | None = None,
         key: str | None = None,
+        fingerprint: str = "",
     ) -> StoredShoe:
         """Record *events* after the shoe's others; the shoe as stored after them.
 
         *check* (the shoe as stored, the new events) runs inside the write transaction and
         returns the events to store (it may fill in their places) or raises. A *key* already
-        used makes this a no-op: a re-sent tap is stored once.
+        used with the same *fingerprint* (the request's route and body) makes this a no-op: a
+        re-sent tap is stored once; with another fingerprint it is refused. New events clear
+        what redo could bring back.
         """
         with self._write() as connection:
             shoe = self._load(connection, shoe_id)
-            if key is not None and _seen(connection, shoe_id, key):
+            if key is not None and _seen(connection, shoe_id, key, fingerprint):
                 return shoe
             _require_open(shoe)
             if len(shoe.events) + len(events) > MAX_EVENTS:
@@ -371,21 +422,60 @@ class Store:
             if check is not None:
                 events = check(shoe, events)
             _insert(connection, shoe_id, events)
-            _remember(connection, key, shoe_id)
-            return dataclasses.replace(shoe, events=(*shoe.events, *events))
+            connection.execute("DELETE FROM undone WHERE shoe_id = ?", (shoe_id,))
+            _remember(connection, key, shoe_id, fingerprint)
+            return dataclasses.replace(shoe, events=(*shoe.events, *events), undone=())
 
-    def undo(self, shoe_id: int, key: str | None = None) -> StoredShoe:
-        """Forget the shoe's last event (if it has one); the shoe as stored after."""
+    def undo(self, shoe_id: int, key: str | None = None, fingerprint: str = "") -> StoredShoe:
+        """Forget the shoe's last event (if it has one), kept for redo; the shoe as stored after."""
         with self._write() as connection:
             shoe = self._load(connection, shoe_id)
-            if key is not None and _seen(connection, shoe_id, key):
+            if key is not None and _seen(connection, shoe_id, key, fingerprint):
                 return shoe
             _require_open(shoe)
-            connection.execute(
-                "DELETE FROM events WHERE id = (SELECT MAX(id) FROM events WHERE shoe_id = ?)",
+            last = connection.execute(
+                "SELECT id, kind, cards, position FROM events WHERE shoe_id = ? "
+                "ORDER BY id DESC LIMIT 1",
                 (shoe_id,),
-            )
-            _remember(connection, key, shoe_id)
+            ).fetchone()
+            if last is not None:
+                connection.execute(
+                    "INSERT INTO undone (shoe_id, kind, cards, position) VALUES (?, ?, ?, ?)",
+                    (shoe_id, *last[1:]),
+                )
+                connection.execute("DELETE FROM events WHERE id = ?", (last[0],))
+            _remember(connection, key, shoe_id, fingerprint)
+            return self._load(connection, shoe_id)
+
+    def redo(
+        self,
+        shoe_id: int,
+        check: Callable[[StoredShoe, Sequence[Event]], Sequence[Event]] | None = None,
+        key: str | None = None,
+        fingerprint: str = "",
+    ) -> StoredShoe:
+        """Record again the event undone last (checked by *check*, as :meth:`append` does)."""
+        with self._write() as connection:
+            shoe = self._load(connection, shoe_id)
+            if key is not None and _seen(connection, shoe_id, key, fingerprint):
+                return shoe
+            _require_open(shoe)
+            row = connection.execute(
+                "SELECT id, kind, cards, position FROM undone WHERE shoe_id = ? "
+                "ORDER BY id DESC LIMIT 1",
+                (shoe_id,),
+            ).fetchone()
+            if row is None:
+                raise NothingToRedoError(
+                    f"Shoe {shoe_id} has nothing to redo: no event was undone since the last "
+                    "one recorded."
+                )
+            events: Sequence[Event] = [_event(row[1], row[2], row[3])]
+            if check is not None:
+                events = check(shoe, events)
+            connection.execute("DELETE FROM undone WHERE id = ?", (row[0],))
+            _insert(connection, shoe_id, events)
+            _remember(connection, key, shoe_id, fingerprint)
             return self._load(connection, shoe_id)
 
     def update(self, shoe_id: int, change: Callable[[StoredShoe], TableSettings]) -> StoredShoe:
@@ -399,7 +489,7 @@ class Store:
             )
             return self._load(connection, shoe_id)
 
-    def finish(self, shoe_id: int, key: str | None = None) -> StoredShoe:
+    def finish(self, shoe_id: int, key: str | None = None, fingerprint: str = "") -> StoredShoe:
         """Finish a shoe and start the next one at the same table, same settings.
 
         With a *key* already used, the shoe that followed it then is the answer again.
@@ -407,21 +497,37 @@ class Store:
         shoe = self.shoe(shoe_id)
         if key is not None:
             with self._read() as connection:
-                row = connection.execute(
-                    "SELECT shoes.id FROM requests JOIN shoes ON shoes.follows = requests.shoe_id "
-                    "WHERE requests.key = ? AND requests.shoe_id = ?",
-                    (key, shoe_id),
-                ).fetchone()
+                row = None
+                if _seen(connection, shoe_id, key, fingerprint):
+                    row = connection.execute(
+                        "SELECT shoes.id FROM requests JOIN shoes ON shoes.follows = "
+                        "requests.shoe_id WHERE requests.key = ? AND requests.shoe_id = ?",
+                        (key, shoe_id),
+                    ).fetchone()
                 if row is not None:
                     return self._load(connection, row[0])
-        return self.create(shoe.name, shoe.settings, follows=shoe_id, key=key)
+        return self.create(
+            shoe.name, shoe.settings, follows=shoe_id, key=key, fingerprint=fingerprint
+        )
 
     def reopen(self, shoe_id: int) -> StoredShoe:
-        """Make a finished shoe open (and changeable) again."""
+        """Make a finished shoe open (and changeable) again.
+
+        A table has one open shoe: the shoes before and after this one at its table (linked
+        by "new shoe") that are open are finished in the same transaction (kept, read-only,
+        and reopenable in turn).
+        """
         with self._write() as connection:
             shoe = self._load(connection, shoe_id)
             if shoe.finished_at is None:
                 return shoe
+            others = _table_chain(connection, shoe_id) - {shoe_id}
+            stamp = _now()
+            for other in sorted(others):
+                connection.execute(
+                    "UPDATE shoes SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
+                    (stamp, other),
+                )
             (open_shoes,) = connection.execute(
                 "SELECT COUNT(*) FROM shoes WHERE finished_at IS NULL"
             ).fetchone()
@@ -444,6 +550,7 @@ class Store:
                 )
             connection.execute("DELETE FROM events WHERE shoe_id = ?", (shoe_id,))
             connection.execute("DELETE FROM requests WHERE shoe_id = ?", (shoe_id,))
+            connection.execute("DELETE FROM undone WHERE shoe_id = ?", (shoe_id,))
             connection.execute("UPDATE shoes SET follows = NULL WHERE follows = ?", (shoe_id,))
             connection.execute("DELETE FROM shoes WHERE id = ?", (shoe_id,))
 
@@ -490,25 +597,65 @@ def _insert(connection: sqlite3.Connection, shoe_id: int, events: Sequence[Event
     )
 
 
-def _seen(connection: sqlite3.Connection, shoe_id: int, key: str) -> bool:
+def _seen(connection: sqlite3.Connection, shoe_id: int, key: str, fingerprint: str) -> bool:
+    """Whether *key* was used on the shoe already; refused if it was for another request.
+
+    A key stored before fingerprints were kept (an empty one) matches any request.
+    """
     found = connection.execute(
-        "SELECT 1 FROM requests WHERE shoe_id = ? AND key = ?", (shoe_id, key)
+        "SELECT fingerprint FROM requests WHERE shoe_id = ? AND key = ?", (shoe_id, key)
     ).fetchone()
-    return found is not None
+    if found is None:
+        return False
+    if found[0] and fingerprint and found[0] != fingerprint:
+        raise KeyReusedError(
+            f"Key {key!r} was sent before with another request (another route or body), so "
+            "this one was not done; send a new key with each new request."
+        )
+    return True
 
 
-def _remember(connection: sqlite3.Connection, key: str | None, shoe_id: int) -> None:
+def _remember(
+    connection: sqlite3.Connection, key: str | None, shoe_id: int, fingerprint: str = ""
+) -> None:
     if key is not None:
         connection.execute(
-            "INSERT INTO requests (key, shoe_id, done_at) VALUES (?, ?, ?)", (key, shoe_id, _now())
+            "INSERT OR REPLACE INTO requests (key, shoe_id, done_at, fingerprint) "
+            "VALUES (?, ?, ?, ?)",
+            (key, shoe_id, _now(), fingerprint),
         )
 
 
+def _table_chain(connection: sqlite3.Connection, shoe_id: int) -> set[int]:
+    """The shoes linked to *shoe_id* by "new shoe" (those it follows, and those following it)."""
+    chain, waiting = {shoe_id}, [shoe_id]
+    while waiting:
+        current = waiting.pop()
+        linked = connection.execute(
+            "SELECT id FROM shoes WHERE follows = ? UNION "
+            "SELECT follows FROM shoes WHERE id = ? AND follows IS NOT NULL",
+            (current, current),
+        ).fetchall()
+        for (other,) in linked:
+            if other not in chain:
+                chain.add(other)
+                waiting.append(other)
+    return chain
+
+
+def _is_full(error: sqlite3.OperationalError) -> bool:
+    """Whether SQLite said the database or its disk is full (SQLITE_FULL)."""
+    return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "full" in str(error)
+
+
 def _migrate(connection: sqlite3.Connection) -> None:
-    """Bring a version 1 file (no places, no request keys) to this schema, in place."""
+    """Bring a version 1 or 2 file (no places, keys or fingerprints) to this schema, in place."""
     columns = {row[1] for row in connection.execute("PRAGMA table_info(events)")}
     if "position" not in columns:
         connection.execute("ALTER TABLE events ADD COLUMN position INTEGER NOT NULL DEFAULT 0")
+    keyed = {row[1] for row in connection.execute("PRAGMA table_info(requests)")}
+    if "fingerprint" not in keyed:
+        connection.execute("ALTER TABLE requests ADD COLUMN fingerprint TEXT NOT NULL DEFAULT ''")
     connection.execute(
         "INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -11,7 +11,9 @@ sentence (see :func:`status_of`).
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -43,9 +45,12 @@ from exactodds.web.inputs import (
 )
 from exactodds.web.service import batch_data, eor_data, odds_data, shoe_view
 from exactodds.web.store import (
+    KeyReusedError,
+    NothingToRedoError,
     ShoeFinishedError,
     StoreBusyError,
     StoredShoe,
+    StoreFullError,
     UnknownShoeError,
 )
 from exactodds.web.tracker import (
@@ -96,6 +101,9 @@ def status_of(error: ExactOddsError) -> int:
         (UnknownShoeError, 404),
         (ShoeFinishedError, 409),
         (PositionTakenError, 409),
+        (KeyReusedError, 409),
+        (NothingToRedoError, 409),
+        (StoreFullError, 409),
         (StoreBusyError, 503),
     ):
         if isinstance(error, kind):
@@ -128,22 +136,36 @@ def _custom(request: Request) -> tuple[Bet, ...]:
     return custom
 
 
-def _key(data: dict[str, Any]) -> str | None:
+def _key(data: dict[str, Any], route: str) -> tuple[str | None, str]:
+    """The request's idempotency key, and the fingerprint of its *route* and body it is bound to.
+
+    >>> _key({"key": "k1", "cards": "K"}, "cards") == _key({"cards": "K", "key": "k1"}, "cards")
+    True
+    >>> _key({"key": "k1", "cards": "K"}, "cards")[1] == _key({"key": "k1"}, "undo")[1]
+    False
+    >>> _key({"key": "no spaces"}, "undo")
+    Traceback (most recent call last):
+    ...
+    exactodds.web.inputs.RequestError: Option 'key' must be 1 to 64 letters, digits or . _ : -, such as a UUID.
+    """
     key = data.get("key")
-    if key is None:
-        return None
-    if not isinstance(key, str) or not _KEY.fullmatch(key):
+    if key is not None and (not isinstance(key, str) or not _KEY.fullmatch(key)):
         raise RequestError(
             "Option 'key' must be 1 to 64 letters, digits or . _ : -, such as a UUID."
         )
-    return key
+    body = {name: value for name, value in data.items() if name != "key"}
+    text = json.dumps([route, body], sort_keys=True, default=str)
+    return key, hashlib.sha256(text.encode()).hexdigest()
 
 
 def shoe_id(request: Request) -> int:
-    """The ``{shoe_id}`` of the path (a 404 sentence for one no shoe can have)."""
-    value: int = request.path_params["shoe_id"]
+    """The ``{shoe_id}`` of the path, read from its digits (a 404 sentence for one no shoe can
+    have, however many digits it has)."""
+    text: str = request.path_params["shoe_id"]
+    value = int(text) if len(text) <= 19 else 0
     if not 0 < value < 2**63:  # SQLite's integers; no shoe has any other id
-        raise UnknownShoeError(f"No tracked shoe has id {value}; GET /api/shoes lists them.")
+        shown = text if len(text) <= 20 else f"{text[:20]}... ({len(text):,} digits)"
+        raise UnknownShoeError(f"No tracked shoe has id {shown}; GET /api/shoes lists them.")
     return value
 
 
@@ -292,11 +314,11 @@ async def record_cards(request: Request) -> Response:
     """``POST /api/shoes/{id}/cards``: a card dealt, burnt or unseen, in its place."""
     number = shoe_id(request)
     data = await body_of(request)
-    events, key = _card_events(data), _key(data)
+    events, (key, fingerprint) = _card_events(data), _key(data, "cards")
     store = request.app.state.store
 
     def work() -> dict[str, Any]:
-        return _view(request, store.append(number, events, checked, key))
+        return _view(request, store.append(number, events, checked, key, fingerprint))
 
     return JSONResponse(await run_in_threadpool(work))
 
@@ -317,21 +339,36 @@ async def record_round(request: Request) -> Response:
     if not isinstance(misdeal, bool):
         raise RequestError("Option 'misdeal' must be true or false.")
     events.append(Event("misdeal" if misdeal else "end"))
-    key, store = _key(data), request.app.state.store
+    (key, fingerprint), store = _key(data, "rounds"), request.app.state.store
 
     def work() -> dict[str, Any]:
-        return _view(request, store.append(number, events, checked, key))
+        return _view(request, store.append(number, events, checked, key, fingerprint))
 
     return JSONResponse(await run_in_threadpool(work))
 
 
 async def undo(request: Request) -> Response:
-    """``POST /api/shoes/{id}/undo``: forget the last event."""
+    """``POST /api/shoes/{id}/undo``: forget the last event (redo brings it back)."""
     number = shoe_id(request)
     data = await body_of(request)
     check_fields(data, ("key",))
-    key, store = _key(data), request.app.state.store
-    return JSONResponse(await run_in_threadpool(lambda: _view(request, store.undo(number, key))))
+    (key, fingerprint), store = _key(data, "undo"), request.app.state.store
+    return JSONResponse(
+        await run_in_threadpool(lambda: _view(request, store.undo(number, key, fingerprint)))
+    )
+
+
+async def redo(request: Request) -> Response:
+    """``POST /api/shoes/{id}/redo``: record again the event undone last."""
+    number = shoe_id(request)
+    data = await body_of(request)
+    check_fields(data, ("key",))
+    (key, fingerprint), store = _key(data, "redo"), request.app.state.store
+
+    def work() -> dict[str, Any]:
+        return _view(request, store.redo(number, checked, key, fingerprint))
+
+    return JSONResponse(await run_in_threadpool(work))
 
 
 async def update_settings(request: Request) -> Response:
@@ -363,15 +400,16 @@ async def next_shoe(request: Request) -> Response:
     number, store = shoe_id(request), request.app.state.store
     data = await body_of(request)
     check_fields(data, ("key",))
-    key = _key(data)
+    key, fingerprint = _key(data, "next")
     return JSONResponse(
-        await run_in_threadpool(lambda: _view(request, store.finish(number, key))),
+        await run_in_threadpool(lambda: _view(request, store.finish(number, key, fingerprint))),
         status_code=201,
     )
 
 
 async def reopen_shoe(request: Request) -> Response:
-    """``POST /api/shoes/{id}/reopen``: make a finished shoe open again."""
+    """``POST /api/shoes/{id}/reopen``: make a finished shoe open again (and finish the open
+    shoe before or after it at its table: one open shoe per table)."""
     number, store = shoe_id(request), request.app.state.store
     check_fields(await body_of(request), ("key",))
     return JSONResponse(await run_in_threadpool(lambda: _view(request, store.reopen(number))))
@@ -448,7 +486,12 @@ def _imported_events(listed: Any) -> list[Event]:
                 '"position": 1}.'
             )
         kind, cards, position = item.get("kind"), item.get("cards", ""), item.get("position", 0)
-        if not isinstance(kind, str) or not isinstance(cards, str) or not isinstance(position, int):
+        if (
+            not isinstance(kind, str)
+            or not isinstance(cards, str)
+            or isinstance(position, bool)
+            or not isinstance(position, int)
+        ):
             raise RequestError(f"Event {number} has a kind, cards or position of the wrong type.")
         try:
             events.append(Event(kind, cards, position))
@@ -458,6 +501,8 @@ def _imported_events(listed: Any) -> list[Event]:
 
 
 CSV_HEADER = ["event", "kind", "card", "position", "round", "winner"]
+#: A CSV row's place in the hand: empty or an ASCII digit (``str.isdigit`` takes ``²`` too).
+_CSV_POSITION = re.compile(r"[0-9]?")
 
 
 def _csv_events(text: Any) -> list[dict[str, Any]]:
@@ -473,7 +518,7 @@ def _csv_events(text: Any) -> list[dict[str, Any]]:
         )
     events = []
     for number, row in enumerate(rows[1:], start=1):
-        if len(row) != len(CSV_HEADER) or not (row[3] == "" or row[3].isdigit()):
+        if len(row) != len(CSV_HEADER) or not _CSV_POSITION.fullmatch(row[3]):
             raise RequestError(f"CSV row {number} is not an event row of the export.")
         events.append({"kind": row[1], "cards": row[2], "position": int(row[3] or 0)})
     return events

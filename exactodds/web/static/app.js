@@ -1,8 +1,10 @@
 // exactodds tracker: a thin page over the JSON API. Every figure shown comes from the server
 // exactly as the API gives it (decimal strings rounded by the library); the page only lays it
 // out. Each tap is given its place in the round (P1, B1, P2, B2, third cards) when it is tapped,
+// from the events the server confirmed and every tap still queued (undos and redos included),
 // carries an idempotency key, and waits in a queue until the server confirms it, so slow or
-// lost answers neither misplace a card nor count one twice.
+// lost answers neither misplace a card nor count one twice; a busy server (503) is sent the
+// same tap again, with the same key.
 "use strict";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
@@ -68,10 +70,12 @@ function renderQueue() {
   list.textContent = "";
   for (const job of queue) {
     const item = document.createElement("li");
-    item.textContent = job.label + (job.tries ? " (waiting to resend)" : "");
+    item.textContent = job.label + (job.tries ? (job.busy ? " (retrying)" : " (waiting to resend)") : "");
     list.appendChild(item);
   }
 }
+
+const pause = (tries) => new Promise((done) => setTimeout(done, Math.min(4000, 250 * 2 ** tries)));
 
 async function pump() {
   if (pumping) return;
@@ -87,9 +91,19 @@ async function pump() {
     } catch (error) {
       // The server is out of reach: keep the tap and its key, and send it again.
       job.tries += 1;
+      job.busy = false;
       renderQueue();
       say(`The tracker is out of reach; ${queue.length} tap(s) will be sent when it answers.`);
-      await new Promise((done) => setTimeout(done, Math.min(4000, 250 * 2 ** job.tries)));
+      await pause(job.tries);
+      continue;
+    }
+    if (answer.status === 503) {
+      // Busy (too many requests, or the database locked): nothing was done; send it again.
+      job.tries += 1;
+      job.busy = true;
+      renderQueue();
+      say(`The tracker is busy; retrying ${queue.length} tap(s) with the same key(s).`);
+      await pause(job.tries);
       continue;
     }
     queue.shift();
@@ -134,16 +148,30 @@ function nextDraw(tableau, player, banker) {
   return bankerDraws && banker.length < 3 ? "banker" : null;
 }
 
-// The round as it will be once every queued tap is stored: points by side, in place order.
+// The shoe's events and what redo would bring back (next first) as they will be once every
+// queued write is done: the server's, then each queued tap, undo and redo in order.
+function projected() {
+  const events = page.view ? page.view.events.slice() : [];
+  const undone = page.view ? page.view.shoe.undone.slice() : [];
+  for (const job of queue) {
+    if (job.resets) { events.length = 0; undone.length = 0; }
+    else if (job.undo) { if (events.length) undone.unshift(events.pop()); }
+    else if (job.redo) { if (undone.length) events.push(undone.shift()); }
+    else if (job.events) { events.push(...job.events); undone.length = 0; }
+  }
+  return { events, undone };
+}
+
+// The round as it will be once every queued write is done: points by side, by place.
 function hands() {
   const places = { player: [], banker: [] };
-  const pending = page.view ? page.view.state.pending : { player: [], banker: [] };
-  for (const side of ["player", "banker"]) {
-    pending[side].forEach((card, index) => { places[side][index] = POINTS[card[0]]; });
-  }
-  for (const job of queue) {
-    if (job.ends) { places.player = []; places.banker = []; }
-    if (job.side) places[job.side][job.position - 1] = job.points;
+  for (const event of projected().events) {
+    if (event.kind === "end" || event.kind === "misdeal") { places.player = []; places.banker = []; }
+    if (event.kind === "player" || event.kind === "banker") {
+      const taken = places[event.kind];
+      const position = event.position || taken.length + 1;
+      taken[position - 1] = POINTS[event.cards[0]];
+    }
   }
   return places;
 }
@@ -184,7 +212,10 @@ function record(rank) {
   const chosen = page.burnNext ? "burn" : mode();
   page.burnNext = false;
   if (chosen === "burn" || chosen === "card") {
-    enqueue({ path: shoePath("cards"), body: { cards: card, as: chosen }, label: `${card} ${chosen === "burn" ? "burnt" : "dealt"}` });
+    enqueue({
+      path: shoePath("cards"), body: { cards: card, as: chosen }, events: [{ kind: chosen, cards: card }],
+      label: `${card} ${chosen === "burn" ? "burnt" : "dealt"}`,
+    });
   } else {
     let place = placeFor(chosen, hands());
     if (place === null) {  // the round is complete: this card starts the next one
@@ -194,7 +225,7 @@ function record(rank) {
     enqueue({
       path: shoePath("cards"),
       body: { cards: card, as: place.side, position: place.position },
-      side: place.side, position: place.position, points: POINTS[rank],
+      events: [{ kind: place.side, cards: card, position: place.position }],
       label: `${card} to ${SIDE_NAMES[place.side]} ${place.position}`,
     });
   }
@@ -202,11 +233,18 @@ function record(rank) {
 }
 
 function endRound(misdeal) {
-  enqueue({ path: shoePath("rounds"), body: misdeal ? { misdeal: true } : {}, ends: true, label: misdeal ? "Misdeal" : "Round ended" });
+  const kind = misdeal ? "misdeal" : "end";
+  enqueue({ path: shoePath("rounds"), body: misdeal ? { misdeal: true } : {}, events: [{ kind }], label: misdeal ? "Misdeal" : "Round ended" });
   showNextPlace();
 }
 
-function undo() { enqueue({ path: shoePath("undo"), body: {}, label: "Undone" }); }
+function undo() { enqueue({ path: shoePath("undo"), body: {}, undo: true, label: "Undone" }); showNextPlace(); }
+
+function redo() {
+  if (!projected().undone.length) { say("Nothing to redo: no entry was undone since the last one."); return; }
+  enqueue({ path: shoePath("redo"), body: {}, redo: true, label: "Redone" });
+  showNextPlace();
+}
 
 // --- Showing a shoe --------------------------------------------------------------------------
 
@@ -228,7 +266,7 @@ function buildPad() {
     left.id = `left-${rank}`;
     left.setAttribute("aria-hidden", "true");
     button.append(face, left);
-    button.setAttribute("aria-label", RANK_NAMES[rank]);
+    button.setAttribute("aria-label", `${face.textContent}, ${RANK_NAMES[rank]}`);
     button.addEventListener("click", () => record(rank));
     pad.appendChild(button);
   }
@@ -236,9 +274,13 @@ function buildPad() {
 
 function show(view) {
   page.view = window.__lastView = view;
-  if (page.formShoe !== view.shoe.id) {
+  // The form shows the shoe's settings whenever they change (a bet-group button, Apply, another
+  // tab), so Apply always starts from what the shoe has.
+  const settingsText = JSON.stringify([view.shoe.name, view.shoe.settings]);
+  if (page.formShoe !== view.shoe.id || page.formSettings !== settingsText) {
     formFromSettings(view.shoe.name, view.shoe.settings);
     page.formShoe = view.shoe.id;
+    page.formSettings = settingsText;
   }
   page.shoeId = view.shoe.id;
   sessionStorage.setItem("exactodds.shoe", String(view.shoe.id));
@@ -249,10 +291,12 @@ function show(view) {
   $("#finished-banner").hidden = !finished;
   for (const button of document.querySelectorAll("#pad button, .actions button, #record-round")) button.disabled = finished;
   $("#suits").hidden = !settings.suits;
+  $("#suit-keys").hidden = !settings.suits;
+  $("#redo").disabled = finished || !view.shoe.undone.length;
   for (const rank of RANKS) {
     const left = state.cards_left[rank];
     $(`#left-${rank}`).textContent = left;
-    $(`#rank-${rank}`).setAttribute("aria-label", `${RANK_NAMES[rank]}, ${left} left`);
+    $(`#rank-${rank}`).setAttribute("aria-label", `${rank === "T" ? "10" : rank}, ${RANK_NAMES[rank]}, ${left} left`);
   }
   $("#shoe-summary").textContent =
     `${state.cards_in_shoe} cards left of ${settings.decks * 52}` +
@@ -438,7 +482,9 @@ async function refreshTables(selected) {
 // --- Settings, bets, lifecycle ---------------------------------------------------------------
 
 function settingsFromForm() {
-  const bets = [...document.querySelectorAll("#bet-choices input:checked")].map((box) => box.value);
+  const boxes = [...document.querySelectorAll("#bet-choices input")];
+  const bets = boxes.filter((box) => box.checked).map((box) => box.value);
+  if (bets.length && bets.length === boxes.length) bets.splice(0, bets.length, "all");
   const pay = $("#setting-pay").value.split(",").map((text) => text.trim()).filter(Boolean);
   const settings = {
     decks: Number($("#setting-decks").value),
@@ -523,30 +569,40 @@ function hotkey(event) {
   if (target instanceof HTMLInputElement && target.type !== "radio" && target.type !== "checkbox") return;
   if (target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
   if ($("#confirm-new-shoe").open) return;
-  const key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
-  const rank = key === "0" ? "T" : key;
-  if (RANKS.includes(rank)) record(rank);
-  else if (key === "Backspace") undo();
-  else if (key === "Enter") endRound(false);
-  else if (key === "M") endRound(true);
-  else if (key === "U") unseen();
-  else if (key === "B") { page.burnNext = true; showNextPlace(); }
-  else return;
+  let key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+  if (/^Numpad[0-9]$/.test(event.code)) key = event.code.slice(6);  // with Num Lock off too
+  const rank = key === "0" ? "T" : key === "1" ? "A" : key;
+  const suited = Boolean(page.view && page.view.shoe.settings.suits);
+  const action = RANKS.includes(rank) ? () => record(rank)
+    : key === "Backspace" ? undo
+    : key === "R" ? redo
+    : key === "Enter" ? () => endRound(false)
+    : key === "M" ? () => endRound(true)
+    : key === "U" ? unseen
+    : key === "B" ? () => { page.burnNext = true; showNextPlace(); }
+    : suited && SUIT_KEYS.includes(key) ? () => { $(`input[name=suit][value=${key}]`).checked = true; }
+    : null;
+  if (action === null) return;
   event.preventDefault();
+  if (event.repeat) return;  // a held key is one press: its auto-repeats enter nothing
+  action();
 }
 
-function unseen() { enqueue({ path: shoePath("cards"), body: { as: "unseen" }, label: "Unseen burn" }); }
+const SUIT_KEYS = ["S", "H", "D", "C"];
+
+function unseen() { enqueue({ path: shoePath("cards"), body: { as: "unseen" }, events: [{ kind: "unseen", cards: "" }], label: "Unseen burn" }); }
 
 function wire() {
   buildPad();
   for (const radio of document.querySelectorAll("input[name=mode]")) radio.addEventListener("change", showNextPlace);
   $("#undo").addEventListener("click", undo);
+  $("#redo").addEventListener("click", redo);
   $("#unseen").addEventListener("click", unseen);
   $("#end-round").addEventListener("click", () => endRound(false));
   $("#misdeal").addEventListener("click", () => endRound(true));
   $("#round-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    enqueue({ path: shoePath("rounds"), body: { player: $("#round-player").value, banker: $("#round-banker").value }, ends: true, label: "Round recorded" });
+    enqueue({ path: shoePath("rounds"), body: { player: $("#round-player").value, banker: $("#round-banker").value }, events: [{ kind: "end" }], label: "Round recorded" });
     $("#round-player").value = "";
     $("#round-banker").value = "";
   });
@@ -555,9 +611,9 @@ function wire() {
   $("#confirm-new-shoe-no").addEventListener("click", () => dialog.close());
   $("#confirm-new-shoe-yes").addEventListener("click", () => {
     dialog.close();
-    enqueue({ path: shoePath("next"), body: {}, label: "New shoe started" });
+    enqueue({ path: shoePath("next"), body: {}, resets: true, label: "New shoe started" });
   });
-  $("#reopen").addEventListener("click", () => enqueue({ path: shoePath("reopen"), body: {}, label: "Shoe reopened" }));
+  $("#reopen").addEventListener("click", () => enqueue({ path: shoePath("reopen"), body: {}, label: "Shoe reopened (the table's other open shoe, if any, is finished)" }));
   $("#table-select").addEventListener("change", (event) => load(event.target.value));
   $("#apply-settings").addEventListener("click", () =>
     enqueue({ path: shoePath("settings"), body: settingsFromForm(), label: "Settings applied" }));
