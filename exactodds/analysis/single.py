@@ -103,7 +103,39 @@ class BetAnalysis:
         True
         """
         result = cls(bet, outcome_counts, total)
-        result.__dict__["expected_value"] = expected_value  # what the cached property holds
+        result.__dict__["_expected_value"] = expected_value  # what the property keeps
+        return result
+
+    @classmethod
+    def with_expected_value_ratio(
+        cls,
+        bet: Bet,
+        outcome_counts: Mapping[str, int],
+        total: int,
+        numerator: int,
+        denominator: int,
+    ) -> BetAnalysis:
+        """The analysis, its EV known as ``numerator / denominator`` (the kernel's integers).
+
+        The same object as ``cls(bet, outcome_counts, total)``; no ``Fraction`` is built
+        until :attr:`expected_value` is read, and :meth:`moment_ratio` gives the integers
+        back without a pass over the outcomes.  Unchecked: the caller (the kernel's
+        analyzer) guarantees the ratio is the EV of these counts.
+
+        >>> from exactodds.bets.bet import main_bets
+        >>> tie = main_bets(Rules())[2]
+        >>> counts = {"lose": 8, "win": 1}
+        >>> lazy = BetAnalysis.with_expected_value_ratio(tie, counts, 9, 0, 9)
+        >>> lazy == BetAnalysis(tie, counts, 9), lazy.expected_value, lazy.moment_ratio()
+        (True, Fraction(0, 1), (0, 9))
+        """
+        result: BetAnalysis = object.__new__(cls)
+        # The three fields the frozen dataclass's __init__ sets (it checks nothing).
+        fields = result.__dict__
+        fields["bet"] = bet
+        fields["outcome_counts"] = outcome_counts
+        fields["total"] = total
+        fields["_expected_value_ratio"] = (numerator, denominator)
         return result
 
     @property
@@ -137,14 +169,24 @@ class BetAnalysis:
         >>> Fraction(*tie.moment_ratio()) == tie.expected_value
         True
         """
+        if power == 1:
+            known: tuple[int, int] | None = self.__dict__.get("_expected_value_ratio")
+            if known is not None:
+                return known
         pays, denominator = self.bet.integer_pays(power)
         numerator = sum(count * pays[outcome] for outcome, count in self.outcome_counts.items())
         return numerator, self.total * denominator
 
-    @cached_property
+    @property
     def expected_value(self) -> Fraction:
-        """Expected net result per unit staked (negative: the house wins)."""
-        return self._moment(1)
+        """Expected net result per unit staked (negative: the house wins); built once."""
+        # Kept by hand: functools.cached_property takes a lock on every read in Python 3.11.
+        fields = self.__dict__
+        value: Fraction | None = fields.get("_expected_value")
+        if value is None:
+            numerator, denominator = fields.get("_expected_value_ratio") or self.moment_ratio()
+            value = fields["_expected_value"] = Fraction(numerator, denominator)
+        return value
 
     @property
     def house_edge(self) -> Fraction:
