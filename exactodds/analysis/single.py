@@ -196,7 +196,26 @@ class BetAnalysis:
     @property
     def variance(self) -> Fraction:
         """Variance of the net result per unit staked."""
-        return self._moment(2) - self.expected_value**2
+        return Fraction(*self.variance_ratio())
+
+    def variance_ratio(self) -> tuple[int, int]:
+        """The variance as an unreduced (numerator, positive denominator) of integers.
+
+        E[X^2] - E[X]^2 over one denominator: ``n2 / d2 - (n1 / d1)**2`` is
+        ``(n2 d1^2 - n1^2 d2) / (d2 d1^2)``.
+
+        >>> from exactodds import Rules, Shoe
+        >>> tie = analyze(Shoe.standard(decks=1), Rules()).bets["tie"]
+        >>> Fraction(*tie.variance_ratio()) == tie.variance
+        True
+        """
+        numerator, denominator = self.moment_ratio()
+        square_numerator, square_denominator = self.moment_ratio(2)
+        scale = denominator * denominator
+        return (
+            square_numerator * scale - numerator * numerator * square_denominator,
+            square_denominator * scale,
+        )
 
     def standard_deviation(self, digits: int) -> str:
         """The standard deviation, correctly rounded to *digits* places."""
@@ -206,10 +225,21 @@ class BetAnalysis:
     def _counts_by_sign(self) -> tuple[int, int, int]:
         """Rounds that lose, push and win money (each outcome's pay sign, read once)."""
         by_sign = [0, 0, 0]
+        pays, _ = self.bet.integer_pays()  # the signs of the pays, in integers
         for outcome, count in self.outcome_counts.items():
-            pay = self.bet.pay(outcome)
+            pay = pays[outcome] if outcome in pays else self.bet.pay(outcome)  # (unknown: raises)
             by_sign[(pay > 0) - (pay < 0) + 1] += count
         return by_sign[0], by_sign[1], by_sign[2]
+
+    @property
+    def sign_counts(self) -> tuple[int, int, int]:
+        """How many rounds lose, push and win money: the counts behind the three probabilities.
+
+        >>> from exactodds import Rules, Shoe
+        >>> analyze(Shoe.standard(decks=1), Rules()).bets["tie"].sign_counts
+        (13285907072, 0, 1372227328)
+        """
+        return self._counts_by_sign
 
     def _probability(self, sign: int) -> Fraction:
         return Fraction(self._counts_by_sign[sign + 1], self.total)
@@ -232,12 +262,23 @@ class BetAnalysis:
     @property
     def house_edge_per_resolved_bet(self) -> Fraction | None:
         """House edge counting only the rounds that do not push (``None`` if all push)."""
+        ratio = self.house_edge_per_resolved_ratio()
+        return None if ratio is None else Fraction(*ratio)
+
+    def house_edge_per_resolved_ratio(self) -> tuple[int, int] | None:
+        """:attr:`house_edge_per_resolved_bet` as unreduced integers (``None`` if all push).
+
+        >>> from exactodds import Rules, Shoe
+        >>> banker = analyze(Shoe.standard(decks=1), Rules()).bets["banker"]
+        >>> Fraction(*banker.house_edge_per_resolved_ratio()) == banker.house_edge_per_resolved_bet
+        True
+        """
         resolved = self.total - self._counts_by_sign[1]
         if resolved == 0:
             return None
         numerator, denominator = self.moment_ratio()
         # house_edge / (resolved / total) = -numerator / (denominator * resolved / total)
-        return Fraction(-numerator * self.total, denominator * resolved)
+        return -numerator * self.total, denominator * resolved
 
     def house_edge_percent(self, digits: int) -> str:
         """The house edge as a percentage, correctly rounded."""
