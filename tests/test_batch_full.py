@@ -95,4 +95,3 @@ def test_integer_square_root_equals_fraction_square_root_at_half_boundaries(
         expected = square_root_string(value, digits)
         got = ratio_square_root_string(value.numerator * scale, value.denominator * scale, digits)
         assert got == expected
-
