@@ -36,6 +36,8 @@ __all__ = [
     "parse_number",
     "parse_pay",
     "percent_string",
+    "ratio_decimal_string",
+    "ratio_square_root_string",
     "ratio_strings",
     "square_root_decimal_string",
 ]
@@ -270,6 +272,24 @@ def decimal_string(value: Fraction | int, digits: int) -> str:
     return _rounded(value.numerator, value.denominator, digits)
 
 
+def ratio_decimal_string(numerator: int, denominator: int, digits: int) -> str:
+    """``numerator / denominator`` (denominator positive, any common factor) rounded half to even.
+
+    The same string as :func:`decimal_string` of the Fraction, without building it:
+    the rounding reads the value, not its terms.
+
+    >>> ratio_decimal_string(-30, 8, 1), decimal_string(Fraction(-30, 8), 1)
+    ('-3.8', '-3.8')
+    >>> ratio_decimal_string(1, 0, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: denominator must be positive, not 0.
+    """
+    if denominator <= 0:
+        raise ValueError(f"denominator must be positive, not {denominator}.")
+    return _rounded(numerator, denominator, digits)
+
+
 def _rounded(numerator: int, denominator: int, digits: int) -> str:
     if digits < 0:
         raise ValueError(f"digits must be at least 0, not {digits}.")
@@ -322,7 +342,8 @@ def percent_string(value: Fraction | int, digits: int) -> str:
     >>> percent_string(Fraction(1, 8), 1)
     '12.5%'
     """
-    return decimal_string(Fraction(value) * 100, digits) + "%"
+    value = Fraction(value)
+    return _rounded(value.numerator * 100, value.denominator, digits) + "%"
 
 
 def exact_percent_string(value: Fraction | int) -> str:
@@ -360,11 +381,35 @@ def square_root_decimal_string(value: Fraction | int, digits: int) -> str:
     value = Fraction(value)
     if value < 0:
         raise ValueError(f"cannot take the square root of the negative value {value}.")
-    scaled = value * 10 ** (2 * digits)
-    floor_root = math.isqrt(scaled.numerator // scaled.denominator)
-    # Round up when sqrt(scaled) >= floor_root + 1/2, i.e. 4*scaled >= (2*floor_root + 1)**2;
-    # equality would need a rational square root of an odd square over 4, which rounds to even.
+    return ratio_square_root_string(value.numerator, value.denominator, digits)
+
+
+def ratio_square_root_string(numerator: int, denominator: int, digits: int) -> str:
+    """The square root of ``numerator / denominator`` (both at least 0 and 1), correctly rounded.
+
+    The same string as :func:`square_root_decimal_string` of the Fraction, in integers.
+
+    >>> ratio_square_root_string(8, 4, 6), ratio_square_root_string(9, 36, 2)
+    ('1.414214', '0.50')
+    >>> ratio_square_root_string(-1, 4, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot take the square root of the negative value -1/4.
+    """
+    if denominator <= 0:
+        raise ValueError(f"denominator must be positive, not {denominator}.")
+    if numerator < 0:
+        raise ValueError(
+            f"cannot take the square root of the negative value {numerator}/{denominator}."
+        )
+    scaled = numerator * 10 ** (2 * digits)
+    floor_root = math.isqrt(scaled // denominator)
+    # Round up when sqrt(scaled / denominator) >= floor_root + 1/2, i.e. when
+    # 4 * scaled >= (2 * floor_root + 1)**2 * denominator; equality would need a rational
+    # square root of an odd square over 4, which rounds to even.
     doubled = 2 * floor_root + 1
-    if 4 * scaled > doubled * doubled or (4 * scaled == doubled * doubled and floor_root % 2):
+    four = 4 * scaled
+    square = doubled * doubled * denominator
+    if four > square or (four == square and floor_root % 2):
         floor_root += 1
     return _digits_string(floor_root, digits)

@@ -56,6 +56,7 @@ from exactodds.engine.kernel.program import (
     Program,
     build_program,
     evaluate,
+    evaluate_one,
     input_count,
     rank_pair_input,
     suited_pair_input,
@@ -173,6 +174,13 @@ class Analyzer:
         self._needs_suits: Mapping[str, str] = MappingProxyType(
             {bet.name: SUITS_UNKNOWN for bet in self.bets if bet.needs_suits}
         )
+        self._names = tuple(bet.name for bet in self.bets)
+        # The names a shoe's bets mapping lists: every bet, or (suits unknown) the rest.
+        rank_only = tuple(name for name in self._names if name not in self._needs_suits)
+        self._available = {
+            False: (self._names, frozenset(self._names)),
+            True: (rank_only, frozenset(rank_only)),
+        }
 
     def _kernel_outcomes(self, route: BetRoute) -> tuple[str | None, ...] | None:
         """The bet's outcome per kernel input on its route (None for an unused input or route)."""
@@ -216,7 +224,8 @@ class Analyzer:
 
     def analyze(self, shoe: Shoe) -> Analysis:
         """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.single.analyze`)."""
-        return self._chunk([shoe], self._numbers([shoe]))[0]
+        require_countable(shoe)
+        return self._analysis(shoe, evaluate_one(self._program, shoe.rank_counts, shoe.suit_counts))
 
     def analyze_many(
         self, shoes: Iterable[Shoe], chunk_size: int = 256, prefetch: bool = True
@@ -303,36 +312,29 @@ class Analyzer:
         )
 
     def _chunk(self, shoes: Sequence[Shoe], numbers: Evaluation) -> list[Analysis]:
-        names = tuple(bet.name for bet in self.bets)
-        results = []
-        for shoe, outputs in zip(shoes, numbers.rows(), strict=True):
-            total = sequences(shoe.cards)
-            player = outputs[PLAYER_OUTPUT]
-            tie = outputs[TIE_OUTPUT]
-            outcomes = {
-                "banker": OutcomeCount("banker", total - player - tie, total),
-                "player": OutcomeCount("player", player, total),
-                "tie": OutcomeCount("tie", tie, total),
-            }
-            unavailable = (
-                self._needs_suits if not shoe.suits_known and self._needs_suits else _NOTHING
-            )
-            bets = _Bets(self, shoe, total, outputs, unavailable)
-            results.append(Analysis(shoe, self.rules, outcomes, bets, unavailable, names))
-        return results
+        return [
+            self._analysis(shoe, outputs)
+            for shoe, outputs in zip(shoes, numbers.rows(), strict=True)
+        ]
+
+    def _analysis(self, shoe: Shoe, outputs: list[int]) -> Analysis:
+        """A shoe's analysis from its kernel outputs; each bet's figures are built when read."""
+        total = sequences(shoe.cards)
+        player = outputs[PLAYER_OUTPUT]
+        tie = outputs[TIE_OUTPUT]
+        outcomes = {
+            "banker": OutcomeCount("banker", total - player - tie, total),
+            "player": OutcomeCount("player", player, total),
+            "tie": OutcomeCount("tie", tie, total),
+        }
+        rank_only = not shoe.suits_known and bool(self._needs_suits)
+        unavailable = self._needs_suits if rank_only else _NOTHING
+        bets = _Bets(self, shoe, total, outputs, self._available[rank_only])
+        return Analysis(shoe, self.rules, outcomes, bets, unavailable, self._names)
 
     def _price(self, name: str, shoe: Shoe, total: int, outputs: list[int]) -> BetAnalysis:
-        """One bet's exact counts from a shoe's kernel outputs (or by the walk)."""
-        priced = self._priced.get(name)
-        if priced is None:
-            return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[name])
-        counts = {outcome: outputs[output] for outcome, output in priced.counts}
-        counts[priced.rest] = total - sum(counts.values())
-        # The form analyze gives: every outcome of the pay table, in name order.
-        outcome_counts = {outcome: counts.get(outcome, 0) for outcome in priced.listed}
-        # The kernel's EV numerator spares a pass over the outcomes.
-        expected_value = Fraction(outputs[priced.ev_output], total * priced.denominator)
-        return BetAnalysis.with_expected_value(priced.bet, outcome_counts, total, expected_value)
+        """A bet the kernel does not price, by the exact walk (``_Bets`` prices the rest)."""
+        return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[name])
 
     def _lean_program(self, outcomes: bool) -> Program:
         """A program of every EV numerator only (output 2 + i: the i-th priced bet).
@@ -597,7 +599,7 @@ class _Bets(Mapping[str, BetAnalysis]):
     that reads two bets of a thousand shoes should not pay for thirty.
     """
 
-    __slots__ = ("_analyzer", "_cache", "_names", "_outputs", "_shoe", "_total")
+    __slots__ = ("_analyzer", "_cache", "_members", "_names", "_outputs", "_shoe", "_total")
 
     def __init__(
         self,
@@ -605,25 +607,41 @@ class _Bets(Mapping[str, BetAnalysis]):
         shoe: Shoe,
         total: int,
         outputs: list[int],
-        unavailable: Mapping[str, str],
+        available: tuple[tuple[str, ...], frozenset[str]],
     ) -> None:
         self._analyzer = analyzer
         self._shoe = shoe
         self._total = total
         self._outputs = outputs
-        self._names = [bet.name for bet in analyzer.bets if bet.name not in unavailable]
+        self._names, self._members = available
         self._cache: dict[str, BetAnalysis] = {}
 
     def __getitem__(self, name: str) -> BetAnalysis:
-        if name not in self._cache:
-            if name not in self._names:
-                raise KeyError(name)
-            self._cache[name] = self._analyzer._price(name, self._shoe, self._total, self._outputs)
-        return self._cache[name]
+        found = self._cache.get(name)
+        if found is not None:
+            return found
+        if name not in self._members:
+            raise KeyError(name)
+        priced = self._analyzer._priced.get(name)
+        if priced is None:
+            found = self._analyzer._price(name, self._shoe, self._total, self._outputs)
+        else:
+            # The kernel's EV numerator spares a pass over the outcomes; its Fraction (and
+            # gcd) waits until the EV is read.
+            outputs, total = self._outputs, self._total
+            counts = {outcome: outputs[output] for outcome, output in priced.counts}
+            counts[priced.rest] = total - sum(counts.values())
+            # The form analyze gives: every outcome of the pay table, in name order.
+            listed = {outcome: counts.get(outcome, 0) for outcome in priced.listed}
+            found = BetAnalysis.with_expected_value_ratio(
+                priced.bet, listed, total, outputs[priced.ev_output], total * priced.denominator
+            )
+        self._cache[name] = found
+        return found
 
     def __contains__(self, name: object) -> bool:
         # Mapping's default would build the bet's analysis just to answer.
-        return name in self._cache or name in self._names
+        return name in self._members
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
@@ -640,7 +658,7 @@ class _Bets(Mapping[str, BetAnalysis]):
         The same value as ``Fraction(*self[name].moment_ratio())``, without
         building the bet's analysis: the batch command needs only this.
         """
-        if name not in self._names:
+        if name not in self._members:
             raise KeyError(name)
         priced = self._analyzer._priced.get(name)
         if priced is None:

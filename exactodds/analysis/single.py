@@ -105,7 +105,39 @@ class BetAnalysis:
         True
         """
         result = cls(bet, outcome_counts, total)
-        result.__dict__["expected_value"] = expected_value  # what the cached property holds
+        result.__dict__["_expected_value"] = expected_value  # what the property keeps
+        return result
+
+    @classmethod
+    def with_expected_value_ratio(
+        cls,
+        bet: Bet,
+        outcome_counts: Mapping[str, int],
+        total: int,
+        numerator: int,
+        denominator: int,
+    ) -> BetAnalysis:
+        """The analysis, its EV known as ``numerator / denominator`` (the kernel's integers).
+
+        The same object as ``cls(bet, outcome_counts, total)``; no ``Fraction`` is built
+        until :attr:`expected_value` is read, and :meth:`moment_ratio` gives the integers
+        back without a pass over the outcomes.  Unchecked: the caller (the kernel's
+        analyzer) guarantees the ratio is the EV of these counts.
+
+        >>> from exactodds.bets.bet import main_bets
+        >>> tie = main_bets(Rules())[2]
+        >>> counts = {"lose": 8, "win": 1}
+        >>> lazy = BetAnalysis.with_expected_value_ratio(tie, counts, 9, 0, 9)
+        >>> lazy == BetAnalysis(tie, counts, 9), lazy.expected_value, lazy.moment_ratio()
+        (True, Fraction(0, 1), (0, 9))
+        """
+        result: BetAnalysis = object.__new__(cls)
+        # The three fields the frozen dataclass's __init__ sets (it checks nothing).
+        fields = result.__dict__
+        fields["bet"] = bet
+        fields["outcome_counts"] = outcome_counts
+        fields["total"] = total
+        fields["_expected_value_ratio"] = (numerator, denominator)
         return result
 
     @property
@@ -139,14 +171,24 @@ class BetAnalysis:
         >>> Fraction(*tie.moment_ratio()) == tie.expected_value
         True
         """
+        if power == 1:
+            known: tuple[int, int] | None = self.__dict__.get("_expected_value_ratio")
+            if known is not None:
+                return known
         pays, denominator = self.bet.integer_pays(power)
         numerator = sum(count * pays[outcome] for outcome, count in self.outcome_counts.items())
         return numerator, self.total * denominator
 
-    @cached_property
+    @property
     def expected_value(self) -> Fraction:
-        """Expected net result per unit staked (negative: the house wins)."""
-        return self._moment(1)
+        """Expected net result per unit staked (negative: the house wins); built once."""
+        # Kept by hand: functools.cached_property takes a lock on every read in Python 3.11.
+        fields = self.__dict__
+        value: Fraction | None = fields.get("_expected_value")
+        if value is None:
+            numerator, denominator = fields.get("_expected_value_ratio") or self.moment_ratio()
+            value = fields["_expected_value"] = Fraction(numerator, denominator)
+        return value
 
     @property
     def house_edge(self) -> Fraction:
@@ -156,7 +198,26 @@ class BetAnalysis:
     @property
     def variance(self) -> Fraction:
         """Variance of the net result per unit staked."""
-        return self._moment(2) - self.expected_value**2
+        return Fraction(*self.variance_ratio())
+
+    def variance_ratio(self) -> tuple[int, int]:
+        """The variance as an unreduced (numerator, positive denominator) of integers.
+
+        E[X^2] - E[X]^2 over one denominator: ``n2 / d2 - (n1 / d1)**2`` is
+        ``(n2 d1^2 - n1^2 d2) / (d2 d1^2)``.
+
+        >>> from exactodds import Rules, Shoe
+        >>> tie = analyze(Shoe.standard(decks=1), Rules()).bets["tie"]
+        >>> Fraction(*tie.variance_ratio()) == tie.variance
+        True
+        """
+        numerator, denominator = self.moment_ratio()
+        square_numerator, square_denominator = self.moment_ratio(2)
+        scale = denominator * denominator
+        return (
+            square_numerator * scale - numerator * numerator * square_denominator,
+            square_denominator * scale,
+        )
 
     def standard_deviation(self, digits: int) -> str:
         """The standard deviation, correctly rounded to *digits* places."""
@@ -166,10 +227,21 @@ class BetAnalysis:
     def _counts_by_sign(self) -> tuple[int, int, int]:
         """Rounds that lose, push and win money (each outcome's pay sign, read once)."""
         by_sign = [0, 0, 0]
+        pays, _ = self.bet.integer_pays()  # the signs of the pays, in integers
         for outcome, count in self.outcome_counts.items():
-            pay = self.bet.pay(outcome)
+            pay = pays[outcome] if outcome in pays else self.bet.pay(outcome)  # (unknown: raises)
             by_sign[(pay > 0) - (pay < 0) + 1] += count
         return by_sign[0], by_sign[1], by_sign[2]
+
+    @property
+    def sign_counts(self) -> tuple[int, int, int]:
+        """How many rounds lose, push and win money: the counts behind the three probabilities.
+
+        >>> from exactodds import Rules, Shoe
+        >>> analyze(Shoe.standard(decks=1), Rules()).bets["tie"].sign_counts
+        (13285907072, 0, 1372227328)
+        """
+        return self._counts_by_sign
 
     def _probability(self, sign: int) -> Fraction:
         return Fraction(self._counts_by_sign[sign + 1], self.total)
@@ -192,12 +264,23 @@ class BetAnalysis:
     @property
     def house_edge_per_resolved_bet(self) -> Fraction | None:
         """House edge counting only the rounds that do not push (``None`` if all push)."""
+        ratio = self.house_edge_per_resolved_ratio()
+        return None if ratio is None else Fraction(*ratio)
+
+    def house_edge_per_resolved_ratio(self) -> tuple[int, int] | None:
+        """:attr:`house_edge_per_resolved_bet` as unreduced integers (``None`` if all push).
+
+        >>> from exactodds import Rules, Shoe
+        >>> banker = analyze(Shoe.standard(decks=1), Rules()).bets["banker"]
+        >>> Fraction(*banker.house_edge_per_resolved_ratio()) == banker.house_edge_per_resolved_bet
+        True
+        """
         resolved = self.total - self._counts_by_sign[1]
         if resolved == 0:
             return None
         numerator, denominator = self.moment_ratio()
         # house_edge / (resolved / total) = -numerator / (denominator * resolved / total)
-        return Fraction(-numerator * self.total, denominator * resolved)
+        return -numerator * self.total, denominator * resolved
 
     def house_edge_percent(self, digits: int) -> str:
         """The house edge as a percentage, correctly rounded."""

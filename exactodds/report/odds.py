@@ -18,7 +18,14 @@ from typing import Any
 
 from exactodds.analysis.single import Analysis, BetAnalysis
 from exactodds.bets.bet import Bet
-from exactodds.numbers import decimal_string, fraction_string, percent_string, ratio_strings
+from exactodds.numbers import (
+    decimal_string,
+    fraction_string,
+    percent_string,
+    ratio_decimal_string,
+    ratio_square_root_string,
+    ratio_strings,
+)
 from exactodds.report.table import simple_table
 from exactodds.report.writer import json_text
 from exactodds.shoe import RANK_SYMBOLS, Shoe
@@ -61,37 +68,78 @@ def _exact(value: Any, digits: int) -> tuple[str | None, str | None]:
 def bet_data(result: BetAnalysis, digits: int) -> dict[str, Any]:
     """One bet's figures as JSON-ready data.
 
+    Written from the bet's integers (counts, EV and variance numerators over their
+    denominators): each exact field is reduced by one gcd and each decimal rounded in
+    integers, with no Fraction arithmetic, since ``batch --full`` writes thousands of them.
+
     >>> from exactodds import Rules, Shoe, analyze
     >>> tie = bet_data(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], 6)
     >>> tie["house_edge_percent"], tie["pays"]
     ('14.3596%', {'lose': '-1', 'win': '8'})
+    >>> bet_data(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: digits must be at least 0, not -1.
     """
-    data: dict[str, Any] = {"computable": True, "description": result.bet.description}
-    figures = {
-        "ev": result.expected_value,
-        "house_edge": result.house_edge,
-        "house_edge_per_resolved_bet": result.house_edge_per_resolved_bet,
-        "win_probability": result.win_probability,
-        "push_probability": result.push_probability,
-        "loss_probability": result.loss_probability,
-        "variance": result.variance,
+    bet = result.bet
+    total = result.total
+    numerator, denominator = result.moment_ratio()
+    ev, ev_decimal, edge, edge_decimal = ratio_strings(numerator, denominator, digits)
+    data: dict[str, Any] = {
+        "computable": True,
+        "description": bet.description,
+        "ev": ev,
+        "ev_decimal": ev_decimal,
+        "house_edge": edge,
+        "house_edge_decimal": edge_decimal,
     }
-    for key, value in figures.items():
-        data[key], data[f"{key}_decimal"] = _exact(value, digits)
-    data["hit_frequency"], data["hit_frequency_decimal"] = _exact(result.win_probability, digits)
-    data["house_edge_percent"] = percent_string(result.house_edge, max(digits - 2, 0))
-    data["standard_deviation_decimal"] = result.standard_deviation(digits)
-    data["pays"] = {outcome: fraction_string(pay) for outcome, pay in result.bet.pay_table.items()}
+    per_resolved = result.house_edge_per_resolved_ratio()
+    data["house_edge_per_resolved_bet"], data["house_edge_per_resolved_bet_decimal"] = (
+        (None, None) if per_resolved is None else ratio_strings(*per_resolved, digits)[:2]
+    )
+    loss, push, win = result.sign_counts
+    for key, count in (("win", win), ("push", push), ("loss", loss)):
+        data[f"{key}_probability"], data[f"{key}_probability_decimal"] = ratio_strings(
+            count, total, digits
+        )[:2]
+    variance = result.variance_ratio()
+    data["variance"], data["variance_decimal"] = ratio_strings(*variance, digits)[:2]
+    data["hit_frequency"] = data["win_probability"]
+    data["hit_frequency_decimal"] = data["win_probability_decimal"]
+    data["house_edge_percent"] = (
+        ratio_decimal_string(-numerator * 100, denominator, max(digits - 2, 0)) + "%"
+    )
+    data["standard_deviation_decimal"] = ratio_square_root_string(*variance, digits)
+    pay_texts, result_texts, result_of = _pay_layout(bet)
+    data["pays"] = dict(pay_texts)
     data["outcome_counts"] = dict(result.outcome_counts)
-    data["distribution"] = [
-        {
-            "result": fraction_string(net),
-            "probability": fraction_string(probability),
-            "decimal": decimal_string(probability, digits),
-        }
-        for net, probability in result.distribution.items()
-    ]
+    by_result = [0] * len(result_texts)
+    for outcome, count in data["outcome_counts"].items():
+        if outcome not in result_of:
+            bet.pay(outcome)  # raises the bet's own error for an outcome it cannot pay
+        by_result[result_of[outcome]] += count
+    distribution = []
+    for text, count in zip(result_texts, by_result, strict=True):
+        if count:
+            exact, rounded = ratio_strings(count, total, digits)[:2]
+            distribution.append({"result": text, "probability": exact, "decimal": rounded})
+    data["distribution"] = distribution
     return data
+
+
+@lru_cache(maxsize=1024)
+def _pay_layout(
+    bet: Bet,
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], dict[str, int]]:
+    """A bet's pays as text; its distinct net results as text, ascending; each outcome's result."""
+    table = bet.pay_table
+    results = sorted(set(table.values()))
+    place = {pay: index for index, pay in enumerate(results)}
+    return (
+        tuple((outcome, fraction_string(pay)) for outcome, pay in table.items()),
+        tuple(fraction_string(pay) for pay in results),
+        {outcome: place[pay] for outcome, pay in table.items()},
+    )
 
 
 def analysis_data(analysis: Analysis, digits: int) -> dict[str, Any]:

@@ -38,6 +38,7 @@ ValueError: a kernel program needs 219 weight rows (one per input), not 1
 
 from __future__ import annotations
 
+import array
 import importlib
 import itertools
 from collections.abc import Sequence
@@ -61,6 +62,7 @@ __all__ = [
     "Program",
     "build_program",
     "evaluate",
+    "evaluate_one",
     "input_count",
     "native_module",
     "rank_pair_input",
@@ -500,3 +502,52 @@ def evaluate(
             else:
                 exact[row] = result
     return Evaluation(values, exact)
+
+
+# One shoe's counts go to the compiled kernel as plain int64 buffers when every count is
+# below 2**58 (so that the card total, a sum of 13 counts, stays below 2**62).
+_ONE_SHOE_COUNT_LIMIT = 2**58
+
+
+def evaluate_one(
+    program: Program, rank_counts: Sequence[int], suit_counts: Sequence[int] | None
+) -> list[int]:
+    """The outputs of *program* for one shoe: ``evaluate(...).row(0)``, without numpy.
+
+    The analysis of a single shoe pays for its arrays more than for its counting, so
+    the compiled kernel gets plain int64 buffers here; a shoe that needs 128 bits or
+    Python integers, or a machine without the extension, takes :func:`evaluate`.
+
+    >>> from exactodds.engine.polynomial import compile_tableau
+    >>> from exactodds.rules import Tableau
+    >>> compiled = compile_tableau(Tableau())
+    >>> program = build_program(compiled, [[0]] * (len(compiled.keys) + 13) + [[1]])
+    >>> evaluate_one(program, (4,) * 13, None)
+    [14658134400]
+    >>> evaluate_one(program, (2**40,) * 13, None) == evaluate(program, [(2**40,) * 13], [None]).row(0)
+    True
+    """
+    module = native_module()
+    if (
+        module is None
+        or program.native is None
+        or max(rank_counts) >= _ONE_SHOE_COUNT_LIMIT
+        or min(rank_counts) < 0
+    ):
+        return evaluate(program, [rank_counts], [suit_counts]).row(0)
+    outputs = program.outputs
+    low = array.array("q", bytes(8 * outputs))
+    high = array.array("q", bytes(8 * outputs))
+    width = bytearray(1)
+    module.evaluate(
+        program.native,
+        array.array("q", rank_counts),
+        b"\x01" if suit_counts is not None else b"\x00",
+        array.array("q", suit_counts if suit_counts is not None else _NO_SUITS),
+        low,
+        high,
+        width,
+    )
+    if width[0] != _NARROW:
+        return evaluate(program, [rank_counts], [suit_counts]).row(0)
+    return low.tolist()
