@@ -8,7 +8,7 @@ prefix, so ``exactodds.engine.kernel.twin`` is on ``engine``'s floor.
 >>> floor_of("exactodds.engine.kernel.twin")
 3
 >>> floor_of("exactodds.interface")
-8
+9
 >>> floor_map().splitlines()[2].split()[:3]
 ['floor', '3', 'engine/']
 >>> floor_of("exactodds.nowhere")
@@ -47,10 +47,16 @@ FLOORS: tuple[Floor, ...] = (
         ("simulation/", "advantage/", "games/"),
         "shoes dealt in sequence, exact averages over the unknown, two-sided games",
     ),
-    Floor(7, ("report/",), "every rendering: table, JSON, CSV, batch lines, par sheets, plots"),
-    Floor(8, ("interface",), "option values to shoe, rules and bets, shared by the two skins"),
-    Floor(9, ("cli/", "web/"), "the click commands and the ASGI app: thin skins"),
-    Floor(10, ("__main__",), "the public API (__init__.py, the package itself), python -m"),
+    Floor(
+        7,
+        ("studies/",),
+        "what combines the floors below into one deliverable, computed, not rendered: "
+        "the par-sheet model, the countability audit",
+    ),
+    Floor(8, ("report/",), "every rendering: table, JSON, CSV, batch lines, par sheets, plots"),
+    Floor(9, ("interface",), "option values to shoe, rules and bets, shared by the two skins"),
+    Floor(10, ("cli/", "web/"), "the click commands and the ASGI app: thin skins"),
+    Floor(11, ("__main__",), "the public API (__init__.py, the package itself), python -m"),
 )
 
 
