@@ -167,6 +167,7 @@ class FoundCount:
     frequency: float
     average_edge: float | None
     units_per_100_rounds: Estimate
+    units_per_shoe: Estimate
     di: Estimate
     n0_rounds: float | None
     seed: int
@@ -194,6 +195,7 @@ class FoundCount:
             "frequency": self.frequency,
             "average_edge": self.average_edge,
             "units_per_100_rounds": self.units_per_100_rounds.to_dict(),
+            "units_per_shoe": self.units_per_shoe.to_dict(),
             "di": self.di.to_dict(),
             "n0_rounds": self.n0_rounds,
             "level": self.level,
@@ -606,6 +608,7 @@ def found_count(
         figures["frequency"],
         figures["average_edge"],
         _estimate(figures["units_per_100_rounds"]["exact_ev"]),
+        _estimate(figures["units_per_shoe"]["exact_ev"]),
         _estimate(figures.get("di")),
         n0.get("mean"),
         seed + 1,
