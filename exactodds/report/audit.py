@@ -37,6 +37,7 @@ from exactodds.report.parsheet_render import (
     blocks_html,
     blocks_markdown,
 )
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.studies.audit import Audit, BetAudit, Estimate
 from exactodds.studies.design import PayDesign
 
@@ -57,7 +58,19 @@ def _float(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _bet_blocks(result: BetAudit, digits: int) -> Iterator[Block]:
+def _simulate_options(procedure: DealingProcedure) -> str:
+    """The dealing as ``simulate``'s options."""
+    words = [f"--decks {procedure.decks}", f"--cut {procedure.cut}"]
+    if procedure.burn != "standard":
+        words.append(f"--burn {procedure.burn}")
+    if procedure.after_cut != 1:
+        words.append(f"--after-cut {procedure.after_cut}")
+    if procedure.cut_first_rounds != procedure.after_cut + 1:
+        words.append(f"--cut-first-rounds {procedure.cut_first_rounds}")
+    return " ".join(words)
+
+
+def _bet_blocks(result: BetAudit, procedure: DealingProcedure, digits: int) -> Iterator[Block]:
     name = result.name
     count = result.count
     yield Heading(2, name, anchor=name)
@@ -102,8 +115,9 @@ def _bet_blocks(result: BetAudit, digits: int) -> Iterator[Block]:
     )
     yield Paragraph(
         f"Found among {count.candidates} candidates on {count.shoes} shoes (seed "
-        f"{count.seed - 1}); simulated on {count.shoes} fresh shoes (seed {count.seed}), "
-        f"as exactodds simulate --seed {count.seed} --play {name}={count.strategy} gives them."
+        f"{count.seed - 1}); simulated on {count.shoes} fresh shoes (seed {count.seed}), as "
+        f"exactodds simulate {_simulate_options(procedure)} --shoes {count.shoes} --seed "
+        f"{count.seed} --bets {name} --play {name}={count.strategy} gives them, at the same rules."
     )
     if result.depth:
         yield Heading(3, "Perfect play by depth (exact)")
@@ -154,7 +168,7 @@ def audit_document(result: Audit, digits: int = 4) -> list[Block]:
         ),
     ]
     for bet in result.bets.values():
-        blocks.extend(_bet_blocks(bet, digits))
+        blocks.extend(_bet_blocks(bet, result.procedure, digits))
     return blocks
 
 
