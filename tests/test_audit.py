@@ -107,7 +107,7 @@ def test_the_search_starts_from_the_derived_count_and_never_scores_below_it() ->
     removal = effect_of_removal(Shoe.standard(1), Rules(), [bet])
     from exactodds.studies.audit import count_search
 
-    tags, _, best, _ = count_search("dragon7", removal, dealt)
+    _, _, best, _ = count_search("dragon7", removal, dealt)
     for level in (1, 2, 3):
         start = removal.linear_count("dragon7", level).tags
         derived = tuple(start[symbol] for symbol in "A23456789T")
@@ -139,7 +139,7 @@ def test_design_lists_exactly_the_tables_in_the_window_with_odds_edges() -> None
     shoe = Shoe.standard(1).without_suits()
     inside = set()
     for pay in ranges[0].values():
-        priced = analyze(shoe, Rules(), [replace(bet, pays=(("lose", -1), ("win", pay)))])
+        priced = analyze(shoe, Rules(), [replace(bet, pays=(("lose", Fraction(-1)), ("win", pay)))])
         edge = priced.bets["dragon7"].house_edge
         if window[0] <= edge <= window[1]:
             inside.add(pay)

@@ -78,7 +78,7 @@ __all__ = [
 ]
 
 #: Shoes per candidate by default: one bet's audit in at most 5 minutes on two cores
-#: (benchmarks/audit_budget.py measures it).
+#: (benchmarks/bench_audit.py measures it).
 DEFAULT_BUDGET = 1000
 #: Levels of the counts searched: the largest tag, in absolute value.
 LEVELS = (1, 2, 3)
