@@ -287,3 +287,23 @@ def test_a_bet_no_count_can_track_is_one_sentence_and_exit_2(tmp_path: Path) -> 
     assert result.exit_code == 2, result.stderr
     assert "no count can track it" in result.stderr
     assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+SMALL = ("--bets", "dragon7", "--decks", "1", "--cut", "10", "--budget", "6", "--depths", "none")
+
+
+def test_par_sheet_formats_carry_the_identification_header() -> None:
+    result = run_ok("audit", *SMALL, "--cuts", "10", "--format", "html", "--date", "2026-01-31")
+    assert '<table id="identity">' in result.stdout
+    assert "<td>2026-01-31</td>" in result.stdout
+    assert "exactodds audit --bets dragon7" in result.stdout
+
+
+def test_pdf_is_written_to_the_output_file(tmp_path: Path) -> None:
+    pytest.importorskip("fpdf")
+    target = tmp_path / "audit.pdf"
+    written = run("audit", *SMALL, "--cuts", "10", "--format", "pdf", "-o", str(target))
+    assert written.exit_code == 0 and written.stdout == "" and written.stderr == ""
+    assert target.read_bytes().startswith(b"%PDF")
+    result = run("audit", *SMALL, "--format", "pdf")
+    assert result.exit_code == 2 and "give --output FILE" in result.stderr

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -10,6 +12,7 @@ import click
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, flag_error
 from exactodds.cli.options import built_options
+from exactodds.cli.report import RecordingCommand
 from exactodds.errors import ExactOddsError
 from exactodds.rules import Rules
 
@@ -36,8 +39,8 @@ def _progress(quiet: bool) -> Any:
     return report
 
 
-@click.command(name="audit")
-@built_options(shoe=False)
+@click.command(name="audit", cls=RecordingCommand)
+@built_options(shoe=False, keep_values=True)
 @click.option("--decks", type=int, default=8, show_default=True, help="Decks in the shoe.")
 @click.option("--cut", type=int, default=14, show_default=True, help="Cards behind the cut card.")
 @click.option(
@@ -108,16 +111,24 @@ def _progress(quiet: bool) -> Any:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["table", "json", "markdown", "html"]),
+    type=click.Choice(["table", "json", "markdown", "html", "pdf"]),
     default="table",
     show_default=True,
-    help="Output format; json carries the exact fractions.",
+    help="Output format; json carries the exact fractions; markdown, html and pdf carry the "
+    "par sheet's identification header; pdf needs --output.",
 )
+@click.option("--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.")
+@click.option(
+    "--title", metavar="TEXT", help="The title in the header (default: Countability audit)."
+)
+@click.option("--date", metavar="YYYY-MM-DD", help="The header's date (default: today, UTC).")
 @click.option(
     "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."
 )
 @click.option("--quiet", is_flag=True, help="No progress line.")
-def audit_command(rules: Rules, bets: list[Bet], **options: Any) -> None:
+def audit_command(
+    rules: Rules, bets: list[Bet], option_values: dict[str, Any], **options: Any
+) -> None:
     """Can this bet be beaten? Exact edge, effects of removal, the best count found, the
     perfect-play bound, the win by cut card and a verdict; or, with --design, every pay table
     in ranges whose exact house edge is in a window, least vulnerable first.
@@ -133,17 +144,47 @@ def audit_command(rules: Rules, bets: list[Bet], **options: Any) -> None:
       exactodds audit --bets dragon7 --design win=30..45 --target-edge 5%..8%
     """
     try:
+        if options["output_format"] == "pdf" and options["output"] is None:
+            raise ExactOddsError("--format pdf writes a file; give --output FILE.")
+        options["identity"] = _identity(options, option_values)
         text = _run(rules, bets, options)
     except ExactOddsError as error:
         raise flag_error(error, _FLAGS) from None
-    if options["output_format"] == "table" and _progress(options["quiet"]) is not None:
+    if _progress(options["quiet"]) is not None:
         sys.stderr.write("\n")
-    emit(text)
+    if options["output"] is None:
+        assert isinstance(text, str)
+        emit(text)
+        return
+    data = text.encode("utf-8") + b"\n" if isinstance(text, str) else text
+    try:
+        Path(options["output"]).write_bytes(data)
+    except OSError as error:
+        raise click.ClickException(
+            f"Cannot write the audit to {options['output']!r}: {error.strerror or error}."
+        ) from None
 
 
-def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str:
+def _identity(options: dict[str, Any], values: dict[str, Any]) -> Any:
+    """The par sheet's identification header: title, pay table, version, command, date."""
+    from exactodds.cli.report import paytable_name, sheet_date
+    from exactodds.report.parsheet import SheetIdentity
+    from exactodds.report.parsheet_render import package_version
+
+    context = click.get_current_context()
+    arguments = context.meta.get("exactodds.report.arguments", [])
+    return SheetIdentity(
+        title=options["title"] if options["title"] is not None else "Countability audit",
+        paytable=paytable_name(values["paytable"], tuple(values["pays"])),
+        version=package_version(),
+        command=shlex.join(["exactodds", "audit", *arguments]),
+        date=sheet_date(options["date"]),
+    )
+
+
+def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:
     from exactodds.advantage.depth import parse_depths
-    from exactodds.report.audit import render_audit, render_design
+    from exactodds.report.audit import audit_pdf, render_audit, render_design
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.studies.audit import DEFAULT_BUDGET, Thresholds, audit, parse_threshold
     from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
@@ -173,6 +214,8 @@ def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str:
         design = design_paytables(
             bets[0], ranges, window, rules, procedure, top=options["design_top"], **run
         )
+        if output_format == "pdf":
+            raise ExactOddsError("--design writes table, json, markdown or html, not pdf.")
         return render_design(design, output_format, digits)
     depths_text = options["depths"].strip().lower()
     depths = () if depths_text == "none" else parse_depths(depths_text, "--depths")
@@ -184,4 +227,7 @@ def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str:
         options["rounds_per_hour"],
     )
     result = audit(bets, rules, procedure, depths=depths, cuts=cuts, thresholds=thresholds, **run)
-    return render_audit(result, output_format, digits)
+    identity = options["identity"] if output_format in ("markdown", "html", "pdf") else None
+    if output_format == "pdf":
+        return audit_pdf(result, digits, identity)
+    return render_audit(result, output_format, digits, identity)

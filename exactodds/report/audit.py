@@ -29,6 +29,7 @@ from tabulate import tabulate
 
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string, fraction_string, percent_string
+from exactodds.report.parsheet import SheetIdentity
 from exactodds.report.parsheet_render import (
     Block,
     Heading,
@@ -41,7 +42,14 @@ from exactodds.simulation.dealing import DealingProcedure
 from exactodds.studies.audit import Audit, BetAudit, Estimate
 from exactodds.studies.design import PayDesign
 
-__all__ = ["AUDIT_FORMATS", "audit_document", "render_audit", "render_design"]
+__all__ = [
+    "AUDIT_FORMATS",
+    "audit_document",
+    "audit_pdf",
+    "identity_table",
+    "render_audit",
+    "render_design",
+]
 
 #: The formats of ``exactodds audit --format``.
 AUDIT_FORMATS = ("table", "json", "markdown", "html")
@@ -152,11 +160,30 @@ def _bet_blocks(result: BetAudit, procedure: DealingProcedure, digits: int) -> I
     yield Paragraph(safe)
 
 
-def audit_document(result: Audit, digits: int = 4) -> list[Block]:
-    """The audit as blocks: what every format but JSON shows."""
+def identity_table(identity: SheetIdentity) -> Table:
+    """The identification header, as the par sheet prints it."""
+    return Table(
+        "identity",
+        ("Item", "Value"),
+        (
+            ("Game", identity.title),
+            ("Pay table", identity.paytable),
+            ("Date", identity.date),
+            ("exactodds version", identity.version),
+            ("Command", identity.command),
+        ),
+        (False, False),
+    )
+
+
+def audit_document(
+    result: Audit, digits: int = 4, identity: SheetIdentity | None = None
+) -> list[Block]:
+    """The audit as blocks: what every format but JSON shows (*identity*: the header)."""
     thresholds = result.thresholds
     blocks: list[Block] = [
-        Heading(1, "Countability audit", anchor="top"),
+        Heading(1, identity.title if identity else "Countability audit", anchor="top"),
+        *([identity_table(identity)] if identity else []),
         Paragraph(f"Rules: {result.rules.describe()}"),
         Paragraph(f"Dealing: {result.procedure.describe()}"),
         Paragraph(
@@ -202,17 +229,34 @@ def _check(output_format: str) -> None:
         )
 
 
-def render_audit(result: Audit, output_format: str = "table", digits: int = 4) -> str:
-    """The audit in *output_format* (see :data:`AUDIT_FORMATS`)."""
+def render_audit(
+    result: Audit,
+    output_format: str = "table",
+    digits: int = 4,
+    identity: SheetIdentity | None = None,
+) -> str:
+    """The audit in *output_format* (see :data:`AUDIT_FORMATS`; PDF is :func:`audit_pdf`)."""
     _check(output_format)
     if output_format == "json":
         return json.dumps(result.to_dict(), indent=2)
-    blocks = audit_document(result, digits)
+    blocks = audit_document(result, digits, identity)
     if output_format == "markdown":
         return blocks_markdown(blocks).rstrip("\n")
     if output_format == "html":
         return blocks_html(blocks, "Countability audit: " + ", ".join(result.bets)).rstrip("\n")
     return _text(blocks)
+
+
+def audit_pdf(result: Audit, digits: int = 4, identity: SheetIdentity | None = None) -> bytes:
+    """The audit as PDF bytes, the par sheet's layout (the ``report`` extra: fpdf2)."""
+    from exactodds.report.parsheet_pdf import blocks_pdf
+
+    return blocks_pdf(
+        audit_document(result, digits, identity),
+        identity.title if identity else "Countability audit",
+        identity.version if identity else None,
+        identity.date if identity else None,
+    )
 
 
 def design_document(design: PayDesign, digits: int = 4) -> list[Block]:
