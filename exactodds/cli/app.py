@@ -365,14 +365,14 @@ def main() -> None:
 def flag_error(error: ExactOddsError, flags: Mapping[str, str]) -> click.UsageError:
     """A usage error whose sentence names the command's flags, not the library's parameters.
 
-    The library's messages name its own parameters (``budget 0 is not valid ...``); a command
-    passes the names it maps (``{"budget": "--budget"}``), and each is replaced where it
-    starts the sentence or stands alone in it.
+    The library's messages start with the parameter they refuse (``budget 0 is not valid
+    ...``); a command passes the names it maps (``{"budget": "--budget"}``), and the one that
+    starts the sentence is replaced (a word elsewhere in it is left alone).
 
     >>> flag_error(ExactOddsError("budget 0 is not valid."), {"budget": "--budget"}).message
     '--budget 0 is not valid.'
     """
     text = str(error)
     for parameter, flag in flags.items():
-        text = re.sub(rf"(?<![\w-]){re.escape(parameter)}(?![\w-])", flag, text)
+        text = re.sub(rf"^{re.escape(parameter)}(?![\w-])", flag, text)
     return click.UsageError(text)

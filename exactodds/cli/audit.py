@@ -60,7 +60,7 @@ def _progress(quiet: bool) -> Any:
     "--budget",
     type=int,
     default=None,
-    help="Shoes per candidate count and per simulated figure [default: 1000].",
+    help="Shoes per candidate count and per simulated figure [default: 500].",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the search's shoes.")
 @click.option(

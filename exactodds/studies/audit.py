@@ -79,7 +79,7 @@ __all__ = [
 
 #: Shoes per candidate by default: one bet's audit in at most 5 minutes on two cores
 #: (benchmarks/bench_audit.py measures it).
-DEFAULT_BUDGET = 1000
+DEFAULT_BUDGET = 500
 #: Levels of the counts searched: the largest tag, in absolute value.
 LEVELS = (1, 2, 3)
 #: Most rounds of local search per level (each tries every balanced one-step move).
@@ -639,6 +639,7 @@ def audit_bet(
     count = found_count(bet, rules, procedure, removal, budget, seed, run)
     progress(f"{bet.name}: perfect play")
     perfect = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run)
+    progress(f"{bet.name}: depth tables")
     depth, note = depth_rows(bet, shoe, rules, settings["depths"], run)
     strategy = Count(_tags13(count.tags), count.trigger)
     rows = []
