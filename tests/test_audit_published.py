@@ -39,7 +39,7 @@ from exactodds.simulation.strategies import parse_strategy
 from exactodds.studies.audit import audit
 
 JACOBSON = DealingProcedure(decks=8, cut=14, burn="standard", cut_first_rounds=1)
-BUDGET = 2000
+BUDGET = 1500
 EIGHTS_AND_NINES = """
 [[bet]]
 name = "totals_88_89_98_99"
