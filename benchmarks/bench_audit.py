@@ -48,7 +48,7 @@ def _audit(bet_name: str, budget: int, jobs: int) -> tuple[float, dict[str, floa
     parts: dict[str, float] = {}
     last: dict[str, float | str] = {"time": time.perf_counter(), "step": ""}
 
-    def progress(step: str) -> None:
+    def progress(done: int, total: int, step: str) -> None:
         now = time.perf_counter()
         before, what = last["time"], str(last["step"])
         if what:
@@ -58,7 +58,7 @@ def _audit(bet_name: str, budget: int, jobs: int) -> tuple[float, dict[str, floa
 
     started = time.perf_counter()
     audit(select_bets(bet_name), budget=budget, jobs=jobs, progress=progress)
-    progress("end: end")
+    progress(0, 0, "end: end")
     return time.perf_counter() - started, parts
 
 

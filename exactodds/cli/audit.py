@@ -28,12 +28,14 @@ _FLAGS = {
 
 
 def _progress(quiet: bool) -> Any:
-    """Each step's name on one line of stderr, only when stderr is a terminal."""
+    """A bar of the audit's steps on stderr, only when stderr is a terminal."""
     if quiet or sys.stderr is None or not sys.stderr.isatty():
         return None
 
-    def report(step: str) -> None:
-        sys.stderr.write(f"\raudit: {step:<60}")
+    def report(done: int, total: int, step: str) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'-' * (width - filled)}] {done}/{total} {step:<40}")
         sys.stderr.flush()
 
     return report

@@ -69,9 +69,11 @@ __all__ = [
     "DepthValue",
     "Estimate",
     "FoundCount",
+    "Progress",
     "Thresholds",
     "audit",
     "count_search",
+    "counted_progress",
     "depth_rows",
     "found_count",
     "require_budget",
@@ -671,6 +673,22 @@ def audit_bet(
     )
 
 
+def _steps(procedure: DealingProcedure, cuts: Sequence[int]) -> int:
+    """Steps of one bet's audit: exact figures, search, perfect play, depth, each other cut."""
+    return 4 + sum(cut != procedure.cut for cut in (cuts or default_cuts(procedure)))
+
+
+def counted_progress(progress: Progress | None, total: int) -> Callable[[str], None]:
+    """A step callback that tells *progress* how many of *total* steps are done."""
+    done = itertools.count()
+
+    def tell(step: str) -> None:
+        if progress is not None:
+            progress(min(next(done), total), total, step)
+
+    return tell
+
+
 def audit(
     bets: Iterable[Bet] | None = None,
     rules: Rules | None = None,
@@ -683,7 +701,7 @@ def audit(
     thresholds: Thresholds | None = None,
     jobs: int = 1,
     dask: Any = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> Audit:
     """The countability audit of each of *bets* at *rules* and the dealing *procedure*.
 
@@ -691,7 +709,7 @@ def audit(
     shoes (the figures are simulated on ``seed + 1``'s); *depths* the cards left of the exact
     depth tables; *cuts* the cut-card positions of the countermeasure table (by default
     :func:`default_cuts`); *jobs* and *dask* where the simulations run; *progress* is told
-    what runs.
+    what runs: ``progress(steps done, steps in all, what runs now)``.
     """
     rules = Rules.given(rules)
     procedure = procedure if procedure is not None else DealingProcedure()
@@ -699,16 +717,18 @@ def audit(
     if not chosen:
         raise AuditError("No bets were chosen; an audit needs at least one bet.")
     limits = thresholds if thresholds is not None else Thresholds()
+    chosen_cuts = tuple(replace(procedure, cut=cut).cut for cut in cuts)
     settings = {
         "budget": require_budget(budget),
         "seed": seed,
         "depths": tuple(depths),
-        "cuts": tuple(replace(procedure, cut=cut).cut for cut in cuts),
+        "cuts": chosen_cuts,
         "thresholds": limits,
     }
     run = {"jobs": jobs, "dask": dask}
-    tell = progress if progress is not None else (lambda _: None)
+    tell = counted_progress(progress, len(chosen) * _steps(procedure, chosen_cuts))
     results = {bet.name: audit_bet(bet, rules, procedure, settings, run, tell) for bet in chosen}
+    tell("done")
     return Audit(rules, procedure, budget, seed, limits, results)
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -53,6 +53,8 @@ from exactodds.studies.audit import (
     AuditError,
     Estimate,
     FoundCount,
+    Progress,
+    counted_progress,
     found_count,
     require_budget,
 )
@@ -291,7 +293,7 @@ def design_paytables(
     seed: int = 1,
     jobs: int = 1,
     dask: Any = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> PayDesign:
     """Every pay table of *bet* in *ranges* whose exact house edge is in *window*.
 
@@ -339,7 +341,7 @@ def design_paytables(
             )
         )
     tables.sort(key=lambda table: (table.removal_index, -table.house_edge))
-    tell = progress if progress is not None else (lambda _: None)
+    tell = counted_progress(progress, min(top, len(tables)))
     run = {"jobs": jobs, "dask": dask}
     audited = []
     for index, table in enumerate(tables[:top]):
@@ -348,6 +350,7 @@ def design_paytables(
         removal = effect_of_removal(shoe, rules, [designed])
         count = found_count(designed, rules, procedure, removal, budget, seed, run)
         audited.append(replace(table, count=count))
+    tell("done")
     audited.sort(key=_count_win)
     return PayDesign(
         bet.name, tuple(ranges), window, len(grid), len(audited), (*audited, *tables[top:])
