@@ -504,20 +504,21 @@ def depth_rows(
 ) -> tuple[tuple[DepthValue, ...], str | None]:
     """The exact depth-table value of *bet* at *depths*, or none and a note why not.
 
-    The one place that decides which bets get depth tables: pair and suited bets are refused
-    by :func:`~exactodds.advantage.depth.depth_table` today, and get the note instead.
+    Every bet is asked of :func:`~exactodds.advantage.depth.depth_table`; its refusal of pair
+    and suited bets (today's) becomes the note, so that once it takes them they get rows.
     """
     from exactodds.advantage.depth import DepthError, depth_table, value_level_bets
 
     if not depths:
         return (), "No depths were asked for."
-    if not value_level_bets([bet])[0]:
-        return (), "Depth tables are not yet available for pair and suited bets."
     try:
         table = depth_table(
             shoe.without_suits(), rules, [bet], depths, 0, run.get("jobs", 1), run.get("dask")
         )
     except DepthError as error:
+        # depth_table refuses pair and suited bets (before any work) until it can take them.
+        if not value_level_bets([bet])[0]:
+            return (), "Depth tables are not yet available for pair and suited bets."
         return (), str(error)
     return (
         tuple(
