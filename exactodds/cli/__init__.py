@@ -22,6 +22,7 @@ from exactodds.cli.app import cli, main
 
 #: Every command: its name and where it lives (``module:attribute``), imported on first use.
 COMMANDS = {
+    "audit": "exactodds.cli.audit:audit_command",
     "batch": "exactodds.cli.batch:batch",
     "bets": "exactodds.cli.bets:list_bets",
     "breakdown": "exactodds.cli.breakdown:breakdown_command",

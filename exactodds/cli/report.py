@@ -90,7 +90,7 @@ def _format_for(output_format: str | None, output: str | None) -> str:
     return implied
 
 
-def _sheet_date(date: str | None) -> str:
+def sheet_date(date: str | None) -> str:
     """--date (YYYY-MM-DD), else SOURCE_DATE_EPOCH, else today (UTC)."""
     if date is not None:
         try:
@@ -110,7 +110,8 @@ def _sheet_date(date: str | None) -> str:
     return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
-def _paytable_name(paytable: str | None, pays: tuple[str, ...]) -> str:
+def paytable_name(paytable: str | None, pays: tuple[str, ...]) -> str:
+    """The header's pay-table line: the --paytable file's name (or standard pays) and --pay."""
     name = Path(paytable).name if paytable is not None else "standard pays"
     return name + (f", with {', '.join(pays)}" if pays else "")
 
@@ -121,10 +122,10 @@ def _identity(
     """The header block: --title, the pay table, the version, the command line, the date."""
     return SheetIdentity(
         title=title if title is not None else "Par sheet",
-        paytable=_paytable_name(paytable, pays),
+        paytable=paytable_name(paytable, pays),
         version=package_version(),
         command=_command_line(),
-        date=_sheet_date(date),
+        date=sheet_date(date),
     )
 
 
@@ -234,7 +235,7 @@ def _write(output: str, content: bytes) -> None:
         ) from None
 
 
-class _RecordingCommand(click.Command):
+class RecordingCommand(click.Command):
     """A command that keeps its own arguments as typed, for the sheet's header."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -306,7 +307,7 @@ def _render(
     return render_html(sheet, digits, markup).encode("utf-8")
 
 
-@click.command(cls=_RecordingCommand)
+@click.command(cls=RecordingCommand)
 @built_options(keep_values=True)
 @click.option(
     "--format",

@@ -3,6 +3,10 @@
 Each study returns frozen results; :mod:`exactodds.report` lays them out.
 
 - :mod:`exactodds.studies.parsheet`: the par-sheet model, every figure of a bet's par sheet.
+- :mod:`exactodds.studies.audit`: the countability audit of a bet (house edge, effects of
+  removal, the best count found by search, the perfect-play bound, win by cut card, a verdict).
+- :mod:`exactodds.studies.design`: pay tables designed against the audit (every table in
+  ranges of pays whose exact house edge falls in a window, ranked by the best count's win).
 """
 
-__all__ = ["parsheet"]
+__all__ = ["audit", "design", "parsheet"]

@@ -28,7 +28,7 @@ from typing import Any
 from ...studies.parsheet import MissingExtraError, ParSheet
 from .render import Block, Figure, Heading, Paragraph, Table, document, package_version
 
-__all__ = ["font_files", "render_pdf", "require_fpdf"]
+__all__ = ["blocks_pdf", "font_files", "render_pdf", "require_fpdf"]
 
 _HEADING_SIZES = {1: 18, 2: 14, 3: 11}
 _TEXT_SIZE = 8
@@ -194,25 +194,41 @@ def render_pdf(
     sheet: ParSheet, digits: int = 10, figure_png: Callable[[str, str], bytes] | None = None
 ) -> bytes:
     """The par sheet as PDF bytes; *figure_png* maps ``(bet, kind)`` to a PNG of that figure."""
+    identity = sheet.identity
+    return blocks_pdf(
+        document(sheet, digits),
+        identity.title if identity else "Par sheet",
+        identity.version if identity else None,
+        identity.date if identity else None,
+        figure_png,
+    )
+
+
+def blocks_pdf(
+    blocks: Sequence[Block],
+    title: str,
+    version: str | None = None,
+    date: str | None = None,
+    figure_png: Callable[[str, str], bytes] | None = None,
+) -> bytes:
+    """Blocks (of a par sheet, an audit ...) as PDF bytes, *title* and *date* in the footer."""
     pdf_class = require_fpdf()
     regular, bold = font_files()
-    identity = sheet.identity
-    title = identity.title if identity else "Par sheet"
-    footer = f"{title} - exactodds {identity.version if identity else package_version()}"
-    if identity:
-        footer += f" - {identity.date}"
+    footer = f"{title} - exactodds {version or package_version()}"
+    if date:
+        footer += f" - {date}"
     pdf = _document_class(pdf_class, footer)(orientation="L", format="A4")
     pdf.add_font(_FONT, "", str(regular))
     pdf.add_font(_FONT, "B", str(bold))
     pdf.set_auto_page_break(auto=True, margin=14)
     pdf.set_title(title)
     pdf.set_creator(f"exactodds {package_version()}")
-    if identity:
-        pdf.set_creation_date(_creation_date(identity.date))
+    if date:
+        pdf.set_creation_date(_creation_date(date))
     pdf.add_page()
     pending_figure = False
     top = 0.0  # where the current row of figures starts
-    for unit in _units(document(sheet, digits)):
+    for unit in _units(list(blocks)):
         first = unit[0]
         if isinstance(first, Figure):
             if figure_png is None:

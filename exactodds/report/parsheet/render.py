@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import importlib.metadata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -36,6 +36,8 @@ __all__ = [
     "Heading",
     "Paragraph",
     "Table",
+    "blocks_html",
+    "blocks_markdown",
     "condition_words",
     "conditions_as_given",
     "document",
@@ -776,8 +778,15 @@ def render_markdown(
     *figure_path* maps ``(bet, kind)`` to an image path to link (for figures
     written with ``--plot DIR``); without it, figures are left out.
     """
+    return blocks_markdown(document(sheet, digits), figure_path)
+
+
+def blocks_markdown(
+    blocks: Iterable[Block], figure_path: Callable[[str, str], str] | None = None
+) -> str:
+    """Blocks (of a par sheet, an audit ...) as GitHub-flavoured Markdown."""
     lines: list[str] = []
-    for block in document(sheet, digits):
+    for block in blocks:
         if isinstance(block, Heading):
             lines += ["#" * block.level + " " + block.text, ""]
         elif isinstance(block, Paragraph):
@@ -823,9 +832,16 @@ def render_html(
     inline ``<svg>`` or an ``<img>`` with a ``data:`` URI); without it,
     figures are left out and the page needs nothing but the text.
     """
-    escape = html.escape
     heading = sheet.identity.title if sheet.identity else "Par sheet"
     title = f"{heading}: {', '.join(sheet.bets) or 'no bets'} - {sheet.shoe.describe()}"
+    return blocks_html(document(sheet, digits), title, figure_markup)
+
+
+def blocks_html(
+    blocks: Iterable[Block], title: str, figure_markup: Callable[[str, str], str] | None = None
+) -> str:
+    """Blocks (of a par sheet, an audit ...) as one self-contained HTML page titled *title*."""
+    escape = html.escape
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -836,7 +852,7 @@ def render_html(
         "</head>",
         "<body>",
     ]
-    for block in document(sheet, digits):
+    for block in blocks:
         if isinstance(block, Heading):
             anchor = f' id="{escape(block.anchor)}"' if block.anchor else ""
             parts.append(f"<h{block.level}{anchor}>{escape(block.text)}</h{block.level}>")

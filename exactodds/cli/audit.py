@@ -1,0 +1,235 @@
+"""``exactodds audit``: can a bet be beaten? The countability audit, and pay tables designed against it."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from exactodds.bets.bet import Bet
+from exactodds.cli.app import emit, flag_error
+from exactodds.cli.options import built_options
+from exactodds.cli.report import RecordingCommand
+from exactodds.errors import ExactOddsError
+from exactodds.rules import Rules
+
+#: The library's parameter names and this command's flags, for its messages.
+_FLAGS = {
+    "budget": "--budget",
+    "max_bet": "--max-bet",
+    "rounds_per_hour": "--rounds-per-hour",
+    "units_per_100_rounds": "--safe-units",
+    "money_per_hour": "--safe-per-hour",
+    "top": "--design-top",
+}
+
+
+def _progress(quiet: bool) -> Any:
+    """A bar of the audit's steps on stderr, only when stderr is a terminal."""
+    if quiet or sys.stderr is None or not sys.stderr.isatty():
+        return None
+
+    def report(done: int, total: int, step: str) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'-' * (width - filled)}] {done}/{total} {step:<40}")
+        sys.stderr.flush()
+
+    return report
+
+
+@click.command(name="audit", cls=RecordingCommand)
+@built_options(shoe=False, keep_values=True)
+@click.option("--decks", type=int, default=8, show_default=True, help="Decks in the shoe.")
+@click.option("--cut", type=int, default=14, show_default=True, help="Cards behind the cut card.")
+@click.option(
+    "--burn",
+    default="standard",
+    show_default=True,
+    metavar="standard|none|K",
+    help="The burn rule, as simulate has it.",
+)
+@click.option(
+    "--cut-first-rounds",
+    type=int,
+    default=None,
+    help="Rounds dealt when the cut card is the first card of a round (Jacobson deals 1).",
+)
+@click.option(
+    "--budget",
+    type=int,
+    default=None,
+    help="Shoes per candidate count and per simulated figure [default: 500].",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the search's shoes.")
+@click.option(
+    "--depths",
+    default="18,26",
+    show_default=True,
+    metavar="K1,K2,...",
+    help="Cards left of the exact depth tables ('none' for none).",
+)
+@click.option(
+    "--cuts",
+    default=None,
+    metavar="C1,C2,...",
+    help="Cut-card positions of the countermeasure table [default: the cut, and 1/8 to 1/2 "
+    "of the shoe].",
+)
+@click.option(
+    "--safe-units",
+    default="0.1",
+    show_default=True,
+    help="Safe below this many units per 100 rounds.",
+)
+@click.option(
+    "--safe-per-hour", default="25", show_default=True, help="Safe below this much money an hour."
+)
+@click.option(
+    "--max-bet", default="100", show_default=True, help="The table's maximum bet, in money."
+)
+@click.option(
+    "--rounds-per-hour", type=int, default=70, show_default=True, help="Rounds dealt an hour."
+)
+@click.option(
+    "--design",
+    "design_ranges",
+    multiple=True,
+    metavar="OUTCOME=LOW..HIGH",
+    help="Design pay tables: the pays OUTCOME may take (whole steps, half steps if an end is a "
+    "half). May be repeated, one per outcome.",
+)
+@click.option(
+    "--target-edge", default="5%..8%", show_default=True, help="The house-edge window of --design."
+)
+@click.option(
+    "--design-top", type=int, default=3, show_default=True, help="Tables of --design to audit."
+)
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Processes.")
+@click.option("--dask", "dask_address", metavar="ADDRESS", help="Run on a Dask scheduler.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "markdown", "html", "pdf"]),
+    default="table",
+    show_default=True,
+    help="Output format; json carries the exact fractions; markdown, html and pdf carry the "
+    "par sheet's identification header; pdf needs --output.",
+)
+@click.option("--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.")
+@click.option(
+    "--title", metavar="TEXT", help="The title in the header (default: Countability audit)."
+)
+@click.option("--date", metavar="YYYY-MM-DD", help="The header's date (default: today, UTC).")
+@click.option(
+    "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."
+)
+@click.option("--quiet", is_flag=True, help="No progress line.")
+def audit_command(
+    rules: Rules, bets: list[Bet], option_values: dict[str, Any], **options: Any
+) -> None:
+    """Can this bet be beaten? Exact edge, effects of removal, the best count found, the
+    perfect-play bound, the win by cut card and a verdict; or, with --design, every pay table
+    in ranges whose exact house edge is in a window, least vulnerable first.
+
+    Simulated figures are estimates with standard errors, on fresh shoes (seed + 1): the
+    found count's line in simulate with that seed gives them again.
+
+    \b
+    Examples:
+      exactodds audit --bets dragon7
+      exactodds audit --bets dragon7 --budget 200 --depths none --format json
+      exactodds audit --bet-file mybet.toml --decks 6 --cut 20
+      exactodds audit --bets dragon7 --design win=30..45 --target-edge 5%..8%
+    """
+    try:
+        if options["output_format"] == "pdf" and options["output"] is None:
+            raise ExactOddsError("--format pdf writes a file; give --output FILE.")
+        options["identity"] = _identity(options, option_values)
+        text = _run(rules, bets, options)
+    except ExactOddsError as error:
+        raise flag_error(error, _FLAGS) from None
+    if _progress(options["quiet"]) is not None:
+        sys.stderr.write("\n")
+    if options["output"] is None:
+        assert isinstance(text, str)
+        emit(text)
+        return
+    data = text.encode("utf-8") + b"\n" if isinstance(text, str) else text
+    try:
+        Path(options["output"]).write_bytes(data)
+    except OSError as error:
+        raise click.ClickException(
+            f"Cannot write the audit to {options['output']!r}: {error.strerror or error}."
+        ) from None
+
+
+def _identity(options: dict[str, Any], values: dict[str, Any]) -> Any:
+    """The par sheet's identification header: title, pay table, version, command, date."""
+    from exactodds.cli.report import paytable_name, sheet_date
+    from exactodds.studies.parsheet import SheetIdentity
+    from exactodds.report.parsheet.render import package_version
+
+    context = click.get_current_context()
+    arguments = context.meta.get("exactodds.report.arguments", [])
+    return SheetIdentity(
+        title=options["title"] if options["title"] is not None else "Countability audit",
+        paytable=paytable_name(values["paytable"], tuple(values["pays"])),
+        version=package_version(),
+        command=shlex.join(["exactodds", "audit", *arguments]),
+        date=sheet_date(options["date"]),
+    )
+
+
+def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:
+    from exactodds.advantage.depth import parse_depths
+    from exactodds.report.audit import audit_pdf, render_audit, render_design
+    from exactodds.simulation.dealing import DealingProcedure
+    from exactodds.studies.audit import DEFAULT_BUDGET, Thresholds, audit, parse_threshold
+    from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
+
+    if options["dask_address"] is not None and options["jobs"] != 1:
+        raise ExactOddsError("--jobs and --dask both choose where to run; give one of them.")
+    procedure = DealingProcedure(
+        decks=options["decks"],
+        cut=options["cut"],
+        burn=options["burn"],
+        cut_first_rounds=options["cut_first_rounds"],
+    )
+    budget = options["budget"] if options["budget"] is not None else DEFAULT_BUDGET
+    run = {
+        "budget": budget,
+        "seed": options["seed"],
+        "jobs": options["jobs"],
+        "dask": options["dask_address"],
+        "progress": _progress(options["quiet"]),
+    }
+    output_format, digits = options["output_format"], options["digits"]
+    if options["design_ranges"]:
+        if len(bets) != 1:
+            raise ExactOddsError("--design designs one bet's pay table; name one with --bets.")
+        ranges = [parse_pay_range(text) for text in options["design_ranges"]]
+        window = parse_edge_window(options["target_edge"])
+        design = design_paytables(
+            bets[0], ranges, window, rules, procedure, top=options["design_top"], **run
+        )
+        if output_format == "pdf":
+            raise ExactOddsError("--design writes table, json, markdown or html, not pdf.")
+        return render_design(design, output_format, digits)
+    depths_text = options["depths"].strip().lower()
+    depths = () if depths_text == "none" else parse_depths(depths_text, "--depths")
+    cuts = parse_depths(options["cuts"], "--cuts") if options["cuts"] else ()
+    thresholds = Thresholds(
+        parse_threshold(options["safe_units"], "units_per_100_rounds"),
+        parse_threshold(options["safe_per_hour"], "money_per_hour"),
+        parse_threshold(options["max_bet"], "max_bet"),
+        options["rounds_per_hour"],
+    )
+    result = audit(bets, rules, procedure, depths=depths, cuts=cuts, thresholds=thresholds, **run)
+    identity = options["identity"] if output_format in ("markdown", "html", "pdf") else None
+    if output_format == "pdf":
+        return audit_pdf(result, digits, identity)
+    return render_audit(result, output_format, digits, identity)

@@ -1,0 +1,317 @@
+"""Rendering a countability audit (:mod:`exactodds.studies.audit`) and a pay-table design.
+
+One list of blocks (headings, paragraphs, tables: the par sheet's, :mod:`.parsheet.render`)
+is written once by :func:`audit_document`; the table, Markdown and HTML formats only serialise
+it, and JSON is the result's own ``to_dict()``.  Exact figures are shown as decimals correctly
+rounded (and exactly in JSON); simulated figures are estimates, shown with their standard
+errors.
+
+>>> from exactodds.studies.design import DesignedTable, PayDesign, PayRange
+>>> from fractions import Fraction
+>>> table = DesignedTable({"win": Fraction(40), "lose": Fraction(-1)}, Fraction(1, 13),
+...     Fraction(1, 44), Fraction(37), 1.5)
+>>> design = PayDesign("dragon7", (PayRange("win", Fraction(40), Fraction(40), Fraction(1)),),
+...     (Fraction(1, 20), Fraction(2, 25)), 1, 0, (table,))
+>>> print(render_design(design, "table", 4).splitlines()[0])
+Pay tables for dragon7 with a house edge from 5.00% to 8.00%: 1 of 1 priced, 0 audited.
+>>> render_design(design, "csv", 4)
+Traceback (most recent call last):
+...
+exactodds.errors.ExactOddsError: Format 'csv' is not valid for an audit; use table, json, markdown or html.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from tabulate import tabulate
+
+from exactodds.errors import ExactOddsError
+from exactodds.numbers import decimal_string, fraction_string, percent_string
+from exactodds.studies.parsheet import SheetIdentity
+from exactodds.report.parsheet.render import (
+    Block,
+    Heading,
+    Paragraph,
+    Table,
+    blocks_html,
+    blocks_markdown,
+)
+from exactodds.simulation.dealing import DealingProcedure
+from exactodds.studies.audit import Audit, BetAudit, Estimate
+from exactodds.studies.design import PayDesign
+
+__all__ = [
+    "AUDIT_FORMATS",
+    "audit_document",
+    "audit_pdf",
+    "identity_table",
+    "render_audit",
+    "render_design",
+]
+
+#: The formats of ``exactodds audit --format``.
+AUDIT_FORMATS = ("table", "json", "markdown", "html")
+
+
+def _estimate(estimate: Estimate, digits: int) -> str:
+    if estimate.mean is None:
+        return "-"
+    error = "" if estimate.stderr is None else f" ± {estimate.stderr:.{digits}f}"
+    return f"{estimate.mean:.{digits}f}{error}"
+
+
+def _float(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _simulate_options(procedure: DealingProcedure) -> str:
+    """The dealing as ``simulate``'s options."""
+    words = [f"--decks {procedure.decks}", f"--cut {procedure.cut}"]
+    if procedure.burn != "standard":
+        words.append(f"--burn {procedure.burn}")
+    if procedure.after_cut != 1:
+        words.append(f"--after-cut {procedure.after_cut}")
+    if procedure.cut_first_rounds != procedure.after_cut + 1:
+        words.append(f"--cut-first-rounds {procedure.cut_first_rounds}")
+    return " ".join(words)
+
+
+def _bet_blocks(result: BetAudit, procedure: DealingProcedure, digits: int) -> Iterator[Block]:
+    name = result.name
+    count = result.count
+    yield Heading(2, name, anchor=name)
+    yield Paragraph(result.verdict)
+    pays = ", ".join(f"{outcome} {fraction_string(pay)}" for outcome, pay in result.pays.items())
+    yield Table(
+        f"{name}-figures",
+        ("Figure", "Value"),
+        (
+            ("Pays", pays),
+            ("House edge", percent_string(result.house_edge, digits)),
+            ("Standard deviation", result.standard_deviation(digits)),
+            ("Hit frequency", percent_string(result.hit_frequency, digits)),
+        ),
+        (False, True),
+    )
+    yield Table(
+        f"{name}-removal",
+        ("Rank", "Effect of removal"),
+        tuple(
+            (rank, "-" if effect is None else decimal_string(effect, digits + 4))
+            for rank, effect in result.eor.items()
+        ),
+        (False, True),
+    )
+    yield Heading(3, "Best count found")
+    yield Table(
+        f"{name}-count",
+        ("Figure", "Value"),
+        (
+            ("Tags (A 2 3 4 5 6 7 8 9 T)", " ".join(f"{tag:+d}" for tag in count.tags)),
+            ("Trigger (true count at least)", fraction_string(count.trigger)),
+            ("Betting correlation", count.betting_correlation or "-"),
+            ("Frequency of bets", _float(count.frequency, digits)),
+            ("Average edge when betting", _float(count.average_edge, digits)),
+            ("Units per 100 rounds", _estimate(count.units_per_100_rounds, digits)),
+            ("DI", _estimate(count.di, digits)),
+            ("N0 (rounds)", _float(count.n0_rounds, 0)),
+            ("Perfect play, units per 100 rounds", _estimate(result.perfect_play, digits)),
+        ),
+        (False, True),
+    )
+    yield Paragraph(
+        f"Found among {count.candidates} candidates on {count.shoes} shoes (seed "
+        f"{count.seed - 1}); simulated on {count.shoes} fresh shoes (seed {count.seed}), as "
+        f"exactodds simulate {_simulate_options(procedure)} --shoes {count.shoes} --seed "
+        f"{count.seed} --bets {name} --play {name}={count.strategy} gives them, at the same rules."
+    )
+    if result.depth:
+        yield Heading(3, "Perfect play by depth (exact)")
+        yield Table(
+            f"{name}-depth",
+            ("Cards left", "P(EV > 0)", "Value per round"),
+            tuple(
+                (
+                    str(row.cards),
+                    decimal_string(row.positive_probability, digits),
+                    decimal_string(row.value, digits),
+                )
+                for row in result.depth
+            ),
+            (True, True, True),
+        )
+    elif result.depth_note:
+        yield Paragraph(f"Depth tables: {result.depth_note}")
+    yield Heading(3, "Win by cut card")
+    yield Table(
+        f"{name}-cut",
+        ("Cards behind the cut card", "Units per 100 rounds"),
+        tuple((str(row.cut), _estimate(row.units_per_100_rounds, digits)) for row in result.by_cut),
+        (True, True),
+    )
+    safe = (
+        f"From {result.safe_cut} cards behind the cut card on, the count wins less than the "
+        "threshold."
+        if result.safe_cut is not None
+        else "No cut card listed brings the count's win below the threshold."
+    )
+    yield Paragraph(safe)
+
+
+def identity_table(identity: SheetIdentity) -> Table:
+    """The identification header, as the par sheet prints it."""
+    return Table(
+        "identity",
+        ("Item", "Value"),
+        (
+            ("Game", identity.title),
+            ("Pay table", identity.paytable),
+            ("Date", identity.date),
+            ("exactodds version", identity.version),
+            ("Command", identity.command),
+        ),
+        (False, False),
+    )
+
+
+def audit_document(
+    result: Audit, digits: int = 4, identity: SheetIdentity | None = None
+) -> list[Block]:
+    """The audit as blocks: what every format but JSON shows (*identity*: the header)."""
+    thresholds = result.thresholds
+    blocks: list[Block] = [
+        Heading(1, identity.title if identity else "Countability audit", anchor="top"),
+        *([identity_table(identity)] if identity else []),
+        Paragraph(f"Rules: {result.rules.describe()}"),
+        Paragraph(f"Dealing: {result.procedure.describe()}"),
+        Paragraph(
+            f"Budget: {result.budget} shoes per candidate, seed {result.seed}. Thresholds: "
+            f"{fraction_string(thresholds.units_per_100_rounds)} units per 100 rounds, "
+            f"{fraction_string(thresholds.money_per_hour)} an hour betting "
+            f"{fraction_string(thresholds.max_bet)} at {thresholds.rounds_per_hour} rounds an "
+            "hour. Simulated figures are estimates (mean ± standard error)."
+        ),
+    ]
+    for bet in result.bets.values():
+        blocks.extend(_bet_blocks(bet, result.procedure, digits))
+    return blocks
+
+
+def _text(blocks: list[Block]) -> str:
+    lines: list[str] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            lines += [block.text, "=" * len(block.text) if block.level < 3 else ""]
+        elif isinstance(block, Paragraph):
+            lines += [block.text, ""]
+        elif isinstance(block, Table):
+            align = ["right" if numeric else "left" for numeric in block.numeric]
+            lines += [
+                tabulate(
+                    block.rows,
+                    block.headers,
+                    tablefmt="simple",
+                    colalign=align,
+                    disable_numparse=True,
+                ),
+                "",
+            ]
+    return "\n".join(line for line in lines).rstrip("\n")
+
+
+def _check(output_format: str) -> None:
+    if output_format not in AUDIT_FORMATS:
+        raise ExactOddsError(
+            f"Format {output_format!r} is not valid for an audit; use table, json, markdown or "
+            "html."
+        )
+
+
+def render_audit(
+    result: Audit,
+    output_format: str = "table",
+    digits: int = 4,
+    identity: SheetIdentity | None = None,
+) -> str:
+    """The audit in *output_format* (see :data:`AUDIT_FORMATS`; PDF is :func:`audit_pdf`)."""
+    _check(output_format)
+    if output_format == "json":
+        return json.dumps(result.to_dict(), indent=2)
+    blocks = audit_document(result, digits, identity)
+    if output_format == "markdown":
+        return blocks_markdown(blocks).rstrip("\n")
+    if output_format == "html":
+        return blocks_html(blocks, "Countability audit: " + ", ".join(result.bets)).rstrip("\n")
+    return _text(blocks)
+
+
+def audit_pdf(result: Audit, digits: int = 4, identity: SheetIdentity | None = None) -> bytes:
+    """The audit as PDF bytes, the par sheet's layout (the ``report`` extra: fpdf2)."""
+    from exactodds.report.parsheet.pdf import blocks_pdf
+
+    return blocks_pdf(
+        audit_document(result, digits, identity),
+        identity.title if identity else "Countability audit",
+        identity.version if identity else None,
+        identity.date if identity else None,
+    )
+
+
+def design_document(design: PayDesign, digits: int = 4) -> list[Block]:
+    """The design as blocks."""
+    low, high = design.window
+    rows = []
+    for table in design.tables:
+        units = table.units_per_100_rounds
+        rows.append(
+            (
+                ", ".join(
+                    f"{outcome} {fraction_string(pay)}" for outcome, pay in table.pays.items()
+                ),
+                percent_string(table.house_edge, digits),
+                percent_string(table.hit_frequency, digits),
+                table.volatility_index(digits),
+                f"{table.removal_index:.{digits}f}",
+                "-" if units is None else _estimate(units, digits),
+            )
+        )
+    return [
+        Heading(1, "Pay-table design", anchor="top"),
+        Paragraph(
+            f"Pay tables for {design.bet} with a house edge from {percent_string(low, 2)} to "
+            f"{percent_string(high, 2)}: {len(design.tables)} of {design.priced} priced, "
+            f"{design.audited} audited."
+        ),
+        Table(
+            f"{design.bet}-design",
+            (
+                "Pays",
+                "House edge",
+                "Hit frequency",
+                "VI (90%)",
+                "Removal index",
+                "Count's units per 100 rounds",
+            ),
+            tuple(rows),
+            (False, True, True, True, True, True),
+        ),
+        Paragraph(
+            "Best first: the audited tables (least won by their best count first), then the "
+            "others by removal index (how far one card moves the EV against the house edge)."
+        ),
+    ]
+
+
+def render_design(design: PayDesign, output_format: str = "table", digits: int = 4) -> str:
+    """The design in *output_format* (see :data:`AUDIT_FORMATS`)."""
+    _check(output_format)
+    if output_format == "json":
+        return json.dumps(design.to_dict(), indent=2)
+    blocks = design_document(design, digits)
+    if output_format == "markdown":
+        return blocks_markdown(blocks).rstrip("\n")
+    if output_format == "html":
+        return blocks_html(blocks, f"Pay-table design: {design.bet}").rstrip("\n")
+    return _text(blocks[1:])

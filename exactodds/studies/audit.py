@@ -1,0 +1,745 @@
+"""The countability audit: can a bet be beaten, by how much, and what cut card makes it safe?
+
+:func:`audit` assembles, for each bet, what a consultant's report on a side bet holds
+(Jacobson's baccarat side-bet catalogue is the model):
+
+* off the top: the exact house edge, standard deviation and hit frequency
+  (:func:`~exactodds.analysis.single.analyze`);
+* the exact effect of removal of each rank
+  (:func:`~exactodds.analysis.removal.effect_of_removal`);
+* **the best count, found rather than typed**: balanced integer tags of level 1 to 3, started
+  from the scaled effects of removal (:meth:`~exactodds.analysis.removal.EffectOfRemoval.linear_count`)
+  and improved by local search (moves that keep the count balanced), each candidate scored by
+  its win per 100 rounds at its best trigger, with the exact-EV estimator, on the same
+  ``budget`` shoes (seed ``seed``) so that candidates are told apart by their real difference;
+* the found count's figures simulated on *fresh* shoes (seed ``seed + 1``, so the search's
+  choice does not flatter them) by :func:`~exactodds.simulation.run.simulate` itself: a
+  ``simulate`` run with the same tags, trigger and seed gives the same figures;
+* the perfect-play bound: the exact depth-table value at feasible depths
+  (:func:`~exactodds.advantage.depth.depth_table`, value bets) and simulated perfect play;
+* the countermeasure: the count's win per 100 rounds by cut-card position, and the deepest
+  cut (fewest cards behind the cut card) from which on it stays below the threshold;
+* a verdict, one sentence, on the thresholds stated in :class:`Thresholds`.
+
+The simulated figures are estimates (floats, each with its standard error); the house edge,
+effects of removal and depth values are exact fractions.
+
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.simulation.dealing import DealingProcedure
+>>> found = audit(select_bets("dragon7"), procedure=DealingProcedure(decks=1, cut=10),
+...               budget=20, depths=(), cuts=(10,))
+>>> found.bets["dragon7"].house_edge
+Fraction(3857697, 50896300)
+>>> found.bets["dragon7"].count.level in (1, 2, 3)
+True
+>>> audit(select_bets("dragon7"), budget=0)
+Traceback (most recent call last):
+...
+exactodds.studies.audit.AuditError: budget 0 is not valid; use a whole number of shoes of at least 1.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from exactodds.analysis.removal import EffectOfRemoval, effect_of_removal
+from exactodds.analysis.single import analyze
+from exactodds.bets.bet import Bet, bets_given
+from exactodds.errors import ExactOddsError, quoted
+from exactodds.numbers import fraction_string, parse_number, square_root_decimal_string
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
+from exactodds.simulation.dealing import DealingProcedure
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "LEVELS",
+    "Audit",
+    "AuditError",
+    "BetAudit",
+    "CutRow",
+    "DepthValue",
+    "Estimate",
+    "FoundCount",
+    "Progress",
+    "Thresholds",
+    "audit",
+    "count_search",
+    "counted_progress",
+    "depth_rows",
+    "found_count",
+    "require_budget",
+]
+
+#: Shoes per candidate by default: one bet's audit in at most 5 minutes on two cores
+#: (benchmarks/bench_audit.py measures it).
+DEFAULT_BUDGET = 500
+#: Levels of the counts searched: the largest tag, in absolute value.
+LEVELS = (1, 2, 3)
+#: Most rounds of local search per level (each tries every balanced one-step move).
+_SEARCH_STEPS = 12
+#: Trigger grid: true counts in steps of 1/2 (Jacobson's triggers are whole or half counts).
+_TRIGGER_STEPS = 2
+#: The ten count groups: A 2 ... 9 and the four ten-valued ranks together.
+_GROUP_WEIGHTS = (1, 1, 1, 1, 1, 1, 1, 1, 1, 4)
+#: Progress callback: (step done, steps in all, what is running).
+Progress = Callable[[int, int, str], None]
+
+
+class AuditError(ExactOddsError):
+    """An audit that cannot be made: bad settings, or a bet no count can track."""
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """What counts as safe: win per 100 rounds, and money per hour at a max bet and pace.
+
+    >>> Thresholds().hourly(1.0)  # 1 unit per 100 rounds: 0.7 max bets an hour
+    70.0
+    >>> Thresholds(max_bet=Fraction(0))
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: max_bet 0 is not valid; use a positive amount of money.
+    """
+
+    units_per_100_rounds: Fraction = Fraction(1, 10)
+    money_per_hour: Fraction = Fraction(25)
+    max_bet: Fraction = Fraction(100)
+    rounds_per_hour: int = 70
+
+    def __post_init__(self) -> None:
+        for name in ("units_per_100_rounds", "money_per_hour", "max_bet"):
+            value = getattr(self, name)
+            if value <= 0:
+                raise AuditError(
+                    f"{name} {fraction_string(value)} is not valid; use a positive "
+                    + ("amount of money." if name != "units_per_100_rounds" else "number of units.")
+                )
+        if isinstance(self.rounds_per_hour, bool) or self.rounds_per_hour < 1:
+            raise AuditError(
+                f"rounds_per_hour {self.rounds_per_hour!r} is not valid; use a whole number of "
+                "at least 1."
+            )
+
+    def hourly(self, units_per_100_rounds: float) -> float:
+        """Money won per hour betting ``max_bet`` at each trigger (a float: an estimate)."""
+        return units_per_100_rounds / 100 * self.rounds_per_hour * float(self.max_bet)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The thresholds as the JSON contract prints them."""
+        return {
+            "units_per_100_rounds": fraction_string(self.units_per_100_rounds),
+            "money_per_hour": fraction_string(self.money_per_hour),
+            "max_bet": fraction_string(self.max_bet),
+            "rounds_per_hour": self.rounds_per_hour,
+        }
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A simulated figure: its mean and standard error (floats: an estimate)."""
+
+    mean: float | None
+    stderr: float | None
+
+    def to_dict(self) -> dict[str, float | None]:
+        """``{"mean": ..., "stderr": ...}``."""
+        return {"mean": self.mean, "stderr": self.stderr}
+
+
+@dataclass(frozen=True)
+class FoundCount:
+    """The best count the search found, and its figures simulated on fresh shoes.
+
+    ``tags`` are ten integers (A 2 ... 9 T); ``trigger`` is the true count at which to bet;
+    ``search_units_per_100_rounds`` is its score on the search's shoes (seed ``seed - 1``).
+    """
+
+    tags: tuple[int, ...]
+    trigger: Fraction
+    betting_correlation: str | None
+    frequency: float
+    average_edge: float | None
+    units_per_100_rounds: Estimate
+    units_per_shoe: Estimate
+    di: Estimate
+    n0_rounds: float | None
+    seed: int
+    shoes: int
+    search_units_per_100_rounds: float
+    candidates: int
+
+    @property
+    def level(self) -> int:
+        """The largest tag in absolute value."""
+        return max(abs(tag) for tag in self.tags)
+
+    @property
+    def strategy(self) -> str:
+        """The ``simulate --play`` spelling of this count."""
+        tags = ",".join(str(tag) for tag in self.tags)
+        return f"count:{tags}:{fraction_string(self.trigger)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``count`` object of the JSON contract."""
+        return {
+            "tags": list(self.tags),
+            "trigger": fraction_string(self.trigger),
+            "betting_correlation": self.betting_correlation,
+            "frequency": self.frequency,
+            "average_edge": self.average_edge,
+            "units_per_100_rounds": self.units_per_100_rounds.to_dict(),
+            "units_per_shoe": self.units_per_shoe.to_dict(),
+            "di": self.di.to_dict(),
+            "n0_rounds": self.n0_rounds,
+            "level": self.level,
+            "play": self.strategy,
+            "seed": self.seed,
+            "shoes": self.shoes,
+            "search": {
+                "candidates": self.candidates,
+                "units_per_100_rounds": self.search_units_per_100_rounds,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class CutRow:
+    """The found count's win per 100 rounds with the cut card *cut* cards from the back."""
+
+    cut: int
+    units_per_100_rounds: Estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"cut": ..., "units_per_100_rounds": {...}}``."""
+        return {"cut": self.cut, "units_per_100_rounds": self.units_per_100_rounds.to_dict()}
+
+
+@dataclass(frozen=True)
+class DepthValue:
+    """The exact depth-table figures of one bet at *cards* cards left."""
+
+    cards: int
+    positive_probability: Fraction
+    value: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"cards", "positive_probability", "value"}``, the figures as "n/d"."""
+        return {
+            "cards": self.cards,
+            "positive_probability": fraction_string(self.positive_probability),
+            "value": fraction_string(self.value),
+        }
+
+
+@dataclass(frozen=True)
+class BetAudit:
+    """One bet's audit (see the module docstring for what each part is)."""
+
+    name: str
+    pays: Mapping[str, Fraction]
+    house_edge: Fraction
+    variance: Fraction
+    hit_frequency: Fraction
+    eor: Mapping[str, Fraction | None]
+    count: FoundCount
+    depth: tuple[DepthValue, ...]
+    depth_note: str | None
+    perfect_play: Estimate
+    by_cut: tuple[CutRow, ...]
+    safe_cut: int | None
+    vulnerable: bool
+    verdict: str
+
+    def standard_deviation(self, digits: int = 4) -> str:
+        """The standard deviation off the top, correctly rounded."""
+        return square_root_decimal_string(self.variance, digits)
+
+    def to_dict(self) -> dict[str, Any]:
+        """One ``bets.NAME`` entry of the JSON contract."""
+        return {
+            "pays": {outcome: fraction_string(pay) for outcome, pay in self.pays.items()},
+            "house_edge": fraction_string(self.house_edge),
+            "standard_deviation": self.standard_deviation(6),
+            "hit_frequency": fraction_string(self.hit_frequency),
+            "eor": {
+                rank: None if effect is None else fraction_string(effect)
+                for rank, effect in self.eor.items()
+            },
+            "count": self.count.to_dict(),
+            "depth": [row.to_dict() for row in self.depth],
+            "depth_note": self.depth_note,
+            "perfect_play": {"units_per_100_rounds": self.perfect_play.to_dict()},
+            "by_cut": [row.to_dict() for row in self.by_cut],
+            "safe_cut": self.safe_cut,
+            "vulnerable": self.vulnerable,
+            "verdict": self.verdict,
+        }
+
+
+@dataclass(frozen=True)
+class Audit:
+    """Every bet's audit, and what it was made at."""
+
+    rules: Rules
+    procedure: DealingProcedure
+    budget: int
+    seed: int
+    thresholds: Thresholds
+    bets: Mapping[str, BetAudit]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``exactodds audit --format json``."""
+        return {
+            "rules": self.rules.describe(),
+            "procedure": self.procedure.as_dict(),
+            "budget": self.budget,
+            "seed": self.seed,
+            "thresholds": self.thresholds.to_dict(),
+            "estimates": "simulated figures are floats with standard errors; the house edge, "
+            "eor and depth values are exact",
+            "bets": {name: result.to_dict() for name, result in self.bets.items()},
+        }
+
+
+# The search's shoes ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchShoes:
+    """What a counter needs of every round of the search's shoes, as flat arrays.
+
+    ``seen`` is rounds x 10 (cards of each count group seen before the round), ``unseen`` the
+    cards not seen, ``ev`` the round's exact EV as a float (the search only ranks candidates;
+    every reported figure is re-simulated).
+    """
+
+    seen: npt.NDArray[np.int64]
+    unseen: npt.NDArray[np.int64]
+    ev: npt.NDArray[np.float64]
+    shoes: int
+
+    @property
+    def rounds(self) -> int:
+        """Rounds dealt."""
+        return len(self.unseen)
+
+
+def search_shoes(
+    bet: Bet, rules: Rules, procedure: DealingProcedure, shoes: int, seed: int
+) -> SearchShoes:
+    """Deal *shoes* shoes as :func:`~exactodds.simulation.run.simulate` would (seed, shoe
+    numbers), keeping every round's seen cards and exact EV for *bet*."""
+    from exactodds.simulation.block import prepare
+    from exactodds.simulation.dealing import deal_block
+    from exactodds.simulation.evaluate import exact_expected_values
+    from exactodds.simulation.pairs import pair_expected_values
+
+    prepared = prepare(rules, (bet,))
+    seen, unseen, ev = [], [], []
+    for first in range(0, shoes, 64):
+        block = deal_block(procedure, rules.tableau, seed, first, min(64, shoes - first))
+        values = pair_expected_values(
+            prepared.analyzer.bets, block.known, prepared.analyzer.routes()
+        ) or exact_expected_values(prepared.analyzer, block.known, bet.needs_suits)
+        ranks = (procedure.decks - block.known).reshape(-1, 13, 4).sum(axis=2)
+        seen.append(np.column_stack([ranks[:, :9], ranks[:, 9:].sum(axis=1)]))
+        unseen.append(block.known.sum(axis=1))
+        ev.append(values.floats()[:, 0])
+    return SearchShoes(
+        np.concatenate(seen).astype(np.int64),
+        np.concatenate(unseen).astype(np.int64),
+        np.concatenate(ev),
+        shoes,
+    )
+
+
+def score(tags: Sequence[int], dealt: SearchShoes) -> tuple[float, Fraction]:
+    """The best win per 100 rounds of *tags* over the trigger grid, and that trigger.
+
+    The true count's half-steps ``floor(2 * 52 * running / unseen)`` are exact integers, so
+    "true count >= k/2" is decided exactly; the EVs summed are floats (a ranking only).
+    """
+    running = dealt.seen @ np.asarray(tags, dtype=np.int64)
+    steps = (_TRIGGER_STEPS * 52 * running) // dealt.unseen
+    low = int(steps.min())
+    totals = np.bincount(steps - low, weights=dealt.ev)
+    from_top = np.cumsum(totals[::-1])[::-1]  # EV summed over rounds at or above each step
+    best = int(np.argmax(from_top))
+    if from_top[best] <= 0:
+        return 0.0, Fraction(low + len(totals), _TRIGGER_STEPS)  # never worth betting
+    return 100 * float(from_top[best]) / dealt.rounds, Fraction(low + best, _TRIGGER_STEPS)
+
+
+def _balanced_moves(level: int) -> list[tuple[int, ...]]:
+    """One-step changes of the ten tags that keep the count balanced (weights 1 ... 1, 4)."""
+    moves = []
+    for up, down in itertools.permutations(range(9), 2):
+        move = [0] * 10
+        move[up], move[down] = 1, -1
+        moves.append(tuple(move))
+    for sign in (1, -1):
+        for pair in itertools.combinations(range(9), 2):
+            move = [0] * 10
+            move[9] = sign
+            for index in pair:
+                move[index] = -2 * sign
+            moves.append(tuple(move))
+        for index in range(9):
+            move = [0] * 10
+            move[9], move[index] = sign, -4 * sign
+            moves.append(tuple(move))
+    return moves
+
+
+def _local_search(
+    start: tuple[int, ...], level: int, dealt: SearchShoes
+) -> tuple[tuple[int, ...], float, Fraction, int]:
+    """Hill-climb from *start* over balanced moves within +-*level*: (tags, score, trigger, tried)."""
+    best = start
+    best_score, best_trigger = score(start, dealt)
+    tried = 1
+    moves = _balanced_moves(level)
+    for _ in range(_SEARCH_STEPS):
+        improved = False
+        for move in moves:
+            candidate = tuple(tag + step for tag, step in zip(best, move, strict=True))
+            if max(abs(tag) for tag in candidate) > level or not any(candidate):
+                continue
+            tried += 1
+            value, trigger = score(candidate, dealt)
+            if value > best_score + 1e-12:
+                best, best_score, best_trigger, improved = candidate, value, trigger, True
+        if not improved:
+            break
+    return best, best_score, best_trigger, tried
+
+
+def _ten_tags(tags: Mapping[str, int]) -> tuple[int, ...]:
+    symbols = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+    return tuple(tags.get(symbol, 0) for symbol in symbols)
+
+
+def count_search(
+    name: str,
+    removal: EffectOfRemoval,
+    dealt: SearchShoes,
+    levels: Iterable[int] = LEVELS,
+) -> tuple[tuple[int, ...], Fraction, float, int]:
+    """The best balanced count of the *levels* for bet *name*: (tags, trigger, score, tried).
+
+    Each level starts from the effects of removal scaled to that level and balanced
+    (:meth:`~exactodds.analysis.removal.EffectOfRemoval.linear_count`), then climbs; a higher
+    level wins only if it scores strictly more.
+    """
+    best: tuple[tuple[int, ...], Fraction, float] | None = None
+    tried = 0
+    for level in levels:
+        count = removal.linear_count(name, level)
+        if count.correlation is None:
+            raise AuditError(
+                f"Bet {quoted(name)} has no effect of removal on this shoe (every rank's is 0), "
+                "so no count can track it."
+            )
+        start = _ten_tags(count.tags)
+        if not count.balanced or not any(start):
+            continue
+        tags, value, trigger, steps = _local_search(start, level, dealt)
+        tried += steps
+        if best is None or value > best[2] + 1e-12:
+            best = (tags, trigger, value)
+    if best is None:
+        raise AuditError(
+            f"Bet {quoted(name)} has no balanced count on this shoe; its effects of removal "
+            "cannot be balanced with tags of level 1 to 3."
+        )
+    return best[0], best[1], best[2], tried
+
+
+# Simulated figures ---------------------------------------------------------------------
+
+
+def _bet_figures(result: Any, name: str) -> dict[str, Any]:
+    data: dict[str, Any] = result.as_dict()["bets"][name]
+    return data
+
+
+def _estimate(data: Mapping[str, Any] | None) -> Estimate:
+    if not data:
+        return Estimate(None, None)
+    return Estimate(data.get("mean"), data.get("stderr"))
+
+
+def _simulated(
+    bet: Bet,
+    rules: Rules,
+    procedure: DealingProcedure,
+    strategy: Any,
+    shoes: int,
+    seed: int,
+    run: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A ``simulate`` run of *bet* with *strategy*: its JSON figures."""
+    from exactodds.simulation.run import simulate
+    from exactodds.simulation.study import Simulation
+
+    study = Simulation.of(shoes, seed, rules, [bet], {bet.name: strategy}, procedure)
+    return _bet_figures(simulate(study, **run), bet.name)
+
+
+def _tags13(tags: Sequence[int]) -> tuple[int, ...]:
+    return (*tags, tags[9], tags[9], tags[9])
+
+
+def depth_rows(
+    bet: Bet, shoe: Shoe, rules: Rules, depths: Sequence[int], run: Mapping[str, Any]
+) -> tuple[tuple[DepthValue, ...], str | None]:
+    """The exact depth-table value of *bet* at *depths*, or none and a note why not.
+
+    Every bet is asked of :func:`~exactodds.advantage.depth.depth_table`; its refusal of pair
+    and suited bets (today's) becomes the note, so that once it takes them they get rows.
+    """
+    from exactodds.advantage.depth import DepthError, depth_table, value_level_bets
+
+    if not depths:
+        return (), "No depths were asked for."
+    try:
+        table = depth_table(
+            shoe.without_suits(), rules, [bet], depths, 0, run.get("jobs", 1), run.get("dask")
+        )
+    except DepthError as error:
+        # depth_table refuses pair and suited bets (before any work) until it can take them.
+        if not value_level_bets([bet])[0]:
+            return (), "Depth tables are not yet available for pair and suited bets."
+        return (), str(error)
+    return (
+        tuple(
+            DepthValue(row.cards, row.bets[bet.name].positive_probability, row.bets[bet.name].value)
+            for row in table.rows
+        ),
+        None,
+    )
+
+
+def _safe_cut(rows: Sequence[CutRow], threshold: Fraction) -> int | None:
+    """The fewest cards behind the cut card from which on every listed cut is below *threshold*."""
+    safe = None
+    for row in sorted(rows, key=lambda row: -row.cut):
+        mean = row.units_per_100_rounds.mean
+        if mean is None or mean >= threshold:
+            break
+        safe = row.cut
+    return safe
+
+
+def _verdict(name: str, count: FoundCount, thresholds: Thresholds) -> tuple[bool, str]:
+    units = count.units_per_100_rounds
+    mean = units.mean or 0.0
+    stderr = units.stderr or 0.0
+    money = thresholds.hourly(mean)
+    vulnerable = mean >= thresholds.units_per_100_rounds or money >= thresholds.money_per_hour
+    pace = (
+        f"{money:,.2f} an hour betting {fraction_string(thresholds.max_bet)} at "
+        f"{thresholds.rounds_per_hour} rounds an hour"
+    )
+    limits = (
+        f"the thresholds {fraction_string(thresholds.units_per_100_rounds)} units per 100 rounds "
+        f"and {fraction_string(thresholds.money_per_hour)} an hour"
+    )
+    word = "can be beaten" if vulnerable else "is safe"
+    relation = "at or above one of" if vulnerable else "below"
+    return vulnerable, (
+        f"{name} {word}: its best count wins {mean:.3f} units per 100 rounds (standard error "
+        f"{stderr:.3f}), {pace}, {relation} {limits}."
+    )
+
+
+# The audit -----------------------------------------------------------------------------
+
+
+def require_budget(budget: int) -> int:
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise AuditError(
+            f"budget {budget!r} is not valid; use a whole number of shoes of at least 1."
+        )
+    return budget
+
+
+def default_cuts(procedure: DealingProcedure) -> tuple[int, ...]:
+    """The dealing's own cut, and cuts an eighth, a quarter, three eighths and half the shoe
+    from the back, where the shoe allows them.
+
+    >>> default_cuts(DealingProcedure())
+    (14, 52, 104, 156, 208)
+    """
+    deepest = procedure.cards - procedure.most_burned - 6
+    cuts = {procedure.cut} | {procedure.cards * share // 8 for share in (1, 2, 3, 4)}
+    return tuple(sorted(cut for cut in cuts if 0 <= cut <= deepest))
+
+
+def found_count(
+    bet: Bet,
+    rules: Rules,
+    procedure: DealingProcedure,
+    removal: EffectOfRemoval,
+    budget: int,
+    seed: int,
+    run: Mapping[str, Any],
+) -> FoundCount:
+    """Search on seed *seed*'s shoes, then simulate the winner on seed ``seed + 1``'s."""
+    from exactodds.simulation.strategies import Count
+
+    dealt = search_shoes(bet, rules, procedure, budget, seed)
+    tags, trigger, searched, tried = count_search(bet.name, removal, dealt)
+    figures = _simulated(
+        bet, rules, procedure, Count(_tags13(tags), trigger), budget, seed + 1, run
+    )
+    correlation = removal.betting_correlation(bet.name, dict(zip("A23456789T", tags, strict=True)))
+    n0 = figures.get("n0_rounds") or {}
+    return FoundCount(
+        tags,
+        trigger,
+        correlation.decimal(3) if correlation.defined else None,
+        figures["frequency"],
+        figures["average_edge"],
+        _estimate(figures["units_per_100_rounds"]["exact_ev"]),
+        _estimate(figures["units_per_shoe"]["exact_ev"]),
+        _estimate(figures.get("di")),
+        n0.get("mean"),
+        seed + 1,
+        budget,
+        searched,
+        tried,
+    )
+
+
+def audit_bet(
+    bet: Bet,
+    rules: Rules,
+    procedure: DealingProcedure,
+    settings: Mapping[str, Any],
+    run: Mapping[str, Any],
+    progress: Callable[[str], None],
+) -> BetAudit:
+    """One bet's audit (see :func:`audit` for *settings*)."""
+    from exactodds.simulation.strategies import Count, Perfect
+
+    shoe = Shoe.standard(procedure.decks)
+    budget, seed = settings["budget"], settings["seed"]
+    thresholds: Thresholds = settings["thresholds"]
+    progress(f"{bet.name}: exact figures")
+    priced = analyze(shoe, rules, [bet]).bets[bet.name]
+    removal = effect_of_removal(shoe, rules, [bet])
+    progress(f"{bet.name}: count search")
+    count = found_count(bet, rules, procedure, removal, budget, seed, run)
+    progress(f"{bet.name}: perfect play")
+    perfect = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run)
+    progress(f"{bet.name}: depth tables")
+    depth, note = depth_rows(bet, shoe, rules, settings["depths"], run)
+    strategy = Count(_tags13(count.tags), count.trigger)
+    rows = []
+    for cut in settings["cuts"] or default_cuts(procedure):
+        if cut == procedure.cut:  # the found count's own run
+            rows.append(CutRow(cut, count.units_per_100_rounds))
+            continue
+        progress(f"{bet.name}: cut {cut}")
+        figures = _simulated(
+            bet, rules, replace(procedure, cut=cut), strategy, budget, seed + 1, run
+        )
+        rows.append(CutRow(cut, _estimate(figures["units_per_100_rounds"]["exact_ev"])))
+    vulnerable, verdict = _verdict(bet.name, count, thresholds)
+    return BetAudit(
+        bet.name,
+        dict(bet.pay_table),
+        priced.house_edge,
+        priced.variance,
+        priced.win_probability,
+        removal.effects[bet.name],
+        count,
+        depth,
+        note,
+        _estimate(perfect["units_per_100_rounds"]["exact_ev"]),
+        tuple(rows),
+        _safe_cut(rows, thresholds.units_per_100_rounds),
+        vulnerable,
+        verdict,
+    )
+
+
+def _steps(procedure: DealingProcedure, cuts: Sequence[int]) -> int:
+    """Steps of one bet's audit: exact figures, search, perfect play, depth, each other cut."""
+    return 4 + sum(cut != procedure.cut for cut in (cuts or default_cuts(procedure)))
+
+
+def counted_progress(progress: Progress | None, total: int) -> Callable[[str], None]:
+    """A step callback that tells *progress* how many of *total* steps are done."""
+    done = itertools.count()
+
+    def tell(step: str) -> None:
+        if progress is not None:
+            progress(min(next(done), total), total, step)
+
+    return tell
+
+
+def audit(
+    bets: Iterable[Bet] | None = None,
+    rules: Rules | None = None,
+    procedure: DealingProcedure | None = None,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    seed: int = 1,
+    depths: Sequence[int] = (18, 26),
+    cuts: Sequence[int] = (),
+    thresholds: Thresholds | None = None,
+    jobs: int = 1,
+    dask: Any = None,
+    progress: Progress | None = None,
+) -> Audit:
+    """The countability audit of each of *bets* at *rules* and the dealing *procedure*.
+
+    *budget* is the shoes per candidate count (and per simulated figure); *seed* the search's
+    shoes (the figures are simulated on ``seed + 1``'s); *depths* the cards left of the exact
+    depth tables; *cuts* the cut-card positions of the countermeasure table (by default
+    :func:`default_cuts`); *jobs* and *dask* where the simulations run; *progress* is told
+    what runs: ``progress(steps done, steps in all, what runs now)``.
+    """
+    rules = Rules.given(rules)
+    procedure = procedure if procedure is not None else DealingProcedure()
+    chosen = bets_given(bets, rules)
+    if not chosen:
+        raise AuditError("No bets were chosen; an audit needs at least one bet.")
+    limits = thresholds if thresholds is not None else Thresholds()
+    chosen_cuts = tuple(replace(procedure, cut=cut).cut for cut in cuts)
+    settings = {
+        "budget": require_budget(budget),
+        "seed": seed,
+        "depths": tuple(depths),
+        "cuts": chosen_cuts,
+        "thresholds": limits,
+    }
+    run = {"jobs": jobs, "dask": dask}
+    tell = counted_progress(progress, len(chosen) * _steps(procedure, chosen_cuts))
+    results = {bet.name: audit_bet(bet, rules, procedure, settings, run, tell) for bet in chosen}
+    tell("done")
+    return Audit(rules, procedure, budget, seed, limits, results)
+
+
+def parse_threshold(text: str, what: str) -> Fraction:
+    """A positive threshold (``0.1``, ``1/10``, ``25``) or one sentence naming *what*.
+
+    >>> parse_threshold("1/10", "units_per_100_rounds")
+    Fraction(1, 10)
+    """
+    value = parse_number(text, what)
+    if value <= 0 or not math.isfinite(float(value)):
+        raise AuditError(f"{what} {text!r} is not valid; use a positive number.")
+    return value

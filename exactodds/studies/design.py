@@ -1,0 +1,357 @@
+"""Pay tables designed against the audit: every table in ranges of pays whose exact house edge
+falls in a window, the least vulnerable first.
+
+A bet's EV is linear in its pays: ``EV = sum over outcomes of count(outcome) * pay / total``,
+with counts that do not depend on the pays.  So one enumeration of the shoe prices every pay
+table of the grid exactly (a dot product in integers and fractions), and every table whose
+house edge is inside the window is listed: none is missed and none is outside.
+
+The same linearity gives each table's exact effects of removal (ten more enumerations, one
+per rank removed) and from them a *removal index*, ``sqrt(sum_r n_r e_r**2 / N) / house
+edge``: how far one card moves the EV against how far the edge is below zero (a float, for
+ranking only).  The tables with the smallest index (``top`` of them) are audited: the best
+count is searched for and simulated (:mod:`exactodds.studies.audit`); the list puts those
+first, least won by their best count first, then the others by removal index.
+
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.simulation.dealing import DealingProcedure
+>>> dragon7 = select_bets("dragon7")[0]
+>>> found = design_paytables(dragon7, [parse_pay_range("win=30..45")],
+...     parse_edge_window("5%..8%"), procedure=DealingProcedure(decks=1, cut=10), top=0)
+>>> [str(table.pays["win"]) for table in found.tables]
+['40', '41']
+>>> design_paytables(dragon7, [parse_pay_range("win=100..120")], parse_edge_window("5%..8%"), top=0)
+Traceback (most recent call last):
+...
+exactodds.studies.audit.AuditError: No pay table in the ranges has a house edge from 5.0000% to 8.0000% for dragon7; the edges in the ranges run from -172.6592% to -127.5916%.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from exactodds.analysis.single import analyze
+from exactodds.bets.bet import Bet
+from exactodds.cards import RANKS
+from exactodds.errors import ExactOddsError, quoted
+from exactodds.numbers import (
+    fraction_string,
+    parse_number,
+    percent_string,
+    square_root_decimal_string,
+)
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
+from exactodds.simulation.dealing import DealingProcedure
+from exactodds.studies.audit import (
+    DEFAULT_BUDGET,
+    AuditError,
+    Estimate,
+    FoundCount,
+    Progress,
+    counted_progress,
+    found_count,
+    require_budget,
+)
+
+__all__ = [
+    "MOST_TABLES",
+    "VOLATILITY_Z",
+    "DesignedTable",
+    "PayDesign",
+    "PayRange",
+    "design_paytables",
+    "parse_edge_window",
+    "parse_pay_range",
+]
+
+#: Most pay tables one design prices (the product of the ranges' sizes).
+MOST_TABLES = 100_000
+#: The volatility index is ``z * sd`` at 90% confidence, z rounded to three decimals as par
+#: sheets print it (1.645).
+VOLATILITY_Z = Fraction(329, 200)
+
+
+@dataclass(frozen=True)
+class PayRange:
+    """The pays one outcome may take: ``low`` to ``high`` in steps of ``step`` (1 or 1/2).
+
+    >>> PayRange("win", Fraction(10), Fraction(11), Fraction(1, 2)).values()
+    (Fraction(10, 1), Fraction(21, 2), Fraction(11, 1))
+    """
+
+    outcome: str
+    low: Fraction
+    high: Fraction
+    step: Fraction
+
+    def values(self) -> tuple[Fraction, ...]:
+        """Every pay of the range, ascending."""
+        count = int((self.high - self.low) / self.step) + 1
+        return tuple(self.low + index * self.step for index in range(count))
+
+
+def parse_pay_range(text: str) -> PayRange:
+    """``OUTCOME=LOW..HIGH`` (integer steps, or half steps when an end is a half).
+
+    >>> parse_pay_range("win=10..12.5").step
+    Fraction(1, 2)
+    >>> parse_pay_range("win=40..10")
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: Pay range 'win=40..10' is empty; give OUTCOME=LOW..HIGH with LOW at most HIGH, such as win=10..40.
+    """
+    outcome, separator, span = text.partition("=")
+    low_text, dots, high_text = span.partition("..")
+    if not separator or not dots or not outcome.strip():
+        raise AuditError(
+            f"Pay range {quoted(text)} is not OUTCOME=LOW..HIGH; give one such as win=10..40."
+        )
+    try:
+        low = parse_number(low_text, f"the pay range {text!r}")
+        high = parse_number(high_text, f"the pay range {text!r}")
+    except ExactOddsError as error:
+        raise AuditError(str(error)) from None
+    if low > high:
+        raise AuditError(
+            f"Pay range {quoted(text)} is empty; give OUTCOME=LOW..HIGH with LOW at most HIGH, "
+            "such as win=10..40."
+        )
+    steps = {value.denominator for value in (low, high)}
+    if not steps <= {1, 2}:
+        raise AuditError(
+            f"Pay range {quoted(text)} has an end that is not a whole or half number; use pays "
+            "such as 10, 10.5 or 21/2."
+        )
+    return PayRange(outcome.strip().lower(), low, high, Fraction(1, max(steps)))
+
+
+def parse_edge_window(text: str) -> tuple[Fraction, Fraction]:
+    """``LOW..HIGH`` house edges (``5%..8%``, ``0.05..0.08``), both ends included.
+
+    >>> parse_edge_window("5%..8%")
+    (Fraction(1, 20), Fraction(2, 25))
+    >>> parse_edge_window("8%..5%")
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: House edge window '8%..5%' is empty; give LOW..HIGH with LOW at most HIGH, such as 5%..8%.
+    """
+    low_text, dots, high_text = text.partition("..")
+    if not dots:
+        raise AuditError(
+            f"House edge window {quoted(text)} is not LOW..HIGH; give one such as 5%..8%."
+        )
+    try:
+        low = parse_number(low_text, f"the house edge window {text!r}")
+        high = parse_number(high_text, f"the house edge window {text!r}")
+    except ExactOddsError as error:
+        raise AuditError(str(error)) from None
+    if low > high:
+        raise AuditError(
+            f"House edge window {quoted(text)} is empty; give LOW..HIGH with LOW at most HIGH, "
+            "such as 5%..8%."
+        )
+    return low, high
+
+
+@dataclass(frozen=True)
+class DesignedTable:
+    """One pay table in the window: its exact figures, and its audit when it was audited."""
+
+    pays: Mapping[str, Fraction]
+    house_edge: Fraction
+    hit_frequency: Fraction
+    variance: Fraction
+    removal_index: float
+    count: FoundCount | None = None
+
+    def volatility_index(self, digits: int = 4) -> str:
+        """``VI = 1.645 * sd`` (90% confidence), correctly rounded."""
+        return square_root_decimal_string(VOLATILITY_Z**2 * self.variance, digits)
+
+    @property
+    def units_per_100_rounds(self) -> Estimate | None:
+        """The best count's win per 100 rounds (audited tables only)."""
+        return None if self.count is None else self.count.units_per_100_rounds
+
+    def to_dict(self) -> dict[str, Any]:
+        """One entry of the ``design`` list of the JSON contract."""
+        data: dict[str, Any] = {
+            "pays": {outcome: fraction_string(pay) for outcome, pay in self.pays.items()},
+            "house_edge": fraction_string(self.house_edge),
+            "hit_frequency": fraction_string(self.hit_frequency),
+            "volatility_index": self.volatility_index(4),
+            "removal_index": self.removal_index,
+        }
+        if self.count is not None:
+            data["units_per_100_rounds"] = self.count.units_per_100_rounds.to_dict()
+            data["count"] = {
+                "tags": list(self.count.tags),
+                "trigger": fraction_string(self.count.trigger),
+            }
+        return data
+
+
+@dataclass(frozen=True)
+class PayDesign:
+    """The design: the bet, the ranges, the window, and the tables inside it, best first."""
+
+    bet: str
+    ranges: tuple[PayRange, ...]
+    window: tuple[Fraction, Fraction]
+    priced: int
+    audited: int
+    tables: tuple[DesignedTable, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``exactodds audit --design``."""
+        return {
+            "bet": self.bet,
+            "ranges": {
+                pay.outcome: f"{fraction_string(pay.low)}..{fraction_string(pay.high)}"
+                f" step {fraction_string(pay.step)}"
+                for pay in self.ranges
+            },
+            "target_edge": [fraction_string(self.window[0]), fraction_string(self.window[1])],
+            "priced": self.priced,
+            "audited": self.audited,
+            "design": [table.to_dict() for table in self.tables],
+        }
+
+
+_Counts = tuple[Mapping[str, int], int]
+
+
+def _outcome_counts(shoe: Shoe, rules: Rules, bet: Bet) -> _Counts:
+    priced = analyze(shoe, rules, [bet]).bets[bet.name]
+    return priced.outcome_counts, priced.total
+
+
+def _moment(counts: _Counts, pays: Mapping[str, Fraction], power: int) -> Fraction:
+    outcomes, total = counts
+    return (
+        sum((count * pays[name] ** power for name, count in outcomes.items()), Fraction(0)) / total
+    )
+
+
+def _grid(bet: Bet, ranges: Sequence[PayRange]) -> Iterable[dict[str, Fraction]]:
+    base = bet.pay_table
+    for pay in ranges:
+        if pay.outcome not in base:
+            raise AuditError(
+                f"Bet {quoted(bet.name)} has no outcome {quoted(pay.outcome)} to design; its "
+                f"outcomes are {', '.join(sorted(base))}."
+            )
+    size = math.prod(len(pay.values()) for pay in ranges)
+    if size > MOST_TABLES:
+        raise AuditError(
+            f"The pay ranges hold {size:,} tables; narrow them to at most {MOST_TABLES:,}."
+        )
+    for values in itertools.product(*(pay.values() for pay in ranges)):
+        yield base | {pay.outcome: value for pay, value in zip(ranges, values, strict=True)}
+
+
+def _removal_counts(shoe: Shoe, rules: Rules, bet: Bet) -> list[tuple[int, _Counts]]:
+    """(cards of the rank, the outcome counts on the shoe less one card of it), per rank."""
+    rows = []
+    for rank in RANKS:
+        cards = shoe.rank_count(rank.symbol)
+        if cards:
+            rows.append((cards, _outcome_counts(shoe.remove(rank.symbol), rules, bet)))
+    return rows
+
+
+def _removal_index(
+    removals: Sequence[tuple[int, _Counts]], pays: Mapping[str, Fraction], ev: Fraction
+) -> float:
+    cards = sum(weight for weight, _ in removals)
+    spread = sum(
+        (weight * (_moment(counts, pays, 1) - ev) ** 2 for weight, counts in removals), Fraction(0)
+    )
+    return math.inf if ev >= 0 else math.sqrt(spread / cards) / float(-ev)
+
+
+def _count_win(table: DesignedTable) -> float:
+    estimate = table.units_per_100_rounds
+    return estimate.mean if estimate is not None and estimate.mean is not None else 0.0
+
+
+def design_paytables(
+    bet: Bet,
+    ranges: Sequence[PayRange],
+    window: tuple[Fraction, Fraction],
+    rules: Rules | None = None,
+    procedure: DealingProcedure | None = None,
+    *,
+    top: int = 3,
+    budget: int = DEFAULT_BUDGET,
+    seed: int = 1,
+    jobs: int = 1,
+    dask: Any = None,
+    progress: Progress | None = None,
+) -> PayDesign:
+    """Every pay table of *bet* in *ranges* whose exact house edge is in *window*.
+
+    The *top* tables with the least removal index are audited (count search on *budget*
+    shoes of seed *seed*, figures on seed ``seed + 1``'s); see the module docstring.
+    """
+    from exactodds.analysis.removal import effect_of_removal
+
+    rules = Rules.given(rules)
+    procedure = procedure if procedure is not None else DealingProcedure()
+    if not ranges:
+        raise AuditError("A design needs at least one pay range, such as win=10..40.")
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+        raise AuditError(f"top {top!r} is not valid; use a whole number of at least 0.")
+    require_budget(budget)
+    shoe = Shoe.standard(procedure.decks)
+    if not bet.needs_suits:
+        shoe = shoe.without_suits()
+    counts = _outcome_counts(shoe, rules, bet)
+    grid = list(_grid(bet, ranges))
+    edges = [-_moment(counts, pays, 1) for pays in grid]
+    inside = [
+        (pays, edge)
+        for pays, edge in zip(grid, edges, strict=True)
+        if window[0] <= edge <= window[1]
+    ]
+    if not inside:
+        raise AuditError(
+            f"No pay table in the ranges has a house edge from {percent_string(window[0], 4)} to "
+            f"{percent_string(window[1], 4)} for {bet.name}; the edges in the ranges run from "
+            f"{percent_string(min(edges), 4)} to {percent_string(max(edges), 4)}."
+        )
+    removals = _removal_counts(shoe, rules, bet)
+    tables = []
+    for pays, edge in inside:
+        wins = sum(count for name, count in counts[0].items() if pays[name] > 0)
+        second = _moment(counts, pays, 2)
+        tables.append(
+            DesignedTable(
+                pays,
+                edge,
+                Fraction(wins, counts[1]),
+                second - edge**2,
+                _removal_index(removals, pays, -edge),
+            )
+        )
+    tables.sort(key=lambda table: (table.removal_index, -table.house_edge))
+    tell = counted_progress(progress, min(top, len(tables)))
+    run = {"jobs": jobs, "dask": dask}
+    audited = []
+    for index, table in enumerate(tables[:top]):
+        tell(f"{bet.name}: auditing table {index + 1} of {min(top, len(tables))}")
+        designed = replace(bet, pays=tuple(sorted(table.pays.items())))
+        removal = effect_of_removal(shoe, rules, [designed])
+        count = found_count(designed, rules, procedure, removal, budget, seed, run)
+        audited.append(replace(table, count=count))
+    tell("done")
+    audited.sort(key=_count_win)
+    return PayDesign(
+        bet.name, tuple(ranges), window, len(grid), len(audited), (*audited, *tables[top:])
+    )
