@@ -11,4 +11,5 @@
 - :mod:`exactodds.report.sweep`: a simulation sweep's rows.
 - :mod:`exactodds.report.plots`: figures shared by every command that draws (matplotlib).
 - :mod:`exactodds.report.parsheet`: a par sheet as HTML, Markdown, a workbook or a PDF.
+- :mod:`exactodds.report.audit`: a countability audit and a pay-table design, in every format.
 """

@@ -22,14 +22,10 @@ exactodds.errors.ExactOddsError: Format 'csv' is not valid for an audit; use tab
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-
-from tabulate import tabulate
 
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string, fraction_string, percent_string
-from exactodds.studies.parsheet import SheetIdentity
 from exactodds.report.parsheet.render import (
     Block,
     Heading,
@@ -38,14 +34,18 @@ from exactodds.report.parsheet.render import (
     blocks_html,
     blocks_markdown,
 )
+from exactodds.report.table import simple_table
+from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.studies.audit import Audit, BetAudit, Estimate
 from exactodds.studies.design import PayDesign
+from exactodds.studies.parsheet import SheetIdentity
 
 __all__ = [
     "AUDIT_FORMATS",
     "audit_document",
     "audit_pdf",
+    "design_document",
     "identity_table",
     "render_audit",
     "render_design",
@@ -209,13 +209,7 @@ def _text(blocks: list[Block]) -> str:
         elif isinstance(block, Table):
             align = ["right" if numeric else "left" for numeric in block.numeric]
             lines += [
-                tabulate(
-                    block.rows,
-                    block.headers,
-                    tablefmt="simple",
-                    colalign=align,
-                    disable_numparse=True,
-                ),
+                simple_table(block.rows, block.headers, align),
                 "",
             ]
     return "\n".join(line for line in lines).rstrip("\n")
@@ -238,7 +232,7 @@ def render_audit(
     """The audit in *output_format* (see :data:`AUDIT_FORMATS`; PDF is :func:`audit_pdf`)."""
     _check(output_format)
     if output_format == "json":
-        return json.dumps(result.to_dict(), indent=2)
+        return json_text(result.to_dict())
     blocks = audit_document(result, digits, identity)
     if output_format == "markdown":
         return blocks_markdown(blocks).rstrip("\n")
@@ -308,7 +302,7 @@ def render_design(design: PayDesign, output_format: str = "table", digits: int =
     """The design in *output_format* (see :data:`AUDIT_FORMATS`)."""
     _check(output_format)
     if output_format == "json":
-        return json.dumps(design.to_dict(), indent=2)
+        return json_text(design.to_dict())
     blocks = design_document(design, digits)
     if output_format == "markdown":
         return blocks_markdown(blocks).rstrip("\n")

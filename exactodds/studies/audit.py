@@ -70,13 +70,19 @@ __all__ = [
     "Estimate",
     "FoundCount",
     "Progress",
+    "SearchShoes",
     "Thresholds",
     "audit",
+    "audit_bet",
     "count_search",
     "counted_progress",
+    "default_cuts",
     "depth_rows",
     "found_count",
+    "parse_threshold",
     "require_budget",
+    "score",
+    "search_shoes",
 ]
 
 #: Shoes per candidate by default: one bet's audit in at most 5 minutes on two cores
