@@ -277,6 +277,23 @@ def test_edge_sort_refuses_bad_groups_cards_and_bets() -> None:
         (["edgesort", "--high", ""], "is empty"),
         (["edgesort", "--high", "0123456789"], "is everything"),
         (["edgesort", "--bets", "nosuch"], "Unknown bet 'nosuch'"),
+        (["depth", "--decks", "1", "--cards", "6", "--exact"], "--format json"),
+        (["edgesort", "--cards", "1", "--exact"], "--format json"),
+        (["depth", "--decks", "1", "--cards", "6", "--dask", "not a url"], "not a scheduler"),
+        (
+            [
+                "depth",
+                "--decks",
+                "1",
+                "--cards",
+                "6",
+                "--left-known",
+                "T=1",
+                "--left-known",
+                "10=1",
+            ],
+            "twice",
+        ),
     ],
 )
 def test_bad_input_is_one_sentence_and_exit_2(arguments: list[str], fragment: str) -> None:
@@ -340,3 +357,141 @@ def test_the_command_line_and_the_library_default_to_the_same_depths() -> None:
 
     (option,) = [parameter for parameter in depth_command.params if parameter.name == "depths"]
     assert option.default == ",".join(map(str, DEFAULT_DEPTHS))
+
+
+# --- Reliability: tableaux, hostile arguments (issue 29) --------------------------------------
+
+
+def _tableaux() -> list[Any]:
+    from dataclasses import replace
+
+    from exactodds.rulefiles import resolve_rules_file
+    from exactodds.rules import Tableau
+
+    draws_on_seven = replace(Tableau(), player_draws=(True,) * 8 + (False,) * 2)
+    return [
+        resolve_rules_file("banker_as_player").tableau,
+        resolve_rules_file("chemin_de_fer_stand").tableau,
+        draws_on_seven,
+    ]
+
+
+def _walked_depth(
+    subsets: list[Shoe], rules: Rules, bets: Sequence[Bet], edge: Fraction
+) -> dict[str, Figures]:
+    """The figures over equally likely subsets, each priced by the walk under *rules* itself."""
+    from exactodds import analyze
+
+    evs = {bet.name: [] for bet in bets}  # type: dict[str, list[Fraction]]
+    for subset in subsets:
+        priced = analyze(subset, rules, bets)
+        for bet in bets:
+            evs[bet.name].append(priced.bets[bet.name].expected_value)
+    figures = {}
+    for name, values in evs.items():
+        above = [ev for ev in values if ev > edge]
+        figures[name] = (
+            Fraction(len(above), len(values)),
+            sum(above, Fraction(0)) / len(above) if above else None,
+            sum((ev - edge for ev in above), Fraction(0)) / len(values),
+            sum(values, Fraction(0)) / len(values),
+        )
+    return figures
+
+
+@settings(max_examples=6, deadline=None)
+@given(small_shoes, st.data())
+def test_depth_prices_every_tableau_on_its_own_rounds(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
+    shoe = Shoe.from_ranks(counts)
+    rules = Rules(tableau=data.draw(st.sampled_from(_tableaux())))
+    cards = data.draw(st.integers(6, min(shoe.cards, 8)))
+    physical = physical_cards(shoe)
+    subsets = [_subset_shoe(c) for c in itertools.combinations(physical, cards)]
+    table = depth_table(shoe, rules, BETS, cards=(cards,))
+    assert _as_tuples(table.rows[0]) == _walked_depth(subsets, rules, BETS, Fraction(0))
+    rank = data.draw(st.sampled_from(sorted(counts)))
+    known = data.draw(st.integers(0, counts[rank]))
+    kept = [
+        _subset_shoe(c)
+        for c in itertools.combinations(physical, cards)
+        if sum(card.rank.symbol == rank for card in c) == known
+    ]
+    if kept:
+        row = partial_odds(partial_shoe(shoe, cards, {rank: known}), rules, BETS)
+        assert _as_tuples(row) == _walked_depth(kept, rules, BETS, Fraction(0))
+
+
+def test_the_shipped_rules_files_run_in_depth_from_the_command_line() -> None:
+    for name in ("banker_as_player", "chemin_de_fer_stand"):
+        result = CliRunner().invoke(
+            cli, ["depth", "--decks", "1", "--cards", "6", "--rules", name, "--format", "json"]
+        )
+        assert result.exit_code == 0, result.stderr
+
+
+def test_a_partial_shoe_is_checked_against_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactodds.advantage import depth as depth_module
+    from exactodds.advantage.depth import DepthCheckError
+
+    partial = partial_shoe(Shoe.standard(decks=1), 8, {"9": 2})
+    wrong = depth_module._key_outcomes
+
+    def shifted(bet: Bet, rules: Rules) -> tuple[str, ...] | None:
+        outcomes = wrong(bet, rules)
+        return None if outcomes is None else (*outcomes[1:], outcomes[0])
+
+    monkeypatch.setattr(depth_module, "_key_outcomes", shifted)
+    with pytest.raises(DepthCheckError, match="dealt out"):
+        partial_odds(partial, Rules(), select_bets("main"))
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter"),
+    [
+        (lambda: depth_table(Shoe.standard(decks=1), cards=7), "cards"),  # type: ignore[arg-type]
+        (lambda: depth_table(None), "shoe"),  # type: ignore[arg-type]
+        (lambda: partial_odds(None), "partial"),  # type: ignore[arg-type]
+        (lambda: edge_sort(None), "shoe"),  # type: ignore[arg-type]
+        (lambda: depth_table(Shoe.standard(decks=1), progress=1), "progress"),  # type: ignore[arg-type]
+        (lambda: depth_table(Shoe.standard(decks=1), known=["9"]), "known"),  # type: ignore[arg-type]
+        (lambda: depth_table(Shoe.standard(decks=1), known={"T": 1, "10": 1}), "known"),
+        (lambda: edge_sort(EIGHT_DECKS, high=None), "high"),  # type: ignore[arg-type]
+        (lambda: edge_sort(EIGHT_DECKS, high=[6, 7]), "high"),  # type: ignore[list-item]
+        (lambda: edge_sort(EIGHT_DECKS, cards=4.0), "cards"),  # type: ignore[arg-type]
+    ],
+)
+def test_hostile_library_arguments_get_one_sentence_naming_the_parameter(
+    call: Any, parameter: str
+) -> None:
+    from exactodds.errors import ExactOddsError
+
+    with pytest.raises(ExactOddsError) as refused:
+        call()
+    message = str(refused.value)
+    assert parameter in message.lower()
+    assert "bug" not in message
+    assert "\n" not in message and message.endswith(".")
+
+
+def test_a_huge_shoe_costs_no_more_than_a_small_one_at_the_same_depth() -> None:
+    # The weights need C(pool, r) only for r up to the cards drawn, not the pool's size.
+    result = CliRunner().invoke(
+        cli, ["depth", "--decks", "1000000", "--cards", "6", "--bets", "tie", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    import json
+
+    row = json.loads(result.stdout)["depths"][0]
+    assert row["compositions"] == math.comb(6 + 9, 9)
+
+
+def test_a_run_of_ranks_may_spell_the_ten_10() -> None:
+    spelled = edge_sort(EIGHT_DECKS, high="10JQK", cards=1, by="rank")
+    assert spelled == edge_sort(EIGHT_DECKS, high="TJQK", cards=1, by="rank")
+    assert spelled.high == "TJQK"
+    result = CliRunner().invoke(
+        cli, ["edgesort", "--by", "rank", "--high", "10JQK", "--cards", "1"]
+    )
+    assert result.exit_code == 0, result.stderr

@@ -38,7 +38,7 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.polynomial import compile_tableau
-from exactodds.engine.walk import NO_PAIR, falling_factorial, summary_of
+from exactodds.engine.walk import NO_PAIR, falling_factorial, require_countable, summary_of
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import NumberLike, fraction_string, parse_number
 from exactodds.rules import Rules
@@ -69,6 +69,9 @@ DEFAULT_DEPTHS = (18, 26)
 MAX_DEPTH_CARDS = 60
 
 Progress = Callable[[int, int], None]
+
+#: A rank of each value 0-9: a shoe of these ranks has the value counts asked for.
+_VALUE_SYMBOLS = "TA23456789"
 
 
 class DepthError(ExactOddsError):
@@ -179,7 +182,8 @@ def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None)
     ...
     exactodds.advantage.depth.DepthError: 5 cards of rank 9 are known to be left, but the shoe holds 4; use at most 4.
     """
-    known = dict(known or {})
+    require_countable(shoe)
+    known = _known_given(known)
     if (
         isinstance(cards, bool)
         or not isinstance(cards, int)
@@ -191,8 +195,15 @@ def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None)
         )
     fixed = [0] * 10
     pool = list(shoe.value_counts)
+    seen: dict[str, str] = {}
     for text, count in known.items():
         rank = parse_rank(str(text))
+        if rank.symbol in seen:
+            raise DepthError(
+                f"known names rank {rank.symbol} twice ({quoted(seen[rank.symbol])} and "
+                f"{quoted(str(text))}); give each rank once."
+            )
+        seen[rank.symbol] = str(text)
         have = shoe.rank_count(rank)
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= have:
             raise DepthError(
@@ -210,6 +221,36 @@ def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None)
             f"and {sum(fixed) + sum(pool)}."
         )
     return PartialShoe(tuple(fixed), tuple(pool), draw)
+
+
+def _known_given(known: object) -> dict[Any, Any]:
+    """*known* checked as a mapping of ranks to counts (``None``: nothing known)."""
+    if known is None:
+        return {}
+    if not isinstance(known, Mapping):
+        raise DepthError(
+            f"known is {_short(known)}, not a mapping of ranks to counts; use e.g. {{'9': 4}}."
+        )
+    return dict(known)
+
+
+def _depths_given(cards: object) -> tuple[int, ...]:
+    """*cards* checked as a sequence of depths (numbers of cards left)."""
+    if isinstance(cards, (str, bytes, Mapping)) or not isinstance(cards, Iterable):
+        raise DepthError(
+            f"cards is {_short(cards)}, not a sequence of depths; use e.g. cards=(18, 26) "
+            "(or (7,) for one depth)."
+        )
+    depths = tuple(cards)
+    if not depths:
+        raise DepthError("cards names no depths; use e.g. cards=(18, 26).")
+    if len(depths) > 64:
+        raise DepthError(f"cards names {len(depths)} depths; use at most 64 in one table.")
+    return depths
+
+
+def _short(value: object) -> str:
+    return quoted(repr(value), 40)[1:-1]
 
 
 def parse_depths(text: str, what: str = "--cards") -> tuple[int, ...]:
@@ -261,8 +302,11 @@ def parse_known_counts(items: Iterable[str], what: str = "--left-known") -> dict
     return known
 
 
-def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
-    """The bets a depth table can average, and the names of those it cannot (pairs, suits).
+def value_level_bets(
+    bets: Iterable[Bet], rules: Rules | None = None
+) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
+    """The bets a depth table can average over value compositions under *rules* (standard by
+    default), and the names of those it cannot (pairs, suits).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> kept, skipped = value_level_bets(select_bets("banker,player_pair"))
@@ -271,19 +315,19 @@ def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, .
     """
     kept, skipped = [], []
     for bet in bets:
-        if _key_outcomes(bet) is None:
+        if _key_outcomes(bet, Rules.given(rules)) is None:
             skipped.append(bet.name)
         else:
             kept.append(bet)
     return tuple(kept), tuple(skipped)
 
 
-def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
+def _key_pays(bets: Sequence[Bet], rules: Rules) -> tuple[list[list[int]], list[int]]:
     """Each bet's integer pay per value-level key, and its denominator; refuse other bets."""
     rows: list[list[int]] = []
     denominators: list[int] = []
     for bet in bets:
-        outcomes = _key_outcomes(bet)
+        outcomes = _key_outcomes(bet, rules)
         if outcomes is None:
             raise DepthError(
                 f"Bet {quoted(bet.name)} depends on pairs or suits; a depth table averages over "
@@ -296,15 +340,17 @@ def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
     return rows, denominators
 
 
-def _key_outcomes(bet: Bet) -> tuple[str, ...] | None:
-    """*bet*'s outcome per value-level key, or None if pairs or suits decide it.
+def _key_outcomes(bet: Bet, rules: Rules) -> tuple[str, ...] | None:
+    """*bet*'s outcome per value-level key of *rules*' tableau, or None if pairs or suits
+    decide it.
 
-    The one routing of bets (:func:`~exactodds.analysis.routing.route_bet`) decides: a bet
-    priced from the count polynomials on a shoe known by rank is fixed by the ten values.
+    The one routing of bets (:func:`~exactodds.analysis.routing.route_bet`) decides, on the
+    tableau's own keys (each tableau has its own set of round keys): a bet priced from the
+    count polynomials on a shoe known by rank is fixed by the ten values.
     """
     if bet.needs_suits:
         return None
-    keys = _value_keys()
+    keys = compile_tableau(rules.tableau).keys
     route = route_bet(bet, keys, suits=(False,))
     if route.how == "walk" and not route.produced:
         # A probe failed. Every value-level round can be dealt at some depth, so a failure
@@ -312,13 +358,6 @@ def _key_outcomes(bet: Bet) -> tuple[str, ...] | None:
         for key in keys:
             bet.settle_round(summary_of((*key, NO_PAIR, NO_PAIR), False))
     return route.key_outcomes if route.how == "polynomial" else None
-
-
-def _value_keys() -> tuple[Any, ...]:
-    """The value-level keys, in the compiled tableau's order (the same for every tableau)."""
-    from exactodds.rules import Tableau
-
-    return compile_tableau(Tableau()).keys
 
 
 def partial_problem(
@@ -332,7 +371,7 @@ def partial_problem(
     >>> problem.bets, scale[0] == 20 * 8 * 7 * 6 * 5 * 4 * 3
     (3, True)
     """
-    pays, denominators = _key_pays(bets)
+    pays, denominators = _key_pays(bets, rules)
     scale = [falling_factorial(partial.cards, 6) * d for d in denominators]
     thresholds = [math.floor(edge * s) for s in scale]
     problem = Problem.build(
@@ -354,10 +393,16 @@ def partial_odds(
     >>> row.bets["player"].positive_probability > 0
     True
     """
+    if not isinstance(partial, PartialShoe):
+        raise DepthError(
+            f"partial is {_short(partial)}, not a PartialShoe; build one with "
+            "partial_shoe(shoe, cards, known)."
+        )
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
     edge = parse_number(min_edge, "min_edge")
     problem, scale = partial_problem(partial, rules, chosen, edge)
+    _check_one_composition(partial, rules, chosen, problem, scale)
     cards = partial.cards
     sums = solve(problem, run)
     if sums.weight != partial.subsets:
@@ -366,6 +411,40 @@ def partial_odds(
             "this is a bug in exactodds, please report it."
         )
     return DepthRow(cards, sums.compositions, _figures(chosen, sums, scale, edge))
+
+
+def _spread(partial: PartialShoe) -> tuple[int, ...]:
+    """One composition *partial* allows, its drawn cards spread over the values in turn."""
+    counts, drawn, left = list(partial.fixed), [0] * 10, partial.draw
+    while left:
+        for value in range(10):
+            if left and drawn[value] < partial.pool[value]:
+                drawn[value] += 1
+                counts[value] += 1
+                left -= 1
+    return tuple(counts)
+
+
+def _check_one_composition(
+    partial: PartialShoe, rules: Rules, bets: Sequence[Bet], problem: Problem, scale: Sequence[int]
+) -> None:
+    """The problem's polynomials at one composition equal :func:`analyze` of that shoe.
+
+    This holds the bets' routing and pays to the walk under *rules* itself, also where the
+    mean EV has no full shoe to equal (cards known to be left).
+    """
+    counts = _spread(partial)
+    shoe = Shoe.from_ranks({_VALUE_SYMBOLS[v]: c for v, c in enumerate(counts) if c})
+    priced = analyze(shoe, rules, bets)
+    numerators = problem.evaluate(counts)
+    for index, bet in enumerate(bets):
+        found = Fraction(numerators[index], scale[index])
+        if found != priced.bets[bet.name].expected_value:
+            raise DepthCheckError(
+                f"The EV of {bet.name} on the composition {counts} of the cards left is "
+                f"{found} in the depth sums but {priced.bets[bet.name].expected_value} dealt "
+                "out; this is a bug in exactodds, please report it."
+            )
 
 
 def _figures(
@@ -409,8 +488,14 @@ def depth_table(
         raise DepthError("No bets were chosen; a depth table needs at least one value-level bet.")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise DepthError(f"jobs {jobs!r} is not valid; use a whole number of at least 1.")
-    partials = [partial_shoe(shoe, depth, known) for depth in cards]
-    _key_pays(chosen)
+    if progress is not None and not callable(progress):
+        raise DepthError(
+            f"progress is {_short(progress)}, not a function; pass None or a function called "
+            "with (pieces done, pieces in all)."
+        )
+    require_countable(shoe)
+    partials = [partial_shoe(shoe, depth, known) for depth in _depths_given(cards)]
+    _key_pays(chosen, rules)
     edge = parse_number(min_edge, "min_edge")
     full = analyze(shoe.without_suits(), rules, chosen)
     full_ev = {bet.name: full.bets[bet.name].expected_value for bet in chosen}

@@ -95,9 +95,11 @@ def depth(
     )
     from exactodds.report.advantage import depth_figures, render_depth
 
+    if exact:
+        raise click.UsageError(NO_EXACT.format(command="depth"))
     try:
         if option_values["selection"] in ("all", "side"):
-            kept, skipped = value_level_bets(bets)
+            kept, skipped = value_level_bets(bets, rules)
             bets = list(kept)
             if skipped:
                 click.echo(f"Skipped {', '.join(skipped)}: they need pairs or suits.", err=True)
@@ -117,6 +119,14 @@ def depth(
             write_plots(depth_figures(table), plot_directory)
         except ExactOddsError as error:
             raise usage_error(error) from None
+
+
+#: Why ``--exact`` is refused by depth and edgesort (their JSON and CSV are the exact output).
+NO_EXACT = (
+    "--exact does not apply to {command}: its exact fractions run to dozens or hundreds of "
+    "digits, too long for a table's columns; use --format json or --format csv, which carry "
+    "every figure as an exact fraction."
+)
 
 
 def _progress_bar(quiet: bool) -> Any:
