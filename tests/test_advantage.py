@@ -22,6 +22,7 @@ the n cards left are nines, the others random) is tested against physical cards 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -169,7 +170,7 @@ def test_depth_refuses_bad_depths_and_pair_bets() -> None:
     with pytest.raises(DepthError, match="use 6 to 52"):
         depth_table(Shoe.standard(decks=1), cards=(53,))
     with pytest.raises(DepthError, match="pairs or suits"):
-        depth_table(Shoe.standard(decks=1), bets=select_bets("perfect_pair"), cards=(10,))
+        partial_odds(partial_shoe(Shoe.standard(decks=1), 10), bets=select_bets("perfect_pair"))
 
 
 # --- Edge sorting ------------------------------------------------------------------------------
@@ -271,7 +272,6 @@ def test_edge_sort_refuses_bad_groups_cards_and_bets() -> None:
     [
         (["depth", "--cards", "5"], "A depth of 5 cards is not valid"),
         (["depth", "--decks", "1", "--cards", "60"], "use 6 to 52"),
-        (["depth", "--bets", "perfect_pair"], "'perfect_pair' depends on pairs or suits"),
         (["depth", "--bets", "nosuch"], "Unknown bet 'nosuch'"),
         (["depth", "--cards", "x"], "is not a number of cards"),
         (["edgesort", "--high", ""], "is empty"),
@@ -495,3 +495,90 @@ def test_a_run_of_ranks_may_spell_the_ten_10() -> None:
         cli, ["edgesort", "--by", "rank", "--high", "10JQK", "--cards", "1"]
     )
     assert result.exit_code == 0, result.stderr
+
+
+# --- Pair and suited-pair bets (issue 26, item 3) ---------------------------------------------
+
+PAIR_BETS = select_bets("player_pair,banker_pair,either_pair,perfect_pair")
+
+small_suited_shoes = st.dictionaries(
+    st.sampled_from(["AS", "AH", "2S", "2D", "5C", "9H", "9S", "KS", "KD", "QH"]),
+    st.integers(1, 3),
+    min_size=2,
+).filter(lambda counts: 7 <= sum(counts.values()) <= 9)
+
+
+def _suited_subset(cards: Sequence[Any]) -> Shoe:
+    return Shoe.from_mapping(Counter(card.rank.symbol + card.suit.symbol for card in cards))
+
+
+@settings(max_examples=8, deadline=None)
+@given(small_suited_shoes, st.data())
+def test_pair_depth_equals_every_subset_of_physical_cards(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
+    shoe = Shoe.from_mapping(counts)
+    cards = data.draw(st.integers(6, min(shoe.cards, 8)))
+    edge = data.draw(st.sampled_from([Fraction(0), Fraction(-1, 2), Fraction(-9, 10)]))
+    bets = [*PAIR_BETS, *select_bets("banker")]
+    subsets = [_suited_subset(c) for c in itertools.combinations(physical_cards(shoe), cards)]
+    table = depth_table(shoe, Rules(), bets, cards=(cards,), min_edge=edge)
+    assert _as_tuples(table.rows[0]) == _brute_depth(subsets, bets, edge)
+
+
+@settings(max_examples=5, deadline=None)
+@given(small_shoes, st.data())
+def test_pair_depth_with_known_ranks_equals_the_subsets_with_that_many(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
+    shoe = Shoe.from_ranks(counts)
+    rank = data.draw(st.sampled_from(sorted(counts)))
+    cards = data.draw(st.integers(6, min(shoe.cards, 8)))
+    known = data.draw(st.integers(0, counts[rank]))
+    bets = select_bets("player_pair,either_pair")
+    subsets = [
+        _subset_shoe(c)
+        for c in itertools.combinations(physical_cards(shoe), cards)
+        if sum(card.rank.symbol == rank for card in c) == known
+    ]
+    if not subsets:
+        return
+    table = depth_table(shoe, Rules(), bets, cards=(cards,), known={rank: known})
+    assert _as_tuples(table.rows[0]) == _brute_depth(subsets, bets, Fraction(0))
+
+
+def test_pair_depth_mean_ev_is_the_full_shoes_on_eight_decks() -> None:
+    table = depth_table(EIGHT_DECKS, bets=PAIR_BETS, cards=(6, 18, 26))
+    from exactodds import analyze
+
+    full = analyze(EIGHT_DECKS, Rules(), PAIR_BETS)
+    for row in table.rows:
+        for bet in PAIR_BETS:
+            assert row.bets[bet.name].mean_ev == full.bets[bet.name].expected_value
+    # The Player pair pays 11 to 1: it turns positive once S / ff(K, 2) exceeds 1/12.
+    assert 0 < table.rows[0].bets["player_pair"].positive_probability < 1
+
+
+def test_pair_bets_in_the_command_line_and_what_a_depth_table_still_refuses() -> None:
+    from exactodds.errors import BetError
+
+    result = CliRunner().invoke(
+        cli, ["depth", "--decks", "1", "--cards", "8", "--bets", "player_pair", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    row = json.loads(result.stdout)["depths"][0]
+    ranks = itertools.combinations_with_replacement(range(13), 8)
+    assert row["compositions"] == sum(max(Counter(c).values()) <= 4 for c in ranks)
+    mixed = Bet(
+        "pair_and_win",
+        "A Player pair that wins.",
+        lambda s: "win" if s.player_pair and s.winner.value == "player" else "lose",
+        {"win": 20},
+    )
+    with pytest.raises(DepthError, match="together with the values"):
+        depth_table(Shoe.standard(decks=1), bets=[mixed], cards=(8,))
+    with pytest.raises(DepthError, match="suits"):
+        depth_table(Shoe.standard(decks=1).without_suits(), bets=PAIR_BETS, cards=(8,))
+    with pytest.raises(DepthError, match="known"):
+        depth_table(Shoe.standard(decks=2), bets=PAIR_BETS, cards=(8,), known={"9": 1})
+    assert not issubclass(DepthError, BetError)

@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.advantage.compositions import Problem, Sums, solve, solve_task
+from exactodds.advantage.pairs import PairRoute, pair_law, pair_route, pair_sums
 from exactodds.analysis.routing import route_bet
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
@@ -52,6 +53,7 @@ __all__ = [
     "DepthRow",
     "DepthTable",
     "PartialShoe",
+    "depth_level_bets",
     "depth_table",
     "parse_depths",
     "parse_known_counts",
@@ -330,9 +332,9 @@ def _key_pays(bets: Sequence[Bet], rules: Rules) -> tuple[list[list[int]], list[
         outcomes = _key_outcomes(bet, rules)
         if outcomes is None:
             raise DepthError(
-                f"Bet {quoted(bet.name)} depends on pairs or suits; a depth table averages over "
+                f"Bet {quoted(bet.name)} depends on pairs or suits; partial_odds averages over "
                 "the compositions of the ten values, which do not fix it, so use value-level bets "
-                "only (banker, player, tie, dragon7, ...)."
+                "(banker, player, tie, dragon7, ...) or depth_table, which takes pair bets."
             )
         pays, denominator = bet.integer_pays()
         rows.append([pays[outcome] for outcome in outcomes])
@@ -485,7 +487,7 @@ def depth_table(
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
     if not chosen:
-        raise DepthError("No bets were chosen; a depth table needs at least one value-level bet.")
+        raise DepthError("No bets were chosen; a depth table needs at least one bet.")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise DepthError(f"jobs {jobs!r} is not valid; use a whole number of at least 1.")
     if progress is not None and not callable(progress):
@@ -495,25 +497,120 @@ def depth_table(
         )
     require_countable(shoe)
     partials = [partial_shoe(shoe, depth, known) for depth in _depths_given(cards)]
-    _key_pays(chosen, rules)
+    values, routes = _split_bets(chosen, rules, shoe, known)
     edge = parse_number(min_edge, "min_edge")
-    full = analyze(shoe.without_suits(), rules, chosen)
+    full = analyze(shoe if routes else shoe.without_suits(), rules, chosen)
     full_ev = {bet.name: full.bets[bet.name].expected_value for bet in chosen}
     from exactodds.advantage.parallel import runner
 
     rows = []
-    with runner(jobs, dask, progress, len(partials)) as run:
+    with runner(jobs, dask, progress, len(partials) if values else 0) as run:
         for partial in partials:
-            row = partial_odds(partial, rules, chosen, edge, run)
-            for name, figure in row.bets.items():
+            figures: dict[str, BetDepth] = {}
+            compositions = 0
+            if values:
+                row = partial_odds(partial, rules, values, edge, run)
+                figures, compositions = dict(row.bets), row.compositions
+            if routes:
+                paired, counted = _pair_figures(shoe, routes, partial.cards, known, edge)
+                figures |= paired
+                compositions = compositions or counted
+            for name, figure in figures.items():
                 if not known and figure.mean_ev != full_ev[name]:
                     raise DepthCheckError(
                         f"The mean EV of {name} over every composition of {partial.cards} cards "
                         f"left is {figure.mean_ev}, not the full shoe's {full_ev[name]}; this is "
                         "a bug in exactodds, please report it."
                     )
-            rows.append(row)
+            bets_in_order = {bet.name: figures[bet.name] for bet in chosen}
+            rows.append(DepthRow(partial.cards, compositions, bets_in_order))
     return DepthTable(shoe, rules, edge, full_ev, tuple(rows))
+
+
+def depth_level_bets(
+    bets: Iterable[Bet], rules: Rules | None = None
+) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
+    """The bets a depth table takes under *rules* (value-level bets and pair bets), and the
+    names of those it cannot (a bet decided by pairs and values together, say).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> kept, skipped = depth_level_bets(select_bets("banker,player_pair,perfect_pair"))
+    >>> [bet.name for bet in kept], skipped
+    (['banker', 'player_pair', 'perfect_pair'], ())
+    """
+    rules = Rules.given(rules)
+    kept, skipped = [], []
+    for bet in bets:
+        if _key_outcomes(bet, rules) is not None or pair_route(bet, rules) is not None:
+            kept.append(bet)
+        else:
+            skipped.append(bet.name)
+    return tuple(kept), tuple(skipped)
+
+
+def _split_bets(
+    bets: Sequence[Bet], rules: Rules, shoe: Shoe, known: object
+) -> tuple[tuple[Bet, ...], tuple[PairRoute, ...]]:
+    """The value-level bets and the pair bets' routes; refuse any other bet."""
+    values, routes = [], []
+    for bet in bets:
+        if _key_outcomes(bet, rules) is not None:
+            values.append(bet)
+            continue
+        route = pair_route(bet, rules)
+        if route is None:
+            raise DepthError(
+                f"Bet {quoted(bet.name)} depends on pairs or suits together with the values; a "
+                "depth table averages value-level bets (banker, player, tie, dragon7, ...) and "
+                "bets decided by the pairs alone (player_pair, either_pair, perfect_pair, ...)."
+            )
+        if route.suited and shoe.suit_counts is None:
+            raise DepthError(
+                f"Bet {quoted(bet.name)} needs the suits, and the shoe's are unknown; use a shoe "
+                "whose suits are known, such as Shoe.standard(decks=8)."
+            )
+        if route.suited and _known_given(known):
+            raise DepthError(
+                f"Bet {quoted(bet.name)} is decided by suited pairs, and known gives ranks, not "
+                "suits; leave known empty for suited bets."
+            )
+        routes.append(route)
+    return tuple(values), tuple(routes)
+
+
+def _pair_figures(
+    shoe: Shoe,
+    routes: Sequence[PairRoute],
+    cards: int,
+    known: Mapping[str, int] | None,
+    edge: Fraction,
+) -> tuple[dict[str, BetDepth], int]:
+    """The pair bets' figures at *cards* left, and the compositions of the finest kinds used."""
+    fixed, pool = [0] * 13, list(shoe.rank_counts)
+    for text, count in _known_given(known).items():
+        index = parse_rank(str(text)).index
+        fixed[index], pool[index] = count, 0
+    laws = {}
+    for suited in sorted({route.suited for route in routes}):
+        joint = any(route.joint for route in routes if route.suited == suited)
+        if suited:
+            kinds = shoe.suit_counts or ()
+            law = pair_law(kinds, (0,) * len(kinds), cards, joint=joint)
+        else:
+            law = pair_law(pool, fixed, cards - sum(fixed), joint=joint)
+        laws[suited] = law
+    figures = {}
+    for route in routes:
+        sums = pair_sums(route, laws[route.suited], cards, edge)
+        figures[route.bet.name] = BetDepth(
+            Fraction(sums.passing, sums.weight),
+            Fraction(sums.passing_numerator, sums.passing * sums.scale) if sums.passing else None,
+            Fraction(sums.passing_numerator, sums.weight * sums.scale)
+            - edge * Fraction(sums.passing, sums.weight),
+            Fraction(sums.numerator, sums.weight * sums.scale),
+        )
+    finest = laws[max(laws)]
+    return figures, sum(count for _, count in finest.values())
 
 
 # Kept importable for the process pool (a module-level function pickles by name).

@@ -88,10 +88,10 @@ def depth(
     """
     from exactodds.advantage.depth import (
         DepthCheckError,
+        depth_level_bets,
         depth_table,
         parse_depths,
         parse_known_counts,
-        value_level_bets,
     )
     from exactodds.report.advantage import depth_figures, render_depth
 
@@ -99,10 +99,13 @@ def depth(
         raise click.UsageError(NO_EXACT.format(command="depth"))
     try:
         if option_values["selection"] in ("all", "side"):
-            kept, skipped = value_level_bets(bets, rules)
+            kept, skipped = depth_level_bets(bets, rules)
             bets = list(kept)
             if skipped:
-                click.echo(f"Skipped {', '.join(skipped)}: they need pairs or suits.", err=True)
+                click.echo(
+                    f"Skipped {', '.join(skipped)}: decided by pairs and values together.",
+                    err=True,
+                )
         cards = parse_depths(depths)
         known = parse_known_counts(left_known)
         if dask_address is not None and jobs != 1:
