@@ -365,7 +365,8 @@ def build_bets(
 
         taken = list(available_bets(rules))
         for path in bet_files:
-            loaded = load_custom_bets(path, taken + [bet.name for bet in chosen_custom])
+            names = taken + [bet.name for bet in chosen_custom]
+            loaded = load_custom_bets(path, names, rules.tableau)
             chosen_custom.extend(loaded)
     pay_changes: dict[str, Fraction | str | int] = {}
     pays = tuple(pays)

@@ -22,6 +22,7 @@ the n cards left are nines, the others random) is tested against physical cards 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -169,7 +170,7 @@ def test_depth_refuses_bad_depths_and_pair_bets() -> None:
     with pytest.raises(DepthError, match="use 6 to 52"):
         depth_table(Shoe.standard(decks=1), cards=(53,))
     with pytest.raises(DepthError, match="pairs or suits"):
-        depth_table(Shoe.standard(decks=1), bets=select_bets("perfect_pair"), cards=(10,))
+        partial_odds(partial_shoe(Shoe.standard(decks=1), 10), bets=select_bets("perfect_pair"))
 
 
 # --- Edge sorting ------------------------------------------------------------------------------
@@ -271,12 +272,28 @@ def test_edge_sort_refuses_bad_groups_cards_and_bets() -> None:
     [
         (["depth", "--cards", "5"], "A depth of 5 cards is not valid"),
         (["depth", "--decks", "1", "--cards", "60"], "use 6 to 52"),
-        (["depth", "--bets", "perfect_pair"], "'perfect_pair' depends on pairs or suits"),
         (["depth", "--bets", "nosuch"], "Unknown bet 'nosuch'"),
         (["depth", "--cards", "x"], "is not a number of cards"),
         (["edgesort", "--high", ""], "is empty"),
         (["edgesort", "--high", "0123456789"], "is everything"),
         (["edgesort", "--bets", "nosuch"], "Unknown bet 'nosuch'"),
+        (["depth", "--decks", "1", "--cards", "6", "--exact"], "--format json"),
+        (["edgesort", "--cards", "1", "--exact"], "--format json"),
+        (["depth", "--decks", "1", "--cards", "6", "--dask", "not a url"], "not a scheduler"),
+        (
+            [
+                "depth",
+                "--decks",
+                "1",
+                "--cards",
+                "6",
+                "--left-known",
+                "T=1",
+                "--left-known",
+                "10=1",
+            ],
+            "twice",
+        ),
     ],
 )
 def test_bad_input_is_one_sentence_and_exit_2(arguments: list[str], fragment: str) -> None:
@@ -340,3 +357,228 @@ def test_the_command_line_and_the_library_default_to_the_same_depths() -> None:
 
     (option,) = [parameter for parameter in depth_command.params if parameter.name == "depths"]
     assert option.default == ",".join(map(str, DEFAULT_DEPTHS))
+
+
+# --- Reliability: tableaux, hostile arguments (issue 29) --------------------------------------
+
+
+def _tableaux() -> list[Any]:
+    from dataclasses import replace
+
+    from exactodds.rulefiles import resolve_rules_file
+    from exactodds.rules import Tableau
+
+    draws_on_seven = replace(Tableau(), player_draws=(True,) * 8 + (False,) * 2)
+    return [
+        resolve_rules_file("banker_as_player").tableau,
+        resolve_rules_file("chemin_de_fer_stand").tableau,
+        draws_on_seven,
+    ]
+
+
+def _walked_depth(
+    subsets: list[Shoe], rules: Rules, bets: Sequence[Bet], edge: Fraction
+) -> dict[str, Figures]:
+    """The figures over equally likely subsets, each priced by the walk under *rules* itself."""
+    from exactodds import analyze
+
+    evs = {bet.name: [] for bet in bets}  # type: dict[str, list[Fraction]]
+    for subset in subsets:
+        priced = analyze(subset, rules, bets)
+        for bet in bets:
+            evs[bet.name].append(priced.bets[bet.name].expected_value)
+    figures = {}
+    for name, values in evs.items():
+        above = [ev for ev in values if ev > edge]
+        figures[name] = (
+            Fraction(len(above), len(values)),
+            sum(above, Fraction(0)) / len(above) if above else None,
+            sum((ev - edge for ev in above), Fraction(0)) / len(values),
+            sum(values, Fraction(0)) / len(values),
+        )
+    return figures
+
+
+@settings(max_examples=6, deadline=None)
+@given(small_shoes, st.data())
+def test_depth_prices_every_tableau_on_its_own_rounds(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
+    shoe = Shoe.from_ranks(counts)
+    rules = Rules(tableau=data.draw(st.sampled_from(_tableaux())))
+    cards = data.draw(st.integers(6, min(shoe.cards, 8)))
+    physical = physical_cards(shoe)
+    subsets = [_subset_shoe(c) for c in itertools.combinations(physical, cards)]
+    table = depth_table(shoe, rules, BETS, cards=(cards,))
+    assert _as_tuples(table.rows[0]) == _walked_depth(subsets, rules, BETS, Fraction(0))
+    rank = data.draw(st.sampled_from(sorted(counts)))
+    known = data.draw(st.integers(0, counts[rank]))
+    kept = [
+        _subset_shoe(c)
+        for c in itertools.combinations(physical, cards)
+        if sum(card.rank.symbol == rank for card in c) == known
+    ]
+    if kept:
+        row = partial_odds(partial_shoe(shoe, cards, {rank: known}), rules, BETS)
+        assert _as_tuples(row) == _walked_depth(kept, rules, BETS, Fraction(0))
+
+
+def test_the_shipped_rules_files_run_in_depth_from_the_command_line() -> None:
+    for name in ("banker_as_player", "chemin_de_fer_stand"):
+        result = CliRunner().invoke(
+            cli, ["depth", "--decks", "1", "--cards", "6", "--rules", name, "--format", "json"]
+        )
+        assert result.exit_code == 0, result.stderr
+
+
+def test_a_partial_shoe_is_checked_against_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    from exactodds.advantage import depth as depth_module
+    from exactodds.advantage.depth import DepthCheckError
+
+    partial = partial_shoe(Shoe.standard(decks=1), 8, {"9": 2})
+    wrong = depth_module._key_outcomes
+
+    def shifted(bet: Bet, rules: Rules) -> tuple[str, ...] | None:
+        outcomes = wrong(bet, rules)
+        return None if outcomes is None else (*outcomes[1:], outcomes[0])
+
+    monkeypatch.setattr(depth_module, "_key_outcomes", shifted)
+    with pytest.raises(DepthCheckError, match="dealt out"):
+        partial_odds(partial, Rules(), select_bets("main"))
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter"),
+    [
+        (lambda: depth_table(Shoe.standard(decks=1), cards=7), "cards"),  # type: ignore[arg-type]
+        (lambda: depth_table(None), "shoe"),  # type: ignore[arg-type]
+        (lambda: partial_odds(None), "partial"),  # type: ignore[arg-type]
+        (lambda: edge_sort(None), "shoe"),  # type: ignore[arg-type]
+        (lambda: depth_table(Shoe.standard(decks=1), progress=1), "progress"),  # type: ignore[arg-type]
+        (lambda: depth_table(Shoe.standard(decks=1), known=["9"]), "known"),  # type: ignore[arg-type]
+        (lambda: depth_table(Shoe.standard(decks=1), known={"T": 1, "10": 1}), "known"),
+        (lambda: edge_sort(EIGHT_DECKS, high=None), "high"),  # type: ignore[arg-type]
+        (lambda: edge_sort(EIGHT_DECKS, high=[6, 7]), "high"),  # type: ignore[list-item]
+        (lambda: edge_sort(EIGHT_DECKS, cards=4.0), "cards"),  # type: ignore[arg-type]
+    ],
+)
+def test_hostile_library_arguments_get_one_sentence_naming_the_parameter(
+    call: Any, parameter: str
+) -> None:
+    from exactodds.errors import ExactOddsError
+
+    with pytest.raises(ExactOddsError) as refused:
+        call()
+    message = str(refused.value)
+    assert parameter in message.lower()
+    assert "bug" not in message
+    assert "\n" not in message and message.endswith(".")
+
+
+def test_a_huge_shoe_costs_no_more_than_a_small_one_at_the_same_depth() -> None:
+    # The weights need C(pool, r) only for r up to the cards drawn, not the pool's size.
+    result = CliRunner().invoke(
+        cli, ["depth", "--decks", "1000000", "--cards", "6", "--bets", "tie", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    import json
+
+    row = json.loads(result.stdout)["depths"][0]
+    assert row["compositions"] == math.comb(6 + 9, 9)
+
+
+def test_a_run_of_ranks_may_spell_the_ten_10() -> None:
+    spelled = edge_sort(EIGHT_DECKS, high="10JQK", cards=1, by="rank")
+    assert spelled == edge_sort(EIGHT_DECKS, high="TJQK", cards=1, by="rank")
+    assert spelled.high == "TJQK"
+    result = CliRunner().invoke(
+        cli, ["edgesort", "--by", "rank", "--high", "10JQK", "--cards", "1"]
+    )
+    assert result.exit_code == 0, result.stderr
+
+
+# --- Pair and suited-pair bets (issue 26, item 3) ---------------------------------------------
+
+PAIR_BETS = select_bets("player_pair,banker_pair,either_pair,perfect_pair")
+
+small_suited_shoes = st.dictionaries(
+    st.sampled_from(["AS", "AH", "2S", "2D", "5C", "9H", "9S", "KS", "KD", "QH"]),
+    st.integers(1, 3),
+    min_size=2,
+).filter(lambda counts: 7 <= sum(counts.values()) <= 9)
+
+
+def _suited_subset(cards: Sequence[Any]) -> Shoe:
+    return Shoe.from_mapping(Counter(card.rank.symbol + card.suit.symbol for card in cards))
+
+
+@settings(max_examples=8, deadline=None)
+@given(small_suited_shoes, st.data())
+def test_pair_depth_equals_every_subset_of_physical_cards(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
+    shoe = Shoe.from_mapping(counts)
+    cards = data.draw(st.integers(6, min(shoe.cards, 8)))
+    edge = data.draw(st.sampled_from([Fraction(0), Fraction(-1, 2), Fraction(-9, 10)]))
+    bets = [*PAIR_BETS, *select_bets("banker")]
+    subsets = [_suited_subset(c) for c in itertools.combinations(physical_cards(shoe), cards)]
+    table = depth_table(shoe, Rules(), bets, cards=(cards,), min_edge=edge)
+    assert _as_tuples(table.rows[0]) == _brute_depth(subsets, bets, edge)
+
+
+@settings(max_examples=5, deadline=None)
+@given(small_shoes, st.data())
+def test_pair_depth_with_known_ranks_equals_the_subsets_with_that_many(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
+    shoe = Shoe.from_ranks(counts)
+    rank = data.draw(st.sampled_from(sorted(counts)))
+    cards = data.draw(st.integers(6, min(shoe.cards, 8)))
+    known = data.draw(st.integers(0, counts[rank]))
+    bets = select_bets("player_pair,either_pair")
+    subsets = [
+        _subset_shoe(c)
+        for c in itertools.combinations(physical_cards(shoe), cards)
+        if sum(card.rank.symbol == rank for card in c) == known
+    ]
+    if not subsets:
+        return
+    table = depth_table(shoe, Rules(), bets, cards=(cards,), known={rank: known})
+    assert _as_tuples(table.rows[0]) == _brute_depth(subsets, bets, Fraction(0))
+
+
+def test_pair_depth_mean_ev_is_the_full_shoes_on_eight_decks() -> None:
+    table = depth_table(EIGHT_DECKS, bets=PAIR_BETS, cards=(6, 18, 26))
+    from exactodds import analyze
+
+    full = analyze(EIGHT_DECKS, Rules(), PAIR_BETS)
+    for row in table.rows:
+        for bet in PAIR_BETS:
+            assert row.bets[bet.name].mean_ev == full.bets[bet.name].expected_value
+    # The Player pair pays 11 to 1: it turns positive once S / ff(K, 2) exceeds 1/12.
+    assert 0 < table.rows[0].bets["player_pair"].positive_probability < 1
+
+
+def test_pair_bets_in_the_command_line_and_what_a_depth_table_still_refuses() -> None:
+    from exactodds.errors import BetError
+
+    result = CliRunner().invoke(
+        cli, ["depth", "--decks", "1", "--cards", "8", "--bets", "player_pair", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    row = json.loads(result.stdout)["depths"][0]
+    ranks = itertools.combinations_with_replacement(range(13), 8)
+    assert row["compositions"] == sum(max(Counter(c).values()) <= 4 for c in ranks)
+    mixed = Bet(
+        "pair_and_win",
+        "A Player pair that wins.",
+        lambda s: "win" if s.player_pair and s.winner.value == "player" else "lose",
+        {"win": 20},
+    )
+    with pytest.raises(DepthError, match="together with the values"):
+        depth_table(Shoe.standard(decks=1), bets=[mixed], cards=(8,))
+    with pytest.raises(DepthError, match="suits"):
+        depth_table(Shoe.standard(decks=1).without_suits(), bets=PAIR_BETS, cards=(8,))
+    with pytest.raises(DepthError, match="known"):
+        depth_table(Shoe.standard(decks=2), bets=PAIR_BETS, cards=(8,), known={"9": 1})
+    assert not issubclass(DepthError, BetError)

@@ -768,3 +768,58 @@ def test_name_clashing_with_a_selection_word(tmp_path: Path, name: str) -> None:
         bets = json.loads(result.stdout)["bets"]
         assert name in bets and "tie" in bets
         assert set(bets) == {name, "tie"}
+
+
+# Reachability under the rules in use (issue 29, E1) -------------------------------------------
+
+_TWO_CARD_PLAYER_FIVE = one_outcome(
+    'winner = "player", player_total = 5, player_cards = 2, player_natural = false', pays="10"
+)
+
+
+def test_an_outcome_is_reachable_under_the_rules_file_in_use(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from exactodds.engine.walk import enumerate_rounds
+    from exactodds.rulefiles import resolve_rules_file, shipped_rules_files
+
+    standard = resolve_rules_file("standard").tableau
+    stands_on_five = replace(standard, player_draws=(True,) * 5 + (False,) * 5)
+    with pytest.raises(CustomBetError, match="can never happen"):
+        parse_custom_bets(_TWO_CARD_PLAYER_FIVE)
+    (bet,) = parse_custom_bets(_TWO_CARD_PLAYER_FIVE, tableau=stands_on_five)
+    # Priced under those rules, the bet wins exactly on the two-card Player 5 wins.
+    table = enumerate_rounds(Shoe.standard(decks=1), stands_on_five)
+    wins = sum(
+        count
+        for summary, count in table.counts.items()
+        if summary.winner.value == "player"
+        and summary.player_total == 5
+        and summary.player_cards == 2
+    )
+    assert wins > 0
+    assert price_bet(table, bet).win_probability == Fraction(wins, table.total)
+    rules_file = tmp_path / "stand5.toml"
+    shipped = shipped_rules_files()["standard"].read_text(encoding="utf-8")
+    assert "player_draws = [0, 1, 2, 3, 4, 5]" in shipped
+    rules_file.write_text(
+        shipped.replace("player_draws = [0, 1, 2, 3, 4, 5]", "player_draws = [0, 1, 2, 3, 4]"),
+        encoding="utf-8",
+    )
+    bet_file = tmp_path / "p5.toml"
+    bet_file.write_text(_TWO_CARD_PLAYER_FIVE, encoding="utf-8")
+    result = run("odds", "--rules", str(rules_file), "--bet-file", str(bet_file), "--bets", "x")
+    assert result.exit_code == 0, result.stderr
+    refused = run("odds", "--bet-file", str(bet_file))
+    assert refused.exit_code == 2
+
+
+def test_refusals_show_values_as_toml_writes_them() -> None:
+    with pytest.raises(CustomBetError) as refused:
+        parse_custom_bets(_TWO_CARD_PLAYER_FIVE)
+    message = str(refused.value)
+    assert 'winner = "player"' in message and "player_natural = false" in message
+    assert "False" not in message and "'player'" not in message
+    with pytest.raises(CustomBetError) as listed:
+        parse_custom_bets(one_outcome('winner = ["player", "banker"], margin = 0'))
+    assert 'winner in ["banker", "player"] and margin = 0' in str(listed.value)

@@ -190,6 +190,23 @@ class Problem:
             prime_bits,
         )
 
+    def evaluate(self, counts: Sequence[int]) -> list[int]:
+        """Each bet's numerator at one composition (ten value counts), in Python integers.
+
+        >>> from exactodds.engine.polynomial import compile_tableau
+        >>> from exactodds.rules import Tableau
+        >>> one = Problem.build(compile_tableau(Tableau()), [[1] * 205], [0], (0,) * 10, (1,) * 10, 6)
+        >>> one.evaluate((1,) * 6 + (0,) * 4)  # every round of six distinct cards pays 1
+        [720]
+        """
+        totals = [0] * self.bets
+        for row, term in enumerate(_terms(0)):
+            factor = math.prod(falling_factorial(c, m) for c, m in zip(counts, term, strict=True))
+            if factor:
+                for bet in range(self.bets):
+                    totals[bet] += int(self.coefficients[row, bet]) * factor
+        return totals
+
     @property
     def exact_int64(self) -> bool:
         """Whether the evaluation runs in int64 (``False``: Python integers in object arrays)."""
@@ -227,9 +244,22 @@ class _Accumulator:
     compositions: int = 0
 
 
-def _binomials_mod(count: int, primes: Array) -> Array:
-    """``C(count, r) mod p`` for r = 0..count (rows) and each prime (columns)."""
-    return np.array([[math.comb(count, r) % int(p) for p in primes] for r in range(count + 1)])
+@cache
+def _binomials_mod(count: int, limit: int, primes: tuple[int, ...]) -> Array:
+    """``C(count, r) mod p`` for r = 0..min(count, limit) (rows) and each prime (columns).
+
+    Only *limit* (the cards drawn) bounds r: a pool of millions of cards costs no more than one
+    of a few (cached: every expansion of a level asks for the same table).
+
+    >>> _binomials_mod(10**9, 2, (7, 11)).tolist()
+    [[1, 1], [6, 10], [1, 1]]
+    """
+    rows, binomial = [], 1
+    for r in range(min(count, limit) + 1):
+        if r:
+            binomial = binomial * (count - r + 1) // r
+        rows.append([binomial % p for p in primes])
+    return np.array(rows, dtype=np.int64)
 
 
 @cache
@@ -304,7 +334,7 @@ def _expand(
     coefficients, left, weights = state
     dtype = coefficients.dtype
     primes = np.array(problem.primes, dtype=np.int64)
-    binomials = _binomials_mod(problem.pool[level], primes)
+    binomials = _binomials_mod(problem.pool[level], problem.draw, problem.primes)
     width, bets = len(_terms(level + 1)), problem.bets
     fixed = problem.fixed[level]
     if choice is not None:  # one forced count per prefix: an elementwise sum

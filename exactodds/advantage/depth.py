@@ -33,12 +33,13 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.advantage.compositions import Problem, Sums, solve
+from exactodds.advantage.pairs import PairRoute, pair_law, pair_route, pair_sums
 from exactodds.analysis.routing import route_bet
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.polynomial import compile_tableau
-from exactodds.engine.walk import NO_PAIR, falling_factorial, summary_of
+from exactodds.engine.walk import NO_PAIR, falling_factorial, require_countable, summary_of
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import NumberLike, fraction_string, parse_number
 from exactodds.rules import Rules
@@ -52,6 +53,7 @@ __all__ = [
     "DepthRow",
     "DepthTable",
     "PartialShoe",
+    "depth_level_bets",
     "depth_table",
     "parse_depths",
     "parse_known_counts",
@@ -69,6 +71,9 @@ DEFAULT_DEPTHS = (18, 26)
 MAX_DEPTH_CARDS = 60
 
 Progress = Callable[[int, int], None]
+
+#: A rank of each value 0-9: a shoe of these ranks has the value counts asked for.
+_VALUE_SYMBOLS = "TA23456789"
 
 
 class DepthError(ExactOddsError):
@@ -179,7 +184,8 @@ def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None)
     ...
     exactodds.advantage.depth.DepthError: 5 cards of rank 9 are known to be left, but the shoe holds 4; use at most 4.
     """
-    known = dict(known or {})
+    require_countable(shoe)
+    known = _known_given(known)
     if (
         isinstance(cards, bool)
         or not isinstance(cards, int)
@@ -191,8 +197,15 @@ def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None)
         )
     fixed = [0] * 10
     pool = list(shoe.value_counts)
+    seen: dict[str, str] = {}
     for text, count in known.items():
         rank = parse_rank(str(text))
+        if rank.symbol in seen:
+            raise DepthError(
+                f"known names rank {rank.symbol} twice ({quoted(seen[rank.symbol])} and "
+                f"{quoted(str(text))}); give each rank once."
+            )
+        seen[rank.symbol] = str(text)
         have = shoe.rank_count(rank)
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= have:
             raise DepthError(
@@ -210,6 +223,36 @@ def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None)
             f"and {sum(fixed) + sum(pool)}."
         )
     return PartialShoe(tuple(fixed), tuple(pool), draw)
+
+
+def _known_given(known: object) -> dict[Any, Any]:
+    """*known* checked as a mapping of ranks to counts (``None``: nothing known)."""
+    if known is None:
+        return {}
+    if not isinstance(known, Mapping):
+        raise DepthError(
+            f"known is {_short(known)}, not a mapping of ranks to counts; use e.g. {{'9': 4}}."
+        )
+    return dict(known)
+
+
+def _depths_given(cards: object) -> tuple[int, ...]:
+    """*cards* checked as a sequence of depths (numbers of cards left)."""
+    if isinstance(cards, (str, bytes, Mapping)) or not isinstance(cards, Iterable):
+        raise DepthError(
+            f"cards is {_short(cards)}, not a sequence of depths; use e.g. cards=(18, 26) "
+            "(or (7,) for one depth)."
+        )
+    depths = tuple(cards)
+    if not depths:
+        raise DepthError("cards names no depths; use e.g. cards=(18, 26).")
+    if len(depths) > 64:
+        raise DepthError(f"cards names {len(depths)} depths; use at most 64 in one table.")
+    return depths
+
+
+def _short(value: object) -> str:
+    return quoted(repr(value), 40)[1:-1]
 
 
 def parse_depths(text: str, what: str = "`cards`") -> tuple[int, ...]:
@@ -261,8 +304,11 @@ def parse_known_counts(items: Iterable[str], what: str = "`left_known`") -> dict
     return known
 
 
-def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
-    """The bets a depth table can average, and the names of those it cannot (pairs, suits).
+def value_level_bets(
+    bets: Iterable[Bet], rules: Rules | None = None
+) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
+    """The bets a depth table can average over value compositions under *rules* (standard by
+    default), and the names of those it cannot (pairs, suits).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> kept, skipped = value_level_bets(select_bets("banker,player_pair"))
@@ -271,24 +317,24 @@ def value_level_bets(bets: Iterable[Bet]) -> tuple[tuple[Bet, ...], tuple[str, .
     """
     kept, skipped = [], []
     for bet in bets:
-        if _key_outcomes(bet) is None:
+        if _key_outcomes(bet, Rules.given(rules)) is None:
             skipped.append(bet.name)
         else:
             kept.append(bet)
     return tuple(kept), tuple(skipped)
 
 
-def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
+def _key_pays(bets: Sequence[Bet], rules: Rules) -> tuple[list[list[int]], list[int]]:
     """Each bet's integer pay per value-level key, and its denominator; refuse other bets."""
     rows: list[list[int]] = []
     denominators: list[int] = []
     for bet in bets:
-        outcomes = _key_outcomes(bet)
+        outcomes = _key_outcomes(bet, rules)
         if outcomes is None:
             raise DepthError(
-                f"Bet {quoted(bet.name)} depends on pairs or suits; a depth table averages over "
+                f"Bet {quoted(bet.name)} depends on pairs or suits; partial_odds averages over "
                 "the compositions of the ten values, which do not fix it, so use value-level bets "
-                "only (banker, player, tie, dragon7, ...)."
+                "(banker, player, tie, dragon7, ...) or depth_table, which takes pair bets."
             )
         pays, denominator = bet.integer_pays()
         rows.append([pays[outcome] for outcome in outcomes])
@@ -296,15 +342,17 @@ def _key_pays(bets: Sequence[Bet]) -> tuple[list[list[int]], list[int]]:
     return rows, denominators
 
 
-def _key_outcomes(bet: Bet) -> tuple[str, ...] | None:
-    """*bet*'s outcome per value-level key, or None if pairs or suits decide it.
+def _key_outcomes(bet: Bet, rules: Rules) -> tuple[str, ...] | None:
+    """*bet*'s outcome per value-level key of *rules*' tableau, or None if pairs or suits
+    decide it.
 
-    The one routing of bets (:func:`~exactodds.analysis.routing.route_bet`) decides: a bet
-    priced from the count polynomials on a shoe known by rank is fixed by the ten values.
+    The one routing of bets (:func:`~exactodds.analysis.routing.route_bet`) decides, on the
+    tableau's own keys (each tableau has its own set of round keys): a bet priced from the
+    count polynomials on a shoe known by rank is fixed by the ten values.
     """
     if bet.needs_suits:
         return None
-    keys = _value_keys()
+    keys = compile_tableau(rules.tableau).keys
     route = route_bet(bet, keys, suits=(False,))
     if route.how == "walk" and not route.produced:
         # A probe failed. Every value-level round can be dealt at some depth, so a failure
@@ -312,13 +360,6 @@ def _key_outcomes(bet: Bet) -> tuple[str, ...] | None:
         for key in keys:
             bet.settle_round(summary_of((*key, NO_PAIR, NO_PAIR), False))
     return route.key_outcomes if route.how == "polynomial" else None
-
-
-def _value_keys() -> tuple[Any, ...]:
-    """The value-level keys, in the compiled tableau's order (the same for every tableau)."""
-    from exactodds.rules import Tableau
-
-    return compile_tableau(Tableau()).keys
 
 
 def partial_problem(
@@ -332,7 +373,7 @@ def partial_problem(
     >>> problem.bets, scale[0] == 20 * 8 * 7 * 6 * 5 * 4 * 3
     (3, True)
     """
-    pays, denominators = _key_pays(bets)
+    pays, denominators = _key_pays(bets, rules)
     scale = [falling_factorial(partial.cards, 6) * d for d in denominators]
     thresholds = [math.floor(edge * s) for s in scale]
     problem = Problem.build(
@@ -354,10 +395,16 @@ def partial_odds(
     >>> row.bets["player"].positive_probability > 0
     True
     """
+    if not isinstance(partial, PartialShoe):
+        raise DepthError(
+            f"partial is {_short(partial)}, not a PartialShoe; build one with "
+            "partial_shoe(shoe, cards, known)."
+        )
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
     edge = parse_number(min_edge, "min_edge")
     problem, scale = partial_problem(partial, rules, chosen, edge)
+    _check_one_composition(partial, rules, chosen, problem, scale)
     cards = partial.cards
     sums = solve(problem, run)
     if sums.weight != partial.subsets:
@@ -366,6 +413,40 @@ def partial_odds(
             "this is a bug in exactodds, please report it."
         )
     return DepthRow(cards, sums.compositions, _figures(chosen, sums, scale, edge))
+
+
+def _spread(partial: PartialShoe) -> tuple[int, ...]:
+    """One composition *partial* allows, its drawn cards spread over the values in turn."""
+    counts, drawn, left = list(partial.fixed), [0] * 10, partial.draw
+    while left:
+        for value in range(10):
+            if left and drawn[value] < partial.pool[value]:
+                drawn[value] += 1
+                counts[value] += 1
+                left -= 1
+    return tuple(counts)
+
+
+def _check_one_composition(
+    partial: PartialShoe, rules: Rules, bets: Sequence[Bet], problem: Problem, scale: Sequence[int]
+) -> None:
+    """The problem's polynomials at one composition equal :func:`analyze` of that shoe.
+
+    This holds the bets' routing and pays to the walk under *rules* itself, also where the
+    mean EV has no full shoe to equal (cards known to be left).
+    """
+    counts = _spread(partial)
+    shoe = Shoe.from_ranks({_VALUE_SYMBOLS[v]: c for v, c in enumerate(counts) if c})
+    priced = analyze(shoe, rules, bets)
+    numerators = problem.evaluate(counts)
+    for index, bet in enumerate(bets):
+        found = Fraction(numerators[index], scale[index])
+        if found != priced.bets[bet.name].expected_value:
+            raise DepthCheckError(
+                f"The EV of {bet.name} on the composition {counts} of the cards left is "
+                f"{found} in the depth sums but {priced.bets[bet.name].expected_value} dealt "
+                "out; this is a bug in exactodds, please report it."
+            )
 
 
 def _figures(
@@ -406,26 +487,128 @@ def depth_table(
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
     if not chosen:
-        raise DepthError("No bets were chosen; a depth table needs at least one value-level bet.")
+        raise DepthError("No bets were chosen; a depth table needs at least one bet.")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise DepthError(f"jobs {jobs!r} is not valid; use a whole number of at least 1.")
-    partials = [partial_shoe(shoe, depth, known) for depth in cards]
-    _key_pays(chosen)
+    if progress is not None and not callable(progress):
+        raise DepthError(
+            f"progress is {_short(progress)}, not a function; pass None or a function called "
+            "with (pieces done, pieces in all)."
+        )
+    require_countable(shoe)
+    partials = [partial_shoe(shoe, depth, known) for depth in _depths_given(cards)]
+    values, routes = _split_bets(chosen, rules, shoe, known)
     edge = parse_number(min_edge, "min_edge")
-    full = analyze(shoe.without_suits(), rules, chosen)
+    full = analyze(shoe if routes else shoe.without_suits(), rules, chosen)
     full_ev = {bet.name: full.bets[bet.name].expected_value for bet in chosen}
     from exactodds.advantage.parallel import runner
 
     rows = []
-    with runner(jobs, dask, progress, len(partials)) as run:
+    with runner(jobs, dask, progress, len(partials) if values else 0) as run:
         for partial in partials:
-            row = partial_odds(partial, rules, chosen, edge, run)
-            for name, figure in row.bets.items():
+            figures: dict[str, BetDepth] = {}
+            compositions = 0
+            if values:
+                row = partial_odds(partial, rules, values, edge, run)
+                figures, compositions = dict(row.bets), row.compositions
+            if routes:
+                paired, counted = _pair_figures(shoe, routes, partial.cards, known, edge)
+                figures |= paired
+                compositions = compositions or counted
+            for name, figure in figures.items():
                 if not known and figure.mean_ev != full_ev[name]:
                     raise DepthCheckError(
                         f"The mean EV of {name} over every composition of {partial.cards} cards "
                         f"left is {figure.mean_ev}, not the full shoe's {full_ev[name]}; this is "
                         "a bug in exactodds, please report it."
                     )
-            rows.append(row)
+            bets_in_order = {bet.name: figures[bet.name] for bet in chosen}
+            rows.append(DepthRow(partial.cards, compositions, bets_in_order))
     return DepthTable(shoe, rules, edge, full_ev, tuple(rows))
+
+
+def depth_level_bets(
+    bets: Iterable[Bet], rules: Rules | None = None
+) -> tuple[tuple[Bet, ...], tuple[str, ...]]:
+    """The bets a depth table takes under *rules* (value-level bets and pair bets), and the
+    names of those it cannot (a bet decided by pairs and values together, say).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> kept, skipped = depth_level_bets(select_bets("banker,player_pair,perfect_pair"))
+    >>> [bet.name for bet in kept], skipped
+    (['banker', 'player_pair', 'perfect_pair'], ())
+    """
+    rules = Rules.given(rules)
+    kept, skipped = [], []
+    for bet in bets:
+        if _key_outcomes(bet, rules) is not None or pair_route(bet, rules) is not None:
+            kept.append(bet)
+        else:
+            skipped.append(bet.name)
+    return tuple(kept), tuple(skipped)
+
+
+def _split_bets(
+    bets: Sequence[Bet], rules: Rules, shoe: Shoe, known: object
+) -> tuple[tuple[Bet, ...], tuple[PairRoute, ...]]:
+    """The value-level bets and the pair bets' routes; refuse any other bet."""
+    values, routes = [], []
+    for bet in bets:
+        if _key_outcomes(bet, rules) is not None:
+            values.append(bet)
+            continue
+        route = pair_route(bet, rules)
+        if route is None:
+            raise DepthError(
+                f"Bet {quoted(bet.name)} depends on pairs or suits together with the values; a "
+                "depth table averages value-level bets (banker, player, tie, dragon7, ...) and "
+                "bets decided by the pairs alone (player_pair, either_pair, perfect_pair, ...)."
+            )
+        if route.suited and shoe.suit_counts is None:
+            raise DepthError(
+                f"Bet {quoted(bet.name)} needs the suits, and the shoe's are unknown; use a shoe "
+                "whose suits are known, such as Shoe.standard(decks=8)."
+            )
+        if route.suited and _known_given(known):
+            raise DepthError(
+                f"Bet {quoted(bet.name)} is decided by suited pairs, and known gives ranks, not "
+                "suits; leave known empty for suited bets."
+            )
+        routes.append(route)
+    return tuple(values), tuple(routes)
+
+
+def _pair_figures(
+    shoe: Shoe,
+    routes: Sequence[PairRoute],
+    cards: int,
+    known: Mapping[str, int] | None,
+    edge: Fraction,
+) -> tuple[dict[str, BetDepth], int]:
+    """The pair bets' figures at *cards* left, and the compositions of the finest kinds used."""
+    fixed, pool = [0] * 13, list(shoe.rank_counts)
+    for text, count in _known_given(known).items():
+        index = parse_rank(str(text)).index
+        fixed[index], pool[index] = count, 0
+    laws = {}
+    for suited in sorted({route.suited for route in routes}):
+        joint = any(route.joint for route in routes if route.suited == suited)
+        if suited:
+            kinds = shoe.suit_counts or ()
+            law = pair_law(kinds, (0,) * len(kinds), cards, joint=joint)
+        else:
+            law = pair_law(pool, fixed, cards - sum(fixed), joint=joint)
+        laws[suited] = law
+    figures = {}
+    for route in routes:
+        sums = pair_sums(route, laws[route.suited], cards, edge)
+        figures[route.bet.name] = BetDepth(
+            Fraction(sums.passing, sums.weight),
+            Fraction(sums.passing_numerator, sums.passing * sums.scale) if sums.passing else None,
+            Fraction(sums.passing_numerator, sums.weight * sums.scale)
+            - edge * Fraction(sums.passing, sums.weight),
+            Fraction(sums.numerator, sums.weight * sums.scale),
+        )
+    finest = laws[max(laws)]
+    return figures, sum(count for _, count in finest.values())
+

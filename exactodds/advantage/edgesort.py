@@ -28,6 +28,7 @@ exactodds.advantage.edgesort.EdgeSortError: The high group '' is empty; name som
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,7 +41,7 @@ from exactodds.advantage.depth import value_level_bets
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.known import enumerate_known
-from exactodds.engine.walk import falling_factorial, ordered_ways
+from exactodds.engine.walk import falling_factorial, ordered_ways, require_countable
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
@@ -117,8 +118,8 @@ class _Tuples:
     total: int
 
 
-def _check_bets(bets: Sequence[Bet]) -> None:
-    _, skipped = value_level_bets(bets)
+def _check_bets(bets: Sequence[Bet], rules: Rules) -> None:
+    _, skipped = value_level_bets(bets, rules)
     if skipped:
         raise EdgeSortError(
             f"Bet {quoted(skipped[0])} depends on pairs or suits, which the groups of the "
@@ -197,7 +198,15 @@ def _rank_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuples
 
 def _high_classes(high: str | Iterable[str], by: str) -> frozenset[int]:
     """The high group as class indices: values 0-9, or rank indices 0-12."""
-    text = high if isinstance(high, str) else ",".join(high)
+    if isinstance(high, str):
+        text = high
+    elif isinstance(high, Iterable) and all(isinstance(item, str) for item in high):
+        text = ",".join(high)
+    else:
+        raise EdgeSortError(
+            f"high is {quoted(repr(high), 40)[1:-1]}, not text; give the group as text such as "
+            "'6789' or a list of text such as ['6', '7', '8', '9']."
+        )
     items = [item for item in text.replace(",", " ").split()]
     if by == "value" and len(items) == 1 and items[0].isdigit():
         items = list(items[0])
@@ -210,8 +219,9 @@ def _high_classes(high: str | Iterable[str], by: str) -> frozenset[int]:
         chosen = frozenset(int(item) for item in items)
         size = 10
     else:
-        if len(items) == 1 and len(items[0]) > 1 and items[0] != "10":
-            items = list(items[0])
+        if len(items) == 1 and len(items[0]) > 1:
+            # A run of ranks such as 10JQK or 6789TJ: "10" is the ten, every other letter one rank.
+            items = re.findall(r"10|.", items[0])
         chosen = frozenset(parse_rank(item).index for item in items)
         size = 13
     if not chosen or len(chosen) == size:
@@ -294,15 +304,17 @@ def _prepare(
 ) -> tuple[Rules, tuple[Bet, ...], _Tuples]:
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
-    if isinstance(cards, bool) or cards not in (1, 2, 3, 4):
+    require_countable(shoe)
+    if isinstance(cards, bool) or not isinstance(cards, int) or cards not in (1, 2, 3, 4):
         raise EdgeSortError(
-            f"{cards!r} cards seen is not valid; use 1 to 4 (P1, B1, P2, B2 in dealing order)."
+            f"cards {cards!r} is not valid; use a whole number of cards seen from 1 to 4 (P1, "
+            "B1, P2, B2 in dealing order)."
         )
-    if by not in ("value", "rank"):
+    if not isinstance(by, str) or by not in ("value", "rank"):
         raise EdgeSortError(f"Grouping by {by!r} is not valid; use 'value' or 'rank'.")
     if not chosen:
         raise EdgeSortError("No bets were chosen; edge sorting needs at least one bet.")
-    _check_bets(chosen)
+    _check_bets(chosen, rules)
     plain = shoe.without_suits()
     if plain.cards < 6:
         raise EdgeSortError(f"The shoe holds {plain.cards} cards; a round needs at least 6.")

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from exactodds.advantage.compositions import Problem, solve_task
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, quoted
 
 __all__ = ["Run", "runner"]
 
@@ -71,10 +72,35 @@ def runner(
         yield pooled
 
 
+#: A scheduler address: an optional protocol, a host name or address, an optional port.
+_ADDRESS = re.compile(
+    r"(?:(?:tcp|tls|ws|wss|ucx|inproc)://)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?"
+)
+
+
+def check_dask_address(address: str) -> str:
+    """*address* checked as a Dask scheduler address before any connection is tried.
+
+    >>> check_dask_address("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> check_dask_address("not a url")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: dask 'not a url' is not a scheduler address; use PROTOCOL://HOST:PORT, such as tcp://127.0.0.1:8786.
+    """
+    if len(address) > 300 or not _ADDRESS.fullmatch(address):
+        raise ExactOddsError(
+            f"dask {quoted(address, 60)} is not a scheduler address; use PROTOCOL://HOST:PORT, "
+            "such as tcp://127.0.0.1:8786."
+        )
+    return address
+
+
 @contextmanager
 def _dask_runner(dask: Any, progress: Callable[[int, int], None] | None) -> Iterator[Run]:
     owned = isinstance(dask, str)
     if owned:
+        check_dask_address(dask)
         try:
             from dask.distributed import Client
         except ImportError:

@@ -68,6 +68,7 @@ from exactodds.engine.walk import RoundSummary, Winner, enumerate_rounds
 from exactodds.errors import BetError, PayError, quoted
 from exactodds.inputs import load_toml, read_file, sentence, shown
 from exactodds.numbers import fraction_string, parse_number
+from exactodds.rules import Tableau
 from exactodds.shoe import Shoe
 
 __all__ = ["CustomBetError", "custom_conditions", "load_custom_bets", "parse_custom_bets"]
@@ -160,8 +161,10 @@ class _Outcome:
     def describe(self) -> str:
         parts = []
         for key, allowed in self.conditions:
-            shown = sorted(allowed, key=str)
-            parts.append(f"{key} = {shown[0]!r}" if len(shown) == 1 else f"{key} in {shown}")
+            values = [shown(value) for value in sorted(allowed, key=str)]
+            parts.append(
+                f"{key} = {values[0]}" if len(values) == 1 else f"{key} in [{', '.join(values)}]"
+            )
         return " and ".join(parts) if parts else "always"
 
 
@@ -229,9 +232,9 @@ def _allowed(bet: str, outcome: str, key: str, value: Any) -> frozenset[object]:
 
 
 @cache
-def _possible_summaries() -> tuple[RoundSummary, ...]:
-    """Every round summary a full suited shoe can produce under the standard tableau."""
-    return tuple(enumerate_rounds(Shoe.standard(decks=8)).counts)
+def _possible_summaries(tableau: Tableau) -> tuple[RoundSummary, ...]:
+    """Every round summary a full suited shoe can produce under *tableau*."""
+    return tuple(enumerate_rounds(Shoe.standard(decks=8), tableau).counts)
 
 
 def _bet_name(data: Any, taken: set[str]) -> str:
@@ -309,7 +312,7 @@ def _build_outcome(raw: Any, index: int, name: str, outcomes: list[_Outcome]) ->
     return _Outcome(outcome_name, tuple(conditions), pay)
 
 
-def _build_bet(data: Any, taken: set[str]) -> Bet:
+def _build_bet(data: Any, taken: set[str], tableau: Tableau) -> Bet:
     name = _bet_name(data, taken)
     unknown = set(data) - {"name", "description", "outcome", "otherwise"}
     if unknown:
@@ -333,7 +336,7 @@ def _build_bet(data: Any, taken: set[str]) -> Bet:
         outcomes.append(_build_outcome(raw, index, name, outcomes))
     otherwise = _pay(data.get("otherwise", -1), f"'otherwise' of bet {name!r}")
     needs_suits = any(key in _SUITED for outcome in outcomes for key, _ in outcome.conditions)
-    _check_reachable(name, outcomes)
+    _check_reachable(name, outcomes, tableau)
     pays = {outcome.name: outcome.pay for outcome in outcomes} | {"lose": otherwise}
     description = data.get("description", f"User-defined bet {name}.")
     if not isinstance(description, str):
@@ -365,8 +368,8 @@ def _pay(value: Any, where: str) -> Fraction:
     return pay
 
 
-def _check_reachable(name: str, outcomes: Sequence[_Outcome]) -> None:
-    summaries = _possible_summaries()
+def _check_reachable(name: str, outcomes: Sequence[_Outcome], tableau: Tableau) -> None:
+    summaries = _possible_summaries(tableau)
     for index, outcome in enumerate(outcomes):
         matching = [summary for summary in summaries if outcome.matches(summary)]
         if not matching:
@@ -390,9 +393,24 @@ def _shown(value: object) -> str:
 
 
 def parse_custom_bets(
-    text: str, source: str = "the bet file", taken: Sequence[str] = ()
+    text: str,
+    source: str = "the bet file",
+    taken: Sequence[str] = (),
+    tableau: Tableau | None = None,
 ) -> list[Bet]:
-    """Read the bets a TOML text describes; *taken* names may not be reused."""
+    """Read the bets a TOML text describes; *taken* names may not be reused.
+
+    Every outcome must be reachable under *tableau* (the drawing rules the bets will be
+    priced with; the standard tableau by default): a Player who stands on 5 makes a two-card
+    Player 5 win possible.
+    """
+    if tableau is None:
+        tableau = Tableau()
+    if not isinstance(tableau, Tableau):
+        raise BetError(
+            f"tableau is {quoted(repr(tableau), 40)[1:-1]}, not a Tableau; pass rules.tableau "
+            "or None for the standard tableau."
+        )
     names_in_use = (
         tuple(taken) if isinstance(taken, Iterable) and not isinstance(taken, str) else None
     )
@@ -422,16 +440,18 @@ def parse_custom_bets(
     names = set(taken)
     bets = []
     for raw in raw_bets:
-        bet = _build_bet(raw, names)
+        bet = _build_bet(raw, names, tableau)
         names.add(bet.name)
         bets.append(bet)
     return bets
 
 
-def load_custom_bets(path: str | Path, taken: Sequence[str] = ()) -> list[Bet]:
-    """Read the bets a TOML file describes."""
+def load_custom_bets(
+    path: str | Path, taken: Sequence[str] = (), tableau: Tableau | None = None
+) -> list[Bet]:
+    """Read the bets a TOML file describes, each outcome reachable under *tableau*."""
     document = read_file(str(path), "bet file", CustomBetError)
-    return parse_custom_bets(document.text, document.source, taken)
+    return parse_custom_bets(document.text, document.source, taken, tableau)
 
 
 def custom_conditions(

@@ -88,19 +88,24 @@ def depth(
     """
     from exactodds.advantage.depth import (
         DepthCheckError,
+        depth_level_bets,
         depth_table,
         parse_depths,
         parse_known_counts,
-        value_level_bets,
     )
     from exactodds.report.advantage import depth_figures, render_depth
 
+    if exact:
+        raise click.UsageError(NO_EXACT.format(command="depth"))
     try:
         if option_values["selection"] in ("all", "side"):
-            kept, skipped = value_level_bets(bets)
+            kept, skipped = depth_level_bets(bets, rules)
             bets = list(kept)
             if skipped:
-                click.echo(f"Skipped {', '.join(skipped)}: they need pairs or suits.", err=True)
+                click.echo(
+                    f"Skipped {', '.join(skipped)}: decided by pairs and values together.",
+                    err=True,
+                )
         cards = parse_depths(depths)
         known = parse_known_counts(left_known)
         if dask_address is not None and jobs != 1:
@@ -112,6 +117,14 @@ def depth(
     emit(render_depth(table, output_format, digits))
     if plot_directory is not None:
         write_plots(depth_figures(table), plot_directory)
+
+
+#: Why ``--exact`` is refused by depth and edgesort (their JSON and CSV are the exact output).
+NO_EXACT = (
+    "--exact does not apply to {command}: its exact fractions run to dozens or hundreds of "
+    "digits, too long for a table's columns; use --format json or --format csv, which carry "
+    "every figure as an exact fraction."
+)
 
 
 def _progress_bar(quiet: bool) -> Any:

@@ -72,8 +72,11 @@ def edgesort(
       exactodds edgesort --search --by rank --cards 1 --format json
     """
     from exactodds.advantage.edgesort import edge_sort, search_partitions
+    from exactodds.cli.depth import NO_EXACT
     from exactodds.report.advantage import render_edge_sort, render_search
 
+    if exact:
+        raise click.UsageError(NO_EXACT.format(command="edgesort"))
     if search:
         best = search_partitions(shoe, rules, bets, seen, by)
         emit(render_search(best, top, output_format, digits))
