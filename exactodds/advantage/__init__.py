@@ -9,6 +9,7 @@
 
 Modules: :mod:`exactodds.advantage.depth` (depth tables, partial shoes),
 :mod:`exactodds.advantage.compositions` (exact sums over every composition of the cards left),
+:mod:`exactodds.advantage.pairs` (the exact law of the pair sums over those compositions),
 :mod:`exactodds.advantage.parallel` (where the pieces run: this process, a pool or Dask) and
 :mod:`exactodds.advantage.edgesort` (edge sorting).
 """

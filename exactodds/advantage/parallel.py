@@ -21,7 +21,7 @@ from typing import Any
 from exactodds.advantage.compositions import Problem, solve_task
 from exactodds.errors import ExactOddsError, quoted
 
-__all__ = ["Run", "runner"]
+__all__ = ["Run", "check_dask_address", "runner"]
 
 Result = tuple[list[list[int]], list[int], int]
 Run = Callable[[Problem, list[tuple[int, ...]]], Iterable[Result]]
