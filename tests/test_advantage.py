@@ -602,7 +602,7 @@ def test_every_integer_width_boundary_equals_the_fraction_reference(
     widths = sorted({(64 * bound).bit_length() for bound in problem.bounds})
     limit = data.draw(st.sampled_from([*widths, widths[-1] + 1]))
     calls = []
-    solve = depth_module.solve
+    solve = compositions.solve
 
     def counted(*arguments: Any) -> Any:
         calls.append(arguments[0].bets)
