@@ -582,3 +582,38 @@ def test_pair_bets_in_the_command_line_and_what_a_depth_table_still_refuses() ->
     with pytest.raises(DepthError, match="known"):
         depth_table(Shoe.standard(decks=2), bets=PAIR_BETS, cards=(8,), known={"9": 1})
     assert not issubclass(DepthError, BetError)
+
+
+# --- Integer width per group of bets (issue 27, item 4) ---------------------------------------
+
+
+@settings(max_examples=4, deadline=None)
+@given(small_shoes, st.data())
+def test_every_integer_width_boundary_equals_the_fraction_reference(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
+    """The int64 limit moved across the bets' bounds: some bets run in int64 and the others
+    on Python integers, split into groups; every figure still equals physical cards'."""
+    from exactodds.advantage import depth as depth_module
+
+    shoe = Shoe.from_ranks(counts)
+    cards = data.draw(st.integers(6, min(shoe.cards, 8)))
+    problem, _ = depth_module.partial_problem(partial_shoe(shoe, cards), Rules(), BETS, Fraction(0))
+    widths = sorted({(64 * bound).bit_length() for bound in problem.bounds})
+    limit = data.draw(st.sampled_from([*widths, widths[-1] + 1]))
+    calls = []
+    solve = compositions.solve
+
+    def counted(*arguments: Any) -> Any:
+        calls.append(arguments[0].bets)
+        return solve(*arguments)
+
+    subsets = [_subset_shoe(c) for c in itertools.combinations(physical_cards(shoe), cards)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(compositions, "_INT64_LIMIT", 2**limit)
+        patch.setattr(depth_module, "solve", counted)
+        row = depth_table(shoe, Rules(), BETS, cards=(cards,)).rows[0]
+    assert _as_tuples(row) == _brute_depth(subsets, BETS, Fraction(0))
+    narrow = sum((64 * bound).bit_length() <= limit for bound in problem.bounds)
+    split = 0 < narrow < len(BETS)
+    assert sorted(calls) == (sorted([narrow, len(BETS) - narrow]) if split else [len(BETS)])

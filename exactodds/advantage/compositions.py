@@ -131,6 +131,7 @@ class Problem:
     offset: int
     primes: tuple[int, ...]
     prime_bits: int
+    bounds: tuple[int, ...] = ()
 
     @classmethod
     def build(
@@ -188,6 +189,7 @@ class Problem:
             offset,
             primes,
             prime_bits,
+            tuple(bound),
         )
 
     def evaluate(self, counts: Sequence[int]) -> list[int]:
@@ -206,6 +208,12 @@ class Problem:
                 for bet in range(self.bets):
                     totals[bet] += int(self.coefficients[row, bet]) * factor
         return totals
+
+    def int64_bets(self) -> tuple[int, ...]:
+        """The bets whose own bound fits int64: evaluated apart from the others, they keep
+        numpy's int64 loops when another bet's bound pushes the whole set onto Python integers.
+        """
+        return tuple(b for b, bound in enumerate(self.bounds) if 64 * bound < _INT64_LIMIT)
 
     @property
     def exact_int64(self) -> bool:

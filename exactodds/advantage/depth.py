@@ -406,13 +406,52 @@ def partial_odds(
     problem, scale = partial_problem(partial, rules, chosen, edge)
     _check_one_composition(partial, rules, chosen, problem, scale)
     cards = partial.cards
-    sums = solve(problem, run)
+    sums = _solve_by_width(partial, rules, chosen, edge, problem, run)
     if sums.weight != partial.subsets:
         raise DepthCheckError(
             f"The compositions' weights add up to {sums.weight}, not {partial.subsets}; "
             "this is a bug in exactodds, please report it."
         )
     return DepthRow(cards, sums.compositions, _figures(chosen, sums, scale, edge))
+
+
+def _solve_by_width(
+    partial: PartialShoe,
+    rules: Rules,
+    bets: Sequence[Bet],
+    edge: Fraction,
+    problem: Problem,
+    run: Any,
+) -> Sums:
+    """The sums, the bets that fit int64 on their own solved apart from those that do not.
+
+    The integer width is chosen per group of bets rather than for the whole set, so one bet
+    with large pays (an Egalite at 42 cards and more) no longer puts every bet on Python
+    integers.  The sums are the same integers either way.
+    """
+    narrow = problem.int64_bets()
+    if problem.exact_int64 or not narrow or len(narrow) == len(bets):
+        return solve(problem, run)
+    wide = [index for index in range(len(bets)) if index not in narrow]
+    parts = []
+    for group in (narrow, wide):
+        part, _ = partial_problem(partial, rules, [bets[i] for i in group], edge)
+        parts.append((group, solve(part, run)))
+    first, second = parts[0][1], parts[1][1]
+    if first.weight != second.weight or first.compositions != second.compositions:
+        raise DepthCheckError(
+            "The groups of bets solved apart counted different compositions; this is a bug in "
+            "exactodds, please report it."
+        )
+    fields: list[list[int]] = [[0] * len(bets) for _ in range(3)]
+    for group, sums in parts:
+        for place, index in enumerate(group):
+            fields[0][index] = sums.passing[place]
+            fields[1][index] = sums.passing_numerator[place]
+            fields[2][index] = sums.numerator[place]
+    return Sums(
+        tuple(fields[0]), tuple(fields[1]), tuple(fields[2]), first.weight, first.compositions
+    )
 
 
 def _spread(partial: PartialShoe) -> tuple[int, ...]:
