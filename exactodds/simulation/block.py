@@ -181,9 +181,10 @@ def run_block(
     )
     prepared = prepare(simulation.rules, simulation.bets)
     # Pair bets only: their closed form, equal to the kernel's integers at a fraction of the cost.
+    ranks = block.rank_counts()
     values = pair_expected_values(
-        prepared.analyzer.bets, block.known, prepared.analyzer.routes()
-    ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited)
+        prepared.analyzer.bets, block.known, prepared.analyzer.routes(), ranks
+    ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited, ranks)
     pays = prepared.pays.lookup(block.summary)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()

@@ -40,7 +40,7 @@ exactodds.simulation.dealing.SimulationError: Cut card 60 cards from the back is
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -262,6 +262,17 @@ class DealtBlock:
     round_cards: IntArray  # (rounds,): 4, 5 or 6
     summary: IntArray  # (rounds,): summary key, see summary_fields
     known: IntArray  # (rounds, 52)
+    #: (rounds, 13): ``known`` by rank, when the dealing gave it (the compiled one does).
+    ranks: IntArray | None = field(default=None, compare=False, repr=False)
+
+    def rank_counts(self) -> IntArray:
+        """``known`` by rank (13 counts a round), from the dealing or summed here."""
+        if self.ranks is not None:
+            return self.ranks
+        suits = self.known.reshape(-1, 13, 4)
+        # Four strided adds: ~10x faster than numpy's sum over a short last axis.
+        ranks: IntArray = suits[:, :, 0] + suits[:, :, 1] + suits[:, :, 2] + suits[:, :, 3]
+        return ranks
 
     @property
     def rounds(self) -> int:
@@ -607,11 +618,13 @@ def _deal_by_loop(
     """Deal with the kernel's C loop (*compiled*) or its Python twin: the same flat rows."""
     shoes, size = shoe_cards.shape
     flags = tableau_flags(tableau)
+    ranks: IntArray | None = None
     if compiled:
         capacity = shoes * (size // 4 + 1)  # a round takes at least 4 cards
         columns = {name: np.empty(shoes, dtype=np.int64) for name in _PER_SHOE}
         columns |= {name: np.empty(capacity, dtype=np.int64) for name in _PER_ROUND}
         known = np.empty((capacity, 52), dtype=np.int64)
+        ranks = np.empty((capacity, 13), dtype=np.int64)
         rounds = _dealing_module().deal(
             shoes,
             np.ascontiguousarray(shoe_cards, dtype=np.int64),
@@ -619,6 +632,7 @@ def _deal_by_loop(
             *(np.array(flag, dtype=np.int8) for flag in flags),
             *(columns[name] for name in _PER_SHOE + _PER_ROUND),
             known,
+            ranks,
         )
         if rounds < 0:  # pragma: no cover - the capacity is the most rounds that fit
             raise SimulationError("The compiled dealing ran out of room for rounds.")
@@ -639,6 +653,7 @@ def _deal_by_loop(
         round_cards=columns["round_cards"][:rounds],
         summary=columns["summary"][:rounds],
         known=known[:rounds],
+        ranks=None if ranks is None else ranks[:rounds],
     )
 
 

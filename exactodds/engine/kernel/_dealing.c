@@ -11,7 +11,7 @@
  * repeated[i] and its row left for the caller to draw again (numpy's own path).
  *
  * deal(cards, parameters, tableau, outputs...): every shoe's rounds in order, as flat
- * int64 rows.  Returns the number of rounds, or -1 (nothing is valid) if the outputs are
+ * int64 rows (the known composition also by rank, for the pair bets' closed form).  Returns the number of rounds, or -1 (nothing is valid) if the outputs are
  * too short: the caller sizes them for shoes * (size / 4 + 1) rounds, the most that fit.
  *
  * Overflow: every value is a card type (0-51), a position in a shoe (below 52 * 64 + 6),
@@ -133,6 +133,7 @@ typedef struct {
     int64_t *exposed, *rounds_per_shoe;                              /* shoes */
     int64_t *round_shoe, *round_number, *depth, *round_cards, *summary; /* capacity */
     int64_t *known;                                                  /* capacity x 52 */
+    int64_t *ranks;                                                  /* capacity x 13 */
     Py_ssize_t capacity;
 } Dealt;
 
@@ -146,12 +147,14 @@ static Py_ssize_t deal_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *c
     Py_ssize_t rounds = 0;
     for (Py_ssize_t shoe = 0; shoe < shoes; shoe++) {
         const int64_t *row = cards + shoe * size;
-        int64_t counts[CARDS];
+        int64_t counts[CARDS], rank_counts[RANKS];
         for (int c = 0; c < CARDS; c++) counts[c] = decks;
+        for (int r = 0; r < RANKS; r++) rank_counts[r] = 4 * decks;
         Py_ssize_t position;
         if (burn < 0) {
             out->exposed[shoe] = row[0];
             counts[row[0]]--;
+            rank_counts[row[0] / 4]--;
             position = 1 + (card_value(row[0]) ? card_value(row[0]) : 10);
         } else {
             out->exposed[shoe] = -1;
@@ -168,7 +171,11 @@ static Py_ssize_t deal_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *c
             out->round_cards[rounds] = used;
             out->summary[rounds] = key;
             memcpy(out->known + rounds * CARDS, counts, sizeof counts);
-            for (int i = 0; i < used; i++) counts[row[position + i]]--;
+            memcpy(out->ranks + rounds * RANKS, rank_counts, sizeof rank_counts);
+            for (int i = 0; i < used; i++) {
+                counts[row[position + i]]--;
+                rank_counts[row[position + i] / 4]--;
+            }
             if (remaining < 0 && position + used > cut_at)
                 remaining = (position >= cut_at ? cut_first_rounds : 1 + after_cut) - 1;
             else if (remaining > 0)
@@ -222,16 +229,16 @@ PyObject *shuffle(PyObject *Py_UNUSED(self), PyObject *args) {
 
 PyObject *deal(PyObject *Py_UNUSED(self), PyObject *args) {
     enum { CARDS_IN, PARAMETERS, NATURAL, PLAYER, STOOD, BANKER, EXPOSED, PER_SHOE, SHOE,
-           NUMBER, DEPTH, USED, SUMMARY, KNOWN, VIEWS };
+           NUMBER, DEPTH, USED, SUMMARY, KNOWN, RANK_COUNTS, VIEWS };
     PyObject *objects[VIEWS];
     Py_ssize_t shoes;
-    if (!PyArg_ParseTuple(args, "nOOOOOOOOOOOOOO", &shoes, &objects[0], &objects[1],
+    if (!PyArg_ParseTuple(args, "nOOOOOOOOOOOOOOO", &shoes, &objects[0], &objects[1],
                           &objects[2], &objects[3], &objects[4], &objects[5], &objects[6],
                           &objects[7], &objects[8], &objects[9], &objects[10], &objects[11],
-                          &objects[12], &objects[13]))
+                          &objects[12], &objects[13], &objects[14]))
         return NULL;
     Py_buffer views[VIEWS];
-    int writable[VIEWS] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+    int writable[VIEWS] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     if (!get_buffers(objects, views, writable, VIEWS)) return NULL;
     Py_ssize_t capacity = views[SHOE].len / 8;
     Py_ssize_t size = shoes > 0 ? views[CARDS_IN].len / 8 / shoes : 0;
@@ -240,7 +247,8 @@ PyObject *deal(PyObject *Py_UNUSED(self), PyObject *args) {
                views[PLAYER].len == 10 && views[STOOD].len == 10 && views[BANKER].len == 100 &&
                views[EXPOSED].len == shoes * 8 && views[PER_SHOE].len == shoes * 8;
     for (int i = NUMBER; i <= SUMMARY; i++) fits = fits && views[i].len == capacity * 8;
-    fits = fits && views[KNOWN].len == capacity * CARDS * 8;
+    fits = fits && views[KNOWN].len == capacity * CARDS * 8 &&
+           views[RANK_COUNTS].len == capacity * RANKS * 8;
     const int64_t *parameters = views[PARAMETERS].buf;
     const int64_t *cards = views[CARDS_IN].buf;
     if (fits) {
@@ -258,7 +266,7 @@ PyObject *deal(PyObject *Py_UNUSED(self), PyObject *args) {
     Tableau t = {views[NATURAL].buf, views[PLAYER].buf, views[STOOD].buf, views[BANKER].buf};
     Dealt out = {views[EXPOSED].buf, views[PER_SHOE].buf, views[SHOE].buf, views[NUMBER].buf,
                  views[DEPTH].buf, views[USED].buf, views[SUMMARY].buf, views[KNOWN].buf,
-                 capacity};
+                 views[RANK_COUNTS].buf, capacity};
     Py_ssize_t rounds;
     Py_BEGIN_ALLOW_THREADS
     rounds = deal_shoes(shoes, size, cards, parameters, &t, &out);
