@@ -255,7 +255,9 @@ def _block_shares(simulation: Simulation, runs: int) -> None:
         dealt = deal_block(simulation.procedure, rules.tableau, 1, SIZE * run, SIZE)
         parts["deal"].append(time.process_time() - started)
         started = time.process_time()
-        pair_expected_values(prepared.analyzer.bets, dealt.known, prepared.analyzer.routes())
+        pair_expected_values(
+            prepared.analyzer.bets, dealt.known, prepared.analyzer.routes(), dealt.rank_counts()
+        )
         parts["pair EVs"].append(time.process_time() - started)
         started = time.process_time()
         run_block(simulation, SIZE * run, SIZE)
