@@ -560,11 +560,20 @@ def deal_shoes(
     >>> block = deal_shoes(DealingProcedure(decks=1, cut=17, burn="none"), Tableau(), nines)
     >>> block.depth.tolist()
     [0, 4, 8, 12, 16, 20, 24, 28, 32, 36]
+    >>> deal_shoes(DealingProcedure(decks=1, burn="none"), Tableau(), nines + 20)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: Card types 52..52 are not valid; use card types 0-51 (rank by rank, suits S H D C).
     """
     shoes, size = shoe_cards.shape
     if size != procedure.cards:
         raise SimulationError(
             f"Shoes of {size} cards do not fit a {procedure.cards}-card procedure."
+        )
+    if shoes and size and (int(shoe_cards.min()) < 0 or int(shoe_cards.max()) > 51):
+        raise SimulationError(
+            f"Card types {int(shoe_cards.min())}..{int(shoe_cards.max())} are not valid; "
+            "use card types 0-51 (rank by rank, suits S H D C)."
         )
     method = _chosen_method(method)
     if method != "numpy":
