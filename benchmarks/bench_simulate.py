@@ -22,7 +22,11 @@ Last, a whole pairs-only study (issue 18 item 6: ``exactodds simulate --bets
 player_pair,banker_pair --jobs 1``, perfect play, 8 decks; the floor: 1,000,000 rounds
 per second per job), timed as it is and, in the same run, with the former dealing
 (``tests/dealing_reference.py``, one round of every shoe per step and a running count
-at every card position) swapped in; then where a 64-shoe block's time goes.
+at every card position) swapped in, and against a plain C loop (``plain_pairs_loop.c``,
+built here with the system ``cc``: shuffle, burn, deal to the cut, price both pairs from
+the rank counts; issue 27's target: the study at least 0.25x its rounds per second);
+then where a block's time goes.  Issue 27's target for the first table: simulate on one
+job at least 0.9x the evaluation alone.
 
     python benchmarks/bench_simulate.py --runs 7 --pairs-only --pair-shoes 1024
 """
@@ -31,8 +35,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from unittest import mock
@@ -61,6 +68,25 @@ BET_SETS = {
 }
 
 
+def _load() -> str:
+    return ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
+
+
+def _plain_c_loop(shoes: int) -> float | None:
+    """Rounds per CPU second of ``plain_pairs_loop.c`` over *shoes* shoes (None: no cc)."""
+    compiler = shutil.which("cc")
+    if compiler is None:
+        return None
+    source = Path(__file__).resolve().parent / "plain_pairs_loop.c"
+    with tempfile.TemporaryDirectory() as folder:
+        program = Path(folder) / "plain_pairs_loop"
+        subprocess.run([compiler, "-O3", "-o", str(program), str(source)], check=True)
+        rounds, _, seconds, *_ = subprocess.run(
+            [str(program), str(shoes)], check=True, capture_output=True, text=True
+        ).stdout.split()
+    return int(rounds) / float(seconds)
+
+
 def _summary(rates: list[float]) -> str:
     return f"{statistics.median(rates):>9,.0f} ({min(rates):,.0f}-{max(rates):,.0f})"
 
@@ -78,8 +104,12 @@ def main() -> None:
         return
     print(
         f"{arguments.shoes} 8-deck shoes per run, {arguments.runs} runs; rounds/s median (min-max)"
+        f"; load average {_load()}"
     )
-    print(f"{'bets':26} {'evaluation only':>26} {'simulate, 1 job':>26} {'simulate, 2 jobs':>26}")
+    print(
+        f"{'bets':26} {'evaluation only':>26} {'simulate, 1 job':>26} {'simulate, 2 jobs':>26}"
+        f" {'1 job / evaluation (CPU)':>24}"
+    )
     for label, selection in BET_SETS.items():
         bets = select_bets(selection, rules)
         simulation = Simulation.of(arguments.shoes, 1, rules, bets)
@@ -91,15 +121,22 @@ def main() -> None:
         reference: list[float] = []
         one: list[float] = []
         two: list[float] = []
+        ratios: list[float] = []  # in CPU time: a busy machine shares the cores unevenly
         for _ in range(arguments.runs):
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             exact_expected_values(analyzer, block.known, suited)
             reference.append(block.rounds / (time.perf_counter() - started))
+            alone = block.rounds / (time.process_time() - cpu)
             for jobs, rates in ((1, one), (2, two)):
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.process_time()
                 result = simulate(simulation, jobs=jobs)
                 rates.append(result.tally.rounds / (time.perf_counter() - started))
-        print(f"{label:26} {_summary(reference):>26} {_summary(one):>26} {_summary(two):>26}")
+                if jobs == 1:
+                    ratios.append(result.tally.rounds / (time.process_time() - cpu) / alone)
+        print(
+            f"{label:26} {_summary(reference):>26} {_summary(one):>26} {_summary(two):>26} "
+            f"{statistics.median(ratios):>11.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+        )
     _risk_share(rules, arguments.runs, arguments.shoes)
     _pairs(rules, arguments.runs, arguments.shoes)
     _pairs_study(rules, arguments.runs, arguments.pair_shoes)
@@ -172,22 +209,36 @@ def _pairs_study(rules: Rules, runs: int, shoes: int) -> None:
         before_tally = simulate(simulation, jobs=1).tally
     assert simulate(simulation, jobs=1).tally == before_tally  # the same study, bit for bit
     now: list[float] = []
+    now_cpu: list[float] = []
     before: list[float] = []
+    plain: list[float] = []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         rounds = simulate(simulation, jobs=1).tally.rounds
         now.append(rounds / (time.perf_counter() - started))
+        now_cpu.append(rounds / (time.process_time() - cpu))
         with mock.patch.object(block_module, "deal_block", deal_block_reference):
             started = time.perf_counter()
             simulate(simulation, jobs=1)
             before.append(rounds / (time.perf_counter() - started))
+        plain_rate = _plain_c_loop(20 * shoes)
+        if plain_rate is not None:
+            plain.append(plain_rate)
     ratio = statistics.median(now) / statistics.median(before)
-    load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
     print(
         f"\npairs-only study, {shoes} 8-deck shoes, perfect play, 1 job, {runs} runs "
-        f"(load average {load}):\n  simulate {_summary(now)} rounds/s; with the former "
+        f"(load average {_load()}):\n  simulate {_summary(now)} rounds/s; with the former "
         f"dealing {_summary(before)} ({ratio:.2f}x)"
     )
+    if plain:
+        ratios = [mine / theirs for mine, theirs in zip(now_cpu, plain, strict=True)]
+        print(
+            f"  in CPU time: the study {_summary(now_cpu)} rounds/s; a plain C loop "
+            f"({20 * shoes} shoes a run) {_summary(plain)}; the study "
+            f"{statistics.median(ratios):.3f}x of it ({min(ratios):.3f}-{max(ratios):.3f})"
+        )
+    else:
+        print("  a plain C loop: not measured (no cc on this machine)")
     _block_shares(simulation, runs)
 
 
@@ -200,19 +251,21 @@ def _block_shares(simulation: Simulation, runs: int) -> None:
     parts: dict[str, list[float]] = {"deal": [], "pair EVs": [], "whole block": []}
     prepared = prepare(rules, simulation.bets)
     for run in range(runs):
-        started = time.perf_counter()
+        started = time.process_time()
         dealt = deal_block(simulation.procedure, rules.tableau, 1, SIZE * run, SIZE)
-        parts["deal"].append(time.perf_counter() - started)
-        started = time.perf_counter()
-        pair_expected_values(prepared.analyzer.bets, dealt.known, prepared.analyzer.routes())
-        parts["pair EVs"].append(time.perf_counter() - started)
-        started = time.perf_counter()
+        parts["deal"].append(time.process_time() - started)
+        started = time.process_time()
+        pair_expected_values(
+            prepared.analyzer.bets, dealt.known, prepared.analyzer.routes(), dealt.rank_counts()
+        )
+        parts["pair EVs"].append(time.process_time() - started)
+        started = time.process_time()
         run_block(simulation, SIZE * run, SIZE)
-        parts["whole block"].append(time.perf_counter() - started)
+        parts["whole block"].append(time.process_time() - started)
     shares = ", ".join(
         f"{name} {1000 * statistics.median(times):.2f} ms" for name, times in parts.items()
     )
-    print(f"  a {SIZE}-shoe block ({dealt.rounds} rounds): {shares}")
+    print(f"  a {SIZE}-shoe block ({dealt.rounds} rounds), CPU time: {shares}")
 
 
 if __name__ == "__main__":

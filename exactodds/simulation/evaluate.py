@@ -69,15 +69,19 @@ def known_shoe(counts: npt.NDArray[np.int64], suited: bool) -> Shoe:
 
 
 def exact_expected_values(
-    analyzer: Analyzer, known: npt.NDArray[np.int64], suited: bool
+    analyzer: Analyzer,
+    known: npt.NDArray[np.int64],
+    suited: bool,
+    ranks: npt.NDArray[np.int64] | None = None,
 ) -> ExpectedValues:
     """Exact EV of each of *analyzer*'s bets on each row of *known* (52 card counts a row).
 
     *suited* says whether to price the rows with their suits (needed by suited
-    bets only; the other bets' EVs are the same either way).
+    bets only; the other bets' EVs are the same either way).  *ranks*, when given,
+    is *known* by rank (13 counts a row, as the dealing gives it).
     """
     rows = np.asarray(known, dtype=np.int64).reshape(-1, 52)
-    rank_rows = rows.reshape(-1, 13, 4).sum(axis=2)
+    rank_rows = rows.reshape(-1, 13, 4).sum(axis=2) if ranks is None else ranks
 
     def shoes() -> list[Shoe]:
         return [

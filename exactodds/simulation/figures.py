@@ -309,9 +309,10 @@ def _products(results: IntArray) -> tuple[int, ...]:
     width = results.shape[1]
     largest = int(np.abs(results).max()) if results.size else 0
     if largest * largest * max(len(results), 1) < 2**52:
-        # Every partial sum is an integer below 2**53: float64 (BLAS) is exact here.
+        # Every partial sum is an integer below 2**53: float64 is exact here, in any order.
+        # einsum, not BLAS (``@``): OpenBLAS's threads on a busy machine cost up to 100x.
         as_float = results.astype(np.float64)
-        gram = np.rint(as_float.T @ as_float).astype(np.int64).tolist()
+        gram = np.rint(np.einsum("ri,rj->ij", as_float, as_float)).astype(np.int64).tolist()
     else:
         rows = results.astype(object)
         gram = (rows.T @ rows).tolist()

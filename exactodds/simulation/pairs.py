@@ -73,8 +73,11 @@ def pair_expected_values(
     bets: Sequence[Bet],
     known: npt.NDArray[np.int64],
     routes: Mapping[str, str] | None = None,
+    ranks: npt.NDArray[np.int64] | None = None,
 ) -> ExpectedValues | None:
     """Exact EVs of pair bets on each row of *known* (52 card counts), or None.
+
+    *ranks*, when given, is *known* by rank (13 counts a row, as the dealing gives it).
 
     None unless every bet is a pair bet (:func:`pair_shape`) and every value fits int64.
     *routes* (:meth:`~exactodds.analysis.many.Analyzer.routes`) says how the analyzer prices
@@ -85,9 +88,10 @@ def pair_expected_values(
     if not bets or any(pair_shape(bet) is None for bet in bets):  # stops at the first
         return None
     shapes = [pair_shape(bet) for bet in bets]
-    suits = np.asarray(known, dtype=np.int64).reshape(-1, 13, 4)
-    # Four strided adds: ~10x faster than numpy's sum over a short last axis.
-    ranks = suits[:, :, 0] + suits[:, :, 1] + suits[:, :, 2] + suits[:, :, 3]
+    if ranks is None:
+        suits = np.asarray(known, dtype=np.int64).reshape(-1, 13, 4)
+        # Four strided adds: ~10x faster than numpy's sum over a short last axis.
+        ranks = suits[:, :, 0] + suits[:, :, 1] + suits[:, :, 2] + suits[:, :, 3]
     cards = ranks.sum(axis=1)
     largest = int(cards.max()) if len(cards) else 0
     widest = max(

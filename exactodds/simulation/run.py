@@ -27,10 +27,12 @@ exactodds.simulation.dealing.SimulationError: Number of shoes 0 is not valid; us
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
@@ -189,6 +191,51 @@ def _dask_client(dask: Any) -> tuple[Any, bool]:
 # The run -------------------------------------------------------------------------
 
 
+class _Running:
+    """A run's tally, block by block, with each bet's EV histogram kept as a dict.
+
+    Merging a block's tally into the whole run's merges the EV histograms (thousands of
+    bins a bet, sorted again at every merge), which made long runs slower per round.
+    Here the rest of each block's tally is merged as before (cheap without the
+    histograms) and its histograms are added into one dict a bet; :meth:`tally` sorts
+    them once.  Integer counts: the same tally as merging block by block, bit for bit.
+
+    >>> from exactodds.simulation.tally import BetTally, Tally
+    >>> running = _Running(Tally.empty([1]))
+    >>> for count in (1, 2, 3):
+    ...     running.add(Tally(count, 2 * count, 0, ((2, count),), (BetTally(1, histogram=((count, 1),)),)))
+    >>> running.tally().rounds_histogram, running.tally().bets[0].histogram, running.rounds
+    (((2, 6),), ((1, 1), (2, 1), (3, 1)), 12)
+    """
+
+    def __init__(self, start: Tally) -> None:
+        self.rest = _without_histograms(start)
+        self.histograms = [dict(bet.histogram) for bet in start.bets]
+        self.shoes, self.rounds = start.shoes, start.rounds
+
+    def add(self, block: Tally) -> None:
+        self.shoes += block.shoes
+        self.rounds += block.rounds
+        self.rest = self.rest.merged(_without_histograms(block))
+        for counts, bet in zip(self.histograms, block.bets, strict=True):
+            known = counts.get
+            for key, count in bet.histogram:
+                counts[key] = known(key, 0) + count
+
+    def tally(self) -> Tally:
+        """The tally of every shoe so far."""
+        bets = tuple(
+            dataclasses.replace(bet, histogram=tuple(sorted(counts.items(), key=itemgetter(0))))
+            for bet, counts in zip(self.rest.bets, self.histograms, strict=True)
+        )
+        return dataclasses.replace(self.rest, bets=bets)
+
+
+def _without_histograms(tally: Tally) -> Tally:
+    bets = tuple(dataclasses.replace(bet, histogram=()) for bet in tally.bets)
+    return dataclasses.replace(tally, bets=bets)
+
+
 Progress = Callable[[int, int], None]
 
 
@@ -280,20 +327,21 @@ def simulate(
     started = time.perf_counter()
     last_save = started
     rounds_before = tally.rounds
+    running = _Running(tally)
     failure: CheckpointError | None = None
     try:
         with runner as results:
             for block in results:
-                tally = tally.merged(block.tally)
+                running.add(block.tally)
                 if stream is not None:
                     stream.write(block.trace)
                 if progress is not None:
-                    progress(tally.shoes, tally.rounds)
+                    progress(running.shoes, running.rounds)
                 if (
                     checkpoint_path is not None
                     and time.perf_counter() - last_save > CHECKPOINT_SECONDS
                 ):
-                    save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
+                    save_checkpoint(checkpoint_path, simulation, running.tally(), _position(stream))
                     last_save = time.perf_counter()
                 if stop():
                     break
@@ -302,6 +350,7 @@ def simulate(
     except CheckpointError as error:
         failure = error
     finally:
+        tally = running.tally()
         if checkpoint_path is not None and failure is None:
             try:
                 save_checkpoint(checkpoint_path, simulation, tally, _position(stream))

@@ -70,4 +70,8 @@ PyObject *set_layout(PyObject *self, PyObject *args);
 PyObject *batch(PyObject *self, PyObject *args);
 PyObject *format_one(PyObject *self, PyObject *args);
 
+/* From _dealing.c (a simulation's shuffling and dealing), for the module table. */
+PyObject *shuffle(PyObject *self, PyObject *args);
+PyObject *deal(PyObject *self, PyObject *args);
+
 #endif

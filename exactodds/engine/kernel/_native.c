@@ -577,6 +577,8 @@ static PyMethodDef methods[] = {
     {"evaluate", evaluate, METH_VARARGS, "Evaluate many shoes (releases the GIL)."},
     {"batch", batch, METH_VARARGS, "Parse, evaluate and format batch lines (releases the GIL)."},
     {"format", format_one, METH_VARARGS, "Format one evaluated shoe as a batch line."},
+    {"shuffle", shuffle, METH_VARARGS, "Shuffle a simulation's shoes (releases the GIL)."},
+    {"deal", deal, METH_VARARGS, "Deal a simulation's shoes to the cut (releases the GIL)."},
     {NULL, NULL, 0, NULL},
 };
 
