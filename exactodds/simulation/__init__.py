@@ -1,7 +1,8 @@
 """Shoes dealt in sequence, with the exact edge of every hand.
 
 * :mod:`~exactodds.simulation.dealing`: the casino's dealing procedure (shuffle, burn, cut
-  card, extra rounds) for a block of shoes at once, as flat integer arrays;
+  card, extra rounds) for a block of shoes at once, as flat integer arrays (compiled in
+  `_dealing.c`, with its pure-Python twin :mod:`~exactodds.simulation.dealing_twin`);
 * :mod:`~exactodds.simulation.evaluate`: the exact EV of every round's known composition,
   one batch call per block (where a faster exact kernel drops in);
 * :mod:`~exactodds.simulation.strategies`: when to bet (``perfect``, ``count``, ``always``);
