@@ -12,8 +12,8 @@ data goes to stdout only. A command's module is imported only when that command 
   :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`, :mod:`exactodds.cli.simulate` (sweeps in
   :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)
   and :mod:`exactodds.cli.serve`.
-- Shared: :mod:`exactodds.cli.options` (the option decorators) and :mod:`exactodds.cli.plots`
-  (``--plot DIR``).
+- Shared: :mod:`exactodds.cli.options` (the option decorators), :mod:`exactodds.cli.plots`
+  (``--plot DIR``) and :mod:`exactodds.cli.files` (an output file, written whole or not at all).
 """
 
 from __future__ import annotations

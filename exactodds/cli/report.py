@@ -10,7 +10,6 @@ import datetime
 import io
 import os
 import shlex
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import click
 from exactodds.analysis.removal import DEFAULT_MAX_TAG
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
+from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
@@ -182,57 +182,6 @@ def _alternatives(
                 bets = bets_from_values(rules, options, paytable=part)
             found.append((f"{kind}={part}", shoe, rules, bets))
     return found
-
-
-def _check_writable(output: str) -> None:
-    """Refuse an output path that cannot be written, before any work is done."""
-    path = Path(output)
-    if path.is_dir():
-        raise ExactOddsError(f"Cannot write the par sheet to {output!r}: it is a directory.")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise ExactOddsError(
-            f"Cannot write the par sheet to {output!r}: the directory {str(parent)!r} does not "
-            "exist."
-        )
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ExactOddsError(f"Cannot write the par sheet to {output!r}: permission denied.")
-
-
-def _write(output: str, content: bytes) -> None:
-    """Write *content* whole or not at all: a temporary file beside *output*, renamed into place.
-
-    A device or a pipe (``/dev/stdout``, ``/dev/full``) is written in place. On any failure the
-    temporary file is removed and the run ends with exit 1.
-    """
-    path = Path(output)
-    try:
-        if path.exists() and not path.is_file():
-            with open(path, "wb") as stream:
-                stream.write(content)
-            return
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else "."
-        )
-        try:
-            # mkstemp makes the file private; give it the mode a new file would have.
-            mask = os.umask(0)
-            os.umask(mask)
-            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~mask
-            os.chmod(temporary, mode)
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(content)
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise click.ClickException(
-            f"Cannot write the par sheet to {output!r}: {error.strerror or error}; no file was "
-            "left behind."
-        ) from None
 
 
 class RecordingCommand(click.Command):
@@ -434,7 +383,7 @@ def report(
       exactodds report --bets tie --rounds-per-hour 80 --average-bet 25 --drop-ratio 5
     """
     if output is not None:
-        _check_writable(output)
+        check_writable(output, "the par sheet")
     chosen_format = _format_for(output_format, output)
     if chosen_format in ("xlsx", "pdf") and output is None:
         raise ExactOddsError(
@@ -485,6 +434,6 @@ def report(
         write_plots(par_sheet_figures(sheet), plot_directory)
     content = _render(sheet, chosen_format, digits, figures, plot_directory, output)
     if output is not None:
-        _write(output, content)
+        write_file(output, content, "the par sheet")
     if output is None:
         emit(content.decode("utf-8").rstrip("\n"))
