@@ -114,20 +114,17 @@ def test_the_search_starts_from_the_derived_count_and_never_scores_below_it() ->
         assert best >= score(derived, dealt)[0]
 
 
-def test_pair_bets_leave_the_depth_list_empty_with_a_note() -> None:
-    (bet,) = select_bets("player_pair")
-    rows, note = depth_rows(bet, Shoe.standard(1), Rules(), (18,), {})
-    assert rows == () and note is not None and "pair" in note
-
-
-def test_value_bets_get_the_depth_tables_values() -> None:
+@pytest.mark.parametrize("name", ["dragon7", "player_pair"])
+def test_value_and_pair_bets_get_the_depth_tables_values(name: str) -> None:
     from exactodds.advantage.depth import depth_table
 
-    (bet,) = select_bets("dragon7")
-    rows, note = depth_rows(bet, Shoe.standard(1), Rules(), (8,), {})
-    table = depth_table(Shoe.standard(1).without_suits(), Rules(), [bet], (8,))
+    (bet,) = select_bets(name)
+    rows, note = depth_rows(bet, Shoe.standard(1), Rules(), (8, 18), {})
+    table = depth_table(Shoe.standard(1).without_suits(), Rules(), [bet], (8, 18))
     assert note is None
-    assert rows[0].value == table.rows[0].bets["dragon7"].value
+    assert [(row.cards, row.value, row.positive_probability) for row in rows] == [
+        (row.cards, row.bets[name].value, row.bets[name].positive_probability) for row in table.rows
+    ]
 
 
 def test_design_lists_exactly_the_tables_in_the_window_with_odds_edges() -> None:
@@ -307,3 +304,97 @@ def test_pdf_is_written_to_the_output_file(tmp_path: Path) -> None:
     assert target.read_bytes().startswith(b"%PDF")
     result = run("audit", *SMALL, "--format", "pdf")
     assert result.exit_code == 2 and "give --output FILE" in result.stderr
+
+
+def test_output_into_a_missing_folder_is_refused_before_any_work(tmp_path: Path) -> None:
+    target = tmp_path / "no" / "such" / "audit.md"
+    result = run("audit", *SMALL, "--format", "markdown", "-o", str(target))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "does not exist." in result.stderr
+    assert result.stderr.startswith(f"Error: Cannot write the audit to {str(target)!r}")
+    empty = run("audit", *SMALL, "-o", "")
+    assert empty.exit_code == 2 and "give a file name." in empty.stderr
+
+
+def test_a_full_disk_is_exit_1_in_one_sentence() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    result = run("audit", *SMALL, "--cuts", "10", "--format", "json", "-o", "/dev/full")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        "Error: Cannot write the audit to '/dev/full': No space left on device; no file was "
+        "left behind.\n"
+    )
+
+
+def test_the_output_file_is_written_whole_and_equals_stdout(tmp_path: Path) -> None:
+    target = tmp_path / "audit.json"
+    written = run("audit", *SMALL, "--cuts", "10", "--format", "json", "-o", str(target))
+    assert written.exit_code == 0 and written.stdout == "" and written.stderr == ""
+    shown = run_ok("audit", *SMALL, "--cuts", "10", "--format", "json")
+    assert target.read_text(encoding="utf-8") == shown.stdout
+    assert [path.name for path in tmp_path.iterdir()] == ["audit.json"]  # no temporary file
+
+
+def _column_b(worksheet: Any) -> dict[str, list[Any]]:
+    """Each label in column A with the cells beside it (the last row of a label wins)."""
+    return {
+        row[0]: list(row[1:])
+        for row in worksheet.iter_rows(values_only=True)
+        if isinstance(row[0], str)
+    }
+
+
+def test_xlsx_figures_are_numbers_equal_to_the_json(tmp_path: Path) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    arguments = (*SMALL[:-1], "40", "--cuts", "10,20", "--date", "2026-01-31")
+    data = json.loads(run_ok("audit", *arguments, "--format", "json").stdout)["bets"]["dragon7"]
+    target = tmp_path / "audit.xlsx"
+    written = run("audit", *arguments, "--format", "xlsx", "-o", str(target))
+    assert written.exit_code == 0 and written.stdout == "" and written.stderr == ""
+    workbook = openpyxl.load_workbook(target)
+    assert workbook.sheetnames == ["Summary", "dragon7"]
+    header = _column_b(workbook["Summary"])
+    assert header["Date"] == ["2026-01-31"] and header["Pay table"] == ["standard pays"]
+    assert header["Command"][0].startswith("exactodds audit --bets dragon7")
+    cells = _column_b(workbook["dragon7"])
+    close: dict[str, Any] = {"rel": 1e-12, "abs": 1e-14}
+    assert cells["House edge"][0] == pytest.approx(float(Fraction(data["house_edge"])), **close)
+    for rank, effect in data["eor"].items():
+        assert cells[rank][0] == pytest.approx(float(Fraction(effect)), **close)
+    units = data["count"]["units_per_100_rounds"]
+    assert cells["Units per 100 rounds"][:2] == pytest.approx(
+        [units["mean"], units["stderr"]], **close
+    )
+    assert cells["Frequency of bets"][0] == pytest.approx(data["count"]["frequency"], **close)
+    (depth,) = data["depth"]
+    rows = list(workbook["dragon7"].iter_rows(values_only=True))
+    depth_row = next(row for row in rows if row[0] == depth["cards"])
+    assert depth_row[1:3] == pytest.approx(
+        [float(Fraction(depth["positive_probability"])), float(Fraction(depth["value"]))], **close
+    )
+    for entry in data["by_cut"]:
+        cut_row = next(row for row in rows if row[0] == entry["cut"] and len(row) > 2)
+        figure = entry["units_per_100_rounds"]
+        assert cut_row[1:3] == pytest.approx([figure["mean"], figure["stderr"]], **close)
+    widths = workbook["dragon7"].column_dimensions
+    assert all(8 <= widths[column].width <= 62 for column in "ABC")
+
+
+def test_xlsx_without_openpyxl_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    for name in list(sys.modules):
+        if name == "openpyxl" or name.startswith("openpyxl."):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "openpyxl", None)  # makes "import openpyxl" fail
+    target = tmp_path / "audit.xlsx"
+    result = run("audit", *SMALL, "--format", "xlsx", "-o", str(target))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        "Error: The xlsx audit is written with openpyxl, which is not installed; install it "
+        'with pip install "exactodds[report]".\n'
+    )
+    assert not target.exists()

@@ -33,6 +33,8 @@ from exactodds.simulation.stakes import TableLimits, parse_stake
 from exactodds.simulation.strategies import parse_plays
 from exactodds.simulation.study import RiskQuestions, Simulation
 from exactodds.simulation.sweep import parse_sweeps
+from exactodds.studies.audit import Thresholds, audit, parse_threshold
+from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
 from exactodds.web.fields import field_words
 
 #: A flag as the command line spells it: two dashes and a lower-case word.
@@ -66,6 +68,22 @@ BAD_CALLS: dict[str, Callable[[], Any]] = {
     "depths": lambda: parse_depths("x"),
     "left known": lambda: parse_known_counts(["9"]),
     "max tag": lambda: effect_of_removal(Shoe.standard(1), max_tag=0),
+    "audit budget": lambda: audit(select_bets("dragon7"), budget=0),
+    "audit no bets": lambda: audit([]),
+    "audit threshold": lambda: Thresholds(max_bet=Fraction(0)),
+    "audit rounds per hour": lambda: Thresholds(rounds_per_hour=0),
+    "audit threshold text": lambda: parse_threshold("-1", "`thresholds.units_per_100_rounds`"),
+    "design range": lambda: parse_pay_range("win=40..10"),
+    "design window": lambda: parse_edge_window("8%..x"),
+    "design no ranges": lambda: design_paytables(
+        select_bets("dragon7")[0], [], (Fraction(0), Fraction(1))
+    ),
+    "design top": lambda: design_paytables(
+        select_bets("dragon7")[0],
+        [parse_pay_range("win=40..41")],
+        (Fraction(0), Fraction(1)),
+        top=-1,
+    ),
 }
 
 
@@ -86,6 +104,7 @@ def test_the_list_of_bad_calls_is_long_and_varied() -> None:
             call()
         named |= set(re.findall(r"`([\w.]+)`", str(caught.value)))
     assert {"decks", "commission", "tie_pays", "bets", "bankroll", "limits.minimum"} <= named
+    assert {"budget", "thresholds.max_bet", "ranges", "window", "top"} <= named
 
 
 def test_the_command_line_writes_each_parameter_as_its_flag() -> None:
@@ -106,6 +125,28 @@ def test_the_command_line_still_names_its_flags() -> None:
     result = CliRunner().invoke(cli, ["odds", "--commission", "5"])
     assert result.exit_code == 2
     assert "for --commission is not valid" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("arguments", "sentence"),
+    [
+        (["--budget", "0"], "Error: --budget 0 is not valid;"),
+        (["--safe-units", "0"], "Error: --safe-units '0' is not valid;"),
+        (["--max-bet", "-1"], "Error: --max-bet '-1' is not valid;"),
+        (["--rounds-per-hour", "0"], "Error: --rounds-per-hour 0 is not valid;"),
+        (["--depths", "x"], "Error: --depths 'x' is not a number of cards;"),
+        (["--cuts", "y"], "Error: --cuts 'y' is not a number of cards;"),
+        (["--design", "win=40..10"], "Error: Pay range 'win=40..10' for --design is empty;"),
+        (["--design", "win=1..2", "--target-edge", "8..x"], "window '8..x' for --target-edge"),
+        (["--design", "win=1..2", "--design-top", "-1"], "Error: --design-top -1 is not valid;"),
+        (["--format", "xlsx"], "Error: --format xlsx writes a file; give --output FILE."),
+    ],
+)
+def test_the_audit_names_its_flags(arguments: list[str], sentence: str) -> None:
+    result = CliRunner().invoke(cli, ["audit", "--bets", "dragon7", "--decks", "1", *arguments])
+    assert result.exit_code == 2, result.stderr
+    assert sentence in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    assert "`" not in result.stderr and result.stdout == ""
 
 
 def test_the_web_writes_each_parameter_as_its_json_field() -> None:

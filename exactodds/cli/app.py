@@ -28,7 +28,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import import_module
 from types import FrameType
 from typing import Any
@@ -81,6 +81,13 @@ _FLAGS = {
     "limits.maximum": "--table-max",
     "limits.chip": "--chip",
     "strategies": "--play",
+    "ranges": "--design",
+    "window": "--target-edge",
+    "top": "--design-top",
+    "thresholds.units_per_100_rounds": "--safe-units",
+    "thresholds.money_per_hour": "--safe-per-hour",
+    "thresholds.max_bet": "--max-bet",
+    "thresholds.rounds_per_hour": "--rounds-per-hour",
 }
 
 
@@ -398,19 +405,3 @@ def main() -> None:
     """Console entry point: the CLI, with SIGINT and SIGTERM ending it in one line."""
     _watch()
     cli()
-
-
-def flag_error(error: ExactOddsError, flags: Mapping[str, str]) -> click.UsageError:
-    """A usage error whose sentence names the command's flags, not the library's parameters.
-
-    The library's messages start with the parameter they refuse (``budget 0 is not valid
-    ...``); a command passes the names it maps (``{"budget": "--budget"}``), and the one that
-    starts the sentence is replaced (a word elsewhere in it is left alone).
-
-    >>> flag_error(ExactOddsError("budget 0 is not valid."), {"budget": "--budget"}).message
-    '--budget 0 is not valid.'
-    """
-    text = str(error)
-    for parameter, flag in flags.items():
-        text = re.sub(rf"^{re.escape(parameter)}(?![\w-])", flag, text)
-    return click.UsageError(text)

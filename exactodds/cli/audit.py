@@ -4,27 +4,20 @@ from __future__ import annotations
 
 import shlex
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, flag_error
+from exactodds.cli.app import emit
+from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.options import built_options
 from exactodds.cli.report import RecordingCommand
-from exactodds.errors import ExactOddsError
 from exactodds.rules import Rules
 
-#: The library's parameter names and this command's flags, for its messages.
-_FLAGS = {
-    "budget": "--budget",
-    "max_bet": "--max-bet",
-    "rounds_per_hour": "--rounds-per-hour",
-    "units_per_100_rounds": "--safe-units",
-    "money_per_hour": "--safe-per-hour",
-    "top": "--design-top",
-}
+#: The formats written to a file only (binary), and those --design writes.
+_FILE_FORMATS = ("pdf", "xlsx")
+_DESIGN_FORMATS = ("table", "json", "markdown", "html")
 
 
 def _progress(quiet: bool) -> Any:
@@ -113,13 +106,18 @@ def _progress(quiet: bool) -> Any:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["table", "json", "markdown", "html", "pdf"]),
+    type=click.Choice(["table", "json", "markdown", "html", "pdf", "xlsx"]),
     default="table",
     show_default=True,
-    help="Output format; json carries the exact fractions; markdown, html and pdf carry the "
-    "par sheet's identification header; pdf needs --output.",
+    help="Output format; json carries the exact fractions; markdown, html, pdf and xlsx carry "
+    "the par sheet's identification header; pdf and xlsx need --output.",
 )
-@click.option("--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.")
+@click.option(
+    "--output",
+    "-o",
+    metavar="FILE",
+    help="Write to FILE instead of stdout (whole or not at all: exit 1 when it cannot be).",
+)
 @click.option(
     "--title", metavar="TEXT", help="The title in the header (default: Countability audit)."
 )
@@ -145,13 +143,9 @@ def audit_command(
       exactodds audit --bet-file mybet.toml --decks 6 --cut 20
       exactodds audit --bets dragon7 --design win=30..45 --target-edge 5%..8%
     """
-    try:
-        if options["output_format"] == "pdf" and options["output"] is None:
-            raise ExactOddsError("--format pdf writes a file; give --output FILE.")
-        options["identity"] = _identity(options, option_values)
-        text = _run(rules, bets, options)
-    except ExactOddsError as error:
-        raise flag_error(error, _FLAGS) from None
+    _check_output(options)
+    options["identity"] = _identity(options, option_values)
+    text = _run(rules, bets, options)
     if _progress(options["quiet"]) is not None:
         sys.stderr.write("\n")
     if options["output"] is None:
@@ -159,19 +153,38 @@ def audit_command(
         emit(text)
         return
     data = text.encode("utf-8") + b"\n" if isinstance(text, str) else text
-    try:
-        Path(options["output"]).write_bytes(data)
-    except OSError as error:
-        raise click.ClickException(
-            f"Cannot write the audit to {options['output']!r}: {error.strerror or error}."
-        ) from None
+    write_file(options["output"], data, "the audit")
+
+
+def _check_output(options: dict[str, Any]) -> None:
+    """Refuse, before any work, an output that cannot be written or an extra that is missing."""
+    output_format, output = options["output_format"], options["output"]
+    if output_format in _FILE_FORMATS and output is None:
+        raise click.UsageError(f"--format {output_format} writes a file; give --output FILE.")
+    if options["design_ranges"] and output_format not in _DESIGN_FORMATS:
+        raise click.UsageError(
+            f"--design writes {', '.join(_DESIGN_FORMATS[:-1])} or {_DESIGN_FORMATS[-1]}, not "
+            f"{output_format}."
+        )
+    if options["dask_address"] is not None and options["jobs"] != 1:
+        raise click.UsageError("--jobs and --dask both choose where to run; give one of them.")
+    if output is not None:
+        check_writable(output, "the audit")
+    if output_format == "xlsx":
+        from exactodds.report.parsheet.xlsx import require_openpyxl
+
+        require_openpyxl("The xlsx audit")
+    if output_format == "pdf":
+        from exactodds.report.parsheet.pdf import require_fpdf
+
+        require_fpdf()
 
 
 def _identity(options: dict[str, Any], values: dict[str, Any]) -> Any:
     """The par sheet's identification header: title, pay table, version, command, date."""
     from exactodds.cli.report import paytable_name, sheet_date
-    from exactodds.studies.parsheet import SheetIdentity
     from exactodds.report.parsheet.render import package_version
+    from exactodds.studies.parsheet import SheetIdentity
 
     context = click.get_current_context()
     arguments = context.meta.get("exactodds.report.arguments", [])
@@ -186,13 +199,11 @@ def _identity(options: dict[str, Any], values: dict[str, Any]) -> Any:
 
 def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:
     from exactodds.advantage.depth import parse_depths
-    from exactodds.report.audit import audit_pdf, render_audit, render_design
+    from exactodds.report.audit import audit_pdf, audit_xlsx, render_audit, render_design
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.studies.audit import DEFAULT_BUDGET, Thresholds, audit, parse_threshold
     from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
 
-    if options["dask_address"] is not None and options["jobs"] != 1:
-        raise ExactOddsError("--jobs and --dask both choose where to run; give one of them.")
     procedure = DealingProcedure(
         decks=options["decks"],
         cut=options["cut"],
@@ -210,26 +221,26 @@ def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:
     output_format, digits = options["output_format"], options["digits"]
     if options["design_ranges"]:
         if len(bets) != 1:
-            raise ExactOddsError("--design designs one bet's pay table; name one with --bets.")
+            raise click.UsageError("--design designs one bet's pay table; name one with --bets.")
         ranges = [parse_pay_range(text) for text in options["design_ranges"]]
         window = parse_edge_window(options["target_edge"])
         design = design_paytables(
             bets[0], ranges, window, rules, procedure, top=options["design_top"], **run
         )
-        if output_format == "pdf":
-            raise ExactOddsError("--design writes table, json, markdown or html, not pdf.")
         return render_design(design, output_format, digits)
     depths_text = options["depths"].strip().lower()
-    depths = () if depths_text == "none" else parse_depths(depths_text, "--depths")
-    cuts = parse_depths(options["cuts"], "--cuts") if options["cuts"] else ()
+    depths = () if depths_text == "none" else parse_depths(depths_text, "`depths`")
+    cuts = parse_depths(options["cuts"], "`cuts`") if options["cuts"] else ()
     thresholds = Thresholds(
-        parse_threshold(options["safe_units"], "units_per_100_rounds"),
-        parse_threshold(options["safe_per_hour"], "money_per_hour"),
-        parse_threshold(options["max_bet"], "max_bet"),
+        parse_threshold(options["safe_units"], "`thresholds.units_per_100_rounds`"),
+        parse_threshold(options["safe_per_hour"], "`thresholds.money_per_hour`"),
+        parse_threshold(options["max_bet"], "`thresholds.max_bet`"),
         options["rounds_per_hour"],
     )
     result = audit(bets, rules, procedure, depths=depths, cuts=cuts, thresholds=thresholds, **run)
-    identity = options["identity"] if output_format in ("markdown", "html", "pdf") else None
+    identity = options["identity"] if output_format != "table" else None
     if output_format == "pdf":
         return audit_pdf(result, digits, identity)
+    if output_format == "xlsx":
+        return audit_xlsx(result, identity)
     return render_audit(result, output_format, digits, identity)

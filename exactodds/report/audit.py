@@ -22,6 +22,8 @@ exactodds.errors.ExactOddsError: Format 'csv' is not valid for an audit; use tab
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Iterator
 
 from exactodds.errors import ExactOddsError
@@ -45,6 +47,7 @@ __all__ = [
     "AUDIT_FORMATS",
     "audit_document",
     "audit_pdf",
+    "audit_xlsx",
     "design_document",
     "identity_table",
     "render_audit",
@@ -251,6 +254,62 @@ def audit_pdf(result: Audit, digits: int = 4, identity: SheetIdentity | None = N
         identity.version if identity else None,
         identity.date if identity else None,
     )
+
+
+#: Decimals of the figures in the workbook (its cells keep a float's 15 significant digits).
+_XLSX_DIGITS = 15
+_ESTIMATE = re.compile(r"(\S+) ± (\S+)")
+
+
+def _estimates_apart(block: Block) -> Block:
+    """A table whose estimates (``mean ± stderr``) are split in two columns, so that both
+    are numbers in a workbook; other blocks as they are."""
+    if not isinstance(block, Table):
+        return block
+    split = [
+        any(_ESTIMATE.fullmatch(row[column]) for row in block.rows)
+        for column in range(len(block.headers))
+    ]
+    if not any(split):
+        return block
+    headers: list[str] = []
+    numeric: list[bool] = []
+    for header, is_number, apart in zip(block.headers, block.numeric, split, strict=True):
+        headers.append(header)
+        numeric.append(is_number)
+        if apart:
+            headers.append("Standard error" if header == "Value" else f"{header}, standard error")
+            numeric.append(True)
+    rows = []
+    for row in block.rows:
+        cells: list[str] = []
+        for cell, apart in zip(row, split, strict=True):
+            found = _ESTIMATE.fullmatch(cell)
+            cells += (
+                ([found.group(1), found.group(2)] if found else [cell, ""]) if apart else [cell]
+            )
+        rows.append(tuple(cells))
+    return Table(block.identifier, tuple(headers), tuple(rows), tuple(numeric))
+
+
+def audit_xlsx(result: Audit, identity: SheetIdentity | None = None) -> bytes:
+    """The audit as an xlsx workbook (the ``report`` extra: openpyxl): a summary sheet with
+    the par sheet's identification header, then one sheet per bet.
+
+    Figures are numbers, to 15 decimals (an estimate's standard error in the column beside
+    it); the exact fractions are the JSON's.
+    """
+    from exactodds.report.parsheet.xlsx import write_blocks_xlsx
+
+    blocks = [_estimates_apart(block) for block in audit_document(result, _XLSX_DIGITS, None)]
+    sheets: list[tuple[str, list[Block]]] = [("Summary", [])]
+    for block in blocks[1:]:  # the title is the header's
+        if isinstance(block, Heading) and block.level == 2:
+            sheets.append((block.text, []))
+        sheets[-1][1].append(block)
+    buffer = io.BytesIO()
+    write_blocks_xlsx(sheets, buffer, identity, "Countability audit")
+    return buffer.getvalue()
 
 
 def design_document(design: PayDesign, digits: int = 4) -> list[Block]:

@@ -35,7 +35,7 @@ True
 >>> audit(select_bets("dragon7"), budget=0)
 Traceback (most recent call last):
 ...
-exactodds.studies.audit.AuditError: budget 0 is not valid; use a whole number of shoes of at least 1.
+exactodds.studies.audit.AuditError: `budget` 0 is not valid; use a whole number of shoes of at least 1.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ import numpy.typing as npt
 from exactodds.analysis.removal import EffectOfRemoval, effect_of_removal
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
-from exactodds.errors import ExactOddsError, quoted
+from exactodds.errors import ExactOddsError, parameter, quoted
 from exactodds.numbers import fraction_string, parse_number, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -113,7 +113,7 @@ class Thresholds:
     >>> Thresholds(max_bet=Fraction(0))
     Traceback (most recent call last):
     ...
-    exactodds.studies.audit.AuditError: max_bet 0 is not valid; use a positive amount of money.
+    exactodds.studies.audit.AuditError: `thresholds.max_bet` 0 is not valid; use a positive amount of money.
     """
 
     units_per_100_rounds: Fraction = Fraction(1, 10)
@@ -126,13 +126,14 @@ class Thresholds:
             value = getattr(self, name)
             if value <= 0:
                 raise AuditError(
-                    f"{name} {fraction_string(value)} is not valid; use a positive "
+                    f"{parameter('thresholds.' + name)} {fraction_string(value)} is not valid; "
+                    "use a positive "
                     + ("amount of money." if name != "units_per_100_rounds" else "number of units.")
                 )
         if isinstance(self.rounds_per_hour, bool) or self.rounds_per_hour < 1:
             raise AuditError(
-                f"rounds_per_hour {self.rounds_per_hour!r} is not valid; use a whole number of "
-                "at least 1."
+                f"`thresholds.rounds_per_hour` {self.rounds_per_hour!r} is not valid; use a whole "
+                "number of at least 1."
             )
 
     def hourly(self, units_per_100_rounds: float) -> float:
@@ -510,10 +511,10 @@ def depth_rows(
 ) -> tuple[tuple[DepthValue, ...], str | None]:
     """The exact depth-table value of *bet* at *depths*, or none and a note why not.
 
-    Every bet is asked of :func:`~exactodds.advantage.depth.depth_table`; its refusal of pair
-    and suited bets (today's) becomes the note, so that once it takes them they get rows.
+    Every bet is asked of :func:`~exactodds.advantage.depth.depth_table` (pair bets too); a
+    refusal becomes the note.
     """
-    from exactodds.advantage.depth import DepthError, depth_table, value_level_bets
+    from exactodds.advantage.depth import DepthError, depth_table
 
     if not depths:
         return (), "No depths were asked for."
@@ -522,9 +523,6 @@ def depth_rows(
             shoe.without_suits(), rules, [bet], depths, 0, run.get("jobs", 1), run.get("dask")
         )
     except DepthError as error:
-        # depth_table refuses pair and suited bets (before any work) until it can take them.
-        if not value_level_bets([bet])[0]:
-            return (), "Depth tables are not yet available for pair and suited bets."
         return (), str(error)
     return (
         tuple(
@@ -574,7 +572,7 @@ def _verdict(name: str, count: FoundCount, thresholds: Thresholds) -> tuple[bool
 def require_budget(budget: int) -> int:
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise AuditError(
-            f"budget {budget!r} is not valid; use a whole number of shoes of at least 1."
+            f"`budget` {budget!r} is not valid; use a whole number of shoes of at least 1."
         )
     return budget
 
@@ -722,7 +720,7 @@ def audit(
     procedure = procedure if procedure is not None else DealingProcedure()
     chosen = bets_given(bets, rules)
     if not chosen:
-        raise AuditError("No bets were chosen; an audit needs at least one bet.")
+        raise AuditError("No bets were chosen in `bets`; an audit needs at least one bet.")
     limits = thresholds if thresholds is not None else Thresholds()
     chosen_cuts = tuple(replace(procedure, cut=cut).cut for cut in cuts)
     settings = {
@@ -740,10 +738,15 @@ def audit(
 
 
 def parse_threshold(text: str, what: str) -> Fraction:
-    """A positive threshold (``0.1``, ``1/10``, ``25``) or one sentence naming *what*.
+    """A positive threshold (``0.1``, ``1/10``, ``25``) or one sentence naming *what*
+    (the parameter, in backquotes: :func:`~exactodds.errors.parameter`).
 
-    >>> parse_threshold("1/10", "units_per_100_rounds")
+    >>> parse_threshold("1/10", "`thresholds.units_per_100_rounds`")
     Fraction(1, 10)
+    >>> parse_threshold("0", "`thresholds.max_bet`")
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: `thresholds.max_bet` '0' is not valid; use a positive number.
     """
     value = parse_number(text, what)
     if value <= 0 or not math.isfinite(float(value)):

@@ -96,65 +96,69 @@ class PayRange:
         return tuple(self.low + index * self.step for index in range(count))
 
 
-def parse_pay_range(text: str) -> PayRange:
-    """``OUTCOME=LOW..HIGH`` (integer steps, or half steps when an end is a half).
+def parse_pay_range(text: str, what: str = "`ranges`") -> PayRange:
+    """``OUTCOME=LOW..HIGH`` (integer steps, or half steps when an end is a half); *what* names
+    the parameter it was given for, in backquotes (:func:`~exactodds.errors.parameter`).
 
     >>> parse_pay_range("win=10..12.5").step
     Fraction(1, 2)
     >>> parse_pay_range("win=40..10")
     Traceback (most recent call last):
     ...
-    exactodds.studies.audit.AuditError: Pay range 'win=40..10' is empty; give OUTCOME=LOW..HIGH with LOW at most HIGH, such as win=10..40.
+    exactodds.studies.audit.AuditError: Pay range 'win=40..10' for `ranges` is empty; give OUTCOME=LOW..HIGH with LOW at most HIGH, such as win=10..40.
     """
     outcome, separator, span = text.partition("=")
     low_text, dots, high_text = span.partition("..")
     if not separator or not dots or not outcome.strip():
         raise AuditError(
-            f"Pay range {quoted(text)} is not OUTCOME=LOW..HIGH; give one such as win=10..40."
+            f"Pay range {quoted(text)} for {what} is not OUTCOME=LOW..HIGH; give one such as "
+            "win=10..40."
         )
     try:
-        low = parse_number(low_text, f"the pay range {text!r}")
-        high = parse_number(high_text, f"the pay range {text!r}")
+        low = parse_number(low_text, f"the pay range {quoted(text)} for {what}")
+        high = parse_number(high_text, f"the pay range {quoted(text)} for {what}")
     except ExactOddsError as error:
         raise AuditError(str(error)) from None
     if low > high:
         raise AuditError(
-            f"Pay range {quoted(text)} is empty; give OUTCOME=LOW..HIGH with LOW at most HIGH, "
-            "such as win=10..40."
+            f"Pay range {quoted(text)} for {what} is empty; give OUTCOME=LOW..HIGH with LOW at "
+            "most HIGH, such as win=10..40."
         )
     steps = {value.denominator for value in (low, high)}
     if not steps <= {1, 2}:
         raise AuditError(
-            f"Pay range {quoted(text)} has an end that is not a whole or half number; use pays "
-            "such as 10, 10.5 or 21/2."
+            f"Pay range {quoted(text)} for {what} has an end that is not a whole or half number; "
+            "use pays such as 10, 10.5 or 21/2."
         )
     return PayRange(outcome.strip().lower(), low, high, Fraction(1, max(steps)))
 
 
-def parse_edge_window(text: str) -> tuple[Fraction, Fraction]:
-    """``LOW..HIGH`` house edges (``5%..8%``, ``0.05..0.08``), both ends included.
+def parse_edge_window(text: str, what: str = "`window`") -> tuple[Fraction, Fraction]:
+    """``LOW..HIGH`` house edges (``5%..8%``, ``0.05..0.08``), both ends included; *what*
+    names the parameter it was given for, in backquotes.
 
     >>> parse_edge_window("5%..8%")
     (Fraction(1, 20), Fraction(2, 25))
     >>> parse_edge_window("8%..5%")
     Traceback (most recent call last):
     ...
-    exactodds.studies.audit.AuditError: House edge window '8%..5%' is empty; give LOW..HIGH with LOW at most HIGH, such as 5%..8%.
+    exactodds.studies.audit.AuditError: House edge window '8%..5%' for `window` is empty; give LOW..HIGH with LOW at most HIGH, such as 5%..8%.
     """
     low_text, dots, high_text = text.partition("..")
     if not dots:
         raise AuditError(
-            f"House edge window {quoted(text)} is not LOW..HIGH; give one such as 5%..8%."
+            f"House edge window {quoted(text)} for {what} is not LOW..HIGH; give one such as "
+            "5%..8%."
         )
     try:
-        low = parse_number(low_text, f"the house edge window {text!r}")
-        high = parse_number(high_text, f"the house edge window {text!r}")
+        low = parse_number(low_text, f"the house edge window {quoted(text)} for {what}")
+        high = parse_number(high_text, f"the house edge window {quoted(text)} for {what}")
     except ExactOddsError as error:
         raise AuditError(str(error)) from None
     if low > high:
         raise AuditError(
-            f"House edge window {quoted(text)} is empty; give LOW..HIGH with LOW at most HIGH, "
-            "such as 5%..8%."
+            f"House edge window {quoted(text)} for {what} is empty; give LOW..HIGH with LOW at "
+            "most HIGH, such as 5%..8%."
         )
     return low, high
 
@@ -244,13 +248,14 @@ def _grid(bet: Bet, ranges: Sequence[PayRange]) -> Iterable[dict[str, Fraction]]
     for pay in ranges:
         if pay.outcome not in base:
             raise AuditError(
-                f"Bet {quoted(bet.name)} has no outcome {quoted(pay.outcome)} to design; its "
+                f"Bet {quoted(bet.name)} has no outcome {quoted(pay.outcome)} to design in `ranges`; its "
                 f"outcomes are {', '.join(sorted(base))}."
             )
     size = math.prod(len(pay.values()) for pay in ranges)
     if size > MOST_TABLES:
         raise AuditError(
-            f"The pay ranges hold {size:,} tables; narrow them to at most {MOST_TABLES:,}."
+            f"The pay ranges in `ranges` hold {size:,} tables; narrow them to at most "
+            f"{MOST_TABLES:,}."
         )
     for values in itertools.product(*(pay.values() for pay in ranges)):
         yield base | {pay.outcome: value for pay, value in zip(ranges, values, strict=True)}
@@ -305,9 +310,11 @@ def design_paytables(
     rules = Rules.given(rules)
     procedure = procedure if procedure is not None else DealingProcedure()
     if not ranges:
-        raise AuditError("A design needs at least one pay range, such as win=10..40.")
+        raise AuditError(
+            "`ranges` is empty; a design needs at least one pay range, such as win=10..40."
+        )
     if isinstance(top, bool) or not isinstance(top, int) or top < 0:
-        raise AuditError(f"top {top!r} is not valid; use a whole number of at least 0.")
+        raise AuditError(f"`top` {top!r} is not valid; use a whole number of at least 0.")
     require_budget(budget)
     shoe = Shoe.standard(procedure.decks)
     if not bet.needs_suits:

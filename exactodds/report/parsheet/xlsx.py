@@ -16,7 +16,10 @@ bet's conditions; ``Compare`` the alternatives of ``--compare``.  Every
 sheet prints landscape, one page wide, with "page x of y" in the footer.  The workbook asks to
 be recalculated when opened (openpyxl stores formulas without results).
 
-openpyxl is imported inside :func:`write_xlsx` only.
+Another document made of the par sheet's blocks (the countability audit) is written as a
+workbook the same way by :func:`write_blocks_xlsx`: the same header, cells and widths.
+
+openpyxl is imported inside :func:`write_xlsx` and :func:`write_blocks_xlsx` only.
 
 >>> import io
 >>> from exactodds import Rules, Shoe
@@ -36,19 +39,21 @@ openpyxl is imported inside :func:`write_xlsx` only.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
 from ...numbers import decimal_string, fraction_string
-from ...studies.parsheet import BetSheet, MissingExtraError, ParSheet
+from ...studies.parsheet import BetSheet, MissingExtraError, ParSheet, SheetIdentity
 from .render import (
     CHECKING,
     CONVENTION,
     DEFINITIONS,
     METHOD,
     REMOVAL_TEXT,
+    Block,
     Heading,
     Paragraph,
     Table,
@@ -56,7 +61,7 @@ from .render import (
     document,
 )
 
-__all__ = ["require_openpyxl", "write_xlsx"]
+__all__ = ["require_openpyxl", "write_blocks_xlsx", "write_xlsx"]
 
 #: Digits of the correctly rounded decimals written as text beside formulas.
 TEXT_DIGITS = 15
@@ -64,13 +69,14 @@ _PROBABILITY_FORMAT = "0.000000000000"
 _PERCENT_FORMAT = "0.0000%"
 
 
-def require_openpyxl() -> Any:
-    """openpyxl, or a :class:`~exactodds.studies.parsheet.MissingExtraError` saying how to get it."""
+def require_openpyxl(what: str = "The xlsx par sheet") -> Any:
+    """openpyxl, or a :class:`~exactodds.studies.parsheet.MissingExtraError` saying how to get
+    it (*what* names the workbook: the par sheet, the audit)."""
     try:
         import openpyxl
     except ImportError:
         raise MissingExtraError(
-            "The xlsx par sheet is written with openpyxl, which is not installed; install it "
+            f"{what} is written with openpyxl, which is not installed; install it "
             'with pip install "exactodds[report]".'
         ) from None
     return openpyxl
@@ -482,10 +488,9 @@ def _outcome_of(pay_name: str, sheet: BetSheet) -> str:
     return winning[0] if winning else ""
 
 
-def _summary(writer: _Writer, parsheet: ParSheet) -> None:
-    analysis = parsheet.analysis
-    identity = parsheet.identity
-    writer.line(identity.title if identity else "Par sheet", bold=True)
+def _identity_lines(writer: _Writer, identity: SheetIdentity | None, title: str) -> None:
+    """The identification header: title, pay table, date, version, command (*title* without)."""
+    writer.line(identity.title if identity else title, bold=True)
     if identity:
         writer.line("Pay table", identity.paytable)
         writer.line("Date", identity.date)
@@ -493,6 +498,11 @@ def _summary(writer: _Writer, parsheet: ParSheet) -> None:
         writer.line("Command", identity.command)
     else:
         writer.line("exactodds version", _version())
+
+
+def _summary(writer: _Writer, parsheet: ParSheet) -> None:
+    analysis = parsheet.analysis
+    _identity_lines(writer, parsheet.identity, "Par sheet")
     writer.line("Shoe", analysis.shoe.describe())
     writer.line("Rules", analysis.rules.describe())
     writer.line("Rounds counted", analysis.total, str(analysis.total))
@@ -578,6 +588,49 @@ def write_xlsx(sheet: ParSheet, target: str | Path | IO[bytes]) -> None:
         workbook.save(target)
     else:
         _save_dated(workbook, target, sheet.identity.date)
+
+
+def write_blocks_xlsx(
+    sheets: Sequence[tuple[str, Sequence[Block]]],
+    target: str | Path | IO[bytes],
+    identity: SheetIdentity | None,
+    title: str,
+) -> None:
+    """Write a document's *sheets* ((name, headings, paragraphs and tables) each) as a workbook.
+
+    The first sheet starts with the par sheet's identification header (*title* when there is
+    no *identity*); tables keep numbers as numbers, as :meth:`_Writer.table` does for the par
+    sheet, columns are as wide as their cells, and a dated *identity* dates the file.
+
+    >>> import io
+    >>> buffer = io.BytesIO()
+    >>> write_blocks_xlsx([("Summary", [Paragraph("Hello.")]), ("bet", [Table("t", ("Figure",
+    ...     "Value"), (("House edge", "5.25%"),), (False, True))])], buffer, None, "Audit")
+    >>> from openpyxl import load_workbook
+    >>> workbook = load_workbook(buffer)
+    >>> workbook.sheetnames, workbook["bet"]["B2"].value
+    (['Summary', 'bet'], 0.0525)
+    """
+    openpyxl = require_openpyxl("The xlsx workbook")
+    from openpyxl.styles import Font
+
+    workbook = openpyxl.Workbook()
+    bold = Font(bold=True)
+    taken: set[str] = set()
+    for index, (name, blocks) in enumerate(sheets):
+        worksheet = workbook.active if index == 0 else workbook.create_sheet()
+        worksheet.title = _sheet_title(name, taken)
+        writer = _Writer(worksheet, bold)
+        if index == 0:
+            _identity_lines(writer, identity, title)
+        writer.blocks(list(blocks))
+    footer = f"{identity.title} - {identity.date}" if identity else title
+    for worksheet in workbook.worksheets:
+        _finish(worksheet, footer)
+    if identity is None:
+        workbook.save(target)
+    else:
+        _save_dated(workbook, target, identity.date)
 
 
 def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> None:
