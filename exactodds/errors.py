@@ -121,10 +121,10 @@ class PayError(ExactOddsError):
     """A payout could not be read or is out of range.
 
     >>> from exactodds.numbers import parse_pay
-    >>> parse_pay("-3", "--tie-pays")
+    >>> parse_pay("-3", "`tie_pays`")
     Traceback (most recent call last):
     ...
-    exactodds.errors.PayError: Pay '-3' for --tie-pays is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
+    exactodds.errors.PayError: Pay '-3' for `tie_pays` is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
     """
 
 
