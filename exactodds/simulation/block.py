@@ -35,6 +35,7 @@ from exactodds.simulation.dealing import (
     SUMMARY_KEYS,
     DealtBlock,
     deal_block,
+    require_whole,
     summary_fields,
 )
 from exactodds.simulation.evaluate import exact_expected_values
@@ -175,7 +176,15 @@ class BlockResult:
 def run_block(
     simulation: Simulation, first_shoe: int, shoes: int, trace: bool = False
 ) -> BlockResult:
-    """Deal, evaluate, decide and settle shoes ``first_shoe .. first_shoe + shoes - 1``."""
+    """Deal, evaluate, decide and settle shoes ``first_shoe .. first_shoe + shoes - 1``.
+
+    >>> run_block(Simulation.of(1, 1), 0, 0)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: shoes 0 is not valid; use a whole number of at least 1.
+    """
+    require_whole(first_shoe, "first_shoe", 0)
+    require_whole(shoes, "shoes", 1)
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
@@ -236,6 +245,7 @@ def run_block(
         tuple(zip(histogram[0].tolist(), histogram[1].tolist(), strict=True)),
         tuple(bets),
         sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
+        ((first_shoe, first_shoe + shoes),),
     )
     text = (
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""

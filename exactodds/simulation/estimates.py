@@ -8,7 +8,8 @@ estimates and their errors are not).  Per bet and for the combined result of a r
 * ``sd_per_round``: sqrt(E[X**2] - EV**2), E[X**2] the mean of the realized squared
   results over rounds;
 * ``di`` = 1000 EV / SD, ``score`` = DI**2, ``n0_rounds`` = (SD / EV)**2
-  (:mod:`exactodds.analysis.risk`).
+  (:mod:`exactodds.analysis.risk`); SCORE is 0 and N0 is absent (``None``) when the EV
+  is not positive.
 
 Each comes with a delta-method standard error over shoes (shoes are independent:
 the per-shoe sums of rounds, exact EV and squared results are the observations), and
@@ -59,7 +60,7 @@ def _figures(means: Means) -> dict[str, float]:
         "sd": sd,
         "di": formulas.di(ev, sd),
         "score": formulas.score(ev, sd),
-        "n0": formulas.n0_rounds(ev, sd) if ev != 0 else math.nan,
+        "n0": formulas.n0_rounds(ev, sd),
     }
 
 

@@ -71,7 +71,10 @@ def _flatten(prefix: str, value: Any, row: dict[str, Any]) -> None:
 def result_rows(result: Any) -> list[dict[str, Any]]:
     """One flat row per bet and one for the combined result, from ``result.as_dict()``.
 
-    Lists (deciles, EV by deck) are JSON strings; the covariance is left to the JSON.
+    Lists (deciles, EV by deck) are JSON strings; the covariance is left to the JSON.  Every
+    row has every column (``None`` where a figure is not given for that row: the risk of ruin
+    is the combined row's only), in the order they first appear, so that a table built from
+    the rows (:func:`to_arrow`) has the columns of :func:`to_pandas`, all of them.
     """
     data = result.as_dict()
     rows = []
@@ -81,7 +84,8 @@ def result_rows(result: Any) -> list[dict[str, Any]]:
             if key != "covariance":
                 _flatten(key, value, row)
         rows.append(row)
-    return rows
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    return [{column: row.get(column) for column in columns} for row in rows]
 
 
 def to_pandas(result: Any) -> Any:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from exactodds.numbers import fraction_string
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import MOMENT_BITS
 from exactodds.simulation.stakes import GROWTH_SCALE, Kelly
@@ -42,12 +43,15 @@ class BetResult:
     rounds: int
     bets_made: int
     frequency: float
+    #: The mean exact EV of the bets made, each bet counted once whatever its stake.
     average_edge: float
     share_positive: float
     units_per_shoe: Mapping[str, Estimate]
     units_per_100_rounds: Mapping[str, Estimate]
     ev_deciles: tuple[float, ...]
     ev_by_deck: tuple[float | None, ...]
+    #: The exact EV won per unit staked: the mean edge weighted by the stakes.
+    average_edge_by_stake: float = math.nan
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``bets`` entries of ``simulate --format json``)."""
@@ -57,6 +61,7 @@ class BetResult:
             "bets_made": self.bets_made,
             "frequency": finite(self.frequency),
             "average_edge": finite(self.average_edge),
+            "average_edge_by_stake": finite(self.average_edge_by_stake),
             "share_positive": finite(self.share_positive),
             "units_per_shoe": {
                 name: estimate.as_dict() for name, estimate in self.units_per_shoe.items()
@@ -102,13 +107,24 @@ class SimulationResult:
     #: Rounds dealt by this run (a resumed run's checkpoint excluded).
     rounds_run: int = 0
 
-    def __add__(self, other: SimulationResult) -> SimulationResult:
+    def __add__(self, other: object) -> SimulationResult:
         """The result of both runs of one study over disjoint shoe ranges, as one run.
 
         Equal to running them in one go (the tallies are exact sums); refused for two
-        different studies.
+        different studies, for shoe ranges that overlap, and for anything but a result.
         """
+        if not isinstance(other, SimulationResult):
+            raise SimulationError(
+                f"A simulation result adds only to another result of the same study, not to "
+                f"{type(other).__name__} {other!r}."
+            )
         return merge_results(self, other)
+
+    def __radd__(self, other: object) -> SimulationResult:
+        """``0 + result`` is *result*, so that ``sum(results)`` merges them."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self
+        return self.__add__(other)
 
     def to_pandas(self) -> Any:
         """One row per bet (and ``combined``), the figures as columns (the ``data`` extra)."""
@@ -122,6 +138,12 @@ class SimulationResult:
 
         return to_arrow(self)
 
+    def study_record(self) -> dict[str, Any]:
+        """Which shoes of which study this result holds: the study's :meth:`~Simulation.digest`,
+        the shoe ranges (``[start, stop]``: shoes ``start .. stop - 1``), each bet's pays and play.
+        """
+        return _study_record(self)
+
     @property
     def rounds_per_second(self) -> float:
         """Rounds dealt and evaluated per second of this run."""
@@ -131,9 +153,10 @@ class SimulationResult:
         """Each bet's statistics, in the order simulated."""
         tally = self.tally
         results = []
-        for bet, strategy, sums in zip(
-            self.simulation.bets, self.simulation.strategies, tally.bets, strict=True
+        for index, (bet, strategy, sums) in enumerate(
+            zip(self.simulation.bets, self.simulation.strategies, tally.bets, strict=True)
         ):
+            wagered = tally.risk.wagered[index] if tally.risk is not None else sums.bets_made
             realized_unit = Fraction(1, sums.pay_denominator)
             ev_unit = Fraction(1, EV_SCALE)
             rounds = tally.rounds
@@ -163,6 +186,11 @@ class SimulationResult:
                         float(Fraction(total, count) * ev_unit) if count else None
                         for total, count in zip(sums.depth_ev, sums.depth_rounds, strict=True)
                     ),
+                    average_edge_by_stake=(
+                        float(Fraction(sums.expected.total, wagered) * ev_unit)
+                        if wagered
+                        else math.nan
+                    ),
                 )
             )
         return results
@@ -178,6 +206,8 @@ class SimulationResult:
             "seed": self.simulation.seed,
             "procedure": self.simulation.procedure.as_dict(),
             "rules": self.simulation.rules.as_dict(),
+            "study": self.study_record(),
+            "staking": self.simulation.staking(),
             "rounds_per_shoe": {
                 "mean": tally.rounds / tally.shoes if tally.shoes else None,
                 "min": min(histogram) if histogram else None,
@@ -198,6 +228,21 @@ class SimulationResult:
                 "jobs": self.jobs,
             },
         }
+
+
+def _study_record(result: SimulationResult) -> dict[str, Any]:
+    simulation = result.simulation
+    return {
+        "fingerprint": simulation.digest(),
+        "shoe_ranges": [list(pair) for pair in result.tally.ranges],
+        "bets": {
+            bet.name: {
+                "pays": {outcome: fraction_string(pay) for outcome, pay in bet.pay_table.items()},
+                "play": strategy.describe(),
+            }
+            for bet, strategy in zip(simulation.bets, simulation.strategies, strict=True)
+        },
+    }
 
 
 def merge_results(first: SimulationResult, second: SimulationResult) -> SimulationResult:

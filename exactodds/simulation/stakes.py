@@ -110,6 +110,10 @@ class Flat:
         """One line for reports."""
         return f"flat {self.units}"
 
+    def as_dict(self) -> dict[str, Any]:
+        """The stake plan as data (``staking`` in the JSON); ``text`` is what :func:`parse_stake` reads."""
+        return {"kind": "flat", "text": "flat", "units": self.units}
+
 
 @dataclass(frozen=True)
 class Ramp:
@@ -147,6 +151,21 @@ class Ramp:
             f"EV > {fraction_string(edge)}: {units}" for edge, units in self.steps
         )
 
+    def as_dict(self) -> dict[str, Any]:
+        """The stake plan as data; ``text`` is what :func:`parse_stake` reads back.
+
+        >>> parse_stake(Ramp(((Fraction(1, 100), 2),)).as_dict()["text"])
+        Ramp(steps=((Fraction(1, 100), 2),), by_count=False)
+        """
+        key = "true_count" if self.by_count else "edge"
+        steps = ",".join(f"{fraction_string(edge)}={units}" for edge, units in self.steps)
+        return {
+            "kind": "ramp",
+            "text": f"ramp:{'tc:' if self.by_count else ''}{steps}",
+            "by_count": self.by_count,
+            "ramp": [{key: fraction_string(edge), "units": units} for edge, units in self.steps],
+        }
+
 
 @dataclass(frozen=True)
 class Kelly:
@@ -161,6 +180,11 @@ class Kelly:
     def describe(self) -> str:
         """One line for reports."""
         return f"kelly x {fraction_string(self.fraction)}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stake plan as data; ``text`` is what :func:`parse_stake` reads back."""
+        fraction = fraction_string(self.fraction)
+        return {"kind": "kelly", "text": f"kelly:{fraction}", "fraction": fraction}
 
 
 Stake = Flat | Ramp | Kelly

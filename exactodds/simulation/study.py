@@ -14,6 +14,8 @@ exactodds.simulation.dealing.SimulationError: Number of shoes 0 is not valid; us
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -156,6 +158,37 @@ class Simulation:
     def suited(self) -> bool:
         """Whether any bet needs the suits of the known composition."""
         return any(bet.needs_suits for bet in self.bets)
+
+    def digest(self) -> str:
+        """A short SHA-256 of :meth:`fingerprint`: the name of the study a result holds shoes of.
+
+        >>> Simulation.of(10, 1).digest() == Simulation.of(99, 1).digest() != Simulation.of(10, 2).digest()
+        True
+        """
+        canonical = json.dumps(self.fingerprint(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+    def staking(self) -> dict[str, Any]:
+        """The stake plan, table limits, bankroll, trip and questions as data (JSON ``staking``).
+
+        Fed back as options (``text`` to ``--stake``, and the rest to the options of their
+        names) they make the same study.
+
+        >>> Simulation.of(1, 1).staking()["text"], Simulation.of(1, 1).staking()["table_min"]
+        ('flat', 1)
+        """
+        questions = self.questions
+        return self.stake.as_dict() | {
+            "table_min": self.limits.minimum,
+            "table_max": self.limits.maximum,
+            "chip": self.limits.chip,
+            "bankroll": fraction_string(self.bankroll) if self.bankroll is not None else None,
+            "trip_shoes": self.trip_shoes,
+            "trip_rounds": questions.trip_rounds,
+            "rounds_per_hour": questions.rounds_per_hour,
+            "risk": fraction_string(questions.risk) if questions.risk is not None else None,
+            "exact_moments": self.exact_moments,
+        }
 
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs the same run (all but the number of shoes): checkpoints hold it.
