@@ -166,3 +166,74 @@ def test_the_json_records_the_whole_study() -> None:
 def test_a_stake_plan_reads_back_from_its_record(text: str) -> None:
     stake = parse_stake(text)
     assert parse_stake(stake.as_dict()["text"]) == stake
+
+
+def test_huge_stakes_are_summed_exactly() -> None:
+    # int64 wrapped at 3 x 10**17 units a bet (units wagered came out negative).
+    table_min = 3 * 10**17
+    small = simulate(_study(shoes=3, bets="dragon7", table_min=1)).as_dict()["bets"]["dragon7"]
+    for minimum in (table_min, 10**20, 10**60):
+        data = simulate(_study(shoes=3, bets="dragon7", table_min=minimum)).as_dict()
+        bet = data["bets"]["dragon7"]
+        assert bet["units_wagered"] == small["units_wagered"] * minimum
+        assert bet["roi"] == pytest.approx(small["roi"], rel=1e-12)
+        assert data["combined"]["units_wagered"] == small["units_wagered"] * minimum
+    ramp = simulate(_study(shoes=3, bets="dragon7", stake=f"ramp:0=1,1%={10**22}"))
+    assert ramp.as_dict()["bets"]["dragon7"]["units_wagered"] > 10**22
+    kelly = simulate(_study(shoes=3, bets="dragon7", stake="kelly", bankroll="1e25"))
+    assert kelly.as_dict()["bets"]["dragon7"]["units_wagered"] > 10**21
+
+
+def test_stakes_past_what_the_figures_hold_are_refused() -> None:
+    with pytest.raises(SimulationError, match="at most 10\\^70 units"):
+        _study(bets="dragon7", table_min=10**106)
+
+
+def test_kelly_keeps_the_running_bankroll_through_a_trip() -> None:
+    import dataclasses
+    import io
+    import json
+    import math
+
+    base = _study(shoes=9, bets="dragon7", stake="kelly", bankroll="2000")
+    trips = dataclasses.replace(base, trip_shoes=3)
+    streams = io.StringIO(), io.StringIO()
+    simulate(base, trace=streams[0])
+    per_trip = simulate(trips, trace=streams[1])
+    # Any blocks give the same tally: a block inside a trip is given the bankroll it reached.
+    assert simulate(trips, block_shoes=1).tally == per_trip.tally
+    assert simulate(trips, block_shoes=2).tally == per_trip.tally
+    first, second = ([json.loads(line) for line in s.getvalue().splitlines()] for s in streams)
+    bankroll = Fraction(2000)
+    checked = 0
+    for one, run_on in zip(first, second, strict=True):
+        if run_on["shoe"] % 3 == 0 and run_on["round"] == 0:
+            bankroll = Fraction(2000)
+        alone, carried = one["stake"]["dragon7"], run_on["stake"]["dragon7"]
+        if run_on["shoe"] % 3 == 0:
+            assert carried == alone  # a trip's first shoe starts from the bankroll
+        elif alone:
+            # alone = floor(2000 k), carried = floor(B k) for the same k = EV / E[X**2].
+            low, high = alone * bankroll / 2000, (alone + 1) * bankroll / 2000
+            assert math.floor(low) <= carried <= math.floor(high)
+            checked += 1
+        bankroll += Fraction(run_on["result"]["dragon7"])
+    assert checked > 0
+    assert trips.fingerprint() != base.fingerprint()
+
+
+def test_staked_checkpoints_resume(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    for stake in (
+        {"table_min": 2},
+        {"stake": "ramp:0=1,1%=4"},
+        {"stake": "kelly:1/2", "bankroll": "1000"},
+    ):
+        checkpoint = folder / f"{len(stake)}{sorted(stake)[0]}.json"
+        simulate(_study(shoes=5, bets="dragon7", **stake), checkpoint=checkpoint)
+        resumed = simulate(
+            _study(shoes=8, bets="dragon7", **stake), checkpoint=checkpoint, resume=True
+        )
+        assert resumed.tally == simulate(_study(shoes=8, bets="dragon7", **stake)).tally

@@ -318,6 +318,28 @@ def _products(results: IntArray) -> tuple[int, ...]:
     return tuple(int(gram[i][j]) for i in range(width) for j in range(i, width))
 
 
+def _exact_enough(
+    results: IntArray, expected: IntArray, scale: int
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """*results* and *expected*, as Python integers where int64 could overflow below.
+
+    The largest int64 value computed from *results* is a sum over rows of a squared combined
+    result, at most rows x (largest x *scale*)**2; from *expected*, a sum over all its cells.
+    """
+    rows = max(len(results), 1)
+    if results.dtype != object and results.size:
+        largest = int(np.abs(results).max()) * max(scale, 1)
+        if largest * largest * rows >= 2**62:
+            results = results.astype(object)
+    if (
+        expected.dtype != object
+        and expected.size
+        and int(np.abs(expected).max()) * expected.size >= 2**62
+    ):
+        expected = expected.astype(object)
+    return results, expected
+
+
 def block_risk_tally(
     denominators: Sequence[int],
     trip_shoes: int,
@@ -342,6 +364,9 @@ def block_risk_tally(
     (-199, 1161, ((-1, 1), (0, 1)))
     """
     starts = np.concatenate(([0], np.cumsum(rounds_per_shoe)[:-1])).astype(np.int64)
+    empty = RiskTally.empty(denominators, trip_shoes)
+    scale = np.array([empty.combined_denominator // d for d in denominators], dtype=np.int64)
+    results, expected = _exact_enough(results, expected, int(scale.sum()))
     bets = []
     for column in range(results.shape[1]):
         squares = np.add.reduceat(results[:, column] * results[:, column], starts).tolist()
@@ -364,8 +389,6 @@ def block_risk_tally(
                     rounds_per_shoe,
                 )
             )
-    empty = RiskTally.empty(denominators, trip_shoes)
-    scale = np.array([empty.combined_denominator // d for d in denominators], dtype=np.int64)
     combined = results @ scale
     combined_realized = np.add.reduceat(combined, starts).tolist()
     combined_expected = np.add.reduceat(expected.sum(axis=1), starts).tolist()

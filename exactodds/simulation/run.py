@@ -39,6 +39,7 @@ from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, sa
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
+from exactodds.simulation.stakes import Kelly
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
 
@@ -252,6 +253,10 @@ def simulate(
     if block_shoes is None:
         closed = all(pair_shape(bet) is not None for bet in simulation.bets)
         block_shoes = CLOSED_FORM_BLOCK_SHOES if closed else BLOCK_SHOES
+        if isinstance(simulation.stake, Kelly):
+            # Whole trips per block: a block starting inside a trip deals the trip's
+            # earlier shoes again to learn the bankroll they left.
+            block_shoes = -(-block_shoes // simulation.trip_shoes) * simulation.trip_shoes
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None

@@ -43,9 +43,11 @@ from exactodds.simulation.stakes import (
 )
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import RiskQuestions, Simulation
+from exactodds.simulation.sums import exact_product, filled, summable
 
 __all__ = [
     "Sized",
+    "carried_bankroll",
     "risk_tally",
     "second_moments",
     "sized",
@@ -128,9 +130,20 @@ def sized(
     values: ExpectedValues,
     decisions: list[npt.NDArray[np.bool_]],
     pays: IntArray,
+    carried: Fraction | None = None,
 ) -> Sized:
-    """The stakes of every round and bet, and the results they win (units of 1/d)."""
+    """The stakes of every round and bet, and the results they win (units of 1/d).
+
+    *carried* (Kelly): the bankroll the block's first shoe starts from, when that shoe is
+    not the first of its trip.
+    """
     kelly = isinstance(simulation.stake, Kelly)
+    shoes = len(block.rounds_per_shoe)
+    first = block.first_shoe
+    trip = (
+        [(first + shoe) % simulation.trip_shoes == 0 for shoe in range(shoes)],
+        carried,
+    )
     moments = (
         _moments_where_bet(simulation, block, decisions)
         if kelly or simulation.exact_moments
@@ -148,6 +161,7 @@ def sized(
         block.rounds_per_shoe.tolist(),
         _true_counts(simulation, block) if isinstance(simulation.stake, Ramp) else None,
         _cross_moments(simulation, block, values, decisions) if kelly else None,
+        trip,
     )
     exact = None
     if simulation.exact_moments and moments is not None:
@@ -163,7 +177,23 @@ def sized(
             )
         exact = np.rint(scaled).astype(np.int64)
     decided = np.stack(decisions, axis=1) if decisions else None
-    return Sized(stakes, stakes * pays, growth, exact, decided, pays)
+    return Sized(stakes, exact_product(stakes, pays), growth, exact, decided, pays)
+
+
+def carried_bankroll(simulation: Simulation, first_shoe: int, before: Any) -> Fraction | None:
+    """The Kelly bankroll shoe *first_shoe* starts from, when a trip carries it there.
+
+    None when no bankroll carries over (another stake, or the shoe starts its trip);
+    else ``before(trip_start, shoes)`` must give the tally of the trip's earlier shoes,
+    whose combined result the bankroll moved by.
+    """
+    if not isinstance(simulation.stake, Kelly) or simulation.bankroll is None:
+        return None
+    inside = first_shoe % simulation.trip_shoes
+    if inside == 0:
+        return None
+    risk = before(first_shoe - inside, inside).risk
+    return simulation.bankroll + Fraction(risk.combined_realized.total, risk.combined_denominator)
 
 
 def _moments_where_bet(
@@ -225,24 +255,24 @@ def risk_tally(
         and sized.decided is not None
         and sized.pays is not None
     ):
-        stakes = sized.decided.astype(np.int64) * simulation.limits.minimum
+        stakes = filled(sized.decided.shape, sized.decided, simulation.limits.minimum)
         flat = block_risk_tally(
             denominators,
             simulation.trip_shoes,
             first_shoe,
-            stakes * sized.pays,
-            fixed * stakes,
+            exact_product(stakes, sized.pays),
+            exact_product(fixed, stakes),
             rounds_per_shoe,
-            stakes.sum(axis=0).tolist(),
+            summable(stakes).sum(axis=0).tolist(),
         )
     tally = block_risk_tally(
         denominators,
         simulation.trip_shoes,
         first_shoe,
         sized.results,
-        fixed * sized.stakes,
+        exact_product(fixed, sized.stakes),
         rounds_per_shoe,
-        sized.stakes.sum(axis=0).tolist(),
+        summable(sized.stakes).sum(axis=0).tolist(),
         sum(sized.growth),
         sized.exact_squares,
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -33,6 +34,10 @@ __all__ = ["MOST_SHOES", "RiskQuestions", "Simulation"]
 #: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
 #: digits, which this many shoes cannot pass (and no machine deals them in a lifetime).
 MOST_SHOES = 10**15
+#: The most units one bet may win or lose in a round (stake x pay): the sums stay exact at
+#: any size, but the figures drawn from them are floats, whose squared sums of squared
+#: results must stay below 1e308.
+MOST_UNITS = 10**70
 
 
 @dataclass(frozen=True)
@@ -119,11 +124,36 @@ class Simulation:
                     )
         if not self.bets:
             raise SimulationError("A simulation needs at least one bet; name some with --bets.")
+        self._check_magnitude()
         if len(self.strategies) != len(self.bets):
             raise SimulationError(
                 f"{len(self.bets)} bets need {len(self.bets)} strategies, "
                 f"not {len(self.strategies)}."
             )
+
+    def largest_stake(self) -> int | Fraction:
+        """A bound on any one stake of this study, in units (the table maximum caps it)."""
+        stake = self.stake
+        if isinstance(stake, Flat):
+            largest: int | Fraction = stake.units
+        elif isinstance(stake, Ramp):
+            largest = max(units for _, units in stake.steps)
+        else:
+            largest = self.bankroll if self.bankroll is not None else 1
+        if self.limits.maximum is not None:
+            largest = min(largest, self.limits.maximum)
+        return max(largest, self.limits.minimum)
+
+    def _check_magnitude(self) -> None:
+        largest = self.largest_stake()
+        for bet in self.bets:
+            pay = max(abs(value) for value in bet.pay_table.values())
+            if largest * pay > MOST_UNITS:
+                raise SimulationError(
+                    f"Stakes of up to {_shown(math.ceil(largest))} units on {bet.name}, which "
+                    f"pays up to {fraction_string(pay)}, are past what the figures (floats) can "
+                    "hold; keep a stake times its largest pay at most 10^70 units."
+                )
 
     @classmethod
     def of(
@@ -209,6 +239,12 @@ class Simulation:
                     "trip_shoes": self.trip_shoes,
                     "exact_moments": self.exact_moments,
                 }
+                # Kelly's bankroll runs on through a trip's shoes (it once restarted each shoe).
+                | (
+                    {"kelly_bankroll": "per trip"}
+                    if isinstance(self.stake, Kelly) and self.trip_shoes > 1
+                    else {}
+                )
             }
             if (self.stake, self.limits, self.trip_shoes, self.exact_moments)
             != (Flat(), TableLimits(), 1, False)
