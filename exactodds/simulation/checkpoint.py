@@ -58,7 +58,8 @@ CHECKPOINT_DIGITS = 1000
 
 
 class CheckpointError(SimulationError):
-    """A checkpoint could not be written during a run; *result* covers the shoes finished.
+    """A checkpoint (or the trace) could not be written during a run; *result* covers the
+    shoes finished.
 
     >>> str(CheckpointError("Cannot write checkpoint 'x'."))
     "Cannot write checkpoint 'x'."

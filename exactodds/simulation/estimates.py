@@ -270,7 +270,9 @@ def ruin_figures(
             },
         } | trip
     if questions.risk is not None:
-        target = float(questions.risk)
+        # The target is exact; the formulas take a float, kept strictly inside (0, 1) even
+        # for a risk like 0.999999999999999999999, whose nearest float is 1.
+        target = min(max(float(questions.risk), math.ulp(0.0)), math.nextafter(1.0, 0.0))
         data["bankroll_for_risk"] = {
             "risk": target,
             "formula": {

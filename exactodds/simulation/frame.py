@@ -31,6 +31,7 @@ from exactodds.simulation.dealing import SimulationError
 
 __all__ = [
     "TRACE_VERSION",
+    "check_trace_names",
     "require_data_extra",
     "result_rows",
     "to_arrow",
@@ -102,6 +103,24 @@ def to_arrow(result: Any) -> Any:
     import pyarrow
 
     return pyarrow.Table.from_pylist(result_rows(result))
+
+
+def check_trace_names(names: list[str]) -> None:
+    """Refuse bets whose Parquet trace columns would collide (``tie`` and ``tie_float``:
+    ``ev_tie_float`` would be both), before any dealing.
+
+    >>> check_trace_names(["tie", "tie_float"])
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: Bets 'tie' and 'tie_float' would share the Parquet trace column 'ev_tie_float'; rename one of them, or write the trace as JSON Lines.
+    """
+    taken = set(names)
+    for name in names:
+        if f"{name}_float" in taken:
+            raise SimulationError(
+                f"Bets {name!r} and {name + '_float'!r} would share the Parquet trace column "
+                f"'ev_{name}_float'; rename one of them, or write the trace as JSON Lines."
+            )
 
 
 def _fraction_float(text: str) -> float:

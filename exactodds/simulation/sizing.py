@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
+from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
@@ -48,6 +49,7 @@ from exactodds.simulation.sums import exact_product, filled, summable
 __all__ = [
     "Sized",
     "carried_bankroll",
+    "read_number",
     "risk_tally",
     "second_moments",
     "sized",
@@ -297,6 +299,22 @@ def trip_shoes_for(trip_rounds: int, procedure: DealingProcedure) -> int:
     return max(1, round(trip_rounds / per_shoe))
 
 
+def read_number(text: str, what: str, valid: str) -> Fraction:
+    """*text* read exactly as a number, or one sentence naming *what* and what is *valid*.
+
+    >>> read_number("1/200", "--min-edge", "use an edge such as 0.5%")
+    Fraction(1, 200)
+    >>> read_number("abc", "--min-edge", "use an edge such as 0, 0.5% or 1/200")
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: --min-edge 'abc' is not a number; use an edge such as 0, 0.5% or 1/200.
+    """
+    try:
+        return parse_number(text, what)
+    except ExactOddsError:
+        raise SimulationError(f"{what} {text!r} is not a number; {valid}.") from None
+
+
 def sizing_from_options(
     procedure: DealingProcedure,
     stake: str = "flat",
@@ -319,12 +337,22 @@ def sizing_from_options(
     exactodds.simulation.dealing.SimulationError: --bankroll -5 is not valid; use a positive number of units, such as 1000.
     """
     limits = TableLimits(table_min, table_max, chip)
-    amount = parse_number(bankroll, "--bankroll") if bankroll is not None else None
+    amount = (
+        read_number(bankroll, "--bankroll", "use a positive number of units, such as 1000")
+        if bankroll is not None
+        else None
+    )
     if amount is not None and amount <= 0:
         raise SimulationError(
             f"--bankroll {bankroll} is not valid; use a positive number of units, such as 1000."
         )
-    target = parse_number(risk, "--risk") if risk is not None else None
+    target = (
+        read_number(
+            risk, "--risk", "use a risk of ruin strictly between 0 and 1, such as 5% or 0.05"
+        )
+        if risk is not None
+        else None
+    )
     if target is not None and not 0 < target < 1:
         raise SimulationError(
             f"--risk {risk} is not valid; use a risk of ruin strictly between 0 and 1, such as "

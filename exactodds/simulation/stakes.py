@@ -66,7 +66,7 @@ _STAKE_HELP = (
 class TableLimits:
     """What a table takes, in units: a minimum, an optional maximum, and the chip.
 
-    >>> TableLimits(2, 100, 5).rounded(np.array([1, 7, 12, 400])).tolist()
+    >>> TableLimits(5, 100, 5).rounded(np.array([1, 7, 12, 400])).tolist()
     [0, 5, 10, 100]
     """
 
@@ -80,6 +80,11 @@ class TableLimits:
                 raise SimulationError(
                     f"{what} {value!r} is not valid; use a whole number of units of at least 1."
                 )
+        if self.minimum % self.chip:
+            raise SimulationError(
+                f"--table-min {self.minimum} is not a multiple of --chip {self.chip}: no stake "
+                "of whole chips makes it; give a minimum that is a multiple of the chip."
+            )
         if self.maximum is not None and self.maximum < self.minimum:
             raise SimulationError(
                 f"--table-max {self.maximum} is below --table-min {self.minimum}; give a "
@@ -221,6 +226,11 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     if cleaned == "flat":
         return Flat(limits.minimum)
     if cleaned == "kelly" or cleaned.startswith("kelly:"):
+        if cleaned == "kelly:":
+            raise SimulationError(
+                f"{where} gives no Kelly fraction after the colon; write kelly for full Kelly "
+                "or kelly:FRACTION, such as kelly:0.5."
+            )
         fraction = parse_number(cleaned.partition(":")[2] or "1", where)
         if not 0 < fraction <= 1:
             raise SimulationError(

@@ -29,7 +29,7 @@ from exactodds.simulation.dealing import DealingProcedure, SimulationError, requ
 from exactodds.simulation.stakes import Flat, Kelly, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
-__all__ = ["MOST_SHOES", "RiskQuestions", "Simulation"]
+__all__ = ["MOST_SEED", "MOST_SHOES", "MOST_UNITS", "RiskQuestions", "Simulation"]
 
 #: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
 #: digits, which this many shoes cannot pass (and no machine deals them in a lifetime).
@@ -38,6 +38,8 @@ MOST_SHOES = 10**15
 #: any size, but the figures drawn from them are floats, whose squared sums of squared
 #: results must stay below 1e308.
 MOST_UNITS = 10**70
+#: The largest seed: 128 bits, as many as numpy's SeedSequence draws its entropy from.
+MOST_SEED = 2**128 - 1
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,11 @@ class Simulation:
                 f"most {MOST_SHOES:,} (10^15), the most a checkpoint and its exact sums keep."
             )
         require_whole(self.seed, "Seed", 0)
+        if self.seed > MOST_SEED:
+            raise SimulationError(
+                f"A seed of {len(str(self.seed)):,} digits is not valid; use a whole number "
+                "from 0 to 2^128 - 1 (128 bits)."
+            )
         require_whole(self.trip_shoes, "Shoes per trip", 1)
         if self.bankroll is not None and self.bankroll <= 0:
             raise SimulationError(
