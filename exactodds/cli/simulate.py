@@ -278,21 +278,7 @@ def simulate(
     from exactodds.simulation.run import simulate as run_simulation
 
     try:
-        if jobs is not None and not 1 <= jobs <= MOST_JOBS:
-            raise SimulationError(
-                f"--jobs {jobs} is not valid; use a whole number from 1 to {MOST_JOBS}."
-            )
-        if resume and checkpoint_file is None:
-            raise SimulationError("--resume needs --checkpoint FILE to resume from.")
-        if dask_address is not None and jobs is not None:
-            raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
-        if plot_directory is not None:  # before a long run, not after it
-            from exactodds.report.parsheet_plots import require_matplotlib
-
-            require_matplotlib()
-            _check_plot_directory(plot_directory)
-        if trace_file is not None and checkpoint_file is not None:
-            _check_distinct(trace_file, checkpoint_file)
+        _check_run_options(jobs, resume, checkpoint_file, dask_address, plot_directory, trace_file)
         options = {
             "shoes": shoes,
             "seed": seed,
@@ -362,6 +348,34 @@ def simulate(
             )
         )
         sys.exit(128 + number)
+
+
+def _check_run_options(
+    jobs: int | None,
+    resume: bool,
+    checkpoint_file: str | None,
+    dask_address: str | None,
+    plot_directory: str | None,
+    trace_file: str | None,
+) -> None:
+    """Refuse, before any dealing, options that cannot work together or cannot be written."""
+    from exactodds.simulation.dealing import SimulationError
+
+    if jobs is not None and not 1 <= jobs <= MOST_JOBS:
+        raise SimulationError(
+            f"--jobs {jobs} is not valid; use a whole number from 1 to {MOST_JOBS}."
+        )
+    if resume and checkpoint_file is None:
+        raise SimulationError("--resume needs --checkpoint FILE to resume from.")
+    if dask_address is not None and jobs is not None:
+        raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
+    if plot_directory is not None:  # before a long run, not after it
+        from exactodds.report.parsheet_plots import require_matplotlib
+
+        require_matplotlib()
+        _check_plot_directory(plot_directory)
+    if trace_file is not None and checkpoint_file is not None:
+        _check_distinct(trace_file, checkpoint_file)
 
 
 def _check_plot_directory(directory: str) -> None:

@@ -213,6 +213,31 @@ def _starting_tally(
     return tally, None
 
 
+def _block_shoes(simulation: Simulation, block_shoes: int | None) -> int:
+    """The shoes per block: given, or the default for the study's bets and stake."""
+    if block_shoes is not None:
+        return block_shoes
+    closed = all(pair_shape(bet) is not None for bet in simulation.bets)
+    block_shoes = CLOSED_FORM_BLOCK_SHOES if closed else BLOCK_SHOES
+    if isinstance(simulation.stake, Kelly):
+        # Whole trips per block: a block starting inside a trip deals the trip's
+        # earlier shoes again to learn the bankroll they left.
+        block_shoes = -(-block_shoes // simulation.trip_shoes) * simulation.trip_shoes
+    return block_shoes
+
+
+def _refuse_one_file_for_both(trace: Any, checkpoint_path: Path | None) -> None:
+    if (
+        isinstance(trace, str | Path)
+        and checkpoint_path is not None
+        and Path(trace).resolve() == checkpoint_path.resolve()
+    ):
+        raise SimulationError(
+            f"The trace and the checkpoint are the same file {str(checkpoint_path)!r}; each "
+            "would overwrite the other: give them different files."
+        )
+
+
 def simulate(
     simulation: Simulation,
     *,
@@ -250,25 +275,11 @@ def simulate(
     ...
     exactodds.simulation.dealing.SimulationError: --resume needs --checkpoint FILE to resume from.
     """
-    if block_shoes is None:
-        closed = all(pair_shape(bet) is not None for bet in simulation.bets)
-        block_shoes = CLOSED_FORM_BLOCK_SHOES if closed else BLOCK_SHOES
-        if isinstance(simulation.stake, Kelly):
-            # Whole trips per block: a block starting inside a trip deals the trip's
-            # earlier shoes again to learn the bankroll they left.
-            block_shoes = -(-block_shoes // simulation.trip_shoes) * simulation.trip_shoes
+    block_shoes = _block_shoes(simulation, block_shoes)
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None
-    if (
-        isinstance(trace, str | Path)
-        and checkpoint_path is not None
-        and Path(trace).resolve() == checkpoint_path.resolve()
-    ):
-        raise SimulationError(
-            f"The trace and the checkpoint are the same file {str(checkpoint_path)!r}; each "
-            "would overwrite the other: give them different files."
-        )
+    _refuse_one_file_for_both(trace, checkpoint_path)
     tally, trace_bytes = _starting_tally(simulation, checkpoint_path, resume)
     stream, owned = _open_trace(trace, resume, trace_bytes)
     # The trace's length so far, for the checkpoint (a resumed trace is cut to its record).
