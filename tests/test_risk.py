@@ -358,7 +358,10 @@ def test_json_carries_the_figures() -> None:
             assert set(entry[key]) == {"mean", "stderr", "ci95"}
     combined = data["combined"]
     assert set(combined["covariance"]) == {"dragon7", "panda8"}
-    assert set(combined["risk_of_ruin"]["formula"]) == {"unlimited", "trip"}
+    assert set(combined["risk_of_ruin"]["formula"]) == {"unlimited", "trip", "method", "warning"}
+    estimate = combined["risk_of_ruin"]["estimate"]
+    assert set(estimate) == {"trip", "unlimited"}
+    assert {"mean", "stderr", "method"} <= set(estimate["trip"]) & set(estimate["unlimited"])
     assert "trip" in combined["risk_of_ruin"]["simulated"]
     assert set(combined["bankroll_for_risk"]["formula"]) == {"unlimited", "trip"}
     table = invoke(*SMALL, "--bets", "dragon7,panda8", "--bankroll", "50", "--risk", "5%")

@@ -272,6 +272,43 @@ def merge_results(first: SimulationResult, second: SimulationResult) -> Simulati
     )
 
 
+def _bets_per_round(result: SimulationResult, flat: bool = False) -> tuple[float, float]:
+    """The most one round can lose (every bet made at once, at the largest stake, or the
+    table minimum for the *flat* figures), and the bets made per round: for the diffusion
+    formula's warning."""
+    simulation, tally = result.simulation, result.tally
+    worst = [max(-pay for pay in bet.pay_table.values()) for bet in simulation.bets]
+    stake = simulation.limits.minimum if flat else simulation.largest_stake()
+    loss = float(sum(max(value, Fraction(0)) for value in worst)) * float(stake)
+    made = sum(bet.bets_made for bet in tally.bets)
+    return max(loss, 1e-300), made / tally.rounds if tally.rounds else 0.0
+
+
+def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
+    """The combined figures had every bet been flat at the table minimum."""
+    from exactodds.simulation.estimates import ruin_figures, series_figures
+
+    tally, simulation = result.tally, result.simulation
+    flat_unit = Fraction(1, flat_risk.combined_denominator)
+    flat = series_figures(
+        tally,
+        flat_risk.combined_expected,
+        flat_risk.combined,
+        flat_unit**2,
+        sum(flat_risk.wagered),
+        flat_risk.combined_realized.total * flat_unit,
+    )
+    return flat.as_dict(simulation.questions.rounds_per_hour) | ruin_figures(
+        tally,
+        flat_risk,
+        flat,
+        simulation.bankroll,
+        simulation.questions,
+        simulation.limits.minimum,
+        _bets_per_round(result, flat=True),
+    )
+
+
 def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
     """The risk figures of every bet and of the combined result (see :mod:`estimates`)."""
     from exactodds.simulation.estimates import (
@@ -327,21 +364,18 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
         per_shoe
         | combined.as_dict(hour)
         | {"covariance": combined_covariance(tally, risk, names)}
-        | ruin_figures(tally, risk, combined, simulation.bankroll, simulation.questions)
+        | ruin_figures(
+            tally,
+            risk,
+            combined,
+            simulation.bankroll,
+            simulation.questions,
+            simulation.limits.minimum,
+            _bets_per_round(result),
+        )
     )
     if risk.flat is not None:
-        flat_unit = Fraction(1, risk.flat.combined_denominator)
-        flat = series_figures(
-            tally,
-            risk.flat.combined_expected,
-            risk.flat.combined,
-            flat_unit**2,
-            sum(risk.flat.wagered),
-            risk.flat.combined_realized.total * flat_unit,
-        )
-        data["combined"]["flat"] = flat.as_dict(hour) | ruin_figures(
-            tally, risk.flat, flat, simulation.bankroll, simulation.questions
-        )
+        data["combined"]["flat"] = _flat_figures(result, risk.flat)
     if isinstance(simulation.stake, Kelly):
         data["combined"]["growth_rate_per_round"] = (
             risk.growth / GROWTH_SCALE / tally.rounds if tally.rounds else None

@@ -266,6 +266,7 @@ def risk_tally(
             exact_product(fixed, stakes),
             rounds_per_shoe,
             summable(stakes).sum(axis=0).tolist(),
+            bin_units=simulation.limits.minimum,
         )
     tally = block_risk_tally(
         denominators,
@@ -277,6 +278,7 @@ def risk_tally(
         summable(sized.stakes).sum(axis=0).tolist(),
         sum(sized.growth),
         sized.exact_squares,
+        bin_units=simulation.limits.minimum,
     )
     return dataclasses.replace(tally, flat=flat) if flat is not None else tally
 
