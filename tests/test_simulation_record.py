@@ -237,3 +237,13 @@ def test_staked_checkpoints_resume(tmp_path: object) -> None:
             _study(shoes=8, bets="dragon7", **stake), checkpoint=checkpoint, resume=True
         )
         assert resumed.tally == simulate(_study(shoes=8, bets="dragon7", **stake)).tally
+
+
+def test_n0_in_hours_beside_rounds() -> None:
+    study = _study(shoes=20, bets="dragon7", bankroll="50", rounds_per_hour=80)
+    data = simulate(study).as_dict()["combined"]
+    if data["n0_rounds"]["mean"] is None:
+        assert data["n0_hours"]["mean"] is None
+    else:
+        assert data["n0_hours"]["mean"] == pytest.approx(data["n0_rounds"]["mean"] / 80)
+        assert data["n0_hours"]["stderr"] == pytest.approx(data["n0_rounds"]["stderr"] / 80)

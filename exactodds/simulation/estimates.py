@@ -130,6 +130,8 @@ class SeriesFigures:
             if per is not None:
                 data[f"ev_per_{label}"] = _scaled(self.estimates["ev"], per).as_dict()
                 data[f"sd_per_{label}"] = _scaled(self.estimates["sd"], math.sqrt(per)).as_dict()
+        if rounds_per_hour is not None:  # N0 in hours of play at that pace
+            data["n0_hours"] = _scaled(self.estimates["n0"], 1 / rounds_per_hour).as_dict()
         if self.units_wagered is not None and self.units_won is not None:
             data["units_wagered"] = self.units_wagered
             data["units_won"] = float(self.units_won)
