@@ -170,8 +170,8 @@ def audit_command(
 def _identity(options: dict[str, Any], values: dict[str, Any]) -> Any:
     """The par sheet's identification header: title, pay table, version, command, date."""
     from exactodds.cli.report import paytable_name, sheet_date
-    from exactodds.studies.parsheet import SheetIdentity
     from exactodds.report.parsheet.render import package_version
+    from exactodds.studies.parsheet import SheetIdentity
 
     context = click.get_current_context()
     arguments = context.meta.get("exactodds.report.arguments", [])
