@@ -23,7 +23,7 @@ from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Perfect, parse_strategy
-from exactodds.studies.audit import audit, depth_rows, score, search_shoes
+from exactodds.studies.audit import DepthValue, audit, depth_rows, score, search_shoes
 from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
 from tests.cli_runner import run, run_ok
 
@@ -114,10 +114,16 @@ def test_the_search_starts_from_the_derived_count_and_never_scores_below_it() ->
         assert best >= score(derived, dealt)[0]
 
 
-def test_pair_bets_leave_the_depth_list_empty_with_a_note() -> None:
-    (bet,) = select_bets("player_pair")
-    rows, note = depth_rows(bet, Shoe.standard(1), Rules(), (18,), {})
-    assert rows == () and note is not None and "pair" in note
+def test_pair_bets_get_the_depth_tables_values() -> None:
+    from exactodds.advantage.depth import depth_table
+
+    for name in ("player_pair", "perfect_pair"):
+        (bet,) = select_bets(name)
+        rows, note = depth_rows(bet, Shoe.standard(1), Rules(), (18,), {})
+        table = depth_table(Shoe.standard(1), Rules(), [bet], (18,))
+        figure = table.rows[0].bets[name]
+        assert note is None
+        assert rows == (DepthValue(18, figure.positive_probability, figure.value),)
 
 
 def test_value_bets_get_the_depth_tables_values() -> None:
