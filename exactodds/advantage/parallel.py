@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from exactodds.advantage.compositions import Problem, solve_task
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, import_extra
 
 __all__ = ["Run", "runner"]
 
@@ -75,12 +75,7 @@ def runner(
 def _dask_runner(dask: Any, progress: Callable[[int, int], None] | None) -> Iterator[Run]:
     owned = isinstance(dask, str)
     if owned:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise ExactOddsError(
-                '--dask needs dask.distributed; install it with pip install "exactodds[distributed]".'
-            ) from None
+        Client = import_extra("dask.distributed", "Running on a Dask cluster", "distributed").Client
         try:
             client = Client(dask, timeout=DASK_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as error:

@@ -105,6 +105,4 @@ def breakeven(
         text = render_breakeven(solved, output_format, digits, shoe, rules, latex)
     except ExactOddsError as error:
         raise usage_error(error) from None
-    except ImportError as error:  # sympy missing: a failure of the installation, exit 1
-        raise click.ClickException(str(error)) from None
     emit(text)

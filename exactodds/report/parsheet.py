@@ -51,7 +51,7 @@ from ..analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount, ef
 from ..analysis.single import Analysis, BetAnalysis, analyze
 from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, session_tails
 from ..bets.bet import Bet
-from ..errors import ExactOddsError, quoted
+from ..errors import ExactOddsError, MissingExtraError, import_extra, quoted
 from ..numbers import decimal_string, square_root_decimal_string
 from ..rules import Rules
 from ..shoe import Shoe
@@ -79,16 +79,6 @@ __all__ = [
 DEFAULT_ROUNDS: tuple[int, ...] = (1_000, 10_000, 100_000, 1_000_000)
 #: Confidence levels, in percent, of the volatility index and the hold's band.
 DEFAULT_CONFIDENCES: tuple[int, ...] = (90, 95, 99)
-
-
-class MissingExtraError(ExactOddsError):
-    """An optional dependency that an output needs is not installed (the message says which).
-
-    >>> raise MissingExtraError("Workbooks need openpyxl.")
-    Traceback (most recent call last):
-    ...
-    exactodds.report.parsheet.MissingExtraError: Workbooks need openpyxl.
-    """
 
 
 class NothingPricedError(ExactOddsError):
@@ -543,14 +533,12 @@ def _breakevens(result: BetAnalysis, analysis: Analysis) -> tuple[BreakevenPay, 
     """The break-even value of the commission (standard Banker) or of each winning pay."""
     from ..analysis.symbolic import COMMISSION, find_breakeven, pay_names
 
-    try:
-        import sympy  # type: ignore[import-untyped]  # noqa: F401  (loaded only for this)
-    except ImportError:
-        raise MissingExtraError(
-            "Break-even pays are solved with sympy, which is not installed; install it with "
-            'pip install "exactodds[report]", or leave them out (breakeven=False, '
-            "--no-breakeven)."
-        ) from None
+    import_extra(
+        "sympy",
+        "Solving break-even pays",
+        "report",
+        ", or leave them out (breakeven=False, --no-breakeven)",
+    )
     bet = result.bet
     winning = sorted(outcome for outcome, pay in bet.pay_table.items() if pay > 0)
     targets: list[tuple[str, Fraction]]

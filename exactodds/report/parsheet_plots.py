@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..analysis.removal import EffectOfRemoval
-from ..errors import ExactOddsError
+from ..errors import ExactOddsError, import_extra
 from ..numbers import fraction_string
-from .parsheet import BetSheet, HoldBand, MissingExtraError, ParSheet
+from .parsheet import BetSheet, HoldBand, ParSheet
 
 if TYPE_CHECKING:
     from ..simulation.result import SimulationResult
@@ -64,13 +64,7 @@ _NEUTRAL = "#555555"
 
 def require_matplotlib() -> Any:
     """matplotlib with the Agg backend, or a :class:`MissingExtraError` saying how to install it."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise MissingExtraError(
-            "Figures are drawn with matplotlib, which is not installed; install it with "
-            'pip install "exactodds[plot]".'
-        ) from None
+    matplotlib = import_extra("matplotlib", "Drawing figures", "plot")
     matplotlib.use("Agg")
     return matplotlib
 

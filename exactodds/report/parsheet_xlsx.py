@@ -41,8 +41,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
+from ..errors import import_extra
 from ..numbers import decimal_string, fraction_string
-from .parsheet import BetSheet, MissingExtraError, ParSheet
+from .parsheet import BetSheet, ParSheet
 from .parsheet_render import (
     CHECKING,
     CONVENTION,
@@ -66,14 +67,7 @@ _PERCENT_FORMAT = "0.0000%"
 
 def require_openpyxl() -> Any:
     """openpyxl, or a :class:`~exactodds.report.parsheet.MissingExtraError` saying how to get it."""
-    try:
-        import openpyxl
-    except ImportError:
-        raise MissingExtraError(
-            "The xlsx par sheet is written with openpyxl, which is not installed; install it "
-            'with pip install "exactodds[report]".'
-        ) from None
-    return openpyxl
+    return import_extra("openpyxl", "The xlsx par sheet", "report")
 
 
 def _number(value: Fraction) -> int | str:
