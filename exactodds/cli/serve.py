@@ -16,6 +16,7 @@ from exactodds.errors import ExactOddsError, import_extra
 #: Hosts that only this computer can reach.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
+
 def default_database() -> Path:
     """Where shoes are kept without ``--db``: the user's data folder."""
     import platformdirs
