@@ -12,7 +12,7 @@ from typing import BinaryIO, cast
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import require_stdout, usage_error, write_whole
+from exactodds.cli.app import note_pure_python, require_stdout, usage_error, write_whole
 from exactodds.cli.options import built_options
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.inputs import read_lines
@@ -83,6 +83,7 @@ def batch(
         analyzer = analyzer_for(rules, tuple(bets))
     except ExactOddsError as error:
         raise usage_error(error) from None
+    note_pure_python(quiet)
     require_stdout()  # a closed stdout fails now, not after the whole input is computed
     stream = _open_input(source)
     skipped = 0

@@ -19,7 +19,7 @@ import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, usage_error
+from exactodds.cli.app import emit, note_pure_python, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError
@@ -430,6 +430,7 @@ def report(
       exactodds report --bets banker,tie --compare decks=4,6,8 --title "Baccarat" -o sheet.pdf
       exactodds report --bets tie --rounds-per-hour 80 --average-bet 25 --drop-ratio 5
     """
+    note_pure_python()
     try:
         if output is not None:
             _check_writable(output)

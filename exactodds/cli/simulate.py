@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, signals_request_stop, usage_error
+from exactodds.cli.app import emit, note_pure_python, signals_request_stop, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.cli.risk_options import risk_options
@@ -271,6 +271,7 @@ def simulate(
     from exactodds.simulation.dealing import SimulationError
     from exactodds.simulation.run import simulate as run_simulation
 
+    note_pure_python(quiet)
     try:
         if jobs is not None and jobs < 1:
             raise SimulationError(f"--jobs {jobs} is not valid; use a whole number of at least 1.")

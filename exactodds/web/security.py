@@ -128,8 +128,9 @@ class Guard:
             if not hmac.compare_digest(given.encode(), self.token.encode()):
                 return (
                     403,
-                    "This tracker answers requests with its start-up token only; open the "
-                    "address exactodds serve printed (it ends in ?token=...).",
+                    "This tracker answers requests with its start-up token only: send it in an "
+                    "X-Exactodds-Token header or as ?token=, or open the address exactodds "
+                    "serve printed (it ends in ?token=...).",
                 )
         if scope["method"] in _SAFE_METHODS:
             return None
