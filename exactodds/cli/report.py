@@ -22,7 +22,7 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, quoted
 from exactodds.interface import bets_from_values, build_shoe, rules_from_values
 from exactodds.report.parsheet import (
     DEFAULT_CONFIDENCES,
@@ -50,6 +50,8 @@ _SUFFIXES = {
 
 #: Most values --rounds and --confidence take (each is a row or a column of every bet's tables).
 MAX_VALUES = 12
+#: Most digits of one --rounds or --confidence value (so a number below 10^30).
+MAX_DIGITS = 30
 
 
 def _numbers(text: str, option: str, what: str, valid: str) -> tuple[int, ...]:
@@ -62,8 +64,13 @@ def _numbers(text: str, option: str, what: str, valid: str) -> tuple[int, ...]:
     values = []
     for part in parts:
         cleaned = part.strip().replace("_", "")
-        if not cleaned.isdigit() or len(cleaned) > 30 or int(cleaned) < 1:
-            raise ExactOddsError(f"{what} {part.strip()!r} is not valid; use {valid}.")
+        if cleaned.isascii() and cleaned.isdigit() and len(cleaned) > MAX_DIGITS:
+            raise ExactOddsError(
+                f"{what} {quoted(part.strip())} is too large; {option} takes numbers of at most "
+                f"{MAX_DIGITS} digits (below 10^{MAX_DIGITS})."
+            )
+        if not (cleaned.isascii() and cleaned.isdigit()) or int(cleaned) < 1:
+            raise ExactOddsError(f"{what} {quoted(part.strip())} is not valid; use {valid}.")
         values.append(int(cleaned))
     return tuple(values)
 
@@ -185,6 +192,11 @@ def _alternatives(
 
 def _check_writable(output: str) -> None:
     """Refuse an output path that cannot be written, before any work is done."""
+    if not output.strip():
+        raise ExactOddsError(
+            f"Cannot write the par sheet to {output!r}: the path is empty; give a file name "
+            "such as -o sheet.html."
+        )
     path = Path(output)
     if path.is_dir():
         raise ExactOddsError(f"Cannot write the par sheet to {output!r}: it is a directory.")
@@ -454,7 +466,10 @@ def report(
 
             require_matplotlib()
         rounds = _numbers(
-            rounds_text, "--rounds", "Number of rounds", "whole numbers of at least 1"
+            rounds_text,
+            "--rounds",
+            "Number of rounds",
+            f"whole numbers from 1 to 10^{MAX_DIGITS} - 1, such as 1000 or 1_000_000",
         )
         levels = _numbers(
             confidence_text, "--confidence", "Confidence level", "whole percentages from 1 to 99"
