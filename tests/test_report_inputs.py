@@ -52,3 +52,61 @@ def test_a_pay_with_a_huge_denominator_is_bounded_before_the_work() -> None:
     assert "Not computed: The exact tails after 10 rounds need 10,000,000,000,011 lattice" in (
         result.stdout
     )
+
+
+HOSTILE = """
+[[bet]]
+name = "hostile"
+description = "Wins on a natural <script>alert(1)</script><img src=x onerror=alert(2)> &amp; more."
+
+[[bet.outcome]]
+name = "natural_win"
+when = { winner = "banker", banker_natural = true }
+pays = 1
+"""
+
+
+@pytest.mark.parametrize("output_format", ["markdown", "html"])
+def test_a_bet_files_markup_is_shown_as_text(
+    output_format: str, tmp_path: pytest.TempPathFactory
+) -> None:
+    from pathlib import Path
+
+    bet_file = Path(str(tmp_path)) / "hostile.toml"
+    bet_file.write_text(HOSTILE, encoding="utf-8")
+    result = run(
+        "--bet-file",
+        str(bet_file),
+        "--bets",
+        "hostile",
+        "--format",
+        output_format,
+        "--no-figures",
+        "--rounds",
+        "10",
+    )
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    for raw in ("<script", "<img", "&amp; more"):
+        assert raw not in text, raw
+    assert text.count("&lt;script>" if output_format == "markdown" else "&lt;script&gt;") >= 2
+    assert "&amp;amp; more" in text
+
+
+def test_the_html_sheet_has_one_main_and_unique_ids() -> None:
+    import collections
+    import re
+
+    pytest.importorskip("matplotlib")
+    result = run("--bets", "banker,tie", "--format", "html", "--rounds", "100")
+    assert result.exit_code == 0, result.stderr
+    page = result.stdout
+    assert page.count("<main>") == 1 and page.count("</main>") == 1
+    assert (
+        page.index("<body>") < page.index("<main>") < page.index("</main>") < page.index("</body>")
+    )
+    ids = collections.Counter(re.findall(r'\bid="([^"]+)"', page))
+    assert page.count("<svg") >= 6 and len(ids) > 500
+    assert [name for name, count in ids.items() if count > 1] == []
+    references = re.findall(r'(?:href="#|url\(#)([^")]+)', page)
+    assert references and all(reference in ids for reference in references)

@@ -271,7 +271,11 @@ def figure_svg(figure: Any, name: str) -> str:
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
     start = text.index("<svg")
-    return re.sub(r"<!--.*?-->", "", text[start:], flags=re.DOTALL).strip()
+    # matplotlib numbers its element ids per figure (figure_1, patch_1 ...): prefix each, and
+    # every reference to it, with the figure's name, so ids stay unique across one page.
+    prefix = re.sub(r"[^A-Za-z0-9_-]", "_", name) + "-"
+    text = re.sub(r'(\bid="|href="#|url\(#)', lambda found: found.group() + prefix, text[start:])
+    return re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL).strip()
 
 
 def figure_png(figure: Any, dpi: int = 150) -> bytes:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import html
 import importlib.metadata
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -763,8 +764,22 @@ def _rules_blocks(sheet: ParSheet) -> Iterator[Block]:
         )
 
 
+#: What a Markdown reader would take as raw HTML: a ``<`` that opens a tag, a comment or an
+#: autolink, and an ``&`` that opens an entity. A bet file's text is shown, never run.
+_MARKUP = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
+
+
+def _markdown_text(text: str) -> str:
+    """*text* as Markdown shows it: HTML's openers escaped (``<=`` and a lone ``&`` stay).
+
+    >>> _markdown_text('<img src=x onerror="alert(1)"> & P(win <= w) &amp;')
+    '&lt;img src=x onerror="alert(1)"> & P(win <= w) &amp;amp;'
+    """
+    return _MARKUP.sub(lambda found: "&lt;" if found.group() == "<" else "&amp;", text)
+
+
 def _markdown_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _markdown_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def render_markdown(
@@ -778,9 +793,9 @@ def render_markdown(
     lines: list[str] = []
     for block in document(sheet, digits):
         if isinstance(block, Heading):
-            lines += ["#" * block.level + " " + block.text, ""]
+            lines += ["#" * block.level + " " + _markdown_text(block.text), ""]
         elif isinstance(block, Paragraph):
-            lines += [block.text, ""]
+            lines += [_markdown_text(block.text), ""]
         elif isinstance(block, Table):
             lines.append("| " + " | ".join(map(_markdown_cell, block.headers)) + " |")
             lines.append(
@@ -790,7 +805,8 @@ def render_markdown(
                 lines.append("| " + " | ".join(map(_markdown_cell, row)) + " |")
             lines.append("")
         elif figure_path is not None:
-            lines += [f"![{block.caption}]({figure_path(block.bet, block.kind)})", ""]
+            caption = _markdown_text(block.caption)
+            lines += [f"![{caption}]({figure_path(block.bet, block.kind)})", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -834,6 +850,7 @@ def render_html(
         f"<style>{STYLE}</style>",
         "</head>",
         "<body>",
+        "<main>",
     ]
     for block in document(sheet, digits):
         if isinstance(block, Heading):
@@ -863,5 +880,5 @@ def render_html(
                 f"{figure_markup(block.bet, block.kind)}"
                 f"<figcaption>{escape(block.caption)}</figcaption></figure>"
             )
-    parts += ["</body>", "</html>"]
+    parts += ["</main>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
