@@ -110,3 +110,42 @@ def test_the_html_sheet_has_one_main_and_unique_ids() -> None:
     assert [name for name, count in ids.items() if count > 1] == []
     references = re.findall(r'(?:href="#|url\(#)([^")]+)', page)
     assert references and all(reference in ids for reference in references)
+
+
+def test_xlsx_formulas_carry_their_results_for_readers_that_compute_nothing(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    from fractions import Fraction
+    from pathlib import Path
+
+    openpyxl = pytest.importorskip("openpyxl")
+    pandas = pytest.importorskip("pandas")
+    from exactodds import Rules, Shoe, analyze
+    from exactodds.bets.catalogue import select_bets
+
+    target = Path(str(tmp_path)) / "sheet.xlsx"
+    result = run("--bets", "banker,tie,dragon7", "--rounds", "100", "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    exact = analyze(Shoe.standard(decks=1), Rules(), select_bets("banker,tie,dragon7")).bets
+    workbook = openpyxl.load_workbook(target, data_only=True)
+    formulas = openpyxl.load_workbook(target)
+    for name, bet in exact.items():
+        sheet = workbook[name]
+        figures = {row[0]: row[1] for row in sheet.iter_rows(values_only=True) if row[0]}
+        wanted = {
+            "Expected value (EV)": bet.expected_value,
+            "House edge": bet.house_edge,
+            "Standard deviation (SD)": Fraction(bet.variance) ** Fraction(1, 2),
+        }
+        for label, value in wanted.items():
+            assert isinstance(figures[label], float), (name, label, figures[label])
+            assert round(figures[label], 12) == round(float(value), 12), (name, label)
+        # Every formula cell has a stored number (none is left for Excel alone).
+        for row in formulas[name].iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and cell.value.startswith("="):
+                    stored = sheet[cell.coordinate].value
+                    assert isinstance(stored, (int, float)), (name, cell.coordinate, cell.value)
+        frame = pandas.read_excel(target, sheet_name=name, header=None)
+        column = dict(zip(frame[0], frame[1], strict=True))
+        assert round(float(column["House edge"]), 12) == round(float(bet.house_edge), 12)

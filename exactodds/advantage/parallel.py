@@ -75,7 +75,8 @@ def runner(
 def _dask_runner(dask: Any, progress: Callable[[int, int], None] | None) -> Iterator[Run]:
     owned = isinstance(dask, str)
     if owned:
-        Client = import_extra("dask.distributed", "Running on a Dask cluster", "distributed").Client
+        import_extra("dask.distributed", "Running on a Dask cluster", "distributed")
+        from dask.distributed import Client
         try:
             client = Client(dask, timeout=DASK_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as error:

@@ -156,7 +156,8 @@ def _dask(
 def _dask_client(dask: Any) -> tuple[Any, bool]:
     if not isinstance(dask, str):
         return dask, False
-    Client = import_extra("dask.distributed", "Running on a Dask cluster", "distributed").Client
+    import_extra("dask.distributed", "Running on a Dask cluster", "distributed")
+    from dask.distributed import Client
     try:
         # A bad address is refused before a Client is built: one that fails half-built
         # blocks for 20 s at exit closing itself, then prints a traceback.
