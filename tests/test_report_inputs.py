@@ -149,3 +149,80 @@ def test_xlsx_formulas_carry_their_results_for_readers_that_compute_nothing(
         frame = pandas.read_excel(target, sheet_name=name, header=None)
         column = dict(zip(frame[0], frame[1], strict=True))
         assert round(float(column["House edge"]), 12) == round(float(bet.house_edge), 12)
+
+
+HEADER = ("--game-name", "Punto Banco PB-8", "--game-version", "rev 3", "--author", "A. Auditor")
+
+
+@pytest.mark.parametrize("suffix", ["md", "html", "xlsx", "pdf"])
+def test_the_game_its_version_and_the_author_head_every_format(
+    suffix: str, tmp_path: pytest.TempPathFactory
+) -> None:
+    from pathlib import Path
+
+    target = Path(str(tmp_path)) / f"sheet.{suffix}"
+    result = run("--bets", "tie", "--rounds", "10", "--no-figures", *HEADER, "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    if suffix == "xlsx":
+        openpyxl = pytest.importorskip("openpyxl")
+        summary = openpyxl.load_workbook(target)["Summary"]
+        rows = {row[0]: row[1] for row in summary.iter_rows(max_row=12, values_only=True)}
+        text = " ".join(f"{label} {value}" for label, value in rows.items())
+    elif suffix == "pdf":
+        pypdf = pytest.importorskip("pypdf")
+        text = " ".join(pypdf.PdfReader(target).pages[0].extract_text().split())
+    else:
+        text = target.read_text(encoding="utf-8")
+    for label, value in (
+        ("Game", "Punto Banco PB-8"),
+        ("Game version", "rev 3"),
+        ("Author", "A. Auditor"),
+    ):
+        assert label in text and value in text, (suffix, label)
+    assert "Baccarat par sheet: tie, 1 deck" in text  # the default title
+
+
+def test_true_odds_stand_beside_one_in_x() -> None:
+    result = run("--bets", "tie", "--rounds", "10")
+    assert result.exit_code == 0, result.stderr
+    header = next(line for line in result.stdout.splitlines() if line.startswith("| Outcome"))
+    assert header.endswith("| 1 in | Odds against |")
+    win = next(line for line in result.stdout.splitlines() if line.startswith("| win | 8 |"))
+    # 1 deck: the tie wins 1,372,227,328 of 14,658,134,400 rounds: 1 in 10.68, 9.68 to 1.
+    assert win.endswith("| 10.68 | 9.68 to 1 |")
+
+
+def test_a_compared_pay_table_that_gives_the_player_the_edge_is_flagged(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    from pathlib import Path
+
+    generous = Path(str(tmp_path)) / "panda30.toml"
+    generous.write_text("panda8 = 30\n", encoding="utf-8")
+    standard = Path(str(tmp_path)) / "panda25.toml"
+    standard.write_text("panda8 = 25\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli,
+        [
+            "report",
+            "--bets",
+            "panda8",
+            "--no-breakeven",
+            "--no-figures",
+            "--rounds",
+            "10",
+            "--compare",
+            f"pays={standard},{generous}",
+        ],
+    )
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stdout.splitlines() if line.startswith("Warning:")]
+    assert warnings == [
+        f"Warning: under pays={generous}, panda8 has a negative house edge (-7.08397703%): the "
+        "player has the edge."
+    ]
+
+
+@pytest.mark.parametrize("option", ["--game-name", "--game-version", "--author"])
+def test_header_fields_are_one_line(option: str) -> None:
+    _one_error(run("--bets", "tie", option, "two\nlines"), "use one line of at most 200 characters")

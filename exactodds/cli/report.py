@@ -122,16 +122,41 @@ def _paytable_name(paytable: str | None, pays: tuple[str, ...]) -> str:
     return name + (f", with {', '.join(pays)}" if pays else "")
 
 
+def default_title(shoe: Shoe, bets: list[Bet]) -> str:
+    """The title without --title: the game, the bets and the shoe.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> default_title(Shoe.standard(decks=8), select_bets("banker,tie"))
+    'Baccarat par sheet: banker, tie, 8 decks'
+    >>> default_title(Shoe.standard(decks=1).remove("A"), select_bets("all"))
+    'Baccarat par sheet: 27 bets, 51 cards'
+    """
+    names = ", ".join(bet.name for bet in bets)
+    if len(names) > 80:
+        names = f"{len(bets)} bets"
+    decks = shoe.decks
+    size = f"{decks} deck{'s' if decks != 1 else ''}" if decks else f"{shoe.cards:,} cards"
+    return f"Baccarat par sheet: {names}, {size}"
+
+
 def _identity(
-    title: str | None, paytable: str | None, pays: tuple[str, ...], date: str | None
+    title: str | None,
+    option_values: dict[str, Any],
+    date: str | None,
+    header: tuple[str | None, str | None, str | None],
+    default: str,
 ) -> SheetIdentity:
-    """The header block: --title, the pay table, the version, the command line, the date."""
+    """The header block: --title, the game, the pay table, the version, the command line..."""
+    game_name, game_version, author = header
     return SheetIdentity(
-        title=title if title is not None else "Par sheet",
-        paytable=_paytable_name(paytable, pays),
+        title=title if title is not None else default,
+        paytable=_paytable_name(option_values["paytable"], option_values["pays"]),
         version=package_version(),
         command=_command_line(),
         date=_sheet_date(date),
+        game_name=game_name or "",
+        game_version=game_version or "",
+        author=author or "",
     )
 
 
@@ -377,8 +402,15 @@ def _render(
 )
 @plot_option
 @click.option(
-    "--title", metavar="TEXT", help="The game's title in the header (default: Par sheet)."
+    "--title",
+    metavar="TEXT",
+    help="The sheet's title (default: 'Baccarat par sheet: BETS, N decks').",
 )
+@click.option("--game-name", metavar="TEXT", help="The game's name in the header.")
+@click.option(
+    "--game-version", metavar="TEXT", help="The game's or pay table's version in the header."
+)
+@click.option("--author", metavar="TEXT", help="Who prepared the sheet, in the header.")
 @click.option(
     "--date",
     metavar="YYYY-MM-DD",
@@ -412,6 +444,9 @@ def report(
     breakeven: bool,
     plot_directory: str | None,
     title: str | None,
+    game_name: str | None,
+    game_version: str | None,
+    author: str | None,
     date: str | None,
     compare: tuple[str, ...],
     drop_ratio: str | None,
@@ -476,7 +511,13 @@ def report(
         )
         hourly = _hourly(rounds_per_hour, average_bet)
         ratio = _positive(drop_ratio, "--drop-ratio")
-        identity = _identity(title, option_values["paytable"], option_values["pays"], date)
+        identity = _identity(
+            title,
+            option_values,
+            date,
+            (game_name, game_version, author),
+            default_title(shoe, bets),
+        )
         comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
         try:
             sheet = par_sheet(

@@ -110,19 +110,44 @@ class SheetIdentity:
     version: str
     command: str
     date: str
+    #: The game's name, the game's or pay table's version, and the sheet's author, as a
+    #: regulator's sheet carries them (empty: not shown).
+    game_name: str = ""
+    game_version: str = ""
+    author: str = ""
 
     def __post_init__(self) -> None:
-        title = self.title
-        if (
-            not isinstance(title, str)
-            or not title.strip()
-            or len(title) > 200
-            or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in title)
+        for field, what, required in (
+            (self.title, "Title", True),
+            (self.game_name, "Game name", False),
+            (self.game_version, "Game version", False),
+            (self.author, "Author", False),
         ):
-            shown = quoted(title) if isinstance(title, str) else repr(title)
-            raise ExactOddsError(
-                f"Title {shown} is not valid; use one line of at most 200 characters."
-            )
+            if (
+                not isinstance(field, str)
+                or (required and not field.strip())
+                or len(field) > 200
+                or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in field)
+            ):
+                shown = quoted(field) if isinstance(field, str) else repr(field)
+                raise ExactOddsError(
+                    f"{what} {shown} is not valid; use one line of at most 200 characters."
+                )
+
+    def rows(self) -> tuple[tuple[str, str], ...]:
+        """The header's items, in order: the game, its version and the author only when given."""
+        given = (
+            ("Game version", self.game_version),
+            ("Author", self.author),
+        )
+        return (
+            ("Game", self.game_name or self.title),
+            *((label, value) for label, value in given if value),
+            ("Pay table", self.paytable),
+            ("Date", self.date),
+            ("exactodds version", self.version),
+            ("Command", self.command),
+        )
 
 
 def z_score(confidence: int) -> Fraction:

@@ -13,7 +13,7 @@ the same numbers.  Every table has an id (``<bet>-outcomes``,
 >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("tie"), breakeven=False)
 >>> text = render_markdown(sheet, digits=6)
 >>> print(next(line for line in text.splitlines() if line.startswith("| win")))
-| win | 8 | 475,627,426,473,216 | 0.095156 | 619306544887/6508331087895 | 0.761248 | 4954452359096/6508331087895 | 10.51 |
+| win | 8 | 475,627,426,473,216 | 0.095156 | 619306544887/6508331087895 | 0.761248 | 4954452359096/6508331087895 | 10.51 | 9.51 to 1 |
 """
 
 from __future__ import annotations
@@ -165,6 +165,12 @@ def _one_in(probability: Fraction) -> str:
     return "never" if value is None else f"{decimal_string(value, 2)}"
 
 
+def _odds_against(probability: Fraction) -> str:
+    """True odds against, "X to 1": ``(1 - p) / p``, the "1 in X" less one."""
+    value = one_in(probability)
+    return "never" if value is None else f"{decimal_string(value - 1, 2)} to 1"
+
+
 def _bounded(value: Bounded, digits: int) -> str:
     if value.exact:
         return decimal_string(value.value, digits)
@@ -306,6 +312,7 @@ def _outcome_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
             decimal_string(row.contribution, digits),
             fraction_string(row.contribution),
             _one_in(row.probability),
+            _odds_against(row.probability),
         )
         for row in sheet.rows
     ]
@@ -319,6 +326,7 @@ def _outcome_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
             fraction_string(total_probability),
             decimal_string(sheet.expected_value, digits),
             fraction_string(sheet.expected_value),
+            "",
             "",
         )
     )
@@ -334,9 +342,10 @@ def _outcome_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
             "Return",
             "Return (exact)",
             "1 in",
+            "Odds against",
         ),
         tuple(rows),
-        (False, True, True, True, True, True, True, True),
+        (False, True, True, True, True, True, True, True, True),
     )
 
 
@@ -481,15 +490,7 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
         Table(
             "identity",
             ("Item", "Value"),
-            (
-                ("Game", identity.title),
-                ("Pay table", identity.paytable),
-                ("Date", identity.date),
-                ("exactodds version", identity.version),
-                ("Command", identity.command),
-            )
-            if identity
-            else (("exactodds version", _version()),),
+            identity.rows() if identity else (("exactodds version", _version()),),
             (False, False),
         ),
         Table(
@@ -586,6 +587,13 @@ def _comparison_blocks(sheet: ParSheet, digits: int) -> Iterator[Block]:
         ),
         (False, False) + (True,) * (3 + len(sheet.confidences)),
     )
+    for row in sheet.comparisons:
+        if row.result.house_edge < 0:
+            yield Paragraph(
+                f"Warning: under {row.alternative}, {row.bet} has a negative house edge "
+                f"({percent_string(row.result.house_edge, max(digits - 2, 0))}): the player "
+                "has the edge."
+            )
 
 
 def _totals(totals: list[int]) -> str:

@@ -482,10 +482,8 @@ def _summary(writer: _Writer, parsheet: ParSheet) -> None:
     identity = parsheet.identity
     writer.line(identity.title if identity else "Par sheet", bold=True)
     if identity:
-        writer.line("Pay table", identity.paytable)
-        writer.line("Date", identity.date)
-        writer.line("exactodds version", identity.version)
-        writer.line("Command", identity.command)
+        for label, value in identity.rows()[1 if not identity.game_name else 0 :]:
+            writer.line(label, value)
     else:
         writer.line("exactodds version", _version())
     writer.line("Shoe", analysis.shoe.describe())
