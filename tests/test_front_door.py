@@ -234,3 +234,25 @@ def test_serve_help_says_what_is_true() -> None:
     text = " ".join(result.stdout.split())
     assert "no password" not in text
     assert "token" in text and "X-Exactodds-Token" in text
+
+
+# Widths: the default table fits 100 columns ---------------------------------------------------
+
+
+def test_the_bets_table_fits_100_columns_and_wide_does_not_wrap() -> None:
+    from exactodds.bets.catalogue import select_bets
+
+    result = run("bets")
+    assert result.exit_code == 0, result.stderr
+    assert max(len(line) for line in result.stdout.splitlines()) <= 100
+    wide = run("bets", "--wide")
+    assert wide.exit_code == 0
+    names = [bet.name for bet in select_bets("all")]
+    assert len(wide.stdout.splitlines()) == 2 + len(names)  # one line a bet
+    assert max(len(line) for line in wide.stdout.splitlines()) > 100
+
+    # Wrapping only moves words: the same words, in the same order.
+    def words(text: str) -> list[str]:
+        return sorted(word for word in text.split() if set(word) != {"-"})
+
+    assert words(result.stdout) == words(wide.stdout)
