@@ -256,3 +256,11 @@ def test_the_bets_table_fits_100_columns_and_wide_does_not_wrap() -> None:
         return sorted(word for word in text.split() if set(word) != {"-"})
 
     assert words(result.stdout) == words(wide.stdout)
+
+
+def test_the_depth_table_fits_100_columns_header_lines_included() -> None:
+    result = run("depth", "--decks", "1", "--cards", "6")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert "Player and Banker push on a tie" in " ".join(lines[:3])  # wrapped, not cut
