@@ -77,6 +77,7 @@ def _dask_runner(dask: Any, progress: Callable[[int, int], None] | None) -> Iter
     if owned:
         import_extra("dask.distributed", "Running on a Dask cluster", "distributed")
         from dask.distributed import Client
+
         try:
             client = Client(dask, timeout=DASK_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as error:

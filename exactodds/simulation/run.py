@@ -158,6 +158,7 @@ def _dask_client(dask: Any) -> tuple[Any, bool]:
         return dask, False
     import_extra("dask.distributed", "Running on a Dask cluster", "distributed")
     from dask.distributed import Client
+
     try:
         # A bad address is refused before a Client is built: one that fails half-built
         # blocks for 20 s at exit closing itself, then prints a traceback.
