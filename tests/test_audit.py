@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import run, run_ok
 
 from exactodds.analysis.removal import effect_of_removal
 from exactodds.analysis.single import analyze
@@ -25,7 +26,6 @@ from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Perfect, parse_strategy
 from exactodds.studies.audit import DepthValue, audit, depth_rows, score, search_shoes
 from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
-from tests.cli_runner import run, run_ok
 
 ONE_DECK = DealingProcedure(decks=1, cut=10)
 BUDGET = 12

@@ -269,7 +269,9 @@ def test_plot_without_matplotlib_is_refused_before_the_run(
     result = invoke(*SMALL, "--plot", str(tmp_path / "figures"))
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.startswith("Error: Figures are drawn with matplotlib, which is not")
+    assert result.stderr.startswith(
+        "Error: Drawing figures needs matplotlib, which is not installed"
+    )
     assert result.stderr.count("\n") == 1
 
 

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, signals_request_stop, usage_error
+from exactodds.cli.app import emit, note_pure_python, signals_request_stop, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.cli.risk_options import risk_options
@@ -277,6 +277,7 @@ def simulate(
     from exactodds.simulation.dealing import SimulationError
     from exactodds.simulation.run import simulate as run_simulation
 
+    note_pure_python(quiet)
     _check_run_options(jobs, resume, checkpoint_file, dask_address, plot_directory, trace_file)
     options = {
         "shoes": shoes,
@@ -367,7 +368,7 @@ def _check_run_options(
     if dask_address is not None and jobs is not None:
         raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
     if plot_directory is not None:  # before a long run, not after it
-        from exactodds.report.parsheet_plots import require_matplotlib
+        from exactodds.report.plots import require_matplotlib
 
         require_matplotlib()
         _check_plot_directory(plot_directory)

@@ -27,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from exactodds.errors import import_extra
 from exactodds.simulation.dealing import SimulationError
 
 __all__ = [
@@ -47,13 +48,7 @@ _ROWS_PER_BATCH = 65_536
 
 def require_data_extra(what: str) -> None:
     """Refuse, in one sentence, when pandas or pyarrow is missing (before any dealing)."""
-    try:
-        import pandas  # noqa: F401
-        import pyarrow  # noqa: F401
-    except ImportError:
-        raise SimulationError(
-            f'{what} needs pandas and pyarrow; install them with pip install "exactodds[data]".'
-        ) from None
+    import_extra("pandas, pyarrow", what, "data")
 
 
 def _flatten(prefix: str, value: Any, row: dict[str, Any]) -> None:

@@ -36,6 +36,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
+from exactodds.errors import import_extra
 from exactodds.simulation.block import BlockResult, prepare, run_block
 from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
@@ -158,12 +159,9 @@ def _dask(
 def _dask_client(dask: Any) -> tuple[Any, bool]:
     if not isinstance(dask, str):
         return dask, False
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise SimulationError(
-            '`dask` needs dask.distributed; install it with pip install "exactodds[distributed]".'
-        ) from None
+    import_extra("dask.distributed", "Running on a Dask cluster", "distributed")
+    from dask.distributed import Client
+
     try:
         # A bad address is refused before a Client is built: one that fails half-built
         # blocks for 20 s at exit closing itself, then prints a traceback.

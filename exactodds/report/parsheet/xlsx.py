@@ -13,8 +13,9 @@ date, version, command line), the shoe, the rules, one line per bet (numbers,
 with the exact or correctly rounded text beside), how the figures were
 computed and the checks; ``Rules`` the tableau, the pays and each custom
 bet's conditions; ``Compare`` the alternatives of ``--compare``.  Every
-sheet prints landscape, one page wide, with "page x of y" in the footer.  The workbook asks to
-be recalculated when opened (openpyxl stores formulas without results).
+sheet prints landscape, one page wide, with "page x of y" in the footer.  Every formula carries
+its result (a reader that computes nothing, such as pandas, reads numbers), and the workbook asks
+to be recalculated when opened.
 
 openpyxl is imported inside :func:`write_xlsx` only.
 
@@ -41,8 +42,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
+from ...errors import import_extra
 from ...numbers import decimal_string, fraction_string
-from ...studies.parsheet import BetSheet, MissingExtraError, ParSheet
+from ...studies.parsheet import BetSheet, ParSheet
 from .render import (
     CHECKING,
     CONVENTION,
@@ -65,15 +67,8 @@ _PERCENT_FORMAT = "0.0000%"
 
 
 def require_openpyxl() -> Any:
-    """openpyxl, or a :class:`~exactodds.studies.parsheet.MissingExtraError` saying how to get it."""
-    try:
-        import openpyxl
-    except ImportError:
-        raise MissingExtraError(
-            "The xlsx par sheet is written with openpyxl, which is not installed; install it "
-            'with pip install "exactodds[report]".'
-        ) from None
-    return openpyxl
+    """openpyxl, or a :class:`~exactodds.errors.MissingExtraError` saying how to get it."""
+    return import_extra("openpyxl", "The xlsx par sheet", "report")
 
 
 def _number(value: Fraction) -> int | str:
@@ -487,10 +482,8 @@ def _summary(writer: _Writer, parsheet: ParSheet) -> None:
     identity = parsheet.identity
     writer.line(identity.title if identity else "Par sheet", bold=True)
     if identity:
-        writer.line("Pay table", identity.paytable)
-        writer.line("Date", identity.date)
-        writer.line("exactodds version", identity.version)
-        writer.line("Command", identity.command)
+        for label, value in identity.rows()[1 if not identity.game_name else 0 :]:
+            writer.line(label, value)
     else:
         writer.line("exactodds version", _version())
     writer.line("Shoe", analysis.shoe.describe())
@@ -574,22 +567,32 @@ def write_xlsx(sheet: ParSheet, target: str | Path | IO[bytes]) -> None:
     for worksheet in workbook.worksheets:
         _finish(worksheet, footer)
     workbook.calculation.fullCalcOnLoad = True
-    if sheet.identity is None:
-        workbook.save(target)
-    else:
-        _save_dated(workbook, target, sheet.identity.date)
+    _save_dated(workbook, target, sheet.identity.date if sheet.identity else None)
 
 
-def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> None:
+def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str | None) -> None:
     """Save with every timestamp (document properties, zip entries) at *date*, 00:00 UTC, so
-    that the same sheet on the same date is the same file, byte for byte."""
+    that the same sheet on the same date is the same file, byte for byte; each formula with
+    its result stored (:mod:`exactodds.report.parsheet.workbook_values`)."""
     import datetime
+    import time
     import zipfile
 
     from openpyxl.writer.excel import ExcelWriter
 
-    moment = datetime.datetime.combine(datetime.date.fromisoformat(date), datetime.time())
-    stamp = (max(moment.year, 1980), moment.month, moment.day, 0, 0, 0)
+    from .workbook_values import cached_values, fill_worksheet
+
+    values = cached_values(workbook)
+    sheets = {
+        f"xl/worksheets/sheet{index}.xml": worksheet.title
+        for index, worksheet in enumerate(workbook.worksheets, 1)
+    }
+    if date is None:
+        moment = None
+        stamp = time.localtime()[:6]
+    else:
+        moment = datetime.datetime.combine(datetime.date.fromisoformat(date), datetime.time())
+        stamp = (max(moment.year, 1980), moment.month, moment.day, 0, 0, 0)
 
     class _DatedZip(zipfile.ZipFile):
         def writestr(
@@ -599,6 +602,10 @@ def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> Non
             compress_type: int | None = None,
             compresslevel: int | None = None,
         ) -> None:
+            name = getattr(zinfo_or_arcname, "filename", zinfo_or_arcname)
+            if name in sheets:
+                text = data.encode("utf-8") if isinstance(data, str) else data
+                data = fill_worksheet(text, values[sheets[name]])
             if isinstance(zinfo_or_arcname, str):
                 zinfo_or_arcname = zipfile.ZipInfo(zinfo_or_arcname, date_time=stamp)
                 zinfo_or_arcname.compress_type = zipfile.ZIP_DEFLATED
@@ -615,8 +622,9 @@ def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> Non
             with open(filename, "rb") as source:
                 self.writestr(arcname or str(filename), source.read(), compress_type, compresslevel)
 
-    workbook.properties.created = moment
-    workbook.properties.modified = moment
+    if moment is not None:
+        workbook.properties.created = moment
+        workbook.properties.modified = moment
     archive = _DatedZip(target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
     ExcelWriter(workbook, archive).save()
 
