@@ -28,6 +28,11 @@ def _profile() -> str:
 
 settings.load_profile(_profile())
 
+# A machine without the compiled kernel runs the same tests on the pure-Python twin; the note
+# the heavy commands print there would add a line to every stderr the tests compare
+# (tests/test_front_door.py unsets this to test the note itself).
+os.environ.setdefault("EXACTODDS_QUIET_KERNEL", "1")
+
 
 def pytest_report_header(config: pytest.Config) -> str:
     seed = config.getoption("hypothesis_seed", None)

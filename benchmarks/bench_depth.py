@@ -56,7 +56,7 @@ def _random_compositions(cards: int, sample: int, seed: int = 1) -> list[tuple[i
 def kernel_seconds(bets: tuple[Bet, ...], cards: int, sample: int) -> tuple[float, float]:
     """Seconds per composition: one kernel call each, and in calls of 4096 compositions."""
     compiled = compile_tableau(Rules().tableau)
-    pays, _ = _key_pays(bets)
+    pays, _ = _key_pays(bets, Rules())
     weights = [list(row) for row in zip(*pays, strict=True)] + [[0] * len(bets)] * 14
     program = build_program(compiled, weights)
     shoes = _random_compositions(cards, sample)

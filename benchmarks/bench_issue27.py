@@ -47,8 +47,8 @@ from pathlib import Path
 from exactodds import Rules, Shoe
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
+from exactodds.cli.batch_lines import batch_program
 from exactodds.engine.kernel.program import native_module
-from exactodds.report.batch import batch_program
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import random_shoes  # the benchmarks' shared shoe maker

@@ -21,16 +21,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 __all__ = [
     "BetError",
     "BreakevenError",
     "CardError",
     "ExactOddsError",
+    "MissingExtraError",
     "PayError",
     "RemovalError",
     "RulesError",
     "ShoeError",
+    "import_extra",
     "in_words",
     "parameter",
     "quoted",
@@ -84,6 +87,47 @@ class ExactOddsError(ValueError):
     """
 
 
+class MissingExtraError(ExactOddsError):
+    """A feature needs an optional dependency (an *extra*) that is not installed.
+
+    Every such message has one form, from :func:`import_extra`, and the command line ends
+    with exit 2 on it, as on any other error the user can put right.
+
+    >>> raise MissingExtraError("Workbooks need openpyxl.")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.MissingExtraError: Workbooks need openpyxl.
+    """
+
+
+def import_extra(modules: str, feature: str, extra: str, otherwise: str = "") -> Any:
+    """Import the comma-separated *modules* and return the first; else one sentence, one form.
+
+    *feature* says what needs them, *extra* is the ``exactodds[...]`` extra that brings them,
+    and *otherwise* (optional) says how to do without.
+
+    >>> import_extra("fractions", "Exact numbers", "core").__name__
+    'fractions'
+    >>> import_extra("no_such_module_here", "The xlsx par sheet", "report")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.MissingExtraError: The xlsx par sheet needs no_such_module_here, which is not installed; install it with: pip install "exactodds[report]".
+    """
+    import importlib
+
+    names = [name.strip() for name in modules.split(",")]
+    try:
+        loaded = [importlib.import_module(name) for name in names]
+    except ImportError:
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        verb, pronoun = ("is", "it") if len(names) == 1 else ("are", "them")
+        raise MissingExtraError(
+            f"{feature} needs {listed}, which {verb} not installed; install {pronoun} with: "
+            f'pip install "exactodds[{extra}]"{otherwise}.'
+        ) from None
+    return loaded[0]
+
+
 class CardError(ExactOddsError):
     """A card or rank could not be read.
 
@@ -121,10 +165,10 @@ class PayError(ExactOddsError):
     """A payout could not be read or is out of range.
 
     >>> from exactodds.numbers import parse_pay
-    >>> parse_pay("-3", "--tie-pays")
+    >>> parse_pay("-3", "`tie_pays`")
     Traceback (most recent call last):
     ...
-    exactodds.errors.PayError: Pay '-3' for --tie-pays is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
+    exactodds.errors.PayError: Pay '-3' for `tie_pays` is not valid; use a positive number such as 8, 8:1, 17/2 or 8.5.
     """
 
 

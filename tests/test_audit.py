@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import run, run_ok
 
 from exactodds.analysis.removal import effect_of_removal
 from exactodds.analysis.single import analyze
@@ -23,9 +24,8 @@ from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Perfect, parse_strategy
-from exactodds.studies.audit import audit, depth_rows, score, search_shoes
+from exactodds.studies.audit import DepthValue, audit, depth_rows, score, search_shoes
 from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
-from tests.cli_runner import run, run_ok
 
 ONE_DECK = DealingProcedure(decks=1, cut=10)
 BUDGET = 12
@@ -114,17 +114,26 @@ def test_the_search_starts_from_the_derived_count_and_never_scores_below_it() ->
         assert best >= score(derived, dealt)[0]
 
 
-@pytest.mark.parametrize("name", ["dragon7", "player_pair"])
-def test_value_and_pair_bets_get_the_depth_tables_values(name: str) -> None:
+def test_pair_bets_get_the_depth_tables_values() -> None:
     from exactodds.advantage.depth import depth_table
 
-    (bet,) = select_bets(name)
-    rows, note = depth_rows(bet, Shoe.standard(1), Rules(), (8, 18), {})
-    table = depth_table(Shoe.standard(1).without_suits(), Rules(), [bet], (8, 18))
+    for name in ("player_pair", "perfect_pair"):
+        (bet,) = select_bets(name)
+        rows, note = depth_rows(bet, Shoe.standard(1), Rules(), (18,), {})
+        table = depth_table(Shoe.standard(1), Rules(), [bet], (18,))
+        figure = table.rows[0].bets[name]
+        assert note is None
+        assert rows == (DepthValue(18, figure.positive_probability, figure.value),)
+
+
+def test_value_bets_get_the_depth_tables_values() -> None:
+    from exactodds.advantage.depth import depth_table
+
+    (bet,) = select_bets("dragon7")
+    rows, note = depth_rows(bet, Shoe.standard(1), Rules(), (8,), {})
+    table = depth_table(Shoe.standard(1).without_suits(), Rules(), [bet], (8,))
     assert note is None
-    assert [(row.cards, row.value, row.positive_probability) for row in rows] == [
-        (row.cards, row.bets[name].value, row.bets[name].positive_probability) for row in table.rows
-    ]
+    assert rows[0].value == table.rows[0].bets["dragon7"].value
 
 
 def test_design_lists_exactly_the_tables_in_the_window_with_odds_edges() -> None:
@@ -313,7 +322,9 @@ def test_output_into_a_missing_folder_is_refused_before_any_work(tmp_path: Path)
     assert result.stderr.count("\n") == 1 and "does not exist." in result.stderr
     assert result.stderr.startswith(f"Error: Cannot write the audit to {str(target)!r}")
     empty = run("audit", *SMALL, "-o", "")
-    assert empty.exit_code == 2 and "give a file name." in empty.stderr
+    assert empty.exit_code == 2 and "the path is empty; give a file name such as -o audit.txt." in (
+        empty.stderr
+    )
 
 
 def test_a_full_disk_is_exit_1_in_one_sentence() -> None:
@@ -394,7 +405,7 @@ def test_xlsx_without_openpyxl_says_how_to_install_it(
     result = run("audit", *SMALL, "--format", "xlsx", "-o", str(target))
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
-        "Error: The xlsx audit is written with openpyxl, which is not installed; install it "
-        'with pip install "exactodds[report]".\n'
+        "Error: The xlsx audit needs openpyxl, which is not installed; install it with: "
+        'pip install "exactodds[report]".\n'
     )
     assert not target.exists()

@@ -33,6 +33,7 @@ from published_figures import EIGHT_DECK_BANKER, EIGHT_DECK_PLAYER, EIGHT_DECK_T
 
 from exactodds import Rules, Shoe, analyze
 from exactodds.cli import cli
+from exactodds.engine.kernel.program import native_module
 
 RANK_SYMBOLS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 
@@ -508,7 +509,12 @@ def test_exact_adds_fractions_to_table() -> None:
 def test_version() -> None:
     result = run_ok("--version")
     assert version("exactodds") in result.stdout
-    assert result.stdout == f"exactodds, version {version('exactodds')}\n"
+    assert result.stdout == (
+        f"exactodds, version {version('exactodds')}\ncompiled kernel: in use\n"
+        if native_module() is not None
+        else f"exactodds, version {version('exactodds')}\n"
+        "compiled kernel: not built; the exact pure-Python twin runs (slower)\n"
+    )
 
 
 @pytest.mark.parametrize("flag", ["--help", "-h"])

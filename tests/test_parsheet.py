@@ -452,6 +452,7 @@ def _check_tables(tables: dict[str, list[list[str]]], sheet: ParSheet, digits: i
                 decimal_string(probability * pay, digits),
                 fraction_string(probability * pay),
                 "never" if count == 0 else decimal_string(1 / probability, 2),  # 1 in X
+                "never" if count == 0 else f"{decimal_string(1 / probability - 1, 2)} to 1",
             ]
         assert by_outcome["total"][6] == fraction_string(expected.expected_value)
         figures = {row[0]: row[1:] for row in tables[f"{name}-figures"][1:]}
@@ -529,7 +530,7 @@ def test_report_markdown_on_stdout_with_a_custom_bet_and_plots(tmp_path: Path) -
         ],
     )
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith("# Par sheet\n")
+    assert result.stdout.startswith("# Baccarat par sheet: six_bonus, 8 decks\n")
     # The custom bet's conditions, in words and as given in the bet file.
     assert "| three_card_six | 20 | the Banker wins and the Banker's total is 6 and the " in (
         result.stdout
@@ -673,7 +674,7 @@ def test_output_suffix_chooses_the_format(tmp_path: Path) -> None:
     output = tmp_path / "tie.md"
     result = run("report", "--decks", "1", "--bets", "tie", "--no-breakeven", "-o", str(output))
     assert result.exit_code == 0, result.stderr
-    assert output.read_text(encoding="utf-8").startswith("# Par sheet\n")
+    assert output.read_text(encoding="utf-8").startswith("# Baccarat par sheet: tie, 1 deck\n")
 
 
 def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:

@@ -452,7 +452,7 @@ def test_an_unknown_suffix_with_format_is_written(tmp_path: Path) -> None:
     target = tmp_path / "sheet.txt"
     result = run("report", *COMMON, "--bets", "tie", "--format", "markdown", "-o", str(target))
     assert result.exit_code == 0, result.stderr
-    assert target.read_text(encoding="utf-8").startswith("# Par sheet\n")
+    assert target.read_text(encoding="utf-8").startswith("# Baccarat par sheet: tie, ")
 
 
 def test_library_sheet_without_identity_still_names_the_version() -> None:

@@ -60,8 +60,10 @@ def test_di_score_and_n0_follow_their_definitions() -> None:
     assert score(0.02, 4.0) == 25.0
     assert n0_rounds(0.02, 4.0) == pytest.approx((4.0 / 0.02) ** 2)
     # N0 = (1000 / DI)**2 = 1e6 / SCORE, for any EV and SD.
-    for ev, sd in [(0.013, 2.8), (-0.01, 0.93), (0.5, 7.0)]:
+    for ev, sd in [(0.013, 2.8), (0.5, 7.0)]:
         assert n0_rounds(ev, sd) == pytest.approx(1e6 / score(ev, sd))
+    # A losing bet: Kelly stakes nothing, so SCORE is 0, and the win never passes one SD.
+    assert score(-0.01, 0.93) == 0.0 and math.isnan(n0_rounds(-0.01, 0.93))
 
 
 def test_unlimited_ruin_is_the_closed_form_and_inverts() -> None:
@@ -114,10 +116,13 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
         assert data["ev_per_round"]["mean"] == pytest.approx(float(ev[name]), rel=1e-9)
         assert data["sd_per_round"]["mean"] == pytest.approx(sd, rel=1e-9)
         assert data["di"]["mean"] == pytest.approx(1000 * float(ev[name]) / sd, rel=1e-9)
-        assert data["score"]["mean"] == pytest.approx(data["di"]["mean"] ** 2, rel=1e-12)
-        assert data["n0_rounds"]["mean"] == pytest.approx(
-            (1000 / data["di"]["mean"]) ** 2, rel=1e-9
-        )
+        if ev[name] > 0:
+            assert data["score"]["mean"] == pytest.approx(data["di"]["mean"] ** 2, rel=1e-12)
+            assert data["n0_rounds"]["mean"] == pytest.approx(
+                (1000 / data["di"]["mean"]) ** 2, rel=1e-9
+            )
+        else:  # a losing play: Kelly stakes nothing (SCORE 0) and N0 is never reached
+            assert data["score"]["mean"] == 0.0 and data["n0_rounds"]["mean"] is None
         assert data["units_wagered"] == sum(line["stake"][name] for line in lines)
     covariance = figures["combined"]["covariance"]
     product = sum(a * b for a, b in zip(won["tie"], won["player_pair"], strict=True)) / rounds
@@ -353,7 +358,10 @@ def test_json_carries_the_figures() -> None:
             assert set(entry[key]) == {"mean", "stderr", "ci95"}
     combined = data["combined"]
     assert set(combined["covariance"]) == {"dragon7", "panda8"}
-    assert set(combined["risk_of_ruin"]["formula"]) == {"unlimited", "trip"}
+    assert set(combined["risk_of_ruin"]["formula"]) == {"unlimited", "trip", "method", "warning"}
+    estimate = combined["risk_of_ruin"]["estimate"]
+    assert set(estimate) == {"trip", "unlimited"}
+    assert {"mean", "stderr", "method"} <= set(estimate["trip"]) & set(estimate["unlimited"])
     assert "trip" in combined["risk_of_ruin"]["simulated"]
     assert set(combined["bankroll_for_risk"]["formula"]) == {"unlimited", "trip"}
     table = invoke(*SMALL, "--bets", "dragon7,panda8", "--bankroll", "50", "--risk", "5%")

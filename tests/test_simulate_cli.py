@@ -110,7 +110,17 @@ def test_checkpoint_and_resume_from_the_command_line(tmp_path: Path) -> None:
         (["--burn", "some"], "Burn rule 'some' is not valid"),
         (["--resume"], "--resume needs --checkpoint FILE"),
         (["--bets", "nosuchbet"], "Unknown bet 'nosuchbet'"),
-        (["--min-edge", "lots"], "'lots' for --min-edge is not a number"),
+        (["--min-edge", "lots"], "--min-edge 'lots' is not a number; use an edge such as"),
+        (["--bankroll", "lots"], "--bankroll 'lots' is not a number; use a positive number"),
+        (["--risk", "lots"], "--risk 'lots' is not a number; use a risk of ruin"),
+        (["--stake", "kelly:", "--bankroll", "9"], "gives no Kelly fraction after the colon"),
+        (["--chip", "3", "--table-min", "5"], "--table-min 5 is not a multiple of --chip 3"),
+        (["--play", "always", "--play", "perfect"], "gives every bet a second strategy"),
+        (["--play", "tie=always", "--play", "tie=perfect"], "gives tie a second strategy"),
+        (["--jobs", "100000"], "--jobs 100000 is not valid; use a whole number from 1 to 256"),
+        (["--seed", str(2**128)], "A seed of 39 digits is not valid"),
+        (["--trace", "same.json", "--checkpoint", "same.json"], "are the same file"),
+        (["--table-min", "1" + "0" * 106], "at most 10^70 units"),
     ],
 )
 def test_bad_input_is_one_sentence_and_exit_2(arguments: list[str], message: str) -> None:
@@ -259,5 +269,62 @@ def test_plot_without_matplotlib_is_refused_before_the_run(
     result = invoke(*SMALL, "--plot", str(tmp_path / "figures"))
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.startswith("Error: Figures are drawn with matplotlib, which is not")
+    assert result.stderr.startswith(
+        "Error: Drawing figures needs matplotlib, which is not installed"
+    )
     assert result.stderr.count("\n") == 1
+
+
+def test_a_risk_next_to_one_is_read_exactly() -> None:
+    result = invoke(*SMALL, "--bankroll", "10", "--risk", "0.999999999999999999999")
+    assert result.exit_code == 0, result.stderr
+    assert "Bankroll for a 100% risk of ruin" in result.stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a full disk)")
+def test_a_full_disk_under_trace_names_the_file_and_prints_the_result() -> None:
+    result = invoke(*SMALL, "--trace", "/dev/full", "--format", "json")
+    assert result.exit_code == 1
+    assert "Cannot write trace file '/dev/full' (No space left on device)" in result.stderr
+    assert json.loads(result.stdout)["run"]["complete"] is False
+
+
+def test_plot_into_a_file_is_refused_before_dealing(tmp_path: Path) -> None:
+    target = tmp_path / "figures"
+    target.write_text("not a directory")
+    result = invoke(*SMALL, "--plot", str(target))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "is a file, not a directory" in result.stderr
+
+
+def test_a_shortened_trace_is_refused_on_resume(tmp_path: Path) -> None:
+    trace, checkpoint = tmp_path / "rounds.jsonl", tmp_path / "run.json"
+    first = invoke(*SMALL, "--trace", str(trace), "--checkpoint", str(checkpoint))
+    assert first.exit_code == 0
+    trace.write_bytes(trace.read_bytes()[:100])
+    more = ["simulate", "--shoes", "9", "--seed", "3", "--decks", "2", "--jobs", "1"]
+    again = invoke(*more, "--trace", str(trace), "--checkpoint", str(checkpoint), "--resume")
+    assert again.exit_code == 2
+    assert "holds 100 bytes, less than the" in again.stderr
+    assert trace.stat().st_size == 100  # not padded
+
+
+def test_parquet_trace_columns_that_would_collide_are_refused(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    bet = tmp_path / "tie_float.toml"
+    bet.write_text(
+        '[[bet]]\nname = "tie_float"\ndescription = "a tie"\n[[bet.outcome]]\nname = "win"\n'
+        'when = { winner = "tie" }\npays = 8\n',
+        encoding="utf-8",
+    )
+    result = invoke(
+        *SMALL,
+        "--bets",
+        "tie,tie_float",
+        "--bet-file",
+        str(bet),
+        "--trace",
+        str(tmp_path / "t.parquet"),
+    )
+    assert result.exit_code == 2, result.output
+    assert "would share the Parquet trace column 'ev_tie_float'" in result.stderr

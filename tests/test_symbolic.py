@@ -40,7 +40,7 @@ from exactodds.analysis.symbolic import (
 )
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.bets.paytables import apply_pays
-from exactodds.errors import BetError, BreakevenError, PayError
+from exactodds.errors import BetError, BreakevenError, MissingExtraError, PayError
 
 BANKER = 2_292_252_566_437_888
 PLAYER = 2_230_518_282_592_256
@@ -284,13 +284,13 @@ def test_odds_command_does_not_import_sympy() -> None:
 
 def test_breakeven_without_sympy_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sympy", None)  # makes "import sympy" fail
-    with pytest.raises(ImportError, match=r"pip install \"\.\[symbolic\]\""):
+    with pytest.raises(MissingExtraError, match=r"pip install \"exactodds\[symbolic\]\""):
         breakeven("tie")
     result = run("breakeven", "--bet", "tie", "--decks", "1")
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
-        "Error: Symbolic payouts need sympy, which is not installed; install it with "
-        'pip install ".[symbolic]" in the exactodds folder (or pip install sympy).\n'
+        "Error: Solving pays symbolically needs sympy, which is not installed; install it with: "
+        'pip install "exactodds[symbolic]".\n'
     )
 
 

@@ -22,6 +22,7 @@ from exactodds import Rules, Shoe
 from exactodds.analysis.single import analyze
 from exactodds.analysis.tails import RootEnd, floor_of, session_distribution
 from exactodds.bets.catalogue import select_bets
+from exactodds.errors import ExactOddsError
 
 
 @pytest.fixture(scope="module")
@@ -170,3 +171,17 @@ def test_large_n_runs_in_float_and_says_so(
     assert session.method == "fft" and session.error_bound < 1e-5
     total = session.player_ahead().value + session.even().value + session.player_behind().value
     assert abs(float(total) - 1) <= 3 * session.error_bound
+
+
+@pytest.mark.parametrize("method", [None, "exact", "fft"])
+def test_a_lattice_too_fine_is_refused_before_the_work(method: str | None) -> None:
+    # Dragon 7 paying 1/10^12 over 10 rounds: a lattice of 10^13 points, refused at once (the
+    # exact path used to fill memory laying its sparse result out densely).
+    tiny = Fraction(1, 10**12)
+    distribution = {
+        Fraction(-1): Fraction(1, 40),
+        tiny: Fraction(38, 40),
+        Fraction(0): Fraction(1, 40),
+    }
+    with pytest.raises(ExactOddsError, match=r"need 1.* lattice points .* at most 4,194,304"):
+        session_distribution(distribution, 10, method)

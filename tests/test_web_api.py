@@ -730,10 +730,10 @@ def test_serve_without_the_web_extra_says_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     result = CliRunner().invoke(cli, ["serve", "--db", ":memory:"])
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
-        "Error: The tracker needs starlette, uvicorn and platformdirs, which are not installed; "
-        'install them with pip install "exactodds[web]".\n'
+        "Error: The tracker needs uvicorn, starlette and platformdirs, which are not installed; "
+        'install them with: pip install "exactodds[web]".\n'
     )
 
 

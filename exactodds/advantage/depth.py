@@ -650,4 +650,3 @@ def _pair_figures(
         )
     finest = laws[max(laws)]
     return figures, sum(count for _, count in finest.values())
-

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from exactodds.advantage.compositions import Problem, solve_task
-from exactodds.errors import ExactOddsError, quoted
+from exactodds.errors import ExactOddsError, import_extra, quoted
 
 __all__ = ["Run", "check_dask_address", "runner"]
 
@@ -101,12 +101,9 @@ def _dask_runner(dask: Any, progress: Callable[[int, int], None] | None) -> Iter
     owned = isinstance(dask, str)
     if owned:
         check_dask_address(dask)
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise ExactOddsError(
-                '`dask` needs dask.distributed; install it with pip install "exactodds[distributed]".'
-            ) from None
+        import_extra("dask.distributed", "Running on a Dask cluster", "distributed")
+        from dask.distributed import Client
+
         try:
             client = Client(dask, timeout=DASK_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as error:

@@ -6,9 +6,9 @@ units), the conventions of Jacobson's baccarat side-bet catalogue and of Schlesi
 
 * DI (desirability index) = 1000 x EV / SD per round;
 * SCORE = DI**2: the expected win per 100 rounds, in units, of a 10,000-unit bankroll
-  bet by Kelly;
+  bet by Kelly; 0 when the EV is not positive (Kelly stakes nothing);
 * N0 = (SD / EV)**2: the rounds after which the expected win equals one standard
-  deviation.
+  deviation; none (NaN) when the EV is not positive.
 
 Risk of ruin uses the diffusion (Brownian motion with drift) approximation of the
 bankroll's path: these are floats, labelled estimates, never exact figures:
@@ -65,19 +65,26 @@ def di(ev: float, sd: float) -> float:
 def score(ev: float, sd: float) -> float:
     """SCORE = DI**2: win per 100 rounds of a 10,000-unit bankroll bet by Kelly.
 
-    >>> score(0.02, 2.0)
-    100.0
+    A Kelly bettor stakes nothing on a bet whose EV is not positive, so its SCORE is 0
+    (DI squared would rank a losing bet by the size of its loss).
+
+    >>> score(0.02, 2.0), score(-0.1449, 2.6)
+    (100.0, 0.0)
     """
+    if not ev > 0:
+        return 0.0 if not math.isnan(ev) else math.nan
     return di(ev, sd) ** 2
 
 
 def n0_rounds(ev: float, sd: float) -> float:
     """N0 = (SD / EV)**2 rounds: where the expected win equals one standard deviation.
 
-    >>> n0_rounds(0.5, 1.0)
-    4.0
+    Only a positive EV ever gets there: N0 is NaN (no figure) for an EV of 0 or less.
+
+    >>> n0_rounds(0.5, 1.0), n0_rounds(-0.1449, 2.6)
+    (4.0, nan)
     """
-    return (sd / ev) ** 2 if ev != 0 else math.inf
+    return (sd / ev) ** 2 if ev > 0 else math.nan
 
 
 def _check_bankroll(bankroll: float) -> None:

@@ -31,7 +31,7 @@ from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, pric
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets
 from exactodds.engine.walk import OutcomeTable, enumerate_rounds
-from exactodds.errors import BetError, BreakevenError, PayError
+from exactodds.errors import BetError, BreakevenError, PayError, import_extra
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -59,14 +59,7 @@ Source = Analysis | OutcomeTable | BetAnalysis | Shoe | None
 
 def _sympy() -> Any:
     """sympy, imported on first use (about 0.2 s, paid only by the symbolic commands)."""
-    try:
-        import sympy  # type: ignore[import-untyped]
-    except ImportError as error:
-        raise ImportError(
-            "Symbolic payouts need sympy, which is not installed; install it with "
-            'pip install ".[symbolic]" in the exactodds folder (or pip install sympy).'
-        ) from error
-    return sympy
+    return import_extra("sympy", "Solving pays symbolically", "symbolic")
 
 
 @dataclass(frozen=True)

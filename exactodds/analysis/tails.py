@@ -291,6 +291,7 @@ def session_distribution(
         work = reach * reach * rounds * total.bit_length()
         method = "exact" if work <= EXACT_WORK_LIMIT else "fft"
     if method == "exact":
+        _check_lattice(largest - smallest + 1, rounds, denominator)
         counts = _power(
             {value: weight for value, weight in zip(values, weights, strict=True)}, rounds
         )
@@ -302,6 +303,16 @@ def session_distribution(
     if method != "fft":
         raise ExactOddsError(f"Method {method!r} is not valid; use exact or fft.")
     return _fft(denominator, values, weights, total, rounds)
+
+
+def _check_lattice(size: int, rounds: int, denominator: int) -> None:
+    """Refuse, before any work, a distribution held on more than :data:`MAX_LATTICE` points."""
+    if size > MAX_LATTICE:
+        raise ExactOddsError(
+            f"The exact tails after {rounds:,} rounds need {size:,} lattice points (the pays' "
+            f"common denominator is {denominator:,}); at most {MAX_LATTICE:,} are computed. Use "
+            "fewer rounds, or pays with a smaller common denominator."
+        )
 
 
 def _power(polynomial: dict[int, int], exponent: int) -> dict[int, int]:
@@ -345,12 +356,7 @@ def _fft(
             tail = 2 * math.exp(-2 * reach * reach / (rounds * spread * spread))
     width = last - first + 1
     size = 1 << max(width - 1, 1).bit_length()
-    if size > MAX_LATTICE:
-        raise ExactOddsError(
-            f"The exact tails after {rounds:,} rounds need {size:,} lattice points (the pays' "
-            f"common denominator is {denominator}); at most {MAX_LATTICE:,} are computed. Use "
-            "fewer rounds."
-        )
+    _check_lattice(size, rounds, denominator)
     frequencies = numpy.arange(size, dtype=numpy.int64)
     transform = numpy.zeros(size, dtype=numpy.complex128)
     for value, weight in zip(values, weights, strict=True):

@@ -274,8 +274,55 @@ def usage_error(error: ExactOddsError) -> click.UsageError:
     return click.UsageError(str(error))
 
 
+#: Set to 1 to silence the note that the compiled kernel is not built.
+QUIET_KERNEL_VARIABLE = "EXACTODDS_QUIET_KERNEL"
+
+
+def kernel_line() -> str:
+    """Which kernel evaluates many shoes: the compiled one, or the exact pure-Python twin."""
+    from exactodds.engine.kernel.program import native_module
+
+    if native_module() is not None:
+        return "compiled kernel: in use"
+    return "compiled kernel: not built; the exact pure-Python twin runs (slower)"
+
+
+def note_pure_python(quiet: bool = False) -> None:
+    """Say once on stderr, before a command that evaluates many shoes, that the kernel is missing.
+
+    Silenced by ``EXACTODDS_QUIET_KERNEL=1`` or by the command's ``--quiet``.
+    """
+    from exactodds.engine.kernel.program import native_module
+
+    silenced = quiet or os.environ.get(QUIET_KERNEL_VARIABLE, "") not in ("", "0")
+    if native_module() is None and not silenced:
+        click.echo(
+            "Note: the compiled kernel is not built here, so exactodds runs its exact "
+            "pure-Python twin (the same figures, several times slower); "
+            f"set {QUIET_KERNEL_VARIABLE}=1 to silence this note.",
+            err=True,
+        )
+
+
+def _show_version(context: click.Context, _parameter: click.Parameter, value: bool) -> None:
+    if not value or context.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    click.echo(f"{context.find_root().info_name}, version {version('exactodds')}")
+    click.echo(kernel_line())
+    context.exit()
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="exactodds")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and the kernel in use, and exit.",
+)
 def cli() -> None:
     """Exact odds of baccarat (Punto Banco), by combinatorial enumeration.
 

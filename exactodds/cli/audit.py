@@ -18,6 +18,10 @@ from exactodds.rules import Rules
 #: The formats written to a file only (binary), and those --design writes.
 _FILE_FORMATS = ("pdf", "xlsx")
 _DESIGN_FORMATS = ("table", "json", "markdown", "html")
+#: The file name an empty -o is offered, by format.
+_SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"} | {
+    name: name for name in _FILE_FORMATS
+}
 
 
 def _progress(quiet: bool) -> Any:
@@ -169,7 +173,7 @@ def _check_output(options: dict[str, Any]) -> None:
     if options["dask_address"] is not None and options["jobs"] != 1:
         raise click.UsageError("--jobs and --dask both choose where to run; give one of them.")
     if output is not None:
-        check_writable(output, "the audit")
+        check_writable(output, "the audit", f"audit.{_SUFFIXES[output_format]}")
     if output_format == "xlsx":
         from exactodds.report.parsheet.xlsx import require_openpyxl
 

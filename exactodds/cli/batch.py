@@ -12,7 +12,7 @@ from typing import BinaryIO, cast
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import require_stdout, write_whole
+from exactodds.cli.app import note_pure_python, require_stdout, write_whole
 from exactodds.cli.options import built_options
 from exactodds.errors import quoted
 from exactodds.inputs import read_lines
@@ -80,6 +80,7 @@ def batch(
     from exactodds.cli.batch_lines import BadLine, batch_lines
 
     analyzer = analyzer_for(rules, tuple(bets))
+    note_pure_python(quiet)
     require_stdout()  # a closed stdout fails now, not after the whole input is computed
     stream = _open_input(source)
     skipped = 0

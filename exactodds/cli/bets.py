@@ -24,10 +24,16 @@ from exactodds.rules import Rules
     show_default=True,
     help="Output format.",
 )
+@click.option(
+    "--wide",
+    is_flag=True,
+    help="Do not wrap the table's pays and descriptions to 100 columns.",
+)
 def list_bets(
     rules: Rules,
     bets: list[Bet],
     output_format: str,
+    wide: bool,
 ) -> None:
     """List the bets exactodds prices, with their outcomes and pays.
 
@@ -37,4 +43,4 @@ def list_bets(
       exactodds bets --bets side --format json
       exactodds bets --pay lucky6.three_card_win=23 --bets lucky6
     """
-    emit(render_bets(bets, output_format))
+    emit(render_bets(bets, output_format, wide))

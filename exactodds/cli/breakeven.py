@@ -94,15 +94,12 @@ def breakeven(
       exactodds breakeven --bet lucky6 --pay lucky6.two_card_win --pay lucky6.three_card_win=23
       exactodds breakeven --bet dragon7 --variant ez --format json
     """
-    try:
-        unknown, fixed = _split_pays(pays)
-        bets = build_bets(rules, bet_name, fixed, paytable, bet_files)
-        if len(bets) != 1:
-            raise BetError(
-                f"--bet {bet_name!r} names {len(bets)} bets; name one, such as tie or dragon7."
-            )
-        solved = find_breakeven(bets[0], unknown, shoe, rules)
-        text = render_breakeven(solved, output_format, digits, shoe, rules, latex)
-    except ImportError as error:  # sympy missing: a failure of the installation, exit 1
-        raise click.ClickException(str(error)) from None
+    unknown, fixed = _split_pays(pays)
+    bets = build_bets(rules, bet_name, fixed, paytable, bet_files)
+    if len(bets) != 1:
+        raise BetError(
+            f"--bet {bet_name!r} names {len(bets)} bets; name one, such as tie or dragon7."
+        )
+    solved = find_breakeven(bets[0], unknown, shoe, rules)
+    text = render_breakeven(solved, output_format, digits, shoe, rules, latex)
     emit(text)

@@ -6,7 +6,7 @@ import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, effect_of_removal
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit
+from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.report.research import render_removal
@@ -61,6 +61,7 @@ def eor(
       exactodds eor --shoe "A=4,5=4,9=4,T=16" --bets tie --exact --format csv
       exactodds eor --bets dragon7,panda8 --plot figures   # bar charts as PNG and SVG
     """
+    note_pure_python()
     result = effect_of_removal(shoe, rules, bets, cards, max_tag)
     text = render_removal(result, output_format, digits, exact)
     if plot_directory is not None:

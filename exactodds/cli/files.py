@@ -6,7 +6,7 @@ directory, a missing folder, no permission: one sentence, exit 2), and the conte
 temporary file beside it, renamed into place, so that a full disk leaves no half-written file
 (one sentence, exit 1).
 
->>> check_writable("/", "the par sheet")
+>>> check_writable("/", "the par sheet", "sheet.html")
 Traceback (most recent call last):
 ...
 exactodds.errors.ExactOddsError: Cannot write the par sheet to '/': it is a directory.
@@ -25,18 +25,22 @@ from exactodds.errors import ExactOddsError
 __all__ = ["check_writable", "write_file"]
 
 
-def check_writable(output: str, what: str) -> None:
+def check_writable(output: str, what: str, example: str) -> None:
     """Refuse an output path that cannot be written, before any work is done.
 
-    *what* names the content in the sentence ("the par sheet", "the audit").
+    *what* names the content in the sentence ("the par sheet", "the audit"), *example* a file
+    name to suggest for an empty path.
 
-    >>> check_writable("no/such/folder/audit.md", "the audit")
+    >>> check_writable("no/such/folder/audit.md", "the audit", "audit.md")
     Traceback (most recent call last):
     ...
     exactodds.errors.ExactOddsError: Cannot write the audit to 'no/such/folder/audit.md': the directory 'no/such/folder' does not exist.
     """
     if not output.strip():
-        raise ExactOddsError(f"Cannot write {what} to {output!r}: give a file name.")
+        raise ExactOddsError(
+            f"Cannot write {what} to {output!r}: the path is empty; give a file name such as "
+            f"-o {example}."
+        )
     path = Path(output)
     if path.is_dir():
         raise ExactOddsError(f"Cannot write {what} to {output!r}: it is a directory.")

@@ -18,11 +18,11 @@ import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit
+from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, quoted
 from exactodds.interface import bets_from_values, build_shoe, rules_from_values
 from exactodds.report.parsheet.render import package_version
 from exactodds.rules import Rules
@@ -50,6 +50,8 @@ _SUFFIXES = {
 
 #: Most values --rounds and --confidence take (each is a row or a column of every bet's tables).
 MAX_VALUES = 12
+#: Most digits of one --rounds or --confidence value (so a number below 10^30).
+MAX_DIGITS = 30
 
 
 def _numbers(text: str, option: str, what: str, valid: str) -> tuple[int, ...]:
@@ -62,8 +64,13 @@ def _numbers(text: str, option: str, what: str, valid: str) -> tuple[int, ...]:
     values = []
     for part in parts:
         cleaned = part.strip().replace("_", "")
-        if not cleaned.isdigit() or len(cleaned) > 30 or int(cleaned) < 1:
-            raise ExactOddsError(f"{what} {part.strip()!r} is not valid; use {valid}.")
+        if cleaned.isascii() and cleaned.isdigit() and len(cleaned) > MAX_DIGITS:
+            raise ExactOddsError(
+                f"{what} {quoted(part.strip())} is too large; {option} takes numbers of at most "
+                f"{MAX_DIGITS} digits (below 10^{MAX_DIGITS})."
+            )
+        if not (cleaned.isascii() and cleaned.isdigit()) or int(cleaned) < 1:
+            raise ExactOddsError(f"{what} {quoted(part.strip())} is not valid; use {valid}.")
         values.append(int(cleaned))
     return tuple(values)
 
@@ -116,16 +123,41 @@ def paytable_name(paytable: str | None, pays: tuple[str, ...]) -> str:
     return name + (f", with {', '.join(pays)}" if pays else "")
 
 
+def default_title(shoe: Shoe, bets: list[Bet]) -> str:
+    """The title without --title: the game, the bets and the shoe.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> default_title(Shoe.standard(decks=8), select_bets("banker,tie"))
+    'Baccarat par sheet: banker, tie, 8 decks'
+    >>> default_title(Shoe.standard(decks=1).remove("A"), select_bets("all"))
+    'Baccarat par sheet: 27 bets, 51 cards'
+    """
+    names = ", ".join(bet.name for bet in bets)
+    if len(names) > 80:
+        names = f"{len(bets)} bets"
+    decks = shoe.decks
+    size = f"{decks} deck{'s' if decks != 1 else ''}" if decks else f"{shoe.cards:,} cards"
+    return f"Baccarat par sheet: {names}, {size}"
+
+
 def _identity(
-    title: str | None, paytable: str | None, pays: tuple[str, ...], date: str | None
+    title: str | None,
+    option_values: dict[str, Any],
+    date: str | None,
+    header: tuple[str | None, str | None, str | None],
+    default: str,
 ) -> SheetIdentity:
-    """The header block: --title, the pay table, the version, the command line, the date."""
+    """The header block: --title, the game, the pay table, the version, the command line..."""
+    game_name, game_version, author = header
     return SheetIdentity(
-        title=title if title is not None else "Par sheet",
-        paytable=paytable_name(paytable, pays),
+        title=title if title is not None else default,
+        paytable=paytable_name(option_values["paytable"], option_values["pays"]),
         version=package_version(),
         command=_command_line(),
         date=sheet_date(date),
+        game_name=game_name or "",
+        game_version=game_version or "",
+        author=author or "",
     )
 
 
@@ -317,8 +349,15 @@ def _render(
 )
 @plot_option
 @click.option(
-    "--title", metavar="TEXT", help="The game's title in the header (default: Par sheet)."
+    "--title",
+    metavar="TEXT",
+    help="The sheet's title (default: 'Baccarat par sheet: BETS, N decks').",
 )
+@click.option("--game-name", metavar="TEXT", help="The game's name in the header.")
+@click.option(
+    "--game-version", metavar="TEXT", help="The game's or pay table's version in the header."
+)
+@click.option("--author", metavar="TEXT", help="Who prepared the sheet, in the header.")
 @click.option(
     "--date",
     metavar="YYYY-MM-DD",
@@ -352,6 +391,9 @@ def report(
     breakeven: bool,
     plot_directory: str | None,
     title: str | None,
+    game_name: str | None,
+    game_version: str | None,
+    author: str | None,
     date: str | None,
     compare: tuple[str, ...],
     drop_ratio: str | None,
@@ -382,8 +424,9 @@ def report(
       exactodds report --bets banker,tie --compare decks=4,6,8 --title "Baccarat" -o sheet.pdf
       exactodds report --bets tie --rounds-per-hour 80 --average-bet 25 --drop-ratio 5
     """
+    note_pure_python()
     if output is not None:
-        check_writable(output, "the par sheet")
+        check_writable(output, "the par sheet", "sheet.html")
     chosen_format = _format_for(output_format, output)
     if chosen_format in ("xlsx", "pdf") and output is None:
         raise ExactOddsError(
@@ -403,13 +446,24 @@ def report(
         from exactodds.report.plots import require_matplotlib
 
         require_matplotlib()
-    rounds = _numbers(rounds_text, "--rounds", "Number of rounds", "whole numbers of at least 1")
+    rounds = _numbers(
+        rounds_text,
+        "--rounds",
+        "Number of rounds",
+        f"whole numbers from 1 to 10^{MAX_DIGITS} - 1, such as 1000 or 1_000_000",
+    )
     levels = _numbers(
         confidence_text, "--confidence", "Confidence level", "whole percentages from 1 to 99"
     )
     hourly = _hourly(rounds_per_hour, average_bet)
     ratio = _positive(drop_ratio, "--drop-ratio")
-    identity = _identity(title, option_values["paytable"], option_values["pays"], date)
+    identity = _identity(
+        title,
+        option_values,
+        date,
+        (game_name, game_version, author),
+        default_title(shoe, bets),
+    )
     comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
     try:
         sheet = par_sheet(

@@ -11,15 +11,10 @@ from typing import Any
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, import_extra
 
 #: Hosts that only this computer can reach.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-_MISSING = (
-    "The tracker needs starlette, uvicorn and platformdirs, which are not installed; install "
-    'them with pip install "exactodds[web]".'
-)
 
 
 def default_database() -> Path:
@@ -91,8 +86,9 @@ def _listen(host: str, port: int) -> socket.socket:
     "--host",
     default="127.0.0.1",
     show_default=True,
-    help="Address to listen on. The default reaches this computer only; 0.0.0.0 opens the "
-    "tracker to every computer on your network, with no password.",
+    help="Address to listen on. The default reaches this computer only; any other (0.0.0.0: "
+    "every network interface) makes every API request need the token printed at start-up, "
+    "and other computers are answered only for the names given with --allow-host.",
 )
 @click.option(
     "--port",
@@ -143,7 +139,9 @@ def serve(
     Only the tracker's own page may change a shoe: requests from other sites,
     for other host names, or not sent as JSON are refused. With --allow-host,
     or a --host that other computers can reach, every API request needs the
-    token printed at start-up (the printed address carries it).
+    token printed at start-up: in an X-Exactodds-Token header, or as ?token=
+    in the address (the printed address carries it); /openapi.json and /docs
+    need none.
 
     \b
     Examples:
@@ -154,12 +152,7 @@ def serve(
       curl -s http://127.0.0.1:8000/api/odds -H 'Content-Type: application/json' \\
            -d '{"decks": 6, "bets": "tie"}'
     """
-    try:
-        import uvicorn
-
-        import exactodds.web.app  # noqa: F401  (the web extra is installed)
-    except ImportError:
-        raise click.ClickException(_MISSING) from None
+    uvicorn = import_extra("uvicorn, starlette, platformdirs", "The tracker", "web")
     from exactodds.bets.catalogue import available_bets
     from exactodds.bets.custom import load_custom_bets
 

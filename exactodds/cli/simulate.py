@@ -8,17 +8,17 @@ import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit, signals_request_stop, usage_error
+from exactodds.cli.app import emit, note_pure_python, signals_request_stop, usage_error
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
-from exactodds.numbers import parse_number
 from exactodds.rules import Rules
 
 if TYPE_CHECKING:
@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from exactodds.simulation.run import Simulation
+
+
+#: The most worker processes one machine is asked to fork.
+MOST_JOBS = 256
 
 
 class _Progress:
@@ -85,7 +89,7 @@ def build_simulation(
     """
     from exactodds.interface import bets_from_values, rules_from_values
     from exactodds.simulation.dealing import DealingProcedure
-    from exactodds.simulation.sizing import sizing_from_options
+    from exactodds.simulation.sizing import read_number, sizing_from_options
     from exactodds.simulation.strategies import parse_plays
     from exactodds.simulation.study import Simulation
 
@@ -96,7 +100,9 @@ def build_simulation(
         bets = bets_from_values(
             rules, options, selection=options["selection"] or _bets_named_in(plays)
         )
-    threshold = parse_number(options["min_edge"], "--min-edge")
+    threshold = read_number(
+        options["min_edge"], "--min-edge", "use an edge such as 0, 0.5% or 1/200"
+    )
     strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
     procedure = DealingProcedure(
         decks=options["decks"],
@@ -271,16 +277,8 @@ def simulate(
     from exactodds.simulation.dealing import SimulationError
     from exactodds.simulation.run import simulate as run_simulation
 
-    if jobs is not None and jobs < 1:
-        raise SimulationError(f"--jobs {jobs} is not valid; use a whole number of at least 1.")
-    if resume and checkpoint_file is None:
-        raise SimulationError("--resume needs --checkpoint FILE to resume from.")
-    if dask_address is not None and jobs is not None:
-        raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
-    if plot_directory is not None:  # before a long run, not after it
-        from exactodds.report.plots import require_matplotlib
-
-        require_matplotlib()
+    note_pure_python(quiet)
+    _check_run_options(jobs, resume, checkpoint_file, dask_address, plot_directory, trace_file)
     options = {
         "shoes": shoes,
         "seed": seed,
@@ -314,6 +312,10 @@ def simulate(
         )
         return
     simulation = build_simulation(options, rules, bets)
+    if parquet:
+        from exactodds.simulation.frame import check_trace_names
+
+        check_trace_names([bet.name for bet in simulation.bets])
     signals: list[int] = []
     # A signal asks the run to stop after its block: the finished shoes are saved and printed.
     with signals_request_stop(signals.append):
@@ -344,6 +346,64 @@ def simulate(
             )
         )
         sys.exit(128 + number)
+
+
+def _check_run_options(
+    jobs: int | None,
+    resume: bool,
+    checkpoint_file: str | None,
+    dask_address: str | None,
+    plot_directory: str | None,
+    trace_file: str | None,
+) -> None:
+    """Refuse, before any dealing, options that cannot work together or cannot be written."""
+    from exactodds.simulation.dealing import SimulationError
+
+    if jobs is not None and not 1 <= jobs <= MOST_JOBS:
+        raise SimulationError(
+            f"--jobs {jobs} is not valid; use a whole number from 1 to {MOST_JOBS}."
+        )
+    if resume and checkpoint_file is None:
+        raise SimulationError("--resume needs --checkpoint FILE to resume from.")
+    if dask_address is not None and jobs is not None:
+        raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
+    if plot_directory is not None:  # before a long run, not after it
+        from exactodds.report.plots import require_matplotlib
+
+        require_matplotlib()
+        _check_plot_directory(plot_directory)
+    if trace_file is not None and checkpoint_file is not None:
+        _check_distinct(trace_file, checkpoint_file)
+
+
+def _check_plot_directory(directory: str) -> None:
+    """Refuse, before any dealing, a --plot DIR that is a file or cannot be written."""
+    from exactodds.simulation.dealing import SimulationError
+
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise SimulationError(
+            f"--plot {directory!r} is a file, not a directory; give a directory for the figures."
+        )
+    existing = next((folder for folder in (path, *path.parents) if folder.exists()), Path("."))
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise SimulationError(
+            f"--plot {directory!r} cannot be written ({str(existing)!r} is not writable); give "
+            "a directory that can be."
+        )
+
+
+def _check_distinct(trace_file: str, checkpoint_file: str) -> None:
+    """Refuse a --trace that is the --checkpoint (or, for Parquet, its JSON Lines file)."""
+    from exactodds.simulation.dealing import SimulationError
+
+    checkpoint = Path(checkpoint_file).resolve()
+    for name in (trace_file, f"{trace_file}.jsonl"):
+        if Path(name).resolve() == checkpoint:
+            raise SimulationError(
+                f"--trace {trace_file!r} and --checkpoint {checkpoint_file!r} are the same file; "
+                "each would overwrite the other: give them different files."
+            )
 
 
 def _terminal(stream: IO[str] | None) -> bool:
@@ -409,5 +469,5 @@ def _write_result(
 
         try:
             write_plots(simulation_figures(result), plot_directory)
-        except ExactOddsError as error:  # the result is already written
-            raise usage_error(error) from None
+        except ExactOddsError as error:  # the result is already written: an output failure
+            raise click.ClickException(str(error)) from None

@@ -10,7 +10,11 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+import click
+
+from exactodds.cli.app import emit
 from exactodds.cli.plots import write_plots
+from exactodds.errors import ExactOddsError
 from exactodds.simulation.dealing import SimulationError
 
 __all__ = ["run_sweep"]
@@ -71,10 +75,16 @@ def run_sweep(
         sweep_row(combination, simulate(study, jobs=workers))
         for combination, study in zip(combinations, studies, strict=True)
     ]
-    if plot_directory is not None:
-        write_plots(sweep_figures(rows), plot_directory)
     if output_format == "json":
-        return render_sweep_json(rows)
-    if output_format == "csv":
-        return render_sweep_csv(rows)
-    return render_sweep_table(rows, digits)
+        text = render_sweep_json(rows)
+    elif output_format == "csv":
+        text = render_sweep_csv(rows)
+    else:
+        text = render_sweep_table(rows, digits)
+    if plot_directory is not None:
+        try:
+            write_plots(sweep_figures(rows), plot_directory)
+        except ExactOddsError as error:  # the rows are kept: printed, then an output failure
+            emit(text)
+            raise click.ClickException(str(error)) from None
+    return text

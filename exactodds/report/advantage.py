@@ -95,11 +95,16 @@ def render_depth(table: DepthTable, output_format: str, digits: int) -> str:
         "value/round",
         "mean EV",
     ]
-    heading = (
-        f"{table.shoe.describe()}, {table.rules.describe()}\n"
+    import textwrap
+
+    lines = (
+        f"{table.shoe.describe()}, {table.rules.describe()}",
         f"Perfect play: bet only when the EV is above {percent_string(table.min_edge, 2)}; "
-        "every composition of the cards left, weighted exactly\n\n"
+        "every composition of the cards left, weighted exactly",
     )
+    # The heading fits 100 columns, as the table does.
+    heading = "".join(textwrap.fill(line, 100, break_on_hyphens=False) + "\n" for line in lines)
+    heading += "\n"
     aligns = ("right", "right", "left", "right", "right", "right", "right")
     return heading + simple_table(rows, headers, aligns)
 

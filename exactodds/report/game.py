@@ -256,6 +256,7 @@ def solution_data(solution: Solution) -> dict[str, Any]:
 def render_solution_json(solution: Solution) -> str:
     """:func:`solution_data` as indented JSON text.
 
+    >>> import json
     >>> from exactodds import Shoe
     >>> from exactodds.games.chemin_de_fer import solve
     >>> json.loads(render_solution_json(solve(Shoe.standard(decks=8))))["player_draw_at_5"]

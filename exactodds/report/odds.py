@@ -381,8 +381,21 @@ def render_csv(analysis: Analysis, digits: int) -> str:
     return buffer.getvalue().rstrip("\n")
 
 
-def render_bets(bets: list[Bet], output_format: str) -> str:
+#: Columns a default table fits in (``wide=True`` lifts it where a table can wrap).
+TABLE_WIDTH = 100
+
+
+def _wrapped(text: str, width: int) -> str:
+    """*text* on lines of at most *width* characters, broken between words."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False)) or text
+
+
+def render_bets(bets: list[Bet], output_format: str, wide: bool = False) -> str:
     """A list of bets with their outcomes and pays, in *output_format*.
+
+    A table wraps the pays and descriptions to fit :data:`TABLE_WIDTH` columns, unless *wide*.
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> print(render_bets(select_bets("dragon7"), "csv"))
@@ -425,4 +438,13 @@ def render_bets(bets: list[Bet], output_format: str) -> str:
         table_rows.append(
             [bet.name, pays, bet.description + (" (needs suits)" if bet.needs_suits else "")]
         )
+    names = max([len("Bet"), *(len(row[0]) for row in table_rows)])
+    room = TABLE_WIDTH - names - 4  # two gaps of two spaces
+    if not wide and sum(max(len(row[column]) for row in table_rows) for column in (1, 2)) > room:
+        pays_width = max(
+            len("Pays (to 1)"), min(room * 2 // 5, max(len(row[1]) for row in table_rows))
+        )
+        description_width = room - pays_width
+        for row in table_rows:
+            row[1], row[2] = _wrapped(row[1], pays_width), _wrapped(row[2], description_width)
     return simple_table(table_rows, ["Bet", "Pays (to 1)", "Description"], ("left",) * 3)

@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..analysis.removal import EffectOfRemoval
-from ..errors import ExactOddsError
-from ..studies.parsheet import MissingExtraError
+from ..errors import ExactOddsError, import_extra
 
 if TYPE_CHECKING:
     from ..simulation.result import SimulationResult
@@ -58,13 +57,7 @@ NEUTRAL = "#555555"
 
 def require_matplotlib() -> Any:
     """matplotlib with the Agg backend, or a :class:`MissingExtraError` saying how to install it."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise MissingExtraError(
-            "Figures are drawn with matplotlib, which is not installed; install it with "
-            'pip install "exactodds[plot]".'
-        ) from None
+    matplotlib = import_extra("matplotlib", "Drawing figures", "plot")
     matplotlib.use("Agg")
     return matplotlib
 
@@ -164,7 +157,11 @@ def figure_svg(figure: Any, name: str) -> str:
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
     start = text.index("<svg")
-    return re.sub(r"<!--.*?-->", "", text[start:], flags=re.DOTALL).strip()
+    # matplotlib numbers its element ids per figure (figure_1, patch_1 ...): prefix each, and
+    # every reference to it, with the figure's name, so ids stay unique across one page.
+    prefix = re.sub(r"[^A-Za-z0-9_-]", "_", name) + "-"
+    text = re.sub(r'(\bid="|href="#|url\(#)', lambda found: found.group() + prefix, text[start:])
+    return re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL).strip()
 
 
 def figure_png(figure: Any, dpi: int = 150) -> bytes:

@@ -212,8 +212,10 @@ def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[
             lines += [
                 "",
                 f"Risk of ruin of {data['bankroll']:g} units, all bets together{label}:",
+                *_estimate_lines(data.get("estimate"), trip),
                 f"  formula (diffusion), unlimited play: {_percent(formula['unlimited'], 3)}",
                 f"  formula (diffusion), {trip}: {_percent(formula['trip'], 3)}",
+                *([f"    warning: {formula['warning']}"] if formula.get("warning") else []),
                 f"  simulated, {data['trips']:,} trips of consecutive shoes: "
                 f"{_percent(data['simulated']['trip']['mean'], 3)} "
                 f"({data['simulated']['ruined_trips']:,} ruined)",
@@ -229,6 +231,20 @@ def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[
                 f"{figure_text({'mean': data['simulated']['trip']}, digits)}",
             ]
     return lines
+
+
+def _estimate_lines(estimate: dict[str, Any] | None, trip: str) -> list[str]:
+    """The risk estimate the tool stands behind, first: the trip by the programme over the
+    bankroll, unlimited play by Cramer-Lundberg (both on the measured per-shoe results)."""
+    if estimate is None:
+        return []
+    shown = estimate["trip"]
+    error = f" ± {_percent(1.96 * shown['stderr'], 3)}" if shown.get("stderr") is not None else ""
+    return [
+        f"  estimate, {trip}: {_percent(shown['mean'], 3)}{error} (programme over the bankroll)",
+        f"  estimate, unlimited play: {_percent(estimate['unlimited']['mean'], 3)} "
+        "(Cramer-Lundberg)",
+    ]
 
 
 def _depth_table(bets: list[BetResult]) -> str:

@@ -35,12 +35,15 @@ from exactodds.simulation.dealing import (
     SUMMARY_KEYS,
     DealtBlock,
     deal_block,
+    require_whole,
     summary_fields,
 )
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.sums import Sums
+from exactodds.simulation.sums import exact_product as _product
+from exactodds.simulation.sums import summable as _summable
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 __all__ = ["BlockResult", "prepare", "run_block"]
@@ -92,24 +95,6 @@ _FLOAT_EV_PAYS = 2**9
 
 def _exact_path(bet: Bet) -> bool:
     return any(abs(pay) >= _FLOAT_EV_PAYS for pay in bet.pay_table.values())
-
-
-def _summable(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """*values*, as Python integers if an int64 sum of all of them could overflow."""
-    if values.dtype == object or not values.size:
-        return values
-    if int(np.abs(values).max()) * len(values) < 2**62:
-        return values
-    return values.astype(object)
-
-
-def _product(fixed: npt.NDArray[Any], stakes: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """*fixed* times *stakes*, as Python integers where an int64 product (or its sum) could overflow."""
-    if fixed.dtype == object or stakes.dtype == object or not fixed.size:
-        return _summable(fixed * stakes)
-    if int(np.abs(fixed).max()) * int(np.abs(stakes).max()) < 2**62:
-        return _summable(fixed * stakes)
-    return _summable(fixed.astype(object) * stakes.astype(object))
 
 
 def _fixed_point(
@@ -200,7 +185,15 @@ class BlockResult:
 def run_block(
     simulation: Simulation, first_shoe: int, shoes: int, trace: bool = False
 ) -> BlockResult:
-    """Deal, evaluate, decide and settle shoes ``first_shoe .. first_shoe + shoes - 1``."""
+    """Deal, evaluate, decide and settle shoes ``first_shoe .. first_shoe + shoes - 1``.
+
+    >>> run_block(Simulation.of(1, 1), 0, 0)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: shoes 0 is not valid; use a whole number of at least 1.
+    """
+    require_whole(first_shoe, "first_shoe", 0)
+    require_whole(shoes, "shoes", 1)
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
@@ -223,7 +216,12 @@ def run_block(
         )
         for column, strategy in enumerate(simulation.strategies)
     ]
-    sized = sizing.sized(simulation, prepared.analyzer.bets, block, values, decisions, pays)
+    carried = sizing.carried_bankroll(
+        simulation, first_shoe, lambda start, count: run_block(simulation, start, count).tally
+    )
+    sized = sizing.sized(
+        simulation, prepared.analyzer.bets, block, values, decisions, pays, carried
+    )
     bets = []
     fixed_columns = []
     for column in range(len(simulation.strategies)):
@@ -262,6 +260,7 @@ def run_block(
         tuple(zip(histogram[0].tolist(), histogram[1].tolist(), strict=True)),
         tuple(bets),
         sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
+        ((first_shoe, first_shoe + shoes),),
     )
     text = (
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""

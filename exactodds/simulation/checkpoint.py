@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import stat
 import tempfile
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally
+from exactodds.simulation.stakes import Kelly
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.sums import Sums
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
@@ -56,7 +58,8 @@ CHECKPOINT_DIGITS = 1000
 
 
 class CheckpointError(SimulationError):
-    """A checkpoint could not be written during a run; *result* covers the shoes finished.
+    """A checkpoint (or the trace) could not be written during a run; *result* covers the
+    shoes finished.
 
     >>> str(CheckpointError("Cannot write checkpoint 'x'."))
     "Cannot write checkpoint 'x'."
@@ -249,8 +252,16 @@ def check_tally(tally: Tally, simulation: Simulation) -> None:
     _require(squares == tally.rounds_squares, "the rounds histogram's squares")
     _require(len(tally.bets) == len(simulation.bets), "another number of bets")
     decks = simulation.procedure.decks
+    # Stakes other than one unit scale the staked sums (realized, exact EV): bound them by
+    # the largest stake; a Kelly bankroll grows within a trip, so its stakes have no bound
+    # here (the checksum still guards them).
+    stake = None if isinstance(simulation.stake, Kelly) else math.ceil(simulation.largest_stake())
     for bet, mine in zip(simulation.bets, tally.bets, strict=True):
-        _check_bet(mine, bet.integer_pays(), tally, decks, bet.name)
+        _check_bet(mine, bet.integer_pays(), tally, decks, bet.name, stake)
+    _require(
+        tally.ranges == (((0, tally.shoes),) if tally.shoes else ()),
+        "the shoes held are not the first ones",
+    )
     if tally.risk is not None:
         denominators = tuple(bet.integer_pays()[1] for bet in simulation.bets)
         _check_risk_shape(tally.risk, denominators, simulation.trip_shoes)
@@ -277,18 +288,26 @@ def _with_float_margin(bound: int) -> int:
 
 
 def _check_bet(
-    bet: BetTally, integer_pays: tuple[dict[str, int], int], tally: Tally, decks: int, name: str
+    bet: BetTally,
+    integer_pays: tuple[dict[str, int], int],
+    tally: Tally,
+    decks: int,
+    name: str,
+    stake: int | None = 1,
 ) -> None:
+    """*stake*: the largest stake of the study (None: no bound known)."""
     pays, denominator = integer_pays
     _require(bet.pay_denominator == denominator, f"{name}: another pay denominator")
     _require(0 <= bet.bets_made <= tally.rounds, f"{name}: bets made past the rounds")
     _require(0 <= bet.positive <= tally.rounds, f"{name}: positive rounds past the rounds")
-    _require(bet.ev_made == bet.expected.total, f"{name}: the EV made and its sums differ")
+    if stake == 1:  # one-unit stakes: the staked EV sum is the EV made
+        _require(bet.ev_made == bet.expected.total, f"{name}: the EV made and its sums differ")
     largest_pay = max(abs(pay) for pay in pays.values())
-    _check_sums(bet.realized, tally, largest_pay, f"{name} realized")
     # An EV is within the pays: in units of 2**-40, rounded from a float, at most this.
     largest_ev = _with_float_margin(largest_pay * EV_SCALE // denominator)
-    _check_sums(bet.expected, tally, largest_ev, f"{name} exact EV")
+    if stake is not None:
+        _check_sums(bet.realized, tally, largest_pay * stake, f"{name} realized")
+        _check_sums(bet.expected, tally, largest_ev * stake, f"{name} exact EV")
     _check_counts(bet.histogram, f"{name} EV histogram")
     _require(sum(count for _, count in bet.histogram) == tally.rounds, f"{name}: EV histogram")
     edge = _with_float_margin(largest_pay * HISTOGRAM_BINS_PER_UNIT // denominator)

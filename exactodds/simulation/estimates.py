@@ -8,7 +8,8 @@ estimates and their errors are not).  Per bet and for the combined result of a r
 * ``sd_per_round``: sqrt(E[X**2] - EV**2), E[X**2] the mean of the realized squared
   results over rounds;
 * ``di`` = 1000 EV / SD, ``score`` = DI**2, ``n0_rounds`` = (SD / EV)**2
-  (:mod:`exactodds.analysis.risk`).
+  (:mod:`exactodds.analysis.risk`); SCORE is 0 and N0 is absent (``None``) when the EV
+  is not positive.
 
 Each comes with a delta-method standard error over shoes (shoes are independent:
 the per-shoe sums of rounds, exact EV and squared results are the observations), and
@@ -27,6 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.analysis import risk as formulas
+from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally, SeriesMoments
 from exactodds.simulation.study import RiskQuestions
 from exactodds.simulation.sums import Sums
@@ -45,6 +47,7 @@ def finite(value: float) -> float | None:
 __all__ = [
     "SeriesFigures",
     "combined_covariance",
+    "diffusion_warning",
     "finite",
     "ruin_figures",
     "series_figures",
@@ -65,7 +68,7 @@ def _figures(means: Means) -> dict[str, float]:
         "sd": sd,
         "di": formulas.di(ev, sd),
         "score": formulas.score(ev, sd),
-        "n0": formulas.n0_rounds(ev, sd) if ev != 0 else math.nan,
+        "n0": formulas.n0_rounds(ev, sd),
     }
 
 
@@ -128,6 +131,8 @@ class SeriesFigures:
             if per is not None:
                 data[f"ev_per_{label}"] = _scaled(self.estimates["ev"], per).as_dict()
                 data[f"sd_per_{label}"] = _scaled(self.estimates["sd"], math.sqrt(per)).as_dict()
+        if rounds_per_hour is not None:  # N0 in hours of play at that pace
+            data["n0_hours"] = _scaled(self.estimates["n0"], 1 / rounds_per_hour).as_dict()
         if self.units_wagered is not None and self.units_won is not None:
             data["units_wagered"] = self.units_wagered
             data["units_won"] = float(self.units_won)
@@ -235,14 +240,81 @@ def _simulated_bankroll(risk: RiskTally, target: Fraction) -> float | None:
     return 0.0
 
 
+def _skewness(outcomes: Sequence[tuple[int, int, int]]) -> float:
+    """The skewness of the per-shoe totals (in bins), nan for fewer than three shoes."""
+    shoes = sum(count for *_, count in outcomes)
+    if shoes < 3:
+        return math.nan
+    mean = Fraction(sum(total * count for total, _, count in outcomes), shoes)
+    second = sum((total - mean) ** 2 * count for total, _, count in outcomes) / shoes
+    third = sum((total - mean) ** 3 * count for total, _, count in outcomes) / shoes
+    return float(third) / float(second) ** 1.5 if second > 0 else math.nan
+
+
+def diffusion_warning(
+    outcomes: Sequence[tuple[int, int, int]], bets_needed: float, bets_per_trip: float
+) -> str | None:
+    """Why the diffusion formulas do not hold here, or None: the per-shoe results are skewed
+    (skewness above 1), or losing the bankroll takes more bets than a trip offers.
+
+    >>> diffusion_warning(((-1, -1, 5), (40, 0, 1)), 20, 8)[:40]
+    'per-shoe results are skewed (skewness 1.'
+    >>> diffusion_warning(((-1, -1, 1), (1, 0, 1), (0, 0, 1)), 20, 80) is None
+    True
+    """
+    reasons = []
+    skew = _skewness(outcomes)
+    if abs(skew) > 1:
+        reasons.append(f"per-shoe results are skewed (skewness {skew:.2f})")
+    if bets_needed > bets_per_trip:
+        reasons.append(
+            f"losing the bankroll takes at least {bets_needed:.0f} bets, a trip offers "
+            f"{bets_per_trip:.0f}"
+        )
+    return (
+        "; ".join(reasons) + ": the diffusion's many small bets are not there" if reasons else None
+    )
+
+
+def _estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
+    """``risk_of_ruin.estimate``: the trip by the programme, unlimited play by Lundberg."""
+    from exactodds.simulation.ruin import lundberg_ruin, trip_ruin
+
+    outcomes = risk.shoe_outcomes
+    if sum(count for *_, count in outcomes) != shoes or shoes == 0:
+        return None  # a checkpoint written before the per-shoe outcomes were kept
+    try:
+        mean, stderr = trip_ruin(outcomes, bins, risk.trip_shoes)
+        trip: dict[str, Any] = {"mean": mean, "stderr": stderr if shoes > 1 else None}
+    except SimulationError as error:
+        trip = {"mean": None, "stderr": None, "note": str(error)}
+    try:
+        unlimited = lundberg_ruin(outcomes, bins)
+    except SimulationError:
+        unlimited = None
+    return {
+        "trip": trip | {"method": "dynamic programme over the bankroll, measured shoes"},
+        "unlimited": {
+            "mean": finite(unlimited[0]) if unlimited else None,
+            "stderr": None,
+            "adjustment_coefficient": finite(unlimited[1]) if unlimited else None,
+            "method": "Cramer-Lundberg, measured per-shoe results",
+        },
+    }
+
+
 def ruin_figures(
     tally: Tally,
     risk: RiskTally,
     combined: SeriesFigures,
     bankroll: Fraction | None,
     questions: RiskQuestions,
+    bin_units: int = 1,
+    bets: tuple[float, float] | None = None,
 ) -> dict[str, Any]:
-    """``risk_of_ruin`` and ``bankroll_for_risk`` (formula and simulated) for the combined result."""
+    """``risk_of_ruin`` and ``bankroll_for_risk`` (estimate, formula and simulated) for the
+    combined result.  *bin_units*: the bins of the per-shoe outcomes (the table minimum);
+    *bets*: the largest loss of one round and the bets made per round (for the warning)."""
     ev, sd = combined["ev"].mean, combined["sd"].mean
     rounds_per_trip = risk.trip_shoes * tally.rounds / tally.shoes if tally.shoes else math.nan
     data: dict[str, Any] = {}
@@ -256,9 +328,18 @@ def ruin_figures(
     if bankroll is not None:
         ruined = risk.ruined_trips(math.ceil(bankroll * risk.combined_denominator))
         share = ruined / risk.trips if risk.trips else math.nan
+        bins = math.ceil(bankroll / bin_units)
+        estimate = _estimate(risk, bins, tally.shoes)
+        loss, per_round = bets if bets is not None else (1.0, 1.0)
+        warning = diffusion_warning(
+            risk.shoe_outcomes, float(bankroll) / loss, per_round * rounds_per_trip
+        )
         data["risk_of_ruin"] = {
             "bankroll": float(bankroll),
+            "estimate": estimate,
             "formula": {
+                "method": "diffusion (Brownian motion with the measured EV and SD)",
+                "warning": warning,
                 "unlimited": finite(formulas.risk_of_ruin(ev, sd, float(bankroll)))
                 if usable
                 else None,
@@ -275,7 +356,9 @@ def ruin_figures(
             },
         } | trip
     if questions.risk is not None:
-        target = float(questions.risk)
+        # The target is exact; the formulas take a float, kept strictly inside (0, 1) even
+        # for a risk like 0.999999999999999999999, whose nearest float is 1.
+        target = min(max(float(questions.risk), math.ulp(0.0)), math.nextafter(1.0, 0.0))
         data["bankroll_for_risk"] = {
             "risk": target,
             "formula": {

@@ -165,6 +165,9 @@ class RiskTally:
     exact_squares: tuple[SeriesMoments, ...] = ()
     #: For a stake other than flat: the same sums for flat betting (None otherwise).
     flat: RiskTally | None = None
+    #: Per shoe, (total, lowest point, shoes) of the combined result in bins of the table
+    #: minimum (total rounded, lowest rounded up): what :mod:`~exactodds.simulation.ruin` runs on.
+    shoe_outcomes: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def combined_denominator(self) -> int:
@@ -236,6 +239,7 @@ class RiskTally:
             self.growth + other.growth,
             _merge_series(self.exact_squares, other.exact_squares),
             _merge_flat(self.flat, other.flat),
+            _merge_outcomes(self.shoe_outcomes, other.shoe_outcomes),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -262,6 +266,7 @@ class RiskTally:
             "growth": self.growth,
             "exact_squares": [moments.as_list() for moments in self.exact_squares],
             "flat": None if self.flat is None else self.flat.as_dict(),
+            "shoe_outcomes": [list(entry) for entry in self.shoe_outcomes],
         }
 
     @classmethod
@@ -283,7 +288,29 @@ class RiskTally:
             _whole(data["growth"]),
             tuple(SeriesMoments.from_list(values) for values in data["exact_squares"]),
             None if data["flat"] is None else cls.from_dict(data["flat"]),
+            tuple(
+                (_whole(total), _whole(low), _whole(count))
+                for total, low, count in data.get("shoe_outcomes", [])
+            ),
         )
+
+
+def _merge_outcomes(
+    first: tuple[tuple[int, int, int], ...], second: tuple[tuple[int, int, int], ...]
+) -> tuple[tuple[int, int, int], ...]:
+    merged: dict[tuple[int, int], int] = {(total, low): count for total, low, count in first}
+    for total, low, count in second:
+        merged[total, low] = merged.get((total, low), 0) + count
+    return tuple((total, low, count) for (total, low), count in sorted(merged.items()))
+
+
+def _outcomes(totals: list[int], lows: list[int], width: int) -> tuple[tuple[int, int, int], ...]:
+    """Each shoe's (total, lowest) in bins of *width*: the total rounded, the lowest rounded up."""
+    pairs = [
+        ((2 * total + width) // (2 * width), -(-low // width))
+        for total, low in zip(totals, lows, strict=True)
+    ]
+    return _merge_outcomes((), tuple((total, low, 1) for total, low in pairs))
 
 
 def _merge_flat(first: RiskTally | None, second: RiskTally | None) -> RiskTally | None:
@@ -319,6 +346,28 @@ def _products(results: IntArray) -> tuple[int, ...]:
     return tuple(int(gram[i][j]) for i in range(width) for j in range(i, width))
 
 
+def _exact_enough(
+    results: IntArray, expected: IntArray, scale: int
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """*results* and *expected*, as Python integers where int64 could overflow below.
+
+    The largest int64 value computed from *results* is a sum over rows of a squared combined
+    result, at most rows x (largest x *scale*)**2; from *expected*, a sum over all its cells.
+    """
+    rows = max(len(results), 1)
+    if results.dtype != object and results.size:
+        largest = int(np.abs(results).max()) * max(scale, 1)
+        if largest * largest * rows >= 2**62:
+            results = results.astype(object)
+    if (
+        expected.dtype != object
+        and expected.size
+        and int(np.abs(expected).max()) * expected.size >= 2**62
+    ):
+        expected = expected.astype(object)
+    return results, expected
+
+
 def block_risk_tally(
     denominators: Sequence[int],
     trip_shoes: int,
@@ -329,13 +378,15 @@ def block_risk_tally(
     wagered: Sequence[int] = (),
     growth: int = 0,
     exact_squares: IntArray | None = None,
+    bin_units: int = 1,
 ) -> RiskTally:
     """The risk tally of one block of shoes from its per-round results.
 
     *results*: rounds x bets, each round's result of each bet (0 when not made) in
     units of the bet's pay denominator; *expected*: the exact EVs of the bets made in
     units of 2**-40; *rounds_per_shoe*: the block's shoes' rounds, in order; *exact_squares*
-    (optional): stake**2 x the exact E[X**2] per unit of the bets made, in 2**-MOMENT_BITS.
+    (optional): stake**2 x the exact E[X**2] per unit of the bets made, in 2**-MOMENT_BITS;
+    *bin_units*: the bins of :attr:`RiskTally.shoe_outcomes`, in units (the table minimum).
 
     >>> results = np.array([[20, -1], [-20, 8], [19, -1]])
     >>> tally = block_risk_tally([20, 1], 1, 0, results, np.zeros((3, 2), np.int64), [2, 1])
@@ -343,6 +394,9 @@ def block_risk_tally(
     (-199, 1161, ((-1, 1), (0, 1)))
     """
     starts = np.concatenate(([0], np.cumsum(rounds_per_shoe)[:-1])).astype(np.int64)
+    empty = RiskTally.empty(denominators, trip_shoes)
+    scale = np.array([empty.combined_denominator // d for d in denominators], dtype=np.int64)
+    results, expected = _exact_enough(results, expected, int(scale.sum()))
     bets = []
     for column in range(results.shape[1]):
         squares = np.add.reduceat(results[:, column] * results[:, column], starts).tolist()
@@ -365,8 +419,6 @@ def block_risk_tally(
                     rounds_per_shoe,
                 )
             )
-    empty = RiskTally.empty(denominators, trip_shoes)
-    scale = np.array([empty.combined_denominator // d for d in denominators], dtype=np.int64)
     combined = results @ scale
     combined_realized = np.add.reduceat(combined, starts).tolist()
     combined_expected = np.add.reduceat(expected.sum(axis=1), starts).tolist()
@@ -394,5 +446,8 @@ def block_risk_tally(
             tuple(wagered) if wagered else (0,) * len(denominators),
             growth,
             tuple(exact),
+            shoe_outcomes=_outcomes(
+                combined_realized, lowest, empty.combined_denominator * bin_units
+            ),
         )
     )

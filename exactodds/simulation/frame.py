@@ -27,10 +27,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from exactodds.errors import import_extra
 from exactodds.simulation.dealing import SimulationError
 
 __all__ = [
     "TRACE_VERSION",
+    "check_trace_names",
     "require_data_extra",
     "result_rows",
     "to_arrow",
@@ -46,13 +48,7 @@ _ROWS_PER_BATCH = 65_536
 
 def require_data_extra(what: str) -> None:
     """Refuse, in one sentence, when pandas or pyarrow is missing (before any dealing)."""
-    try:
-        import pandas  # noqa: F401
-        import pyarrow  # noqa: F401
-    except ImportError:
-        raise SimulationError(
-            f'{what} needs pandas and pyarrow; install them with pip install "exactodds[data]".'
-        ) from None
+    import_extra("pandas, pyarrow", what, "data")
 
 
 def _flatten(prefix: str, value: Any, row: dict[str, Any]) -> None:
@@ -72,7 +68,10 @@ def _flatten(prefix: str, value: Any, row: dict[str, Any]) -> None:
 def result_rows(result: Any) -> list[dict[str, Any]]:
     """One flat row per bet and one for the combined result, from ``result.as_dict()``.
 
-    Lists (deciles, EV by deck) are JSON strings; the covariance is left to the JSON.
+    Lists (deciles, EV by deck) are JSON strings; the covariance is left to the JSON.  Every
+    row has every column (``None`` where a figure is not given for that row: the risk of ruin
+    is the combined row's only), in the order they first appear, so that a table built from
+    the rows (:func:`to_arrow`) has the columns of :func:`to_pandas`, all of them.
     """
     data = result.as_dict()
     rows = []
@@ -82,7 +81,8 @@ def result_rows(result: Any) -> list[dict[str, Any]]:
             if key != "covariance":
                 _flatten(key, value, row)
         rows.append(row)
-    return rows
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    return [{column: row.get(column) for column in columns} for row in rows]
 
 
 def to_pandas(result: Any) -> Any:
@@ -99,6 +99,24 @@ def to_arrow(result: Any) -> Any:
     import pyarrow
 
     return pyarrow.Table.from_pylist(result_rows(result))
+
+
+def check_trace_names(names: list[str]) -> None:
+    """Refuse bets whose Parquet trace columns would collide (``tie`` and ``tie_float``:
+    ``ev_tie_float`` would be both), before any dealing.
+
+    >>> check_trace_names(["tie", "tie_float"])
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: Bets 'tie' and 'tie_float' would share the Parquet trace column 'ev_tie_float'; rename one of them, or write the trace as JSON Lines.
+    """
+    taken = set(names)
+    for name in names:
+        if f"{name}_float" in taken:
+            raise SimulationError(
+                f"Bets {name!r} and {name + '_float'!r} would share the Parquet trace column "
+                f"'ev_{name}_float'; rename one of them, or write the trace as JSON Lines."
+            )
 
 
 def _fraction_float(text: str) -> float:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from exactodds.numbers import fraction_string
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import MOMENT_BITS
 from exactodds.simulation.stakes import GROWTH_SCALE, Kelly
@@ -47,12 +48,15 @@ class BetResult:
     rounds: int
     bets_made: int
     frequency: float
+    #: The mean exact EV of the bets made, each bet counted once whatever its stake.
     average_edge: float
     share_positive: float
     units_per_shoe: Mapping[str, Estimate]
     units_per_100_rounds: Mapping[str, Estimate]
     ev_deciles: tuple[float, ...]
     ev_by_deck: tuple[float | None, ...]
+    #: The exact EV won per unit staked: the mean edge weighted by the stakes.
+    average_edge_by_stake: float = math.nan
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``bets`` entries of ``simulate --format json``)."""
@@ -62,6 +66,7 @@ class BetResult:
             "bets_made": self.bets_made,
             "frequency": finite(self.frequency),
             "average_edge": finite(self.average_edge),
+            "average_edge_by_stake": finite(self.average_edge_by_stake),
             "share_positive": finite(self.share_positive),
             "units_per_shoe": {
                 name: estimate.as_dict() for name, estimate in self.units_per_shoe.items()
@@ -107,13 +112,24 @@ class SimulationResult:
     #: Rounds dealt by this run (a resumed run's checkpoint excluded).
     rounds_run: int = 0
 
-    def __add__(self, other: SimulationResult) -> SimulationResult:
+    def __add__(self, other: object) -> SimulationResult:
         """The result of both runs of one study over disjoint shoe ranges, as one run.
 
         Equal to running them in one go (the tallies are exact sums); refused for two
-        different studies.
+        different studies, for shoe ranges that overlap, and for anything but a result.
         """
+        if not isinstance(other, SimulationResult):
+            raise SimulationError(
+                f"A simulation result adds only to another result of the same study, not to "
+                f"{type(other).__name__} {other!r}."
+            )
         return merge_results(self, other)
+
+    def __radd__(self, other: object) -> SimulationResult:
+        """``0 + result`` is *result*, so that ``sum(results)`` merges them."""
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self
+        return self.__add__(other)
 
     def to_pandas(self) -> Any:
         """One row per bet (and ``combined``), the figures as columns (the ``data`` extra)."""
@@ -127,6 +143,12 @@ class SimulationResult:
 
         return to_arrow(self)
 
+    def study_record(self) -> dict[str, Any]:
+        """Which shoes of which study this result holds: the study's :meth:`~Simulation.digest`,
+        the shoe ranges (``[start, stop]``: shoes ``start .. stop - 1``), each bet's pays and play.
+        """
+        return _study_record(self)
+
     @property
     def rounds_per_second(self) -> float:
         """Rounds dealt and evaluated per second of this run."""
@@ -136,9 +158,10 @@ class SimulationResult:
         """Each bet's statistics, in the order simulated."""
         tally = self.tally
         results = []
-        for bet, strategy, sums in zip(
-            self.simulation.bets, self.simulation.strategies, tally.bets, strict=True
+        for index, (bet, strategy, sums) in enumerate(
+            zip(self.simulation.bets, self.simulation.strategies, tally.bets, strict=True)
         ):
+            wagered = tally.risk.wagered[index] if tally.risk is not None else sums.bets_made
             realized_unit = Fraction(1, sums.pay_denominator)
             ev_unit = Fraction(1, EV_SCALE)
             rounds = tally.rounds
@@ -168,6 +191,11 @@ class SimulationResult:
                         float(Fraction(total, count) * ev_unit) if count else None
                         for total, count in zip(sums.depth_ev, sums.depth_rounds, strict=True)
                     ),
+                    average_edge_by_stake=(
+                        float(Fraction(sums.expected.total, wagered) * ev_unit)
+                        if wagered
+                        else math.nan
+                    ),
                 )
             )
         return results
@@ -183,6 +211,8 @@ class SimulationResult:
             "seed": self.simulation.seed,
             "procedure": self.simulation.procedure.as_dict(),
             "rules": self.simulation.rules.as_dict(),
+            "study": self.study_record(),
+            "staking": self.simulation.staking(),
             "rounds_per_shoe": {
                 "mean": tally.rounds / tally.shoes if tally.shoes else None,
                 "min": min(histogram) if histogram else None,
@@ -203,6 +233,21 @@ class SimulationResult:
                 "jobs": self.jobs,
             },
         }
+
+
+def _study_record(result: SimulationResult) -> dict[str, Any]:
+    simulation = result.simulation
+    return {
+        "fingerprint": simulation.digest(),
+        "shoe_ranges": [list(pair) for pair in result.tally.ranges],
+        "bets": {
+            bet.name: {
+                "pays": {outcome: fraction_string(pay) for outcome, pay in bet.pay_table.items()},
+                "play": strategy.describe(),
+            }
+            for bet, strategy in zip(simulation.bets, simulation.strategies, strict=True)
+        },
+    }
 
 
 def merge_results(first: SimulationResult, second: SimulationResult) -> SimulationResult:
@@ -229,6 +274,43 @@ def merge_results(first: SimulationResult, second: SimulationResult) -> Simulati
         backend=first.backend if first.backend == second.backend else "mixed",
         jobs=max(first.jobs, second.jobs),
         rounds_run=first.rounds_run + second.rounds_run,
+    )
+
+
+def _bets_per_round(result: SimulationResult, flat: bool = False) -> tuple[float, float]:
+    """The most one round can lose (every bet made at once, at the largest stake, or the
+    table minimum for the *flat* figures), and the bets made per round: for the diffusion
+    formula's warning."""
+    simulation, tally = result.simulation, result.tally
+    worst = [max(-pay for pay in bet.pay_table.values()) for bet in simulation.bets]
+    stake = simulation.limits.minimum if flat else simulation.largest_stake()
+    loss = float(sum(max(value, Fraction(0)) for value in worst)) * float(stake)
+    made = sum(bet.bets_made for bet in tally.bets)
+    return max(loss, 1e-300), made / tally.rounds if tally.rounds else 0.0
+
+
+def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
+    """The combined figures had every bet been flat at the table minimum."""
+    from exactodds.simulation.estimates import ruin_figures, series_figures
+
+    tally, simulation = result.tally, result.simulation
+    flat_unit = Fraction(1, flat_risk.combined_denominator)
+    flat = series_figures(
+        tally,
+        flat_risk.combined_expected,
+        flat_risk.combined,
+        flat_unit**2,
+        sum(flat_risk.wagered),
+        flat_risk.combined_realized.total * flat_unit,
+    )
+    return flat.as_dict(simulation.questions.rounds_per_hour) | ruin_figures(
+        tally,
+        flat_risk,
+        flat,
+        simulation.bankroll,
+        simulation.questions,
+        simulation.limits.minimum,
+        _bets_per_round(result, flat=True),
     )
 
 
@@ -287,21 +369,18 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
         per_shoe
         | combined.as_dict(hour)
         | {"covariance": combined_covariance(tally, risk, names)}
-        | ruin_figures(tally, risk, combined, simulation.bankroll, simulation.questions)
+        | ruin_figures(
+            tally,
+            risk,
+            combined,
+            simulation.bankroll,
+            simulation.questions,
+            simulation.limits.minimum,
+            _bets_per_round(result),
+        )
     )
     if risk.flat is not None:
-        flat_unit = Fraction(1, risk.flat.combined_denominator)
-        flat = series_figures(
-            tally,
-            risk.flat.combined_expected,
-            risk.flat.combined,
-            flat_unit**2,
-            sum(risk.flat.wagered),
-            risk.flat.combined_realized.total * flat_unit,
-        )
-        data["combined"]["flat"] = flat.as_dict(hour) | ruin_figures(
-            tally, risk.flat, flat, simulation.bankroll, simulation.questions
-        )
+        data["combined"]["flat"] = _flat_figures(result, risk.flat)
     if isinstance(simulation.stake, Kelly):
         data["combined"]["growth_rate_per_round"] = (
             risk.growth / GROWTH_SCALE / tally.rounds if tally.rounds else None

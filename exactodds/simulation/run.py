@@ -36,11 +36,13 @@ from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
+from exactodds.errors import import_extra
 from exactodds.simulation.block import BlockResult, prepare, run_block
 from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
+from exactodds.simulation.stakes import Kelly
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
 
@@ -157,12 +159,9 @@ def _dask(
 def _dask_client(dask: Any) -> tuple[Any, bool]:
     if not isinstance(dask, str):
         return dask, False
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise SimulationError(
-            '`dask` needs dask.distributed; install it with pip install "exactodds[distributed]".'
-        ) from None
+    import_extra("dask.distributed", "Running on a Dask cluster", "distributed")
+    from dask.distributed import Client
+
     try:
         # A bad address is refused before a Client is built: one that fails half-built
         # blocks for 20 s at exit closing itself, then prints a traceback.
@@ -259,6 +258,31 @@ def _starting_tally(
     return tally, None
 
 
+def _block_shoes(simulation: Simulation, block_shoes: int | None) -> int:
+    """The shoes per block: given, or the default for the study's bets and stake."""
+    if block_shoes is not None:
+        return block_shoes
+    closed = all(pair_shape(bet) is not None for bet in simulation.bets)
+    block_shoes = CLOSED_FORM_BLOCK_SHOES if closed else BLOCK_SHOES
+    if isinstance(simulation.stake, Kelly):
+        # Whole trips per block: a block starting inside a trip deals the trip's
+        # earlier shoes again to learn the bankroll they left.
+        block_shoes = -(-block_shoes // simulation.trip_shoes) * simulation.trip_shoes
+    return block_shoes
+
+
+def _refuse_one_file_for_both(trace: Any, checkpoint_path: Path | None) -> None:
+    if (
+        isinstance(trace, str | Path)
+        and checkpoint_path is not None
+        and Path(trace).resolve() == checkpoint_path.resolve()
+    ):
+        raise SimulationError(
+            f"The trace and the checkpoint are the same file {str(checkpoint_path)!r}; each "
+            "would overwrite the other: give them different files."
+        )
+
+
 def simulate(
     simulation: Simulation,
     *,
@@ -296,14 +320,15 @@ def simulate(
     ...
     exactodds.simulation.dealing.SimulationError: `resume` needs `checkpoint` FILE to resume from.
     """
-    if block_shoes is None:
-        closed = all(pair_shape(bet) is not None for bet in simulation.bets)
-        block_shoes = CLOSED_FORM_BLOCK_SHOES if closed else BLOCK_SHOES
+    block_shoes = _block_shoes(simulation, block_shoes)
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None
+    _refuse_one_file_for_both(trace, checkpoint_path)
     tally, trace_bytes = _starting_tally(simulation, checkpoint_path, resume)
     stream, owned = _open_trace(trace, resume, trace_bytes)
+    # The trace's length so far, for the checkpoint (a resumed trace is cut to its record).
+    position: int | None = ((trace_bytes or 0) if resume else 0) if stream is not None else None
     first = tally.shoes
     # Planned lazily: a run of 10**12 shoes holds one block at a time, not all of them.
     blocks = (
@@ -332,16 +357,16 @@ def simulate(
     try:
         with runner as results:
             for block in results:
+                if stream is not None:  # first: a block whose trace is lost is not counted
+                    position = _write_trace(stream, block.trace, trace, running.shoes)
                 running.add(block.tally)
-                if stream is not None:
-                    stream.write(block.trace)
                 if progress is not None:
                     progress(running.shoes, running.rounds)
                 if (
                     checkpoint_path is not None
                     and time.perf_counter() - last_save > CHECKPOINT_SECONDS
                 ):
-                    save_checkpoint(checkpoint_path, simulation, running.tally(), _position(stream))
+                    save_checkpoint(checkpoint_path, simulation, running.tally(), position)
                     last_save = time.perf_counter()
                 if stop():
                     break
@@ -353,11 +378,12 @@ def simulate(
         tally = running.tally()
         if checkpoint_path is not None and failure is None:
             try:
-                save_checkpoint(checkpoint_path, simulation, tally, _position(stream))
+                save_checkpoint(checkpoint_path, simulation, tally, position)
             except CheckpointError as error:
                 failure = error
         if stream is not None and owned:
-            stream.close()
+            with contextlib.suppress(OSError):  # a full disk is already reported
+                stream.close()
     result = SimulationResult(
         simulation,
         tally,
@@ -381,6 +407,13 @@ def _open_trace(
         return trace, False
     path = Path(trace)
     try:
+        if resume and trace_bytes and (not path.exists() or path.stat().st_size < trace_bytes):
+            held = f"{path.stat().st_size:,} bytes" if path.exists() else "no file"
+            raise SimulationError(
+                f"Trace file {str(path)!r} holds {held}, less than the {trace_bytes:,} bytes "
+                "the checkpoint records: it was shortened or removed, and resuming would "
+                "leave a gap in it; start a new run, or restore the trace."
+            )
         if resume and path.exists():
             # Lines written after the checkpoint would be written again: cut them off.
             with path.open("r+b") as stream:
@@ -391,10 +424,19 @@ def _open_trace(
         raise SimulationError(f"Cannot write trace file {str(path)!r}: {error}.") from None
 
 
-def _position(stream: IO[str] | None) -> int | None:
-    if stream is None:
-        return None
-    stream.flush()
+def _write_trace(stream: IO[str], text: str, trace: Any, shoes: int) -> int | None:
+    """Write one block's trace lines; the trace's length after them (None for a stream
+    that cannot tell).  A write that fails (a full disk) stops the run, counting the
+    shoes before the block, in one sentence naming the file."""
+    try:
+        stream.write(text)
+        stream.flush()
+    except OSError as error:
+        name = str(trace) if isinstance(trace, str | Path) else "the trace stream"
+        raise CheckpointError(
+            f"Cannot write trace file {name!r} ({error.strerror or error}); the run stopped "
+            f"after {shoes:,} shoes: free some space or give another file."
+        ) from None
     try:
         return stream.tell()
     except (OSError, ValueError):

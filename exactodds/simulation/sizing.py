@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
+from exactodds.errors import ExactOddsError
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
@@ -43,9 +44,12 @@ from exactodds.simulation.stakes import (
 )
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import RiskQuestions, Simulation
+from exactodds.simulation.sums import exact_product, filled, summable
 
 __all__ = [
     "Sized",
+    "carried_bankroll",
+    "read_number",
     "risk_tally",
     "second_moments",
     "sized",
@@ -128,9 +132,20 @@ def sized(
     values: ExpectedValues,
     decisions: list[npt.NDArray[np.bool_]],
     pays: IntArray,
+    carried: Fraction | None = None,
 ) -> Sized:
-    """The stakes of every round and bet, and the results they win (units of 1/d)."""
+    """The stakes of every round and bet, and the results they win (units of 1/d).
+
+    *carried* (Kelly): the bankroll the block's first shoe starts from, when that shoe is
+    not the first of its trip.
+    """
     kelly = isinstance(simulation.stake, Kelly)
+    shoes = len(block.rounds_per_shoe)
+    first = block.first_shoe
+    trip = (
+        [(first + shoe) % simulation.trip_shoes == 0 for shoe in range(shoes)],
+        carried,
+    )
     moments = (
         _moments_where_bet(simulation, block, decisions)
         if kelly or simulation.exact_moments
@@ -148,6 +163,7 @@ def sized(
         block.rounds_per_shoe.tolist(),
         _true_counts(simulation, block) if isinstance(simulation.stake, Ramp) else None,
         _cross_moments(simulation, block, values, decisions) if kelly else None,
+        trip,
     )
     exact = None
     if simulation.exact_moments and moments is not None:
@@ -163,7 +179,23 @@ def sized(
             )
         exact = np.rint(scaled).astype(np.int64)
     decided = np.stack(decisions, axis=1) if decisions else None
-    return Sized(stakes, stakes * pays, growth, exact, decided, pays)
+    return Sized(stakes, exact_product(stakes, pays), growth, exact, decided, pays)
+
+
+def carried_bankroll(simulation: Simulation, first_shoe: int, before: Any) -> Fraction | None:
+    """The Kelly bankroll shoe *first_shoe* starts from, when a trip carries it there.
+
+    None when no bankroll carries over (another stake, or the shoe starts its trip);
+    else ``before(trip_start, shoes)`` must give the tally of the trip's earlier shoes,
+    whose combined result the bankroll moved by.
+    """
+    if not isinstance(simulation.stake, Kelly) or simulation.bankroll is None:
+        return None
+    inside = first_shoe % simulation.trip_shoes
+    if inside == 0:
+        return None
+    risk = before(first_shoe - inside, inside).risk
+    return simulation.bankroll + Fraction(risk.combined_realized.total, risk.combined_denominator)
 
 
 def _moments_where_bet(
@@ -225,26 +257,28 @@ def risk_tally(
         and sized.decided is not None
         and sized.pays is not None
     ):
-        stakes = sized.decided.astype(np.int64) * simulation.limits.minimum
+        stakes = filled(sized.decided.shape, sized.decided, simulation.limits.minimum)
         flat = block_risk_tally(
             denominators,
             simulation.trip_shoes,
             first_shoe,
-            stakes * sized.pays,
-            fixed * stakes,
+            exact_product(stakes, sized.pays),
+            exact_product(fixed, stakes),
             rounds_per_shoe,
-            stakes.sum(axis=0).tolist(),
+            summable(stakes).sum(axis=0).tolist(),
+            bin_units=simulation.limits.minimum,
         )
     tally = block_risk_tally(
         denominators,
         simulation.trip_shoes,
         first_shoe,
         sized.results,
-        fixed * sized.stakes,
+        exact_product(fixed, sized.stakes),
         rounds_per_shoe,
-        sized.stakes.sum(axis=0).tolist(),
+        summable(sized.stakes).sum(axis=0).tolist(),
         sum(sized.growth),
         sized.exact_squares,
+        bin_units=simulation.limits.minimum,
     )
     return dataclasses.replace(tally, flat=flat) if flat is not None else tally
 
@@ -265,6 +299,22 @@ def trip_shoes_for(trip_rounds: int, procedure: DealingProcedure) -> int:
     dealt = 52 * procedure.decks - procedure.cut - 6
     per_shoe = max(1.0, dealt / _CARDS_PER_ROUND + procedure.after_cut)
     return max(1, round(trip_rounds / per_shoe))
+
+
+def read_number(text: str, what: str, valid: str) -> Fraction:
+    """*text* read exactly as a number, or one sentence naming *what* and what is *valid*.
+
+    >>> read_number("1/200", "`min_edge`", "use an edge such as 0.5%")
+    Fraction(1, 200)
+    >>> read_number("abc", "`min_edge`", "use an edge such as 0, 0.5% or 1/200")
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: `min_edge` 'abc' is not a number; use an edge such as 0, 0.5% or 1/200.
+    """
+    try:
+        return parse_number(text, what)
+    except ExactOddsError:
+        raise SimulationError(f"{what} {text!r} is not a number; {valid}.") from None
 
 
 def sizing_from_options(
@@ -289,12 +339,22 @@ def sizing_from_options(
     exactodds.simulation.dealing.SimulationError: `bankroll` -5 is not valid; use a positive number of units, such as 1000.
     """
     limits = TableLimits(table_min, table_max, chip)
-    amount = parse_number(bankroll, "`bankroll`") if bankroll is not None else None
+    amount = (
+        read_number(bankroll, "`bankroll`", "use a positive number of units, such as 1000")
+        if bankroll is not None
+        else None
+    )
     if amount is not None and amount <= 0:
         raise SimulationError(
             f"`bankroll` {bankroll} is not valid; use a positive number of units, such as 1000."
         )
-    target = parse_number(risk, "`risk`") if risk is not None else None
+    target = (
+        read_number(
+            risk, "`risk`", "use a risk of ruin strictly between 0 and 1, such as 5% or 0.05"
+        )
+        if risk is not None
+        else None
+    )
     if target is not None and not 0 < target < 1:
         raise SimulationError(
             f"`risk` {risk} is not valid; use a risk of ruin strictly between 0 and 1, such as "

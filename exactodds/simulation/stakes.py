@@ -9,9 +9,11 @@ stake decides *how much*, in whole units, from the exact EV of the known composi
   increase.  ``ramp:tc:COUNT=UNITS,...`` steps by the bet's count strategy instead: the
   true count (or the running count, for a ``running`` count) at least COUNT;
 * ``kelly[:FRACTION]``: ``FRACTION x bankroll x EV / E[X**2]`` per unit staked at this
-  composition, exactly, where the bankroll is ``--bankroll`` at the start of each shoe
-  and moves with the results through the shoe (each shoe starts again from
-  ``--bankroll``, so shoes stay independent and a run stays exact to split and merge).
+  composition, exactly, where the bankroll is ``--bankroll`` at the start of each trip
+  and moves with the results through the trip's shoes, as a Kelly bettor's does (each
+  trip starts again from ``--bankroll``, so trips stay independent and a run stays exact
+  to split and merge: a block that starts inside a trip is given the bankroll its trip
+  reached).
   Several bets made in one round are sized together from the bankroll before the round
   (:func:`~exactodds.analysis.risk.joint_kelly_stakes`, with the exact cross moments).
 
@@ -39,6 +41,7 @@ import numpy.typing as npt
 from exactodds.analysis.risk import joint_kelly_stakes, kelly_stake
 from exactodds.numbers import fraction_string, parse_number
 from exactodds.simulation.dealing import SimulationError
+from exactodds.simulation.sums import INT64_SAFE, filled
 
 __all__ = [
     "Flat",
@@ -63,7 +66,7 @@ _STAKE_HELP = (
 class TableLimits:
     """What a table takes, in units: a minimum, an optional maximum, and the chip.
 
-    >>> TableLimits(2, 100, 5).rounded(np.array([1, 7, 12, 400])).tolist()
+    >>> TableLimits(5, 100, 5).rounded(np.array([1, 7, 12, 400])).tolist()
     [0, 5, 10, 100]
     """
 
@@ -77,6 +80,11 @@ class TableLimits:
                 raise SimulationError(
                     f"{what} {value!r} is not valid; use a whole number of units of at least 1."
                 )
+        if self.minimum % self.chip:
+            raise SimulationError(
+                f"--table-min {self.minimum} is not a multiple of --chip {self.chip}: no stake "
+                "of whole chips makes it; give a minimum that is a multiple of the chip."
+            )
         if self.maximum is not None and self.maximum < self.minimum:
             raise SimulationError(
                 f"`limits.maximum` {self.maximum} is below `limits.minimum` {self.minimum}; give a "
@@ -84,7 +92,16 @@ class TableLimits:
             )
 
     def rounded(self, stakes: IntArray) -> IntArray:
-        """Stakes rounded down to the chip, capped at the maximum, 0 below the minimum."""
+        """Stakes rounded down to the chip, capped at the maximum, 0 below the minimum.
+
+        Exact at any size: limits past int64 turn the stakes into Python integers.
+
+        >>> TableLimits(10**20).rounded(np.array([1, 10**21], dtype=object)).tolist()
+        [0, 1000000000000000000000]
+        """
+        largest = max(self.minimum, self.chip, self.maximum or 0)
+        if stakes.dtype != object and largest >= INT64_SAFE:
+            stakes = stakes.astype(object)
         chipped = stakes // self.chip * self.chip
         if self.maximum is not None:
             chipped = np.minimum(chipped, self.maximum // self.chip * self.chip)
@@ -110,6 +127,10 @@ class Flat:
         """One line for reports."""
         return f"flat {self.units}"
 
+    def as_dict(self) -> dict[str, Any]:
+        """The stake plan as data (``staking`` in the JSON); ``text`` is what :func:`parse_stake` reads."""
+        return {"kind": "flat", "text": "flat", "units": self.units}
+
 
 @dataclass(frozen=True)
 class Ramp:
@@ -129,7 +150,8 @@ class Ramp:
         """
         numbers = np.asarray(numerators, dtype=object)
         below = np.asarray(denominators, dtype=object)
-        result = np.zeros(len(numbers), dtype=np.int64)
+        top = max((units for _, units in self.steps), default=0)
+        result = np.zeros(len(numbers), dtype=np.int64 if top < INT64_SAFE else object)
         for edge, units in self.steps:
             # n / d > p / q  <=>  q n > p d (d > 0); >= for a count.
             left, right = edge.denominator * numbers, edge.numerator * below
@@ -147,6 +169,21 @@ class Ramp:
             f"EV > {fraction_string(edge)}: {units}" for edge, units in self.steps
         )
 
+    def as_dict(self) -> dict[str, Any]:
+        """The stake plan as data; ``text`` is what :func:`parse_stake` reads back.
+
+        >>> parse_stake(Ramp(((Fraction(1, 100), 2),)).as_dict()["text"])
+        Ramp(steps=((Fraction(1, 100), 2),), by_count=False)
+        """
+        key = "true_count" if self.by_count else "edge"
+        steps = ",".join(f"{fraction_string(edge)}={units}" for edge, units in self.steps)
+        return {
+            "kind": "ramp",
+            "text": f"ramp:{'tc:' if self.by_count else ''}{steps}",
+            "by_count": self.by_count,
+            "ramp": [{key: fraction_string(edge), "units": units} for edge, units in self.steps],
+        }
+
 
 @dataclass(frozen=True)
 class Kelly:
@@ -161,6 +198,11 @@ class Kelly:
     def describe(self) -> str:
         """One line for reports."""
         return f"kelly x {fraction_string(self.fraction)}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stake plan as data; ``text`` is what :func:`parse_stake` reads back."""
+        fraction = fraction_string(self.fraction)
+        return {"kind": "kelly", "text": f"kelly:{fraction}", "fraction": fraction}
 
 
 Stake = Flat | Ramp | Kelly
@@ -184,6 +226,11 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     if cleaned == "flat":
         return Flat(limits.minimum)
     if cleaned == "kelly" or cleaned.startswith("kelly:"):
+        if cleaned == "kelly:":
+            raise SimulationError(
+                f"{where} gives no Kelly fraction after the colon; write kelly for full Kelly "
+                "or kelly:FRACTION, such as kelly:0.5."
+            )
         fraction = parse_number(cleaned.partition(":")[2] or "1", where)
         if not 0 < fraction <= 1:
             raise SimulationError(
@@ -293,6 +340,7 @@ def block_stakes(
     rounds_per_shoe: list[int],
     true_counts: list[tuple[IntArray, IntArray]] | None = None,
     cross_moments: Any = None,
+    trip: tuple[list[bool], Fraction | None] | None = None,
 ) -> tuple[IntArray, list[int]]:
     """Every round's stake on every bet (rounds x bets, whole units), and Kelly's growth.
 
@@ -300,7 +348,10 @@ def block_stakes(
     (numerators, positive denominators).  *cross_moments* (Kelly only) gives E[X_i X_j] per
     unit at a row, ``cross_moments(row, i, j)``, for rows where several bets are made: they
     are then sized together (:func:`~exactodds.analysis.risk.joint_kelly_stakes`); without
-    it each bet is sized on its own.
+    it each bet is sized on its own.  *trip* (Kelly only) says, for each shoe of the block,
+    whether it starts a trip (the bankroll goes back to *bankroll*; else it carries on from
+    the shoe before), and the bankroll the first shoe starts from when it does not start a
+    trip; without it every shoe starts a trip.
 
     *values* and *second_moments* are :class:`~exactodds.simulation.evaluate.ExpectedValues`
     (the second moments only for Kelly); *pays* each round's result per unit of each bet,
@@ -309,7 +360,7 @@ def block_stakes(
     """
     decided = np.stack(decisions, axis=1) if decisions else np.zeros((len(pays), 0), bool)
     if isinstance(stake, Flat):
-        return np.where(decided, stake.units, 0).astype(np.int64), []
+        return filled(decided.shape, decided, stake.units), []
     if isinstance(stake, Ramp):
         ratios = (
             true_counts
@@ -319,8 +370,8 @@ def block_stakes(
                 for column in range(decided.shape[1])
             ]
         )
-        units = np.stack([stake.stakes(*ratio) for ratio in ratios], axis=1)
-        return np.where(decided, limits.rounded(units), 0).astype(np.int64), []
+        units = limits.rounded(np.stack([stake.stakes(*ratio) for ratio in ratios], axis=1))
+        return np.where(decided, units, 0).astype(units.dtype), []
     assert bankroll is not None and second_moments is not None, "Kelly needs a bankroll"
     return _kelly_stakes(
         stake,
@@ -333,6 +384,7 @@ def block_stakes(
         denominators,
         rounds_per_shoe,
         cross_moments,
+        trip,
     )
 
 
@@ -347,15 +399,22 @@ def _kelly_stakes(
     denominators: list[int],
     rounds_per_shoe: list[int],
     cross_moments: Any,
+    trip: tuple[list[bool], Fraction | None] | None,
 ) -> tuple[IntArray, list[int]]:
     import math
 
+    starts_trip, carried = trip if trip is not None else ([True] * len(rounds_per_shoe), None)
+    current = carried if carried is not None else bankroll
+
     candidates = decided & (np.asarray(values.numerators > 0, dtype=bool))
-    stakes = np.zeros(decided.shape, dtype=np.int64)
+    # Python integers while sizing (a bankroll can be any size), int64 after if they fit.
+    stakes = np.zeros(decided.shape, dtype=object)
     growth = []
     first = 0
-    for count in rounds_per_shoe:
-        current = bankroll
+    for count, new_trip in zip(rounds_per_shoe, starts_trip, strict=True):
+        if new_trip:
+            current = bankroll
+        start = current
         for row in np.flatnonzero(candidates[first : first + count].any(axis=1)) + first:
             won = Fraction(0)
             columns = np.flatnonzero(candidates[row]).tolist()
@@ -377,10 +436,14 @@ def _kelly_stakes(
                     for ev, column in zip(evs, columns, strict=True)
                 ]
             for column, exact in zip(columns, exacts, strict=True):
-                units = int(limits.rounded(np.array([math.floor(exact)]))[0])
+                units = int(limits.rounded(np.array([math.floor(exact)], dtype=object))[0])
                 stakes[row, column] = units
                 won += Fraction(units * int(pays[row, column]), denominators[column])
             current += won
-        growth.append(round(math.log(current / bankroll) * GROWTH_SCALE) if current > 0 else 0)
+        growth.append(
+            round(math.log(current / start) * GROWTH_SCALE) if current > 0 and start > 0 else 0
+        )
         first += count
+    if not stakes.size or int(np.abs(stakes).max()) < INT64_SAFE:
+        stakes = stakes.astype(np.int64)
     return stakes, growth

@@ -272,10 +272,17 @@ def parse_plays(
 ) -> dict[str, Strategy]:
     """Each bet's strategy from ``--play`` values: ``STRATEGY`` for every bet, ``BET=STRATEGY``.
 
-    A bet given no strategy plays ``perfect``; a ``BET=`` entry wins over a bare one.
+    A bet given no strategy plays ``perfect``; a ``BET=`` entry wins over a bare one.  A bet
+    given two strategies (or two bare ones) is refused: which one would it play?
+
+    >>> parse_plays(["tie=always", "tie=perfect"], ["tie"])
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: --play 'tie=perfect' gives tie a second strategy after --play 'tie=always'; give each bet one strategy.
     """
     everyone: Strategy = Perfect(min_edge)
     chosen: dict[str, Strategy] = {}
+    given: dict[str, str] = {}
     for text in plays:
         name, separator, strategy = text.partition("=")
         if separator and not name.strip().lower().startswith("count"):
@@ -287,5 +294,13 @@ def parse_plays(
                 )
             chosen[bet] = parse_strategy(strategy, min_edge, f"`play` {text!r}")
         else:
+            bet = ""
             everyone = parse_strategy(text, min_edge)
+        if bet in given:
+            whom = bet or "every bet"
+            raise SimulationError(
+                f"--play {text!r} gives {whom} a second strategy after --play {given[bet]!r}; "
+                "give each bet one strategy."
+            )
+        given[bet] = text
     return {name: chosen.get(name, everyone) for name in bet_names}

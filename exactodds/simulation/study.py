@@ -14,6 +14,9 @@ exactodds.simulation.dealing.SimulationError: Number of shoes 0 is not valid; us
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,11 +29,17 @@ from exactodds.simulation.dealing import DealingProcedure, SimulationError, requ
 from exactodds.simulation.stakes import Flat, Kelly, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
-__all__ = ["MOST_SHOES", "RiskQuestions", "Simulation"]
+__all__ = ["MOST_SEED", "MOST_SHOES", "MOST_UNITS", "RiskQuestions", "Simulation"]
 
 #: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
 #: digits, which this many shoes cannot pass (and no machine deals them in a lifetime).
 MOST_SHOES = 10**15
+#: The most units one bet may win or lose in a round (stake x pay): the sums stay exact at
+#: any size, but the figures drawn from them are floats, whose squared sums of squared
+#: results must stay below 1e308.
+MOST_UNITS = 10**70
+#: The largest seed: 128 bits, as many as numpy's SeedSequence draws its entropy from.
+MOST_SEED = 2**128 - 1
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,11 @@ class Simulation:
                 f"most {MOST_SHOES:,} (10^15), the most a checkpoint and its exact sums keep."
             )
         require_whole(self.seed, "Seed", 0)
+        if self.seed > MOST_SEED:
+            raise SimulationError(
+                f"A seed of {len(str(self.seed)):,} digits is not valid; use a whole number "
+                "from 0 to 2^128 - 1 (128 bits)."
+            )
         require_whole(self.trip_shoes, "Shoes per trip", 1)
         if self.bankroll is not None and self.bankroll <= 0:
             raise SimulationError(
@@ -117,11 +131,36 @@ class Simulation:
                     )
         if not self.bets:
             raise SimulationError("A simulation needs at least one bet; name some with `bets`.")
+        self._check_magnitude()
         if len(self.strategies) != len(self.bets):
             raise SimulationError(
                 f"{len(self.bets)} bets need {len(self.bets)} strategies, "
                 f"not {len(self.strategies)}."
             )
+
+    def largest_stake(self) -> int | Fraction:
+        """A bound on any one stake of this study, in units (the table maximum caps it)."""
+        stake = self.stake
+        if isinstance(stake, Flat):
+            largest: int | Fraction = stake.units
+        elif isinstance(stake, Ramp):
+            largest = max(units for _, units in stake.steps)
+        else:
+            largest = self.bankroll if self.bankroll is not None else 1
+        if self.limits.maximum is not None:
+            largest = min(largest, self.limits.maximum)
+        return max(largest, self.limits.minimum)
+
+    def _check_magnitude(self) -> None:
+        largest = self.largest_stake()
+        for bet in self.bets:
+            pay = max(abs(value) for value in bet.pay_table.values())
+            if largest * pay > MOST_UNITS:
+                raise SimulationError(
+                    f"Stakes of up to {_shown(math.ceil(largest))} units on {bet.name}, which "
+                    f"pays up to {fraction_string(pay)}, are past what the figures (floats) can "
+                    "hold; keep a stake times its largest pay at most 10^70 units."
+                )
 
     @classmethod
     def of(
@@ -157,6 +196,37 @@ class Simulation:
         """Whether any bet needs the suits of the known composition."""
         return any(bet.needs_suits for bet in self.bets)
 
+    def digest(self) -> str:
+        """A short SHA-256 of :meth:`fingerprint`: the name of the study a result holds shoes of.
+
+        >>> Simulation.of(10, 1).digest() == Simulation.of(99, 1).digest() != Simulation.of(10, 2).digest()
+        True
+        """
+        canonical = json.dumps(self.fingerprint(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+    def staking(self) -> dict[str, Any]:
+        """The stake plan, table limits, bankroll, trip and questions as data (JSON ``staking``).
+
+        Fed back as options (``text`` to ``--stake``, and the rest to the options of their
+        names) they make the same study.
+
+        >>> Simulation.of(1, 1).staking()["text"], Simulation.of(1, 1).staking()["table_min"]
+        ('flat', 1)
+        """
+        questions = self.questions
+        return self.stake.as_dict() | {
+            "table_min": self.limits.minimum,
+            "table_max": self.limits.maximum,
+            "chip": self.limits.chip,
+            "bankroll": fraction_string(self.bankroll) if self.bankroll is not None else None,
+            "trip_shoes": self.trip_shoes,
+            "trip_rounds": questions.trip_rounds,
+            "rounds_per_hour": questions.rounds_per_hour,
+            "risk": fraction_string(questions.risk) if questions.risk is not None else None,
+            "exact_moments": self.exact_moments,
+        }
+
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs the same run (all but the number of shoes): checkpoints hold it.
 
@@ -176,6 +246,12 @@ class Simulation:
                     "trip_shoes": self.trip_shoes,
                     "exact_moments": self.exact_moments,
                 }
+                # Kelly's bankroll runs on through a trip's shoes (it once restarted each shoe).
+                | (
+                    {"kelly_bankroll": "per trip"}
+                    if isinstance(self.stake, Kelly) and self.trip_shoes > 1
+                    else {}
+                )
             }
             if (self.stake, self.limits, self.trip_shoes, self.exact_moments)
             != (Flat(), TableLimits(), 1, False)

@@ -9,8 +9,61 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Any
 
-__all__ = ["Sums", "merge_counts"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["INT64_SAFE", "Sums", "exact_product", "filled", "merge_counts", "summable"]
+
+#: Integers below this in magnitude, and their sums and products under the checks below,
+#: fit int64 (2**63 - 1) with room: every int64 operation here is proven by one of them.
+INT64_SAFE = 2**62
+
+
+def _largest(values: npt.NDArray[Any]) -> int:
+    return int(np.abs(values).max()) if values.size else 0
+
+
+def summable(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """*values*, as Python integers if an int64 sum of any of them could overflow.
+
+    The sum of n values of magnitude at most m is at most n x m: int64 while that is below
+    :data:`INT64_SAFE`.
+
+    >>> summable(np.array([2**61, 2**61])).dtype
+    dtype('O')
+    """
+    if values.dtype == object or not values.size:
+        return values
+    if _largest(values) * values.size < INT64_SAFE:
+        return values
+    return values.astype(object)
+
+
+def exact_product(first: npt.NDArray[Any], second: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """*first* times *second*, elementwise and exactly: int64 only where the product and any
+    sum of the products provably fit, else Python integers.
+
+    >>> exact_product(np.array([3]), np.array([2**62])).tolist()
+    [13835058055282163712]
+    """
+    if first.dtype == object or second.dtype == object:
+        return summable(first * second)
+    if _largest(first) * _largest(second) < INT64_SAFE:
+        return summable(first * second)
+    return summable(first.astype(object) * second.astype(object))
+
+
+def filled(shape: Any, where: npt.NDArray[np.bool_], value: int) -> npt.NDArray[Any]:
+    """An array of *shape*: *value* where *where*, else 0; Python integers for a huge *value*.
+
+    >>> filled((2,), np.array([True, False]), 10**20).tolist()
+    [100000000000000000000, 0]
+    """
+    result = np.zeros(shape, dtype=np.int64 if abs(value) < INT64_SAFE else object)
+    result[where] = value
+    return result
 
 
 @dataclass(frozen=True)

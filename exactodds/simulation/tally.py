@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally
 from exactodds.simulation.sums import Sums, merge_counts
 
-__all__ = ["BetTally", "Estimate", "Tally", "finite"]
+__all__ = ["BetTally", "Estimate", "Tally", "finite", "merge_ranges"]
 
 #: Exact EVs are summed in units of 2**-40.
 EV_SCALE = 2**40
@@ -82,6 +83,36 @@ class BetTally:
         )
 
 
+def merge_ranges(
+    first: tuple[tuple[int, int], ...], second: tuple[tuple[int, int], ...]
+) -> tuple[tuple[int, int], ...]:
+    """Two sets of shoe ranges (``start``, ``stop``: shoes ``start .. stop - 1``) as one.
+
+    Adjacent ranges join; ranges that share a shoe are refused (that shoe would be counted
+    twice).
+
+    >>> merge_ranges(((0, 3),), ((3, 5), (8, 9)))
+    ((0, 5), (8, 9))
+    >>> merge_ranges(((0, 6),), ((3, 9),))
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: These results both hold shoes 3 to 5 of the same study; merge only results of disjoint shoe ranges, so that no shoe is counted twice.
+    """
+    joined: list[tuple[int, int]] = []
+    for start, stop in sorted(first + second):
+        if joined and start < joined[-1][1]:
+            raise SimulationError(
+                f"These results both hold shoes {start} to {min(stop, joined[-1][1]) - 1} of "
+                "the same study; merge only results of disjoint shoe ranges, so that no shoe "
+                "is counted twice."
+            )
+        if joined and start == joined[-1][1]:
+            joined[-1] = (joined[-1][0], stop)
+        else:
+            joined.append((start, stop))
+    return tuple(joined)
+
+
 @dataclass(frozen=True)
 class Tally:
     """Exact sums over a set of shoes: shoes, rounds, and each bet's :class:`BetTally`.
@@ -98,6 +129,8 @@ class Tally:
     bets: tuple[BetTally, ...]
     #: The sums behind the risk figures (:mod:`exactodds.simulation.figures`); None: no shoe.
     risk: RiskTally | None = None
+    #: The shoes counted, as (start, stop) ranges of shoe numbers, disjoint and ascending.
+    ranges: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def empty(cls, pay_denominators: Iterable[int]) -> Tally:
@@ -105,7 +138,8 @@ class Tally:
         return cls(0, 0, 0, (), tuple(BetTally(d) for d in pay_denominators))
 
     def merged(self, other: Tally) -> Tally:
-        """The tally of both sets of shoes."""
+        """The tally of both sets of shoes (refused if they share a shoe)."""
+        ranges = merge_ranges(self.ranges, other.ranges)
         return Tally(
             self.shoes + other.shoes,
             self.rounds + other.rounds,
@@ -113,6 +147,7 @@ class Tally:
             merge_counts(self.rounds_histogram, other.rounds_histogram),
             tuple(mine.merged(theirs) for mine, theirs in zip(self.bets, other.bets, strict=True)),
             _merge_risk(self.risk, other.risk),
+            ranges,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -128,6 +163,7 @@ class Tally:
             "rounds": self.rounds,
             "rounds_squares": self.rounds_squares,
             "rounds_histogram": [list(pair) for pair in self.rounds_histogram],
+            "ranges": [list(pair) for pair in self.ranges],
             "bets": [
                 {
                     "pay_denominator": bet.pay_denominator,
@@ -183,6 +219,8 @@ class Tally:
                 for bet in data["bets"]
             ),
             risk,
+            # Written before ranges were recorded: a checkpoint, the first shoes.
+            pairs(data.get("ranges", [[0, data["shoes"]]] if data["shoes"] else [])),
         )
 
 

@@ -511,19 +511,24 @@ def depth_rows(
 ) -> tuple[tuple[DepthValue, ...], str | None]:
     """The exact depth-table value of *bet* at *depths*, or none and a note why not.
 
-    Every bet is asked of :func:`~exactodds.advantage.depth.depth_table` (pair bets too); a
-    refusal becomes the note.
+    Every bet is asked of :func:`~exactodds.advantage.depth.depth_table`: value-level bets
+    and bets decided by the pairs alone get rows (a suited pair bet on the shoe's suits); a
+    bet the depth tables cannot average gets their refusal as the note.
     """
     from exactodds.advantage.depth import DepthError, depth_table
 
     if not depths:
         return (), "No depths were asked for."
+    jobs, dask = run.get("jobs", 1), run.get("dask")
     try:
-        table = depth_table(
-            shoe.without_suits(), rules, [bet], depths, 0, run.get("jobs", 1), run.get("dask")
-        )
+        table = depth_table(shoe.without_suits(), rules, [bet], depths, 0, jobs, dask)
     except DepthError as error:
-        return (), str(error)
+        if not shoe.suits_known:
+            return (), str(error)
+        try:  # a suited pair bet: its law runs over the 52 cards
+            table = depth_table(shoe, rules, [bet], depths, 0, jobs, dask)
+        except DepthError:
+            return (), str(error)
     return (
         tuple(
             DepthValue(row.cards, row.bets[bet.name].positive_probability, row.bets[bet.name].value)

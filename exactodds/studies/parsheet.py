@@ -51,7 +51,7 @@ from ..analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount, ef
 from ..analysis.single import Analysis, BetAnalysis, analyze
 from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, session_tails
 from ..bets.bet import Bet
-from ..errors import ExactOddsError, quoted
+from ..errors import ExactOddsError, MissingExtraError, import_extra, quoted
 from ..numbers import decimal_string, square_root_decimal_string
 from ..rules import Rules
 from ..shoe import Shoe
@@ -79,16 +79,6 @@ __all__ = [
 DEFAULT_ROUNDS: tuple[int, ...] = (1_000, 10_000, 100_000, 1_000_000)
 #: Confidence levels, in percent, of the volatility index and the hold's band.
 DEFAULT_CONFIDENCES: tuple[int, ...] = (90, 95, 99)
-
-
-class MissingExtraError(ExactOddsError):
-    """An optional dependency that an output needs is not installed (the message says which).
-
-    >>> raise MissingExtraError("Workbooks need openpyxl.")
-    Traceback (most recent call last):
-    ...
-    exactodds.studies.parsheet.MissingExtraError: Workbooks need openpyxl.
-    """
 
 
 class NothingPricedError(ExactOddsError):
@@ -120,19 +110,44 @@ class SheetIdentity:
     version: str
     command: str
     date: str
+    #: The game's name, the game's or pay table's version, and the sheet's author, as a
+    #: regulator's sheet carries them (empty: not shown).
+    game_name: str = ""
+    game_version: str = ""
+    author: str = ""
 
     def __post_init__(self) -> None:
-        title = self.title
-        if (
-            not isinstance(title, str)
-            or not title.strip()
-            or len(title) > 200
-            or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in title)
+        for field, what, required in (
+            (self.title, "Title", True),
+            (self.game_name, "Game name", False),
+            (self.game_version, "Game version", False),
+            (self.author, "Author", False),
         ):
-            shown = quoted(title) if isinstance(title, str) else repr(title)
-            raise ExactOddsError(
-                f"Title {shown} is not valid; use one line of at most 200 characters."
-            )
+            if (
+                not isinstance(field, str)
+                or (required and not field.strip())
+                or len(field) > 200
+                or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in field)
+            ):
+                shown = quoted(field) if isinstance(field, str) else repr(field)
+                raise ExactOddsError(
+                    f"{what} {shown} is not valid; use one line of at most 200 characters."
+                )
+
+    def rows(self) -> tuple[tuple[str, str], ...]:
+        """The header's items, in order: the game, its version and the author only when given."""
+        given = (
+            ("Game version", self.game_version),
+            ("Author", self.author),
+        )
+        return (
+            ("Game", self.game_name or self.title),
+            *((label, value) for label, value in given if value),
+            ("Pay table", self.paytable),
+            ("Date", self.date),
+            ("exactodds version", self.version),
+            ("Command", self.command),
+        )
 
 
 def z_score(confidence: int) -> Fraction:
@@ -543,14 +558,12 @@ def _breakevens(result: BetAnalysis, analysis: Analysis) -> tuple[BreakevenPay, 
     """The break-even value of the commission (standard Banker) or of each winning pay."""
     from ..analysis.symbolic import COMMISSION, find_breakeven, pay_names
 
-    try:
-        import sympy  # type: ignore[import-untyped]  # noqa: F401  (loaded only for this)
-    except ImportError:
-        raise MissingExtraError(
-            "Break-even pays are solved with sympy, which is not installed; install it with "
-            'pip install "exactodds[report]", or leave them out (breakeven=False, '
-            "--no-breakeven)."
-        ) from None
+    import_extra(
+        "sympy",
+        "Solving break-even pays",
+        "report",
+        ", or leave them out (breakeven=False, --no-breakeven)",
+    )
     bet = result.bet
     winning = sorted(outcome for outcome, pay in bet.pay_table.items() if pay > 0)
     targets: list[tuple[str, Fraction]]

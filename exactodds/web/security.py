@@ -11,9 +11,11 @@ So every request passes :class:`Guard` first:
   ``Sec-Fetch-Site`` of ``cross-site`` or ``same-site``, is refused with **403**; and a POST's
   body must be sent as ``Content-Type: application/json`` (which no HTML form and no
   ``no-cors`` fetch can send), else **415**;
-* with a start-up token (``--allow-host`` requires one), every API request carries it in an
-  ``X-Exactodds-Token`` header (the page reads it once from ``?token=`` in the address that
-  ``serve`` printed; a GET, such as an export link, may carry it as ``?token=``), else **403**;
+* with a start-up token (``--allow-host`` requires one), every API request (``/api/...``, any
+  method) carries it in an ``X-Exactodds-Token`` header or as ``?token=`` in its address (the
+  page reads it once from the address that ``serve`` printed, then sends the header), else
+  **403**; the page, ``/docs`` and ``/openapi.json`` hold no shoe and need no token, so a
+  script's client can read the schema first;
 * past :data:`MAX_IN_FLIGHT` requests at once, **503** at once rather than an unbounded queue.
 
 Each refusal is one JSON sentence, ``{"error": "..."}``, as every other error.
@@ -125,17 +127,18 @@ class Guard:
                 "exactodds serve printed, or start it with --allow-host for that name.",
             )
         path: str = scope.get("path", "")
-        if self.token is not None and (path.startswith("/api/") or path == "/openapi.json"):
+        if self.token is not None and path.startswith("/api/"):
             given = headers.get(TOKEN_HEADER, "")
-            if not given and scope["method"] in _SAFE_METHODS:  # a download link (export)
+            if not given:  # an export link, or a script's address
                 given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(
                     "token", [""]
                 )[0]
             if not hmac.compare_digest(given.encode(), self.token.encode()):
                 return (
                     403,
-                    "This tracker answers requests with its start-up token only; open the "
-                    "address exactodds serve printed (it ends in ?token=...).",
+                    "This tracker answers requests with its start-up token only: send it in an "
+                    "X-Exactodds-Token header or as ?token=, or open the address exactodds "
+                    "serve printed (it ends in ?token=...).",
                 )
         if scope["method"] in _SAFE_METHODS:
             return None

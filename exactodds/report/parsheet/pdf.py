@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...studies.parsheet import MissingExtraError, ParSheet
+from ...errors import MissingExtraError, import_extra
+from ...studies.parsheet import ParSheet
 from .render import Block, Figure, Heading, Paragraph, Table, document, package_version
 
 __all__ = ["blocks_pdf", "font_files", "render_pdf", "require_fpdf"]
@@ -39,16 +40,10 @@ _FIGURE_HEIGHT = FIGURE_WIDTH * 0.53 + 4
 
 
 def require_fpdf() -> Any:
-    """fpdf2's ``FPDF`` class, or a :class:`~exactodds.studies.parsheet.MissingExtraError`."""
-    try:
-        from fpdf import FPDF
-    except ImportError:
-        raise MissingExtraError(
-            "The PDF par sheet is written with fpdf2, which is not installed; install it with "
-            'pip install "exactodds[report]".'
-        ) from None
+    """fpdf2's ``FPDF`` class, or a :class:`~exactodds.errors.MissingExtraError`."""
+    fpdf = import_extra("fpdf", "The PDF par sheet", "report")
     font_files()
-    return FPDF
+    return fpdf.FPDF
 
 
 def font_files() -> tuple[Path, Path]:
@@ -63,9 +58,10 @@ def font_files() -> tuple[Path, Path]:
         regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
         if regular.is_file() and bold.is_file():
             return regular, bold
+    import_extra("matplotlib", "The PDF par sheet (its DejaVu Sans font)", "report")
     raise MissingExtraError(
-        "The PDF par sheet embeds the DejaVu Sans font that matplotlib ships, and matplotlib is "
-        'not installed; install it with pip install "exactodds[report]".'
+        "The PDF par sheet embeds the DejaVu Sans font that matplotlib ships, and matplotlib's "
+        'copy was not found; reinstall it with: pip install "exactodds[report]".'
     )
 
 

@@ -13,13 +13,14 @@ the same numbers.  Every table has an id (``<bet>-outcomes``,
 >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("tie"), breakeven=False)
 >>> text = render_markdown(sheet, digits=6)
 >>> print(next(line for line in text.splitlines() if line.startswith("| win")))
-| win | 8 | 475,627,426,473,216 | 0.095156 | 619306544887/6508331087895 | 0.761248 | 4954452359096/6508331087895 | 10.51 |
+| win | 8 | 475,627,426,473,216 | 0.095156 | 619306544887/6508331087895 | 0.761248 | 4954452359096/6508331087895 | 10.51 | 9.51 to 1 |
 """
 
 from __future__ import annotations
 
 import html
 import importlib.metadata
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -167,6 +168,12 @@ def _one_in(probability: Fraction) -> str:
     return "never" if value is None else f"{decimal_string(value, 2)}"
 
 
+def _odds_against(probability: Fraction) -> str:
+    """True odds against, "X to 1": ``(1 - p) / p``, the "1 in X" less one."""
+    value = one_in(probability)
+    return "never" if value is None else f"{decimal_string(value - 1, 2)} to 1"
+
+
 def _bounded(value: Bounded, digits: int) -> str:
     if value.exact:
         return decimal_string(value.value, digits)
@@ -308,6 +315,7 @@ def _outcome_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
             decimal_string(row.contribution, digits),
             fraction_string(row.contribution),
             _one_in(row.probability),
+            _odds_against(row.probability),
         )
         for row in sheet.rows
     ]
@@ -321,6 +329,7 @@ def _outcome_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
             fraction_string(total_probability),
             decimal_string(sheet.expected_value, digits),
             fraction_string(sheet.expected_value),
+            "",
             "",
         )
     )
@@ -336,9 +345,10 @@ def _outcome_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
             "Return",
             "Return (exact)",
             "1 in",
+            "Odds against",
         ),
         tuple(rows),
-        (False, True, True, True, True, True, True, True),
+        (False, True, True, True, True, True, True, True, True),
     )
 
 
@@ -483,15 +493,7 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
         Table(
             "identity",
             ("Item", "Value"),
-            (
-                ("Game", identity.title),
-                ("Pay table", identity.paytable),
-                ("Date", identity.date),
-                ("exactodds version", identity.version),
-                ("Command", identity.command),
-            )
-            if identity
-            else (("exactodds version", _version()),),
+            identity.rows() if identity else (("exactodds version", _version()),),
             (False, False),
         ),
         Table(
@@ -588,6 +590,13 @@ def _comparison_blocks(sheet: ParSheet, digits: int) -> Iterator[Block]:
         ),
         (False, False) + (True,) * (3 + len(sheet.confidences)),
     )
+    for row in sheet.comparisons:
+        if row.result.house_edge < 0:
+            yield Paragraph(
+                f"Warning: under {row.alternative}, {row.bet} has a negative house edge "
+                f"({percent_string(row.result.house_edge, max(digits - 2, 0))}): the player "
+                "has the edge."
+            )
 
 
 def _totals(totals: list[int]) -> str:
@@ -766,8 +775,22 @@ def _rules_blocks(sheet: ParSheet) -> Iterator[Block]:
         )
 
 
+#: What a Markdown reader would take as raw HTML: a ``<`` that opens a tag, a comment or an
+#: autolink, and an ``&`` that opens an entity. A bet file's text is shown, never run.
+_MARKUP = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
+
+
+def _markdown_text(text: str) -> str:
+    """*text* as Markdown shows it: HTML's openers escaped (``<=`` and a lone ``&`` stay).
+
+    >>> _markdown_text('<img src=x onerror="alert(1)"> & P(win <= w) &amp;')
+    '&lt;img src=x onerror="alert(1)"> & P(win <= w) &amp;amp;'
+    """
+    return _MARKUP.sub(lambda found: "&lt;" if found.group() == "<" else "&amp;", text)
+
+
 def _markdown_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _markdown_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def render_markdown(
@@ -788,9 +811,9 @@ def blocks_markdown(
     lines: list[str] = []
     for block in blocks:
         if isinstance(block, Heading):
-            lines += ["#" * block.level + " " + block.text, ""]
+            lines += ["#" * block.level + " " + _markdown_text(block.text), ""]
         elif isinstance(block, Paragraph):
-            lines += [block.text, ""]
+            lines += [_markdown_text(block.text), ""]
         elif isinstance(block, Table):
             lines.append("| " + " | ".join(map(_markdown_cell, block.headers)) + " |")
             lines.append(
@@ -800,7 +823,8 @@ def blocks_markdown(
                 lines.append("| " + " | ".join(map(_markdown_cell, row)) + " |")
             lines.append("")
         elif figure_path is not None:
-            lines += [f"![{block.caption}]({figure_path(block.bet, block.kind)})", ""]
+            caption = _markdown_text(block.caption)
+            lines += [f"![{caption}]({figure_path(block.bet, block.kind)})", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -851,6 +875,7 @@ def blocks_html(
         f"<style>{STYLE}</style>",
         "</head>",
         "<body>",
+        "<main>",
     ]
     for block in blocks:
         if isinstance(block, Heading):
@@ -880,5 +905,5 @@ def blocks_html(
                 f"{figure_markup(block.bet, block.kind)}"
                 f"<figcaption>{escape(block.caption)}</figcaption></figure>"
             )
-    parts += ["</body>", "</html>"]
+    parts += ["</main>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"

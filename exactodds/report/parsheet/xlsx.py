@@ -13,8 +13,9 @@ date, version, command line), the shoe, the rules, one line per bet (numbers,
 with the exact or correctly rounded text beside), how the figures were
 computed and the checks; ``Rules`` the tableau, the pays and each custom
 bet's conditions; ``Compare`` the alternatives of ``--compare``.  Every
-sheet prints landscape, one page wide, with "page x of y" in the footer.  The workbook asks to
-be recalculated when opened (openpyxl stores formulas without results).
+sheet prints landscape, one page wide, with "page x of y" in the footer.  Every formula carries
+its result (a reader that computes nothing, such as pandas, reads numbers), and the workbook asks
+to be recalculated when opened.
 
 Another document made of the par sheet's blocks (the countability audit) is written as a
 workbook the same way by :func:`write_blocks_xlsx`: the same header, cells and widths.
@@ -45,8 +46,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
+from ...errors import import_extra
 from ...numbers import decimal_string, fraction_string
-from ...studies.parsheet import BetSheet, MissingExtraError, ParSheet, SheetIdentity
+from ...studies.parsheet import BetSheet, ParSheet, SheetIdentity
 from .render import (
     CHECKING,
     CONVENTION,
@@ -69,17 +71,10 @@ _PROBABILITY_FORMAT = "0.000000000000"
 _PERCENT_FORMAT = "0.0000%"
 
 
-def require_openpyxl(what: str = "The xlsx par sheet") -> Any:
-    """openpyxl, or a :class:`~exactodds.studies.parsheet.MissingExtraError` saying how to get
-    it (*what* names the workbook: the par sheet, the audit)."""
-    try:
-        import openpyxl
-    except ImportError:
-        raise MissingExtraError(
-            f"{what} is written with openpyxl, which is not installed; install it "
-            'with pip install "exactodds[report]".'
-        ) from None
-    return openpyxl
+def require_openpyxl(feature: str = "The xlsx par sheet") -> Any:
+    """openpyxl, or a :class:`~exactodds.errors.MissingExtraError` saying how to get it
+    (*feature* names what needs it: the par sheet, the audit)."""
+    return import_extra("openpyxl", feature, "report")
 
 
 def _number(value: Fraction) -> int | str:
@@ -492,10 +487,8 @@ def _identity_lines(writer: _Writer, identity: SheetIdentity | None, title: str)
     """The identification header: title, pay table, date, version, command (*title* without)."""
     writer.line(identity.title if identity else title, bold=True)
     if identity:
-        writer.line("Pay table", identity.paytable)
-        writer.line("Date", identity.date)
-        writer.line("exactodds version", identity.version)
-        writer.line("Command", identity.command)
+        for label, value in identity.rows()[1 if not identity.game_name else 0 :]:
+            writer.line(label, value)
     else:
         writer.line("exactodds version", _version())
 
@@ -584,10 +577,7 @@ def write_xlsx(sheet: ParSheet, target: str | Path | IO[bytes]) -> None:
     for worksheet in workbook.worksheets:
         _finish(worksheet, footer)
     workbook.calculation.fullCalcOnLoad = True
-    if sheet.identity is None:
-        workbook.save(target)
-    else:
-        _save_dated(workbook, target, sheet.identity.date)
+    _save_dated(workbook, target, sheet.identity.date if sheet.identity else None)
 
 
 def write_blocks_xlsx(
@@ -627,22 +617,32 @@ def write_blocks_xlsx(
     footer = f"{identity.title} - {identity.date}" if identity else title
     for worksheet in workbook.worksheets:
         _finish(worksheet, footer)
-    if identity is None:
-        workbook.save(target)
-    else:
-        _save_dated(workbook, target, identity.date)
+    _save_dated(workbook, target, identity.date if identity else None)
 
 
-def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> None:
+def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str | None) -> None:
     """Save with every timestamp (document properties, zip entries) at *date*, 00:00 UTC, so
-    that the same sheet on the same date is the same file, byte for byte."""
+    that the same sheet on the same date is the same file, byte for byte; each formula with
+    its result stored (:mod:`exactodds.report.parsheet.workbook_values`)."""
     import datetime
+    import time
     import zipfile
 
     from openpyxl.writer.excel import ExcelWriter
 
-    moment = datetime.datetime.combine(datetime.date.fromisoformat(date), datetime.time())
-    stamp = (max(moment.year, 1980), moment.month, moment.day, 0, 0, 0)
+    from .workbook_values import cached_values, fill_worksheet
+
+    values = cached_values(workbook)
+    sheets = {
+        f"xl/worksheets/sheet{index}.xml": worksheet.title
+        for index, worksheet in enumerate(workbook.worksheets, 1)
+    }
+    if date is None:
+        moment = None
+        stamp = time.localtime()[:6]
+    else:
+        moment = datetime.datetime.combine(datetime.date.fromisoformat(date), datetime.time())
+        stamp = (max(moment.year, 1980), moment.month, moment.day, 0, 0, 0)
 
     class _DatedZip(zipfile.ZipFile):
         def writestr(
@@ -652,6 +652,10 @@ def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> Non
             compress_type: int | None = None,
             compresslevel: int | None = None,
         ) -> None:
+            name = getattr(zinfo_or_arcname, "filename", zinfo_or_arcname)
+            if name in sheets:
+                text = data.encode("utf-8") if isinstance(data, str) else data
+                data = fill_worksheet(text, values[sheets[name]])
             if isinstance(zinfo_or_arcname, str):
                 zinfo_or_arcname = zipfile.ZipInfo(zinfo_or_arcname, date_time=stamp)
                 zinfo_or_arcname.compress_type = zipfile.ZIP_DEFLATED
@@ -668,8 +672,9 @@ def _save_dated(workbook: Any, target: str | Path | IO[bytes], date: str) -> Non
             with open(filename, "rb") as source:
                 self.writestr(arcname or str(filename), source.read(), compress_type, compresslevel)
 
-    workbook.properties.created = moment
-    workbook.properties.modified = moment
+    if moment is not None:
+        workbook.properties.created = moment
+        workbook.properties.modified = moment
     archive = _DatedZip(target, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
     ExcelWriter(workbook, archive).save()
 
