@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from exactodds.bets.bet import Bet
-from exactodds.cli.app import emit
+from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.options import built_options
 from exactodds.cli.report import RecordingCommand
@@ -147,6 +147,7 @@ def audit_command(
       exactodds audit --bet-file mybet.toml --decks 6 --cut 20
       exactodds audit --bets dragon7 --design win=30..45 --target-edge 5%..8%
     """
+    note_pure_python(options["quiet"])
     _check_output(options)
     options["identity"] = _identity(options, option_values)
     text = _run(rules, bets, options)

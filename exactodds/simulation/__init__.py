@@ -19,6 +19,8 @@
 * :mod:`~exactodds.simulation.sums`, :mod:`~exactodds.simulation.figures` and
   :mod:`~exactodds.simulation.estimates`: the exact per-shoe sums and the risk figures drawn
   from them;
+* :mod:`~exactodds.simulation.ruin`: the risk of ruin from the per-shoe results measured (a
+  dynamic programme over the bankroll for a trip, the Cramer-Lundberg bound for unlimited play);
 * :mod:`~exactodds.simulation.sweep`: every combination of a few settings, on the same shoes;
 * :mod:`~exactodds.simulation.frame`: results and traces as DataFrames, Arrow and Parquet.
 """
