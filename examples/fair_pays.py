@@ -14,6 +14,7 @@ import sys
 from exactodds import Rules, Shoe, analyze
 from exactodds.analysis.symbolic import breakeven
 from exactodds.bets.catalogue import select_bets
+from exactodds.errors import MissingExtraError
 from exactodds.numbers import decimal_string, percent_string
 
 
@@ -36,5 +37,5 @@ def main() -> None:
 if __name__ == "__main__":
     try:
         main()
-    except ImportError as error:  # sympy is an extra: say how to get it, no traceback
+    except MissingExtraError as error:  # sympy is an extra: say how to get it, no traceback
         sys.exit(f"fair_pays.py: {error}")

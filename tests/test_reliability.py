@@ -581,7 +581,7 @@ def test_fair_pays_without_sympy_is_one_line() -> None:
     )
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert 'pip install ".[symbolic]"' in result.stderr
+    assert 'pip install "exactodds[symbolic]"' in result.stderr
     library = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
     section = library[library.index("## Research scripts") :]
     assert re.search(r"fair_pays\.py[^.]*\[symbolic\]", section)
