@@ -436,6 +436,11 @@ def test_a_sheet_with_no_priceable_bet_exits_1() -> None:
         (["--rounds-per-hour", "80"], r"need both --rounds-per-hour and --average-bet"),
         (["--title", "two\nlines"], r"Title 'two\\nlines' is not valid; use one line"),
         (["--drop-ratio", "0", "--average-bet", "1", "--rounds-per-hour", "1"], r"--drop-ratio"),
+        (
+            ["--drop-ratio", "abc", "--average-bet", "1", "--rounds-per-hour", "1"],
+            r"^Error: --drop-ratio 'abc' is not valid; use a number above 0, such as 5 or 6\.5 "
+            r"\(the drop divided by the win\)\.$",
+        ),
     ],
 )
 def test_bad_output_and_options_are_exit_2(

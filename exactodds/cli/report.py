@@ -181,9 +181,15 @@ def _positive(text: str | None, option: str) -> Fraction | None:
         return None
     from exactodds.numbers import parse_number
 
-    value = parse_number(text, option)
-    if value <= 0:
-        raise ExactOddsError(f"{option} {text!r} is not valid; use a number above 0.")
+    try:
+        value = parse_number(text, option)
+    except ExactOddsError:  # its examples are pays (8:1), not what this option takes
+        value = None
+    if value is None or value <= 0:
+        raise ExactOddsError(
+            f"{option} {text!r} is not valid; use a number above 0, such as 5 or 6.5 "
+            "(the drop divided by the win)."
+        )
     return value
 
 
