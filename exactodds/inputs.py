@@ -514,10 +514,12 @@ MAX_DECKS = 64
 
 
 def _seen(value: object) -> str:
-    """*value* in a message: as read (:func:`shown`), a float as Python writes it."""
+    """*value* in a message: text quoted, a float as Python writes it, else as read (:func:`shown`)."""
     if isinstance(value, float):
         return repr(value)
-    if isinstance(value, (bool, int, str, Decimal, Fraction)) or value is None:
+    if isinstance(value, str):
+        return quoted(value, 40)
+    if isinstance(value, (bool, int, Decimal, Fraction)) or value is None:
         return shown(value)
     return type(value).__name__
 
@@ -535,10 +537,12 @@ def whole_number(
     *,
     minimum: int = 0,
     maximum: int | None = None,
+    what: str = "",
 ) -> int:
     """*value* if it is a whole number (not a boolean) from *minimum* to *maximum*.
 
-    Else one sentence that names the parameter *name* in backquotes, as *error*.
+    Else one sentence that names the parameter *name* in backquotes (and says *what* the
+    number is, if given), as *error*.
 
     >>> whole_number(3, "jobs", minimum=1)
     3
@@ -550,6 +554,10 @@ def whole_number(
     Traceback (most recent call last):
     ...
     exactodds.errors.ExactOddsError: `cards` is 17; use a whole number from 1 to 16.
+    >>> whole_number(0, "rounds", minimum=1, what="Number of rounds")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Number of rounds 0 for `rounds` is not valid; use a whole number of at least 1.
     """
     if (
         isinstance(value, bool)
@@ -557,7 +565,10 @@ def whole_number(
         or value < minimum
         or (maximum is not None and value > maximum)
     ):
-        raise error(f"`{name}` is {_seen(value)}; use {_whole_words(minimum, maximum)}.")
+        valid = _whole_words(minimum, maximum)
+        if what:
+            raise error(f"{what} {_seen(value)} for `{name}` is not valid; use {valid}.")
+        raise error(f"`{name}` is {_seen(value)}; use {valid}.")
     return value
 
 
