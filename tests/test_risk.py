@@ -493,7 +493,7 @@ def test_a_swept_play_chooses_its_bets_and_each_set_of_bets_is_built_once(
 
     monkeypatch.setattr(exactodds.interface, "bets_from_values", counted)
     common = (*SMALL, "--format", "json")
-    plays = "panda8=always|dragon7=always|panda8=never"
+    plays = "panda8=always|dragon7=always|panda8=perfect"
     swept = invoke(*common, "--sweep", f"play={plays}", "--sweep", "cut=14,30")
     assert swept.exit_code == 0, swept.output
     # The command's own bets (the main bets) are never rebuilt; panda8 and dragon7 once each.
