@@ -45,21 +45,25 @@ from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import MAX_DIGITS
 
 __all__ = [
+    "MAX_DECKS",
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "MAX_TEXT_BYTES",
     "TOO_LONG",
     "Document",
+    "boolean",
     "json_depth",
     "line_problem",
     "load_json",
     "load_toml",
+    "number_of_decks",
     "read_argument",
     "read_file",
     "read_lines",
     "read_stdin",
     "sentence",
     "shown",
+    "whole_number",
 ]
 
 #: Largest document read: a shoe, pay table, rules or bet file, or standard input.
@@ -498,3 +502,121 @@ def line_problem(line: str) -> str | None:
     if 0x80 <= byte <= 0xFF:
         return f"is not UTF-8 text (byte 0x{byte:02x} at column {found.start() + 1})"
     return f"is not UTF-8 text (a lone surrogate at column {found.start() + 1})"
+
+
+# Argument checks ----------------------------------------------------------------------------
+
+#: The most 52-card decks a shoe named by its number of decks holds, on every path (a
+#: :class:`~exactodds.shoe.Shoe`, ``odds``, ``depth``, ``simulate``, the web): the most a
+#: simulation deals with bounded memory and a tracked table records. A larger shoe is still
+#: exact as rank counts (``--shoe``), each below 10^100.
+MAX_DECKS = 64
+
+
+def _seen(value: object) -> str:
+    """*value* in a message: text quoted, a float as Python writes it, else as read (:func:`shown`)."""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return quoted(value, 40)
+    if isinstance(value, (bool, int, Decimal, Fraction)) or value is None:
+        return shown(value)
+    return type(value).__name__
+
+
+def _whole_words(minimum: int, maximum: int | None) -> str:
+    if maximum is None:
+        return f"a whole number of at least {minimum}"
+    return f"a whole number from {minimum} to {maximum}"
+
+
+def whole_number(
+    value: object,
+    name: str,
+    error: _ErrorType = ExactOddsError,
+    *,
+    minimum: int = 0,
+    maximum: int | None = None,
+    what: str = "",
+) -> int:
+    """*value* if it is a whole number (not a boolean) from *minimum* to *maximum*.
+
+    Else one sentence that names the parameter *name* in backquotes (and says *what* the
+    number is, if given), as *error*.
+
+    >>> whole_number(3, "jobs", minimum=1)
+    3
+    >>> whole_number(True, "jobs", minimum=1)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: `jobs` is true; use a whole number of at least 1.
+    >>> whole_number(17, "cards", minimum=1, maximum=16)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: `cards` is 17; use a whole number from 1 to 16.
+    >>> whole_number(0, "rounds", minimum=1, what="Number of rounds")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Number of rounds 0 for `rounds` is not valid; use a whole number of at least 1.
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < minimum
+        or (maximum is not None and value > maximum)
+    ):
+        valid = _whole_words(minimum, maximum)
+        if what:
+            raise error(f"{what} {_seen(value)} for `{name}` is not valid; use {valid}.")
+        raise error(f"`{name}` is {_seen(value)}; use {valid}.")
+    return value
+
+
+def boolean(value: object, name: str, error: _ErrorType = ExactOddsError) -> bool:
+    """*value* if it is ``True`` or ``False``, else one sentence naming *name*, as *error*.
+
+    >>> boolean(False, "outcomes")
+    False
+    >>> boolean(1, "outcomes")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: `outcomes` is 1; use true or false.
+    """
+    if not isinstance(value, bool):
+        raise error(f"`{name}` is {_seen(value)}; use true or false.")
+    return value
+
+
+def number_of_decks(
+    value: object, error: _ErrorType = ExactOddsError, name: str = "decks", *, text: bool = True
+) -> int:
+    """A number of decks from 1 to :data:`MAX_DECKS`: a whole number, or (*text*) its digits.
+
+    The one check of a number of decks, so that every path has the same limit.
+
+    >>> number_of_decks(8), number_of_decks(" 6 ")
+    (8, 6)
+    >>> number_of_decks("65")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Number of decks 65 for `decks` is not valid; use a whole number from 1 to 64.
+    """
+    if isinstance(value, str) and text:
+        cleaned = value.strip().removeprefix("+")
+        digits = cleaned.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):
+            seen = quoted(value.strip(), 20)
+        elif len(digits.lstrip("0")) > MAX_DIGITS:
+            raise error(
+                f"Number of decks with {len(digits.lstrip('0')):,} digits for `{name}` is too "
+                f"large; use {_whole_words(1, MAX_DECKS)}."
+            )
+        else:
+            value = int(cleaned)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DECKS:
+        if not isinstance(value, str) or not text:
+            seen = _seen(value)
+        raise error(
+            f"Number of decks {seen} for `{name}` is not valid; use {_whole_words(1, MAX_DECKS)}."
+        )
+    return value

@@ -33,8 +33,8 @@ from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.cards import parse_cards
 from exactodds.errors import RulesError, ShoeError, parameter, quoted
-from exactodds.inputs import read_argument
-from exactodds.numbers import MAX_DIGITS, parse_commission, parse_pay
+from exactodds.inputs import number_of_decks, read_argument
+from exactodds.numbers import parse_commission, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
 from exactodds.rules import Rules, Variant
 from exactodds.shoe import Shoe
@@ -246,24 +246,6 @@ def _read_shoe(text: str, files: bool) -> Shoe:
     )
 
 
-def _decks(text: str) -> int:
-    cleaned = text.strip().removeprefix("+")
-    digits = cleaned.removeprefix("-")
-    if not (digits.isdigit() and digits.isascii()):
-        raise ShoeError(
-            f"Number of decks {quoted(text, 20)} is not valid; use a whole number of at least 1."
-        )
-    if len(digits.lstrip("0")) > MAX_DIGITS:
-        raise ShoeError(
-            f"Number of decks with {len(digits.lstrip('0')):,} digits is too large; use a whole "
-            f"number of at least 1 and at most {MAX_DIGITS} digits."
-        )
-    decks = int(cleaned)
-    if decks < 1:
-        raise ShoeError(f"Number of decks {decks} is not valid; use a whole number of at least 1.")
-    return decks
-
-
 def build_shoe(
     decks: str | None,
     shoe: str | Mapping[str, Any] | None,
@@ -291,7 +273,7 @@ def build_shoe(
     elif shoe is not None:
         built = _read_shoe(shoe, files)
     else:
-        built = Shoe.standard(_decks("8" if decks is None else decks))
+        built = Shoe.standard(number_of_decks("8" if decks is None else decks, ShoeError))
     return built.remove(parse_cards(" ".join(remove), parameter("remove"))) if remove else built
 
 

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.errors import RulesError, quoted
+from exactodds.inputs import boolean
 from exactodds.numbers import fraction_string, parse_commission, parse_pay, percent_string
 
 __all__ = ["FirstDraw", "Rules", "Tableau", "Variant", "next_draw", "round_problem"]
@@ -256,8 +257,7 @@ class Rules:
                     f"{percent_string(exact_commission, 2).replace('.00%', '%')} cannot apply; "
                     "leave the commission out or use `variant` standard."
                 )
-        if not isinstance(ties_push, bool):
-            raise RulesError(f"ties_push is {_short(ties_push)}; use True or False.")
+        boolean(ties_push, "ties_push", RulesError)
         if tableau is not None and not isinstance(tableau, Tableau):
             raise RulesError(
                 f"tableau is {_short(tableau)}; use a Tableau, such as Tableau.standard() or "

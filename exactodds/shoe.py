@@ -21,7 +21,7 @@ from typing import Any
 
 from exactodds.cards import RANKS, SUITS, VALUES, Card, Rank, parse_cards, parse_rank
 from exactodds.errors import CardError, ShoeError, quoted
-from exactodds.inputs import line_problem, load_json, shown
+from exactodds.inputs import line_problem, load_json, number_of_decks, shown
 from exactodds.numbers import MAX_DIGITS
 
 __all__ = ["Shoe"]
@@ -154,25 +154,16 @@ class Shoe:
 
     @classmethod
     def standard(cls, decks: int = 8) -> Shoe:
-        """A full shoe of *decks* 52-card decks, suits known.
+        """A full shoe of *decks* 52-card decks (1 to :data:`~exactodds.inputs.MAX_DECKS`), suits known.
 
         >>> Shoe.standard(decks=8).cards
         416
         >>> Shoe.standard(decks=-1)
         Traceback (most recent call last):
         ...
-        exactodds.errors.ShoeError: Number of decks -1 is not valid; use a whole number of at least 1.
+        exactodds.errors.ShoeError: Number of decks -1 for `decks` is not valid; use a whole number from 1 to 64.
         """
-        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-            shown_decks = shown(decks) if isinstance(decks, (int, str)) else repr(decks)
-            raise ShoeError(
-                f"Number of decks {shown_decks} is not valid; use a whole number of at least 1."
-            )
-        if 4 * decks >= _COUNT_LIMIT:
-            raise ShoeError(
-                f"Number of decks {shown(decks)} is too large; use a whole number below "
-                f"2.5 x 10^{MAX_DIGITS - 1} (cards per rank must stay below 10^{MAX_DIGITS})."
-            )
+        decks = number_of_decks(decks, ShoeError, text=False)
         return cls((4 * decks,) * 13, (decks,) * 52)
 
     @classmethod

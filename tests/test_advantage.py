@@ -478,7 +478,18 @@ def test_hostile_library_arguments_get_one_sentence_naming_the_parameter(
 def test_a_huge_shoe_costs_no_more_than_a_small_one_at_the_same_depth() -> None:
     # The weights need C(pool, r) only for r up to the cards drawn, not the pool's size.
     result = CliRunner().invoke(
-        cli, ["depth", "--decks", "1000000", "--cards", "6", "--bets", "tie", "--format", "json"]
+        cli,
+        [
+            "depth",
+            "--shoe",
+            ",".join(f"{rank}=4000000" for rank in "A23456789TJQK"),
+            "--cards",
+            "6",
+            "--bets",
+            "tie",
+            "--format",
+            "json",
+        ],
     )
     assert result.exit_code == 0, result.stderr
     import json

@@ -678,3 +678,45 @@ def test_huge_pays_are_tallied_exactly(tie_pays: int) -> None:
     # Each EV in units of 2**-40: within one unit of the exact value, whatever the magnitude
     # (below 2**9 units from its float64 value, which is within a unit too).
     assert abs(Fraction(tally.ev_made) - exact * 2**40) <= len(rounds)
+
+
+# One limit on the number of decks (issue 28, item 3) ------------------------------------------
+
+
+def test_the_number_of_decks_has_one_limit_on_every_path() -> None:
+    from starlette.testclient import TestClient
+
+    from exactodds.inputs import MAX_DECKS
+    from exactodds.simulation.dealing import DealingProcedure, SimulationError
+    from exactodds.web.app import create_app
+    from exactodds.web.tracker import TableSettings
+
+    too_many = MAX_DECKS + 1
+    limit = f"from 1 to {MAX_DECKS}."
+    assert Shoe.standard(MAX_DECKS).cards == 52 * MAX_DECKS
+    assert DealingProcedure(decks=MAX_DECKS).decks == TableSettings(decks=MAX_DECKS).decks
+    for build in (Shoe.standard, lambda decks: TableSettings(decks=decks)):
+        with pytest.raises(ExactOddsError, match=limit):
+            build(too_many)
+    with pytest.raises(SimulationError, match=limit):
+        DealingProcedure(decks=too_many)
+    commands = (["odds"], ["depth", "--cards", "1"], ["simulate", "--shoes", "1"], ["eor"])
+    for command in commands:
+        refused = CliRunner().invoke(cli, [*command, "--decks", str(too_many)])
+        assert refused.exit_code == 2, (command, refused.stderr)
+        assert refused.stderr.endswith(f"for --decks is not valid; use a whole number {limit}\n")
+    accepted = CliRunner().invoke(
+        cli, ["depth", "--cards", "6", "--bets", "tie", "--decks", str(MAX_DECKS)]
+    )
+    assert accepted.exit_code == 0, accepted.stderr
+    with TestClient(create_app(":memory:"), base_url="http://localhost") as client:
+        for path, body in (
+            ("/api/odds", {"decks": too_many}),
+            ("/api/shoes", {"settings": {"decks": too_many}}),
+        ):
+            response = client.post(path, json=body)
+            assert response.status_code == 422, (path, response.text)
+            assert response.json()["error"].endswith(limit)
+        table = client.post("/api/shoes", json={"settings": {"decks": MAX_DECKS}})
+        assert table.status_code == 201
+        assert client.get("/api/options").json()["max_decks"] == MAX_DECKS

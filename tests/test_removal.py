@@ -423,15 +423,15 @@ def test_cli_csv_and_table() -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--cards", "0"], "Error: Number of cards to remove 0 is not valid"),
-        (["--cards", "-1"], "Error: Number of cards to remove -1 is not valid"),
+        (["--cards", "0"], "Error: Number of cards to remove 0 for --cards is not valid"),
+        (["--cards", "-1"], "Error: Number of cards to remove -1 for --cards is not valid"),
         (
             ["--cards", "9"],
             "Error: Cannot remove 9 cards of any one rank: the shoe holds at most 8",
         ),
         (["--cards", "two"], "Error: Invalid value for '--cards': 'two' is not a valid integer."),
         (["--bets", "dragon8"], "Error: Unknown bet 'dragon8' in the bet selection"),
-        (["--max-tag", "0"], "Error: Largest tag 0 is not valid"),
+        (["--max-tag", "0"], "Error: Largest tag 0 for --max-tag is not valid"),
         (["--pay", "dragon7"], "Error: Pay 'dragon7' has no value"),
     ],
 )

@@ -487,6 +487,35 @@ def test_sweep_rows_equal_separate_runs(tmp_path: Path) -> None:
     assert (tmp_path / "sweep-penetration.png").exists()
 
 
+def test_a_swept_play_chooses_its_bets_and_each_set_of_bets_is_built_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import exactodds.interface
+
+    calls: list[str | None] = []
+    build = exactodds.interface.bets_from_values
+
+    def counted(rules: Any, values: Any, **changes: Any) -> Any:
+        calls.append(changes.get("selection"))
+        return build(rules, values, **changes)
+
+    monkeypatch.setattr(exactodds.interface, "bets_from_values", counted)
+    common = (*SMALL, "--format", "json")
+    plays = "panda8=always|dragon7=always|panda8=perfect"
+    swept = invoke(*common, "--sweep", f"play={plays}", "--sweep", "cut=14,30")
+    assert swept.exit_code == 0, swept.output
+    # The command's own bets (the main bets) are never rebuilt; panda8 and dragon7 once each.
+    assert calls == ["panda8", "dragon7"]
+    rows = json.loads(swept.stdout)["sweep"]
+    assert len(rows) == 6
+    for row in rows:
+        values = row["values"]
+        alone = invoke(*common, "--play", values["play"], "--cut", values["cut"])
+        data = json.loads(alone.stdout)
+        del data["run"]
+        assert row["result"] == data
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

@@ -41,6 +41,7 @@ from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.polynomial import compile_tableau
 from exactodds.engine.walk import NO_PAIR, falling_factorial, require_countable, summary_of
 from exactodds.errors import ExactOddsError, quoted
+from exactodds.inputs import whole_number
 from exactodds.numbers import NumberLike, fraction_string, parse_number
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -527,8 +528,7 @@ def depth_table(
     chosen = bets_given(bets, rules)
     if not chosen:
         raise DepthError("No bets were chosen; a depth table needs at least one bet.")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise DepthError(f"jobs {jobs!r} is not valid; use a whole number of at least 1.")
+    whole_number(jobs, "jobs", DepthError, minimum=1)
     if progress is not None and not callable(progress):
         raise DepthError(
             f"progress is {_short(progress)}, not a function; pass None or a function called "

@@ -69,6 +69,7 @@ from exactodds.engine.walk import (
     sequences,
 )
 from exactodds.errors import BetError, ShoeError
+from exactodds.inputs import boolean, whole_number
 from exactodds.numbers import MAX_DIGITS
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -236,10 +237,7 @@ class Analyzer:
         compiled kernel releases the interpreter lock) while this one hands
         out the current chunk's results, so on two cores the two overlap.
         """
-        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-            raise ShoeError(
-                f"chunk_size {chunk_size!r} is not valid; use a whole number of at least 1."
-            )
+        whole_number(chunk_size, "chunk_size", ShoeError, minimum=1)
         if isinstance(shoes, (str, bytes, Mapping, Shoe)) or not isinstance(shoes, Iterable):
             raise ShoeError(
                 f"shoes is {type(shoes).__name__}, not an iterable of Shoe objects; pass a list "
@@ -493,10 +491,8 @@ def _check_table_options(
                 f"Row {index} of suit_counts does not add up to its rank counts; give the four "
                 "suits of each rank, rank by rank."
             )
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ShoeError(f"jobs {jobs!r} is not valid; use a whole number of at least 1.")
-    if not isinstance(outcomes, bool):
-        raise ShoeError(f"outcomes {outcomes!r} is not valid; use True or False.")
+    whole_number(jobs, "jobs", ShoeError, minimum=1)
+    boolean(outcomes, "outcomes", ShoeError)
 
 
 def require_countable_cards(cards: int) -> None:

@@ -52,6 +52,7 @@ from exactodds.cards import RANKS, parse_rank
 from exactodds.engine.coefficients import polynomials
 from exactodds.engine.walk import require_countable
 from exactodds.errors import RemovalError
+from exactodds.inputs import whole_number
 from exactodds.numbers import square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -323,7 +324,7 @@ class EffectOfRemoval:
         >>> effect_of_removal(shoe, Rules(), select_bets("tie")).linear_count("tie", 0)
         Traceback (most recent call last):
         ...
-        exactodds.errors.RemovalError: Largest tag 0 is not valid; use a whole number of at least 1.
+        exactodds.errors.RemovalError: Largest tag 0 for `max_tag` is not valid; use a whole number of at least 1.
         """
         _check_max_tag(max_tag)
         effects = {
@@ -371,12 +372,9 @@ def effect_of_removal(
     >>> effect_of_removal(shoe, Rules(), select_bets("banker"), cards=0)
     Traceback (most recent call last):
     ...
-    exactodds.errors.RemovalError: Number of cards to remove 0 is not valid; use a whole number of at least 1.
+    exactodds.errors.RemovalError: Number of cards to remove 0 for `cards` is not valid; use a whole number of at least 1.
     """
-    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:
-        raise RemovalError(
-            f"Number of cards to remove {cards!r} is not valid; use a whole number of at least 1."
-        )
+    whole_number(cards, "cards", RemovalError, minimum=1, what="Number of cards to remove")
     _check_max_tag(max_tag)
     require_countable(shoe)
     rules = Rules.given(rules)
@@ -457,10 +455,7 @@ def effect_of_removal(
 
 
 def _check_max_tag(max_tag: int) -> None:
-    if isinstance(max_tag, bool) or not isinstance(max_tag, int) or max_tag < 1:
-        raise RemovalError(
-            f"Largest tag {max_tag!r} is not valid; use a whole number of at least 1."
-        )
+    whole_number(max_tag, "max_tag", RemovalError, minimum=1, what="Largest tag")
 
 
 # Helpers ---------------------------------------------------------------------

@@ -57,7 +57,7 @@ share of the handle* is ``W = -S / N``.
 >>> session_distribution(coin, 0)
 Traceback (most recent call last):
 ...
-exactodds.errors.ExactOddsError: Number of rounds 0 is not valid; use a whole number of at least 1.
+exactodds.errors.ExactOddsError: Number of rounds 0 for `rounds` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ from functools import cached_property, reduce
 from typing import Any
 
 from ..errors import ExactOddsError
+from ..inputs import whole_number
 
 __all__ = [
     "EXACT_WORK_LIMIT",
@@ -278,10 +279,7 @@ def session_distribution(
     >>> bool(abs(approximate.weights[5] - 1 / 6) <= approximate.error_bound)
     True
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ExactOddsError(
-            f"Number of rounds {rounds!r} is not valid; use a whole number of at least 1."
-        )
+    whole_number(rounds, "rounds", minimum=1, what="Number of rounds")
     denominator, values, weights, total = _lattice(distribution)
     if total <= 0:
         raise ExactOddsError("The one-round distribution is empty; there is nothing to convolve.")

@@ -79,27 +79,18 @@ def _bets_named_in(plays: tuple[str, ...]) -> str | None:
     return ",".join(named) if named else None
 
 
-def build_simulation(
-    options: dict[str, Any], rules: Rules | None = None, bets: list[Bet] | None = None
-) -> Simulation:
+def build_simulation(options: dict[str, Any], rules: Rules, bets: list[Bet]) -> Simulation:
     """The study that ``simulate``'s option values describe, checked before any dealing.
 
-    *rules* and *bets* are the ones the shared options already built; a sweep passes none and
-    they are built here from its combination's option values (``pays`` may be swept).
+    *rules* and *bets* are built objects: the shared options' own, or a sweep's (built once
+    for each distinct set of bets its combinations use).
     """
-    from exactodds.interface import bets_from_values, rules_from_values
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.simulation.sizing import read_number, sizing_from_options
     from exactodds.simulation.strategies import parse_plays
     from exactodds.simulation.study import Simulation
 
     plays = options["plays"]
-    if rules is None:
-        rules = rules_from_values(options)
-    if bets is None:
-        bets = bets_from_values(
-            rules, options, selection=options["selection"] or _bets_named_in(plays)
-        )
     threshold = read_number(
         options["min_edge"], "--min-edge", "use an edge such as 0, 0.5% or 1/200"
     )
@@ -307,7 +298,15 @@ def simulate(
             )
         emit(
             run_sweep(
-                build_simulation, options, sweeps, jobs, output_format, digits, plot_directory
+                build_simulation,
+                options,
+                sweeps,
+                jobs,
+                output_format,
+                digits,
+                plot_directory,
+                (rules, bets),
+                lambda values: values["selection"] or _bets_named_in(values["plays"]),
             )
         )
         return

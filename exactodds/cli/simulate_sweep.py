@@ -1,7 +1,9 @@
 """``simulate --sweep``: one study per combination of the swept settings, on the same seed.
 
 Every combination's study is built (and so checked) before the first shoe is dealt; then
-each runs as a separate ``simulate`` would, and the rows are rendered together.
+each runs as a separate ``simulate`` would, and the rows are rendered together. The rules
+and bets the command built are reused; a swept pay or play that changes the bets builds
+each distinct set of bets once.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from typing import Any
 
 import click
 
+from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.plots import write_plots
 from exactodds.errors import ExactOddsError
+from exactodds.rules import Rules
 from exactodds.simulation.dealing import SimulationError
 
 __all__ = ["run_sweep"]
@@ -48,16 +52,50 @@ def _overridden(
     return chosen
 
 
+def _studies(
+    build: Callable[[dict[str, Any], Rules, list[Bet]], Any],
+    options: dict[str, Any],
+    combinations: list[tuple[tuple[str, str], ...]],
+    built: tuple[Rules, list[Bet]],
+    selection_of: Callable[[dict[str, Any]], str | None],
+) -> list[Any]:
+    """Each combination's study, on the command's rules, its bets reused where they are the same.
+
+    The bets depend only on the selection (which a swept play may name) and the pays (which
+    may be swept); each distinct pair is built once.
+    """
+    from exactodds.interface import bets_from_values
+
+    rules, bets = built
+    cache: dict[tuple[str | None, tuple[str, ...]], list[Bet]] = {
+        (selection_of(options), tuple(options["pays"])): bets
+    }
+    studies = []
+    for combination in combinations:
+        chosen = _overridden(options, combination)
+        key = (selection_of(chosen), tuple(chosen["pays"]))
+        if key not in cache:
+            cache[key] = bets_from_values(rules, chosen, selection=key[0])
+        studies.append(build(chosen, rules, cache[key]))
+    return studies
+
+
 def run_sweep(
-    build: Callable[[dict[str, Any]], Any],
+    build: Callable[[dict[str, Any], Rules, list[Bet]], Any],
     options: dict[str, Any],
     texts: tuple[str, ...],
     jobs: int | None,
     output_format: str,
     digits: int,
     plot_directory: str | None,
+    built: tuple[Rules, list[Bet]],
+    selection_of: Callable[[dict[str, Any]], str | None],
 ) -> str:
-    """The rendered rows of every combination (figures written to *plot_directory*)."""
+    """The rendered rows of every combination (figures written to *plot_directory*).
+
+    *built* is the rules and bets the command's options describe; *selection_of* gives the
+    bet selection of option values (``--bets``, else the bets ``--play`` names).
+    """
     from exactodds.report.sweep import (
         render_sweep_csv,
         render_sweep_json,
@@ -69,7 +107,7 @@ def run_sweep(
 
     sweep = parse_sweeps(texts)
     combinations = list(sweep.combinations())
-    studies = [build(_overridden(options, combination)) for combination in combinations]
+    studies = _studies(build, options, combinations, built, selection_of)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     rows = [
         sweep_row(combination, simulate(study, jobs=workers))

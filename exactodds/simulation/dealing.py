@@ -49,6 +49,7 @@ import numpy.typing as npt
 
 from exactodds.engine.kernel.program import native_module
 from exactodds.errors import ExactOddsError
+from exactodds.inputs import MAX_DECKS, number_of_decks
 from exactodds.rules import Tableau
 from exactodds.simulation.dealing_twin import deal_rows, shuffled_places
 
@@ -70,8 +71,6 @@ IntArray = npt.NDArray[np.int64]
 
 #: The most cards a round uses.
 ROUND_CARDS = 6
-#: The largest shoe a simulation deals (memory per block grows with it).
-MOST_DECKS = 64
 _RANK_SYMBOLS = "A23456789TJQK"
 #: The symbol of each of the 52 card types: AS AH AD AC 2S ... KC.
 CARD_SYMBOLS: tuple[str, ...] = tuple(rank + suit for rank in _RANK_SYMBOLS for suit in "SHDC")
@@ -132,12 +131,7 @@ class DealingProcedure:
     cut_first_rounds: int | None = None
 
     def __post_init__(self) -> None:
-        require_whole(self.decks, "Number of decks", 1)
-        if self.decks > MOST_DECKS:
-            raise SimulationError(
-                f"Number of decks {self.decks} is more than a simulation deals; use at most "
-                f"{MOST_DECKS}."
-            )
+        number_of_decks(self.decks, SimulationError, text=False)
         require_whole(self.cut, "Cut card depth", 0)
         require_whole(self.after_cut, "Rounds after the cut card", 0)
         if self.cut_first_rounds is None:
@@ -487,7 +481,7 @@ def _pool_words(entropy: list[npt.NDArray[np.uint32]]) -> npt.NDArray[np.uint32]
 
 
 #: The card type of each place in a full shoe of the most decks: place % 52.
-_CARD_AT: IntArray = np.arange(52 * MOST_DECKS, dtype=np.int64) % 52
+_CARD_AT: IntArray = np.arange(52 * MAX_DECKS, dtype=np.int64) % 52
 
 
 def _shuffled_shoes(

@@ -39,6 +39,7 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.cards import RANKS
 from exactodds.errors import ExactOddsError, quoted
+from exactodds.inputs import whole_number
 from exactodds.numbers import (
     fraction_string,
     parse_number,
@@ -313,8 +314,7 @@ def design_paytables(
         raise AuditError(
             "`ranges` is empty; a design needs at least one pay range, such as win=10..40."
         )
-    if isinstance(top, bool) or not isinstance(top, int) or top < 0:
-        raise AuditError(f"`top` {top!r} is not valid; use a whole number of at least 0.")
+    whole_number(top, "top", AuditError)
     require_budget(budget)
     shoe = Shoe.standard(procedure.decks)
     if not bet.needs_suits:

@@ -52,6 +52,7 @@ from ..analysis.single import Analysis, BetAnalysis, analyze
 from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, session_tails
 from ..bets.bet import Bet
 from ..errors import ExactOddsError, MissingExtraError, import_extra, quoted
+from ..inputs import whole_number
 from ..numbers import decimal_string, square_root_decimal_string
 from ..rules import Rules
 from ..shoe import Shoe
@@ -623,7 +624,7 @@ def par_sheet(
     >>> par_sheet(Shoe.standard(decks=8), rounds=[0])
     Traceback (most recent call last):
     ...
-    exactodds.errors.ExactOddsError: Number of rounds 0 is not valid; use a whole number of at least 1.
+    exactodds.errors.ExactOddsError: Number of rounds 0 for `rounds` is not valid; use a whole number of at least 1.
     """
     _check_inputs(rounds, rounds_per_hour, average_bet, drop_ratio)
     levels = tuple(confidences)
@@ -674,10 +675,7 @@ def _check_inputs(
     drop_ratio: Fraction | None,
 ) -> None:
     for number in rounds:
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise ExactOddsError(
-                f"Number of rounds {number!r} is not valid; use a whole number of at least 1."
-            )
+        whole_number(number, "rounds", minimum=1, what="Number of rounds")
     for value, what in (
         (rounds_per_hour, "rounds per hour"),
         (average_bet, "average bet"),

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, ShoeError
-from exactodds.inputs import json_depth, load_json, shown
+from exactodds.inputs import json_depth, load_json, number_of_decks, shown
 from exactodds.interface import build_bets, build_rules, build_shoe
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -385,16 +385,8 @@ def batch_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Batch
 
 
 def _decks_of(value: Any) -> int:
-    """A table's ``decks``: a whole number from 1 to :data:`~exactodds.web.tracker.MAX_DECKS`."""
-    from exactodds.web.tracker import MAX_DECKS
-
-    text = _text(value, "decks").strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= MAX_DECKS):
-        raise ShoeError(
-            f"Number of decks {shown(value)} for 'decks' is not valid; use a whole number from 1 "
-            f"to {MAX_DECKS}."
-        )
-    return int(text)
+    """A table's ``decks``: a whole number from 1 to :data:`~exactodds.inputs.MAX_DECKS`."""
+    return number_of_decks(value, ShoeError)
 
 
 def table_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> TableSettings:

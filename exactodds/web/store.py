@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from exactodds.errors import ExactOddsError
+from exactodds.inputs import MAX_DECKS
 from exactodds.web.tracker import Event, TableSettings
 
 __all__ = [
@@ -66,8 +67,9 @@ SCHEMA_VERSION = 3
 APPLICATION_ID = 0x45584F44
 #: The most shoes kept open at once (finished ones do not count).
 MAX_SHOES = 100
-#: The most events one shoe records (16 decks of cards, burns and round ends).
-MAX_EVENTS = 4000
+#: The most events one shoe records: every card of the most decks and a round's end for each
+#: card, with room to spare (cards, burns and round ends).
+MAX_EVENTS = 2 * 52 * MAX_DECKS
 #: The longest table name.
 MAX_NAME = 60
 #: How long a write waits for another writer (another thread or ``serve`` process), in ms.

@@ -37,6 +37,7 @@ from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.cards import SUITS, Card, parse_cards
 from exactodds.errors import ExactOddsError
+from exactodds.inputs import MAX_DECKS, number_of_decks
 from exactodds.rules import Rules, next_draw, round_problem
 from exactodds.shoe import RANK_SYMBOLS, Shoe
 
@@ -57,8 +58,6 @@ __all__ = [
 #: What an event can be: a card dealt (``card``, ``player``, ``banker``), a burn card shown
 #: (``burn``) or not (``unseen``), the end of a round, or its end as a misdeal.
 EVENT_KINDS = ("card", "player", "banker", "burn", "unseen", "end", "misdeal")
-#: The most decks a tracked shoe may hold.
-MAX_DECKS = 16
 #: Rows of the big road before a streak turns right (the "dragon tail").
 ROAD_ROWS = 6
 #: Places in a hand: two cards and a third.
@@ -93,7 +92,7 @@ class TableSettings:
     >>> TableSettings(decks=0)
     Traceback (most recent call last):
     ...
-    exactodds.errors.ShoeError: Number of decks 0 is not valid; use a whole number from 1 to 16.
+    exactodds.errors.ShoeError: Number of decks 0 for `decks` is not valid; use a whole number from 1 to 64.
     """
 
     decks: int = 8
@@ -105,15 +104,7 @@ class TableSettings:
     def __post_init__(self) -> None:
         from exactodds.errors import ShoeError
 
-        if (
-            isinstance(self.decks, bool)
-            or not isinstance(self.decks, int)
-            or not (1 <= self.decks <= MAX_DECKS)
-        ):
-            raise ShoeError(
-                f"Number of decks {self.decks!r} is not valid; use a whole number from 1 to "
-                f"{MAX_DECKS}."
-            )
+        number_of_decks(self.decks, ShoeError, text=False)
         if not self.bets:
             object.__setattr__(self, "bets", tuple(select_bets("main", self.rules)))
         if not self.canonical:
