@@ -138,7 +138,10 @@ def test_the_command_line_still_names_its_flags() -> None:
         (["--cuts", "y"], "Error: --cuts 'y' is not a number of cards;"),
         (["--design", "win=40..10"], "Error: Pay range 'win=40..10' for --design is empty;"),
         (["--design", "win=1..2", "--target-edge", "8..x"], "window '8..x' for --target-edge"),
-        (["--design", "win=1..2", "--design-top", "-1"], "Error: --design-top -1 is not valid;"),
+        (
+            ["--design", "win=1..2", "--design-top", "-1"],
+            "Error: --design-top is -1; use a whole number of at least 0.",
+        ),
         (["--format", "xlsx"], "Error: --format xlsx writes a file; give --output FILE."),
     ],
 )
