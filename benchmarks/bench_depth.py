@@ -12,6 +12,16 @@ compositions, so the ratios compare like with like on the same machine and load.
 With --budget, a depth whose full run would take longer is timed on its largest pieces of work
 (serially, until the budget is spent) and the full time is extrapolated from the compositions
 done: an estimate, printed as one.
+
+    python benchmarks/bench_depth.py --jacobson [--runs 3] [--budget 5] [--machines 10]
+
+times, in one run and one process, the cost per composition of every value-level bet, of
+dragon7 + panda8 and of the reference (the main bets alone) at 18 and 26 cards, and of dragon7 +
+panda8 and the main bets at 34, 42 and 50 cards, each on its largest pieces of work until the
+budget is spent, and prints the ESTIMATED total of Jacobson's five depths for dragon7 + panda8
+on this machine with 2 jobs and on a Dask cluster of --machines such machines (the CPU time
+divided by 2 jobs per machine: an estimate that assumes the pieces spread evenly, and that the
+largest pieces cost per composition what the others do).
 """
 
 from __future__ import annotations
@@ -86,6 +96,60 @@ def estimate(
     return seconds, done, seconds * math.comb(cards + 9, 9) / done
 
 
+#: Depth -> how many leading values a piece of work fixes, so that no piece is too big to time.
+_PIECE_DEPTH = {18: 2, 26: 3, 34: 4, 42: 4, 50: 4}
+_JACOBSON = (18, 26, 34, 42, 50)
+
+
+def per_composition(shoe: Shoe, bets: tuple[Bet, ...], cards: int, budget: float) -> float:
+    """CPU seconds per composition on the largest pieces of work run within *budget* CPU
+    seconds (one process; CPU time, so that other work on a loaded machine does not count)."""
+    problem, _ = partial_problem(partial_shoe(shoe, cards), Rules(), bets, Fraction(0))
+    done, start = 0, time.process_time()
+    for piece in tasks(problem, _PIECE_DEPTH.get(cards, 2)):
+        done += solve_task(problem, piece)[2]
+        if time.process_time() - start > budget:
+            break
+    return (time.process_time() - start) / done
+
+
+def jacobson(runs: int, budget: float, machines: int) -> None:
+    """Per-composition costs of three bet sets, and the estimate of Jacobson's five depths."""
+    shoe = Shoe.standard(decks=8)
+    sets = {
+        "every value bet": value_level_bets(select_bets("all"))[0],
+        "dragon7+panda8": select_bets("dragon7,panda8"),
+        "main (reference)": select_bets("main"),
+    }
+    costs: dict[tuple[str, int], list[float]] = {}
+    for _ in range(runs):
+        for cards in _JACOBSON:
+            for name, bets in sets.items():
+                if cards > 26 and name == "every value bet":
+                    continue
+                cost = per_composition(shoe, tuple(bets), cards, budget)
+                costs.setdefault((name, cards), []).append(cost)
+    for (name, cards), found in costs.items():
+        median = statistics.median(found)
+        reference = statistics.median(costs[("main (reference)", cards)])
+        print(
+            f"{cards} cards, {name}: median {median * 1e9:,.0f} ns of CPU per composition "
+            f"(range {min(found) * 1e9:,.0f}-{max(found) * 1e9:,.0f} over {runs} runs; "
+            f"{median / reference:.2f}x the main bets)"
+        )
+    seconds = sum(
+        statistics.median(costs[("dragon7+panda8", cards)]) * math.comb(cards + 9, 9)
+        for cards in _JACOBSON
+    )
+    print(
+        f"ESTIMATE, Jacobson's five depths (18-50 cards, "
+        f"{sum(math.comb(c + 9, 9) for c in _JACOBSON):,} compositions) for dragon7 + panda8: "
+        f"{seconds / 3600:.1f} h of CPU; {seconds / 2 / 3600:.1f} h on this machine with 2 jobs; "
+        f"{seconds / 2 / machines / 60:.1f} min on a Dask cluster of {machines} such machines; "
+        f"load average now {os.getloadavg()[0]:.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", default="18,26")
@@ -93,6 +157,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--sample", type=int, default=2000)
     parser.add_argument("--budget", type=float, default=None)
+    parser.add_argument("--jacobson", action="store_true")
+    parser.add_argument("--machines", type=int, default=10)
     arguments = parser.parse_args()
     bets, skipped = value_level_bets(select_bets("all"))
     shoe = Shoe.standard(decks=8)
@@ -101,6 +167,9 @@ def main() -> None:
         f"{native_module() is not None}, load average {os.getloadavg()[0]:.2f}, "
         f"{len(bets)} value-level bets (skipped {', '.join(skipped)}), jobs {arguments.jobs}"
     )
+    if arguments.jacobson:
+        jacobson(arguments.runs, arguments.budget or 5.0, arguments.machines)
+        return
     for cards in (int(text) for text in arguments.cards.split(",")):
         compositions = math.comb(cards + 9, 9)
         if arguments.budget is not None and compositions > 10_000_000:

@@ -628,3 +628,55 @@ def test_every_integer_width_boundary_equals_the_fraction_reference(
     narrow = sum((64 * bound).bit_length() <= limit for bound in problem.bounds)
     split = 0 < narrow < len(BETS)
     assert sorted(calls) == (sorted([narrow, len(BETS) - narrow]) if split else [len(BETS)])
+
+
+# --- Bets with the same pay row up to a positive factor solved once (issue 27, item 4) ----------
+
+
+def _scaled(bet: Bet, name: str, factor: Fraction, losing: bool = True) -> Bet:
+    """*bet* under another name, every pay times *factor* (losing pays kept only if *losing*)."""
+    pays = {
+        outcome: pay * factor if pay >= 0 or losing else Fraction(0)
+        for outcome, pay in bet.pay_table.items()
+    }
+    return Bet(name, f"{bet.name} scaled", bet.settle, pays)
+
+
+@settings(max_examples=6, deadline=None)
+@given(small_shoes, st.data())
+def test_bets_that_share_a_pay_row_equal_the_tables_of_each_bet_alone(
+    counts: dict[str, int], data: st.DataObject
+) -> None:
+    """Copies, halves and doubles of bets share one solved row; each bet's figures still equal
+    its table alone, at a zero and a positive edge (where a double's threshold differs)."""
+    from exactodds.advantage import depth as depth_module
+
+    player, dragon7 = select_bets("player,dragon7")
+    win_only = _scaled(player, "player_win_only", Fraction(1), losing=False)
+    bets = [
+        player,
+        _scaled(player, "player_again", Fraction(1)),
+        _scaled(player, "player_half", Fraction(1, 2)),
+        win_only,
+        _scaled(win_only, "player_win_double", Fraction(2)),
+        dragon7,
+    ]
+    shoe = Shoe.from_ranks(counts)
+    cards = data.draw(st.integers(6, min(shoe.cards, 8)))
+    edge = data.draw(st.sampled_from([Fraction(0), Fraction(1, 50), Fraction(-1, 3)]))
+    calls = []
+    solve = compositions.solve
+
+    def counted(*arguments: Any) -> Any:
+        calls.append(arguments[0].bets)
+        return solve(*arguments)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(depth_module, "solve", counted)
+        table = depth_table(shoe, Rules(), bets, cards=(cards,), min_edge=edge)
+    # player's three rows and the two win-only rows are one each at a zero edge.
+    assert sum(calls) == 3 if edge == 0 else sum(calls) < len(bets)
+    for bet in bets:
+        alone = depth_table(shoe, Rules(), [bet], cards=(cards,), min_edge=edge)
+        assert table.rows[0].bets[bet.name] == alone.rows[0].bets[bet.name]
+        assert table.rows[0].compositions == alone.rows[0].compositions

@@ -60,7 +60,7 @@ import numpy.typing as npt
 from exactodds.engine.polynomial import CompiledTableau
 from exactodds.engine.walk import falling_factorial
 
-__all__ = ["Problem", "Sums", "solve", "solve_task", "tasks"]
+__all__ = ["Problem", "Sums", "distinct_rows", "solve", "solve_task", "tasks"]
 
 Array = npt.NDArray[Any]
 
@@ -241,6 +241,54 @@ class Sums:
     numerator: tuple[int, ...]
     weight: int
     compositions: int
+
+    def spread(self, places: Sequence[tuple[int, int]]) -> Sums:
+        """The sums per bet from the sums per distinct row (:func:`distinct_rows`' places).
+
+        >>> Sums((3,), (5,), (-7,), 10, 4).spread([(0, 1), (0, 2)]).numerator
+        (-7, -14)
+        """
+        return Sums(
+            tuple(self.passing[row] for row, _ in places),
+            tuple(self.passing_numerator[row] * factor for row, factor in places),
+            tuple(self.numerator[row] * factor for row, factor in places),
+            self.weight,
+            self.compositions,
+        )
+
+
+def distinct_rows(
+    pays: Sequence[Sequence[int]], thresholds: Sequence[int]
+) -> tuple[list[list[int]], list[int], list[tuple[int, int]]]:
+    """The bets reduced to their distinct primitive pay rows, and where each bet's sums come from.
+
+    A bet's numerator is linear in its pay row, so a row ``g * r`` (``g`` the gcd of the row,
+    positive) has the numerator ``g * P_r`` at every composition; and for integers,
+    ``g * P > T`` exactly when ``P > T // g`` (floor division).  Bets with the same primitive row
+    ``r`` and the same reduced threshold ``T // g`` therefore pass on exactly the same
+    compositions, and their numerator sums are ``g`` times the shared row's: one row is solved
+    for all of them.  Nothing else is merged: a bet that is another linear combination of rows
+    needs the sign of its own EV, which no sum of the others' gives.  Returns the rows, their
+    thresholds, and per bet (row index, factor g).
+
+    >>> distinct_rows([[1, -1], [2, -2], [-1, 1], [0, 0]], [0, 1, 0, 0])
+    ([[1, -1], [-1, 1], [0, 0]], [0, 0, 0], [(0, 1), (0, 2), (1, 1), (2, 1)])
+    >>> distinct_rows([[1, -1], [2, -2]], [0, 2])[2]  # 2P > 2 is P > 1, not P > 0
+    [(0, 1), (1, 2)]
+    """
+    rows: list[list[int]] = []
+    limits: list[int] = []
+    index: dict[tuple[tuple[int, ...], int], int] = {}
+    places: list[tuple[int, int]] = []
+    for row, threshold in zip(pays, thresholds, strict=True):
+        factor = math.gcd(*row) or 1
+        key = (tuple(pay // factor for pay in row), threshold // factor)
+        if key not in index:
+            index[key] = len(rows)
+            rows.append(list(key[0]))
+            limits.append(key[1])
+        places.append((index[key], factor))
+    return rows, limits, places
 
 
 @dataclass

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactodds.advantage.compositions import Problem, Sums, solve
+from exactodds.advantage.compositions import Problem, Sums, distinct_rows, solve
 from exactodds.advantage.pairs import PairRoute, pair_law, pair_route, pair_sums
 from exactodds.analysis.routing import route_bet
 from exactodds.analysis.single import analyze
@@ -424,19 +424,26 @@ def _solve_by_width(
     problem: Problem,
     run: Any,
 ) -> Sums:
-    """The sums, the bets that fit int64 on their own solved apart from those that do not.
+    """The sums, each distinct pay row solved once, and the rows that fit int64 on their own
+    solved apart from those that do not.
 
-    The integer width is chosen per group of bets rather than for the whole set, so one bet
-    with large pays (an Egalite at 42 cards and more) no longer puts every bet on Python
-    integers.  The sums are the same integers either way.
+    Bets whose pay rows are positive multiples of one another with the same reduced threshold
+    share one row (:func:`~exactodds.advantage.compositions.distinct_rows`: their signs agree
+    at every composition, their numerators scale).  The integer width is chosen per group of
+    rows rather than for the whole set, so one bet with large pays (an Egalite at 42 cards and
+    more) no longer puts every bet on Python integers.  The sums are the same integers either way.
     """
+    pays, _ = _key_pays(bets, rules)
+    rows, limits, places = distinct_rows(pays, problem.thresholds)
+    if rows != pays:  # merged or reduced rows: the problem of the distinct rows
+        problem = _rows_problem(partial, rules, rows, limits)
     narrow = problem.int64_bets()
-    if problem.exact_int64 or not narrow or len(narrow) == len(bets):
-        return solve(problem, run)
-    wide = [index for index in range(len(bets)) if index not in narrow]
+    if problem.exact_int64 or not narrow or len(narrow) == len(rows):
+        return solve(problem, run).spread(places)
+    wide = [index for index in range(len(rows)) if index not in narrow]
     parts = []
     for group in (narrow, wide):
-        part, _ = partial_problem(partial, rules, [bets[i] for i in group], edge)
+        part = _rows_problem(partial, rules, [rows[i] for i in group], [limits[i] for i in group])
         parts.append((group, solve(part, run)))
     first, second = parts[0][1], parts[1][1]
     if first.weight != second.weight or first.compositions != second.compositions:
@@ -444,14 +451,24 @@ def _solve_by_width(
             "The groups of bets solved apart counted different compositions; this is a bug in "
             "exactodds, please report it."
         )
-    fields: list[list[int]] = [[0] * len(bets) for _ in range(3)]
+    fields: list[list[int]] = [[0] * len(rows) for _ in range(3)]
     for group, sums in parts:
         for place, index in enumerate(group):
             fields[0][index] = sums.passing[place]
             fields[1][index] = sums.passing_numerator[place]
             fields[2][index] = sums.numerator[place]
-    return Sums(
+    joined = Sums(
         tuple(fields[0]), tuple(fields[1]), tuple(fields[2]), first.weight, first.compositions
+    )
+    return joined.spread(places)
+
+
+def _rows_problem(
+    partial: PartialShoe, rules: Rules, rows: Sequence[Sequence[int]], limits: Sequence[int]
+) -> Problem:
+    """The sums to run for integer pay *rows* and their thresholds over *partial*."""
+    return Problem.build(
+        compile_tableau(rules.tableau), rows, limits, partial.fixed, partial.pool, partial.draw
     )
 
 
