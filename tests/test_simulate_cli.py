@@ -326,3 +326,28 @@ def test_parquet_trace_columns_that_would_collide_are_refused(tmp_path: Path) ->
     )
     assert result.exit_code == 2, result.output
     assert "would share the Parquet trace column 'ev_tie_float'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("--bets", "dragon7"),
+        ("--bets", "all"),
+        ("--bets", "dragon7,panda8", "--bankroll", "100", "--risk", "5%", "--trip-rounds", "300"),
+        ("--bets", "all", "--rounds-per-hour", "70", "--exact-moments", "--bankroll", "50"),
+        ("--bets", "tie", "--play", "count:1,1,1,1,1,1,1,1,1,-4,-4,-4,-4:2:start=-1"),
+    ],
+)
+def test_the_table_fits_100_columns_and_wide_keeps_one_table(options: tuple[str, ...]) -> None:
+    shown = invoke(*SMALL, *options)
+    wide = invoke(*SMALL, *options, "--wide")
+    assert shown.exit_code == wide.exit_code == 0, shown.output + wide.output
+    assert max(len(line) for line in shown.stdout.splitlines()) <= 100
+
+    # The split tables and the wrapped prose hold the words of the wide output.
+    def words(text: str) -> set[str]:
+        return {word for word in text.split() if word.strip("-")}
+
+    assert words(wide.stdout) == words(shown.stdout)
+    if options[1] == "all":
+        assert max(len(line) for line in wide.stdout.splitlines()) > 100

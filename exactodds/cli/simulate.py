@@ -226,6 +226,11 @@ def build_simulation(
 @click.option(
     "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."
 )
+@click.option(
+    "--wide",
+    is_flag=True,
+    help="Tables as wide as their columns (by default they fit 100 columns, split by columns).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @plot_option
 @risk_options
@@ -249,6 +254,7 @@ def simulate(
     resume: bool,
     output_format: str,
     digits: int,
+    wide: bool,
     quiet: bool,
     plot_directory: str | None,
     sizing_options: dict[str, Any],
@@ -329,7 +335,7 @@ def simulate(
             trace=f"{trace_file}.jsonl" if parquet else trace_file,
             stop=lambda: bool(signals),
         )
-        _write_result(result, output_format, digits, plot_directory, show_risk)
+        _write_result(result, output_format, digits, plot_directory, show_risk, wide)
         if parquet and trace_file is not None:
             _parquet_trace(trace_file, result.complete)
     if failure is not None:  # the checkpoint could not be kept: an output failure
@@ -367,7 +373,7 @@ def _check_run_options(
     if dask_address is not None and jobs is not None:
         raise SimulationError("--jobs and --dask both choose where to run; give one of them.")
     if plot_directory is not None:  # before a long run, not after it
-        from exactodds.report.parsheet_plots import require_matplotlib
+        from exactodds.report.plots import require_matplotlib
 
         require_matplotlib()
         _check_plot_directory(plot_directory)
@@ -454,6 +460,7 @@ def _write_result(
     digits: int,
     plot_directory: str | None,
     show_risk: bool = False,
+    wide: bool = False,
 ) -> None:
     from exactodds.report.simulation import render_csv, render_json, render_table
 
@@ -462,7 +469,7 @@ def _write_result(
     elif output_format == "csv":
         emit(render_csv(result))
     else:
-        emit(render_table(result, digits, risk=show_risk))
+        emit(render_table(result, digits, risk=show_risk, wide=wide))
     if plot_directory is not None:
         from exactodds.report.plots import simulation_figures
 

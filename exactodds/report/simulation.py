@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import textwrap
 from typing import Any
 
 from exactodds.report.table import simple_table
@@ -21,7 +22,19 @@ from exactodds.report.writer import json_text
 from exactodds.simulation.result import BetResult, SimulationResult, risk_figures
 from exactodds.simulation.tally import Estimate
 
-__all__ = ["CSV_COLUMNS", "figure_text", "render_csv", "render_json", "render_table"]
+__all__ = [
+    "CSV_COLUMNS",
+    "TABLE_WIDTH",
+    "count_text",
+    "figure_text",
+    "fitted_table",
+    "render_csv",
+    "render_json",
+    "render_table",
+]
+
+#: The columns the table output fits by default (``wide`` lifts it).
+TABLE_WIDTH = 100
 
 
 def render_json(result: SimulationResult) -> str:
@@ -47,12 +60,17 @@ def _estimate(estimate: Estimate, digits: int) -> str:
     return f"{_number(estimate.mean, digits)} ± {_number(1.96 * estimate.stderr, digits)}"
 
 
-def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) -> str:
+def render_table(
+    result: SimulationResult, digits: int = 4, risk: bool = False, wide: bool = False
+) -> str:
     """The result as text tables: per bet, both estimators with 95% intervals.
 
     With *risk*, also the risk figures: EV and SD per round, DI, SCORE, N0, the
-    covariance, and the risk of ruin and bankroll figures asked for.
+    covariance, and the risk of ruin and bankroll figures asked for.  Every line fits
+    :data:`TABLE_WIDTH` columns (tables split by columns, the first column repeated; prose
+    wrapped) unless *wide*.
     """
+    width = None if wide else TABLE_WIDTH
     tally = result.tally
     simulation = result.simulation
     histogram = dict(tally.rounds_histogram)
@@ -95,14 +113,14 @@ def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) 
         ]
         for bet in bets
     ]
-    lines.append(simple_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1)))
+    lines.append(fitted_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1), width))
     lines += ["", "± is a 95% confidence interval (1.96 standard errors over shoes)."]
     lines += ["", "Strategies and the exact EV over all rounds:"]
     detail_headers = ["Bet", "Strategy", "EV > 0", "EV deciles 10% / 50% / 90%"]
     detail_rows = [
         [
             bet.name,
-            bet.strategy,
+            bet.strategy if wide else textwrap.fill(bet.strategy, 40, break_long_words=False),
             _percent(bet.share_positive, 2),
             " / ".join(_percent(bet.ev_deciles[i], 2) for i in (0, 4, 8))
             if len(bet.ev_deciles) == 9
@@ -110,11 +128,79 @@ def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) 
         ]
         for bet in bets
     ]
-    lines.append(simple_table(detail_rows, detail_headers, ("left",) * len(detail_headers)))
-    lines += ["", _depth_table(bets)]
+    lines.append(fitted_table(detail_rows, detail_headers, ("left",) * len(detail_headers), width))
+    lines += ["", _depth_table(bets, width)]
     if risk:
-        lines += _risk_lines(result, digits)
-    return "\n".join(lines)
+        lines += _risk_lines(result, digits, width)
+    return "\n".join(lines if width is None else _wrapped(lines, width))
+
+
+def fitted_table(
+    rows: list[list[str]], headers: list[str], alignments: tuple[str, ...], width: int | None
+) -> str:
+    """*rows* as one table, or, when it is wider than *width*, as tables of as many columns
+    as fit, each led by the first column (a column too wide alone stands alone).
+
+    >>> print(fitted_table([["a", "1", "2"]], ["Bet", "One", "Two"], ("left",) * 3, 10))
+    Bet      One
+    -----  -----
+    a          1
+    <BLANKLINE>
+    Bet      Two
+    -----  -----
+    a          2
+    >>> fitted_table([["a"]], ["Bet", "One"], ("left",) * 2, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: every row needs 2 cells, as many as the headers; a row has 1.
+    """
+    whole = simple_table(rows, headers, alignments)
+    if width is None or len(headers) < 3 or max(map(len, whole.split("\n"))) <= width:
+        return whole
+
+    def column_width(index: int) -> int:  # tabulate pads a header by two
+        cells = [row[index] for row in rows]
+        longest = max((len(part) for cell in cells for part in cell.split("\n")), default=0)
+        return max(longest, len(headers[index]) + 2)
+
+    groups: list[list[int]] = []
+    used = column_width(0)
+    for index in range(1, len(headers)):
+        needed = column_width(index) + 2
+        if groups and used + needed <= width:
+            groups[-1].append(index)
+            used += needed
+        else:
+            groups.append([index])
+            used = column_width(0) + needed
+    return "\n\n".join(
+        simple_table(
+            [[row[0], *(row[index] for index in group)] for row in rows],
+            [headers[0], *(headers[index] for index in group)],
+            (alignments[0], *(alignments[index] for index in group)),
+        )
+        for group in groups
+    )
+
+
+def _wrapped(lines: list[str], width: int) -> list[str]:
+    """Prose lines longer than *width* wrapped, continued two spaces further in (tables fit
+    already: :func:`fitted_table`)."""
+    fitted: list[str] = []
+    for block in lines:
+        for line in block.split("\n"):
+            if len(line) <= width:
+                fitted.append(line)
+                continue
+            indent = " " * (len(line) - len(line.lstrip(" ")))
+            fitted += textwrap.wrap(
+                line.strip(),
+                width,
+                initial_indent=indent,
+                subsequent_indent=indent + "  ",
+                break_on_hyphens=False,
+            )
+    return fitted
 
 
 def figure_text(data: dict[str, Any] | None, digits: int) -> str:
@@ -131,7 +217,24 @@ def figure_text(data: dict[str, Any] | None, digits: int) -> str:
     return f"{mean:.{digits}g} ± {1.96 * data['stderr']:.2g}"
 
 
-def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
+def count_text(data: dict[str, Any] | None, decimals: int) -> str:
+    """An estimate of rounds or hours, ``{"mean", "stderr"}``, as ``mean ± 1.96 stderr`` in
+    fixed notation with thousands separators (not scientific).
+
+    >>> count_text({"mean": 84184.2, "stderr": 14600.0}, 0), count_text({"mean": 12.34}, 1)
+    ('84,184 ± 28,616', '12.3')
+    >>> count_text(None, 0)
+    '-'
+    """
+    if data is None or data.get("mean") is None:
+        return "-"
+    mean = f"{data['mean']:,.{decimals}f}"
+    if data.get("stderr") is None:
+        return mean
+    return f"{mean} ± {1.96 * data['stderr']:,.{decimals}f}"
+
+
+def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> list[str]:
     """The risk figures: per bet and combined, covariance, ruin and bankroll."""
     figures = risk_figures(result)
     if not figures:
@@ -141,8 +244,8 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
     headers = ["Per round", "EV", "SD", "DI", "SCORE", "N0 rounds"]
     keys = ["ev_per_round", "sd_per_round", "di", "score", "n0_rounds"]
     if hour is not None:
-        headers += ["EV/hour", "SD/hour"]
-        keys += ["ev_per_hour", "sd_per_hour"]
+        headers += ["N0 hours", "EV/hour", "SD/hour"]
+        keys += ["n0_hours", "ev_per_hour", "sd_per_hour"]
     headers += ["Units wagered", "ROI"]
     exact = "exact_moments" in figures[names[0]]
     if exact:
@@ -152,7 +255,12 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         data = figures[name]
         rows.append(
             [name if name != "combined" else "all bets"]
-            + [figure_text(data.get(key), digits) for key in keys]
+            + [
+                count_text(data.get(key), 1 if key == "n0_hours" else 0)
+                if key.startswith("n0_")
+                else figure_text(data.get(key), digits)
+                for key in keys
+            ]
             + [f"{data['units_wagered']:,}", _percent(data.get("roi"), 3)]
             + [
                 figure_text(data.get("exact_moments", {}).get(key), digits)
@@ -161,7 +269,7 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         )
     lines = [
         "",
-        simple_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1)),
+        fitted_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1), width),
         "",
         f"Stakes: {result.simulation.stake.describe()} ({result.simulation.limits.describe()}). "
         "EV per round from the exact EVs of the bets made, SD from the realized results; "
@@ -176,10 +284,11 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         matrix = combined["covariance"]
         lines += [
             "",
-            simple_table(
+            fitted_table(
                 [[a] + [figure_text({"mean": matrix[a][b]}, digits) for b in names] for a in names],
                 ["Covariance per round", *names],
                 ("left",) * (len(names) + 1),
+                width,
             ),
         ]
     lines += _ruin_lines(combined, digits)
@@ -247,11 +356,11 @@ def _estimate_lines(estimate: dict[str, Any] | None, trip: str) -> list[str]:
     ]
 
 
-def _depth_table(bets: list[BetResult]) -> str:
+def _depth_table(bets: list[BetResult], width: int | None) -> str:
     decks = max((len(bet.ev_by_deck) for bet in bets), default=0)
-    headers = ["Mean exact EV by deck dealt"] + [str(deck + 1) for deck in range(decks)]
+    headers = ["EV by deck dealt"] + [str(deck + 1) for deck in range(decks)]
     rows = [[bet.name] + [_percent(value, 2) for value in bet.ev_by_deck] for bet in bets]
-    return simple_table(rows, headers, ("left",) + ("right",) * decks)
+    return fitted_table(rows, headers, ("left",) + ("right",) * decks, width)
 
 
 CSV_COLUMNS = (

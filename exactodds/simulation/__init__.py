@@ -19,6 +19,8 @@
 * :mod:`~exactodds.simulation.sums`, :mod:`~exactodds.simulation.figures` and
   :mod:`~exactodds.simulation.estimates`: the exact per-shoe sums and the risk figures drawn
   from them;
+* :mod:`~exactodds.simulation.ruin`: the risk of ruin estimate (a programme over the bankroll
+  on the measured per-shoe outcomes, and Cramer-Lundberg);
 * :mod:`~exactodds.simulation.sweep`: every combination of a few settings, on the same shoes;
 * :mod:`~exactodds.simulation.frame`: results and traces as DataFrames, Arrow and Parquet.
 """
