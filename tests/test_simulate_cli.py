@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from fractions import Fraction
@@ -351,3 +352,58 @@ def test_the_table_fits_100_columns_and_wide_keeps_one_table(options: tuple[str,
     assert words(wide.stdout) == words(shown.stdout)
     if options[1] == "all":
         assert max(len(line) for line in wide.stdout.splitlines()) > 100
+
+
+RANKS = "A23456789TJQK"
+
+
+@pytest.mark.parametrize(
+    "play", ["count:0,0,0,-1,-1,-1,-1,2,2,0:1", "count:1,1,1,1,1,1,1,1,1,-4:2:running", "perfect"]
+)
+def test_by_true_count_recounts_the_trace(play: str, tmp_path: Path) -> None:
+    trace = tmp_path / "rounds.jsonl"
+    result = invoke(*SMALL, "--bets", "dragon7", "--play", play, "--trace", str(trace),
+                    "--format", "json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    bands: dict[int, list[Any]] = {}
+    tags = [int(tag) for tag in play.split(":")[1].split(",")] if play != "perfect" else []
+    for line in trace.read_text(encoding="utf-8").splitlines():
+        round_ = json.loads(line)
+        ev = Fraction(round_["ev"]["dragon7"])
+        if tags:
+            seen = sum(  # a card none of whose copies is left is not listed
+                (2 - round_["known"].get(rank + suit, 0)) * tags[min(RANKS.index(rank), 9)]
+                for rank in RANKS
+                for suit in "SHDC"
+            )
+            unseen = sum(round_["known"].values())
+            band = seen if play.endswith("running") else (52 * seen) // unseen
+        else:
+            band = math.floor(100 * ev)
+        sums = bands.setdefault(band, [0, 0, Fraction(0), Fraction(0)])
+        made = round_["bet"]["dragon7"]
+        sums[0] += 1
+        sums[1] += made
+        sums[2] += Fraction(round_["result"]["dragon7"])
+        sums[3] += ev if made else 0
+    rows = data["bets"]["dragon7"]["by_true_count"]
+    key = "running_count" if play.endswith("running") else "true_count"
+    shown = {row[key] if tags else round(100 * row["ev_from"]): row for row in rows}
+    assert sorted(shown) == sorted(bands)
+    assert sum(row["rounds"] for row in rows) == data["rounds"]
+    for band, (rounds, made, won, expected) in bands.items():
+        row = shown[band]
+        assert (row["rounds"], row["bets_made"], row["units_won"]) == (rounds, made, float(won))
+        assert row["ev_per_round"] == pytest.approx(float(expected / rounds), abs=1e-11)
+
+
+def test_by_count_table_is_a_compact_section() -> None:
+    plain = invoke(*SMALL, "--bets", "dragon7", "--play", "count:0,0,0,-1,-1,-1,-1,2,2,0:1")
+    shown = invoke(*SMALL, "--bets", "dragon7", "--play", "count:0,0,0,-1,-1,-1,-1,2,2,0:1",
+                   "--by-count")  # fmt: skip
+    assert shown.exit_code == plain.exit_code == 0
+    assert "True count, dragon7" in shown.stdout and "True count" not in plain.stdout
+    section = shown.stdout.split("True count, dragon7")[1].split("\n\n")[0].splitlines()[2:]
+    assert 1 <= len(section) <= 15
+    assert max(len(line) for line in shown.stdout.splitlines()) <= 100

@@ -19,12 +19,13 @@ from typing import Any
 
 from exactodds.report.table import simple_table
 from exactodds.report.writer import json_text
-from exactodds.simulation.result import BetResult, SimulationResult, risk_figures
+from exactodds.simulation.result import BetResult, SimulationResult, counted_by, risk_figures
 from exactodds.simulation.tally import Estimate
 
 __all__ = [
     "CSV_COLUMNS",
     "TABLE_WIDTH",
+    "band_table",
     "count_text",
     "figure_text",
     "fitted_table",
@@ -35,6 +36,8 @@ __all__ = [
 
 #: The columns the table output fits by default (``wide`` lifts it).
 TABLE_WIDTH = 100
+#: The most bands a bet's table by count shows (outer bands folded in).
+MOST_BANDS = 15
 
 
 def render_json(result: SimulationResult) -> str:
@@ -61,14 +64,19 @@ def _estimate(estimate: Estimate, digits: int) -> str:
 
 
 def render_table(
-    result: SimulationResult, digits: int = 4, risk: bool = False, wide: bool = False
+    result: SimulationResult,
+    digits: int = 4,
+    risk: bool = False,
+    wide: bool = False,
+    by_count: bool = False,
 ) -> str:
     """The result as text tables: per bet, both estimators with 95% intervals.
 
     With *risk*, also the risk figures: EV and SD per round, DI, SCORE, N0, the
     covariance, and the risk of ruin and bankroll figures asked for.  Every line fits
     :data:`TABLE_WIDTH` columns (tables split by columns, the first column repeated; prose
-    wrapped) unless *wide*.
+    wrapped) unless *wide*.  With *by_count*, each bet's figures by true count (or by band of
+    exact EV): :func:`band_table`.
     """
     width = None if wide else TABLE_WIDTH
     tally = result.tally
@@ -130,6 +138,8 @@ def render_table(
     ]
     lines.append(fitted_table(detail_rows, detail_headers, ("left",) * len(detail_headers), width))
     lines += ["", _depth_table(bets, width)]
+    if by_count:
+        lines += _band_lines(result, bets, digits)
     if risk:
         lines += _risk_lines(result, digits, width)
     return "\n".join(lines if width is None else _wrapped(lines, width))
@@ -215,6 +225,111 @@ def figure_text(data: dict[str, Any] | None, digits: int) -> str:
     if data.get("stderr") is None:
         return f"{mean:.{digits}g}"
     return f"{mean:.{digits}g} ± {1.96 * data['stderr']:.2g}"
+
+
+def _band_lines(result: SimulationResult, bets: list[BetResult], digits: int) -> list[str]:
+    """Each bet's table by count (or EV band), and what the bands are."""
+    lines: list[str] = []
+    tally, simulation = result.tally, result.simulation
+    lines += [
+        line
+        for bet, sums, strategy in zip(bets, tally.bets, simulation.strategies, strict=True)
+        for line in (
+            "",
+            band_table(bet.name, sums.bands, counted_by(strategy), sums.pay_denominator, digits),
+        )
+    ]
+    lines += [
+        "",
+        "Bands: the true count before the round, floored (running count x 52 // unseen "
+        "cards); for plays other than a count, the round's exact EV in 1% bands. Outer "
+        "bands holding under 1% of the rounds together, and then the thinner end until "
+        f"{MOST_BANDS} bands are left, are folded into the outermost band shown (JSON has "
+        "every band). "
+        "EV per round from the exact EVs of the bets made, SD of the realized results (0 "
+        "when no bet is made), over every round of the band.",
+    ]
+    return lines
+
+
+def band_table(
+    name: str,
+    bands: tuple[tuple[int, int, int, int, int, int], ...],
+    counted: str | None,
+    denominator: int,
+    digits: int,
+) -> str:
+    """One bet's figures per band (:func:`~exactodds.simulation.result.band_rows`): by
+    *counted* (``true_count`` or ``running_count``) or, for None, by 1% band of exact EV; the
+    outer bands that hold under 1% of the rounds on each side folded into the next one in.
+
+    >>> print(band_table("tie", ((-1, 1, 0, 0, 0, 0), (0, 199, 1, 0, 8, 64)), None, 1, 3))
+    EV band, tie      Rounds    Bets made    Frequency    EV/round    SD/round    Units won
+    --------------  --------  -----------  -----------  ----------  ----------  -----------
+    < 1%              100.0%            1        0.50%           0       0.564            8
+    >>> band_table("tie", ((0, 1, 2, 0, 0, 0),), None, 1, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: a band of 1 rounds has 2 bets made; a round holds at most one.
+    """
+    for band in bands:
+        if band[2] > band[1]:
+            raise ValueError(
+                f"a band of {band[1]} rounds has {band[2]} bets made; a round holds at most one."
+            )
+    rounds = sum(band[1] for band in bands)
+    kept, low = _folded(list(bands), rounds)
+    kept, high = _folded(kept[::-1], rounds)
+    kept.reverse()
+    while len(kept) > MOST_BANDS:  # then the thinner end, one band at a time
+        if kept[0][1] <= kept[-1][1]:
+            kept, low = _joined_first(kept), True
+        else:
+            kept, high = _joined_first(kept[::-1])[::-1], True
+    from exactodds.simulation.result import band_rows
+
+    table = []
+    shown = tuple((band[0], band[1], band[2], band[3], band[4], band[5]) for band in kept)
+    for index, row in enumerate(band_rows(shown, "band", rounds, denominator)):
+        first, last, band = low and index == 0, high and index == len(kept) - 1, row["band"]
+        if counted is not None:
+            label = f"{'<= ' if first else ''}{'>= ' if last else ''}{band}"
+        elif first and last:
+            label = "all"
+        else:
+            label = (
+                f"< {band + 1}%" if first else f">= {band}%" if last else f"{band}% to {band + 1}%"
+            )
+        table.append(
+            [
+                label,
+                _percent(row["share_of_rounds"], 1),
+                f"{row['bets_made']:,}",
+                _percent(row["frequency"], 2),
+                f"{row['ev_per_round']:.{digits}g}",
+                f"{row['sd_per_round']:.{digits}g}",
+                f"{row['units_won']:,.{digits}g}",
+            ]
+        )
+    kind = "EV band" if counted is None else counted.replace("_", " ").capitalize()
+    headers = [f"{kind}, {name}", "Rounds", "Bets made", "Frequency", "EV/round", "SD/round"]
+    return simple_table(table, [*headers, "Units won"], ("left",) + ("right",) * 6)
+
+
+def _folded(bands: list[tuple[int, ...]], rounds: int) -> tuple[list[tuple[int, ...]], bool]:
+    """*bands* with the leading ones that hold under 1% of *rounds* together added into the
+    first band kept (which keeps its key), and whether any were."""
+    folded = 0
+    while len(bands) > 1 and (folded + bands[0][1]) * 100 < rounds:
+        folded += bands[0][1]
+        bands = _joined_first(bands)
+    return bands, folded > 0
+
+
+def _joined_first(bands: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The first band's sums added into the second, under the second's key."""
+    first, second, *rest = bands
+    return [(second[0], *(a + b for a, b in zip(first[1:], second[1:], strict=True))), *rest]
 
 
 def count_text(data: dict[str, Any] | None, decimals: int) -> str:
