@@ -407,3 +407,29 @@ def test_by_count_table_is_a_compact_section() -> None:
     section = shown.stdout.split("True count, dragon7")[1].split("\n\n")[0].splitlines()[2:]
     assert 1 <= len(section) <= 15
     assert max(len(line) for line in shown.stdout.splitlines()) <= 100
+
+
+def test_unit_shows_money_beside_units_and_is_recorded() -> None:
+    options = ("--bets", "dragon7", "--bankroll", "20", "--risk", "5%", "--rounds-per-hour", "70")
+    plain = invoke(*SMALL, *options, "--format", "json")
+    money = invoke(*SMALL, *options, "--unit", "25", "--format", "json")
+    table = invoke(*SMALL, *options, "--unit", "25")
+    assert plain.exit_code == money.exit_code == table.exit_code == 0
+    first, second = json.loads(plain.stdout), json.loads(money.stdout)
+    assert second["staking"]["unit"] == "25" and first["staking"]["unit"] is None
+    assert first["combined"] == second["combined"] and first["bets"] == second["bets"]
+    combined = second["combined"]
+    ev = combined["ev_per_round"]["mean"] * 25
+    assert f"In money at 25 a unit, all bets: EV {ev:,.2f} and SD" in table.stdout
+    assert "Risk of ruin of 20 units (500.00), all bets together:" in table.stdout
+    simulated = combined["bankroll_for_risk"]["simulated"]["trip"]
+    assert f"simulated, {combined['bankroll_for_risk']['trips']:,} trips: " in table.stdout
+    assert f"({simulated * 25:,.2f})" in table.stdout
+
+
+@pytest.mark.parametrize("unit", ["0", "-25", "ten"])
+def test_a_unit_that_is_not_a_positive_amount_is_refused_before_dealing(unit: str) -> None:
+    result = invoke(*SMALL, "--shoes", "100000000", "--unit", unit)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: --unit {unit if unit != 'ten' else repr(unit)} is")
+    assert result.stderr.count("\n") == 1 and "such as 25" in result.stderr

@@ -15,8 +15,10 @@ import csv
 import io
 import math
 import textwrap
+from fractions import Fraction
 from typing import Any
 
+from exactodds.numbers import fraction_string
 from exactodds.report.table import simple_table
 from exactodds.report.writer import json_text
 from exactodds.simulation.result import BetResult, SimulationResult, counted_by, risk_figures
@@ -29,6 +31,7 @@ __all__ = [
     "count_text",
     "figure_text",
     "fitted_table",
+    "money_text",
     "render_csv",
     "render_json",
     "render_table",
@@ -391,6 +394,9 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
     ]
     combined = figures["combined"]
+    unit = result.simulation.questions.unit
+    if unit is not None:
+        lines.append(_money_line(combined, unit, hour is not None))
     if "growth_rate_per_round" in combined:
         lines.append(
             f"Kelly growth rate: {combined['growth_rate_per_round']:.{digits}g} per round."
@@ -406,7 +412,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
                 width,
             ),
         ]
-    lines += _ruin_lines(combined, digits)
+    lines += _ruin_lines(combined, digits, unit=unit)
     if "flat" in combined:
         flat = combined["flat"]
         lines += [
@@ -416,11 +422,39 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
             f"SD {figure_text(flat['sd_per_round'], digits)}, "
             f"DI {figure_text(flat['di'], digits)} per round.",
         ]
-        lines += _ruin_lines(flat, digits, " (flat stakes)")
+        lines += _ruin_lines(flat, digits, " (flat stakes)", unit)
     return lines
 
 
-def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[str]:
+def money_text(units: float | None, unit: Fraction | None) -> str:
+    """*units* in money at *unit* a unit, in parentheses after a space (nothing without a unit).
+
+    >>> money_text(832.8, Fraction(25)), money_text(832.8, None), money_text(None, Fraction(5))
+    (' (20,820.00)', '', '')
+    """
+    if unit is None or units is None or math.isnan(units):
+        return ""
+    return f" ({units * float(unit):,.2f})"
+
+
+def _money_line(combined: dict[str, Any], unit: Fraction, hourly: bool) -> str:
+    """All bets' EV and SD in money, per round (and per hour)."""
+    scale = float(unit)
+    parts = []
+    for label, suffix in (("per round", "round"), ("per hour", "hour"))[: 1 + hourly]:
+        ev = combined.get(f"ev_per_{suffix}", {}).get("mean")
+        sd = combined.get(f"sd_per_{suffix}", {}).get("mean")
+        shown = [
+            "-" if value is None or math.isnan(value) else f"{value * scale:,.2f}"
+            for value in (ev, sd)
+        ]
+        parts.append(f"EV {shown[0]} and SD {shown[1]} {label}")
+    return f"In money at {fraction_string(unit)} a unit, all bets: {'; '.join(parts)}."
+
+
+def _ruin_lines(
+    combined: dict[str, Any], digits: int, label: str = "", unit: Fraction | None = None
+) -> list[str]:
     lines = []
     for key in ("risk_of_ruin", "bankroll_for_risk"):
         if key not in combined:
@@ -435,7 +469,8 @@ def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[
             formula = data["formula"]
             lines += [
                 "",
-                f"Risk of ruin of {data['bankroll']:g} units, all bets together{label}:",
+                f"Risk of ruin of {data['bankroll']:g} units{money_text(data['bankroll'], unit)}, "
+                f"all bets together{label}:",
                 *_estimate_lines(data.get("estimate"), trip),
                 f"  formula (diffusion), unlimited play: {_percent(formula['unlimited'], 3)}",
                 f"  formula (diffusion), {trip}: {_percent(formula['trip'], 3)}",
@@ -448,11 +483,15 @@ def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[
             formula = data["formula"]
             lines += [
                 "",
-                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units{label}:",
-                f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}",
-                f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}",
+                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units"
+                f"{' (money)' if unit is not None else ''}{label}:",
+                f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}"
+                f"{money_text(formula['unlimited'], unit)}",
+                f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}"
+                f"{money_text(formula['trip'], unit)}",
                 f"  simulated, {data['trips']:,} trips: "
-                f"{figure_text({'mean': data['simulated']['trip']}, digits)}",
+                f"{figure_text({'mean': data['simulated']['trip']}, digits)}"
+                f"{money_text(data['simulated']['trip'], unit)}",
             ]
     return lines
 
