@@ -433,3 +433,16 @@ def test_a_unit_that_is_not_a_positive_amount_is_refused_before_dealing(unit: st
     assert result.exit_code == 2
     assert result.stderr.startswith(f"Error: --unit {unit if unit != 'ten' else repr(unit)} is")
     assert result.stderr.count("\n") == 1 and "such as 25" in result.stderr
+
+
+def test_sweep_rows_carry_score_n0_and_the_risk_estimate_of_the_separate_runs() -> None:
+    options = ("--bets", "dragon7", "--bankroll", "20", "--format", "json")
+    swept = invoke(*SMALL, *options, "--sweep", "cut=14,30")
+    assert swept.exit_code == 0, swept.output
+    for row in json.loads(swept.stdout)["sweep"]:
+        alone = invoke(*SMALL, *options, "--cut", row["values"]["cut"])
+        combined = json.loads(alone.stdout)["combined"]
+        assert row["score"] == combined["score"] and row["n0_rounds"] == combined["n0_rounds"]
+        assert row["risk_of_ruin"] == combined["risk_of_ruin"]["estimate"]["trip"]
+    table = invoke(*SMALL, *options[:-2], "--sweep", "cut=14,30")
+    assert "SCORE" in table.stdout and "Risk of ruin" in table.stdout
