@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from fractions import Fraction
@@ -328,3 +329,122 @@ def test_parquet_trace_columns_that_would_collide_are_refused(tmp_path: Path) ->
     )
     assert result.exit_code == 2, result.output
     assert "would share the Parquet trace column 'ev_tie_float'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("--bets", "dragon7"),
+        ("--bets", "all"),
+        ("--bets", "dragon7,panda8", "--bankroll", "100", "--risk", "5%", "--trip-rounds", "300"),
+        ("--bets", "all", "--rounds-per-hour", "70", "--exact-moments", "--bankroll", "50"),
+        ("--bets", "tie", "--play", "count:1,1,1,1,1,1,1,1,1,-4,-4,-4,-4:2:start=-1"),
+    ],
+)
+def test_the_table_fits_100_columns_and_wide_keeps_one_table(options: tuple[str, ...]) -> None:
+    shown = invoke(*SMALL, *options)
+    wide = invoke(*SMALL, *options, "--wide")
+    assert shown.exit_code == wide.exit_code == 0, shown.output + wide.output
+    assert max(len(line) for line in shown.stdout.splitlines()) <= 100
+
+    # The split tables and the wrapped prose hold the words of the wide output.
+    def words(text: str) -> set[str]:
+        return {word for word in text.split() if word.strip("-")}
+
+    assert words(wide.stdout) == words(shown.stdout)
+    if options[1] == "all":
+        assert max(len(line) for line in wide.stdout.splitlines()) > 100
+
+
+RANKS = "A23456789TJQK"
+
+
+@pytest.mark.parametrize(
+    "play", ["count:0,0,0,-1,-1,-1,-1,2,2,0:1", "count:1,1,1,1,1,1,1,1,1,-4:2:running", "perfect"]
+)
+def test_by_true_count_recounts_the_trace(play: str, tmp_path: Path) -> None:
+    trace = tmp_path / "rounds.jsonl"
+    result = invoke(*SMALL, "--bets", "dragon7", "--play", play, "--trace", str(trace),
+                    "--format", "json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    bands: dict[int, list[Any]] = {}
+    tags = [int(tag) for tag in play.split(":")[1].split(",")] if play != "perfect" else []
+    for line in trace.read_text(encoding="utf-8").splitlines():
+        round_ = json.loads(line)
+        ev = Fraction(round_["ev"]["dragon7"])
+        if tags:
+            seen = sum(  # a card none of whose copies is left is not listed
+                (2 - round_["known"].get(rank + suit, 0)) * tags[min(RANKS.index(rank), 9)]
+                for rank in RANKS
+                for suit in "SHDC"
+            )
+            unseen = sum(round_["known"].values())
+            band = seen if play.endswith("running") else (52 * seen) // unseen
+        else:
+            band = math.floor(100 * ev)
+        sums = bands.setdefault(band, [0, 0, Fraction(0), Fraction(0)])
+        made = round_["bet"]["dragon7"]
+        sums[0] += 1
+        sums[1] += made
+        sums[2] += Fraction(round_["result"]["dragon7"])
+        sums[3] += ev if made else 0
+    rows = data["bets"]["dragon7"]["by_true_count"]
+    key = "running_count" if play.endswith("running") else "true_count"
+    shown = {row[key] if tags else round(100 * row["ev_from"]): row for row in rows}
+    assert sorted(shown) == sorted(bands)
+    assert sum(row["rounds"] for row in rows) == data["rounds"]
+    for band, (rounds, made, won, expected) in bands.items():
+        row = shown[band]
+        assert (row["rounds"], row["bets_made"], row["units_won"]) == (rounds, made, float(won))
+        assert row["ev_per_round"] == pytest.approx(float(expected / rounds), abs=1e-11)
+
+
+def test_by_count_table_is_a_compact_section() -> None:
+    plain = invoke(*SMALL, "--bets", "dragon7", "--play", "count:0,0,0,-1,-1,-1,-1,2,2,0:1")
+    shown = invoke(*SMALL, "--bets", "dragon7", "--play", "count:0,0,0,-1,-1,-1,-1,2,2,0:1",
+                   "--by-count")  # fmt: skip
+    assert shown.exit_code == plain.exit_code == 0
+    assert "True count, dragon7" in shown.stdout and "True count" not in plain.stdout
+    section = shown.stdout.split("True count, dragon7")[1].split("\n\n")[0].splitlines()[2:]
+    assert 1 <= len(section) <= 15
+    assert max(len(line) for line in shown.stdout.splitlines()) <= 100
+
+
+def test_unit_shows_money_beside_units_and_is_recorded() -> None:
+    options = ("--bets", "dragon7", "--bankroll", "20", "--risk", "5%", "--rounds-per-hour", "70")
+    plain = invoke(*SMALL, *options, "--format", "json")
+    money = invoke(*SMALL, *options, "--unit", "25", "--format", "json")
+    table = invoke(*SMALL, *options, "--unit", "25")
+    assert plain.exit_code == money.exit_code == table.exit_code == 0
+    first, second = json.loads(plain.stdout), json.loads(money.stdout)
+    assert second["staking"]["unit"] == "25" and first["staking"]["unit"] is None
+    assert first["combined"] == second["combined"] and first["bets"] == second["bets"]
+    combined = second["combined"]
+    ev = combined["ev_per_round"]["mean"] * 25
+    assert f"In money at 25 a unit, all bets: EV {ev:,.2f} and SD" in table.stdout
+    assert "Risk of ruin of 20 units (500.00), all bets together:" in table.stdout
+    simulated = combined["bankroll_for_risk"]["simulated"]["trip"]
+    assert f"simulated, {combined['bankroll_for_risk']['trips']:,} trips: " in table.stdout
+    assert f"({simulated * 25:,.2f})" in table.stdout
+
+
+@pytest.mark.parametrize("unit", ["0", "-25", "ten"])
+def test_a_unit_that_is_not_a_positive_amount_is_refused_before_dealing(unit: str) -> None:
+    result = invoke(*SMALL, "--shoes", "100000000", "--unit", unit)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: --unit {unit if unit != 'ten' else repr(unit)} is")
+    assert result.stderr.count("\n") == 1 and "such as 25" in result.stderr
+
+
+def test_sweep_rows_carry_score_n0_and_the_risk_estimate_of_the_separate_runs() -> None:
+    options = ("--bets", "dragon7", "--bankroll", "20", "--format", "json")
+    swept = invoke(*SMALL, *options, "--sweep", "cut=14,30")
+    assert swept.exit_code == 0, swept.output
+    for row in json.loads(swept.stdout)["sweep"]:
+        alone = invoke(*SMALL, *options, "--cut", row["values"]["cut"])
+        combined = json.loads(alone.stdout)["combined"]
+        assert row["score"] == combined["score"] and row["n0_rounds"] == combined["n0_rounds"]
+        assert row["risk_of_ruin"] == combined["risk_of_ruin"]["estimate"]["trip"]
+    table = invoke(*SMALL, *options[:-2], "--sweep", "cut=14,30")
+    assert "SCORE" in table.stdout and "Risk of ruin" in table.stdout

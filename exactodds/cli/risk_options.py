@@ -55,6 +55,11 @@ _OPTIONS = (
     ),
     click.option("--rounds-per-hour", type=int, default=None, help="Also give EV and SD per hour."),
     click.option(
+        "--unit",
+        metavar="MONEY",
+        help="One unit in money, such as 25: the table shows money beside units.",
+    ),
+    click.option(
         "--exact-moments",
         is_flag=True,
         help="Also estimate each bet's SD and DI from the exact second moment of every bet "
@@ -88,6 +93,7 @@ RISK_OPTION_NAMES = (
     "trip_rounds",
     "rounds_per_hour",
     "exact_moments",
+    "unit",
 )
 _DEFAULTS = {"stake": "flat", "table_min": 1, "table_max": None, "chip": 1, "exact_moments": False}
 

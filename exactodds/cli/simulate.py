@@ -217,6 +217,17 @@ def build_simulation(options: dict[str, Any], rules: Rules, bets: list[Bet]) -> 
 @click.option(
     "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."
 )
+@click.option(
+    "--wide",
+    is_flag=True,
+    help="Tables as wide as their columns (by default they fit 100 columns, split by columns).",
+)
+@click.option(
+    "--by-count",
+    is_flag=True,
+    help="Also show each bet's rounds, bets made, frequency, EV, SD and units by true count "
+    "(count play) or by 1% band of exact EV (other plays). JSON always has them.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @plot_option
 @risk_options
@@ -240,6 +251,8 @@ def simulate(
     resume: bool,
     output_format: str,
     digits: int,
+    wide: bool,
+    by_count: bool,
     quiet: bool,
     plot_directory: str | None,
     sizing_options: dict[str, Any],
@@ -329,7 +342,7 @@ def simulate(
             trace=f"{trace_file}.jsonl" if parquet else trace_file,
             stop=lambda: bool(signals),
         )
-        _write_result(result, output_format, digits, plot_directory, show_risk)
+        _write_result(result, output_format, digits, plot_directory, show_risk, (wide, by_count))
         if parquet and trace_file is not None:
             _parquet_trace(trace_file, result.complete)
     if failure is not None:  # the checkpoint could not be kept: an output failure
@@ -454,6 +467,7 @@ def _write_result(
     digits: int,
     plot_directory: str | None,
     show_risk: bool = False,
+    layout: tuple[bool, bool] = (False, False),
 ) -> None:
     from exactodds.report.simulation import render_csv, render_json, render_table
 
@@ -462,7 +476,8 @@ def _write_result(
     elif output_format == "csv":
         emit(render_csv(result))
     else:
-        emit(render_table(result, digits, risk=show_risk))
+        wide, by_count = layout
+        emit(render_table(result, digits, risk=show_risk, wide=wide, by_count=by_count))
     if plot_directory is not None:
         from exactodds.report.plots import simulation_figures
 

@@ -14,14 +14,33 @@ from __future__ import annotations
 import csv
 import io
 import math
+import textwrap
+from fractions import Fraction
 from typing import Any
 
+from exactodds.numbers import fraction_string
 from exactodds.report.table import simple_table
 from exactodds.report.writer import json_text
-from exactodds.simulation.result import BetResult, SimulationResult, risk_figures
+from exactodds.simulation.result import BetResult, SimulationResult, counted_by, risk_figures
 from exactodds.simulation.tally import Estimate
 
-__all__ = ["CSV_COLUMNS", "figure_text", "render_csv", "render_json", "render_table"]
+__all__ = [
+    "CSV_COLUMNS",
+    "TABLE_WIDTH",
+    "band_table",
+    "count_text",
+    "figure_text",
+    "fitted_table",
+    "money_text",
+    "render_csv",
+    "render_json",
+    "render_table",
+]
+
+#: The columns the table output fits by default (``wide`` lifts it).
+TABLE_WIDTH = 100
+#: The most bands a bet's table by count shows (outer bands folded in).
+MOST_BANDS = 15
 
 
 def render_json(result: SimulationResult) -> str:
@@ -47,12 +66,22 @@ def _estimate(estimate: Estimate, digits: int) -> str:
     return f"{_number(estimate.mean, digits)} ± {_number(1.96 * estimate.stderr, digits)}"
 
 
-def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) -> str:
+def render_table(
+    result: SimulationResult,
+    digits: int = 4,
+    risk: bool = False,
+    wide: bool = False,
+    by_count: bool = False,
+) -> str:
     """The result as text tables: per bet, both estimators with 95% intervals.
 
     With *risk*, also the risk figures: EV and SD per round, DI, SCORE, N0, the
-    covariance, and the risk of ruin and bankroll figures asked for.
+    covariance, and the risk of ruin and bankroll figures asked for.  Every line fits
+    :data:`TABLE_WIDTH` columns (tables split by columns, the first column repeated; prose
+    wrapped) unless *wide*.  With *by_count*, each bet's figures by true count (or by band of
+    exact EV): :func:`band_table`.
     """
+    width = None if wide else TABLE_WIDTH
     tally = result.tally
     simulation = result.simulation
     histogram = dict(tally.rounds_histogram)
@@ -95,14 +124,14 @@ def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) 
         ]
         for bet in bets
     ]
-    lines.append(simple_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1)))
+    lines.append(fitted_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1), width))
     lines += ["", "± is a 95% confidence interval (1.96 standard errors over shoes)."]
     lines += ["", "Strategies and the exact EV over all rounds:"]
     detail_headers = ["Bet", "Strategy", "EV > 0", "EV deciles 10% / 50% / 90%"]
     detail_rows = [
         [
             bet.name,
-            bet.strategy,
+            bet.strategy if wide else textwrap.fill(bet.strategy, 40, break_long_words=False),
             _percent(bet.share_positive, 2),
             " / ".join(_percent(bet.ev_deciles[i], 2) for i in (0, 4, 8))
             if len(bet.ev_deciles) == 9
@@ -110,11 +139,81 @@ def render_table(result: SimulationResult, digits: int = 4, risk: bool = False) 
         ]
         for bet in bets
     ]
-    lines.append(simple_table(detail_rows, detail_headers, ("left",) * len(detail_headers)))
-    lines += ["", _depth_table(bets)]
+    lines.append(fitted_table(detail_rows, detail_headers, ("left",) * len(detail_headers), width))
+    lines += ["", _depth_table(bets, width)]
+    if by_count:
+        lines += _band_lines(result, bets, digits)
     if risk:
-        lines += _risk_lines(result, digits)
-    return "\n".join(lines)
+        lines += _risk_lines(result, digits, width)
+    return "\n".join(lines if width is None else _wrapped(lines, width))
+
+
+def fitted_table(
+    rows: list[list[str]], headers: list[str], alignments: tuple[str, ...], width: int | None
+) -> str:
+    """*rows* as one table, or, when it is wider than *width*, as tables of as many columns
+    as fit, each led by the first column (a column too wide alone stands alone).
+
+    >>> print(fitted_table([["a", "1", "2"]], ["Bet", "One", "Two"], ("left",) * 3, 10))
+    Bet      One
+    -----  -----
+    a          1
+    <BLANKLINE>
+    Bet      Two
+    -----  -----
+    a          2
+    >>> fitted_table([["a"]], ["Bet", "One"], ("left",) * 2, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: every row needs 2 cells, as many as the headers; a row has 1.
+    """
+    whole = simple_table(rows, headers, alignments)
+    if width is None or len(headers) < 3 or max(map(len, whole.split("\n"))) <= width:
+        return whole
+
+    def column_width(index: int) -> int:  # tabulate pads a header by two
+        cells = [row[index] for row in rows]
+        longest = max((len(part) for cell in cells for part in cell.split("\n")), default=0)
+        return max(longest, len(headers[index]) + 2)
+
+    groups: list[list[int]] = []
+    used = column_width(0)
+    for index in range(1, len(headers)):
+        needed = column_width(index) + 2
+        if groups and used + needed <= width:
+            groups[-1].append(index)
+            used += needed
+        else:
+            groups.append([index])
+            used = column_width(0) + needed
+    return "\n\n".join(
+        simple_table(
+            [[row[0], *(row[index] for index in group)] for row in rows],
+            [headers[0], *(headers[index] for index in group)],
+            (alignments[0], *(alignments[index] for index in group)),
+        )
+        for group in groups
+    )
+
+
+def _wrapped(lines: list[str], width: int) -> list[str]:
+    """Prose lines longer than *width* wrapped, continued two spaces further in (tables fit
+    already: :func:`fitted_table`)."""
+    fitted: list[str] = []
+    for block in lines:
+        for line in block.split("\n"):
+            if len(line) <= width:
+                fitted.append(line)
+                continue
+            indent = " " * (len(line) - len(line.lstrip(" ")))
+            fitted += textwrap.wrap(
+                line.strip(),
+                width,
+                initial_indent=indent,
+                subsequent_indent=indent + "  ",
+                break_on_hyphens=False,
+            )
+    return fitted
 
 
 def figure_text(data: dict[str, Any] | None, digits: int) -> str:
@@ -131,7 +230,129 @@ def figure_text(data: dict[str, Any] | None, digits: int) -> str:
     return f"{mean:.{digits}g} ± {1.96 * data['stderr']:.2g}"
 
 
-def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
+def _band_lines(result: SimulationResult, bets: list[BetResult], digits: int) -> list[str]:
+    """Each bet's table by count (or EV band), and what the bands are."""
+    lines: list[str] = []
+    tally, simulation = result.tally, result.simulation
+    lines += [
+        line
+        for bet, sums, strategy in zip(bets, tally.bets, simulation.strategies, strict=True)
+        for line in (
+            "",
+            band_table(bet.name, sums.bands, counted_by(strategy), sums.pay_denominator, digits),
+        )
+    ]
+    lines += [
+        "",
+        "Bands: the true count before the round, floored (running count x 52 // unseen "
+        "cards); for plays other than a count, the round's exact EV in 1% bands. Outer "
+        "bands holding under 1% of the rounds together, and then the thinner end until "
+        f"{MOST_BANDS} bands are left, are folded into the outermost band shown (JSON has "
+        "every band). "
+        "EV per round from the exact EVs of the bets made, SD of the realized results (0 "
+        "when no bet is made), over every round of the band.",
+    ]
+    return lines
+
+
+def band_table(
+    name: str,
+    bands: tuple[tuple[int, int, int, int, int, int], ...],
+    counted: str | None,
+    denominator: int,
+    digits: int,
+) -> str:
+    """One bet's figures per band (:func:`~exactodds.simulation.result.band_rows`): by
+    *counted* (``true_count`` or ``running_count``) or, for None, by 1% band of exact EV; the
+    outer bands that hold under 1% of the rounds on each side folded into the next one in.
+
+    >>> print(band_table("tie", ((-1, 1, 0, 0, 0, 0), (0, 199, 1, 0, 8, 64)), None, 1, 3))
+    EV band, tie      Rounds    Bets made    Frequency    EV/round    SD/round    Units won
+    --------------  --------  -----------  -----------  ----------  ----------  -----------
+    < 1%              100.0%            1        0.50%           0       0.564            8
+    >>> band_table("tie", ((0, 1, 2, 0, 0, 0),), None, 1, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: a band of 1 rounds has 2 bets made; a round holds at most one.
+    """
+    for band in bands:
+        if band[2] > band[1]:
+            raise ValueError(
+                f"a band of {band[1]} rounds has {band[2]} bets made; a round holds at most one."
+            )
+    rounds = sum(band[1] for band in bands)
+    kept, low = _folded(list(bands), rounds)
+    kept, high = _folded(kept[::-1], rounds)
+    kept.reverse()
+    while len(kept) > MOST_BANDS:  # then the thinner end, one band at a time
+        if kept[0][1] <= kept[-1][1]:
+            kept, low = _joined_first(kept), True
+        else:
+            kept, high = _joined_first(kept[::-1])[::-1], True
+    from exactodds.simulation.result import band_rows
+
+    table = []
+    shown = tuple((band[0], band[1], band[2], band[3], band[4], band[5]) for band in kept)
+    for index, row in enumerate(band_rows(shown, "band", rounds, denominator)):
+        first, last, band = low and index == 0, high and index == len(kept) - 1, row["band"]
+        if counted is not None:
+            label = f"{'<= ' if first else ''}{'>= ' if last else ''}{band}"
+        elif first and last:
+            label = "all"
+        else:
+            label = (
+                f"< {band + 1}%" if first else f">= {band}%" if last else f"{band}% to {band + 1}%"
+            )
+        table.append(
+            [
+                label,
+                _percent(row["share_of_rounds"], 1),
+                f"{row['bets_made']:,}",
+                _percent(row["frequency"], 2),
+                f"{row['ev_per_round']:.{digits}g}",
+                f"{row['sd_per_round']:.{digits}g}",
+                f"{row['units_won']:,.{digits}g}",
+            ]
+        )
+    kind = "EV band" if counted is None else counted.replace("_", " ").capitalize()
+    headers = [f"{kind}, {name}", "Rounds", "Bets made", "Frequency", "EV/round", "SD/round"]
+    return simple_table(table, [*headers, "Units won"], ("left",) + ("right",) * 6)
+
+
+def _folded(bands: list[tuple[int, ...]], rounds: int) -> tuple[list[tuple[int, ...]], bool]:
+    """*bands* with the leading ones that hold under 1% of *rounds* together added into the
+    first band kept (which keeps its key), and whether any were."""
+    folded = 0
+    while len(bands) > 1 and (folded + bands[0][1]) * 100 < rounds:
+        folded += bands[0][1]
+        bands = _joined_first(bands)
+    return bands, folded > 0
+
+
+def _joined_first(bands: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The first band's sums added into the second, under the second's key."""
+    first, second, *rest = bands
+    return [(second[0], *(a + b for a, b in zip(first[1:], second[1:], strict=True))), *rest]
+
+
+def count_text(data: dict[str, Any] | None, decimals: int) -> str:
+    """An estimate of rounds or hours, ``{"mean", "stderr"}``, as ``mean ± 1.96 stderr`` in
+    fixed notation with thousands separators (not scientific).
+
+    >>> count_text({"mean": 84184.2, "stderr": 14600.0}, 0), count_text({"mean": 12.34}, 1)
+    ('84,184 ± 28,616', '12.3')
+    >>> count_text(None, 0)
+    '-'
+    """
+    if data is None or data.get("mean") is None:
+        return "-"
+    mean = f"{data['mean']:,.{decimals}f}"
+    if data.get("stderr") is None:
+        return mean
+    return f"{mean} ± {1.96 * data['stderr']:,.{decimals}f}"
+
+
+def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> list[str]:
     """The risk figures: per bet and combined, covariance, ruin and bankroll."""
     figures = risk_figures(result)
     if not figures:
@@ -141,8 +362,8 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
     headers = ["Per round", "EV", "SD", "DI", "SCORE", "N0 rounds"]
     keys = ["ev_per_round", "sd_per_round", "di", "score", "n0_rounds"]
     if hour is not None:
-        headers += ["EV/hour", "SD/hour"]
-        keys += ["ev_per_hour", "sd_per_hour"]
+        headers += ["N0 hours", "EV/hour", "SD/hour"]
+        keys += ["n0_hours", "ev_per_hour", "sd_per_hour"]
     headers += ["Units wagered", "ROI"]
     exact = "exact_moments" in figures[names[0]]
     if exact:
@@ -152,7 +373,12 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         data = figures[name]
         rows.append(
             [name if name != "combined" else "all bets"]
-            + [figure_text(data.get(key), digits) for key in keys]
+            + [
+                count_text(data.get(key), 1 if key == "n0_hours" else 0)
+                if key.startswith("n0_")
+                else figure_text(data.get(key), digits)
+                for key in keys
+            ]
             + [f"{data['units_wagered']:,}", _percent(data.get("roi"), 3)]
             + [
                 figure_text(data.get("exact_moments", {}).get(key), digits)
@@ -161,13 +387,16 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         )
     lines = [
         "",
-        simple_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1)),
+        fitted_table(rows, headers, ("left",) + ("right",) * (len(headers) - 1), width),
         "",
         f"Stakes: {result.simulation.stake.describe()} ({result.simulation.limits.describe()}). "
         "EV per round from the exact EVs of the bets made, SD from the realized results; "
         "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
     ]
     combined = figures["combined"]
+    unit = result.simulation.questions.unit
+    if unit is not None:
+        lines.append(_money_line(combined, unit, hour is not None))
     if "growth_rate_per_round" in combined:
         lines.append(
             f"Kelly growth rate: {combined['growth_rate_per_round']:.{digits}g} per round."
@@ -176,13 +405,14 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
         matrix = combined["covariance"]
         lines += [
             "",
-            simple_table(
+            fitted_table(
                 [[a] + [figure_text({"mean": matrix[a][b]}, digits) for b in names] for a in names],
                 ["Covariance per round", *names],
                 ("left",) * (len(names) + 1),
+                width,
             ),
         ]
-    lines += _ruin_lines(combined, digits)
+    lines += _ruin_lines(combined, digits, unit=unit)
     if "flat" in combined:
         flat = combined["flat"]
         lines += [
@@ -192,11 +422,39 @@ def _risk_lines(result: SimulationResult, digits: int) -> list[str]:
             f"SD {figure_text(flat['sd_per_round'], digits)}, "
             f"DI {figure_text(flat['di'], digits)} per round.",
         ]
-        lines += _ruin_lines(flat, digits, " (flat stakes)")
+        lines += _ruin_lines(flat, digits, " (flat stakes)", unit)
     return lines
 
 
-def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[str]:
+def money_text(units: float | None, unit: Fraction | None) -> str:
+    """*units* in money at *unit* a unit, in parentheses after a space (nothing without a unit).
+
+    >>> money_text(832.8, Fraction(25)), money_text(832.8, None), money_text(None, Fraction(5))
+    (' (20,820.00)', '', '')
+    """
+    if unit is None or units is None or math.isnan(units):
+        return ""
+    return f" ({units * float(unit):,.2f})"
+
+
+def _money_line(combined: dict[str, Any], unit: Fraction, hourly: bool) -> str:
+    """All bets' EV and SD in money, per round (and per hour)."""
+    scale = float(unit)
+    parts = []
+    for label, suffix in (("per round", "round"), ("per hour", "hour"))[: 1 + hourly]:
+        ev = combined.get(f"ev_per_{suffix}", {}).get("mean")
+        sd = combined.get(f"sd_per_{suffix}", {}).get("mean")
+        shown = [
+            "-" if value is None or math.isnan(value) else f"{value * scale:,.2f}"
+            for value in (ev, sd)
+        ]
+        parts.append(f"EV {shown[0]} and SD {shown[1]} {label}")
+    return f"In money at {fraction_string(unit)} a unit, all bets: {'; '.join(parts)}."
+
+
+def _ruin_lines(
+    combined: dict[str, Any], digits: int, label: str = "", unit: Fraction | None = None
+) -> list[str]:
     lines = []
     for key in ("risk_of_ruin", "bankroll_for_risk"):
         if key not in combined:
@@ -211,7 +469,8 @@ def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[
             formula = data["formula"]
             lines += [
                 "",
-                f"Risk of ruin of {data['bankroll']:g} units, all bets together{label}:",
+                f"Risk of ruin of {data['bankroll']:g} units{money_text(data['bankroll'], unit)}, "
+                f"all bets together{label}:",
                 *_estimate_lines(data.get("estimate"), trip),
                 f"  formula (diffusion), unlimited play: {_percent(formula['unlimited'], 3)}",
                 f"  formula (diffusion), {trip}: {_percent(formula['trip'], 3)}",
@@ -224,11 +483,15 @@ def _ruin_lines(combined: dict[str, Any], digits: int, label: str = "") -> list[
             formula = data["formula"]
             lines += [
                 "",
-                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units{label}:",
-                f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}",
-                f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}",
+                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units"
+                f"{' (money)' if unit is not None else ''}{label}:",
+                f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}"
+                f"{money_text(formula['unlimited'], unit)}",
+                f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}"
+                f"{money_text(formula['trip'], unit)}",
                 f"  simulated, {data['trips']:,} trips: "
-                f"{figure_text({'mean': data['simulated']['trip']}, digits)}",
+                f"{figure_text({'mean': data['simulated']['trip']}, digits)}"
+                f"{money_text(data['simulated']['trip'], unit)}",
             ]
     return lines
 
@@ -247,11 +510,11 @@ def _estimate_lines(estimate: dict[str, Any] | None, trip: str) -> list[str]:
     ]
 
 
-def _depth_table(bets: list[BetResult]) -> str:
+def _depth_table(bets: list[BetResult], width: int | None) -> str:
     decks = max((len(bet.ev_by_deck) for bet in bets), default=0)
-    headers = ["Mean exact EV by deck dealt"] + [str(deck + 1) for deck in range(decks)]
+    headers = ["EV by deck dealt"] + [str(deck + 1) for deck in range(decks)]
     rows = [[bet.name] + [_percent(value, 2) for value in bet.ev_by_deck] for bet in bets]
-    return simple_table(rows, headers, ("left",) + ("right",) * decks)
+    return fitted_table(rows, headers, ("left",) + ("right",) * decks, width)
 
 
 CSV_COLUMNS = (

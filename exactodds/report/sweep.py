@@ -8,9 +8,9 @@ together (exact-EV estimators, 95% intervals).  The JSON holds every combination
 ...     "stderr": 0.1}, "ev_per_round": {"mean": 0.006, "stderr": 0.001}, "di": {"mean": 3.0,
 ...     "stderr": 0.5}, "result": {"rounds": 81, "bets": {}}}]
 >>> print(render_sweep_table(rows, 3))
-cut      Penetration    Units/shoe, exact EV       EV/round        DI
------  -------------  ----------------------  -------------  --------
-14            97.00%               0.5 ± 0.2  0.006 ± 0.002  3 ± 0.98
+cut      Penetration    Units/shoe, exact EV       EV/round        DI    SCORE    N0 rounds
+-----  -------------  ----------------------  -------------  --------  -------  -----------
+14            97.00%               0.5 ± 0.2  0.006 ± 0.002  3 ± 0.98        -            -
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from exactodds.report.simulation import figure_text
+from exactodds.report.simulation import count_text, figure_text
 from exactodds.report.table import simple_table
 from exactodds.report.writer import json_text
 
@@ -30,7 +30,9 @@ __all__ = ["render_sweep_csv", "render_sweep_json", "render_sweep_table", "sweep
 def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4) -> str:
     """One line per combination."""
     names = list(rows[0]["values"]) if rows else []
-    headers = [*names, "Penetration", "Units/shoe, exact EV", "EV/round", "DI"]
+    risk = any(row.get("risk_of_ruin") for row in rows)
+    headers = [*names, "Penetration", "Units/shoe, exact EV", "EV/round", "DI", "SCORE"]
+    headers += ["N0 rounds", *(["Risk of ruin"] if risk else [])]
     table = [
         [
             *row["values"].values(),
@@ -38,10 +40,23 @@ def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4) -> str:
             figure_text(row["units_per_shoe"], digits),
             figure_text(row["ev_per_round"], digits),
             figure_text(row["di"], digits),
+            figure_text(row.get("score"), digits),
+            count_text(row.get("n0_rounds"), 0),
+            *([_risk_text(row.get("risk_of_ruin"))] if risk else []),
         ]
         for row in rows
     ]
-    return simple_table(table, headers, ("left",) * len(names) + ("right",) * 4)
+    return simple_table(
+        table, headers, ("left",) * len(names) + ("right",) * (len(headers) - len(names))
+    )
+
+
+def _risk_text(estimate: dict[str, Any] | None) -> str:
+    if not estimate or estimate.get("mean") is None:
+        return "-"
+    error = estimate.get("stderr")
+    shown = f"{100 * estimate['mean']:.2f}%"
+    return shown if error is None else f"{shown} ± {100 * 1.96 * error:.2f}%"
 
 
 def render_sweep_json(rows: Sequence[dict[str, Any]]) -> str:
@@ -54,12 +69,12 @@ def render_sweep_csv(rows: Sequence[dict[str, Any]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     names = list(rows[0]["values"]) if rows else []
-    figures = ("units_per_shoe", "ev_per_round", "di")
+    figures = ("units_per_shoe", "ev_per_round", "di", "score", "n0_rounds", "risk_of_ruin")
     writer.writerow([*names, "penetration", *(f"{f}{s}" for f in figures for s in ("", "_stderr"))])
     for row in rows:
         cells = []
         for figure in figures:
-            estimate = row[figure] or {}
+            estimate = row.get(figure) or {}
             cells += [
                 "" if estimate.get(key) is None else repr(estimate[key])
                 for key in ("mean", "stderr")

@@ -40,6 +40,7 @@ from exactodds.simulation.dealing import (
 )
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pairs import pair_expected_values
+from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.sums import Sums
 from exactodds.simulation.sums import exact_product as _product
@@ -166,6 +167,50 @@ class _DeckSums:
         return totals
 
 
+def _band_keys(
+    strategy: Any, known: npt.NDArray[np.int64], decks: int, bins: npt.NDArray[Any]
+) -> npt.NDArray[Any]:
+    """Each round's band: a count strategy's count before it (the true count floored, exactly:
+    running count x 52 // unseen cards; or the running count), else its exact EV's 1% band."""
+    if isinstance(strategy, Count):
+        running = strategy.running_counts(known, decks)
+        return running if strategy.running else (52 * running) // known.sum(axis=1)
+    return bins // (HISTOGRAM_BINS_PER_UNIT // 100)
+
+
+def _band_sums(
+    keys: npt.NDArray[Any],
+    decided: npt.NDArray[np.bool_],
+    expected: npt.NDArray[Any],
+    realized: npt.NDArray[Any],
+) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """Per band (sorted): rounds, bets made and the sums of the EV, the results and their
+    squares, all exact (Python integers where int64 could overflow).
+
+    >>> _band_sums(np.array([1, 0, 1]), np.array([True, False, True]), np.array([3, 0, 4]),
+    ...            np.array([2, 0, -1]))
+    ((0, 1, 0, 0, 0, 0), (1, 2, 2, 7, 1, 5))
+    """
+    if not len(keys):
+        return ()
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.concatenate(([0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1))
+    rounds = np.diff(np.append(starts, len(keys)))
+    if realized.dtype != object and len(realized) and np.abs(realized).max() >= 2**31:
+        realized = realized.astype(object)
+    columns = [
+        np.add.reduceat(np.asarray(values)[order], starts).tolist()
+        for values in (decided.astype(np.int64), expected, realized, realized * realized)
+    ]
+    return tuple(
+        (int(key), int(count), *(int(column[index]) for column in columns))  # type: ignore[misc]
+        for index, (key, count) in enumerate(
+            zip(ordered[starts].tolist(), rounds.tolist(), strict=True)
+        )
+    )
+
+
 @lru_cache(maxsize=4)
 def prepare(rules: Rules, bets: tuple[Bet, ...]) -> _Prepared:
     # Keyed by rules and bets only: a longer run of the same study reuses the compiled analyzer.
@@ -238,6 +283,7 @@ def run_block(
         bins, counts = _histogram(bins_of_rounds)
         depth_ev = by_deck.sums(fixed)
         depth_rounds = by_deck.rounds
+        keys = _band_keys(simulation.strategies[column], block.known, decks, bins_of_rounds)
         bets.append(
             BetTally(
                 prepared.pays.integer_pays[column][1],
@@ -249,6 +295,7 @@ def run_block(
                 tuple(zip(bins.tolist(), counts.tolist(), strict=True)),
                 tuple(depth_ev.tolist()),
                 tuple(depth_rounds.tolist()),
+                _band_sums(keys, decided, expected, realized),
             )
         )
     fixed = np.column_stack(fixed_columns)

@@ -317,6 +317,12 @@ def _check_bet(
     _require(all(count >= 0 for count in bet.depth_rounds), f"{name}: negative rounds by deck")
     _require(sum(bet.depth_rounds) == tally.rounds, f"{name}: rounds by deck")
     _require(
+        sum(band[1] for band in bet.bands) == tally.rounds
+        and all(0 <= band[2] <= band[1] for band in bet.bands)
+        and sum(band[2] for band in bet.bands) == bet.bets_made,
+        f"{name}: rounds or bets by count",
+    )
+    _require(
         all(
             abs(ev) <= largest_ev * rounds
             for ev, rounds in zip(bet.depth_ev, bet.depth_rounds, strict=True)

@@ -34,6 +34,8 @@ from exactodds.simulation.tally import (
 __all__ = [
     "BetResult",
     "SimulationResult",
+    "band_rows",
+    "counted_by",
     "merge_results",
     "risk_figures",
 ]
@@ -57,6 +59,8 @@ class BetResult:
     ev_by_deck: tuple[float | None, ...]
     #: The exact EV won per unit staked: the mean edge weighted by the stakes.
     average_edge_by_stake: float = math.nan
+    #: Per band of the count (or of the exact EV for other plays): :func:`band_rows`.
+    by_true_count: tuple[Mapping[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``bets`` entries of ``simulate --format json``)."""
@@ -76,7 +80,66 @@ class BetResult:
             },
             "ev_deciles": list(self.ev_deciles),
             "ev_by_deck": list(self.ev_by_deck),
+            "by_true_count": [dict(row) for row in self.by_true_count],
         }
+
+
+def band_rows(
+    bands: tuple[tuple[int, int, int, int, int, int], ...],
+    counted: str | None,
+    rounds: int,
+    pay_denominator: int,
+) -> tuple[dict[str, Any], ...]:
+    """A bet's :attr:`~exactodds.simulation.tally.BetTally.bands` as rows: the band (the
+    ``true_count`` or ``running_count`` named by *counted*, floored; else ``ev_from`` and
+    ``ev_to``, the exact EV's 1% band), ``rounds``, ``share_of_rounds``, ``bets_made``,
+    ``frequency``, ``ev_per_round`` (exact EVs of the bets made, stakes included),
+    ``sd_per_round`` (of the realized results), ``units_expected`` and ``units_won``.
+    Sums are exact; the ratios are floats.
+
+    >>> row, = band_rows(((2, 4, 2, 2**39, 2, 2),), "true_count", 8, 1)
+    >>> row["true_count"], row["share_of_rounds"], row["ev_per_round"], row["sd_per_round"]
+    (2, 0.5, 0.125, 0.5)
+    >>> band_rows(((2, 0, 0, 0, 0, 0),), None, 8, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: a band of 0 rounds is not tallied; rounds must be at least 1.
+    """
+    rows = []
+    unit = Fraction(1, pay_denominator)
+    for band, count, made, expected, realized, squares in bands:
+        if count < 1:
+            raise ValueError(f"a band of {count} rounds is not tallied; rounds must be at least 1.")
+        mean = Fraction(realized, count) * unit
+        variance = Fraction(squares, count) * unit * unit - mean * mean
+        where: dict[str, Any] = (
+            {counted: band}
+            if counted is not None
+            else {"ev_from": band / 100, "ev_to": (band + 1) / 100}
+        )
+        rows.append(
+            where
+            | {
+                "rounds": count,
+                "share_of_rounds": count / rounds if rounds else None,
+                "bets_made": made,
+                "frequency": made / count,
+                "ev_per_round": float(Fraction(expected, count * EV_SCALE)),
+                "sd_per_round": math.sqrt(max(variance, Fraction(0))),
+                "units_expected": float(Fraction(expected, EV_SCALE)),
+                "units_won": float(realized * unit),
+            }
+        )
+    return tuple(rows)
+
+
+def counted_by(strategy: Any) -> str | None:
+    """What a strategy's bands count: ``true_count``, ``running_count``, or None (the EV)."""
+    from exactodds.simulation.strategies import Count
+
+    if not isinstance(strategy, Count):
+        return None
+    return "running_count" if strategy.running else "true_count"
 
 
 def _deciles(histogram: tuple[tuple[int, int], ...], rounds: int) -> tuple[float, ...]:
@@ -195,6 +258,9 @@ class SimulationResult:
                         float(Fraction(sums.expected.total, wagered) * ev_unit)
                         if wagered
                         else math.nan
+                    ),
+                    by_true_count=band_rows(
+                        sums.bands, counted_by(strategy), rounds, sums.pay_denominator
                     ),
                 )
             )

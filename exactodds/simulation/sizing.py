@@ -328,6 +328,7 @@ def sizing_from_options(
     trip_rounds: int | None = None,
     rounds_per_hour: int | None = None,
     exact_moments: bool = False,
+    unit: str | None = None,
 ) -> dict[str, Any]:
     """The sizing keywords of :meth:`Simulation.of` from option values, checked before dealing.
 
@@ -360,7 +361,12 @@ def sizing_from_options(
             f"`risk` {risk} is not valid; use a risk of ruin strictly between 0 and 1, such as "
             "5% or 0.05."
         )
-    questions = RiskQuestions(target, rounds_per_hour, trip_rounds)
+    money = (
+        read_number(unit, "`unit`", "use a positive amount of money for one unit, such as 25")
+        if unit is not None
+        else None
+    )
+    questions = RiskQuestions(target, rounds_per_hour, trip_rounds, money)
     return {
         "stake": parse_stake(stake, limits),
         "limits": limits,

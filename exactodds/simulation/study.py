@@ -56,8 +56,15 @@ class RiskQuestions:
     rounds_per_hour: int | None = None
     #: The trip length asked for (the simulated trips are whole shoes: ``trip_shoes``).
     trip_rounds: int | None = None
+    #: One unit in money, for display beside the units (``--unit 25``).
+    unit: Fraction | None = None
 
     def __post_init__(self) -> None:
+        if self.unit is not None and self.unit <= 0:
+            raise SimulationError(
+                f"`unit` {fraction_string(self.unit)} is not valid; use a positive amount of "
+                "money for one unit, such as 25."
+            )
         if self.risk is not None and not 0 < self.risk < 1:
             raise SimulationError(
                 f"`risk` {fraction_string(self.risk)} is not valid; use a risk of ruin strictly "
@@ -224,6 +231,7 @@ class Simulation:
             "trip_rounds": questions.trip_rounds,
             "rounds_per_hour": questions.rounds_per_hour,
             "risk": fraction_string(questions.risk) if questions.risk is not None else None,
+            "unit": fraction_string(questions.unit) if questions.unit is not None else None,
             "exact_moments": self.exact_moments,
         }
 

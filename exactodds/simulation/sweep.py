@@ -95,5 +95,9 @@ def sweep_row(combination: tuple[tuple[str, str], ...], result: Any) -> dict[str
         "units_per_shoe": combined.get("units_per_shoe", {}).get("exact_ev"),
         "ev_per_round": combined.get("ev_per_round"),
         "di": combined.get("di"),
+        "score": combined.get("score"),
+        "n0_rounds": combined.get("n0_rounds"),
+        # The trip's risk estimate (with --bankroll), else None.
+        "risk_of_ruin": ((combined.get("risk_of_ruin") or {}).get("estimate") or {}).get("trip"),
         "result": data,
     }

@@ -31,7 +31,7 @@ from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally
 from exactodds.simulation.sums import Sums, merge_counts
 
-__all__ = ["BetTally", "Estimate", "Tally", "finite", "merge_ranges"]
+__all__ = ["BetTally", "Estimate", "Tally", "finite", "merge_bands", "merge_ranges"]
 
 #: Exact EVs are summed in units of 2**-40.
 EV_SCALE = 2**40
@@ -55,7 +55,11 @@ class BetTally:
     ``ev_made`` in units of ``2**-40``; ``histogram`` counts every round's EV
     by 0.01% bin (the bin's lower end times 10000); ``depth_ev`` and
     ``depth_rounds`` sum every round's EV and count rounds by the deck being
-    dealt (cards out of the shoe // 52).
+    dealt (cards out of the shoe // 52).  ``bands`` holds, per band of the round's count (the
+    true count floored, or the running count, for a count strategy) or of its exact EV (1%
+    bands, the floor of 100 EV, otherwise), sorted by band: ``(band, rounds, bets_made,
+    expected, realized, realized_squares)`` (the last three summed over the rounds, the
+    squares per round).
     """
 
     pay_denominator: int
@@ -67,6 +71,7 @@ class BetTally:
     histogram: tuple[tuple[int, int], ...] = ()
     depth_ev: tuple[int, ...] = ()
     depth_rounds: tuple[int, ...] = ()
+    bands: tuple[tuple[int, int, int, int, int, int], ...] = ()
 
     def merged(self, other: BetTally) -> BetTally:
         """The sums of both (the same bet over other shoes)."""
@@ -80,7 +85,33 @@ class BetTally:
             merge_counts(self.histogram, other.histogram),
             _merge_lists(self.depth_ev, other.depth_ev),
             _merge_lists(self.depth_rounds, other.depth_rounds),
+            merge_bands(self.bands, other.bands),
         )
+
+
+def merge_bands(
+    first: tuple[tuple[int, ...], ...], second: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """Two tallies' bands as one: the sums of a band present in both added, sorted by band.
+
+    >>> merge_bands(((0, 5, 1, 2, 3, 9),), ((-1, 1, 0, 0, 0, 0), (0, 1, 1, 1, 1, 1)))
+    ((-1, 1, 0, 0, 0, 0), (0, 6, 2, 3, 4, 10))
+    >>> merge_bands(((0, 1),), ())
+    Traceback (most recent call last):
+    ...
+    ValueError: a band needs 6 numbers (band, rounds, bets made, expected, realized, squares); one has 2.
+    """
+    joined: dict[int, list[int]] = {}
+    for band in (*first, *second):
+        if len(band) != 6:
+            raise ValueError(
+                "a band needs 6 numbers (band, rounds, bets made, expected, realized, "
+                f"squares); one has {len(band)}."
+            )
+        sums = joined.setdefault(band[0], [0] * 5)
+        for index, value in enumerate(band[1:]):
+            sums[index] += value
+    return tuple((key, *joined[key]) for key in sorted(joined))  # type: ignore[misc]
 
 
 def merge_ranges(
@@ -175,6 +206,7 @@ class Tally:
                     "histogram": [list(pair) for pair in bet.histogram],
                     "depth_ev": list(bet.depth_ev),
                     "depth_rounds": list(bet.depth_rounds),
+                    "bands": [list(band) for band in bet.bands],
                 }
                 for bet in self.bets
             ],
@@ -215,6 +247,7 @@ class Tally:
                     pairs(bet["histogram"]),
                     tuple(whole(value) for value in bet["depth_ev"]),
                     tuple(whole(value) for value in bet["depth_rounds"]),
+                    merge_bands(tuple(tuple(whole(v) for v in band) for band in bet["bands"]), ()),
                 )
                 for bet in data["bets"]
             ),
