@@ -66,7 +66,11 @@ Figures = tuple[Fraction, Fraction | None, Fraction, Fraction]
 
 def _brute_depth(subsets: list[Shoe], bets: Sequence[Bet], edge: Fraction) -> dict[str, Figures]:
     """Per bet: P(EV > edge), E[EV | EV > edge], E[max(EV - edge, 0)], E[EV] over equal subsets."""
-    evs = {bet.name: [_ev(shoe, bet) for shoe in subsets] for bet in bets}
+    return _figures({bet.name: [_ev(shoe, bet) for shoe in subsets] for bet in bets}, edge)
+
+
+def _figures(evs: dict[str, list[Fraction]], edge: Fraction) -> dict[str, Figures]:
+    """Per bet, from its EV on each equally likely subset: the four depth-table figures."""
     figures = {}
     for name, values in evs.items():
         above = [ev for ev in values if ev > edge]
@@ -387,16 +391,7 @@ def _walked_depth(
         priced = analyze(subset, rules, bets)
         for bet in bets:
             evs[bet.name].append(priced.bets[bet.name].expected_value)
-    figures = {}
-    for name, values in evs.items():
-        above = [ev for ev in values if ev > edge]
-        figures[name] = (
-            Fraction(len(above), len(values)),
-            sum(above, Fraction(0)) / len(above) if above else None,
-            sum((ev - edge for ev in above), Fraction(0)) / len(values),
-            sum(values, Fraction(0)) / len(values),
-        )
-    return figures
+    return _figures(evs, edge)
 
 
 @settings(max_examples=6, deadline=None)

@@ -29,27 +29,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_risk_published import EIGHTS_AND_NINES, JACOBSON
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.bets.custom import parse_custom_bets
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import parse_strategy
 from exactodds.studies.audit import audit
 
-JACOBSON = DealingProcedure(decks=8, cut=14, burn="standard", cut_first_rounds=1)
+#: Shoes per candidate: enough for the found count to be told apart from his within 3 SE.
 BUDGET = 1500
-EIGHTS_AND_NINES = """
-[[bet]]
-name = "totals_88_89_98_99"
-description = "The final totals are 8 or 9 on both sides."
-
-[[bet.outcome]]
-name = "win"
-when = { player_total = [8, 9], banker_total = [8, 9] }
-pays = 20
-"""
 
 
 def _check(bet: Any, rules: Rules, his_play: str | None, published: float, per: str) -> None:
