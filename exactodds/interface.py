@@ -326,7 +326,7 @@ def build_rules(
 def build_bets(
     rules: Rules,
     selection: str | None,
-    pays: Iterable[str],
+    pays: Iterable[str] | Mapping[str, Any],
     paytable: str | None = None,
     bet_files: Iterable[str] = (),
     *,
@@ -335,10 +335,14 @@ def build_bets(
     """The bets the bet options choose, with their pays.
 
     *custom* are bets already loaded (the web server's ``--bet-file`` bets);
-    *bet_files* are read here.
+    *bet_files* are read here.  *pays* are ``--pay`` texts (``"dragon7=30"``) or one object
+    of pays as a pay table holds them (``{"dragon7": 30, "lucky6": {"three_card_win": 23}}``,
+    the web's ``pay``), read by :func:`~exactodds.bets.paytables.read_pays`.
 
     >>> [bet.name for bet in build_bets(Rules(), "dragon7", ("dragon7=30",))]
     ['dragon7']
+    >>> build_bets(Rules(), "dragon7", {"dragon7": 30})[0].pay("win")
+    Fraction(30, 1)
     """
     chosen_custom: list[Bet] = list(custom)
     bet_files = tuple(bet_files)
@@ -351,15 +355,16 @@ def build_bets(
             loaded = load_custom_bets(path, names, rules.tableau)
             chosen_custom.extend(loaded)
     pay_changes: dict[str, Fraction | str | int] = {}
-    pays = tuple(pays)
+    pays = pays if isinstance(pays, Mapping) else tuple(pays)
     if paytable is not None or pays:
-        from exactodds.bets.paytables import load_paytable, parse_pay_option
+        from exactodds.bets.paytables import load_paytable, parse_pay_option, read_pays
 
         if paytable is not None:
             pay_changes |= load_paytable(paytable)
-        for text in pays:
-            name, value = parse_pay_option(text)
-            pay_changes[name] = value
+        if isinstance(pays, Mapping):
+            pay_changes |= read_pays(pays)
+        else:
+            pay_changes.update(parse_pay_option(text) for text in pays)
     if selection is None:
         selection = "main,custom" if chosen_custom else "main"
     return select_bets(selection, rules, pay_changes, chosen_custom)

@@ -195,6 +195,49 @@ def test_a_bad_value_gets_the_clis_sentence(
     assert not any(flag in response.json()["error"] for flag in FLAGS_AS_FIELDS)
 
 
+@pytest.mark.parametrize(
+    ("pay", "named"),
+    [
+        ({"dragon7": "thirty"}, "'pay' dragon7"),
+        ({"dragon7": -1}, "'pay' dragon7"),
+        ({"dragon7": True}, "'pay' dragon7"),
+        ({"dragon7": None}, "'pay' dragon7"),
+        ({"lucky6": {"three_card_win": [23]}}, "'pay' lucky6.three_card_win"),
+        ({"lucky6": {"two_card_win": "1/0"}}, "'pay' lucky6.two_card_win"),
+        ({"big": {"win": {"x": 1}}}, "'pay' big.win"),
+    ],
+)
+def test_a_bad_pay_names_the_json_field_and_the_bet(
+    client: TestClient, pay: dict[str, Any], named: str
+) -> None:
+    response = client.post("/api/odds", json={"bets": "dragon7,lucky6,big", "pay": pay})
+    assert response.status_code == 422, response.text
+    message = response.json()["error"]
+    assert named in message and "--pay" not in message and "`" not in message, message
+
+
+def test_a_pay_object_is_read_exactly_not_through_float(client: TestClient) -> None:
+    """21 significant digits: a float would round them away; the CLI reads the same text."""
+    body = b'{"bets": "big", "pay": {"big": 0.540000000000000000001}, "digits": 30}'
+    response = client.post("/api/odds", content=body, headers=JSON)
+    assert response.status_code == 200, response.text
+    expected = cli_json(
+        "odds",
+        "--format",
+        "json",
+        "--bets",
+        "big",
+        "--pay",
+        "big=0.540000000000000000001",
+        "--digits",
+        "30",
+    )
+    assert response.json() == expected
+    assert expected != cli_json(
+        "odds", "--format", "json", "--bets", "big", "--pay", "big=0.54", "--digits", "30"
+    )
+
+
 def test_bets_from_the_servers_bet_files_price_as_odds_bet_file_does() -> None:
     from exactodds.bets.catalogue import available_bets
     from exactodds.bets.custom import load_custom_bets
@@ -236,7 +279,7 @@ def test_bets_from_the_servers_bet_files_price_as_odds_bet_file_does() -> None:
         (b'{"rules": "/etc/passwd"}', "Rules '/etc/passwd' is not a shipped rules file"),
         (b'{"shoe": "/etc/passwd"}', "Shoe '/etc/passwd' is not a spec"),
         (b'{"shoe": "-"}', "Shoe '-' is not a spec"),
-        (b'{"pay": {"a": {"b": {"c": 1}}}}', "Option 'pay' is a JSON object"),
+        (b'{"pay": {"a": {"b": {"c": 1}}}}', "Pay {\"c\": 1} for 'pay' a.b is not a number"),
         (b"[" * (MAX_NESTING + 1) + b"]" * (MAX_NESTING + 1), "The request body nests more than 8"),
         (b'{"a": "' + b"[" * 50 + b'"}', "Unknown option 'a'"),
     ],

@@ -414,6 +414,29 @@ def test_a_version_1_tracker_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert added["events"][-1]["position"] == 2
 
 
+def test_pays_are_stored_as_objects_and_rows_stored_as_texts_still_read(tmp_path: Path) -> None:
+    """A table's ``pay`` is kept as the object sent; a row written before (texts) reads alike."""
+    path = tmp_path / "pays.sqlite3"
+    pay = {"dragon7": 30, "lucky6": {"three_card_win": 23}}
+    settings = {"decks": 1, "bets": "main,dragon7,lucky6", "pay": pay}
+    with TestClient(create_app(path), base_url=BASE) as client:
+        made = client.post("/api/shoes", json={"name": "T", "settings": settings}).json()
+        assert made["shoe"]["settings"]["pay"] == pay
+        odds = made["odds"]
+    with sqlite3.connect(path) as connection:
+        (stored,) = connection.execute("SELECT settings FROM shoes WHERE id = 1").fetchone()
+        assert json.loads(stored)["pay"] == pay
+        old = {**json.loads(stored), "pay": ["dragon7=30", "lucky6.three_card_win=23"]}
+        connection.execute("UPDATE shoes SET settings = ? WHERE id = 1", (json.dumps(old),))
+    connection.close()
+    with TestClient(create_app(path), base_url=BASE) as client:
+        view = client.get("/api/shoes/1").json()
+        assert view["shoe"]["settings"]["pay"] == old["pay"]
+        assert view["odds"] == odds
+        changed = client.post("/api/shoes/1/settings", json={**settings, "pay": {"dragon7": 35}})
+        assert changed.json()["shoe"]["settings"]["pay"] == {"dragon7": 35}
+
+
 # --- Export and import ---------------------------------------------------------------------
 
 

@@ -29,13 +29,54 @@ from typing import Any
 from exactodds.bets.bet import Bet
 from exactodds.errors import PayError, quoted
 from exactodds.inputs import load_json, load_toml, read_file, shown
-from exactodds.numbers import fraction_string, parse_number
+from exactodds.numbers import check_digits, fraction_string, parse_number
 
-__all__ = ["apply_pays", "load_paytable", "parse_pay_option", "parse_paytable"]
+__all__ = [
+    "apply_pays",
+    "load_paytable",
+    "parse_pay_option",
+    "parse_paytable",
+    "pay_change",
+    "read_pays",
+]
 
 
-def parse_pay_option(text: str) -> tuple[str, Fraction]:
-    """Read one ``--pay NAME=PAY`` option.
+def pay_change(
+    bet: str, outcome: str | None, value: object, what: str | None = None
+) -> tuple[str, Fraction | int]:
+    """One pay read exactly: the key :func:`apply_pays` takes (``BET`` or ``BET.OUTCOME``) and it.
+
+    The one rule for a pay, whatever form it came in (``--pay`` text, a pay table file, a
+    JSON object): a whole number is kept as it is, a :class:`~fractions.Fraction`, an exact
+    :class:`~decimal.Decimal` or text such as ``"7/2"`` is read exactly, and a pay is at
+    least 0 (0 is a push); a float or a boolean is refused.  *what* names the pay in errors
+    (by default the ``pay`` parameter and the key).
+
+    >>> pay_change("lucky6", "three_card_win", 23), pay_change("big", None, Decimal("0.54"))
+    (('lucky6.three_card_win', 23), ('big', Fraction(27, 50)))
+    >>> pay_change("dragon7", None, -1)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Pay -1 for `pay` dragon7 is not valid; pays are to 1 and at least 0 (0 is a push).
+    """
+    key = bet if outcome is None else f"{bet}.{outcome}"
+    where = f"`pay` {_label(key)}" if what is None else what
+    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction, Decimal)):
+        raise PayError(
+            f"Pay {shown(value)} for {where} is not a number; use a number such as 30, "
+            '"27/50" or 0.54.'
+        )
+    exact = check_digits(value, where) if isinstance(value, int) else parse_number(value, where)
+    if exact < 0:
+        raise PayError(
+            f"Pay {fraction_string(exact)} for {where} is not valid; pays are to 1 and at least 0 "
+            "(0 is a push)."
+        )
+    return key, exact
+
+
+def parse_pay_option(text: str) -> tuple[str, Fraction | int]:
+    """Read one ``--pay NAME=PAY`` option (through :func:`pay_change`).
 
     >>> parse_pay_option("big=27/50")
     ('big', Fraction(27, 50))
@@ -53,30 +94,38 @@ def parse_pay_option(text: str) -> tuple[str, Fraction]:
             f"Pay {quoted(text)} has no value; use NAME=PAY such as dragon7=30 or "
             "lucky6.three_card_win=23."
         )
-    return name, parse_number(value, f"`pay` {_label(name)}")
+    return pay_change(name, None, value)
 
 
-def _flatten(data: Mapping[str, Any], source: str) -> dict[str, Fraction | int]:
+def read_pays(data: Mapping[str, Any], source: str | None = None) -> dict[str, Fraction | int]:
+    """Pays as an object (``{"dragon7": 30, "lucky6": {"three_card_win": 23}}``), read exactly.
+
+    The form a JSON or TOML pay table holds and the web's ``pay`` field takes: a bet's name
+    to its pay, or to an object of its outcomes' pays.  Each pay goes through
+    :func:`pay_change`; *source* names where the object came from in errors (by default
+    the ``pay`` parameter).
+
+    >>> read_pays({"dragon7": 30, "lucky6": {"three_card_win": "23"}})
+    {'dragon7': 30, 'lucky6.three_card_win': Fraction(23, 1)}
+    >>> read_pays({"big": True})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Pay true for `pay` big is not a number; use a number such as 30, "27/50" or 0.54.
+    """
+    if not isinstance(data, Mapping):
+        raise PayError(
+            f"Pays {shown(data)} are not an object; use one such as "
+            '{"dragon7": 30, "lucky6": {"three_card_win": 23}}.'
+        )
     flat: dict[str, Fraction | int] = {}
     for bet, value in data.items():
-        if isinstance(value, Mapping):
-            for outcome, pay in value.items():
-                flat[f"{bet}.{outcome}"] = _number(pay, f"{bet}.{outcome}", source)
-        else:
-            flat[bet] = _number(value, bet, source)
+        pays = value.items() if isinstance(value, Mapping) else [(None, value)]
+        for outcome, pay in pays:
+            key = bet if outcome is None else f"{bet}.{outcome}"
+            what = None if source is None else f"{_label(key)} in {source}"
+            name, exact = pay_change(bet, outcome, pay, what)
+            flat[name] = exact
     return flat
-
-
-def _number(value: Any, name: str, source: str) -> Fraction | int:
-    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction, Decimal)):
-        raise PayError(
-            f"Pay {shown(value)} for {_label(name)} in {source} is not a number; use a number "
-            'such as 30, "27/50" or 0.54.'
-        )
-    if isinstance(value, int):
-        return value
-    # Decimals arrive exact (as Decimal) from TOML and JSON, and text is read exactly here.
-    return parse_number(value, f"{_label(name)} in {source}")
 
 
 def _label(name: str) -> str:
@@ -104,7 +153,7 @@ def parse_paytable(text: str, source: str = "the pay table") -> dict[str, Fracti
             raise PayError(f'{source} must hold a JSON object such as {{"dragon7": 30}}.')
     else:
         data = load_toml(text, source, PayError, "use lines such as dragon7 = 30")
-    return _flatten(data, source)
+    return read_pays(data, source)
 
 
 def load_paytable(path: str | Path) -> dict[str, Fraction | int]:
@@ -134,12 +183,7 @@ def apply_pays(bets: Mapping[str, Bet], pays: Mapping[str, Fraction | str | int]
                 f"Unknown bet {bet_name!r} in pay {key!r}; known bets: {', '.join(result)}."
             )
         bet = result[bet_name]
-        value = parse_number(raw, f"pay {key}")
-        if value < 0:
-            raise PayError(
-                f"Pay {fraction_string(value)} for {key} is not valid; pays are to 1 and at "
-                "least 0 (0 is a push)."
-            )
+        value = Fraction(pay_change(bet_name, outcome or None, raw, f"`pays` {_label(key)}")[1])
         table = bet.pay_table
         if not outcome:
             # Which outcome a bare name means is decided by the bet as it came, so an earlier

@@ -212,17 +212,32 @@ def _integer(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
-def _pays(value: Any) -> tuple[str, ...]:
-    """``pay`` as an object (``{"dragon7": 30, "lucky6": {"three_card_win": 23}}``) or texts."""
-    if not isinstance(value, dict):
-        return _texts(value, "pay")
-    texts: list[str] = []
-    for name, pay in value.items():
-        if isinstance(pay, dict):
-            texts.extend(f"{name}.{outcome}={_text(each, 'pay')}" for outcome, each in pay.items())
-        else:
-            texts.append(f"{name}={_text(pay, 'pay')}")
-    return tuple(texts)
+def _pays(value: Any) -> Mapping[str, Any] | tuple[str, ...]:
+    """``pay`` as the library reads it: an object (``{"dragon7": 30}``) as it is, or texts.
+
+    The object goes to :func:`~exactodds.bets.paytables.read_pays` whole, so its numbers
+    arrive exact (whole numbers as :class:`int`, decimals as :class:`~decimal.Decimal`) and a
+    bad pay is named by the ``pay`` field and its bet and outcome.
+    """
+    return value if isinstance(value, dict) else _texts(value, "pay")
+
+
+def _stored_pays(value: Mapping[str, Any] | tuple[str, ...]) -> dict[str, Any] | list[str]:
+    """*value* (read by :func:`_pays` and checked) as JSON a store can keep: decimals as text.
+
+    >>> _stored_pays({"big": Decimal("0.54"), "lucky6": {"three_card_win": 23}})
+    {'big': '0.54', 'lucky6': {'three_card_win': 23}}
+    """
+    if not isinstance(value, Mapping):
+        return list(value)
+    return {
+        name: _stored_pays(pay) if isinstance(pay, Mapping) else _stored_pay(pay)
+        for name, pay in value.items()
+    }
+
+
+def _stored_pay(value: Any) -> Any:
+    return str(value) if isinstance(value, Decimal) else value
 
 
 def _shoe(data: Mapping[str, Any]) -> Shoe:
@@ -418,6 +433,6 @@ def table_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Table
         "tie_loses": _flag(data.get("tie_loses", False), "tie_loses"),
         "rules": None if data.get("rules") is None else _text(data["rules"], "rules"),
         "bets": ",".join(_texts(selection, "bets")),
-        "pay": list(_pays(data["pay"])) if "pay" in data else [],
+        "pay": _stored_pays(_pays(data["pay"])) if "pay" in data else [],
     }
     return TableSettings(decks, suits, rules, tuple(bets), canonical)

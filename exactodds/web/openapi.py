@@ -156,7 +156,12 @@ _SETTINGS = _object(
         "tie_loses": {"type": "boolean"},
         "rules": _NULLABLE_STRING,
         "bets": _STRING,
-        "pay": {"type": "array", "items": _STRING},
+        "pay": {
+            "oneOf": [
+                {"type": "object", "additionalProperties": True},
+                {"type": "array", "items": _STRING},
+            ]
+        },
     }
 )
 _CARDS = {"type": "array", "items": _STRING}

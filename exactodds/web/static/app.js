@@ -500,6 +500,17 @@ function settingsFromForm() {
   return settings;
 }
 
+// A table's pays as the form writes them (dragon7=30, lucky6.three_card_win=23): the settings
+// keep the object the API was sent ({"dragon7": 30, "lucky6": {"three_card_win": 23}}), or
+// the texts themselves (the form's own, and tables stored before pays were kept as objects).
+function payTexts(pay) {
+  if (Array.isArray(pay)) return pay;
+  return Object.entries(pay).flatMap(([bet, value]) =>
+    value !== null && typeof value === "object"
+      ? Object.entries(value).map(([outcome, each]) => `${bet}.${outcome}=${each}`)
+      : [`${bet}=${value}`]);
+}
+
 function formFromSettings(name, settings) {
   $("#setting-name").value = name;
   $("#setting-decks").value = settings.decks;
@@ -509,7 +520,7 @@ function formFromSettings(name, settings) {
   $("#setting-tie-loses").checked = settings.tie_loses;
   $("#setting-commission").value = settings.commission || "";
   $("#setting-rules").value = settings.rules || "";
-  $("#setting-pay").value = settings.pay.join(", ");
+  $("#setting-pay").value = payTexts(settings.pay).join(", ");
   const chosen = new Set(settings.bets.split(","));
   for (const box of document.querySelectorAll("#bet-choices input")) {
     box.checked = chosen.has(box.value) || chosen.has("all") ||
