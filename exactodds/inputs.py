@@ -524,10 +524,26 @@ def _seen(value: object) -> str:
     return type(value).__name__
 
 
-def _whole_words(minimum: int, maximum: int | None) -> str:
+def _whole_words(minimum: int | None, maximum: int | None) -> str:
+    if minimum is None:
+        return "a whole number" if maximum is None else f"a whole number of at most {maximum}"
     if maximum is None:
         return f"a whole number of at least {minimum}"
     return f"a whole number from {minimum} to {maximum}"
+
+
+def _digits(value: str, name: str, what: str, valid: str, error: _ErrorType) -> int | str:
+    """The number *value* writes in digits, or *value* stripped (refused by the caller)."""
+    cleaned = value.strip().removeprefix("+")
+    digits = cleaned.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        return value.strip()
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise error(
+            f"{what or 'A number'} with {len(digits.lstrip('0')):,} digits for `{name}` is too "
+            f"large; use {valid}."
+        )
+    return int(cleaned)
 
 
 def whole_number(
@@ -535,14 +551,20 @@ def whole_number(
     name: str,
     error: _ErrorType = ExactOddsError,
     *,
-    minimum: int = 0,
+    minimum: int | None = 0,
     maximum: int | None = None,
     what: str = "",
+    text: bool = False,
+    within: str = "",
 ) -> int:
     """*value* if it is a whole number (not a boolean) from *minimum* to *maximum*.
 
     Else one sentence that names the parameter *name* in backquotes (and says *what* the
-    number is, if given), as *error*.
+    number is, if given), as *error*.  ``None`` for a bound: no bound (a sum that may be
+    negative, read back from a checkpoint).  With *text*, a string of digits (a sign
+    allowed, at most :data:`~exactodds.numbers.MAX_DIGITS` of them) is read as its number.
+    A value inside a document (a bet or rules file) is no parameter: *within* places it
+    there and is said instead of *name*.
 
     >>> whole_number(3, "jobs", minimum=1)
     3
@@ -558,16 +580,29 @@ def whole_number(
     Traceback (most recent call last):
     ...
     exactodds.errors.ExactOddsError: Number of rounds 0 for `rounds` is not valid; use a whole number of at least 1.
+    >>> whole_number(-7, "total", minimum=None), whole_number("7", "total", minimum=None)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: `total` is '7'; use a whole number.
+    >>> whole_number(" -7 ", "total", minimum=None, text=True)
+    -7
+    >>> whole_number(10, "total", maximum=9, what="Total", within="player_draws in my.toml")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Total 10 for player_draws in my.toml is not valid; use a whole number from 0 to 9.
     """
+    valid = _whole_words(minimum, maximum)
+    if text and isinstance(value, str):
+        value = _digits(value, name, what, valid, error)
     if (
         isinstance(value, bool)
         or not isinstance(value, int)
-        or value < minimum
+        or (minimum is not None and value < minimum)
         or (maximum is not None and value > maximum)
     ):
-        valid = _whole_words(minimum, maximum)
-        if what:
-            raise error(f"{what} {_seen(value)} for `{name}` is not valid; use {valid}.")
+        if what or within:
+            place = within or f"`{name}`"
+            raise error(f"{what or 'Value'} {_seen(value)} for {place} is not valid; use {valid}.")
         raise error(f"`{name}` is {_seen(value)}; use {valid}.")
     return value
 
@@ -601,22 +636,6 @@ def number_of_decks(
     ...
     exactodds.errors.ExactOddsError: Number of decks 65 for `decks` is not valid; use a whole number from 1 to 64.
     """
-    if isinstance(value, str) and text:
-        cleaned = value.strip().removeprefix("+")
-        digits = cleaned.removeprefix("-")
-        if not (digits.isascii() and digits.isdigit()):
-            seen = quoted(value.strip(), 20)
-        elif len(digits.lstrip("0")) > MAX_DIGITS:
-            raise error(
-                f"Number of decks with {len(digits.lstrip('0')):,} digits for `{name}` is too "
-                f"large; use {_whole_words(1, MAX_DECKS)}."
-            )
-        else:
-            value = int(cleaned)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DECKS:
-        if not isinstance(value, str) or not text:
-            seen = _seen(value)
-        raise error(
-            f"Number of decks {seen} for `{name}` is not valid; use {_whole_words(1, MAX_DECKS)}."
-        )
-    return value
+    return whole_number(
+        value, name, error, minimum=1, maximum=MAX_DECKS, what="Number of decks", text=text
+    )

@@ -48,7 +48,7 @@ them, and :func:`resolve_rules_file` accepts their names):
 >>> parse_rules_file(text.replace("player_draws = [0, 1,", "player_draws = [0, 10,"), "my.toml")
 Traceback (most recent call last):
 ...
-exactodds.rulefiles.RulesFileError: player_draws in my.toml lists total 10; use totals 0-9.
+exactodds.rulefiles.RulesFileError: Total 10 for player_draws in my.toml is not valid; use a whole number from 0 to 9.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from exactodds.errors import RulesError, quoted
-from exactodds.inputs import load_toml, read_argument, read_file
+from exactodds.inputs import load_toml, read_argument, read_file, whole_number
 from exactodds.rules import Tableau
 
 __all__ = [
@@ -141,13 +141,9 @@ def _total_list(values: list[Any], key: str, source: str) -> tuple[bool, ...]:
     """A list of totals 0-9 (no repeats) as ten flags."""
     flags = [False] * 10
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesFileError(
-                f"{key} in {source} mixes {_kind(value)} ({_toml(value)}) with totals; "
-                "use a list of totals such as [0, 1, 2, 3, 4, 5], or ten booleans."
-            )
-        if not 0 <= value <= 9:
-            raise RulesFileError(f"{key} in {source} lists total {value}; use totals 0-9.")
+        whole_number(
+            value, key, RulesFileError, maximum=9, what="Total", within=f"{key} in {source}"
+        )
         if flags[value]:
             raise RulesFileError(
                 f"{key} in {source} lists total {value} twice; name each total once."

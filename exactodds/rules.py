@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.errors import RulesError, quoted
-from exactodds.inputs import boolean
+from exactodds.inputs import boolean, whole_number
 from exactodds.numbers import fraction_string, parse_commission, parse_pay, percent_string
 
 __all__ = ["FirstDraw", "Rules", "Tableau", "Variant", "next_draw", "round_problem"]
@@ -69,7 +69,7 @@ class Tableau:
     >>> Tableau.standard().__class__(natural_totals=frozenset({10}))
     Traceback (most recent call last):
     ...
-    exactodds.errors.RulesError: Natural total 10 is not valid; use totals 0-9.
+    exactodds.errors.RulesError: Natural total 10 for `natural_totals` is not valid; use a whole number from 0 to 9.
     """
 
     natural_totals: frozenset[int] = frozenset({8, 9})
@@ -89,8 +89,7 @@ class Tableau:
                 "such as {8, 9}."
             )
         for total in self.natural_totals:
-            if isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= 9:
-                raise RulesError(f"Natural total {_short(total)} is not valid; use totals 0-9.")
+            whole_number(total, "natural_totals", RulesError, maximum=9, what="Natural total")
         object.__setattr__(self, "natural_totals", frozenset(self.natural_totals))
         object.__setattr__(self, "player_draws", _bools(self.player_draws, "player_draws"))
         object.__setattr__(

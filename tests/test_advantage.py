@@ -171,7 +171,7 @@ def test_eight_decks_at_eighteen_cards_is_exact_and_counts_every_composition() -
 
 
 def test_depth_refuses_bad_depths_and_pair_bets() -> None:
-    with pytest.raises(DepthError, match="use 6 to 52"):
+    with pytest.raises(DepthError, match="use a whole number from 6 to 52"):
         depth_table(Shoe.standard(decks=1), cards=(53,))
     with pytest.raises(DepthError, match="pairs or suits"):
         partial_odds(partial_shoe(Shoe.standard(decks=1), 10), bets=select_bets("perfect_pair"))
@@ -274,8 +274,8 @@ def test_edge_sort_refuses_bad_groups_cards_and_bets() -> None:
 @pytest.mark.parametrize(
     ("arguments", "fragment"),
     [
-        (["depth", "--cards", "5"], "A depth of 5 cards is not valid"),
-        (["depth", "--decks", "1", "--cards", "60"], "use 6 to 52"),
+        (["depth", "--cards", "5"], "Depth 5 for --cards is not valid"),
+        (["depth", "--decks", "1", "--cards", "60"], "use a whole number from 6 to 52"),
         (["depth", "--bets", "nosuch"], "Unknown bet 'nosuch'"),
         (["depth", "--cards", "x"], "is not a number of cards"),
         (["edgesort", "--high", ""], "is empty"),

@@ -605,7 +605,11 @@ ERRORS: list[tuple[str, str, list[str]]] = [
     ("number boolean", one_outcome("player_natural = 1"), ["true or false"]),
     ("text boolean", one_outcome('player_pair = "yes"'), ["'yes'", "true or false"]),
     ("boolean total", one_outcome("banker_total = true"), ["Value true"]),
-    ("text range bound", one_outcome('margin = { min = "4" }'), ["whole numbers"]),
+    (
+        "text range bound",
+        one_outcome('margin = { min = "4" }'),
+        ["Bound '4'", "a whole number from"],
+    ),
     (
         "when not a table",
         '[[bet]]\nname = "x"\n[[bet.outcome]]\nwhen = "banker wins"\npays = 1\n',

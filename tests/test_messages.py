@@ -73,6 +73,10 @@ BAD_CALLS: dict[str, Callable[[], Any]] = {
     "audit threshold": lambda: Thresholds(max_bet=Fraction(0)),
     "audit rounds per hour": lambda: Thresholds(rounds_per_hour=0),
     "audit threshold text": lambda: parse_threshold("-1", "`thresholds.units_per_100_rounds`"),
+    "negative pay": lambda: build_bets(Rules(), "dragon7", {"dragon7": -1}),
+    "pay object": lambda: build_bets(Rules(), "lucky6", {"lucky6": {"three_card_win": None}}),
+    "limits not whole chips": lambda: TableLimits(minimum=5, chip=3),
+    "seed": lambda: Simulation.of(10, -1),
     "design range": lambda: parse_pay_range("win=40..10"),
     "design window": lambda: parse_edge_window("8%..x"),
     "design no ranges": lambda: design_paytables(
@@ -130,10 +134,10 @@ def test_the_command_line_still_names_its_flags() -> None:
 @pytest.mark.parametrize(
     ("arguments", "sentence"),
     [
-        (["--budget", "0"], "Error: --budget 0 is not valid;"),
+        (["--budget", "0"], "Error: Number of shoes 0 for --budget is not valid;"),
         (["--safe-units", "0"], "Error: --safe-units '0' is not valid;"),
         (["--max-bet", "-1"], "Error: --max-bet '-1' is not valid;"),
-        (["--rounds-per-hour", "0"], "Error: --rounds-per-hour 0 is not valid;"),
+        (["--rounds-per-hour", "0"], "Error: --rounds-per-hour is 0; use a whole number"),
         (["--depths", "x"], "Error: --depths 'x' is not a number of cards;"),
         (["--cuts", "y"], "Error: --cuts 'y' is not a number of cards;"),
         (["--design", "win=40..10"], "Error: Pay range 'win=40..10' for --design is empty;"),

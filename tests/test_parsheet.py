@@ -573,7 +573,7 @@ def test_eor_plot_writes_one_bar_chart_per_bet(tmp_path: Path) -> None:
         (["-o", "/nonexistent-directory/sheet.html"], r"directory '/nonexistent-directory'"),
         (["-o", "/"], r"Cannot write the par sheet to '/': it is a directory\.$"),
         (["--rounds", "1000,zero"], r"Number of rounds 'zero' is not valid"),
-        (["--confidence", "100"], r"Confidence level 100 is not valid"),
+        (["--confidence", "100"], r"Confidence level 100 for --confidence is not valid"),
         (
             ["--rounds", ",".join(["10"] * 13)],
             r"--rounds takes at most 12 values, separated by commas; 13 were given\.$",

@@ -520,7 +520,7 @@ def test_a_swept_play_chooses_its_bets_and_each_set_of_bets_is_built_once(
     ("arguments", "message"),
     [
         (("--sweep", "colour=red"), "Unknown sweep setting 'colour'"),
-        (("--sweep", "decks=6,x"), "--sweep decks value 'x' is not a whole number"),
+        (("--sweep", "decks=6,x"), "Value of decks 'x' for --sweep is not valid"),
         (("--sweep", "cut=14", "--trace", "t.jsonl"), "--sweep runs one study per combination"),
         (("--sweep", "stake=flat|ramp:1%=2,0=1"), "is not increasing"),
         (("--sweep", "cut=14,999"), "Cut card 999"),

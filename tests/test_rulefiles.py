@@ -289,7 +289,7 @@ ERRORS = [
     ),
     pytest.param(
         _standard_text(natural_totals="natural_totals = [8, 10]"),
-        "^natural_totals in rules.toml lists total 10; use totals 0-9.$",
+        "^Total 10 for natural_totals in rules.toml is not valid; use a whole number from 0 to 9.$",
         id="natural total out of range",
     ),
     pytest.param(
@@ -299,12 +299,12 @@ ERRORS = [
     ),
     pytest.param(
         _standard_text(natural_totals='natural_totals = [8, "9"]'),
-        r"^natural_totals in rules.toml mixes text \('9'\) with totals; use a list of totals",
+        r"^Total '9' for natural_totals in rules.toml is not valid; use a whole number from 0 to 9",
         id="natural total not a number",
     ),
     pytest.param(
         _standard_text(player_draws="player_draws = [0, 1, -1]"),
-        "^player_draws in rules.toml lists total -1; use totals 0-9.$",
+        "^Total -1 for player_draws in rules.toml is not valid; use a whole number from 0 to 9.$",
         id="player total out of range",
     ),
     pytest.param(

@@ -83,9 +83,9 @@ def test_adjacent_and_disjoint_ranges_merge_to_one_run() -> None:
 
 def test_run_block_refuses_no_shoes_naming_the_parameter() -> None:
     study = _study()
-    with pytest.raises(SimulationError, match=r"^shoes 0 is not valid"):
+    with pytest.raises(SimulationError, match=r"^`shoes` is 0; use a whole number"):
         run_block(study, 0, 0)
-    with pytest.raises(SimulationError, match=r"^first_shoe -1 is not valid"):
+    with pytest.raises(SimulationError, match=r"^`first_shoe` is -1; use a whole number"):
         run_block(study, -1, 2)
 
 
@@ -247,3 +247,19 @@ def test_n0_in_hours_beside_rounds() -> None:
     else:
         assert data["n0_hours"]["mean"] == pytest.approx(data["n0_rounds"]["mean"] / 80)
         assert data["n0_hours"]["stderr"] == pytest.approx(data["n0_rounds"]["stderr"] / 80)
+
+
+def test_a_checkpoint_tally_holding_a_boolean_or_text_is_refused() -> None:
+    """A checkpoint is hostile input: ``true`` is not the whole number 1, nor ``"5"`` 5."""
+    from exactodds.simulation.tally import Tally
+
+    data = Tally.empty([20]).as_dict()
+    assert Tally.from_dict(data) == Tally.empty([20])
+    for bad in (
+        {"rounds": True},
+        {"rounds_squares": "5"},
+        {"rounds_histogram": [[True, 1]]},
+        {"rounds_histogram": [[1, 2.0]]},
+    ):
+        with pytest.raises(ValueError, match="whole number"):
+            Tally.from_dict({**data, **bad})

@@ -21,7 +21,7 @@ it the same way.  The sums run through :mod:`exactodds.advantage.compositions`.
 >>> depth_table(Shoe.standard(decks=1), cards=(5,))
 Traceback (most recent call last):
 ...
-exactodds.advantage.depth.DepthError: A depth of 5 cards is not valid; use 6 to 52 cards left (a round needs 6).
+exactodds.advantage.depth.DepthError: Depth 5 for `cards` is not valid; use a whole number from 6 to 52.
 """
 
 from __future__ import annotations
@@ -187,15 +187,8 @@ def partial_shoe(shoe: Shoe, cards: int, known: Mapping[str, int] | None = None)
     """
     require_countable(shoe)
     known = _known_given(known)
-    if (
-        isinstance(cards, bool)
-        or not isinstance(cards, int)
-        or not 6 <= cards <= min(shoe.cards, MAX_DEPTH_CARDS)
-    ):
-        raise DepthError(
-            f"A depth of {cards} cards is not valid; use 6 to "
-            f"{min(shoe.cards, MAX_DEPTH_CARDS)} cards left (a round needs 6)."
-        )
+    most = min(shoe.cards, MAX_DEPTH_CARDS)
+    whole_number(cards, "cards", DepthError, minimum=6, maximum=most, what="Depth")
     fixed = [0] * 10
     pool = list(shoe.value_counts)
     seen: dict[str, str] = {}

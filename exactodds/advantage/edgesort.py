@@ -43,6 +43,7 @@ from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.known import enumerate_known
 from exactodds.engine.walk import falling_factorial, ordered_ways, require_countable
 from exactodds.errors import ExactOddsError, quoted
+from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -305,11 +306,7 @@ def _prepare(
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
     require_countable(shoe)
-    if isinstance(cards, bool) or not isinstance(cards, int) or cards not in (1, 2, 3, 4):
-        raise EdgeSortError(
-            f"cards {cards!r} is not valid; use a whole number of cards seen from 1 to 4 (P1, "
-            "B1, P2, B2 in dealing order)."
-        )
+    whole_number(cards, "cards", EdgeSortError, minimum=1, maximum=4, what="Number of cards seen")
     if not isinstance(by, str) or by not in ("value", "rank"):
         raise EdgeSortError(f"Grouping by {by!r} is not valid; use 'value' or 'rank'.")
     if not chosen:

@@ -537,11 +537,7 @@ class ExpectedValueTable:
 
     def ratio(self, shoe: int, name: str) -> tuple[int, int]:
         """Bet *name*'s EV on shoe *shoe* as an unreduced (numerator, denominator)."""
-        if isinstance(shoe, bool) or not isinstance(shoe, int) or not 0 <= shoe < len(self.cards):
-            raise ShoeError(
-                f"Shoe {shoe!r} is not in this table; use a row number from 0 to "
-                f"{len(self.cards) - 1}."
-            )
+        whole_number(shoe, "shoe", ShoeError, maximum=len(self.cards) - 1, what="Row number")
         if name not in self.analyzer._lean_outputs:
             raise BetError(
                 f"Bet {name!r} is not priced in this table; its bets are "

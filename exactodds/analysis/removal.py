@@ -469,8 +469,9 @@ def _clean_tags(tags: Mapping[str, int]) -> dict[str, int]:
     """Tags by rank symbol; ``"0"`` stands for all four ten-valued ranks."""
     cleaned: dict[str, int] = {}
     for key, tag in tags.items():
-        if isinstance(tag, bool) or not isinstance(tag, int):
-            raise RemovalError(f"Tag {tag!r} for rank {key!r} is not valid; use a whole number.")
+        whole_number(
+            tag, "tags", RemovalError, minimum=None, what="Tag", within=f"rank {key!r} in `tags`"
+        )
         symbols = ("T", "J", "Q", "K") if str(key).strip() == "0" else (_rank_symbol(str(key)),)
         for symbol in symbols:
             cleaned[symbol] = tag

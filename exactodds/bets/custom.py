@@ -66,7 +66,7 @@ from typing import Any
 from exactodds.bets.bet import Bet
 from exactodds.engine.walk import RoundSummary, Winner, enumerate_rounds
 from exactodds.errors import BetError, PayError, quoted
-from exactodds.inputs import load_toml, read_file, sentence, shown
+from exactodds.inputs import load_toml, read_file, sentence, shown, whole_number
 from exactodds.numbers import fraction_string, parse_number
 from exactodds.rules import Tableau
 from exactodds.shoe import Shoe
@@ -209,11 +209,15 @@ def _allowed(bet: str, outcome: str, key: str, value: Any) -> frozenset[object]:
             )
         start, stop = value.get("min", low), value.get("max", high)
         for bound in (start, stop):
-            if isinstance(bound, bool) or not isinstance(bound, int) or not low <= bound <= high:
-                raise CustomBetError(
-                    f"Bound {_shown(bound)} of the range for {where} is not valid; use whole "
-                    f"numbers from {low} to {high}."
-                )
+            whole_number(
+                bound,
+                key,
+                CustomBetError,
+                minimum=low,
+                maximum=high,
+                what="Bound",
+                within=f"the range of {where}",
+            )
         if start > stop:
             raise CustomBetError(
                 f"Range {{ min = {start}, max = {stop} }} for {where} is empty; min must not "
@@ -223,11 +227,7 @@ def _allowed(bet: str, outcome: str, key: str, value: Any) -> frozenset[object]:
     else:
         values = value if isinstance(value, list) else [value]
     for item in values:
-        if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
-            raise CustomBetError(
-                f"Value {_shown(item)} for {where} is not valid; use whole numbers from {low} "
-                f"to {high}."
-            )
+        whole_number(item, key, CustomBetError, minimum=low, maximum=high, within=where)
     return frozenset(values)
 
 

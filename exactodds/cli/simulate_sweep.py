@@ -18,6 +18,7 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.plots import write_plots
 from exactodds.errors import ExactOddsError
+from exactodds.inputs import whole_number
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import SimulationError
 
@@ -25,12 +26,7 @@ __all__ = ["run_sweep"]
 
 
 def _whole(name: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise SimulationError(
-            f"--sweep {name} value {value!r} is not a whole number; give values such as 6,8."
-        ) from None
+    return whole_number(value, "sweep", SimulationError, what=f"Value of {name}", text=True)
 
 
 def _overridden(

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
 from exactodds.engine.walk import summary_of
+from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.simulation import sizing
@@ -34,8 +35,8 @@ from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
     DealtBlock,
+    SimulationError,
     deal_block,
-    require_whole,
     summary_fields,
 )
 from exactodds.simulation.evaluate import exact_expected_values
@@ -235,10 +236,10 @@ def run_block(
     >>> run_block(Simulation.of(1, 1), 0, 0)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: shoes 0 is not valid; use a whole number of at least 1.
+    exactodds.simulation.dealing.SimulationError: `shoes` is 0; use a whole number of at least 1.
     """
-    require_whole(first_shoe, "first_shoe", 0)
-    require_whole(shoes, "shoes", 1)
+    whole_number(first_shoe, "first_shoe", SimulationError)
+    whole_number(shoes, "shoes", SimulationError, minimum=1)
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )

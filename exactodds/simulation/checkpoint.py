@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from exactodds.inputs import whole_number
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally
 from exactodds.simulation.stakes import Kelly
@@ -179,8 +180,8 @@ def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | No
         recorded_sum = data["checksum"]
         tally = Tally.from_dict(data["tally"])
         trace_bytes = data.get("trace_bytes")
-        if trace_bytes is not None and (not isinstance(trace_bytes, int) or trace_bytes < 0):
-            raise ValueError("bad trace offset")
+        if trace_bytes is not None:
+            whole_number(trace_bytes, "trace_bytes")
         if data["next_shoe"] != tally.shoes:
             raise ValueError("inconsistent")
         recorded = data["simulation"]

@@ -49,7 +49,7 @@ import numpy.typing as npt
 
 from exactodds.engine.kernel.program import native_module
 from exactodds.errors import ExactOddsError
-from exactodds.inputs import MAX_DECKS, number_of_decks
+from exactodds.inputs import MAX_DECKS, number_of_decks, whole_number
 from exactodds.rules import Tableau
 from exactodds.simulation.dealing_twin import deal_rows, shuffled_places
 
@@ -61,7 +61,6 @@ __all__ = [
     "SimulationError",
     "deal_block",
     "deal_shoes",
-    "require_whole",
     "shuffled_shoe",
     "summary_fields",
     "tableau_flags",
@@ -92,21 +91,6 @@ class SimulationError(ExactOddsError):
     """
 
 
-def require_whole(value: object, what: str, least: int) -> int:
-    """*value* if it is a whole number of at least *least*, else the one sentence.
-
-    >>> require_whole(True, "Seed", 0)
-    Traceback (most recent call last):
-    ...
-    exactodds.simulation.dealing.SimulationError: Seed True is not valid; use a whole number of at least 0.
-    """
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise SimulationError(
-            f"{what} {value!r} is not valid; use a whole number of at least {least}."
-        )
-    return value
-
-
 @dataclass(frozen=True)
 class DealingProcedure:
     """How each shoe is dealt: decks, burn rule, cut card, rounds after the cut card.
@@ -132,11 +116,17 @@ class DealingProcedure:
 
     def __post_init__(self) -> None:
         number_of_decks(self.decks, SimulationError, text=False)
-        require_whole(self.cut, "Cut card depth", 0)
-        require_whole(self.after_cut, "Rounds after the cut card", 0)
+        whole_number(self.cut, "cut", SimulationError, what="Cut card depth")
+        whole_number(self.after_cut, "after_cut", SimulationError, what="Rounds after the cut card")
         if self.cut_first_rounds is None:
             object.__setattr__(self, "cut_first_rounds", self.after_cut + 1)
-        require_whole(self.cut_first_rounds, "Rounds dealt when the cut card comes first", 1)
+        whole_number(
+            self.cut_first_rounds,
+            "cut_first_rounds",
+            SimulationError,
+            minimum=1,
+            what="Rounds dealt when the cut card comes first",
+        )
         burn = self.burn
         if isinstance(burn, str) and burn.strip().isdigit():
             burn = int(burn.strip())
@@ -148,7 +138,7 @@ class DealingProcedure:
                 )
             burn = burn.strip().lower()
         else:
-            require_whole(burn, "Burn count", 0)
+            whole_number(burn, "burn", SimulationError, what="Burn count")
         object.__setattr__(self, "burn", burn)
         deepest = self.cards - self.most_burned - ROUND_CARDS
         if deepest < 0:

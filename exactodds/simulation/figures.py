@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.inputs import whole_number
 from exactodds.simulation.sums import Sums, merge_counts
 
 __all__ = ["RiskTally", "Segment", "SeriesMoments", "block_risk_tally"]
@@ -136,9 +137,8 @@ class Segment:
 
 
 def _whole(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError("not a whole number")
-    return value
+    """A whole number read back from a checkpoint (hostile: a boolean is not one)."""
+    return whole_number(value, "checkpoint", minimum=None)
 
 
 @dataclass(frozen=True)

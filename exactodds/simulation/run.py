@@ -21,7 +21,7 @@ let each bet's strategy decide, settle, and sum.
 >>> Simulation.of(shoes=0, seed=1)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Number of shoes 0 is not valid; use a whole number of at least 1.
+exactodds.simulation.dealing.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations

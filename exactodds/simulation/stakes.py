@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.analysis.risk import joint_kelly_stakes, kelly_stake
+from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string, parse_number
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.sums import INT64_SAFE, filled
@@ -75,15 +76,12 @@ class TableLimits:
     chip: int = 1
 
     def __post_init__(self) -> None:
-        for what, value in (("`limits.minimum`", self.minimum), ("`limits.chip`", self.chip)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise SimulationError(
-                    f"{what} {value!r} is not valid; use a whole number of units of at least 1."
-                )
+        for name, value in (("limits.minimum", self.minimum), ("limits.chip", self.chip)):
+            whole_number(value, name, SimulationError, minimum=1, what="Number of units")
         if self.minimum % self.chip:
             raise SimulationError(
-                f"--table-min {self.minimum} is not a multiple of --chip {self.chip}: no stake "
-                "of whole chips makes it; give a minimum that is a multiple of the chip."
+                f"`limits.minimum` {self.minimum} is not a multiple of `limits.chip` {self.chip}: "
+                "no stake of whole chips makes it; give a minimum that is a multiple of the chip."
             )
         if self.maximum is not None and self.maximum < self.minimum:
             raise SimulationError(

@@ -37,7 +37,8 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.errors import ExactOddsError, quoted
-from exactodds.numbers import MAX_DIGITS, fraction_string, parse_number
+from exactodds.inputs import whole_number
+from exactodds.numbers import fraction_string, parse_number
 from exactodds.simulation.dealing import SimulationError
 
 __all__ = ["Always", "Count", "Perfect", "Strategy", "parse_plays", "parse_strategy"]
@@ -222,26 +223,19 @@ def parse_strategy(text: str, min_edge: Fraction = Fraction(0), where: str = "")
         if option == "running":
             running = True
         elif option.startswith("start="):
-            start = _whole(option.removeprefix("start="), f"the starting count in {where}")
+            start = whole_number(
+                option.removeprefix("start="),
+                "play",
+                SimulationError,
+                minimum=None,
+                what="Starting count",
+                text=True,
+            )
         else:
             raise SimulationError(
                 f"Unknown count option {option!r} in {where}; use running or start=N."
             )
     return Count(tags, trigger, running, start)
-
-
-def _whole(text: str, what: str) -> int:
-    """A whole number of at most MAX_DIGITS digits, or one sentence naming *what*."""
-    cleaned = text.strip()
-    digits = cleaned.removeprefix("-").removeprefix("+")
-    if not digits.isascii() or not digits.isdigit():
-        raise SimulationError(f"{quoted(cleaned)} for {what} is not a whole number.")
-    if len(digits) > MAX_DIGITS:
-        raise SimulationError(
-            f"A number of {len(digits):,} digits for {what} is too large; use at most "
-            f"{MAX_DIGITS} digits."
-        )
-    return int(cleaned)
 
 
 def _trigger(text: str, where: str) -> Fraction:
@@ -263,7 +257,10 @@ def _tags(text: str, where: str = "`play`") -> tuple[int, ...]:
             f"Count tags {quoted(text)} are not all whole numbers; use e.g. "
             "0,0,0,-1,-1,-1,-1,2,2,0."
         )
-    tags = [_whole(entry, f"a count tag in {where}") for entry in entries]
+    tags = [
+        whole_number(entry, "play", SimulationError, minimum=None, what="Count tag", text=True)
+        for entry in entries
+    ]
     return tuple(tags + [tags[9]] * 3 if len(tags) == 10 else tags)
 
 

@@ -9,7 +9,7 @@ checkpoint records to refuse resuming another study.
 >>> Simulation.of(shoes=0, seed=1)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Number of shoes 0 is not valid; use a whole number of at least 1.
+exactodds.simulation.dealing.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.bets.bet import Bet, main_bets
+from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure, SimulationError, require_whole
+from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.stakes import Flat, Kelly, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
@@ -71,9 +72,9 @@ class RiskQuestions:
                 "between 0 and 1, such as 5% or 0.05."
             )
         if self.rounds_per_hour is not None:
-            require_whole(self.rounds_per_hour, "`rounds_per_hour`", 1)
+            whole_number(self.rounds_per_hour, "rounds_per_hour", SimulationError, minimum=1)
         if self.trip_rounds is not None:
-            require_whole(self.trip_rounds, "`trip_rounds`", 1)
+            whole_number(self.trip_rounds, "trip_rounds", SimulationError, minimum=1)
 
 
 def _shown(value: int) -> str:
@@ -108,19 +109,21 @@ class Simulation:
     questions: RiskQuestions = RiskQuestions()
 
     def __post_init__(self) -> None:
-        require_whole(self.shoes, "Number of shoes", 1)
+        whole_number(self.shoes, "shoes", SimulationError, minimum=1, what="Number of shoes")
         if self.shoes > MOST_SHOES:
             raise SimulationError(
                 f"A run of {_shown(self.shoes)} shoes is more than one run can hold; use at "
                 f"most {MOST_SHOES:,} (10^15), the most a checkpoint and its exact sums keep."
             )
-        require_whole(self.seed, "Seed", 0)
+        whole_number(self.seed, "seed", SimulationError, what="Seed")
         if self.seed > MOST_SEED:
             raise SimulationError(
                 f"A seed of {len(str(self.seed)):,} digits is not valid; use a whole number "
                 "from 0 to 2^128 - 1 (128 bits)."
             )
-        require_whole(self.trip_shoes, "Shoes per trip", 1)
+        whole_number(
+            self.trip_shoes, "trip_shoes", SimulationError, minimum=1, what="Shoes per trip"
+        )
         if self.bankroll is not None and self.bankroll <= 0:
             raise SimulationError(
                 f"`bankroll` {fraction_string(self.bankroll)} is not valid; use a positive "

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from exactodds.inputs import whole_number
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally
 from exactodds.simulation.sums import Sums, merge_counts
@@ -223,13 +224,11 @@ class Tally:
             raise ValueError("a tally without the risk sums")
         risk = RiskTally.from_dict(data["risk"]) if data.get("risk") is not None else None
 
-        def pairs(items: Any) -> tuple[tuple[int, int], ...]:
-            return tuple((int(key), int(count)) for key, count in items)
+        def whole(value: Any) -> int:  # a checkpoint is hostile: a boolean is not a number
+            return whole_number(value, "checkpoint", minimum=None)
 
-        def whole(value: Any) -> int:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError("not a whole number")
-            return value
+        def pairs(items: Any) -> tuple[tuple[int, int], ...]:
+            return tuple((whole(key), whole(count)) for key, count in items)
 
         return cls(
             whole(data["shoes"]),

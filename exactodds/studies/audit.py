@@ -35,7 +35,7 @@ True
 >>> audit(select_bets("dragon7"), budget=0)
 Traceback (most recent call last):
 ...
-exactodds.studies.audit.AuditError: `budget` 0 is not valid; use a whole number of shoes of at least 1.
+exactodds.studies.audit.AuditError: Number of shoes 0 for `budget` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from exactodds.analysis.removal import EffectOfRemoval, effect_of_removal
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.errors import ExactOddsError, parameter, quoted
+from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string, parse_number, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -130,11 +131,7 @@ class Thresholds:
                     "use a positive "
                     + ("amount of money." if name != "units_per_100_rounds" else "number of units.")
                 )
-        if isinstance(self.rounds_per_hour, bool) or self.rounds_per_hour < 1:
-            raise AuditError(
-                f"`thresholds.rounds_per_hour` {self.rounds_per_hour!r} is not valid; use a whole "
-                "number of at least 1."
-            )
+        whole_number(self.rounds_per_hour, "thresholds.rounds_per_hour", AuditError, minimum=1)
 
     def hourly(self, units_per_100_rounds: float) -> float:
         """Money won per hour betting ``max_bet`` at each trigger (a float: an estimate)."""
@@ -575,11 +572,7 @@ def _verdict(name: str, count: FoundCount, thresholds: Thresholds) -> tuple[bool
 
 
 def require_budget(budget: int) -> int:
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise AuditError(
-            f"`budget` {budget!r} is not valid; use a whole number of shoes of at least 1."
-        )
-    return budget
+    return whole_number(budget, "budget", AuditError, minimum=1, what="Number of shoes")
 
 
 def default_cuts(procedure: DealingProcedure) -> tuple[int, ...]:

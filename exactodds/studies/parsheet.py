@@ -164,12 +164,9 @@ def z_score(confidence: int) -> Fraction:
     >>> z_score(100)
     Traceback (most recent call last):
     ...
-    exactodds.errors.ExactOddsError: Confidence level 100 is not valid; use a whole percentage from 1 to 99.
+    exactodds.errors.ExactOddsError: Confidence level 100 for `confidence` is not valid; use a whole number from 1 to 99.
     """
-    if isinstance(confidence, bool) or not isinstance(confidence, int) or not 0 < confidence < 100:
-        raise ExactOddsError(
-            f"Confidence level {confidence!r} is not valid; use a whole percentage from 1 to 99."
-        )
+    whole_number(confidence, "confidence", minimum=1, maximum=99, what="Confidence level")
     quantile = NormalDist().inv_cdf(0.5 + confidence / 200)
     return Fraction(round(quantile * 1000), 1000)
 
