@@ -18,7 +18,10 @@ from click.testing import CliRunner
 
 from exactodds import Rules, Shoe
 from exactodds.advantage.depth import parse_depths, parse_known_counts
+from exactodds.analysis.known import KNOWN_SUITS_MISSING, analyze_known
 from exactodds.analysis.removal import effect_of_removal
+from exactodds.analysis.single import SUITS_UNKNOWN
+from exactodds.analysis.symbolic import price
 from exactodds.bets.catalogue import select_bets
 from exactodds.bets.paytables import parse_pay_option
 from exactodds.cli import cli
@@ -77,6 +80,7 @@ BAD_CALLS: dict[str, Callable[[], Any]] = {
     "pay object": lambda: build_bets(Rules(), "lucky6", {"lucky6": {"three_card_win": None}}),
     "limits not whole chips": lambda: TableLimits(minimum=5, chip=3),
     "seed": lambda: Simulation.of(10, -1),
+    "suited bet on a shoe by rank": lambda: price(Shoe.standard(1).remove("K"), "perfect_pair"),
     "design range": lambda: parse_pay_range("win=40..10"),
     "design window": lambda: parse_edge_window("8%..x"),
     "design no ranges": lambda: design_paytables(
@@ -89,6 +93,14 @@ BAD_CALLS: dict[str, Callable[[], Any]] = {
         top=-1,
     ),
 }
+
+
+def test_the_reasons_a_suited_bet_is_not_priced_name_no_flag() -> None:
+    """They are data (``reason`` in odds and batch output), read by callers of every kind."""
+    for reason in (SUITS_UNKNOWN, KNOWN_SUITS_MISSING):
+        assert not FLAG.search(reason) and "`" not in reason, reason
+    analysis = analyze_known(Shoe.standard(1), Rules(), ["1=K"], select_bets("perfect_pair"))
+    assert analysis.unavailable == {"perfect_pair": KNOWN_SUITS_MISSING}
 
 
 @pytest.mark.parametrize("call", BAD_CALLS.values(), ids=list(BAD_CALLS))

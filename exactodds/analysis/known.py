@@ -28,7 +28,7 @@ __all__ = ["KNOWN_SUITS_MISSING", "KnownAnalysis", "analyze_known"]
 #: Why a suited bet cannot be priced when a known card was given without its suit.
 KNOWN_SUITS_MISSING = (
     "This bet needs suits, and a known card was given without its suit; give every known "
-    "card a suit, e.g. --known 1=KS."
+    "card with its suit, such as KS."
 )
 
 

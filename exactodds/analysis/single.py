@@ -505,6 +505,7 @@ def price_table(
 
 #: Why a suited bet cannot be priced on a shoe known by rank only.
 SUITS_UNKNOWN = (
-    "This bet needs suits, and the shoe is known by rank only (cards were given without "
-    "suits); give suits, e.g. --remove KS,7H, or a per-card --shoe such as KS=8."
+    "This bet needs suits, and the shoe is known by rank only (its cards were given without "
+    "suits); name every card of the shoe and every card removed with its suit, such as KS or "
+    "7H."
 )

@@ -192,7 +192,7 @@ def price(source: Source, bet: Bet | str, rules: Rules | None = None) -> BetAnal
     >>> price(Shoe.standard(decks=8).remove("K"), "perfect_pair")
     Traceback (most recent call last):
     ...
-    exactodds.errors.BetError: Bet 'perfect_pair' cannot be priced on this shoe: This bet needs suits, and the shoe is known by rank only (cards were given without suits); give suits, e.g. --remove KS,7H, or a per-card --shoe such as KS=8.
+    exactodds.errors.BetError: Bet 'perfect_pair' cannot be priced on this shoe: This bet needs suits, and the shoe is known by rank only (its cards were given without suits); name every card of the shoe and every card removed with its suit, such as KS or 7H.
     """
     if isinstance(source, BetAnalysis):
         if isinstance(bet, str) and bet != source.name:
