@@ -109,22 +109,9 @@ def parse_pay_range(text: str, what: str = "`ranges`") -> PayRange:
     exactodds.studies.audit.AuditError: Pay range 'win=40..10' for `ranges` is empty; give OUTCOME=LOW..HIGH with LOW at most HIGH, such as win=10..40.
     """
     outcome, separator, span = text.partition("=")
-    low_text, dots, high_text = span.partition("..")
-    if not separator or not dots or not outcome.strip():
-        raise AuditError(
-            f"Pay range {quoted(text)} for {what} is not OUTCOME=LOW..HIGH; give one such as "
-            "win=10..40."
-        )
-    try:
-        low = parse_number(low_text, f"the pay range {quoted(text)} for {what}")
-        high = parse_number(high_text, f"the pay range {quoted(text)} for {what}")
-    except ExactOddsError as error:
-        raise AuditError(str(error)) from None
-    if low > high:
-        raise AuditError(
-            f"Pay range {quoted(text)} for {what} is empty; give OUTCOME=LOW..HIGH with LOW at "
-            "most HIGH, such as win=10..40."
-        )
+    if not separator or not outcome.strip():
+        span = ""  # refused below as not OUTCOME=LOW..HIGH
+    low, high = _span(span, text, what, "Pay range", "OUTCOME=LOW..HIGH", "win=10..40")
     steps = {value.denominator for value in (low, high)}
     if not steps <= {1, 2}:
         raise AuditError(
@@ -145,21 +132,30 @@ def parse_edge_window(text: str, what: str = "`window`") -> tuple[Fraction, Frac
     ...
     exactodds.studies.audit.AuditError: House edge window '8%..5%' for `window` is empty; give LOW..HIGH with LOW at most HIGH, such as 5%..8%.
     """
-    low_text, dots, high_text = text.partition("..")
+    return _span(text, text, what, "House edge window", "LOW..HIGH", "5%..8%")
+
+
+def _span(
+    span: str, text: str, what: str, kind: str, form: str, example: str
+) -> tuple[Fraction, Fraction]:
+    """``LOW..HIGH`` in *span* (part of *text*, given for *what*), read exactly, LOW <= HIGH.
+
+    *kind* names the text in errors (``Pay range``), *form* and *example* say what is valid.
+    """
+    low_text, dots, high_text = span.partition("..")
     if not dots:
         raise AuditError(
-            f"House edge window {quoted(text)} for {what} is not LOW..HIGH; give one such as "
-            "5%..8%."
+            f"{kind} {quoted(text)} for {what} is not {form}; give one such as {example}."
         )
     try:
-        low = parse_number(low_text, f"the house edge window {quoted(text)} for {what}")
-        high = parse_number(high_text, f"the house edge window {quoted(text)} for {what}")
+        low = parse_number(low_text, f"the {kind.lower()} {quoted(text)} for {what}")
+        high = parse_number(high_text, f"the {kind.lower()} {quoted(text)} for {what}")
     except ExactOddsError as error:
         raise AuditError(str(error)) from None
     if low > high:
         raise AuditError(
-            f"House edge window {quoted(text)} for {what} is empty; give LOW..HIGH with LOW at "
-            "most HIGH, such as 5%..8%."
+            f"{kind} {quoted(text)} for {what} is empty; give {form} with LOW at most HIGH, "
+            f"such as {example}."
         )
     return low, high
 

@@ -395,6 +395,20 @@ class Store:
             _insert(connection, cursor.lastrowid, events)
             return self._load(connection, cursor.lastrowid)
 
+    def _begin(
+        self, connection: sqlite3.Connection, shoe_id: int, key: str | None, fingerprint: str
+    ) -> tuple[StoredShoe, bool]:
+        """The shoe a write changes, and whether *key* says this write was done already.
+
+        A write done before (the same *key* and *fingerprint*) is answered with the shoe as it
+        is; another write needs the shoe open (not finished).
+        """
+        shoe = self._load(connection, shoe_id)
+        if key is not None and _seen(connection, shoe_id, key, fingerprint):
+            return shoe, True
+        _require_open(shoe)
+        return shoe, False
+
     def append(
         self,
         shoe_id: int,
@@ -412,10 +426,9 @@ class Store:
         what redo could bring back.
         """
         with self._write() as connection:
-            shoe = self._load(connection, shoe_id)
-            if key is not None and _seen(connection, shoe_id, key, fingerprint):
+            shoe, done = self._begin(connection, shoe_id, key, fingerprint)
+            if done:
                 return shoe
-            _require_open(shoe)
             if len(shoe.events) + len(events) > MAX_EVENTS:
                 raise StoreLimitError(
                     f"Shoe {shoe_id} has {len(shoe.events)} events; a shoe records at most "
@@ -431,10 +444,9 @@ class Store:
     def undo(self, shoe_id: int, key: str | None = None, fingerprint: str = "") -> StoredShoe:
         """Forget the shoe's last event (if it has one), kept for redo; the shoe as stored after."""
         with self._write() as connection:
-            shoe = self._load(connection, shoe_id)
-            if key is not None and _seen(connection, shoe_id, key, fingerprint):
+            shoe, done = self._begin(connection, shoe_id, key, fingerprint)
+            if done:
                 return shoe
-            _require_open(shoe)
             last = connection.execute(
                 "SELECT id, kind, cards, position FROM events WHERE shoe_id = ? "
                 "ORDER BY id DESC LIMIT 1",
@@ -458,10 +470,9 @@ class Store:
     ) -> StoredShoe:
         """Record again the event undone last (checked by *check*, as :meth:`append` does)."""
         with self._write() as connection:
-            shoe = self._load(connection, shoe_id)
-            if key is not None and _seen(connection, shoe_id, key, fingerprint):
+            shoe, done = self._begin(connection, shoe_id, key, fingerprint)
+            if done:
                 return shoe
-            _require_open(shoe)
             row = connection.execute(
                 "SELECT id, kind, cards, position FROM undone WHERE shoe_id = ? "
                 "ORDER BY id DESC LIMIT 1",
