@@ -593,7 +593,10 @@ def whole_number(
     """
     valid = _whole_words(minimum, maximum)
     if text and isinstance(value, str):
-        value = _digits(value, name, what, valid, error)
+        bounded = maximum is not None
+        value = _digits(
+            value, name, what, valid if bounded else f"at most {MAX_DIGITS} digits", error
+        )
     if (
         isinstance(value, bool)
         or not isinstance(value, int)

@@ -167,11 +167,17 @@ def test_simulate_count_strategies_past_int64_bet_exactly(play: str, bets_made: 
 @pytest.mark.parametrize(
     ("play", "fragment"),
     [
-        ("count:" + "1" * 101 + ",1,1,1,1,1,1,1,1,1:1", "101 digits for a count tag"),
+        (
+            "count:" + "1" * 101 + ",1,1,1,1,1,1,1,1,1:1",
+            "Count tag with 101 digits for --play is too large",
+        ),
         ("count:1,1,1,1,1,1,1,1,1,1:" + "1" * 101, "101 digits"),
-        ("count:1,1,1,1,1,1,1,1,1,1:1:start=-" + "1" * 101, "101 digits for the starting count"),
+        (
+            "count:1,1,1,1,1,1,1,1,1,1:1:start=-" + "1" * 101,
+            "Starting count with 101 digits for --play is too large",
+        ),
         ("count:1,1,1,1,1,1,1,1,1,1:1e400", "exponent"),
-        ("count:1,1,1,1,1,1,1,1,1,1:1:start=1.5", "'1.5' for the starting count"),
+        ("count:1,1,1,1,1,1,1,1,1,1:1:start=1.5", "Starting count '1.5' for --play is not valid"),
     ],
 )
 def test_count_numbers_past_one_hundred_digits_are_one_sentence(play: str, fragment: str) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 from exactodds.bets.bet import Bet
 from exactodds.errors import PayError, quoted
 from exactodds.inputs import load_json, load_toml, read_file, shown
-from exactodds.numbers import check_digits, fraction_string, parse_number
+from exactodds.numbers import check_digits, fraction_string, not_exact, parse_number
 
 __all__ = [
     "apply_pays",
@@ -46,32 +46,30 @@ def pay_change(
 ) -> tuple[str, Fraction | int]:
     """One pay read exactly: the key :func:`apply_pays` takes (``BET`` or ``BET.OUTCOME``) and it.
 
-    The one rule for a pay, whatever form it came in (``--pay`` text, a pay table file, a
-    JSON object): a whole number is kept as it is, a :class:`~fractions.Fraction`, an exact
-    :class:`~decimal.Decimal` or text such as ``"7/2"`` is read exactly, and a pay is at
-    least 0 (0 is a push); a float or a boolean is refused.  *what* names the pay in errors
-    (by default the ``pay`` parameter and the key).
+    The one rule for reading a pay, whatever form it came in (``--pay`` text, a pay table
+    file, a JSON object): a whole number is kept as it is, a :class:`~fractions.Fraction`, an
+    exact :class:`~decimal.Decimal` or text such as ``"7/2"`` is read exactly; a float (binary,
+    inexact) or a boolean is refused.  *what* names the pay in errors (by default the ``pay`` parameter and
+    the key).  Whether the bet has that outcome, and may pay it, :func:`apply_pays` decides
+    (a negative pay on a main bet is told which rule sets it).
 
     >>> pay_change("lucky6", "three_card_win", 23), pay_change("big", None, Decimal("0.54"))
     (('lucky6.three_card_win', 23), ('big', Fraction(27, 50)))
-    >>> pay_change("dragon7", None, -1)
+    >>> pay_change("dragon7", None, 30.5)
     Traceback (most recent call last):
     ...
-    exactodds.errors.PayError: Pay -1 for `pay` dragon7 is not valid; pays are to 1 and at least 0 (0 is a push).
+    exactodds.errors.PayError: The float 30.5 for `pay` dragon7 is not exact; pass "30.5" (text) or Fraction(61, 2).
     """
     key = bet if outcome is None else f"{bet}.{outcome}"
     where = f"`pay` {_label(key)}" if what is None else what
-    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction, Decimal)):
+    if isinstance(value, bool) or not isinstance(value, (int, str, Fraction, Decimal, float)):
         raise PayError(
             f"Pay {shown(value)} for {where} is not a number; use a number such as 30, "
             '"27/50" or 0.54.'
         )
+    if isinstance(value, float):
+        raise PayError(not_exact(value, where))
     exact = check_digits(value, where) if isinstance(value, int) else parse_number(value, where)
-    if exact < 0:
-        raise PayError(
-            f"Pay {fraction_string(exact)} for {where} is not valid; pays are to 1 and at least 0 "
-            "(0 is a push)."
-        )
     return key, exact
 
 
@@ -183,7 +181,13 @@ def apply_pays(bets: Mapping[str, Bet], pays: Mapping[str, Fraction | str | int]
                 f"Unknown bet {bet_name!r} in pay {key!r}; known bets: {', '.join(result)}."
             )
         bet = result[bet_name]
-        value = Fraction(pay_change(bet_name, outcome or None, raw, f"`pays` {_label(key)}")[1])
+        where = f"`pays` {_label(key)}"
+        value = Fraction(pay_change(bet_name, outcome or None, raw, where)[1])
+        if value < 0:
+            raise PayError(
+                f"Pay {fraction_string(value)} for {where} is not valid; pays are to 1 and at "
+                "least 0 (0 is a push)."
+            )
         table = bet.pay_table
         if not outcome:
             # Which outcome a bare name means is decided by the bet as it came, so an earlier
