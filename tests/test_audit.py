@@ -240,7 +240,7 @@ def test_audit_of_a_bet_file(tmp_path: Path) -> None:
     [
         (("--design", "win=40..10"), "is empty"),
         (("--design", "win=100..120"), "No pay table in the ranges"),
-        (("--budget", "0"), "--budget 0 is not valid"),
+        (("--budget", "0"), "Number of shoes 0 for --budget is not valid"),
         (("--design", "push=1..2"), "has no outcome 'push'"),
     ],
 )
