@@ -13,7 +13,8 @@ data goes to stdout only. A command's module is imported only when that command 
   :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)
   and :mod:`exactodds.cli.serve`.
 - Shared: :mod:`exactodds.cli.options` (the option decorators), :mod:`exactodds.cli.plots`
-  (``--plot DIR``) and :mod:`exactodds.cli.files` (an output file, written whole or not at all).
+  (``--plot DIR``), :mod:`exactodds.cli.header` (a filed sheet's header options, for ``report``
+  and ``audit``) and :mod:`exactodds.cli.files` (an output file, written whole or not at all).
 """
 
 from __future__ import annotations

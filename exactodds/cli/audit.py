@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from typing import Any
 
@@ -11,8 +10,8 @@ import click
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
+from exactodds.cli.header import Header, RecordingCommand, header_options
 from exactodds.cli.options import built_options
-from exactodds.cli.report import RecordingCommand
 from exactodds.rules import Rules
 
 #: The formats written to a file only (binary), and those --design writes.
@@ -122,16 +121,16 @@ def _progress(quiet: bool) -> Any:
     metavar="FILE",
     help="Write to FILE instead of stdout (whole or not at all: exit 1 when it cannot be).",
 )
-@click.option(
-    "--title", metavar="TEXT", help="The title in the header (default: Countability audit)."
+@header_options(
+    "The title in the header (default: Countability audit).",
+    "The header's date (default: today, UTC).",
 )
-@click.option("--date", metavar="YYYY-MM-DD", help="The header's date (default: today, UTC).")
 @click.option(
     "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."
 )
 @click.option("--quiet", is_flag=True, help="No progress line.")
 def audit_command(
-    rules: Rules, bets: list[Bet], option_values: dict[str, Any], **options: Any
+    rules: Rules, bets: list[Bet], option_values: dict[str, Any], header: Header, **options: Any
 ) -> None:
     """Can this bet be beaten? Exact edge, effects of removal, the best count found, the
     perfect-play bound, the win by cut card and a verdict; or, with --design, every pay table
@@ -149,7 +148,7 @@ def audit_command(
     """
     note_pure_python(options["quiet"])
     _check_output(options)
-    options["identity"] = _identity(options, option_values)
+    options["identity"] = header.identity(option_values, "Countability audit")
     text = _run(rules, bets, options)
     if _progress(options["quiet"]) is not None:
         sys.stderr.write("\n")
@@ -183,23 +182,6 @@ def _check_output(options: dict[str, Any]) -> None:
         from exactodds.report.parsheet.pdf import require_fpdf
 
         require_fpdf()
-
-
-def _identity(options: dict[str, Any], values: dict[str, Any]) -> Any:
-    """The par sheet's identification header: title, pay table, version, command, date."""
-    from exactodds.cli.report import paytable_name, sheet_date
-    from exactodds.report.parsheet.render import package_version
-    from exactodds.studies.parsheet import SheetIdentity
-
-    context = click.get_current_context()
-    arguments = context.meta.get("exactodds.report.arguments", [])
-    return SheetIdentity(
-        title=options["title"] if options["title"] is not None else "Countability audit",
-        paytable=paytable_name(values["paytable"], tuple(values["pays"])),
-        version=package_version(),
-        command=shlex.join(["exactodds", "audit", *arguments]),
-        date=sheet_date(options["date"]),
-    )
 
 
 def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:

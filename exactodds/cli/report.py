@@ -6,10 +6,8 @@ only when the chosen output needs them.
 
 from __future__ import annotations
 
-import datetime
 import io
 import os
-import shlex
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,11 +18,11 @@ from exactodds.analysis.removal import DEFAULT_MAX_TAG
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
+from exactodds.cli.header import Header, RecordingCommand, header_options
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.interface import bets_from_values, build_shoe, rules_from_values
-from exactodds.report.parsheet.render import package_version
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.studies.parsheet import (
@@ -32,7 +30,6 @@ from exactodds.studies.parsheet import (
     DEFAULT_ROUNDS,
     NothingPricedError,
     ParSheet,
-    SheetIdentity,
     compare_alternatives,
     par_sheet,
 )
@@ -97,32 +94,6 @@ def _format_for(output_format: str | None, output: str | None) -> str:
     return implied
 
 
-def sheet_date(date: str | None) -> str:
-    """--date (YYYY-MM-DD), else SOURCE_DATE_EPOCH, else today (UTC)."""
-    if date is not None:
-        try:
-            return datetime.date.fromisoformat(date.strip()).isoformat()
-        except ValueError:
-            raise ExactOddsError(
-                f"Date {date[:40]!r} is not valid; use a date such as 2026-01-31."
-            ) from None
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch is not None:
-        if not epoch.strip().isdigit() or len(epoch.strip()) > 12:
-            raise ExactOddsError(
-                f"SOURCE_DATE_EPOCH {epoch[:40]!r} is not valid; use whole seconds since 1970."
-            )
-        moment = datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)
-        return moment.date().isoformat()
-    return datetime.datetime.now(datetime.UTC).date().isoformat()
-
-
-def paytable_name(paytable: str | None, pays: tuple[str, ...]) -> str:
-    """The header's pay-table line: the --paytable file's name (or standard pays) and --pay."""
-    name = Path(paytable).name if paytable is not None else "standard pays"
-    return name + (f", with {', '.join(pays)}" if pays else "")
-
-
 def default_title(shoe: Shoe, bets: list[Bet]) -> str:
     """The title without --title: the game, the bets and the shoe.
 
@@ -138,27 +109,6 @@ def default_title(shoe: Shoe, bets: list[Bet]) -> str:
     decks = shoe.decks
     size = f"{decks} deck{'s' if decks != 1 else ''}" if decks else f"{shoe.cards:,} cards"
     return f"Baccarat par sheet: {names}, {size}"
-
-
-def _identity(
-    title: str | None,
-    option_values: dict[str, Any],
-    date: str | None,
-    header: tuple[str | None, str | None, str | None],
-    default: str,
-) -> SheetIdentity:
-    """The header block: --title, the game, the pay table, the version, the command line..."""
-    game_name, game_version, author = header
-    return SheetIdentity(
-        title=title if title is not None else default,
-        paytable=paytable_name(option_values["paytable"], option_values["pays"]),
-        version=package_version(),
-        command=_command_line(),
-        date=sheet_date(date),
-        game_name=game_name or "",
-        game_version=game_version or "",
-        author=author or "",
-    )
 
 
 def _hourly(
@@ -220,20 +170,6 @@ def _alternatives(
                 bets = bets_from_values(rules, options, paytable=part)
             found.append((f"{kind}={part}", shoe, rules, bets))
     return found
-
-
-class RecordingCommand(click.Command):
-    """A command that keeps its own arguments as typed, for the sheet's header."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        ctx.meta["exactodds.report.arguments"] = list(args)
-        return super().parse_args(ctx, args)
-
-
-def _command_line() -> str:
-    context = click.get_current_context()
-    arguments = context.meta.get("exactodds.report.arguments", [])
-    return shlex.join(["exactodds", "report", *arguments])
 
 
 def _render(
@@ -354,20 +290,10 @@ def _render(
     help="Include the break-even pays (needs sympy, in the 'report' extra).",
 )
 @plot_option
-@click.option(
-    "--title",
-    metavar="TEXT",
-    help="The sheet's title (default: 'Baccarat par sheet: BETS, N decks').",
-)
-@click.option("--game-name", metavar="TEXT", help="The game's name in the header.")
-@click.option(
-    "--game-version", metavar="TEXT", help="The game's or pay table's version in the header."
-)
-@click.option("--author", metavar="TEXT", help="Who prepared the sheet, in the header.")
-@click.option(
-    "--date",
-    metavar="YYYY-MM-DD",
-    help="The date in the header (default: SOURCE_DATE_EPOCH if set, else today, UTC).",
+@header_options(
+    "The sheet's title (default: 'Baccarat par sheet: BETS, N decks').",
+    "The date in the header (default: SOURCE_DATE_EPOCH if set, else today, UTC).",
+    game=True,
 )
 @click.option(
     "--compare",
@@ -396,11 +322,7 @@ def report(
     figures: bool,
     breakeven: bool,
     plot_directory: str | None,
-    title: str | None,
-    game_name: str | None,
-    game_version: str | None,
-    author: str | None,
-    date: str | None,
+    header: Header,
     compare: tuple[str, ...],
     drop_ratio: str | None,
     rounds_per_hour: str | None,
@@ -463,13 +385,7 @@ def report(
     )
     hourly = _hourly(rounds_per_hour, average_bet)
     ratio = _positive(drop_ratio, "--drop-ratio")
-    identity = _identity(
-        title,
-        option_values,
-        date,
-        (game_name, game_version, author),
-        default_title(shoe, bets),
-    )
+    identity = header.identity(option_values, default_title(shoe, bets))
     comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
     try:
         sheet = par_sheet(
