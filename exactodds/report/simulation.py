@@ -392,6 +392,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         f"Stakes: {result.simulation.stake.describe()} ({result.simulation.limits.describe()}). "
         "EV per round from the exact EVs of the bets made, SD from the realized results; "
         "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
+        *optimal_lines(result.simulation.stake),
     ]
     combined = figures["combined"]
     unit = result.simulation.questions.unit
@@ -424,6 +425,41 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         ]
         lines += _ruin_lines(flat, digits, " (flat stakes)", unit)
     return lines
+
+
+def optimal_lines(stake: Any) -> list[str]:
+    """What an optimal ramp was derived from (:mod:`~exactodds.simulation.optimal`), or none.
+
+    >>> from fractions import Fraction
+    >>> from exactodds.simulation.stakes import Ramp
+    >>> basis = {"objective": "score", "bankroll": None, "spread": "1-8", "counted": "true_count",
+    ...          "pilot": {"shoes": 10, "rounds": 800}, "bands": [{}] * 3, "value": 2.5,
+    ...          "flat_value": 0.0}
+    >>> print(optimal_lines(Ramp(((Fraction(0), 1),), True, basis))[0])
+    Optimal ramp, spread 1-8: the stakes by true count that maximize SCORE on a flat 1-unit pilot of the same 10 shoes (800 rounds, 3 bands bet): SCORE 2.5 there, against 0 flat at the spread's minimum; type it in as ramp:tc:0=1 for the same figures.
+    >>> optimal_lines(Ramp(((Fraction(0), 1),), True))
+    []
+    """
+    basis = getattr(stake, "basis", None)
+    if basis is None:
+        return []
+    measure = {"true_count": "true count", "running_count": "running count"}.get(
+        basis["counted"], "1% band of exact EV"
+    )
+    objective = (
+        "SCORE"
+        if basis["objective"] == "score"
+        else f"the second-order log growth per round at a bankroll of {basis['bankroll']}"
+    )
+    short = "SCORE" if basis["objective"] == "score" else "growth"
+    pilot = basis["pilot"]
+    return [
+        f"Optimal ramp, spread {basis['spread']}: the stakes by {measure} that maximize "
+        f"{objective} on a flat 1-unit pilot of the same {pilot['shoes']:,} shoes "
+        f"({pilot['rounds']:,} rounds, {len(basis['bands'])} bands bet): {short} "
+        f"{basis['value']:.4g} there, against {basis['flat_value']:.4g} flat at the spread's "
+        f"minimum; type it in as {stake.text()} for the same figures."
+    ]
 
 
 def money_text(units: float | None, unit: Fraction | None) -> str:

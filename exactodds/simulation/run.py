@@ -42,7 +42,7 @@ from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, sa
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
-from exactodds.simulation.stakes import Kelly
+from exactodds.simulation.stakes import Kelly, Optimal
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
 
@@ -283,6 +283,24 @@ def _refuse_one_file_for_both(trace: Any, checkpoint_path: Path | None) -> None:
         )
 
 
+def _with_optimal_ramp(
+    simulation: Simulation, jobs: int, dask: Any, block_shoes: int | None, stop: Stop | None
+) -> Simulation:
+    """*simulation* with the ramp its flat pilot on the same shoes derives
+    (:mod:`~exactodds.simulation.optimal`); the pilot is not traced, saved or shown."""
+    from exactodds.simulation.optimal import derived_study, pilot_study
+
+    pilot = simulate(
+        pilot_study(simulation), jobs=jobs, dask=dask, block_shoes=block_shoes, stop=stop
+    )
+    if not pilot.complete:
+        raise SimulationError(
+            f"The flat pilot was stopped after {pilot.tally.shoes:,} of {simulation.shoes:,} "
+            "shoes, before the optimal ramp could be derived; nothing was run with it."
+        )
+    return derived_study(simulation, pilot.tally)
+
+
 def simulate(
     simulation: Simulation,
     *,
@@ -320,6 +338,8 @@ def simulate(
     ...
     exactodds.simulation.dealing.SimulationError: `resume` needs `checkpoint` FILE to resume from.
     """
+    if isinstance(simulation.stake, Optimal):
+        simulation = _with_optimal_ramp(simulation, jobs, dask, block_shoes, stop)
     block_shoes = _block_shoes(simulation, block_shoes)
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
