@@ -49,6 +49,7 @@ exactodds.simulation.dealing.SimulationError: The flat pilot made no bet in any 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -157,67 +158,89 @@ def score(bands: Sequence[BandSums], rounds: int, stakes: Sequence[int]) -> Frac
     return 10**6 * mean * mean / (square - mean * mean)
 
 
-def _solve(bands: Sequence[BandSums], levels: Sequence[int], penalty: Fraction) -> tuple[int, ...]:
-    """The nondecreasing stakes maximizing sum s E - penalty s**2 S (ties: smaller stakes).
+@dataclass(frozen=True)
+class _Scaled:
+    """The bands' sums times one common denominator: integers, so the search is fast and
+    exact (every objective compared is a ratio or a difference of these)."""
 
-    A dynamic programme over the bands in order: the best total with this band at each
-    level is the best total of the band before at that level or below, plus this band's
-    term; O(bands x levels), exact.
-    """
-    best: list[Fraction] = [Fraction(0)] * len(levels)
-    choices: list[list[int]] = []
-    for band in bands:
-        running, where, below = best[0], 0, []
-        totals = []
-        for index, level in enumerate(levels):
-            if best[index] > running:
-                running, where = best[index], index
-            below.append(where)
-            totals.append(running + level * band.expected - penalty * level * level * band.squares)
-        best = totals
-        choices.append(below)
-    index = max(range(len(levels)), key=lambda k: (best[k], -k))
-    stakes = []
-    for below in reversed(choices):
-        stakes.append(levels[index])
-        index = below[index]
-    return tuple(reversed(stakes))
+    means: tuple[int, ...]
+    squares: tuple[int, ...]
+
+    @classmethod
+    def of(cls, bands: Sequence[BandSums]) -> _Scaled:
+        parts = [Fraction(part) for band in bands for part in (band.expected, band.squares)]
+        scale = math.lcm(*(part.denominator for part in parts))
+        return cls(
+            tuple(int(band.expected * scale) for band in bands),
+            tuple(int(band.squares * scale) for band in bands),
+        )
+
+    def moments(self, stakes: Sequence[int]) -> tuple[int, int]:
+        """sum s E and sum s**2 S, scaled."""
+        mean = sum(s * m for s, m in zip(stakes, self.means, strict=True))
+        return mean, sum(s * s * q for s, q in zip(stakes, self.squares, strict=True))
+
+    def solve(self, levels: Sequence[int], penalty: Fraction) -> tuple[int, ...]:
+        """The nondecreasing stakes maximizing sum s E - penalty s**2 S (ties: smaller).
+
+        A dynamic programme over the bands in order: the best total with this band at each
+        level is the best total of the band before at that level or below, plus this band's
+        term; O(bands x levels), in integers (the terms times the penalty's denominator).
+        """
+        best = [0] * len(levels)
+        choices: list[list[int]] = []
+        for mean, square in zip(self.means, self.squares, strict=True):
+            mean, square = mean * penalty.denominator, square * penalty.numerator
+            running, where, below, totals = best[0], 0, [], []
+            for index, level in enumerate(levels):
+                if best[index] > running:
+                    running, where = best[index], index
+                below.append(where)
+                totals.append(running + level * mean - level * level * square)
+            best = totals
+            choices.append(below)
+        index = max(range(len(levels)), key=lambda k: (best[k], -k))
+        stakes = []
+        for below in reversed(choices):
+            stakes.append(levels[index])
+            index = below[index]
+        return tuple(reversed(stakes))
 
 
-def _score_stakes(bands: Sequence[BandSums], levels: Sequence[int]) -> tuple[int, ...]:
+def _score_stakes(scaled: _Scaled, levels: Sequence[int]) -> tuple[int, ...]:
     """The nondecreasing stakes of the best SCORE: the best of every growth maximum."""
-    top = _solve(bands, levels, Fraction(0))
-    top_mean, _ = _moments(bands, top)
-    lowest = tuple(levels[0] for _ in bands)
+    top = scaled.solve(levels, Fraction(0))
+    top_mean, _ = scaled.moments(top)
+    lowest = tuple(levels[0] for _ in scaled.means)
     if top_mean <= 0:
         return lowest
-    _, most = _moments(bands, tuple(levels[-1] for _ in bands))
-    _, least = _moments(bands, lowest)
+    _, most = scaled.moments(tuple(levels[-1] for _ in scaled.means))
+    _, least = scaled.moments(lowest)
     if least == 0:  # no result ever but 0: no SCORE to compare
         return top
-    bound = levels[-1] * sum((max(band.expected, Fraction(0)) for band in bands), Fraction(0))
+    bound = levels[-1] * sum(max(mean, 0) for mean in scaled.means)
     # The best SCORE's lam = A / (2 Q) lies within these (halved and doubled, so inside).
-    low, high = top_mean / (4 * most), bound / least
-    found = {top, _solve(bands, levels, low), _solve(bands, levels, high)}
-    pending = [(_solve(bands, levels, low), _solve(bands, levels, high))]
+    low, high = Fraction(top_mean, 4 * most), Fraction(bound, least)
+    ends = (scaled.solve(levels, low), scaled.solve(levels, high))
+    found, pending = {top, *ends}, [ends]
     while pending:
         left, right = pending.pop()
         (left_mean, left_square), (right_mean, right_square) = (
-            _moments(bands, left),
-            _moments(bands, right),
+            scaled.moments(left),
+            scaled.moments(right),
         )
         if left_square == right_square:
             continue
-        meet = (left_mean - right_mean) / (left_square - right_square)
-        middle = _solve(bands, levels, meet)
-        mean, square = _moments(bands, middle)
+        meet = Fraction(left_mean - right_mean, left_square - right_square)
+        middle = scaled.solve(levels, meet)
+        mean, square = scaled.moments(middle)
         if mean - meet * square > left_mean - meet * left_square:
             found.add(middle)
             pending += [(left, middle), (middle, right)]
 
-    def rank(stakes: tuple[int, ...]) -> tuple[Fraction, Fraction, tuple[int, ...]]:
-        mean, square = _moments(bands, stakes)
-        ratio = mean * mean / square if mean > 0 and square > 0 else Fraction(0)
+    def rank(stakes: tuple[int, ...]) -> tuple[Fraction, int, tuple[int, ...]]:
+        mean, square = scaled.moments(stakes)
+        ratio = Fraction(mean * mean, square) if mean > 0 and square > 0 else Fraction(0)
         return ratio, -square, tuple(-s for s in stakes)
 
     return max(found, key=rank)
@@ -232,9 +255,10 @@ def optimal_stakes(
         raise SimulationError(
             "The flat pilot made no bet in any band; a ramp needs bets to derive its stakes from."
         )
+    scaled = _Scaled.of(bands)
     if bankroll is not None:
-        return _solve(bands, levels, 1 / (2 * bankroll))
-    return _score_stakes(bands, levels)
+        return scaled.solve(levels, 1 / (2 * bankroll))
+    return _score_stakes(scaled, levels)
 
 
 def ramp_of(

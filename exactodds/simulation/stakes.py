@@ -204,7 +204,7 @@ class Ramp:
 
 #: The most stake levels (chip multiples within the spread and table limits) an optimal
 #: ramp chooses among: a bound on the optimizer's work before any dealing.
-MOST_LEVELS = 10_000
+MOST_LEVELS = 200
 
 
 @dataclass(frozen=True)
