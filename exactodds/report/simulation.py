@@ -32,6 +32,7 @@ __all__ = [
     "figure_text",
     "fitted_table",
     "money_text",
+    "optimal_lines",
     "render_csv",
     "render_json",
     "render_table",
