@@ -14,10 +14,10 @@ import json
 from fractions import Fraction
 
 import pytest
+from cli_runner import run, run_ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli_runner import run, run_ok
 from exactodds.bets.catalogue import select_bets
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.optimal import (
@@ -113,7 +113,7 @@ def _neighbours(stakes: tuple[int, ...], levels: tuple[int, ...]) -> list[tuple[
         at = levels.index(units)
         for step in (-1, 1):
             if 0 <= at + step < len(levels):
-                moved = stakes[:band] + (levels[at + step],) + stakes[band + 1 :]
+                moved = (*stakes[:band], levels[at + step], *stakes[band + 1 :])
                 if list(moved) == sorted(moved):
                     found.append(moved)
     return found
@@ -252,7 +252,10 @@ def test_library_errors_name_the_parameters() -> None:
         (("--stake", "optimal", "--spread", "8-1"), "--spread 8-1 is not valid: its minimum"),
         (("--stake", "optimal", "--spread", "0-8"), "--spread 0-8 is not valid"),
         (("--stake", "optimal", "--spread", "-2-8"), "--spread '-2-8' is not MIN-MAX"),
-        (("--stake", "optimal", "--spread", "1-8", "--table-min", "10", "--chip", "10"), "no stake"),
+        (
+            ("--stake", "optimal", "--spread", "1-8", "--table-min", "10", "--chip", "10"),
+            "no stake",
+        ),
         (
             ("--stake", "optimal", "--spread", "1-8", "--play", "tie=count:1,1,1,1,1,1,1,1,1,1:0"),
             "mix true counts, running counts and exact EVs",
@@ -272,3 +275,59 @@ def test_bad_input_is_one_sentence_and_exit_2_before_any_dealing(
     assert result.exit_code == 2, result.stderr
     assert result.stdout == ""
     assert says in result.stderr and result.stderr.count("\n") == 1
+
+
+class _Tried:
+    """A run's result as risk_limited_study reads it: complete, with a trip risk estimate."""
+
+    def __init__(self, risk: float) -> None:
+        self.complete = True
+        self.risk = risk
+
+    def as_dict(self) -> dict[str, object]:
+        return {"combined": {"risk_of_ruin": {"estimate": {"trip": {"mean": self.risk}}}}}
+
+
+def test_a_risk_target_scales_the_bankroll_down_until_the_estimate_meets_it() -> None:
+    from exactodds.simulation.optimal import risk_limited_study
+
+    study = _count_study("20000", spread="1-40", risk="5%")
+    pilot = simulate(pilot_study(study)).tally
+    runs: list[str] = []
+
+    def run(candidate: Simulation) -> _Tried:
+        # A stand-in for the study's own estimate: risk in proportion to the multiplier.
+        assert isinstance(candidate.stake, Ramp) and candidate.stake.basis is not None
+        runs.append(candidate.stake.basis["bankroll_multiplier"])
+        return _Tried(float(Fraction(runs[-1]) / 8))
+
+    chosen = risk_limited_study(study, pilot, run)
+    assert isinstance(chosen.stake, Ramp) and chosen.stake.basis is not None
+    basis = chosen.stake.basis
+    assert runs == ["1", "1/2", "1/4"]  # risks 1/8, 1/16, then 1/32: met
+    assert basis["risk_target_met"] and basis["risk_target"] == "1/20"
+    assert [tried["multiplier"] for tried in basis["tried"]] == runs
+    assert basis["bankroll_multiplier"] == "1/4"
+    # The stake it ends on is the ramp derived for that multiplier of the bankroll, and
+    # smaller multipliers never stake more in any band.
+    quarter = derived_study(study, pilot, Fraction(1, 4)).stake
+    assert isinstance(quarter, Ramp) and quarter.steps == chosen.stake.steps
+    full = derived_study(study, pilot, Fraction(1)).stake
+    assert isinstance(full, Ramp) and full.basis is not None and quarter.basis is not None
+    for big, small in zip(full.basis["bands"], quarter.basis["bands"], strict=True):
+        assert small["units"] <= big["units"]
+    # A target no ramp meets ends on the smallest ramp tried, and says so.
+    never = risk_limited_study(study, pilot, lambda candidate: _Tried(1.0))
+    assert never.stake.basis is not None and not never.stake.basis["risk_target_met"]  # type: ignore[union-attr]
+
+
+def test_a_risk_target_reads_the_study_s_own_estimate() -> None:
+    study = _count_study("200", spread="1-8", risk="1/1000", trip_rounds=400)
+    result = simulate(study)
+    ramp = result.simulation.stake
+    assert isinstance(ramp, Ramp) and ramp.basis is not None
+    last = ramp.basis["tried"][-1]
+    assert last["ramp"] == ramp.text()
+    estimate = result.as_dict()["combined"]["risk_of_ruin"]["estimate"]["trip"]["mean"]
+    assert last["risk"] == estimate
+    assert ramp.basis["risk_target_met"] == (Fraction(estimate) <= Fraction(1, 1000))

@@ -451,6 +451,11 @@ def optimal_lines(stake: Any) -> list[str]:
         "SCORE"
         if basis["objective"] == "score"
         else f"the second-order log growth per round at a bankroll of {basis['bankroll']}"
+        + (
+            f" x {basis['bankroll_multiplier']}"
+            if basis.get("bankroll_multiplier") not in (None, "1")
+            else ""
+        )
     )
     short = "SCORE" if basis["objective"] == "score" else "growth"
     pilot = basis["pilot"]
@@ -459,8 +464,23 @@ def optimal_lines(stake: Any) -> list[str]:
         f"{objective} on a flat 1-unit pilot of the same {pilot['shoes']:,} shoes "
         f"({pilot['rounds']:,} rounds, {len(basis['bands'])} bands bet): {short} "
         f"{basis['value']:.4g} there, against {basis['flat_value']:.4g} flat at the spread's "
-        f"minimum; type it in as {stake.text()} for the same figures."
+        f"minimum; type it in as {stake.text()} for the same figures." + _risk_target_text(basis)
     ]
+
+
+def _risk_target_text(basis: dict[str, Any]) -> str:
+    """How a `risk` target scaled the optimal ramp down, if one did."""
+    if "risk_target" not in basis:
+        return ""
+    last = basis["tried"][-1]
+    risk = _percent(last["risk"], 3) if last["risk"] is not None else "none"
+    outcome = "meets it" if basis["risk_target_met"] else "does not: the smallest ramp tried"
+    steps = ", ".join(f"x {tried['multiplier']}" for tried in basis["tried"])
+    return (
+        f" For a risk of ruin of at most {100 * float(Fraction(basis['risk_target'])):g}%, the "
+        f"ramp was derived at the bankroll {steps} in turn, each run on the same shoes: at "
+        f"x {last['multiplier']}, the trip's risk estimate {risk} {outcome}."
+    )
 
 
 def money_text(units: float | None, unit: Fraction | None) -> str:

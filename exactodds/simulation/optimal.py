@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -69,6 +69,7 @@ __all__ = [
     "pilot_bands",
     "pilot_study",
     "ramp_of",
+    "risk_limited_study",
     "score",
 ]
 
@@ -300,8 +301,11 @@ def pilot_study(simulation: Simulation) -> Simulation:
     )
 
 
-def derived_study(simulation: Simulation, pilot: Tally) -> Simulation:
-    """*simulation* with its optimal stake replaced by the ramp the pilot's bands give.
+def derived_study(
+    simulation: Simulation, pilot: Tally, multiplier: Fraction = Fraction(1)
+) -> Simulation:
+    """*simulation* with its optimal stake replaced by the ramp the pilot's bands give
+    (with a bankroll: the growth of *multiplier* times it, a Kelly fraction).
 
     The ramp records its basis (``staking.optimal`` in the JSON): the objective, the bands
     with their per-bet figures and stakes, and the objective of the ramp and of flat
@@ -313,7 +317,7 @@ def derived_study(simulation: Simulation, pilot: Tally) -> Simulation:
     levels = optimal.levels(simulation.limits)
     counted, bands = pilot_bands(pilot, simulation.strategies)
     bankroll = simulation.bankroll
-    stakes = optimal_stakes(bands, levels, bankroll)
+    stakes = optimal_stakes(bands, levels, bankroll * multiplier if bankroll else None)
     flat = tuple(levels[0] for _ in bands)
 
     def objective(chosen: tuple[int, ...]) -> float:
@@ -324,6 +328,7 @@ def derived_study(simulation: Simulation, pilot: Tally) -> Simulation:
     basis = {
         "objective": "score" if bankroll is None else "growth",
         "bankroll": fraction_string(bankroll) if bankroll is not None else None,
+        "bankroll_multiplier": fraction_string(multiplier) if bankroll is not None else None,
         "spread": f"{optimal.minimum}-{optimal.maximum}",
         "stakes": list(levels) if len(levels) <= 20 else [levels[0], levels[-1]],
         "pilot": {"stake": "flat 1", "shoes": pilot.shoes, "rounds": pilot.rounds},
@@ -343,3 +348,58 @@ def derived_study(simulation: Simulation, pilot: Tally) -> Simulation:
         "flat_value": objective(flat),
     }
     return dataclasses.replace(simulation, stake=ramp_of(bands, stakes, counted, basis))
+
+
+#: The multipliers of the bankroll tried in turn to meet a risk target (Kelly fractions).
+RISK_MULTIPLIERS = tuple(Fraction(1, 2**power) for power in range(7))
+
+
+def risk_limited_study(
+    simulation: Simulation, pilot: Tally, run: Callable[[Simulation], Any]
+) -> Simulation:
+    """With a bankroll and a `risk` target: the growth-optimal ramp of the largest multiplier
+    of the bankroll (1, 1/2, ..., 1/64, :data:`RISK_MULTIPLIERS`) whose trip's risk estimate
+    (``risk_of_ruin.estimate.trip``, *run* on the same shoes) is at most the target; else
+    the last (smallest) ramp tried.  Without both, :func:`derived_study`.
+
+    The estimate is the study's own (a float, from the dynamic programme over the measured
+    shoes); the ramps tried, with their estimates, are recorded in the basis.
+    """
+    target, bankroll = simulation.questions.risk, simulation.bankroll
+    if target is None or bankroll is None:
+        return derived_study(simulation, pilot)
+    tried: list[dict[str, Any]] = []
+    chosen: Simulation | None = None
+    met = False
+    for multiplier in RISK_MULTIPLIERS:
+        study = derived_study(simulation, pilot, multiplier)
+        ramp = study.stake
+        assert isinstance(ramp, Ramp)
+        if chosen is not None and ramp.steps == getattr(chosen.stake, "steps", None):
+            continue  # the same ramp as the last: the same risk
+        result = run(study)
+        if not result.complete:
+            raise SimulationError(
+                "The run was stopped while the ramps for `risk` were tried; nothing was run "
+                "with the ramp."
+            )
+        risk = _trip_risk(result.as_dict())
+        tried.append({"multiplier": fraction_string(multiplier), "ramp": ramp.text(), "risk": risk})
+        chosen = study
+        if risk is not None and Fraction(risk) <= target:
+            met = True
+            break
+    assert chosen is not None and isinstance(chosen.stake, Ramp)
+    basis = dict(chosen.stake.basis or {}) | {
+        "risk_target": fraction_string(target),
+        "risk_target_met": met,
+        "tried": tried,
+    }
+    return dataclasses.replace(chosen, stake=dataclasses.replace(chosen.stake, basis=basis))
+
+
+def _trip_risk(data: dict[str, Any]) -> float | None:
+    """The trip's risk of ruin estimate of a result's JSON data, if it has one."""
+    estimate = data.get("combined", {}).get("risk_of_ruin", {}).get("estimate") or {}
+    mean = estimate.get("trip", {}).get("mean")
+    return float(mean) if mean is not None else None

@@ -287,18 +287,20 @@ def _with_optimal_ramp(
     simulation: Simulation, jobs: int, dask: Any, block_shoes: int | None, stop: Stop | None
 ) -> Simulation:
     """*simulation* with the ramp its flat pilot on the same shoes derives
-    (:mod:`~exactodds.simulation.optimal`); the pilot is not traced, saved or shown."""
-    from exactodds.simulation.optimal import derived_study, pilot_study
+    (:mod:`~exactodds.simulation.optimal`), scaled down to a `risk` target with a bankroll;
+    the pilot and the ramps tried are not traced, saved or shown."""
+    from exactodds.simulation.optimal import pilot_study, risk_limited_study
 
-    pilot = simulate(
-        pilot_study(simulation), jobs=jobs, dask=dask, block_shoes=block_shoes, stop=stop
-    )
+    def run(study: Simulation) -> SimulationResult:
+        return simulate(study, jobs=jobs, dask=dask, block_shoes=block_shoes, stop=stop)
+
+    pilot = run(pilot_study(simulation))
     if not pilot.complete:
         raise SimulationError(
             f"The flat pilot was stopped after {pilot.tally.shoes:,} of {simulation.shoes:,} "
             "shoes, before the optimal ramp could be derived; nothing was run with it."
         )
-    return derived_study(simulation, pilot.tally)
+    return risk_limited_study(simulation, pilot.tally, run)
 
 
 def simulate(
