@@ -3,15 +3,14 @@
 What CVCX calls "optimal bets".  A flat pilot (1 unit whenever the strategy bets) on the
 study's own shoes measures, per band of the count (the true count floored, or the running
 count for a running count) or, for other plays, per 1% band of the exact EV, the bets
-made, the sum ``E_b`` of their exact EVs and the sum ``S_b`` of their squared results, per
-unit staked (:attr:`~exactodds.simulation.tally.BetTally.bands`).  A ramp that stakes
-``s_b`` units in band ``b`` then wins, per round of the study (N rounds),
+made and the sum ``E_b`` of their exact EVs per unit staked
+(:attr:`~exactodds.simulation.tally.BetTally.bands`); ``S_b`` is the band's bets made times
+the bet's second moment per bet, E[X**2], measured over all the pilot's bets of that bet
+(the squared results of one thin band are noise for a long shot: a band of 30 Dragon 7 bets
+holds one 40:1 win or none).  A ramp that stakes ``s_b`` units in band ``b`` then wins, per
+round of the study (N rounds),
 
     A(s) = sum_b s_b E_b / N     on average, with second moment   Q(s) = sum_b s_b**2 S_b / N.
-
-``S_b`` is the band's bets made times the bet's second moment per bet over all the pilot's
-bets: E[X**2] moves little with the count, while the squared results of one thin band are
-noise for a long shot (a band of 30 Dragon 7 bets holds one 40:1 win or none).
 
 * With a bankroll B the objective is the expected log growth per round to second order,
   ``(A - Q / (2 B)) / B``: what a Kelly bettor maximizes, with the second moment (as
@@ -31,9 +30,11 @@ Every comparison is exact (Fractions from the integer sums; the EVs summed are t
 EVs rounded to 2**-40, as the tally keeps them); floats appear only in the recorded basis.
 
 It assumes what the pilot measures holds on the run (the same shoes, so the same bands), a
-second moment per bet that does not depend on the band, and bets whose results are
-independent of each other (several bets' bands are pooled; their covariance within a round
-is left out).
+second moment per bet that does not depend on the band (a bet whose E[X**2] rises with the
+count, as Dragon 7's does, is staked somewhat more at high counts than a per-band moment
+would give), and bets whose results are independent of each other (several bets' bands are
+pooled; their covariance within a round is left out).  :func:`risk_limited_study` holds the
+ramp to a risk target by fitting it to a fraction of the bankroll.
 
 >>> bands = (BandSums(0, 50, Fraction(-1), Fraction(50)), BandSums(2, 10, Fraction(2), Fraction(10)))
 >>> optimal_stakes(bands, (1, 2, 4, 8), Fraction(10))  # growth with a bankroll of 10 units
@@ -77,7 +78,7 @@ __all__ = [
 @dataclass(frozen=True)
 class BandSums:
     """One band of a flat pilot, per unit staked: its bets made, the sum of their exact EVs
-    and the sum of their squared results.
+    and the sum of their second moments.
 
     >>> BandSums(3, 4, Fraction(1, 10), Fraction(4)).band
     3
