@@ -1,6 +1,6 @@
 """The options of ``simulate`` for stakes, bankroll and risk, handed over as one value.
 
-:func:`risk_options` adds ``--stake``, ``--table-min``, ``--table-max``, ``--chip``,
+:func:`risk_options` adds ``--stake``, ``--spread``, ``--table-min``, ``--table-max``, ``--chip``,
 ``--bankroll``, ``--risk``, ``--trip-rounds`` and ``--rounds-per-hour`` to a command
 and passes them as one keyword, ``sizing_options`` (a dict of the raw values), for
 :func:`~exactodds.simulation.sizing.sizing_from_options` to check before any dealing;
@@ -24,11 +24,19 @@ _OPTIONS = (
         "--stake",
         default="flat",
         show_default=True,
-        metavar="flat|kelly[:FRACTION]|ramp:EDGE=UNITS,...",
+        metavar="flat|kelly[:FRACTION]|ramp:EDGE=UNITS,...|optimal",
         help="How much each bet made stakes, in whole units: flat (the table minimum); kelly "
         "(FRACTION x bankroll x exact EV / exact second moment at this composition, needs "
         "--bankroll); ramp:0=1,1%=4,2%=8 (units by exact EV above each edge); "
-        "ramp:tc:2=1,4=4 (units by the count strategy's true count).",
+        "ramp:tc:2=1,4=4 (units by the count strategy's true count); optimal (with --spread: "
+        "the ramp that maximizes growth at --bankroll, or SCORE without one, on a flat pilot "
+        "of the same shoes).",
+    ),
+    click.option(
+        "--spread",
+        metavar="MIN-MAX",
+        help="The units an optimal ramp stakes, from MIN to MAX, such as 1-8 (with --stake "
+        "optimal).",
     ),
     click.option(
         "--table-min", type=int, default=1, show_default=True, help="Table minimum, units."
@@ -94,6 +102,7 @@ RISK_OPTION_NAMES = (
     "rounds_per_hour",
     "exact_moments",
     "unit",
+    "spread",
 )
 _DEFAULTS = {"stake": "flat", "table_min": 1, "table_max": None, "chip": 1, "exact_moments": False}
 

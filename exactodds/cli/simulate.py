@@ -276,6 +276,7 @@ def simulate(
       exactodds simulate --bets dragon7 --variant ez --shoes 1000 --plot figures/
       exactodds simulate --bets dragon7,panda8 --bankroll 200 --risk 5% --trip-rounds 800
       exactodds simulate --bets dragon7 --stake kelly:0.5 --bankroll 5000 --table-max 100
+      exactodds simulate --play dragon7=count:0,0,0,-1,-1,-1,-1,2,2,0:4 --stake optimal --spread 1-8
       exactodds simulate --bets dragon7 --sweep cut=14,40,80 --plot figures/
     """
     from exactodds.simulation.dealing import SimulationError

@@ -32,6 +32,7 @@ __all__ = [
     "figure_text",
     "fitted_table",
     "money_text",
+    "optimal_lines",
     "render_csv",
     "render_json",
     "render_table",
@@ -392,6 +393,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         f"Stakes: {result.simulation.stake.describe()} ({result.simulation.limits.describe()}). "
         "EV per round from the exact EVs of the bets made, SD from the realized results; "
         "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
+        *optimal_lines(result.simulation.stake),
     ]
     combined = figures["combined"]
     unit = result.simulation.questions.unit
@@ -424,6 +426,61 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         ]
         lines += _ruin_lines(flat, digits, " (flat stakes)", unit)
     return lines
+
+
+def optimal_lines(stake: Any) -> list[str]:
+    """What an optimal ramp was derived from (:mod:`~exactodds.simulation.optimal`), or none.
+
+    >>> from fractions import Fraction
+    >>> from exactodds.simulation.stakes import Ramp
+    >>> basis = {"objective": "score", "bankroll": None, "spread": "1-8", "counted": "true_count",
+    ...          "pilot": {"shoes": 10, "rounds": 800}, "bands": [{}] * 3, "value": 2.5,
+    ...          "flat_value": 0.0}
+    >>> print(optimal_lines(Ramp(((Fraction(0), 1),), True, basis))[0])
+    Optimal ramp, spread 1-8: the stakes by true count that maximize SCORE on a flat 1-unit pilot of the same 10 shoes (800 rounds, 3 bands bet): SCORE 2.5 there, against 0 flat at the spread's minimum; type it in as ramp:tc:0=1 for the same figures.
+    >>> optimal_lines(Ramp(((Fraction(0), 1),), True))
+    []
+    """
+    basis = getattr(stake, "basis", None)
+    if basis is None:
+        return []
+    measure = {"true_count": "true count", "running_count": "running count"}.get(
+        basis["counted"], "1% band of exact EV"
+    )
+    objective = (
+        "SCORE"
+        if basis["objective"] == "score"
+        else f"the second-order log growth per round at a bankroll of {basis['bankroll']}"
+        + (
+            f" x {basis['bankroll_multiplier']}"
+            if basis.get("bankroll_multiplier") not in (None, "1")
+            else ""
+        )
+    )
+    short = "SCORE" if basis["objective"] == "score" else "growth"
+    pilot = basis["pilot"]
+    return [
+        f"Optimal ramp, spread {basis['spread']}: the stakes by {measure} that maximize "
+        f"{objective} on a flat 1-unit pilot of the same {pilot['shoes']:,} shoes "
+        f"({pilot['rounds']:,} rounds, {len(basis['bands'])} bands bet): {short} "
+        f"{basis['value']:.4g} there, against {basis['flat_value']:.4g} flat at the spread's "
+        f"minimum; type it in as {stake.text()} for the same figures." + _risk_target_text(basis)
+    ]
+
+
+def _risk_target_text(basis: dict[str, Any]) -> str:
+    """How a `risk` target scaled the optimal ramp down, if one did."""
+    if "risk_target" not in basis:
+        return ""
+    last = basis["tried"][-1]
+    risk = _percent(last["risk"], 3) if last["risk"] is not None else "none"
+    outcome = "meets it" if basis["risk_target_met"] else "does not: the smallest ramp tried"
+    steps = ", ".join(f"x {tried['multiplier']}" for tried in basis["tried"])
+    return (
+        f" For a risk of ruin of at most {100 * float(Fraction(basis['risk_target'])):g}%, the "
+        f"ramp was derived at the bankroll {steps} in turn, each run on the same shoes: at "
+        f"x {last['multiplier']}, the trip's risk estimate {risk} {outcome}."
+    )
 
 
 def money_text(units: float | None, unit: Fraction | None) -> str:

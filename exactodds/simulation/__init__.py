@@ -15,6 +15,8 @@
   in worker processes or on Dask.
 * :mod:`~exactodds.simulation.stakes` and :mod:`~exactodds.simulation.sizing`: how much each
   bet stakes (flat, Kelly, ramps, table limits) and the risk sums the stakes give;
+* :mod:`~exactodds.simulation.optimal`: the ramp that maximizes growth (or SCORE) within a
+  spread, from a flat pilot's bands on the same shoes;
 * :mod:`~exactodds.simulation.pairs`: pair bets' exact EV in closed form;
 * :mod:`~exactodds.simulation.sums`, :mod:`~exactodds.simulation.figures` and
   :mod:`~exactodds.simulation.estimates`: the exact per-shoe sums and the risk figures drawn

@@ -42,7 +42,7 @@ from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, sa
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
-from exactodds.simulation.stakes import Kelly
+from exactodds.simulation.stakes import Kelly, Optimal
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
 
@@ -283,6 +283,26 @@ def _refuse_one_file_for_both(trace: Any, checkpoint_path: Path | None) -> None:
         )
 
 
+def _with_optimal_ramp(
+    simulation: Simulation, jobs: int, dask: Any, block_shoes: int | None, stop: Stop | None
+) -> Simulation:
+    """*simulation* with the ramp its flat pilot on the same shoes derives
+    (:mod:`~exactodds.simulation.optimal`), scaled down to a `risk` target with a bankroll;
+    the pilot and the ramps tried are not traced, saved or shown."""
+    from exactodds.simulation.optimal import pilot_study, risk_limited_study
+
+    def run(study: Simulation) -> SimulationResult:
+        return simulate(study, jobs=jobs, dask=dask, block_shoes=block_shoes, stop=stop)
+
+    pilot = run(pilot_study(simulation))
+    if not pilot.complete:
+        raise SimulationError(
+            f"The flat pilot was stopped after {pilot.tally.shoes:,} of {simulation.shoes:,} "
+            "shoes, before the optimal ramp could be derived; nothing was run with it."
+        )
+    return risk_limited_study(simulation, pilot.tally, run)
+
+
 def simulate(
     simulation: Simulation,
     *,
@@ -320,6 +340,8 @@ def simulate(
     ...
     exactodds.simulation.dealing.SimulationError: `resume` needs `checkpoint` FILE to resume from.
     """
+    if isinstance(simulation.stake, Optimal):
+        simulation = _with_optimal_ramp(simulation, jobs, dask, block_shoes, stop)
     block_shoes = _block_shoes(simulation, block_shoes)
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")

@@ -38,6 +38,7 @@ from exactodds.simulation.stakes import (
     Ramp,
     TableLimits,
     block_stakes,
+    parse_spread,
     parse_stake,
     product_bets,
     squared_bets,
@@ -329,6 +330,7 @@ def sizing_from_options(
     rounds_per_hour: int | None = None,
     exact_moments: bool = False,
     unit: str | None = None,
+    spread: str | None = None,
 ) -> dict[str, Any]:
     """The sizing keywords of :meth:`Simulation.of` from option values, checked before dealing.
 
@@ -367,8 +369,16 @@ def sizing_from_options(
         else None
     )
     questions = RiskQuestions(target, rounds_per_hour, trip_rounds, money)
+    optimal = stake.strip().lower() == "optimal"
+    if spread is not None and not optimal:
+        raise SimulationError(
+            f"`spread` {spread} bounds the ramp `stake` optimal derives, not `stake` "
+            f"{stake.strip()!r}; give `stake` optimal or leave out `spread`."
+        )
     return {
-        "stake": parse_stake(stake, limits),
+        "stake": parse_spread(spread)
+        if optimal and spread is not None
+        else parse_stake(stake, limits),
         "limits": limits,
         "bankroll": amount,
         "trip_shoes": trip_shoes_for(trip_rounds, procedure) if trip_rounds is not None else 1,

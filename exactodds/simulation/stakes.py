@@ -1,4 +1,4 @@
-"""How much to bet: ``flat``, ``kelly[:FRACTION]`` or ``ramp:EDGE=UNITS,...``, under table limits.
+"""How much to bet: ``flat``, ``kelly[:F]``, ``ramp:EDGE=UNITS,...`` or ``optimal``, under limits.
 
 A strategy (:mod:`~exactodds.simulation.strategies`) decides *whether* to bet; the
 stake decides *how much*, in whole units, from the exact EV of the known composition:
@@ -16,6 +16,8 @@ stake decides *how much*, in whole units, from the exact EV of the known composi
   reached).
   Several bets made in one round are sized together from the bankroll before the round
   (:func:`~exactodds.analysis.risk.joint_kelly_stakes`, with the exact cross moments).
+* ``optimal`` with a ``spread`` MIN-MAX: the ramp by count (or EV band) that maximizes
+  growth (or SCORE) on a flat pilot of the same shoes (:mod:`~exactodds.simulation.optimal`).
 
 Every stake is then rounded down to a multiple of ``chip`` and capped at the table
 maximum; a stake below the table minimum is not made (a Kelly or ramp stake) or is
@@ -31,7 +33,8 @@ exactodds.simulation.dealing.SimulationError: Ramp 'ramp:1%=4,0=1' is not increa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -47,10 +50,12 @@ from exactodds.simulation.sums import INT64_SAFE, filled
 __all__ = [
     "Flat",
     "Kelly",
+    "Optimal",
     "Ramp",
     "Stake",
     "TableLimits",
     "block_stakes",
+    "parse_spread",
     "parse_stake",
     "product_bets",
     "squared_bets",
@@ -59,7 +64,7 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 _STAKE_HELP = (
     "use flat, kelly, kelly:FRACTION (such as kelly:0.5), ramp:EDGE=UNITS,... (such as "
-    "ramp:0=1,1%=4) or ramp:tc:COUNT=UNITS,..."
+    "ramp:0=1,1%=4), ramp:tc:COUNT=UNITS,... or optimal (with `spread` MIN-MAX)"
 )
 
 
@@ -137,6 +142,9 @@ class Ramp:
     steps: tuple[tuple[Fraction, int], ...]
     #: Steps by the count strategy's true (or running) count, reached at >=, not by EV.
     by_count: bool = False
+    #: How an optimal ramp was derived (:mod:`~exactodds.simulation.optimal`), for the
+    #: record only: a ramp typed in with the same steps is the same ramp.
+    basis: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def stakes(self, numerators: npt.NDArray[Any], denominators: npt.NDArray[Any]) -> IntArray:
         """Each round's units: those of the highest step the ratio passes (EV: above it;
@@ -174,13 +182,108 @@ class Ramp:
         Ramp(steps=((Fraction(1, 100), 2),), by_count=False)
         """
         key = "true_count" if self.by_count else "edge"
-        steps = ",".join(f"{fraction_string(edge)}={units}" for edge, units in self.steps)
+        basis = {"optimal": dict(self.basis)} if self.basis is not None else {}
         return {
             "kind": "ramp",
-            "text": f"ramp:{'tc:' if self.by_count else ''}{steps}",
+            "text": self.text(),
             "by_count": self.by_count,
             "ramp": [{key: fraction_string(edge), "units": units} for edge, units in self.steps],
-        }
+        } | basis
+
+    def text(self) -> str:
+        """The ramp as ``--stake`` takes it.
+
+        >>> Ramp(((Fraction(2), 1), (Fraction(4), 8)), by_count=True).text()
+        'ramp:tc:2=1,4=8'
+        """
+        steps = ",".join(f"{fraction_string(edge)}={units}" for edge, units in self.steps)
+        return f"ramp:{'tc:' if self.by_count else ''}{steps}"
+
+
+#: The most stake levels (chip multiples within the spread and table limits) an optimal
+#: ramp chooses among: a bound on the optimizer's work before any dealing.
+MOST_LEVELS = 200
+
+
+@dataclass(frozen=True)
+class Optimal:
+    """A ramp still to be derived: the stakes, from ``minimum`` to ``maximum`` units, that
+    maximize growth (or SCORE) on a flat pilot of the same shoes
+    (:mod:`~exactodds.simulation.optimal`).  A run replaces it by the :class:`Ramp` it finds.
+
+    >>> Optimal(1, 8).levels(TableLimits(2, 6, 2))
+    (2, 4, 6)
+    >>> Optimal(8, 1)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: `spread` 8-1 is not valid: its minimum is above its maximum; give MIN-MAX with MIN at most MAX, such as 1-8.
+    """
+
+    minimum: int
+    maximum: int
+
+    def __post_init__(self) -> None:
+        for value in (self.minimum, self.maximum):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise SimulationError(
+                    f"`spread` {self.minimum}-{self.maximum} is not valid; give MIN-MAX in "
+                    "whole units of at least 1, such as 1-8."
+                )
+        if self.minimum > self.maximum:
+            raise SimulationError(
+                f"`spread` {self.minimum}-{self.maximum} is not valid: its minimum is above "
+                "its maximum; give MIN-MAX with MIN at most MAX, such as 1-8."
+            )
+
+    def levels(self, limits: TableLimits) -> tuple[int, ...]:
+        """The stakes the ramp chooses among: chip multiples in the spread and the limits."""
+        low = max(self.minimum, limits.minimum)
+        high = min(self.maximum, limits.maximum if limits.maximum is not None else self.maximum)
+        first = -(-low // limits.chip) * limits.chip
+        if first > high:
+            raise SimulationError(
+                f"`spread` {self.minimum}-{self.maximum} holds no stake of whole chips within "
+                f"the table ({limits.describe()}); give a spread that overlaps the table "
+                "limits."
+            )
+        if (high - first) // limits.chip + 1 > MOST_LEVELS:
+            raise SimulationError(
+                f"`spread` {self.minimum}-{self.maximum} holds more than {MOST_LEVELS:,} stakes "
+                "of whole chips; give a narrower spread or a larger `limits.chip`."
+            )
+        return tuple(range(first, high + 1, limits.chip))
+
+    def describe(self) -> str:
+        """One line for reports."""
+        return f"optimal ramp, spread {self.minimum}-{self.maximum}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stake plan as data (a run records the :class:`Ramp` it derives instead)."""
+        return {"kind": "optimal", "text": "optimal", "spread": f"{self.minimum}-{self.maximum}"}
+
+
+def parse_spread(text: str) -> Optimal:
+    """An optimal stake's spread from ``MIN-MAX`` (whole units).
+
+    >>> parse_spread("1-8")
+    Optimal(minimum=1, maximum=8)
+    >>> parse_spread("8")
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: `spread` '8' is not MIN-MAX; give two whole numbers of units, such as 1-8.
+    """
+    low, separator, high = text.strip().partition("-")
+    if not separator or not low.strip().isdigit() or not high.strip().isdigit():
+        raise SimulationError(
+            f"`spread` {text.strip()!r} is not MIN-MAX; give two whole numbers of units, such "
+            "as 1-8."
+        )
+    if max(len(low.strip()), len(high.strip())) > 30:
+        raise SimulationError(
+            f"`spread` {text.strip()[:40]!r}... is past any table; give MIN-MAX of at most 30 "
+            "digits each."
+        )
+    return Optimal(int(low), int(high))
 
 
 @dataclass(frozen=True)
@@ -203,7 +306,7 @@ class Kelly:
         return {"kind": "kelly", "text": f"kelly:{fraction}", "fraction": fraction}
 
 
-Stake = Flat | Ramp | Kelly
+Stake = Flat | Ramp | Kelly | Optimal
 
 
 def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
@@ -223,6 +326,10 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     where = f"`stake` {text.strip()!r}"
     if cleaned == "flat":
         return Flat(limits.minimum)
+    if cleaned == "optimal":
+        raise SimulationError(
+            f"{where} derives a ramp within a spread; give `spread` MIN-MAX, such as 1-8."
+        )
     if cleaned == "kelly" or cleaned.startswith("kelly:"):
         if cleaned == "kelly:":
             raise SimulationError(
@@ -370,6 +477,8 @@ def block_stakes(
         )
         units = limits.rounded(np.stack([stake.stakes(*ratio) for ratio in ratios], axis=1))
         return np.where(decided, units, 0).astype(units.dtype), []
+    if isinstance(stake, Optimal):
+        raise SimulationError("An optimal stake is derived into a ramp before any dealing.")
     assert bankroll is not None and second_moments is not None, "Kelly needs a bankroll"
     return _kelly_stakes(
         stake,

@@ -27,7 +27,7 @@ from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.stakes import Flat, Kelly, Ramp, Stake, TableLimits
+from exactodds.simulation.stakes import Flat, Kelly, Optimal, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
 __all__ = ["MOST_SEED", "MOST_SHOES", "MOST_UNITS", "RiskQuestions", "Simulation"]
@@ -141,6 +141,17 @@ class Simulation:
                     )
         if not self.bets:
             raise SimulationError("A simulation needs at least one bet; name some with `bets`.")
+        if isinstance(self.stake, Optimal):
+            self.stake.levels(self.limits)  # a spread the table cannot take: refused now
+            kinds = {
+                (isinstance(play, Count), getattr(play, "running", False))
+                for play in self.strategies
+            }
+            if len(kinds) > 1:
+                raise SimulationError(
+                    "`stake` optimal steps every bet by one measure, but the bets' plays mix "
+                    "true counts, running counts and exact EVs; give every bet a play of one kind."
+                )
         self._check_magnitude()
         if len(self.strategies) != len(self.bets):
             raise SimulationError(
@@ -155,6 +166,8 @@ class Simulation:
             largest: int | Fraction = stake.units
         elif isinstance(stake, Ramp):
             largest = max(units for _, units in stake.steps)
+        elif isinstance(stake, Optimal):
+            largest = stake.maximum
         else:
             largest = self.bankroll if self.bankroll is not None else 1
         if self.limits.maximum is not None:
