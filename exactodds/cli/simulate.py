@@ -320,6 +320,7 @@ def simulate(
                 plot_directory,
                 (rules, bets),
                 lambda values: values["selection"] or _bets_named_in(values["plays"]),
+                wide=wide,
             )
         )
         return
