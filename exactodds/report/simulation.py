@@ -26,11 +26,9 @@ from exactodds.simulation.tally import Estimate
 
 __all__ = [
     "CSV_COLUMNS",
-    "TABLE_WIDTH",
     "band_table",
     "count_text",
     "figure_text",
-    "fitted_table",
     "money_text",
     "render_csv",
     "render_json",

@@ -29,8 +29,9 @@ __all__ = ["render_sweep_csv", "render_sweep_json", "render_sweep_table", "sweep
 
 def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4, wide: bool = False) -> str:
     """One line per combination, within :data:`~exactodds.report.table.TABLE_WIDTH` columns
-    unless *wide*: a table too wide is split in two, each led by the values swept, what the
-    play wins (penetration, units, EV) and then how well (DI, SCORE, N0, risk).
+    unless *wide*: a table too wide is split by columns, each part led by the values swept:
+    what the play wins (penetration, units, EV), then how well (DI, SCORE, N0), then the risk
+    of ruin, each run kept whole where it fits (the last two share a part if they fit).
 
     >>> print(render_sweep_table([], 3))
     Penetration    Units/shoe, exact EV    EV/round    DI    SCORE    N0 rounds

@@ -77,7 +77,8 @@ def fitted_table(
     as fit, each led by the first *lead* columns (a column too wide alone stands alone).
 
     *breaks* (column indexes) cuts the other columns into runs that stay in one table
-    together, a run too wide for one table aside (by default every column is its own run).
+    together, a run too wide for one table aside (by default every column is its own run);
+    a break at a leading column or past the last is no cut.
 
     >>> print(fitted_table([["a", "1", "2"]], ["Bet", "One", "Two"], ("left",) * 3, 10))
     Bet      One
@@ -93,6 +94,9 @@ def fitted_table(
     Bet    B    C
     -----  ---  ---
     a      2    3
+    >>> table == fitted_table([["a", "1", "2", "3"]], ["Bet", "A", "B", "C"], ("left",) * 4, 15,
+    ...                       breaks=(0, 2, 9))
+    True
     >>> fitted_table([["a"]], ["Bet", "One"], ("left",) * 2, 10)
     Traceback (most recent call last):
     ...
@@ -109,7 +113,8 @@ def fitted_table(
 
     base = sum(column_width(index) + 2 for index in range(lead)) - 2
     needed = {index: column_width(index) + 2 for index in range(lead, len(headers))}
-    starts = sorted({lead, *(breaks if breaks is not None else needed), len(headers)})
+    cuts = needed if breaks is None else [cut for cut in breaks if cut in needed]
+    starts = sorted({lead, *cuts, len(headers)})
     runs = [list(range(start, end)) for start, end in itertools.pairwise(starts) if start < end]
     groups: list[list[int]] = []
     used = base
