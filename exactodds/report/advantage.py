@@ -54,6 +54,18 @@ def render_depth(table: DepthTable, output_format: str, digits: int, wide: bool 
     heading is wrapped, and rows too wide are split in two, each led by the depth, the
     compositions and the bet: how often the bet turns positive and by how much, then what
     betting only then is worth and the mean EV.
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.advantage.depth import depth_table
+    >>> table = depth_table(Shoe.standard(decks=1), cards=(6,))
+    >>> def widest(text: str) -> int:
+    ...     return max(map(len, text.splitlines()))
+    >>> widest(render_depth(table, "table", 10)), widest(render_depth(table, "table", 10, True))
+    (100, 131)
+    >>> render_depth(table, "json", -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: digits must be at least 0, not -1.
     """
     data = table.to_dict()
     if output_format == "json":
