@@ -55,6 +55,11 @@ from exactodds.shoe import Shoe
     help="Run on a Dask scheduler instead, e.g. tcp://127.0.0.1:8786.",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--wide",
+    is_flag=True,
+    help="Heading and table as wide as they are (by default they fit 100 columns).",
+)
 @plot_option
 @output_options
 def depth(
@@ -64,6 +69,7 @@ def depth(
     jobs: int,
     dask_address: str | None,
     quiet: bool,
+    wide: bool,
     plot_directory: str | None,
     output_format: str,
     digits: int,
@@ -114,7 +120,7 @@ def depth(
         table = depth_table(shoe, rules, bets, cards, min_edge, jobs, dask_address, bar, known)
     except DepthCheckError as error:
         raise click.ClickException(str(error)) from None
-    emit(render_depth(table, output_format, digits))
+    emit(render_depth(table, output_format, digits, wide))
     if plot_directory is not None:
         write_plots(depth_figures(table), plot_directory)
 

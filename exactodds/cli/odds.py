@@ -7,7 +7,7 @@ import click
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
-from exactodds.cli.options import built_options, known_option, output_options, with_known
+from exactodds.cli.options import built_options, known_option, output_options
 from exactodds.report.odds import (
     analysis_data,
     render_csv,
@@ -23,6 +23,11 @@ from exactodds.shoe import Shoe
 @built_options()
 @known_option
 @output_options
+@click.option(
+    "--wide",
+    is_flag=True,
+    help="Tables as wide as their columns (by default they fit 100 columns, split by columns).",
+)
 def odds(
     shoe: Shoe,
     rules: Rules,
@@ -31,6 +36,7 @@ def odds(
     output_format: str,
     digits: int,
     exact: bool,
+    wide: bool,
 ) -> None:
     """Exact odds of Banker, Player and Tie, and each bet's EV and house edge.
 
@@ -47,16 +53,17 @@ def odds(
       exactodds odds --rules banker_as_player          # a shipped rules file
       exactodds odds --rules chemin_de_fer_stand --tie-loses  # another tableau, ties lose
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
+      exactodds odds --exact --wide                    # every column on one line
     """
     if known:
-        return _odds_with_known(shoe, rules, bets, known, output_format, digits, exact)
+        return _odds_with_known(shoe, rules, bets, known, output_format, digits, (exact, wide))
     analysis = analyze(shoe, rules, bets)
     if output_format == "json":
         emit(render_json(analysis, digits))
     elif output_format == "csv":
         emit(render_csv(analysis, digits))
     else:
-        emit(render_table(analysis, digits, exact=exact))
+        emit(render_table(analysis, digits, exact=exact, wide=wide))
 
 
 def _odds_with_known(
@@ -66,7 +73,7 @@ def _odds_with_known(
     known: tuple[str, ...],
     output_format: str,
     digits: int,
-    exact: bool,
+    layout: tuple[bool, bool],
 ) -> None:
     """``odds --known``: the known-card walk, imported only when cards are known."""
 
@@ -82,5 +89,6 @@ def _odds_with_known(
     elif output_format == "csv":
         emit(render_csv(analysis, digits))
     else:
-        text = render_table(analysis, digits, exact=exact)
-        emit(with_known(text, describe_known(known_cards)) if known_cards else text)
+        exact, wide = layout
+        description = describe_known(known_cards) if known_cards else None
+        emit(render_table(analysis, digits, exact=exact, wide=wide, known=description))

@@ -76,13 +76,6 @@ def known_option(function: Function) -> Function:
     return click_option(KNOWN_OPTION)(function)
 
 
-def with_known(text: str, known: str) -> str:
-    """The table with a ``Known:`` line after its ``Rules:`` line."""
-    lines = text.split("\n")
-    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("Rules:")), 0)
-    return "\n".join([*lines[:at], f"Known: {known}", *lines[at:]])
-
-
 def output_options(function: Function) -> Function:
     """``--format``, ``--digits`` and ``--exact``."""
     options = [

@@ -321,6 +321,7 @@ def simulate(
                 plot_directory,
                 (rules, bets),
                 lambda values: values["selection"] or _bets_named_in(values["plays"]),
+                wide=wide,
             )
         )
         return

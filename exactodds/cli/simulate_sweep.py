@@ -86,11 +86,13 @@ def run_sweep(
     plot_directory: str | None,
     built: tuple[Rules, list[Bet]],
     selection_of: Callable[[dict[str, Any]], str | None],
+    wide: bool = False,
 ) -> str:
     """The rendered rows of every combination (figures written to *plot_directory*).
 
     *built* is the rules and bets the command's options describe; *selection_of* gives the
-    bet selection of option values (``--bets``, else the bets ``--play`` names).
+    bet selection of option values (``--bets``, else the bets ``--play`` names); the table
+    fits 100 columns unless *wide*.
     """
     from exactodds.report.sweep import (
         render_sweep_csv,
@@ -114,7 +116,7 @@ def run_sweep(
     elif output_format == "csv":
         text = render_sweep_csv(rows)
     else:
-        text = render_sweep_table(rows, digits)
+        text = render_sweep_table(rows, digits, wide)
     if plot_directory is not None:
         try:
             write_plots(sweep_figures(rows), plot_directory)

@@ -19,7 +19,7 @@ from typing import Any
 from exactodds.advantage.depth import DepthTable
 from exactodds.advantage.edgesort import EdgeSort
 from exactodds.numbers import decimal_string, percent_string
-from exactodds.report.table import simple_table
+from exactodds.report.table import TABLE_WIDTH, fitted_table, simple_table, wrapped_text
 from exactodds.report.writer import json_text
 
 __all__ = [
@@ -47,8 +47,26 @@ def _with_decimals(data: dict[str, Any], digits: int) -> dict[str, Any]:
     return {**data, **extra}
 
 
-def render_depth(table: DepthTable, output_format: str, digits: int) -> str:
-    """A depth table as ``table``, ``json`` or ``csv`` text."""
+def render_depth(table: DepthTable, output_format: str, digits: int, wide: bool = False) -> str:
+    """A depth table as ``table``, ``json`` or ``csv`` text.
+
+    The table fits :data:`~exactodds.report.table.TABLE_WIDTH` columns unless *wide*: its
+    heading is wrapped, and rows too wide are split in two, each led by the depth, the
+    compositions and the bet: how often the bet turns positive and by how much, then what
+    betting only then is worth and the mean EV.
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.advantage.depth import depth_table
+    >>> table = depth_table(Shoe.standard(decks=1), cards=(6,))
+    >>> def widest(text: str) -> int:
+    ...     return max(map(len, text.splitlines()))
+    >>> widest(render_depth(table, "table", 10)), widest(render_depth(table, "table", 10, True))
+    (100, 131)
+    >>> render_depth(table, "json", -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: digits must be at least 0, not -1.
+    """
     data = table.to_dict()
     if output_format == "json":
         for row in data["depths"]:
@@ -95,18 +113,18 @@ def render_depth(table: DepthTable, output_format: str, digits: int) -> str:
         "value/round",
         "mean EV",
     ]
-    import textwrap
-
     lines = (
         f"{table.shoe.describe()}, {table.rules.describe()}",
         f"Perfect play: bet only when the EV is above {percent_string(table.min_edge, 2)}; "
         "every composition of the cards left, weighted exactly",
     )
-    # The heading fits 100 columns, as the table does.
-    heading = "".join(textwrap.fill(line, 100, break_on_hyphens=False) + "\n" for line in lines)
-    heading += "\n"
+    width = None if wide else TABLE_WIDTH
+    heading = "".join(
+        (line if width is None else wrapped_text(line, width)) + "\n" for line in lines
+    )
     aligns = ("right", "right", "left", "right", "right", "right", "right")
-    return heading + simple_table(rows, headers, aligns)
+    body = fitted_table(rows, headers, aligns, width, lead=3, breaks=(5,))
+    return heading + "\n" + body
 
 
 def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:

@@ -36,7 +36,7 @@ from exactodds.report.parsheet.render import (
     blocks_html,
     blocks_markdown,
 )
-from exactodds.report.table import simple_table
+from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_text
 from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.studies.audit import Audit, BetAudit, Estimate
@@ -203,19 +203,27 @@ def audit_document(
 
 
 def _text(blocks: list[Block]) -> str:
+    """The blocks as terminal text within :data:`TABLE_WIDTH` columns: paragraphs wrapped,
+    a table too wide split by columns, each part led by its first column."""
     lines: list[str] = []
     for block in blocks:
         if isinstance(block, Heading):
             lines += [block.text, "=" * len(block.text) if block.level < 3 else ""]
         elif isinstance(block, Paragraph):
-            lines += [block.text, ""]
+            lines += [_fitted_paragraph(block.text), ""]
         elif isinstance(block, Table):
-            align = ["right" if numeric else "left" for numeric in block.numeric]
-            lines += [
-                simple_table(block.rows, block.headers, align),
-                "",
-            ]
+            align = tuple("right" if numeric else "left" for numeric in block.numeric)
+            rows = [list(row) for row in block.rows]
+            lines += [fitted_table(rows, list(block.headers), align, TABLE_WIDTH), ""]
     return "\n".join(line for line in lines).rstrip("\n")
+
+
+def _fitted_paragraph(text: str) -> str:
+    """*text* with each line longer than :data:`TABLE_WIDTH` wrapped between words."""
+    return "\n".join(
+        wrapped_text(line, TABLE_WIDTH) if len(line) > TABLE_WIDTH else line
+        for line in text.split("\n")
+    )
 
 
 def _check(output_format: str) -> None:

@@ -26,7 +26,13 @@ from exactodds.numbers import (
     ratio_square_root_string,
     ratio_strings,
 )
-from exactodds.report.table import simple_table
+from exactodds.report.table import (
+    TABLE_WIDTH,
+    fitted_table,
+    simple_table,
+    wrapped_lines,
+    wrapped_text,
+)
 from exactodds.report.writer import json_text
 from exactodds.shoe import RANK_SYMBOLS, Shoe
 
@@ -256,18 +262,38 @@ def render_json(analysis: Analysis, digits: int) -> str:
     return json_text(analysis_data(analysis, digits))
 
 
-def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
+def render_table(
+    analysis: Analysis,
+    digits: int,
+    exact: bool = False,
+    wide: bool = False,
+    known: str | None = None,
+) -> str:
     """The analysis as text tables for a terminal.
 
-    With *exact*, exact fractions are shown beside the decimals.
+    With *exact*, exact fractions are shown beside the decimals; *known* (the cards known, as
+    described) is a line under the rules.  Every line fits :data:`TABLE_WIDTH` columns unless
+    *wide*: prose is wrapped, and a bets' table too wide is split in two, each led by the bet:
+    what a bet costs (EV, exact EV, house edges), then how it lands (win, push, loss, standard
+    deviation); *wide* keeps one table, the exact EV last.
 
     >>> from exactodds import Rules, Shoe, analyze
-    >>> print(render_table(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[0])
+    >>> text = render_table(analyze(Shoe.standard(decks=8), Rules()), 10)
+    >>> print(text.splitlines()[0])
     Shoe: 416 cards (8 decks), suits known
+    >>> max(map(len, text.splitlines())), max(map(len, render_table(
+    ...     analyze(Shoe.standard(decks=8), Rules()), 10, wide=True).splitlines()))
+    (100, 111)
+    >>> render_table(analyze(Shoe.standard(decks=8), Rules()), -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: digits must be at least 0, not -1.
     """
+    width = None if wide else TABLE_WIDTH
     lines = [
         f"Shoe: {analysis.shoe.describe()}",
         f"Rules: {analysis.rules.describe()}",
+        *([f"Known: {known}"] if known else []),
         f"Rounds: {analysis.total:,} ordered six-card sequences",
         "",
     ]
@@ -278,14 +304,26 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
         if exact:
             row.append(fraction_string(outcome.probability))
         outcome_rows.append(row)
-    lines.append(
-        simple_table(
-            outcome_rows,
-            outcome_headers,
-            ("left", "right", "right") + (("right",) if exact else ()),
-        )
-    )
+    outcome_alignments = ("left", "right", "right") + (("right",) if exact else ())
+    lines.append(fitted_table(outcome_rows, outcome_headers, outcome_alignments, width))
     lines.append("")
+    bet_headers, bet_rows, notes = _bet_table(analysis, digits, exact)
+    if width is not None and exact:  # the exact EV beside the EV, in the first table
+        bet_headers.insert(2, bet_headers.pop())
+        for row in bet_rows:
+            row.insert(2, row.pop())
+    lands = bet_headers.index("Win")
+    bet_alignments = ("left",) + ("right",) * (len(bet_headers) - 1)
+    lines.append(fitted_table(bet_rows, bet_headers, bet_alignments, width, breaks=(lands,)))
+    if notes:
+        lines += ["", *notes]
+    return "\n".join(lines if width is None else wrapped_lines(lines, width))
+
+
+def _bet_table(
+    analysis: Analysis, digits: int, exact: bool
+) -> tuple[list[str], list[list[str]], list[str]]:
+    """The bets' table (headers, rows) and a note for each bet that is not computable."""
     percent_digits = max(digits - 2, 0)
     bet_headers = [
         "Bet",
@@ -319,12 +357,7 @@ def render_table(analysis: Analysis, digits: int, exact: bool = False) -> str:
         if exact:
             row.append(fraction_string(result.expected_value))
         bet_rows.append(row)
-    lines.append(
-        simple_table(bet_rows, bet_headers, ("left",) + ("right",) * (len(bet_headers) - 1))
-    )
-    if notes:
-        lines += ["", *notes]
-    return "\n".join(lines)
+    return bet_headers, bet_rows, notes
 
 
 CSV_COLUMNS = (
@@ -381,17 +414,6 @@ def render_csv(analysis: Analysis, digits: int) -> str:
     return buffer.getvalue().rstrip("\n")
 
 
-#: Columns a default table fits in (``wide=True`` lifts it where a table can wrap).
-TABLE_WIDTH = 100
-
-
-def _wrapped(text: str, width: int) -> str:
-    """*text* on lines of at most *width* characters, broken between words."""
-    import textwrap
-
-    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False)) or text
-
-
 def render_bets(bets: list[Bet], output_format: str, wide: bool = False) -> str:
     """A list of bets with their outcomes and pays, in *output_format*.
 
@@ -446,5 +468,6 @@ def render_bets(bets: list[Bet], output_format: str, wide: bool = False) -> str:
         )
         description_width = room - pays_width
         for row in table_rows:
-            row[1], row[2] = _wrapped(row[1], pays_width), _wrapped(row[2], description_width)
+            row[1] = wrapped_text(row[1], pays_width)
+            row[2] = wrapped_text(row[2], description_width)
     return simple_table(table_rows, ["Bet", "Pays (to 1)", "Description"], ("left",) * 3)

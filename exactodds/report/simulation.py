@@ -19,18 +19,16 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.numbers import fraction_string
-from exactodds.report.table import simple_table
+from exactodds.report.table import TABLE_WIDTH, fitted_table, simple_table, wrapped_lines
 from exactodds.report.writer import json_text
 from exactodds.simulation.result import BetResult, SimulationResult, counted_by, risk_figures
 from exactodds.simulation.tally import Estimate
 
 __all__ = [
     "CSV_COLUMNS",
-    "TABLE_WIDTH",
     "band_table",
     "count_text",
     "figure_text",
-    "fitted_table",
     "money_text",
     "optimal_lines",
     "render_csv",
@@ -38,8 +36,6 @@ __all__ = [
     "render_table",
 ]
 
-#: The columns the table output fits by default (``wide`` lifts it).
-TABLE_WIDTH = 100
 #: The most bands a bet's table by count shows (outer bands folded in).
 MOST_BANDS = 15
 
@@ -146,75 +142,7 @@ def render_table(
         lines += _band_lines(result, bets, digits)
     if risk:
         lines += _risk_lines(result, digits, width)
-    return "\n".join(lines if width is None else _wrapped(lines, width))
-
-
-def fitted_table(
-    rows: list[list[str]], headers: list[str], alignments: tuple[str, ...], width: int | None
-) -> str:
-    """*rows* as one table, or, when it is wider than *width*, as tables of as many columns
-    as fit, each led by the first column (a column too wide alone stands alone).
-
-    >>> print(fitted_table([["a", "1", "2"]], ["Bet", "One", "Two"], ("left",) * 3, 10))
-    Bet      One
-    -----  -----
-    a          1
-    <BLANKLINE>
-    Bet      Two
-    -----  -----
-    a          2
-    >>> fitted_table([["a"]], ["Bet", "One"], ("left",) * 2, 10)
-    Traceback (most recent call last):
-    ...
-    ValueError: every row needs 2 cells, as many as the headers; a row has 1.
-    """
-    whole = simple_table(rows, headers, alignments)
-    if width is None or len(headers) < 3 or max(map(len, whole.split("\n"))) <= width:
-        return whole
-
-    def column_width(index: int) -> int:  # tabulate pads a header by two
-        cells = [row[index] for row in rows]
-        longest = max((len(part) for cell in cells for part in cell.split("\n")), default=0)
-        return max(longest, len(headers[index]) + 2)
-
-    groups: list[list[int]] = []
-    used = column_width(0)
-    for index in range(1, len(headers)):
-        needed = column_width(index) + 2
-        if groups and used + needed <= width:
-            groups[-1].append(index)
-            used += needed
-        else:
-            groups.append([index])
-            used = column_width(0) + needed
-    return "\n\n".join(
-        simple_table(
-            [[row[0], *(row[index] for index in group)] for row in rows],
-            [headers[0], *(headers[index] for index in group)],
-            (alignments[0], *(alignments[index] for index in group)),
-        )
-        for group in groups
-    )
-
-
-def _wrapped(lines: list[str], width: int) -> list[str]:
-    """Prose lines longer than *width* wrapped, continued two spaces further in (tables fit
-    already: :func:`fitted_table`)."""
-    fitted: list[str] = []
-    for block in lines:
-        for line in block.split("\n"):
-            if len(line) <= width:
-                fitted.append(line)
-                continue
-            indent = " " * (len(line) - len(line.lstrip(" ")))
-            fitted += textwrap.wrap(
-                line.strip(),
-                width,
-                initial_indent=indent,
-                subsequent_indent=indent + "  ",
-                break_on_hyphens=False,
-            )
-    return fitted
+    return "\n".join(lines if width is None else wrapped_lines(lines, width))
 
 
 def figure_text(data: dict[str, Any] | None, digits: int) -> str:

@@ -21,14 +21,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from exactodds.report.simulation import count_text, figure_text
-from exactodds.report.table import simple_table
+from exactodds.report.table import TABLE_WIDTH, fitted_table
 from exactodds.report.writer import json_text
 
 __all__ = ["render_sweep_csv", "render_sweep_json", "render_sweep_table", "sweep_figures"]
 
 
-def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4) -> str:
-    """One line per combination."""
+def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4, wide: bool = False) -> str:
+    """One line per combination, within :data:`~exactodds.report.table.TABLE_WIDTH` columns
+    unless *wide*: a table too wide is split by columns, each part led by the values swept:
+    what the play wins (penetration, units, EV), then how well (DI, SCORE, N0), then the risk
+    of ruin, each run kept whole where it fits (the last two share a part if they fit).
+
+    >>> print(render_sweep_table([], 3))
+    Penetration    Units/shoe, exact EV    EV/round    DI    SCORE    N0 rounds
+    -------------  ----------------------  ----------  ----  -------  -----------
+    >>> render_sweep_table([{"values": {}}], 3)
+    Traceback (most recent call last):
+    ...
+    KeyError: 'penetration'
+    """
     names = list(rows[0]["values"]) if rows else []
     risk = any(row.get("risk_of_ruin") for row in rows)
     headers = [*names, "Penetration", "Units/shoe, exact EV", "EV/round", "DI", "SCORE"]
@@ -46,8 +58,15 @@ def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4) -> str:
         ]
         for row in rows
     ]
-    return simple_table(
-        table, headers, ("left",) * len(names) + ("right",) * (len(headers) - len(names))
+    alignments = ("left",) * len(names) + ("right",) * (len(headers) - len(names))
+    quality = headers.index("DI")
+    return fitted_table(
+        table,
+        headers,
+        alignments,
+        None if wide else TABLE_WIDTH,
+        lead=max(len(names), 1),
+        breaks=(quality, *([quality + 3] if risk else [])),
     )
 
 
