@@ -1,10 +1,9 @@
 """The one-shoe path of ``Analyzer.analyze`` equals the Python path it stands in for, exactly.
 
-``Analyzer.analyze`` asks the compiled kernel for one shoe's inputs straight from its
-counts (``_one_shoe.c``'s ``evaluate_shoe``), for the outcomes and EV numerators from them
-(``apply_weights``; the count outputs only when a bet's counts are read) and, when every bet
-is read, for every bet's analysis with its EV already reduced (``bet_analyses``); anything
-outside plain 64-bit ranges goes back to the Python path.  These tests compare, on random shoes (small and
+``Analyzer.analyze`` asks the compiled kernel for one shoe's outputs straight from its
+counts (``_one_shoe.c``'s ``evaluate_shoe``) and, when every bet is read, for every bet's
+analysis with its EV already reduced (``bet_analyses``); anything outside plain 64-bit
+ranges goes back to the Python path.  These tests compare, on random shoes (small and
 large, suited and not, across the 64-bit limits) and for bets read in every order, each
 figure of the fast analysis with the same analyzer's Python path (the compiled one-shoe
 functions switched off: the former ``evaluate_one`` and a ``BetAnalysis`` per bet) and with
@@ -32,10 +31,9 @@ FAST = Analyzer(Rules(), ALL)
 SLOW = Analyzer(Rules(), ALL)
 SLOW._native = None  # the Python path: evaluate_one, and one BetAnalysis per bet read
 SLOW._native_makers = {}
-SLOW._split = None
-# The compiled path without the split: the full program's outputs straight from the counts.
+# The compiled evaluation with the bets made one by one in Python.
 WHOLE = Analyzer(Rules(), ALL)
-WHOLE._split = None
+WHOLE._native_makers = {}
 COMPILED = native_module() is not None and hasattr(native_module(), "bet_analyses")
 
 
@@ -155,12 +153,6 @@ def test_compiled_functions_refuse_what_they_cannot_take() -> None:
     assert module.bet_analyses(blank, 2**70, (), BetAnalysis, Fraction, None) is None
     with pytest.raises(TypeError, match="maker"):
         module.bet_analyses(blank, 10, ((1, 2),), BetAnalysis, Fraction, None)
-    assert FAST._split is not None
-    _, lean, inputs, outputs = FAST._split
-    assert module.apply_weights(lean.native, inputs, 2**63 // lean.bound, outputs[:]) is None
-    assert module.apply_weights(lean.native, inputs, 2**63 // lean.bound - 1, outputs[:])
-    with pytest.raises(ValueError, match="wrong size"):
-        module.apply_weights(lean.native, inputs[:-1], 10, outputs[:])
 
 
 def test_a_walk_bet_takes_the_python_path() -> None:

@@ -42,7 +42,7 @@ from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence, Va
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, cached_property, lru_cache
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -63,7 +63,7 @@ from exactodds.engine.kernel.program import (
     rank_pair_input,
     suited_pair_input,
 )
-from exactodds.engine.polynomial import CompiledTableau, compile_tableau
+from exactodds.engine.polynomial import compile_tableau
 from exactodds.engine.walk import (
     Winner,
     enumerate_rounds,
@@ -193,39 +193,18 @@ class Analyzer:
             rank_only_shoe: {name: index for index, name in enumerate(names)}
             for rank_only_shoe, (names, _) in self._available.items()
         }
-        # One shoe in the compiled kernel (analyze): its inputs counted once (a program of
-        # unit weights writes them), then the lean program's outputs (the outcomes and the EV
-        # numerators) from them; the count outputs only if a bet's counts are read.
-        self._split: tuple[Program, Program, array.array[int], array.array[int]] | None = None
-        if self._native is not None:
-            inputs = input_count(self._keys)
-            unit = _unit_program(self._compiled)
-            lean = self._lean_program(True)
-            if (
-                unit.native is not None
-                and lean.native is not None
-                and self._program.bound <= lean.bound
-            ):
-                self._split = (
-                    unit,
-                    lean,
-                    array.array("q", bytes(8 * inputs)),
-                    array.array("q", bytes(8 * lean.outputs)),
-                )
-        # For the compiled kernel's bet_analyses, per kind of shoe whose every listed bet it
-        # prices and per layout (the lean program's outputs, or the full program's): each
-        # bet, its EV numerator's output and its pay denominator.
+        # For the compiled kernel's bet_analyses, per kind of shoe whose every listed bet
+        # it prices: each bet, its EV numerator's output and its pay denominator.
         self._native_makers = {
-            (rank_only_shoe, lean_layout): tuple(
+            rank_only_shoe: tuple(
                 (
                     self._priced[name].bet,
-                    self._lean_outputs[name] if lean_layout else self._priced[name].ev_output,
+                    self._priced[name].ev_output,
                     self._priced[name].denominator,
                 )
                 for name in names
             )
             for rank_only_shoe, (names, _) in self._available.items()
-            for lean_layout in (False, True)
             if self._native is not None and all(name in self._priced for name in names)
         }
 
@@ -274,17 +253,8 @@ class Analyzer:
         if self._native is not None and isinstance(shoe, Shoe):
             # The compiled kernel reads the counts themselves and writes the outputs into
             # an int64 array; None: not a plain 64-bit shoe (the Python path answers).
-            native, split = self._native, self._split
-            if split is not None:
-                unit, lean, blank_inputs, blank_outputs = split
-                inputs, outputs = blank_inputs[:], blank_outputs[:]
-                total = native.evaluate_shoe(
-                    unit.native, shoe.rank_counts, shoe.suit_counts, inputs
-                )
-                if total is not None and native.apply_weights(lean.native, inputs, total, outputs):
-                    return self._analysis(shoe, outputs, total, inputs)
             outputs = self._blank[:]
-            total = native.evaluate_shoe(
+            total = self._native.evaluate_shoe(
                 self._program.native, shoe.rank_counts, shoe.suit_counts, outputs
             )
             if total is not None:
@@ -379,18 +349,8 @@ class Analyzer:
             for shoe, outputs in zip(shoes, numbers.rows(), strict=True)
         ]
 
-    def _analysis(
-        self,
-        shoe: Shoe,
-        outputs: Sequence[int],
-        total: int | None = None,
-        inputs: array.array[int] | None = None,
-    ) -> Analysis:
-        """A shoe's analysis from its kernel outputs; each bet's figures are built when read.
-
-        *outputs* are the full program's, or with *inputs* (the shoe's counted inputs) the
-        lean program's, the full program's then worked out from *inputs* when needed.
-        """
+    def _analysis(self, shoe: Shoe, outputs: Sequence[int], total: int | None = None) -> Analysis:
+        """A shoe's analysis from its kernel outputs; each bet's figures are built when read."""
         if total is None:
             total = sequences(shoe.cards)
         player = outputs[PLAYER_OUTPUT]
@@ -398,7 +358,7 @@ class Analyzer:
         outcomes = _outcomes(total, player, tie)
         rank_only = not shoe.suits_known and bool(self._needs_suits)
         unavailable = self._needs_suits if rank_only else _NOTHING
-        bets = _Bets(self, shoe, total, outputs, rank_only, inputs)
+        bets = _Bets(self, shoe, total, outputs, rank_only)
         # Analysis(shoe, rules, outcomes, bets, unavailable, names), without the frozen
         # dataclass's six object.__setattr__ calls: nothing in it checks its fields.
         analysis: Analysis = _NEW(Analysis)
@@ -464,15 +424,6 @@ class Analyzer:
             for bet in self.bets
         )
         return self._lean_program(True), outputs
-
-
-@cache
-def _unit_program(compiled: CompiledTableau) -> Program:
-    """A program whose outputs are its inputs (unit weights): a shoe's counted inputs."""
-    inputs = input_count(len(compiled.keys))
-    return build_program(
-        compiled, [[int(row == column) for column in range(inputs)] for row in range(inputs)]
-    )
 
 
 def count_rows(
@@ -729,7 +680,6 @@ class _Bets(Mapping[str, BetAnalysis]):
         total: int,
         outputs: Sequence[int],
         rank_only: bool,
-        inputs: array.array[int] | None = None,
     ) -> None:
         self._analyzer = analyzer
         self._shoe = shoe
@@ -740,7 +690,7 @@ class _Bets(Mapping[str, BetAnalysis]):
         self._cache: dict[str, BetAnalysis] = {}
         # What each bet's analysis reads its counts from: not this mapping, which holds
         # the analyses (a cycle would leave every shoe's analyses to the garbage collector).
-        self._source = _KernelCounts(analyzer, outputs, total, inputs)
+        self._source = _KernelCounts(analyzer._priced, outputs, total)
 
     def __getitem__(self, name: str) -> BetAnalysis:
         found = self._cache.get(name)
@@ -763,7 +713,7 @@ class _Bets(Mapping[str, BetAnalysis]):
         if self._cache is _MADE:
             return self._made
         analyzer = self._analyzer
-        makers = analyzer._native_makers.get((self._rank_only, self._source.lean))
+        makers = analyzer._native_makers.get(self._rank_only)
         native = analyzer._native
         if makers is not None and native is not None and not self._cache:
             made: list[BetAnalysis] | None = native.bet_analyses(
@@ -809,56 +759,28 @@ class _Bets(Mapping[str, BetAnalysis]):
 
 
 class _KernelCounts:
-    """A shoe's kernel outputs, read by name: where its bets' analyses find their figures.
+    """A shoe's kernel outputs, read by name: where its bets' analyses find their figures."""
 
-    The outputs are the analyzer's full program's, or (with *inputs*, the one-shoe path)
-    its lean program's: the outcomes and EV numerators, the count outputs then worked out
-    from the shoe's counted inputs the first time a bet's counts are read.
-    """
+    __slots__ = ("_outputs", "_priced", "_total")
 
-    __slots__ = ("_analyzer", "_full", "_inputs", "_outputs", "_total", "lean")
-
-    def __init__(
-        self,
-        analyzer: Analyzer,
-        outputs: Sequence[int],
-        total: int,
-        inputs: array.array[int] | None = None,
-    ) -> None:
-        self._analyzer = analyzer
+    def __init__(self, priced: Mapping[str, _Priced], outputs: Sequence[int], total: int) -> None:
+        self._priced = priced
         self._outputs = outputs
         self._total = total
-        self._inputs = inputs
-        self.lean = inputs is not None
-        self._full: Sequence[int] | None = None if self.lean else outputs
 
     def expected_value_ratio(self, name: str) -> tuple[int, int]:
         """A kernel-priced bet's EV as the unreduced (numerator, total x pay denominator)."""
-        analyzer = self._analyzer
-        priced = analyzer._priced[name]
-        output = analyzer._lean_outputs[name] if self.lean else priced.ev_output
-        return self._outputs[output], self._total * priced.denominator
+        priced = self._priced[name]
+        return self._outputs[priced.ev_output], self._total * priced.denominator
 
     def outcome_counts(self, name: str) -> dict[str, int]:
         """A kernel-priced bet's outcome counts, in the form analyze gives them."""
-        priced = self._analyzer._priced[name]
-        outputs = self._full if self._full is not None else self._full_outputs()
+        priced = self._priced[name]
+        outputs = self._outputs
         counts = {outcome: outputs[output] for outcome, output in priced.counts}
         counts[priced.rest] = self._total - sum(counts.values())
         # Every outcome of the pay table, in name order.
         return {outcome: counts.get(outcome, 0) for outcome in priced.listed}
-
-    def _full_outputs(self) -> Sequence[int]:
-        """The full program's outputs from the counted inputs (its bound is the lean one's)."""
-        analyzer = self._analyzer
-        full = analyzer._blank[:]
-        applied = analyzer._native is not None and analyzer._native.apply_weights(
-            analyzer._program.native, self._inputs, self._total, full
-        )
-        if not applied:  # cannot happen (the same bound as the lean program's), but exact
-            raise AssertionError("the full program's outputs did not fit where the lean ones did")
-        self._full = full
-        return full
 
 
 class _Values(ValuesView[BetAnalysis]):

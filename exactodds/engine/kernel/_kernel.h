@@ -78,6 +78,5 @@ PyObject *deal(PyObject *self, PyObject *args);
 /* From _one_shoe.c (one shoe's analysis from its Python counts), for the module table. */
 PyObject *evaluate_shoe(PyObject *self, PyObject *args);
 PyObject *bet_analyses(PyObject *self, PyObject *args);
-PyObject *apply_weights(PyObject *self, PyObject *args);
 
 #endif

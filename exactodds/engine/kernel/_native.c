@@ -581,7 +581,6 @@ static PyMethodDef methods[] = {
     {"deal", deal, METH_VARARGS, "Deal a simulation's shoes to the cut (releases the GIL)."},
     {"evaluate_shoe", evaluate_shoe, METH_VARARGS, "Evaluate one shoe from its Python counts."},
     {"bet_analyses", bet_analyses, METH_VARARGS, "One shoe's kernel-priced bet analyses."},
-    {"apply_weights", apply_weights, METH_VARARGS, "A program's outputs from counted inputs."},
     {NULL, NULL, 0, NULL},
 };
 

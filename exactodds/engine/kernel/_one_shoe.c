@@ -1,11 +1,7 @@
 /* One shoe's analysis, in C: `Analyzer.analyze`'s path for one shoe (exactodds.analysis.many).
  *
  *   evaluate_shoe   a program's outputs for one shoe, read straight from its Python counts
- *                   (no arrays to build); with a program of unit weights, the shoe's inputs
- *                   (key counts, pair states, total), counted once;
- *   apply_weights   a program's outputs from those inputs (the output stage alone): the
- *                   lean program's outcomes and EV numerators first, the count outputs only
- *                   when a bet's counts are read;
+ *                   (no arrays to build for the call, none to read back);
  *   bet_analyses    every kernel-priced bet's analysis object, its EV reduced by one gcd.
  *
  * Their specification is the Python path they stand in for, which stays beside them (for
@@ -17,7 +13,7 @@
  * equal, figure for figure.
  *
  * Nothing here decides a figure by a float: the counting is evaluate_many's (_native.c, whose
- * exactness argument covers apply_weights too), and the gcd is exact integer arithmetic.
+ * exactness argument covers it), and the gcd is exact integer arithmetic.
  * Anything outside plain 64-bit ranges (counts of 2**58 and more, outputs that need 128
  * bits, a denominator of 2**64 and more) is answered None, and Python takes it.
  */
@@ -208,44 +204,5 @@ PyObject *bet_analyses(PyObject *Py_UNUSED(self), PyObject *args) {
         }
     }
     if (view) PyBuffer_Release(view);
-    return result;
-}
-
-/* apply_weights(program, inputs: int64[inputs], total: int, out: int64[J]) -> bool | None
- * The program's outputs from a shoe's inputs already counted (its key counts, pair states
- * and total, as a program of unit weights writes them: see evaluate_shoe), into `out`:
- * the output stage of _native.c's finish64.  Exact for the same reason: every output is
- * at most bound * total in size, so when bound * total < 2**63 the sums modulo 2**64 are
- * the true values.  None when that bound does not hold (Python then counts). */
-PyObject *apply_weights(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *capsule, *inputs, *out;
-    unsigned long long total;
-    if (!PyArg_ParseTuple(args, "OOKO", &capsule, &inputs, &total, &out)) return NULL;
-    Program *p = get_program(capsule);
-    if (!p) return NULL;
-    if (p->bound && (u128)total >= (((u128)1) << 63) / p->bound) Py_RETURN_NONE;
-    Py_buffer in_view, out_view;
-    if (PyObject_GetBuffer(inputs, &in_view, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (PyObject_GetBuffer(out, &out_view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&in_view);
-        return NULL;
-    }
-    PyObject *result = NULL;
-    if (in_view.len != p->inputs * 8 || out_view.len != p->outputs * 8)
-        PyErr_SetString(PyExc_ValueError, "kernel input or output buffer of the wrong size");
-    else {
-        const uint64_t *values = in_view.buf;
-        uint64_t *out64 = out_view.buf;
-        for (Py_ssize_t j = 0; j < p->outputs; j++) out64[j] = 0;
-        for (Py_ssize_t i = 0; i < p->inputs; i++) {
-            uint64_t v = values[i];
-            if (!v) continue;
-            for (int32_t e = p->output_start[i]; e < p->output_start[i + 1]; e++)
-                out64[p->output_index[e]] += (uint64_t)p->output_weight[e] * v;
-        }
-        result = Py_NewRef(Py_True);
-    }
-    PyBuffer_Release(&in_view);
-    PyBuffer_Release(&out_view);
     return result;
 }
