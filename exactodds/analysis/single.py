@@ -43,14 +43,7 @@ from exactodds.numbers import (
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
-__all__ = [
-    "Analysis",
-    "BetAnalysis",
-    "OutcomeCount",
-    "analyze",
-    "price_bet",
-    "price_table",
-]
+__all__ = ["Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet", "price_table"]
 
 _NEW = object.__new__
 
