@@ -35,9 +35,10 @@ exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequ
 
 from __future__ import annotations
 
+import array
 import itertools
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -58,6 +59,7 @@ from exactodds.engine.kernel.program import (
     evaluate,
     evaluate_one,
     input_count,
+    native_module,
     rank_pair_input,
     suited_pair_input,
 )
@@ -168,6 +170,10 @@ class Analyzer:
         weights = self._weight_rows(key_winners(keys), next_output)
         self._weights = weights
         self._program = build_program(self._compiled, weights)
+        # The compiled one-shoe functions, when the program runs in the compiled kernel.
+        native = native_module() if self._program.native is not None else None
+        self._native = native if hasattr(native, "bet_analyses") else None
+        self._blank = array.array("q", bytes(8 * self._program.outputs))
         self._lean: dict[bool, Program] = {}
         # Lazy programs are built once even when threads ask at the same time.
         self._building = threading.Lock()
@@ -181,6 +187,25 @@ class Analyzer:
         self._available = {
             False: (self._names, frozenset(self._names)),
             True: (rank_only, frozenset(rank_only)),
+        }
+        # Where a bet comes in the list of every listed bet's analysis, per kind of shoe.
+        self._positions = {
+            rank_only_shoe: {name: index for index, name in enumerate(names)}
+            for rank_only_shoe, (names, _) in self._available.items()
+        }
+        # For the compiled kernel's bet_analyses, per kind of shoe whose every listed bet
+        # it prices: each bet, its EV numerator's output and its pay denominator.
+        self._native_makers = {
+            rank_only_shoe: tuple(
+                (
+                    self._priced[name].bet,
+                    self._priced[name].ev_output,
+                    self._priced[name].denominator,
+                )
+                for name in names
+            )
+            for rank_only_shoe, (names, _) in self._available.items()
+            if self._native is not None and all(name in self._priced for name in names)
         }
 
     def _kernel_outcomes(self, route: BetRoute) -> tuple[str | None, ...] | None:
@@ -225,6 +250,15 @@ class Analyzer:
 
     def analyze(self, shoe: Shoe) -> Analysis:
         """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.single.analyze`)."""
+        if self._native is not None and isinstance(shoe, Shoe):
+            # The compiled kernel reads the counts themselves and writes the outputs into
+            # an int64 array; None: not a plain 64-bit shoe (the Python path answers).
+            outputs = self._blank[:]
+            total = self._native.evaluate_shoe(
+                self._program.native, shoe.rank_counts, shoe.suit_counts, outputs
+            )
+            if total is not None:
+                return self._analysis(shoe, outputs, total)
         require_countable(shoe)
         return self._analysis(shoe, evaluate_one(self._program, shoe.rank_counts, shoe.suit_counts))
 
@@ -315,22 +349,30 @@ class Analyzer:
             for shoe, outputs in zip(shoes, numbers.rows(), strict=True)
         ]
 
-    def _analysis(self, shoe: Shoe, outputs: list[int]) -> Analysis:
+    def _analysis(self, shoe: Shoe, outputs: Sequence[int], total: int | None = None) -> Analysis:
         """A shoe's analysis from its kernel outputs; each bet's figures are built when read."""
-        total = sequences(shoe.cards)
+        if total is None:
+            total = sequences(shoe.cards)
         player = outputs[PLAYER_OUTPUT]
         tie = outputs[TIE_OUTPUT]
-        outcomes = {
-            "banker": OutcomeCount("banker", total - player - tie, total),
-            "player": OutcomeCount("player", player, total),
-            "tie": OutcomeCount("tie", tie, total),
-        }
+        outcomes = _outcomes(total, player, tie)
         rank_only = not shoe.suits_known and bool(self._needs_suits)
         unavailable = self._needs_suits if rank_only else _NOTHING
-        bets = _Bets(self, shoe, total, outputs, self._available[rank_only])
-        return Analysis(shoe, self.rules, outcomes, bets, unavailable, self._names)
+        bets = _Bets(self, shoe, total, outputs, rank_only)
+        # Analysis(shoe, rules, outcomes, bets, unavailable, names), without the frozen
+        # dataclass's six object.__setattr__ calls: nothing in it checks its fields.
+        analysis: Analysis = _NEW(Analysis)
+        analysis.__dict__.update(
+            shoe=shoe,
+            rules=self.rules,
+            outcomes=outcomes,
+            bets=bets,
+            unavailable=unavailable,
+            bet_names=self._names,
+        )
+        return analysis
 
-    def _price(self, name: str, shoe: Shoe, total: int, outputs: list[int]) -> BetAnalysis:
+    def _price(self, name: str, shoe: Shoe, total: int, outputs: Sequence[int]) -> BetAnalysis:
         """A bet the kernel does not price, by the exact walk (``_Bets`` prices the rest)."""
         return price_bet(enumerate_rounds(shoe, self.rules.tableau), self._walk_bets[name])
 
@@ -584,29 +626,67 @@ class ExpectedValueTable:
         return {"banker": total - player - tie, "player": player, "tie": tie}
 
 
+def _outcomes(total: int, player: int, tie: int) -> dict[str, OutcomeCount]:
+    """The three OutcomeCounts of kernel counts (whole numbers that split the total)."""
+    outcomes = {}
+    for name, count in (("banker", total - player - tie), ("player", player), ("tie", tie)):
+        outcome: OutcomeCount = _NEW(OutcomeCount)
+        fields = outcome.__dict__
+        fields["name"] = name
+        fields["count"] = count
+        fields["total"] = total
+        outcomes[name] = outcome
+    return outcomes
+
+
+_NEW = object.__new__
+#: A shoe's cache once every bet was made in one pass (then kept as a list, by position).
+_MADE: dict[str, BetAnalysis] = {}
+
+
 class _Bets(Mapping[str, BetAnalysis]):
     """A shoe's priced bets, each built from the shoe's exact counts when first read.
 
-    Building a :class:`BetAnalysis` is cheap but not free; a research script
-    that reads two bets of a thousand shoes should not pay for thirty.
+    Each bet's analysis reads its counts and EV from this mapping (its source) when they
+    are first asked for: the EV's Fraction (one gcd) when the EV is read, the outcome
+    counts when they are, so a research script that reads two bets of a thousand shoes
+    does not pay for thirty.  Reading every bet (``values()``, ``items()``) makes them in
+    one pass, in the compiled kernel when it is built, each EV already reduced.
     """
 
-    __slots__ = ("_analyzer", "_cache", "_members", "_names", "_outputs", "_shoe", "_total")
+    __slots__ = (
+        "_analyzer",
+        "_cache",
+        "_made",
+        "_members",
+        "_names",
+        "_outputs",
+        "_rank_only",
+        "_shoe",
+        "_source",
+        "_total",
+    )
+    #: Every listed bet's analysis, once made in one pass (then _cache is _MADE).
+    _made: list[BetAnalysis]
 
     def __init__(
         self,
         analyzer: Analyzer,
         shoe: Shoe,
         total: int,
-        outputs: list[int],
-        available: tuple[tuple[str, ...], frozenset[str]],
+        outputs: Sequence[int],
+        rank_only: bool,
     ) -> None:
         self._analyzer = analyzer
         self._shoe = shoe
         self._total = total
         self._outputs = outputs
-        self._names, self._members = available
+        self._names, self._members = analyzer._available[rank_only]
+        self._rank_only = rank_only
         self._cache: dict[str, BetAnalysis] = {}
+        # What each bet's analysis reads its counts from: not this mapping, which holds
+        # the analyses (a cycle would leave every shoe's analyses to the garbage collector).
+        self._source = _KernelCounts(analyzer._priced, outputs, total)
 
     def __getitem__(self, name: str) -> BetAnalysis:
         found = self._cache.get(name)
@@ -614,22 +694,39 @@ class _Bets(Mapping[str, BetAnalysis]):
             return found
         if name not in self._members:
             raise KeyError(name)
+        if self._cache is _MADE:
+            return self._made[self._analyzer._positions[self._rank_only][name]]
         priced = self._analyzer._priced.get(name)
         if priced is None:
             found = self._analyzer._price(name, self._shoe, self._total, self._outputs)
         else:
-            # The kernel's EV numerator spares a pass over the outcomes; its Fraction (and
-            # gcd) waits until the EV is read.
-            outputs, total = self._outputs, self._total
-            counts = {outcome: outputs[output] for outcome, output in priced.counts}
-            counts[priced.rest] = total - sum(counts.values())
-            # The form analyze gives: every outcome of the pay table, in name order.
-            listed = {outcome: counts.get(outcome, 0) for outcome in priced.listed}
-            found = BetAnalysis.with_expected_value_ratio(
-                priced.bet, listed, total, outputs[priced.ev_output], total * priced.denominator
-            )
+            found = BetAnalysis.from_source(priced.bet, self._total, self._source)
         self._cache[name] = found
         return found
+
+    def _every(self) -> list[BetAnalysis]:
+        """Every bet's analysis, in order, made in one pass (what values() and items() read)."""
+        if self._cache is _MADE:
+            return self._made
+        analyzer = self._analyzer
+        makers = analyzer._native_makers.get(self._rank_only)
+        native = analyzer._native
+        if makers is not None and native is not None and not self._cache:
+            made: list[BetAnalysis] | None = native.bet_analyses(
+                self._outputs, self._total, makers, BetAnalysis, Fraction, self._source
+            )
+            if made is not None:
+                # Kept as the list; __getitem__ finds a bet in it by its position.
+                self._cache = _MADE
+                self._made = made
+                return made
+        return [self[name] for name in self._names]
+
+    def values(self) -> ValuesView[BetAnalysis]:
+        return _Values(self)
+
+    def items(self) -> ItemsView[str, BetAnalysis]:
+        return _Items(self)
 
     def __contains__(self, name: object) -> bool:
         # Mapping's default would build the bet's analysis just to answer.
@@ -652,10 +749,52 @@ class _Bets(Mapping[str, BetAnalysis]):
         """
         if name not in self._members:
             raise KeyError(name)
-        priced = self._analyzer._priced.get(name)
-        if priced is None:
+        if name not in self._analyzer._priced:
             return self[name].moment_ratio()
+        return self._source.expected_value_ratio(name)
+
+
+class _KernelCounts:
+    """A shoe's kernel outputs, read by name: where its bets' analyses find their figures."""
+
+    __slots__ = ("_outputs", "_priced", "_total")
+
+    def __init__(self, priced: Mapping[str, _Priced], outputs: Sequence[int], total: int) -> None:
+        self._priced = priced
+        self._outputs = outputs
+        self._total = total
+
+    def expected_value_ratio(self, name: str) -> tuple[int, int]:
+        """A kernel-priced bet's EV as the unreduced (numerator, total x pay denominator)."""
+        priced = self._priced[name]
         return self._outputs[priced.ev_output], self._total * priced.denominator
+
+    def outcome_counts(self, name: str) -> dict[str, int]:
+        """A kernel-priced bet's outcome counts, in the form analyze gives them."""
+        priced = self._priced[name]
+        outputs = self._outputs
+        counts = {outcome: outputs[output] for outcome, output in priced.counts}
+        counts[priced.rest] = self._total - sum(counts.values())
+        # Every outcome of the pay table, in name order.
+        return {outcome: counts.get(outcome, 0) for outcome in priced.listed}
+
+
+class _Values(ValuesView[BetAnalysis]):
+    """The bets' analyses, made in one pass rather than one lookup per bet."""
+
+    _mapping: _Bets
+
+    def __iter__(self) -> Iterator[BetAnalysis]:
+        return iter(self._mapping._every())
+
+
+class _Items(ItemsView[str, BetAnalysis]):
+    """Each bet's name and analysis, made in one pass rather than one lookup per bet."""
+
+    _mapping: _Bets
+
+    def __iter__(self) -> Iterator[tuple[str, BetAnalysis]]:
+        return zip(self._mapping._names, self._mapping._every(), strict=True)
 
 
 @lru_cache(maxsize=32)

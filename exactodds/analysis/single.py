@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING, Protocol
 
 from exactodds.analysis.routing import key_winners, route_bet
 from exactodds.bets.bet import Bet, bets_given
@@ -33,11 +34,18 @@ from exactodds.engine.walk import (
     sequences,
 )
 from exactodds.errors import BetError, ExactOddsError, ShoeError
-from exactodds.numbers import decimal_string, percent_string, square_root_decimal_string
+from exactodds.numbers import (
+    decimal_string,
+    percent_string,
+    ratio_fraction,
+    square_root_decimal_string,
+)
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 __all__ = ["Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet", "price_table"]
+
+_NEW = object.__new__
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,16 @@ class OutcomeCount:
     def probability(self) -> Fraction:
         """Exact probability of this outcome."""
         return Fraction(self.count, self.total)
+
+
+class _BetSource(Protocol):
+    """Where :meth:`BetAnalysis.from_source` reads a bet's counts and EV, by the bet's name."""
+
+    def outcome_counts(self, name: str) -> Mapping[str, int]:
+        """The bet's outcome counts, as :attr:`BetAnalysis.outcome_counts` holds them."""
+
+    def expected_value_ratio(self, name: str) -> tuple[int, int]:
+        """The bet's EV as an unreduced (numerator, positive denominator)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +123,7 @@ class BetAnalysis:
         True
         """
         result = cls(bet, outcome_counts, total)
-        result.__dict__["_expected_value"] = expected_value  # what the property keeps
+        result.__dict__["expected_value"] = expected_value  # what the cached property keeps
         return result
 
     @classmethod
@@ -140,6 +158,49 @@ class BetAnalysis:
         fields["_expected_value_ratio"] = (numerator, denominator)
         return result
 
+    @classmethod
+    def from_source(cls, bet: Bet, total: int, source: _BetSource) -> BetAnalysis:
+        """The analysis of *bet*, its figures read from *source* when first asked for.
+
+        ``outcome_counts`` is ``source.outcome_counts(bet.name)`` and the EV's unreduced
+        ratio ``source.expected_value_ratio(bet.name)``, each fetched the first time it
+        is read (by the attribute, equality, repr or a figure), then kept: the kernel's
+        analyzer hands out one source per shoe for all its bets, so a bet whose EV alone
+        is read costs no dict of counts.  The same object as ``cls(bet,
+        source.outcome_counts(bet.name), total)`` otherwise; unchecked, as
+        :meth:`with_expected_value_ratio`.
+
+        >>> from exactodds.bets.bet import main_bets
+        >>> class Counted:
+        ...     def outcome_counts(self, name): return {"lose": 8, "win": 1}
+        ...     def expected_value_ratio(self, name): return 0, 9
+        >>> tie = main_bets(Rules())[2]
+        >>> lazy = BetAnalysis.from_source(tie, 9, Counted())
+        >>> lazy.expected_value, lazy == BetAnalysis(tie, {"lose": 8, "win": 1}, 9)
+        (Fraction(0, 1), True)
+        >>> lazy.counted_later
+        Traceback (most recent call last):
+        ...
+        AttributeError: 'BetAnalysis' object has no attribute 'counted_later'
+        """
+        result: BetAnalysis = _NEW(cls)
+        fields = result.__dict__
+        fields["bet"] = bet
+        fields["total"] = total
+        fields["_source"] = source
+        return result
+
+    if not TYPE_CHECKING:  # only for from_source's lazy counts; typed code sees the fields
+
+        def __getattr__(self, name: str) -> object:
+            source = self.__dict__.get("_source") if name == "outcome_counts" else None
+            if source is None:
+                raise AttributeError(
+                    f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
+                )
+            self.__dict__["outcome_counts"] = found = source.outcome_counts(self.bet.name)
+            return found
+
     @property
     def name(self) -> str:
         """The bet's name."""
@@ -172,23 +233,24 @@ class BetAnalysis:
         True
         """
         if power == 1:
-            known: tuple[int, int] | None = self.__dict__.get("_expected_value_ratio")
+            fields = self.__dict__
+            known: tuple[int, int] | None = fields.get("_expected_value_ratio")
+            if known is None and "_source" in fields:
+                known = fields["_expected_value_ratio"] = fields["_source"].expected_value_ratio(
+                    self.bet.name
+                )
             if known is not None:
                 return known
         pays, denominator = self.bet.integer_pays(power)
         numerator = sum(count * pays[outcome] for outcome, count in self.outcome_counts.items())
         return numerator, self.total * denominator
 
-    @property
+    @cached_property
     def expected_value(self) -> Fraction:
         """Expected net result per unit staked (negative: the house wins); built once."""
-        # Kept by hand: functools.cached_property takes a lock on every read in Python 3.11.
-        fields = self.__dict__
-        value: Fraction | None = fields.get("_expected_value")
-        if value is None:
-            numerator, denominator = fields.get("_expected_value_ratio") or self.moment_ratio()
-            value = fields["_expected_value"] = Fraction(numerator, denominator)
-        return value
+        # Kept in the instance's __dict__, where later reads find it without a call (and
+        # where the kernel's analyzer may have put it already).
+        return ratio_fraction(*self.moment_ratio())
 
     @property
     def house_edge(self) -> Fraction:

@@ -58,7 +58,7 @@ static inline void put_u128(Text *t, u128 value) {
     t->length += u128_digits(value, t->data + t->length);
 }
 
-static u128 gcd128(u128 a, u128 b) {
+u128 gcd128(u128 a, u128 b) {
     if (!a) return b;
     if (!b) return a;
     if (!((a | b) >> 64)) {

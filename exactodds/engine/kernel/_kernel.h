@@ -69,9 +69,14 @@ void parse_tables_init(void);
 PyObject *set_layout(PyObject *self, PyObject *args);
 PyObject *batch(PyObject *self, PyObject *args);
 PyObject *format_one(PyObject *self, PyObject *args);
+u128 gcd128(u128 a, u128 b);
 
 /* From _dealing.c (a simulation's shuffling and dealing), for the module table. */
 PyObject *shuffle(PyObject *self, PyObject *args);
 PyObject *deal(PyObject *self, PyObject *args);
+
+/* From _one_shoe.c (one shoe's analysis from its Python counts), for the module table. */
+PyObject *evaluate_shoe(PyObject *self, PyObject *args);
+PyObject *bet_analyses(PyObject *self, PyObject *args);
 
 #endif

@@ -579,6 +579,8 @@ static PyMethodDef methods[] = {
     {"format", format_one, METH_VARARGS, "Format one evaluated shoe as a batch line."},
     {"shuffle", shuffle, METH_VARARGS, "Shuffle a simulation's shoes (releases the GIL)."},
     {"deal", deal, METH_VARARGS, "Deal a simulation's shoes to the cut (releases the GIL)."},
+    {"evaluate_shoe", evaluate_shoe, METH_VARARGS, "Evaluate one shoe from its Python counts."},
+    {"bet_analyses", bet_analyses, METH_VARARGS, "One shoe's kernel-priced bet analyses."},
     {NULL, NULL, 0, NULL},
 };
 

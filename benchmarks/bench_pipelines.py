@@ -1,7 +1,10 @@
-"""Issue 27's speed figures, each beside a reference measured in the same run.
+"""The library's paths against the plain pipelines they compete with, in the same run.
 
-    python benchmarks/bench_issue27.py [--runs N] [--lines N] [--study-shoes N] [--only NAME]
+    python benchmarks/bench_pipelines.py [--runs N] [--calls N] [--lines N] [--study-shoes N]
+                                         [--only NAME]
 
+The one-shoe path against the compiled batch pipeline of the same shoe, ``batch --full``
+against ``batch``, and Jacobson's count study (timed, and its 100 million shoes estimated).
 Each figure is a :class:`Figure`: a name, what it measures, what its reference is, and a
 function that times both once (interleaved, so that a change in the machine's load falls
 on both).  Every figure runs --runs times; the table gives the median and the range of the
@@ -17,7 +20,9 @@ Figures:
   shoe: the plain C pipeline (the compiled kernel's batch codec on the shoe's JSON line:
   it parses, evaluates, reduces every EV and writes the batch line's text, all in C), and
   the kernel's evaluation alone (one call of the compiled evaluation on int64 buffers).
-  Times are thread CPU time, the median of 200 calls per run.
+  Times are thread CPU time per call, the three calls interleaved one after the other
+  --calls times per run (so a change of load falls on all three alike); each run gives
+  the median of its calls, and the ratio of those medians.
 * ``batch-full``: ``exactodds batch --bets all --full`` against ``exactodds batch --bets
   all`` on the same --lines random 8-deck shoes, whole processes, wall clock.
 * ``jacobson``: Jacobson's Dragon 7 count study (tags 0,0,0,-1,-1,-1,-1,2,2,0, bet at true
@@ -74,14 +79,20 @@ def uptime() -> str:
         return f"load average: {one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
-def cpu_per_call(action: Callable[[], object], calls: int) -> float:
-    """The median thread CPU seconds of one call of *action*, over *calls* calls."""
-    seconds = []
+def cpu_per_call(actions: list[Callable[[], object]], calls: int) -> list[float]:
+    """The median thread CPU seconds of one call of each action, the actions interleaved.
+
+    Each round calls every action once, in turn, *calls* rounds in all: a change in the
+    machine's load during the run falls on every action alike.
+    """
+    seconds: list[list[int]] = [[] for _ in actions]
+    clock = time.thread_time_ns
     for _ in range(calls):
-        start = time.thread_time()
-        action()
-        seconds.append(time.thread_time() - start)
-    return statistics.median(seconds)
+        for action, spent in zip(actions, seconds, strict=True):
+            start = clock()
+            action()
+            spent.append(clock() - start)
+    return [statistics.median(spent) / 1e9 for spent in seconds]
 
 
 def one_shoe(arguments: argparse.Namespace) -> list[Measure]:
@@ -115,13 +126,13 @@ def one_shoe(arguments: argparse.Namespace) -> list[Measure]:
     def c_pipeline() -> None:
         module.batch(lean.native, [line], 10)
 
-    calls = 200
-    fast = cpu_per_call(every_expected_value, calls)
-    pipeline = cpu_per_call(c_pipeline, calls)
-    alone = cpu_per_call(evaluation_alone, calls)
+    fast, pipeline, alone = cpu_per_call(
+        [every_expected_value, c_pipeline, evaluation_alone], arguments.calls
+    )
+    label = "one shoe, 27 bets, warm, thread CPU"
     return [
-        ("one shoe, 27 bets, warm", fast, "plain C pipeline (codec)", pipeline, "ms"),
-        ("one shoe, 27 bets, warm", fast, "kernel evaluation alone", alone, "ms"),
+        (label, fast, "plain C pipeline (codec)", pipeline, "ms"),
+        (label, fast, "kernel evaluation alone", alone, "ms"),
     ]
 
 
@@ -254,6 +265,7 @@ def jacobson_estimate(results: dict[tuple[str, str], list[Measure]], machines: l
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=1000, help="one-shoe calls per run")
     parser.add_argument("--lines", type=int, default=200)
     parser.add_argument("--study-shoes", type=int, default=512)
     parser.add_argument("--only", choices=[figure.name for figure in FIGURES], action="append")
@@ -266,13 +278,17 @@ def main() -> None:
     print(f"before: {uptime()}")
     _ANALYZER.analyze(_SHOE)  # warm
     results: dict[tuple[str, str], list[Measure]] = {}
+    loads = []
     for _ in range(arguments.runs):
+        loads.append(os.getloadavg()[0])
         for figure in chosen:
             for measure in figure.measure(arguments):
                 results.setdefault((measure[0], measure[2]), []).append(measure)
-    print(f"after:  {uptime()}\n")
+    print(f"after:  {uptime()}")
+    print(f"1-minute load average at the start of each run: {_range(loads, 1, 1)}\n")
     report(results)
-    jacobson_estimate(results, [10, 100])
+    if any(label.startswith("Dragon 7 count study") for label, _ in results):
+        jacobson_estimate(results, [10, 100])
 
 
 if __name__ == "__main__":
