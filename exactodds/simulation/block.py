@@ -39,6 +39,7 @@ from exactodds.simulation.dealing import (
     summary_fields,
 )
 from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.pair_study import pair_block_tally
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
@@ -239,10 +240,14 @@ def run_block(
     """
     require_whole(first_shoe, "first_shoe", 0)
     require_whole(shoes, "shoes", 1)
+    prepared = prepare(simulation.rules, simulation.bets)
+    if not trace and _compiled_pairs(simulation, prepared.analyzer):
+        tally = pair_block_tally(simulation, first_shoe, shoes, prepared.analyzer.bets)
+        if tally is not None:  # the numpy road below is its twin, field for field
+            return BlockResult(first_shoe, shoes, tally)
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
-    prepared = prepare(simulation.rules, simulation.bets)
     # Pair bets only: their closed form, equal to the kernel's integers at a fraction of the cost.
     ranks = block.rank_counts()
     values = pair_expected_values(
@@ -313,6 +318,14 @@ def run_block(
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
     )
     return BlockResult(first_shoe, shoes, tally, text)
+
+
+def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:
+    """Whether the block may go to the kernel's pair study (:mod:`pair_study` checks the rest):
+    every bet priced from the pair states, none fixed-point rounded exactly."""
+    return all(route == "pairs" for route in analyzer.routes().values()) and not any(
+        _exact_path(bet) for bet in simulation.bets
+    )
 
 
 def _trace(

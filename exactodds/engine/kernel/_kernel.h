@@ -73,5 +73,6 @@ PyObject *format_one(PyObject *self, PyObject *args);
 /* From _dealing.c (a simulation's shuffling and dealing), for the module table. */
 PyObject *shuffle(PyObject *self, PyObject *args);
 PyObject *deal(PyObject *self, PyObject *args);
+PyObject *pair_study(PyObject *self, PyObject *args);
 
 #endif

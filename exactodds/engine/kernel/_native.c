@@ -579,6 +579,8 @@ static PyMethodDef methods[] = {
     {"format", format_one, METH_VARARGS, "Format one evaluated shoe as a batch line."},
     {"shuffle", shuffle, METH_VARARGS, "Shuffle a simulation's shoes (releases the GIL)."},
     {"deal", deal, METH_VARARGS, "Deal a simulation's shoes to the cut (releases the GIL)."},
+    {"pair_study", pair_study, METH_VARARGS,
+     "Deal and tally a pairs-only study's shoes (releases the GIL)."},
     {NULL, NULL, 0, NULL},
 };
 
