@@ -39,7 +39,7 @@ from exactodds.simulation.dealing import (
     summary_fields,
 )
 from exactodds.simulation.evaluate import exact_expected_values
-from exactodds.simulation.pair_study import pair_block_tally
+from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
@@ -48,7 +48,7 @@ from exactodds.simulation.sums import exact_product as _product
 from exactodds.simulation.sums import summable as _summable
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
-__all__ = ["BlockResult", "prepare", "run_block"]
+__all__ = ["BlockResult", "compiled_pairs", "prepare", "run_block"]
 
 
 @dataclass(frozen=True)
@@ -318,6 +318,17 @@ def run_block(
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
     )
     return BlockResult(first_shoe, shoes, tally, text)
+
+
+def compiled_pairs(simulation: Simulation) -> bool:
+    """Whether *simulation*'s blocks are tallied by the kernel's pair study (no trace).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> compiled_pairs(Simulation.of(1, 1, bets=select_bets("tie")))
+    False
+    """
+    analyzer = prepare(simulation.rules, simulation.bets).analyzer
+    return _compiled_pairs(simulation, analyzer) and pair_study_plan(simulation, analyzer.bets)
 
 
 def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:

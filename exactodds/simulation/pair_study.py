@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -47,7 +48,7 @@ from exactodds.simulation.study import Simulation
 from exactodds.simulation.sums import Sums
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
-__all__ = ["pair_block_tally"]
+__all__ = ["pair_block_tally", "pair_study_plan"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -157,6 +158,19 @@ def _fits(simulation: Simulation, rows: list[list[int]]) -> tuple[int, int] | No
     if per_shoe >= _INT64_SAFE:
         return None
     return per_round, per_shoe
+
+
+def pair_study_plan(simulation: Simulation, bets: Sequence[Bet]) -> bool:
+    """Whether the kernel is built and tallies *simulation* (its analyzer pricing *bets*).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> pair_study_plan(Simulation.of(1, 1, bets=select_bets("tie")), select_bets("tie"))
+    False
+    """
+    module = _dealing_module()
+    if module is None or not hasattr(module, "pair_study"):
+        return False
+    return _plan(simulation, tuple(bets)) is not None
 
 
 def pair_block_tally(

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from exactodds.errors import import_extra
-from exactodds.simulation.block import BlockResult, prepare, run_block
+from exactodds.simulation.block import BlockResult, compiled_pairs, prepare, run_block
 from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.pairs import pair_shape
@@ -62,6 +62,10 @@ BLOCK_SHOES = 64
 #: Shoes per block when every bet has the pair closed form (:mod:`~exactodds.simulation.pairs`):
 #: its rounds are so cheap that the per-block work (the tally's merge) would dominate.
 CLOSED_FORM_BLOCK_SHOES = 256
+#: Cards per block when the kernel tallies the pair bets in one pass (:mod:`pair_study`):
+#: no round is written out, so a block's memory is its shoes' cards (here 2,048 8-deck
+#: shoes, 6.8 MB); the per-block work (histograms, bands, the merge) is spread over more rounds.
+COMPILED_PAIRS_BLOCK_CARDS = 2048 * 416
 #: Seconds between checkpoint writes during a run (one is always written at the end).
 CHECKPOINT_SECONDS = 5.0
 #: How long to try to reach a Dask scheduler before giving up.
@@ -258,12 +262,14 @@ def _starting_tally(
     return tally, None
 
 
-def _block_shoes(simulation: Simulation, block_shoes: int | None) -> int:
+def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = False) -> int:
     """The shoes per block: given, or the default for the study's bets and stake."""
     if block_shoes is not None:
         return block_shoes
     closed = all(pair_shape(bet) is not None for bet in simulation.bets)
     block_shoes = CLOSED_FORM_BLOCK_SHOES if closed else BLOCK_SHOES
+    if closed and not trace and compiled_pairs(simulation):
+        block_shoes = max(block_shoes, COMPILED_PAIRS_BLOCK_CARDS // simulation.procedure.cards)
     if isinstance(simulation.stake, Kelly):
         # Whole trips per block: a block starting inside a trip deals the trip's
         # earlier shoes again to learn the bankroll they left.
@@ -320,7 +326,7 @@ def simulate(
     ...
     exactodds.simulation.dealing.SimulationError: `resume` needs `checkpoint` FILE to resume from.
     """
-    block_shoes = _block_shoes(simulation, block_shoes)
+    block_shoes = _block_shoes(simulation, block_shoes, trace is not None)
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None

@@ -287,6 +287,94 @@ PyObject *deal(PyObject *Py_UNUSED(self), PyObject *args) {
     return PyLong_FromSsize_t(rounds);
 }
 
+/* ---- Stream states: each shoe's PCG64 (state, increment), as numpy seeds it ----------
+ *
+ * stream_states(run, first_shoe, shoes, out): shoe first_shoe + i's generator is
+ * PCG64(SeedSequence(seed, spawn_key=(shoe,))); *run* holds the seed's 32-bit words (at
+ * least 4, zero-padded), and out[i] gets (state high, state low, increment high,
+ * increment low), the words shuffle() reads.  The spec is exactodds/simulation/dealing.py
+ * (_stream_states and _pool_words: SeedSequence's hash mixing in uint32 arithmetic, then
+ * PCG64's seeding modulo 2**128); tests/test_pair_study.py holds both equal.  Every
+ * operation is modulo 2**32 or 2**128 by definition (unsigned wrap-around).
+ */
+#define HASH_INIT_A 0x43B0D7E5u
+#define HASH_MULT_A 0x931E8875u
+#define HASH_INIT_B 0x8B51F9DDu
+#define HASH_MULT_B 0x58F38DEDu
+#define MIX_LEFT 0xCA01F9DDu
+#define MIX_RIGHT 0x4973F715u
+#define RUN_MOST 8
+
+static inline uint32_t hashed(uint32_t value, uint32_t *constant) {
+    value ^= *constant;
+    *constant *= HASH_MULT_A;
+    value *= *constant;
+    return value ^ (value >> 16);
+}
+
+static inline uint32_t mixed(uint32_t left, uint32_t right) {
+    uint32_t result = MIX_LEFT * left - MIX_RIGHT * right;
+    return result ^ (result >> 16);
+}
+
+static void seed_one(const uint32_t *entropy, int words, uint64_t *out) {
+    uint32_t constant = HASH_INIT_A, pool[4], state[8];
+    for (int i = 0; i < 4; i++) pool[i] = hashed(entropy[i], &constant);
+    for (int source = 0; source < 4; source++)
+        for (int target = 0; target < 4; target++)
+            if (source != target) pool[target] = mixed(pool[target], hashed(pool[source], &constant));
+    for (int extra = 4; extra < words; extra++)
+        for (int target = 0; target < 4; target++)
+            pool[target] = mixed(pool[target], hashed(entropy[extra], &constant));
+    constant = HASH_INIT_B;
+    for (int i = 0; i < 8; i++) {
+        uint32_t value = pool[i % 4] ^ constant;
+        constant *= HASH_MULT_B;
+        value *= constant;
+        state[i] = value ^ (value >> 16);
+    }
+    uint64_t w[4];
+    for (int i = 0; i < 4; i++) w[i] = (uint64_t)state[2 * i] | ((uint64_t)state[2 * i + 1] << 32);
+    static const u128 multiplier =
+        ((u128)0x2360ED051FC65DA4ULL << 64) | (u128)0x4385DF649FCCF645ULL;
+    u128 increment = ((((u128)w[2] << 64) | w[3]) << 1) | 1;
+    u128 seeded = increment + (((u128)w[0] << 64) | w[1]);
+    seeded = seeded * multiplier + increment;
+    out[0] = (uint64_t)(seeded >> 64), out[1] = (uint64_t)seeded;
+    out[2] = (uint64_t)(increment >> 64), out[3] = (uint64_t)increment;
+}
+
+PyObject *stream_states(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *objects[2];
+    unsigned long long first;
+    Py_ssize_t shoes;
+    if (!PyArg_ParseTuple(args, "OKnO", &objects[0], &first, &shoes, &objects[1])) return NULL;
+    Py_buffer views[2];
+    int writable[2] = {0, 1};
+    if (!get_buffers(objects, views, writable, 2)) return NULL;
+    Py_ssize_t run = views[0].len / 4;
+    if (run < 4 || run > RUN_MOST || views[0].len != run * 4 || shoes < 0 ||
+        views[1].len != shoes * 4 * 8 || (shoes > 0 && (uint64_t)(shoes - 1) > UINT64_MAX - first)) {
+        release_buffers(views, 2);
+        PyErr_SetString(PyExc_ValueError, "stream state arrays do not match the shoes");
+        return NULL;
+    }
+    const uint32_t *words = views[0].buf;
+    uint64_t *out = views[1].buf;
+    Py_BEGIN_ALLOW_THREADS
+    uint32_t entropy[RUN_MOST + 2];
+    memcpy(entropy, words, (size_t)run * 4);
+    for (Py_ssize_t i = 0; i < shoes; i++) {
+        uint64_t shoe = (uint64_t)first + (uint64_t)i;
+        entropy[run] = (uint32_t)shoe;
+        entropy[run + 1] = (uint32_t)(shoe >> 32);
+        seed_one(entropy, (int)run + (shoe >> 32 ? 2 : 1), out + 4 * i);
+    }
+    Py_END_ALLOW_THREADS
+    release_buffers(views, 2);
+    Py_RETURN_NONE;
+}
+
 /* ---- Pair studies: deal, price, decide, settle and tally in one pass ------------------
  *
  * pair_study(shoes, cards, parameters, tableau x4, bets, per_shoe, sums, depth, histogram,
@@ -332,6 +420,13 @@ static inline int64_t floor_divide(int64_t a, int64_t b) { /* b > 0 */
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+/* floor(value) as an integer, without the libm call: truncate, then step down below zero
+ * (exact for |value| < 2**63; here |value| is at most 10000 x the largest pay). */
+static inline int64_t floor_of(double value) {
+    int64_t truncated = (int64_t)value;
+    return (double)truncated > value ? truncated - 1 : truncated;
+}
+
 typedef struct {
     Py_ssize_t bets, decks;
     const int64_t *bet; /* bets x BET_FIELDS */
@@ -365,7 +460,7 @@ static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64
         int64_t denominator = ordered * rest * b[BET_DENOMINATOR];
         double ev = (double)numerator / (double)denominator;
         int64_t fixed = (int64_t)rint(ev * 1099511627776.0); /* 2**40 */
-        int64_t bin = (int64_t)floor(ev * 10000.0);
+        int64_t bin = floor_of(ev * 10000.0);
         int decided = b[BET_ALWAYS] ? 1 : numerator > 0;
         int64_t stake = decided ? b[BET_STAKE] : 0;
         int64_t x = stake * (pair_of[b[BET_HAND]] ? b[BET_WIN] : b[BET_LOSE]);

@@ -74,5 +74,6 @@ PyObject *format_one(PyObject *self, PyObject *args);
 PyObject *shuffle(PyObject *self, PyObject *args);
 PyObject *deal(PyObject *self, PyObject *args);
 PyObject *pair_study(PyObject *self, PyObject *args);
+PyObject *stream_states(PyObject *self, PyObject *args);
 
 #endif

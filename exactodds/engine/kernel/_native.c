@@ -581,6 +581,8 @@ static PyMethodDef methods[] = {
     {"deal", deal, METH_VARARGS, "Deal a simulation's shoes to the cut (releases the GIL)."},
     {"pair_study", pair_study, METH_VARARGS,
      "Deal and tally a pairs-only study's shoes (releases the GIL)."},
+    {"stream_states", stream_states, METH_VARARGS,
+     "Each shoe's PCG64 state as numpy seeds it (releases the GIL)."},
     {NULL, NULL, 0, NULL},
 };
 
