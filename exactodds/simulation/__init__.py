@@ -16,6 +16,8 @@
 * :mod:`~exactodds.simulation.stakes` and :mod:`~exactodds.simulation.sizing`: how much each
   bet stakes (flat, Kelly, ramps, table limits) and the risk sums the stakes give;
 * :mod:`~exactodds.simulation.pairs`: pair bets' exact EV in closed form;
+* :mod:`~exactodds.simulation.pair_study`: a pairs-only block dealt, priced, decided and
+  tallied in one pass of the compiled kernel (the numpy road of ``block`` its twin);
 * :mod:`~exactodds.simulation.sums`, :mod:`~exactodds.simulation.figures` and
   :mod:`~exactodds.simulation.estimates`: the exact per-shoe sums and the risk figures drawn
   from them;

@@ -84,7 +84,12 @@ def _bins(low: Any, high: Any) -> tuple[int, int, int, int]:
     for the float's rounding."""
     first = math.floor(low * HISTOGRAM_BINS_PER_UNIT) - 2
     last = math.floor(high * HISTOGRAM_BINS_PER_UNIT) + 2
-    return first, last - first + 1, first // _BAND_BINS, last // _BAND_BINS - first // _BAND_BINS + 1
+    return (
+        first,
+        last - first + 1,
+        first // _BAND_BINS,
+        last // _BAND_BINS - first // _BAND_BINS + 1,
+    )
 
 
 def _bet_row(bet: Bet, play: Any, stake: int, scale: int) -> list[int] | None:

@@ -452,15 +452,20 @@ static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64
     const int pair_of[2] = {round[0] / 4 == round[2] / 4, round[1] / 4 == round[3] / 4};
     int64_t deck = (int64_t)position / 52;
     if (deck > t->decks - 1) deck = t->decks - 1;
-    int64_t combined = 0;
+    int64_t combined = 0, numerator = 0, fixed = 0, bin = 0;
     Py_ssize_t histogram_at = 0, bands_at = 0;
     for (Py_ssize_t j = 0; j < t->bets; j++) {
         const int64_t *b = t->bet + j * BET_FIELDS;
-        int64_t numerator = (pairs * b[BET_WIN] + (ordered - pairs) * b[BET_LOSE]) * rest;
-        int64_t denominator = ordered * rest * b[BET_DENOMINATOR];
-        double ev = (double)numerator / (double)denominator;
-        int64_t fixed = (int64_t)rint(ev * 1099511627776.0); /* 2**40 */
-        int64_t bin = floor_of(ev * 10000.0);
+        /* The Player's and the Banker's pair at the same pays have the same EV: priced once. */
+        if (j == 0 || b[BET_WIN] != b[BET_WIN - BET_FIELDS] ||
+            b[BET_LOSE] != b[BET_LOSE - BET_FIELDS] ||
+            b[BET_DENOMINATOR] != b[BET_DENOMINATOR - BET_FIELDS]) {
+            numerator = (pairs * b[BET_WIN] + (ordered - pairs) * b[BET_LOSE]) * rest;
+            int64_t denominator = ordered * rest * b[BET_DENOMINATOR];
+            double ev = (double)numerator / (double)denominator;
+            fixed = (int64_t)rint(ev * 1099511627776.0); /* 2**40 */
+            bin = floor_of(ev * 10000.0);
+        }
         int decided = b[BET_ALWAYS] ? 1 : numerator > 0;
         int64_t stake = decided ? b[BET_STAKE] : 0;
         int64_t x = stake * (pair_of[b[BET_HAND]] ? b[BET_WIN] : b[BET_LOSE]);
@@ -601,8 +606,9 @@ PyObject *pair_study(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         fits = fits && views[HISTOGRAM].len == bins * 8 && views[BANDS].len == bands * 8 &&
                views[TOUCHED].len == bets * 2 * 8;
-        for (Py_ssize_t i = 0; fits && i < shoes * size; i++)
-            fits = cards[i] >= 0 && cards[i] < CARDS;
+        uint64_t outside = 0; /* branch-free (vectorised): one pass over every card */
+        for (Py_ssize_t i = 0; i < shoes * size; i++) outside |= (uint64_t)cards[i] >= CARDS;
+        fits = fits && !outside;
     }
     if (!fits) {
         release_buffers(views, VIEWS);
