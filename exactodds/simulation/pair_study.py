@@ -143,7 +143,8 @@ def _fits(simulation: Simulation, rows: list[list[int]]) -> tuple[int, int] | No
 
     Per round and bet: the result ``x`` (stake x pay, at most ``stake x largest pay``), the
     fixed-point EV (at most ``largest pay / d x 2**40 + 1``) times the stake, ``x**2``; the
-    combined result (sum of ``x x scale``) and its square.  A shoe has at most
+    combined result (sum of ``x x scale``) and its square; the product of two bets' results
+    (at most the larger ``x**2``); a bet made (1) and its stake.  A shoe has at most
     ``size / 4 + 1`` rounds: its sums are at most that many times a round's.  The int64
     sums over a block (bands, depth) are at most the block's rounds times a round's bound;
     the __int128 sums over shoes of products of two per-shoe sums at most shoes x their

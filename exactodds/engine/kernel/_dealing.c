@@ -397,11 +397,13 @@ PyObject *stream_states(PyObject *Py_UNUSED(self), PyObject *args) {
  *
  * Overflow: the caller (pair_study.py, _fits) proves before the call that every EV
  * numerator and denominator is below 2**62 (pairs.py's own bound, with n at most the
- * shoe's cards), that each per-shoe sum (a result, an EV, a square, a combined result, at
- * most (size / 4 + 1) rounds each) is below 2**62 and that the product of any two of
- * them times the shoes is below 2**126: so every per-round value and per-shoe sum fits
- * int64 and every accumulated sum (the i128 sums) fits __int128.  The band and depth
- * sums (int64) are below rounds x their largest term, also checked there.
+ * shoe's cards), that each per-shoe sum (of results, EVs, squares, combined results and
+ * their squares, products of two bets' results, bets made, units staked: at most
+ * (size / 4 + 1) rounds of terms each below the per-round bound) is below 2**62 and that
+ * the product of any two of them times the block's shoes is below 2**126 (checked per
+ * block): so every per-round value and per-shoe sum (ShoeSums) fits int64 and every sum
+ * over shoes (the i128 sums) fits __int128.  The band and depth sums (int64, over the
+ * block's rounds) are below its rounds x the per-round bound, also checked per block.
  */
 
 enum { BET_HAND, BET_WIN, BET_LOSE, BET_DENOMINATOR, BET_ALWAYS, BET_STAKE, BET_SCALE,
@@ -441,6 +443,9 @@ typedef struct {
 /* One shoe's per-shoe sums, per bet and combined. */
 typedef struct {
     int64_t x[PAIR_BETS_MAX], e[PAIR_BETS_MAX], q[PAIR_BETS_MAX];
+    int64_t made[PAIR_BETS_MAX], ev_made[PAIR_BETS_MAX], positive[PAIR_BETS_MAX];
+    int64_t wagered[PAIR_BETS_MAX];
+    int64_t products[PAIR_BETS_MAX * (PAIR_BETS_MAX + 1) / 2];
     int64_t combined_x, combined_e, combined_q, running, lowest;
 } ShoeSums;
 
@@ -470,11 +475,10 @@ static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64
         int64_t stake = decided ? b[BET_STAKE] : 0;
         int64_t x = stake * (pair_of[b[BET_HAND]] ? b[BET_WIN] : b[BET_LOSE]);
         int64_t e = fixed * stake;
-        i128 *s = t->sums + j * BET_SUMS;
-        s[SUM_MADE] += decided;
-        s[SUM_EV_MADE] += decided ? fixed : 0;
-        s[SUM_POSITIVE] += numerator > 0;
-        s[SUM_WAGERED] += stake;
+        shoe->made[j] += decided;
+        shoe->ev_made[j] += decided ? fixed : 0;
+        shoe->positive[j] += numerator > 0;
+        shoe->wagered[j] += stake;
         shoe->x[j] += x;
         shoe->e[j] += e;
         shoe->q[j] += x * x;
@@ -503,9 +507,9 @@ static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64
     shoe->combined_q += combined * combined;
     shoe->running += combined;
     if (shoe->running < shoe->lowest) shoe->lowest = shoe->running;
-    i128 *products = t->sums + t->bets * BET_SUMS + COMBINED_SUMS;
+    int64_t *products = shoe->products;
     for (Py_ssize_t i = 0; i < t->bets; i++)
-        for (Py_ssize_t j = i; j < t->bets; j++) *products++ += (i128)x_of[i] * x_of[j];
+        for (Py_ssize_t j = i; j < t->bets; j++) *products++ += x_of[i] * x_of[j];
     return 1;
 }
 
@@ -513,11 +517,15 @@ static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64
 static void tally_shoe(const PairTally *t, const ShoeSums *shoe, int64_t rounds) {
     for (Py_ssize_t j = 0; j < t->bets; j++) {
         i128 *s = t->sums + j * BET_SUMS, x = shoe->x[j], e = shoe->e[j], q = shoe->q[j];
+        s[SUM_MADE] += shoe->made[j], s[SUM_EV_MADE] += shoe->ev_made[j];
+        s[SUM_POSITIVE] += shoe->positive[j], s[SUM_WAGERED] += shoe->wagered[j];
         s[SUM_X] += x, s[SUM_XX] += x * x, s[SUM_XR] += x * rounds;
         s[SUM_E] += e, s[SUM_EE] += e * e, s[SUM_ER] += e * rounds;
         s[SUM_Q] += q, s[SUM_QQ] += q * q, s[SUM_QR] += q * rounds;
         s[SUM_QX] += q * x, s[SUM_QE] += q * e, s[SUM_XE] += x * e;
     }
+    i128 *products = t->sums + t->bets * BET_SUMS + COMBINED_SUMS;
+    for (Py_ssize_t k = 0; k < t->bets * (t->bets + 1) / 2; k++) products[k] += shoe->products[k];
     i128 *c = t->sums + t->bets * BET_SUMS;
     i128 x = shoe->combined_x, e = shoe->combined_e, q = shoe->combined_q;
     c[COMBINED_X] += x, c[COMBINED_XX] += x * x, c[COMBINED_XR] += x * rounds;
