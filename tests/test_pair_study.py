@@ -109,6 +109,8 @@ def test_studies_the_kernel_does_not_tally_take_the_numpy_road() -> None:
         Simulation.of(2, 1, bets=PAIRS, stake=Kelly(), bankroll=Fraction(1000)),
         Simulation.of(2, 1, bets=PAIRS, exact_moments=True),
         Simulation.of(2, 1, bets=(*PAIRS, *select_bets("tie"))),
+        # Stakes whose sums could pass the kernel's proven ranges: Python integers instead.
+        Simulation.of(2, 1, bets=PAIRS, stake=Flat(2**40), limits=TableLimits(2**40)),
     ]
     for study in others:
         assert not pair_study_plan(study, study.bets)

@@ -320,15 +320,18 @@ def run_block(
     return BlockResult(first_shoe, shoes, tally, text)
 
 
-def compiled_pairs(simulation: Simulation) -> bool:
-    """Whether *simulation*'s blocks are tallied by the kernel's pair study (no trace).
+def compiled_pairs(simulation: Simulation, shoes: int = 1) -> bool:
+    """Whether *simulation*'s blocks of *shoes* shoes are tallied by the kernel's pair study
+    (without a trace).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> compiled_pairs(Simulation.of(1, 1, bets=select_bets("tie")))
     False
     """
     analyzer = prepare(simulation.rules, simulation.bets).analyzer
-    return _compiled_pairs(simulation, analyzer) and pair_study_plan(simulation, analyzer.bets)
+    return _compiled_pairs(simulation, analyzer) and pair_study_plan(
+        simulation, analyzer.bets, shoes
+    )
 
 
 def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:

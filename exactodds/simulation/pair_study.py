@@ -64,6 +64,8 @@ _BAND_BINS = HISTOGRAM_BINS_PER_UNIT // 100
 #: The proven ranges: int64 values and sums below 2**62, __int128 sums below 2**126.
 _INT64_SAFE = 2**62
 _INT128_SAFE = 2**126
+#: The block sums of single terms (bands, depth) only need to fit int64: below 2**63.
+_INT64_SUMS = 2**63
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,18 @@ def _fits(simulation: Simulation, rows: list[list[int]]) -> tuple[int, int] | No
     return per_round, per_shoe
 
 
-def pair_study_plan(simulation: Simulation, bets: Sequence[Bet]) -> bool:
-    """Whether the kernel is built and tallies *simulation* (its analyzer pricing *bets*).
+def _block_fits(plan: _Plan, shoes: int, size: int) -> bool:
+    """Whether a block of *shoes* shoes of *size* cards keeps the kernel's sums in range:
+    the __int128 sums over shoes (at most shoes x the square of a per-shoe bound) and the
+    int64 sums over the block's rounds (bands, depth: at most its rounds x a round's bound,
+    and nothing is added to them in int64 after)."""
+    rounds = shoes * (size // 4 + 1)
+    return plan.per_shoe**2 * shoes < _INT128_SAFE and plan.per_round * rounds < _INT64_SUMS
+
+
+def pair_study_plan(simulation: Simulation, bets: Sequence[Bet], shoes: int = 1) -> bool:
+    """Whether the kernel is built and tallies *simulation*'s blocks of *shoes* shoes (its
+    analyzer pricing *bets*).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> pair_study_plan(Simulation.of(1, 1, bets=select_bets("tie")), select_bets("tie"))
@@ -176,7 +188,8 @@ def pair_study_plan(simulation: Simulation, bets: Sequence[Bet]) -> bool:
     module = _dealing_module()
     if module is None or not hasattr(module, "pair_study"):
         return False
-    return _plan(simulation, tuple(bets)) is not None
+    plan = _plan(simulation, tuple(bets))
+    return plan is not None and _block_fits(plan, shoes, simulation.procedure.cards)
 
 
 def pair_block_tally(
@@ -191,12 +204,7 @@ def pair_block_tally(
     if module is None or not hasattr(module, "pair_study"):
         return None
     plan = _plan(simulation, tuple(bets))
-    size = simulation.procedure.cards
-    if (
-        plan is None
-        or plan.per_shoe**2 * shoes >= _INT128_SAFE
-        or plan.per_round * shoes * (size // 4 + 1) >= _INT64_SAFE
-    ):
+    if plan is None or not _block_fits(plan, shoes, simulation.procedure.cards):
         return None
     decks = simulation.procedure.decks
     cards = _shuffled_shoes(decks, simulation.seed, first_shoe, shoes, compiled=True)

@@ -271,7 +271,7 @@ def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = 
     if all(pair_shape(bet) is not None for bet in simulation.bets):
         decks = simulation.procedure.decks
         block_shoes = max(1, CLOSED_FORM_BLOCK_SHOES * 8 // max(decks, 8))
-        if trace or not compiled_pairs(simulation):
+        if trace or not compiled_pairs(simulation, block_shoes):
             block_shoes = min(block_shoes, NUMPY_CLOSED_FORM_BLOCK_SHOES)
     if isinstance(simulation.stake, Kelly):
         # Whole trips per block: a block starting inside a trip deals the trip's

@@ -403,7 +403,8 @@ PyObject *stream_states(PyObject *Py_UNUSED(self), PyObject *args) {
  * the product of any two of them times the block's shoes is below 2**126 (checked per
  * block): so every per-round value and per-shoe sum (ShoeSums) fits int64 and every sum
  * over shoes (the i128 sums) fits __int128.  The band and depth sums (int64, over the
- * block's rounds) are below its rounds x the per-round bound, also checked per block.
+ * block's rounds) are below its rounds x the per-round bound, checked per block to be
+ * below 2**63 (pair_study.py, _block_fits: nothing is added to them in int64 after).
  */
 
 enum { BET_HAND, BET_WIN, BET_LOSE, BET_DENOMINATOR, BET_ALWAYS, BET_STAKE, BET_SCALE,
