@@ -20,13 +20,12 @@ of the same compositions (the floor: 1,000,000 rounds per second per job).
 
 Last, a whole pairs-only study (issue 18 item 6: ``exactodds simulate --bets
 player_pair,banker_pair --jobs 1``, perfect play, 8 decks; the floor: 1,000,000 rounds
-per second per job), timed as it is and, in the same run, with the former dealing
-(``tests/dealing_reference.py``, one round of every shoe per step and a running count
-at every card position) swapped in, and against a plain C loop (``plain_pairs_loop.c``,
-built here with the system ``cc``: shuffle, burn, deal to the cut, price both pairs from
-the rank counts; issue 27's target: the study at least 0.25x its rounds per second);
-then where a block's time goes.  Issue 27's target for the first table: simulate on one
-job at least 0.9x the evaluation alone.
+per second per job), in rounds per CPU second, interleaved in each run with a plain C
+loop (``plain_pairs_loop.c``, built here with the system ``cc``: shuffle, burn, deal to
+the cut, price both pairs from the rank counts; issue 27's target: the study at least
+0.25x its rounds per second) and with the same study on the numpy road (the kernel's pair
+study switched off); then where a block's time goes.  Issue 27's target for the first
+table: simulate on one job at least 0.9x the evaluation alone.
 
     python benchmarks/bench_simulate.py --runs 7 --pairs-only --pair-shoes 1024
 """
@@ -38,7 +37,6 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -49,17 +47,22 @@ from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rules
 from exactodds.simulation import block as block_module
 from exactodds.simulation.block import prepare, run_block
-from exactodds.simulation.dealing import DealingProcedure, deal_block
+from exactodds.simulation.dealing import DealingProcedure, _shuffled_shoes, deal_block
 from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.pair_study import pair_block_tally
 from exactodds.simulation.pairs import pair_expected_values
-from exactodds.simulation.run import CLOSED_FORM_BLOCK_SHOES, Simulation, simulate
+from exactodds.simulation.run import (
+    CLOSED_FORM_BLOCK_SHOES,
+    NUMPY_CLOSED_FORM_BLOCK_SHOES,
+    Simulation,
+    simulate,
+)
 from exactodds.simulation.sizing import risk_tally, sized
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from dealing_reference import deal_block_reference  # the former dealing, tests/ on the path
-
-#: The block the pairs-only study deals (its bets have the pair closed form).
+#: The blocks the pairs-only study deals (its bets have the pair closed form): compiled, and
+#: on the numpy road.
 SIZE = CLOSED_FORM_BLOCK_SHOES
+SIZE_NUMPY = NUMPY_CLOSED_FORM_BLOCK_SHOES
 
 BET_SETS = {
     "all 27 bets": "all",
@@ -202,70 +205,91 @@ def _pairs(rules: Rules, runs: int, shoes: int) -> None:
 
 
 def _pairs_study(rules: Rules, runs: int, shoes: int) -> None:
+    """The pairs-only study against a plain C loop and against its numpy road, interleaved.
+
+    Per run, in this order: the study as it runs (the kernel's pair study, blocks of
+    CLOSED_FORM_BLOCK_SHOES), the plain C loop (its own CPU clock), and the same study on
+    the numpy road (``pair_block_tally`` switched off: the dealt rounds tallied with numpy,
+    in blocks of NUMPY_CLOSED_FORM_BLOCK_SHOES).  The study's rates are rounds per second
+    of this thread's CPU time (one job: every block runs on this thread), so that other
+    processes on a shared machine slow the figures but not their ratios much.
+    """
     bets = select_bets("player_pair,banker_pair", rules)
     simulation = Simulation.of(shoes, 1, rules, bets)
     simulate(Simulation.of(2, 99, rules, bets))  # build the tables and warm up once
-    with mock.patch.object(block_module, "deal_block", deal_block_reference):
-        before_tally = simulate(simulation, jobs=1).tally
-    assert simulate(simulation, jobs=1).tally == before_tally  # the same study, bit for bit
+    compiled = simulate(simulation, jobs=1).tally
+    with mock.patch.object(block_module, "pair_block_tally", lambda *arguments: None):
+        assert simulate(simulation, block_shoes=SIZE_NUMPY).tally == compiled  # bit for bit
+    load_before = _load()
     now: list[float] = []
-    now_cpu: list[float] = []
-    before: list[float] = []
+    numpy_road: list[float] = []
     plain: list[float] = []
     for _ in range(runs):
-        started, cpu = time.perf_counter(), time.process_time()
+        cpu = time.thread_time()
         rounds = simulate(simulation, jobs=1).tally.rounds
-        now.append(rounds / (time.perf_counter() - started))
-        now_cpu.append(rounds / (time.process_time() - cpu))
-        with mock.patch.object(block_module, "deal_block", deal_block_reference):
-            started = time.perf_counter()
-            simulate(simulation, jobs=1)
-            before.append(rounds / (time.perf_counter() - started))
+        now.append(rounds / (time.thread_time() - cpu))
         plain_rate = _plain_c_loop(20 * shoes)
         if plain_rate is not None:
             plain.append(plain_rate)
-    ratio = statistics.median(now) / statistics.median(before)
+        with mock.patch.object(block_module, "pair_block_tally", lambda *arguments: None):
+            cpu = time.thread_time()
+            simulate(simulation, jobs=1, block_shoes=SIZE_NUMPY)
+            numpy_road.append(rounds / (time.thread_time() - cpu))
+    ratios = [mine / theirs for mine, theirs in zip(now, numpy_road, strict=True)]
     print(
-        f"\npairs-only study, {shoes} 8-deck shoes, perfect play, 1 job, {runs} runs "
-        f"(load average {_load()}):\n  simulate {_summary(now)} rounds/s; with the former "
-        f"dealing {_summary(before)} ({ratio:.2f}x)"
+        f"\npairs-only study, {shoes} 8-deck shoes, perfect play, 1 job, {runs} runs, "
+        f"interleaved; load average before {load_before}, after {_load()}; rounds per CPU "
+        f"second, median (min-max):\n  simulate {_summary(now)}; on the numpy road "
+        f"{_summary(numpy_road)}: {_ratio(ratios)}x"
     )
     if plain:
-        ratios = [mine / theirs for mine, theirs in zip(now_cpu, plain, strict=True)]
+        ratios = [mine / theirs for mine, theirs in zip(now, plain, strict=True)]
         print(
-            f"  in CPU time: the study {_summary(now_cpu)} rounds/s; a plain C loop "
-            f"({20 * shoes} shoes a run) {_summary(plain)}; the study "
-            f"{statistics.median(ratios):.3f}x of it ({min(ratios):.3f}-{max(ratios):.3f})"
+            f"  a plain C loop ({20 * shoes} shoes a run) {_summary(plain)}; the study "
+            f"{_ratio(ratios, 3)}x of it (issue 27's target: at least 0.25x)"
         )
     else:
         print("  a plain C loop: not measured (no cc on this machine)")
     _block_shares(simulation, runs)
 
 
-def _block_shares(simulation: Simulation, runs: int) -> None:
-    """Where one block of the pairs-only study spends its time, in ms (median).
+def _ratio(values: list[float], digits: int = 2) -> str:
+    return (
+        f"{statistics.median(values):.{digits}f} "
+        f"({min(values):.{digits}f}-{max(values):.{digits}f})"
+    )
 
-    The block is CLOSED_FORM_BLOCK_SHOES shoes, as the study itself deals them.
+
+def _block_shares(simulation: Simulation, runs: int) -> None:
+    """Where one block of the pairs-only study spends its time, in ms of CPU (median).
+
+    The compiled block (SIZE shoes, as the study deals them): its shuffle (the compiled
+    stream states and shuffle), the kernel's pass with the tally built from its sums (the
+    whole :func:`pair_block_tally`, shuffle included); and, for comparison, a numpy-road
+    block of SIZE_NUMPY shoes.
     """
-    rules = simulation.rules
-    parts: dict[str, list[float]] = {"deal": [], "pair EVs": [], "whole block": []}
-    prepared = prepare(rules, simulation.bets)
+    decks = simulation.procedure.decks
+    parts: dict[str, list[float]] = {"shuffle": [], "whole block": [], "numpy-road block": []}
+    bets = prepare(simulation.rules, simulation.bets).analyzer.bets
     for run in range(runs):
-        started = time.process_time()
-        dealt = deal_block(simulation.procedure, rules.tableau, 1, SIZE * run, SIZE)
-        parts["deal"].append(time.process_time() - started)
-        started = time.process_time()
-        pair_expected_values(
-            prepared.analyzer.bets, dealt.known, prepared.analyzer.routes(), dealt.rank_counts()
-        )
-        parts["pair EVs"].append(time.process_time() - started)
-        started = time.process_time()
-        run_block(simulation, SIZE * run, SIZE)
-        parts["whole block"].append(time.process_time() - started)
+        started = time.thread_time()
+        _shuffled_shoes(decks, 1, SIZE * run, SIZE, compiled=True)
+        parts["shuffle"].append(time.thread_time() - started)
+        started = time.thread_time()
+        tally = pair_block_tally(simulation, SIZE * run, SIZE, bets)
+        parts["whole block"].append(time.thread_time() - started)
+        with mock.patch.object(block_module, "pair_block_tally", lambda *arguments: None):
+            started = time.thread_time()
+            run_block(simulation, SIZE * run, SIZE_NUMPY)
+            parts["numpy-road block"].append(time.thread_time() - started)
+    assert tally is not None
     shares = ", ".join(
         f"{name} {1000 * statistics.median(times):.2f} ms" for name, times in parts.items()
     )
-    print(f"  a {SIZE}-shoe block ({dealt.rounds} rounds), CPU time: {shares}")
+    print(
+        f"  a {SIZE}-shoe compiled block ({tally.rounds} rounds), CPU time: {shares} "
+        f"(of {SIZE_NUMPY} shoes)"
+    )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@
 * :mod:`~exactodds.simulation.optimal`: the ramp that maximizes growth (or SCORE) within a
   spread, from a flat pilot's bands on the same shoes;
 * :mod:`~exactodds.simulation.pairs`: pair bets' exact EV in closed form;
+* :mod:`~exactodds.simulation.pair_study`: a pairs-only block dealt, priced, decided and
+  tallied in one pass of the compiled kernel (the numpy road of ``block`` its twin);
 * :mod:`~exactodds.simulation.sums`, :mod:`~exactodds.simulation.figures` and
   :mod:`~exactodds.simulation.estimates`: the exact per-shoe sums and the risk figures drawn
   from them;

@@ -40,6 +40,7 @@ from exactodds.simulation.dealing import (
     summary_fields,
 )
 from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
@@ -48,7 +49,7 @@ from exactodds.simulation.sums import exact_product as _product
 from exactodds.simulation.sums import summable as _summable
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
-__all__ = ["BlockResult", "prepare", "run_block"]
+__all__ = ["BlockResult", "compiled_pairs", "prepare", "run_block"]
 
 
 @dataclass(frozen=True)
@@ -240,10 +241,14 @@ def run_block(
     """
     whole_number(first_shoe, "first_shoe", SimulationError)
     whole_number(shoes, "shoes", SimulationError, minimum=1)
+    prepared = prepare(simulation.rules, simulation.bets)
+    if not trace and _compiled_pairs(simulation, prepared.analyzer):
+        tally = pair_block_tally(simulation, first_shoe, shoes, prepared.analyzer.bets)
+        if tally is not None:  # the numpy road below is its twin, field for field
+            return BlockResult(first_shoe, shoes, tally)
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
-    prepared = prepare(simulation.rules, simulation.bets)
     # Pair bets only: their closed form, equal to the kernel's integers at a fraction of the cost.
     ranks = block.rank_counts()
     values = pair_expected_values(
@@ -314,6 +319,28 @@ def run_block(
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
     )
     return BlockResult(first_shoe, shoes, tally, text)
+
+
+def compiled_pairs(simulation: Simulation, shoes: int = 1) -> bool:
+    """Whether *simulation*'s blocks of *shoes* shoes are tallied by the kernel's pair study
+    (without a trace).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> compiled_pairs(Simulation.of(1, 1, bets=select_bets("tie")))
+    False
+    """
+    analyzer = prepare(simulation.rules, simulation.bets).analyzer
+    return _compiled_pairs(simulation, analyzer) and pair_study_plan(
+        simulation, analyzer.bets, shoes
+    )
+
+
+def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:
+    """Whether the block may go to the kernel's pair study (:mod:`pair_study` checks the rest):
+    every bet priced from the pair states, none fixed-point rounded exactly."""
+    return all(route == "pairs" for route in analyzer.routes().values()) and not any(
+        _exact_path(bet) for bet in simulation.bets
+    )
 
 
 def _trace(

@@ -417,8 +417,7 @@ def _stream_states(seed: int, first_shoe: int, shoes: int) -> list[tuple[int, in
     if sys.byteorder != "little" or first_shoe + shoes > 2**64:
         return None  # pragma: no cover - x86 and ARM machines are little-endian
     numbers = np.arange(first_shoe, first_shoe + shoes, dtype=np.uint64)
-    run = [(seed >> shift) & _MASK32 for shift in range(0, max(seed.bit_length(), 1), 32)]
-    run += [0] * (4 - len(run))  # a spawn key is given: the run entropy fills the pool
+    run = _run_words(seed)
     words = np.empty((shoes, 8), dtype=np.uint32)
     wide = numbers > _MASK32
     low = (numbers & np.uint64(_MASK32)).astype(np.uint32)
@@ -433,6 +432,38 @@ def _stream_states(seed: int, first_shoe: int, shoes: int) -> list[tuple[int, in
         state = (increment + ((first << 64) | second)) & _MASK128  # 0 x multiplier + inc
         states.append(((state * _PCG64_MULTIPLIER + increment) & _MASK128, increment))
     return states
+
+
+def _run_words(seed: int) -> list[int]:
+    """The seed's 32-bit words, least first, at least 4 (SeedSequence's run entropy).
+
+    >>> _run_words(2**32 + 5)
+    [5, 1, 0, 0]
+    """
+    run = [(seed >> shift) & _MASK32 for shift in range(0, max(seed.bit_length(), 1), 32)]
+    return run + [0] * (4 - len(run))  # a spawn key is given: the run entropy fills the pool
+
+
+def _stream_words(seed: int, first_shoe: int, shoes: int) -> npt.NDArray[np.uint64] | None:
+    """:func:`_stream_states` as the rows the compiled shuffle reads: (state high, state low,
+    increment high, increment low); by the kernel's ``stream_states`` when it has it."""
+    module = _dealing_module()
+    if module is not None and hasattr(module, "stream_states"):
+        if sys.byteorder != "little" or first_shoe + shoes > 2**64:
+            return None  # pragma: no cover - x86 and ARM machines are little-endian
+        words = np.empty((shoes, 4), dtype=np.uint64)
+        module.stream_states(np.array(_run_words(seed), dtype=np.uint32), first_shoe, shoes, words)
+        return words
+    states = _stream_states(seed, first_shoe, shoes)
+    if states is None:
+        return None  # pragma: no cover - x86 and ARM machines are little-endian
+    return np.array(
+        [
+            (state >> 64, state & _MASK64, increment >> 64, increment & _MASK64)
+            for state, increment in states
+        ],
+        dtype=np.uint64,
+    ).reshape(shoes, 4)
 
 
 def _pool_words(entropy: list[npt.NDArray[np.uint32]]) -> npt.NDArray[np.uint32]:
@@ -489,21 +520,15 @@ def _shuffled_shoes(
     True
     """
     size = 52 * decks
-    states = _stream_states(seed, first_shoe, shoes)
-    if compiled and states is not None:
-        words = np.array(
-            [
-                (state >> 64, state & _MASK64, increment >> 64, increment & _MASK64)
-                for state, increment in states
-            ],
-            dtype=np.uint64,
-        ).reshape(shoes, 4)
+    words = _stream_words(seed, first_shoe, shoes) if compiled else None
+    if words is not None:
         cards = np.empty((shoes, size), dtype=np.int64)
         repeated = np.zeros(shoes, dtype=np.int8)
         _dealing_module().shuffle(words, size, cards, repeated)
         for row in np.flatnonzero(repeated).tolist():  # pragma: no cover - ~1e-14 a shoe
             cards[row] = shuffled_shoe(decks, seed, first_shoe + row)
         return cards
+    states = _stream_states(seed, first_shoe, shoes)
     keys = np.empty((shoes, size), dtype=np.uint64)
     if states is None:
         for row in range(shoes):

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from exactodds.errors import import_extra
-from exactodds.simulation.block import BlockResult, prepare, run_block
+from exactodds.simulation.block import BlockResult, compiled_pairs, prepare, run_block
 from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.pairs import pair_shape
@@ -59,9 +59,14 @@ __all__ = [
 #: Shoes per block: enough rounds for one efficient batch evaluation, small enough for
 #: frequent progress and checkpoints.  Results do not depend on it.
 BLOCK_SHOES = 64
-#: Shoes per block when every bet has the pair closed form (:mod:`~exactodds.simulation.pairs`):
-#: its rounds are so cheap that the per-block work (the tally's merge) would dominate.
-CLOSED_FORM_BLOCK_SHOES = 256
+#: Shoes per block (of up to 8 decks; fewer for more decks) when every bet has the pair
+#: closed form (:mod:`~exactodds.simulation.pairs`) and the kernel tallies the blocks in one
+#: pass (:mod:`~exactodds.simulation.pair_study`): no round is written out, so a block's
+#: memory is its shoes' cards (6.8 MB here), and the per-block work (the histograms, the
+#: bands, the tally's merge) would dominate smaller blocks.
+CLOSED_FORM_BLOCK_SHOES = 2048
+#: At most this many shoes a block on the numpy road, which writes every round out.
+NUMPY_CLOSED_FORM_BLOCK_SHOES = 256
 #: Seconds between checkpoint writes during a run (one is always written at the end).
 CHECKPOINT_SECONDS = 5.0
 #: How long to try to reach a Dask scheduler before giving up.
@@ -258,12 +263,16 @@ def _starting_tally(
     return tally, None
 
 
-def _block_shoes(simulation: Simulation, block_shoes: int | None) -> int:
-    """The shoes per block: given, or the default for the study's bets and stake."""
+def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = False) -> int:
+    """The shoes per block: given, or the default for the study's bets, stake and trace."""
     if block_shoes is not None:
         return block_shoes
-    closed = all(pair_shape(bet) is not None for bet in simulation.bets)
-    block_shoes = CLOSED_FORM_BLOCK_SHOES if closed else BLOCK_SHOES
+    block_shoes = BLOCK_SHOES
+    if all(pair_shape(bet) is not None for bet in simulation.bets):
+        decks = simulation.procedure.decks
+        block_shoes = max(1, CLOSED_FORM_BLOCK_SHOES * 8 // max(decks, 8))
+        if trace or not compiled_pairs(simulation, block_shoes):
+            block_shoes = min(block_shoes, NUMPY_CLOSED_FORM_BLOCK_SHOES)
     if isinstance(simulation.stake, Kelly):
         # Whole trips per block: a block starting inside a trip deals the trip's
         # earlier shoes again to learn the bankroll they left.
@@ -342,7 +351,7 @@ def simulate(
     """
     if isinstance(simulation.stake, Optimal):
         simulation = _with_optimal_ramp(simulation, jobs, dask, block_shoes, stop)
-    block_shoes = _block_shoes(simulation, block_shoes)
+    block_shoes = _block_shoes(simulation, block_shoes, trace is not None)
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None

@@ -22,6 +22,8 @@
  */
 #include "_kernel.h"
 
+#include <math.h>
+
 #define ROUND_CARDS 6
 
 static inline uint64_t pcg64_next(u128 *state, u128 increment) {
@@ -129,6 +131,23 @@ static inline int play_round(const Tableau *t, const int64_t *cards, int64_t *ke
     return 4 + player_third + banker_third;
 }
 
+/* Where a shoe's first round starts: after the exposed card and its burn (burn < 0, the
+ * standard burn) or after *burn* cards face down. */
+static inline Py_ssize_t first_position(const int64_t *row, int64_t burn) {
+    if (burn >= 0) return (Py_ssize_t)burn;
+    return 1 + (card_value(row[0]) ? card_value(row[0]) : 10);
+}
+
+/* The rounds still to deal after a round at *position* that used *used* cards: -1 while
+ * the cut card has not come out, else how many more (0: the shoe is done). */
+static inline int64_t rounds_left(int64_t remaining, Py_ssize_t position, int used,
+                                  Py_ssize_t cut_at, int64_t after_cut,
+                                  int64_t cut_first_rounds) {
+    if (remaining < 0 && position + used > cut_at)
+        return (position >= cut_at ? cut_first_rounds : 1 + after_cut) - 1;
+    return remaining > 0 ? remaining - 1 : remaining;
+}
+
 typedef struct {
     int64_t *exposed, *rounds_per_shoe;                              /* shoes */
     int64_t *round_shoe, *round_number, *depth, *round_cards, *summary; /* capacity */
@@ -150,15 +169,11 @@ static Py_ssize_t deal_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *c
         int64_t counts[CARDS], rank_counts[RANKS];
         for (int c = 0; c < CARDS; c++) counts[c] = decks;
         for (int r = 0; r < RANKS; r++) rank_counts[r] = 4 * decks;
-        Py_ssize_t position;
+        Py_ssize_t position = first_position(row, burn);
+        out->exposed[shoe] = burn < 0 ? row[0] : -1;
         if (burn < 0) {
-            out->exposed[shoe] = row[0];
             counts[row[0]]--;
             rank_counts[row[0] / 4]--;
-            position = 1 + (card_value(row[0]) ? card_value(row[0]) : 10);
-        } else {
-            out->exposed[shoe] = -1;
-            position = (Py_ssize_t)burn;
         }
         int64_t number = 0, remaining = -1; /* -1: the cut card has not come out */
         while (position <= last_start && remaining != 0) {
@@ -176,10 +191,7 @@ static Py_ssize_t deal_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *c
                 counts[row[position + i]]--;
                 rank_counts[row[position + i] / 4]--;
             }
-            if (remaining < 0 && position + used > cut_at)
-                remaining = (position >= cut_at ? cut_first_rounds : 1 + after_cut) - 1;
-            else if (remaining > 0)
-                remaining--;
+            remaining = rounds_left(remaining, position, used, cut_at, after_cut, cut_first_rounds);
             position += used;
             rounds++;
         }
@@ -271,6 +283,373 @@ PyObject *deal(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     rounds = deal_shoes(shoes, size, cards, parameters, &t, &out);
     Py_END_ALLOW_THREADS
+    release_buffers(views, VIEWS);
+    return PyLong_FromSsize_t(rounds);
+}
+
+/* ---- Stream states: each shoe's PCG64 (state, increment), as numpy seeds it ----------
+ *
+ * stream_states(run, first_shoe, shoes, out): shoe first_shoe + i's generator is
+ * PCG64(SeedSequence(seed, spawn_key=(shoe,))); *run* holds the seed's 32-bit words (at
+ * least 4, zero-padded), and out[i] gets (state high, state low, increment high,
+ * increment low), the words shuffle() reads.  The spec is exactodds/simulation/dealing.py
+ * (_stream_states and _pool_words: SeedSequence's hash mixing in uint32 arithmetic, then
+ * PCG64's seeding modulo 2**128); tests/test_pair_study.py holds both equal.  Every
+ * operation is modulo 2**32 or 2**128 by definition (unsigned wrap-around).
+ */
+#define HASH_INIT_A 0x43B0D7E5u
+#define HASH_MULT_A 0x931E8875u
+#define HASH_INIT_B 0x8B51F9DDu
+#define HASH_MULT_B 0x58F38DEDu
+#define MIX_LEFT 0xCA01F9DDu
+#define MIX_RIGHT 0x4973F715u
+#define RUN_MOST 8
+
+static inline uint32_t hashed(uint32_t value, uint32_t *constant) {
+    value ^= *constant;
+    *constant *= HASH_MULT_A;
+    value *= *constant;
+    return value ^ (value >> 16);
+}
+
+static inline uint32_t mixed(uint32_t left, uint32_t right) {
+    uint32_t result = MIX_LEFT * left - MIX_RIGHT * right;
+    return result ^ (result >> 16);
+}
+
+static void seed_one(const uint32_t *entropy, int words, uint64_t *out) {
+    uint32_t constant = HASH_INIT_A, pool[4], state[8];
+    for (int i = 0; i < 4; i++) pool[i] = hashed(entropy[i], &constant);
+    for (int source = 0; source < 4; source++)
+        for (int target = 0; target < 4; target++)
+            if (source != target) pool[target] = mixed(pool[target], hashed(pool[source], &constant));
+    for (int extra = 4; extra < words; extra++)
+        for (int target = 0; target < 4; target++)
+            pool[target] = mixed(pool[target], hashed(entropy[extra], &constant));
+    constant = HASH_INIT_B;
+    for (int i = 0; i < 8; i++) {
+        uint32_t value = pool[i % 4] ^ constant;
+        constant *= HASH_MULT_B;
+        value *= constant;
+        state[i] = value ^ (value >> 16);
+    }
+    uint64_t w[4];
+    for (int i = 0; i < 4; i++) w[i] = (uint64_t)state[2 * i] | ((uint64_t)state[2 * i + 1] << 32);
+    static const u128 multiplier =
+        ((u128)0x2360ED051FC65DA4ULL << 64) | (u128)0x4385DF649FCCF645ULL;
+    u128 increment = ((((u128)w[2] << 64) | w[3]) << 1) | 1;
+    u128 seeded = increment + (((u128)w[0] << 64) | w[1]);
+    seeded = seeded * multiplier + increment;
+    out[0] = (uint64_t)(seeded >> 64), out[1] = (uint64_t)seeded;
+    out[2] = (uint64_t)(increment >> 64), out[3] = (uint64_t)increment;
+}
+
+PyObject *stream_states(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *objects[2];
+    unsigned long long first;
+    Py_ssize_t shoes;
+    if (!PyArg_ParseTuple(args, "OKnO", &objects[0], &first, &shoes, &objects[1])) return NULL;
+    Py_buffer views[2];
+    int writable[2] = {0, 1};
+    if (!get_buffers(objects, views, writable, 2)) return NULL;
+    Py_ssize_t run = views[0].len / 4;
+    if (run < 4 || run > RUN_MOST || views[0].len != run * 4 || shoes < 0 ||
+        views[1].len != shoes * 4 * 8 || (shoes > 0 && (uint64_t)(shoes - 1) > UINT64_MAX - first)) {
+        release_buffers(views, 2);
+        PyErr_SetString(PyExc_ValueError, "stream state arrays do not match the shoes");
+        return NULL;
+    }
+    const uint32_t *words = views[0].buf;
+    uint64_t *out = views[1].buf;
+    Py_BEGIN_ALLOW_THREADS
+    uint32_t entropy[RUN_MOST + 2];
+    memcpy(entropy, words, (size_t)run * 4);
+    for (Py_ssize_t i = 0; i < shoes; i++) {
+        uint64_t shoe = (uint64_t)first + (uint64_t)i;
+        entropy[run] = (uint32_t)shoe;
+        entropy[run + 1] = (uint32_t)(shoe >> 32);
+        seed_one(entropy, (int)run + (shoe >> 32 ? 2 : 1), out + 4 * i);
+    }
+    Py_END_ALLOW_THREADS
+    release_buffers(views, 2);
+    Py_RETURN_NONE;
+}
+
+/* ---- Pair studies: deal, price, decide, settle and tally in one pass ------------------
+ *
+ * pair_study(shoes, cards, parameters, tableau x4, bets, per_shoe, sums, depth, histogram,
+ * bands, touched): for a study whose every bet is a pair bet (exactodds/simulation/pairs.py: its
+ * outcome depends only on whether one hand's first two cards are a rank pair), flat
+ * stakes and perfect play (bet when the exact EV > 0) or always, each shoe of *cards* is
+ * dealt as deal_shoes deals it and every round is priced, decided, settled and tallied
+ * here, without writing the rounds out.  The spec is the numpy road it replaces
+ * (exactodds/simulation/block.py: pairs.py's closed form, the strategies, sizing.py's
+ * flat stakes, figures.py's risk sums); exactodds/simulation/pair_study.py says which
+ * buffer holds what, and tests/test_pair_study.py holds both roads equal field for field.
+ *
+ * Per round, for a shoe of n unseen cards with N_r of rank r and S = sum N_r (N_r - 1)
+ * (kept up to date card by card): each bet's EV numerator (S win + (n (n - 1) - S) lose)
+ * (n - 2) (n - 3) (n - 4) (n - 5) over n (n - 1) (n - 2) ... (n - 5) d, as pairs.py writes
+ * them; the EV's float64 (the float division of the two), its fixed point (rint of the
+ * float times 2**40) and histogram bin (floor of the float times 10000), all as numpy
+ * computes them (the same IEEE operations in the same order; no fused multiply-add: none
+ * of them is a product followed by a sum).
+ *
+ * Overflow: the caller (pair_study.py, _fits) proves before the call that every EV
+ * numerator and denominator is below 2**62 (pairs.py's own bound, with n at most the
+ * shoe's cards), that each per-shoe sum (of results, EVs, squares, combined results and
+ * their squares, products of two bets' results, bets made, units staked: at most
+ * (size / 4 + 1) rounds of terms each below the per-round bound) is below 2**62 and that
+ * the product of any two of them times the block's shoes is below 2**126 (checked per
+ * block): so every per-round value and per-shoe sum (ShoeSums) fits int64 and every sum
+ * over shoes (the i128 sums) fits __int128.  The band and depth sums (int64, over the
+ * block's rounds) are below its rounds x the per-round bound, checked per block to be
+ * below 2**63 (pair_study.py, _block_fits: nothing is added to them in int64 after).
+ */
+
+enum { BET_HAND, BET_WIN, BET_LOSE, BET_DENOMINATOR, BET_ALWAYS, BET_STAKE, BET_SCALE,
+       BET_BIN_LOW, BET_BIN_SPAN, BET_BAND_LOW, BET_BAND_SPAN, BET_FIELDS };
+/* Per bet, the i128 sums, then the combined ones, then the products (see pair_study.py). */
+enum { SUM_MADE, SUM_EV_MADE, SUM_POSITIVE, SUM_WAGERED, SUM_X, SUM_XX, SUM_XR, SUM_E,
+       SUM_EE, SUM_ER, SUM_Q, SUM_QQ, SUM_QR, SUM_QX, SUM_QE, SUM_XE, BET_SUMS };
+enum { COMBINED_X, COMBINED_XX, COMBINED_XR, COMBINED_E, COMBINED_EE, COMBINED_ER,
+       COMBINED_Q, COMBINED_QQ, COMBINED_QR, COMBINED_QX, COMBINED_QE, COMBINED_XE,
+       COMBINED_SUMS };
+#define PAIR_BETS_MAX 16
+#define BAND_FIELDS 5
+
+static inline int64_t floor_divide(int64_t a, int64_t b) { /* b > 0 */
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* floor(value) as an integer, without the libm call: truncate, then step down below zero
+ * (exact for |value| < 2**63; here |value| is at most 10000 x the largest pay). */
+static inline int64_t floor_of(double value) {
+    int64_t truncated = (int64_t)value;
+    return (double)truncated > value ? truncated - 1 : truncated;
+}
+
+typedef struct {
+    Py_ssize_t bets, decks;
+    const int64_t *bet; /* bets x BET_FIELDS */
+    int64_t *per_shoe;  /* shoes x 3: rounds, combined result, its lowest running total */
+    i128 *sums;         /* bets x BET_SUMS, COMBINED_SUMS, bets (bets + 1) / 2 products */
+    int64_t *depth;     /* bets x decks x 2: EV sum (fixed point), rounds */
+    int64_t *histogram; /* per bet, BET_BIN_SPAN counts from BET_BIN_LOW, one after another */
+    int64_t *bands;     /* per bet, BET_BAND_SPAN x BAND_FIELDS from BET_BAND_LOW */
+    int64_t *touched;   /* bets x 2: the lowest and highest histogram slot counted */
+} PairTally;
+
+/* One shoe's per-shoe sums, per bet and combined. */
+typedef struct {
+    int64_t x[PAIR_BETS_MAX], e[PAIR_BETS_MAX], q[PAIR_BETS_MAX];
+    int64_t made[PAIR_BETS_MAX], ev_made[PAIR_BETS_MAX], positive[PAIR_BETS_MAX];
+    int64_t wagered[PAIR_BETS_MAX];
+    int64_t products[PAIR_BETS_MAX * (PAIR_BETS_MAX + 1) / 2];
+    int64_t combined_x, combined_e, combined_q, running, lowest;
+} ShoeSums;
+
+/* Price, decide, settle and tally one round (rank counts before it, its first four cards).
+ * Returns 0 if a bin falls outside the caller's histogram (nothing valid then). */
+static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64_t *round,
+                       Py_ssize_t position, ShoeSums *shoe, int64_t *x_of) {
+    const int64_t ordered = n * (n - 1), rest = (n - 2) * (n - 3) * (n - 4) * (n - 5);
+    const int pair_of[2] = {round[0] / 4 == round[2] / 4, round[1] / 4 == round[3] / 4};
+    int64_t deck = (int64_t)position / 52;
+    if (deck > t->decks - 1) deck = t->decks - 1;
+    int64_t combined = 0, numerator = 0, fixed = 0, bin = 0;
+    Py_ssize_t histogram_at = 0, bands_at = 0;
+    for (Py_ssize_t j = 0; j < t->bets; j++) {
+        const int64_t *b = t->bet + j * BET_FIELDS;
+        /* The Player's and the Banker's pair at the same pays have the same EV: priced once. */
+        if (j == 0 || b[BET_WIN] != b[BET_WIN - BET_FIELDS] ||
+            b[BET_LOSE] != b[BET_LOSE - BET_FIELDS] ||
+            b[BET_DENOMINATOR] != b[BET_DENOMINATOR - BET_FIELDS]) {
+            numerator = (pairs * b[BET_WIN] + (ordered - pairs) * b[BET_LOSE]) * rest;
+            int64_t denominator = ordered * rest * b[BET_DENOMINATOR];
+            double ev = (double)numerator / (double)denominator;
+            fixed = (int64_t)rint(ev * 1099511627776.0); /* 2**40 */
+            bin = floor_of(ev * 10000.0);
+        }
+        int decided = b[BET_ALWAYS] ? 1 : numerator > 0;
+        int64_t stake = decided ? b[BET_STAKE] : 0;
+        int64_t x = stake * (pair_of[b[BET_HAND]] ? b[BET_WIN] : b[BET_LOSE]);
+        int64_t e = fixed * stake;
+        shoe->made[j] += decided;
+        shoe->ev_made[j] += decided ? fixed : 0;
+        shoe->positive[j] += numerator > 0;
+        shoe->wagered[j] += stake;
+        shoe->x[j] += x;
+        shoe->e[j] += e;
+        shoe->q[j] += x * x;
+        combined += x * b[BET_SCALE];
+        shoe->combined_e += e;
+        x_of[j] = x;
+        t->depth[(j * t->decks + deck) * 2] += fixed;
+        t->depth[(j * t->decks + deck) * 2 + 1] += 1;
+        int64_t slot = bin - b[BET_BIN_LOW];
+        int64_t band = floor_divide(bin, 100) - b[BET_BAND_LOW];
+        if (slot < 0 || slot >= b[BET_BIN_SPAN] || band < 0 || band >= b[BET_BAND_SPAN])
+            return 0;
+        t->histogram[histogram_at + slot] += 1;
+        if (slot < t->touched[2 * j]) t->touched[2 * j] = slot;
+        if (slot > t->touched[2 * j + 1]) t->touched[2 * j + 1] = slot;
+        int64_t *in_band = t->bands + bands_at + band * BAND_FIELDS;
+        in_band[0] += 1;
+        in_band[1] += decided;
+        in_band[2] += e;
+        in_band[3] += x;
+        in_band[4] += x * x;
+        histogram_at += b[BET_BIN_SPAN];
+        bands_at += b[BET_BAND_SPAN] * BAND_FIELDS;
+    }
+    shoe->combined_x += combined;
+    shoe->combined_q += combined * combined;
+    shoe->running += combined;
+    if (shoe->running < shoe->lowest) shoe->lowest = shoe->running;
+    int64_t *products = shoe->products;
+    for (Py_ssize_t i = 0; i < t->bets; i++)
+        for (Py_ssize_t j = i; j < t->bets; j++) *products++ += x_of[i] * x_of[j];
+    return 1;
+}
+
+/* Add one finished shoe of *rounds* rounds to the sums over shoes. */
+static void tally_shoe(const PairTally *t, const ShoeSums *shoe, int64_t rounds) {
+    for (Py_ssize_t j = 0; j < t->bets; j++) {
+        i128 *s = t->sums + j * BET_SUMS, x = shoe->x[j], e = shoe->e[j], q = shoe->q[j];
+        s[SUM_MADE] += shoe->made[j], s[SUM_EV_MADE] += shoe->ev_made[j];
+        s[SUM_POSITIVE] += shoe->positive[j], s[SUM_WAGERED] += shoe->wagered[j];
+        s[SUM_X] += x, s[SUM_XX] += x * x, s[SUM_XR] += x * rounds;
+        s[SUM_E] += e, s[SUM_EE] += e * e, s[SUM_ER] += e * rounds;
+        s[SUM_Q] += q, s[SUM_QQ] += q * q, s[SUM_QR] += q * rounds;
+        s[SUM_QX] += q * x, s[SUM_QE] += q * e, s[SUM_XE] += x * e;
+    }
+    i128 *products = t->sums + t->bets * BET_SUMS + COMBINED_SUMS;
+    for (Py_ssize_t k = 0; k < t->bets * (t->bets + 1) / 2; k++) products[k] += shoe->products[k];
+    i128 *c = t->sums + t->bets * BET_SUMS;
+    i128 x = shoe->combined_x, e = shoe->combined_e, q = shoe->combined_q;
+    c[COMBINED_X] += x, c[COMBINED_XX] += x * x, c[COMBINED_XR] += x * rounds;
+    c[COMBINED_E] += e, c[COMBINED_EE] += e * e, c[COMBINED_ER] += e * rounds;
+    c[COMBINED_Q] += q, c[COMBINED_QQ] += q * q, c[COMBINED_QR] += q * rounds;
+    c[COMBINED_QX] += q * x, c[COMBINED_QE] += q * e, c[COMBINED_XE] += x * e;
+}
+
+/* Every shoe dealt as deal_shoes deals it, its rounds tallied.  Returns the rounds, or -1
+ * if a bin fell outside the histogram or a round had fewer than six unseen cards. */
+static Py_ssize_t pair_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *cards,
+                             const int64_t *parameters, const Tableau *tableau,
+                             const PairTally *t) {
+    int64_t decks = parameters[0], burn = parameters[1], cut = parameters[2];
+    int64_t after_cut = parameters[3], cut_first_rounds = parameters[4];
+    Py_ssize_t cut_at = size - (Py_ssize_t)cut, last_start = size - ROUND_CARDS;
+    Py_ssize_t rounds = 0;
+    int64_t x_of[PAIR_BETS_MAX];
+    for (Py_ssize_t shoe = 0; shoe < shoes; shoe++) {
+        const int64_t *row = cards + shoe * size;
+        int64_t ranks[RANKS], n = (int64_t)CARDS * decks, pairs = 0;
+        for (int r = 0; r < RANKS; r++) ranks[r] = 4 * decks;
+        for (int r = 0; r < RANKS; r++) pairs += ranks[r] * (ranks[r] - 1);
+        /* A card of rank r leaves: S loses N_r (N_r - 1) - (N_r - 1) (N_r - 2). */
+#define REMOVE(card) (pairs -= 2 * (ranks[(card) / 4] - 1), ranks[(card) / 4]--, n--)
+        Py_ssize_t position = first_position(row, burn);
+        if (burn < 0) REMOVE(row[0]);
+        ShoeSums sums;
+        memset(&sums, 0, sizeof sums);
+        int64_t number = 0, remaining = -1;
+        while (position <= last_start && remaining != 0) {
+            int64_t key;
+            int used = play_round(tableau, row + position, &key);
+            if (n < ROUND_CARDS || !tally_round(t, n, pairs, row + position, position, &sums, x_of))
+                return -1;
+            for (int i = 0; i < used; i++) REMOVE(row[position + i]);
+            remaining = rounds_left(remaining, position, used, cut_at, after_cut, cut_first_rounds);
+            position += used;
+            number++;
+            rounds++;
+        }
+#undef REMOVE
+        t->per_shoe[3 * shoe] = number;
+        t->per_shoe[3 * shoe + 1] = sums.combined_x;
+        t->per_shoe[3 * shoe + 2] = sums.lowest;
+        tally_shoe(t, &sums, number);
+    }
+    return rounds;
+}
+
+PyObject *pair_study(PyObject *Py_UNUSED(self), PyObject *args) {
+    enum { CARDS_IN, PARAMETERS, NATURAL, PLAYER, STOOD, BANKER, BETS, PER_SHOE, SUMS, DEPTH,
+           HISTOGRAM, BANDS, TOUCHED, VIEWS };
+    PyObject *objects[VIEWS];
+    Py_ssize_t shoes;
+    if (!PyArg_ParseTuple(args, "nOOOOOOOOOOOOO", &shoes, &objects[0], &objects[1],
+                          &objects[2], &objects[3], &objects[4], &objects[5], &objects[6],
+                          &objects[7], &objects[8], &objects[9], &objects[10], &objects[11],
+                          &objects[12]))
+        return NULL;
+    Py_buffer views[VIEWS];
+    int writable[VIEWS] = {0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
+    if (!get_buffers(objects, views, writable, VIEWS)) return NULL;
+    Py_ssize_t bets = views[BETS].len / 8 / BET_FIELDS;
+    Py_ssize_t size = shoes > 0 ? views[CARDS_IN].len / 8 / shoes : 0;
+    const int64_t *parameters = views[PARAMETERS].buf, *bet = views[BETS].buf;
+    const int64_t *cards = views[CARDS_IN].buf;
+    int fits = shoes > 0 && views[CARDS_IN].len == shoes * size * 8 && size >= ROUND_CARDS &&
+               views[PARAMETERS].len == 5 * 8 && views[NATURAL].len == 10 &&
+               views[PLAYER].len == 10 && views[STOOD].len == 10 && views[BANKER].len == 100 &&
+               bets >= 1 && bets <= PAIR_BETS_MAX && views[BETS].len == bets * BET_FIELDS * 8 &&
+               views[PER_SHOE].len == shoes * 3 * 8 &&
+               views[SUMS].len == (bets * BET_SUMS + COMBINED_SUMS + bets * (bets + 1) / 2) * 16;
+    if (fits) {
+        int64_t burn = parameters[1];
+        fits = parameters[0] >= 1 && burn >= -1 && burn <= size && parameters[2] >= 0 &&
+               parameters[2] <= size && parameters[3] >= 0 && parameters[4] >= 1 &&
+               views[DEPTH].len == bets * parameters[0] * 2 * 8;
+        Py_ssize_t bins = 0, bands = 0;
+        for (Py_ssize_t j = 0; fits && j < bets; j++) {
+            const int64_t *b = bet + j * BET_FIELDS;
+            fits = (b[BET_HAND] == 0 || b[BET_HAND] == 1) && b[BET_DENOMINATOR] >= 1 &&
+                   b[BET_BIN_SPAN] >= 1 && b[BET_BAND_SPAN] >= 1;
+            bins += b[BET_BIN_SPAN];
+            bands += b[BET_BAND_SPAN] * BAND_FIELDS;
+        }
+        fits = fits && views[HISTOGRAM].len == bins * 8 && views[BANDS].len == bands * 8 &&
+               views[TOUCHED].len == bets * 2 * 8;
+        uint64_t outside = 0; /* branch-free (vectorised): one pass over every card */
+        for (Py_ssize_t i = 0; i < shoes * size; i++) outside |= (uint64_t)cards[i] >= CARDS;
+        fits = fits && !outside;
+    }
+    if (!fits) {
+        release_buffers(views, VIEWS);
+        PyErr_SetString(PyExc_ValueError, "pair study arrays do not match the shoes and bets");
+        return NULL;
+    }
+    Tableau tableau = {views[NATURAL].buf, views[PLAYER].buf, views[STOOD].buf,
+                       views[BANKER].buf};
+    /* The sums in aligned memory of our own, written out as (low, high) 64-bit words. */
+    Py_ssize_t count = views[SUMS].len / 16;
+    i128 *sums = calloc((size_t)count, sizeof(i128));
+    if (!sums) {
+        release_buffers(views, VIEWS);
+        return PyErr_NoMemory();
+    }
+    PairTally t = {bets, parameters[0], bet, views[PER_SHOE].buf, sums,
+                   views[DEPTH].buf, views[HISTOGRAM].buf, views[BANDS].buf,
+                   views[TOUCHED].buf};
+    for (Py_ssize_t j = 0; j < bets; j++) {
+        t.touched[2 * j] = bet[j * BET_FIELDS + BET_BIN_SPAN];
+        t.touched[2 * j + 1] = -1;
+    }
+    Py_ssize_t rounds;
+    Py_BEGIN_ALLOW_THREADS
+    rounds = pair_shoes(shoes, size, cards, parameters, &tableau, &t);
+    uint64_t *words = views[SUMS].buf;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        words[2 * i] = (uint64_t)sums[i];
+        words[2 * i + 1] = (uint64_t)((u128)sums[i] >> 64);
+    }
+    Py_END_ALLOW_THREADS
+    free(sums);
     release_buffers(views, VIEWS);
     return PyLong_FromSsize_t(rounds);
 }

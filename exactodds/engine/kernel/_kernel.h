@@ -74,6 +74,8 @@ u128 gcd128(u128 a, u128 b);
 /* From _dealing.c (a simulation's shuffling and dealing), for the module table. */
 PyObject *shuffle(PyObject *self, PyObject *args);
 PyObject *deal(PyObject *self, PyObject *args);
+PyObject *pair_study(PyObject *self, PyObject *args);
+PyObject *stream_states(PyObject *self, PyObject *args);
 
 /* From _one_shoe.c (one shoe's analysis from its Python counts), for the module table. */
 PyObject *evaluate_shoe(PyObject *self, PyObject *args);

@@ -581,6 +581,10 @@ static PyMethodDef methods[] = {
     {"deal", deal, METH_VARARGS, "Deal a simulation's shoes to the cut (releases the GIL)."},
     {"evaluate_shoe", evaluate_shoe, METH_VARARGS, "Evaluate one shoe from its Python counts."},
     {"bet_analyses", bet_analyses, METH_VARARGS, "One shoe's kernel-priced bet analyses."},
+    {"pair_study", pair_study, METH_VARARGS,
+     "Deal and tally a pairs-only study's shoes (releases the GIL)."},
+    {"stream_states", stream_states, METH_VARARGS,
+     "Each shoe's PCG64 state as numpy seeds it (releases the GIL)."},
     {NULL, NULL, 0, NULL},
 };
 
