@@ -40,6 +40,7 @@ from exactodds.simulation.dealing import (
 )
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pairs import pair_expected_values
+from exactodds.simulation.paths import block_path_tally
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.sums import Sums
@@ -308,6 +309,14 @@ def run_block(
         tuple(bets),
         sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
         ((first_shoe, first_shoe + shoes),),
+        block_path_tally(
+            [bet.integer_pays()[1] for bet in simulation.bets],
+            simulation.trip_shoes,
+            simulation.limits.minimum,
+            first_shoe,
+            sized.results,
+            rounds_per_shoe,
+        ),
     )
     text = (
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
