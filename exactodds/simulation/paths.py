@@ -351,10 +351,13 @@ def risk_curve(
 
     asked = math.ceil(bankroll / bin_units)
     dealt = sum(count for *_, count in outcomes)
-    unlimited = lundberg_ruin(outcomes, 1)
-    coefficient = unlimited[1] if unlimited is not None else None
     points: list[dict[str, Any]] = []
     note = None
+    try:
+        unlimited = lundberg_ruin(outcomes, 1)
+    except SimulationError as error:  # the trip's programme below says the same
+        unlimited, note = None, str(error)
+    coefficient = unlimited[1] if unlimited is not None else None
     for bins in _curve_bins(asked):
         try:
             mean, stderr = trip_ruin(outcomes, bins, trip_shoes)
