@@ -164,9 +164,7 @@ def _risk_share(rules: Rules, runs: int, shoes: int) -> None:
             started = time.perf_counter()
             done = sized(simulation, simulation.bets, block, values, decisions, pays)
             risk_tally(simulation, 0, done, fixed, block.rounds_per_shoe.tolist())
-            block_path_tally(
-                denominators, 1, 1, 0, done.results, block.rounds_per_shoe.tolist()
-            )
+            block_path_tally(denominators, 1, 1, 0, done.results, block.rounds_per_shoe.tolist())
             shares.append(100 * (time.perf_counter() - started) / whole)
         exact = Simulation.of(shoes, 1, rules, bets, exact_moments=True)
         run_block(exact, 0, 2)  # compile the squared pays' program once

@@ -40,7 +40,7 @@ from exactodds.simulation.dealing import (
 )
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pairs import pair_expected_values
-from exactodds.simulation.paths import block_path_tally
+from exactodds.simulation.paths import PathTally, block_path_tally
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.sums import Sums
@@ -309,19 +309,26 @@ def run_block(
         tuple(bets),
         sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
         ((first_shoe, first_shoe + shoes),),
-        block_path_tally(
-            [bet.integer_pays()[1] for bet in simulation.bets],
-            simulation.trip_shoes,
-            simulation.limits.minimum,
-            first_shoe,
-            sized.results,
-            rounds_per_shoe,
-        ),
+        _path_tally(simulation, first_shoe, sized.results, rounds_per_shoe),
     )
     text = (
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
     )
     return BlockResult(first_shoe, shoes, tally, text)
+
+
+def _path_tally(
+    simulation: Simulation, first_shoe: int, results: npt.NDArray[Any], rounds_per_shoe: list[int]
+) -> PathTally:
+    """The bankroll paths of the block's trips, in bins of the table minimum."""
+    return block_path_tally(
+        [bet.integer_pays()[1] for bet in simulation.bets],
+        simulation.trip_shoes,
+        simulation.limits.minimum,
+        first_shoe,
+        results,
+        rounds_per_shoe,
+    )
 
 
 def _trace(

@@ -245,13 +245,15 @@ class PathTally:
         trip_shoes, width = _whole(data["trip_shoes"]), _whole(data["width"])
         _require(len(data["steps"]) == trip_shoes, "one bankroll path histogram per shoe")
         steps = tuple(
-            tuple((_whole(value), _whole(count)) for value, count in step)
-            for step in data["steps"]
+            tuple((_whole(value), _whole(count)) for value, count in step) for step in data["steps"]
         )
         for step in steps:
             values = [value for value, _ in step]
             _require(values == sorted(set(values)), "a bankroll path histogram misorders bins")
-            _require(all(count > 0 for _, count in step), "a bankroll path histogram holds a count below 1")
+            _require(
+                all(count > 0 for _, count in step),
+                "a bankroll path histogram holds a count below 1",
+            )
         _require(
             len({sum(count for _, count in step) for step in steps}) <= 1,
             "bankroll path histograms of different trips",
@@ -298,7 +300,9 @@ def block_path_tally(
     scales = [combined // denominator for denominator in denominators]
     starts = np.concatenate(([0], np.cumsum(rounds_per_shoe)[:-1])).astype(np.int64)
     per_shoe = np.add.reduceat(summable(results), starts, axis=0).tolist() if len(results) else []
-    totals = [sum(value * scale for value, scale in zip(row, scales, strict=True)) for row in per_shoe]
+    totals = [
+        sum(value * scale for value, scale in zip(row, scales, strict=True)) for row in per_shoe
+    ]
     return PathTally.of_block(trip_shoes, combined * table_minimum, first_shoe, totals)
 
 
@@ -351,6 +355,8 @@ def risk_curve(
 
     asked = math.ceil(bankroll / bin_units)
     dealt = sum(count for *_, count in outcomes)
+    if dealt == 0:
+        raise SimulationError("outcomes holds no shoe; a risk of ruin needs shoes dealt.")
     points: list[dict[str, Any]] = []
     note = None
     try:

@@ -277,7 +277,7 @@ def _merge_paths(first: Tally, second: Tally) -> PathTally | None:
     """Both tallies' paths; None when shoes of either were counted without them (the paths
     of only some shoes would be wrong, not partial)."""
     if first.paths is None or second.paths is None:
-        if first.shoes and first.paths is None or second.shoes and second.paths is None:
+        if (first.shoes and first.paths is None) or (second.shoes and second.paths is None):
             return None
         return first.paths or second.paths
     return first.paths.merged(second.paths)
