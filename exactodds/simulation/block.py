@@ -319,8 +319,11 @@ def run_block(
 
 def _path_tally(
     simulation: Simulation, first_shoe: int, results: npt.NDArray[Any], rounds_per_shoe: list[int]
-) -> PathTally:
-    """The bankroll paths of the block's trips, in bins of the table minimum."""
+) -> PathTally | None:
+    """The bankroll paths of the block's trips, in bins of the table minimum; tallied only for
+    a study with a bankroll (the figures they give are the bankroll's)."""
+    if simulation.bankroll is None:
+        return None
     return block_path_tally(
         [bet.integer_pays()[1] for bet in simulation.bets],
         simulation.trip_shoes,

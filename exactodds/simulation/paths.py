@@ -147,19 +147,31 @@ class PathTally:
     def of_block(
         cls, trip_shoes: int, width: int, first_shoe: int, totals: Sequence[int]
     ) -> PathTally:
-        """The tally of consecutive shoes from *first_shoe*, each shoe's combined *totals*."""
+        """The tally of consecutive shoes from *first_shoe*, each shoe's combined *totals*.
+
+        The trips wholly inside are binned at once (numpy, Python integers where int64 could
+        overflow); the shoes of a trip cut by either end of the block stay open.
+        """
         empty = cls.empty(trip_shoes, width)
-        pieces: dict[int, TripPiece] = {}
-        for offset, total in enumerate(totals):
-            shoe = first_shoe + offset
-            trip = shoe // trip_shoes
-            piece = pieces.get(trip)
-            pieces[trip] = (
-                TripPiece(trip, shoe, (total,))
-                if piece is None
-                else TripPiece(trip, piece.first_shoe, (*piece.totals, total))
-            )
-        return empty._with_pieces(list(pieces.values()), [Counter() for _ in range(trip_shoes)])
+        count = len(totals)
+        head = min((-first_shoe) % trip_shoes, count)
+        full = (count - head) // trip_shoes
+        tail = head + full * trip_shoes
+        pieces = [
+            TripPiece((first_shoe + start) // trip_shoes, first_shoe + start, tuple(part))
+            for start, part in ((0, totals[:head]), (tail, totals[tail:]))
+            if part
+        ]
+        steps: list[Counter[int]] = [Counter() for _ in range(trip_shoes)]
+        if full:
+            largest = max(max(totals[head:tail]), -min(totals[head:tail]))
+            kind: Any = np.int64 if (largest * trip_shoes + width) * 2 < 2**62 else object
+            trips = np.array(totals[head:tail], dtype=kind).reshape(full, trip_shoes)
+            bins = (2 * np.cumsum(trips, axis=1) + width) // (2 * width)
+            for step in range(trip_shoes):
+                values, counts = np.unique(bins[:, step], return_counts=True)
+                steps[step].update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
+        return empty._with_pieces(pieces, steps)
 
     def _with_pieces(self, pieces: list[TripPiece], steps: list[Counter[int]]) -> PathTally:
         """Finish the complete *pieces* into *steps*; keep the others open."""
@@ -299,10 +311,13 @@ def block_path_tally(
     combined = math.lcm(*denominators) if denominators else 1
     scales = [combined // denominator for denominator in denominators]
     starts = np.concatenate(([0], np.cumsum(rounds_per_shoe)[:-1])).astype(np.int64)
-    per_shoe = np.add.reduceat(summable(results), starts, axis=0).tolist() if len(results) else []
-    totals = [
-        sum(value * scale for value, scale in zip(row, scales, strict=True)) for row in per_shoe
-    ]
+    if not len(results):
+        return PathTally.of_block(trip_shoes, combined * table_minimum, first_shoe, [])
+    per_shoe = np.add.reduceat(summable(results), starts, axis=0)
+    weights = np.array(scales, dtype=per_shoe.dtype)
+    if per_shoe.dtype != object and int(np.abs(per_shoe).max()) * sum(scales) >= 2**62:
+        per_shoe, weights = per_shoe.astype(object), weights.astype(object)
+    totals = (per_shoe @ weights).tolist()
     return PathTally.of_block(trip_shoes, combined * table_minimum, first_shoe, totals)
 
 
