@@ -135,7 +135,9 @@ def test_the_curve_at_the_asked_bankroll_is_the_estimate() -> None:
     (asked,) = [point for point in points if point["asked"]]
     assert asked["bankroll"] == 41.0
     assert asked["trip"]["mean"] == ruin["estimate"]["trip"]["mean"]
-    assert asked["trip"]["stderr"] == ruin["estimate"]["trip"]["stderr"]
+    # One programme for every bankroll: the same backward pass (the same mean); the standard
+    # error's sums run in another order.
+    assert asked["trip"]["stderr"] == pytest.approx(ruin["estimate"]["trip"]["stderr"], rel=1e-9)
     assert asked["unlimited"] == pytest.approx(ruin["estimate"]["unlimited"]["mean"], rel=1e-12)
     bankrolls = [point["bankroll"] for point in points]
     assert bankrolls == sorted(bankrolls) and bankrolls[0] < 41 < bankrolls[-1]

@@ -366,7 +366,7 @@ def risk_curve(
     ...
     exactodds.simulation.dealing.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
     """
-    from exactodds.simulation.ruin import lundberg_ruin, trip_ruin
+    from exactodds.simulation.ruin import MOST_STATES, lundberg_ruin, trip_ruin_at
 
     asked = math.ceil(bankroll / bin_units)
     dealt = sum(count for *_, count in outcomes)
@@ -379,12 +379,12 @@ def risk_curve(
     except SimulationError as error:  # the trip's programme below says the same
         unlimited, note = None, str(error)
     coefficient = unlimited[1] if unlimited is not None else None
-    for bins in _curve_bins(asked):
-        try:
-            mean, stderr = trip_ruin(outcomes, bins, trip_shoes)
-        except SimulationError as error:
-            note = str(error)
-            break
+    bankrolls = [bins for bins in _curve_bins(asked) if bins <= MOST_STATES]
+    try:
+        risks = trip_ruin_at(outcomes, bankrolls, trip_shoes)
+    except SimulationError as error:
+        risks, note = [], str(error)
+    for bins, (mean, stderr) in zip(bankrolls, risks, strict=False):
         points.append(
             {
                 "bankroll": float(bankroll) if bins == asked else float(bins * bin_units),
