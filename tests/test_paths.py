@@ -200,3 +200,11 @@ def test_the_figures_draw_what_the_result_records() -> None:
     ]
     marked = [line for line in curve.lines if line.get_label() == "asked bankroll"]
     assert len(marked) == 1 and float(marked[0].get_xdata()[0]) == 41.0
+
+
+def test_the_curve_leaves_out_bankrolls_past_the_programmes_levels_and_says_so() -> None:
+    coin = ((-1, -1, 1), (2, 0, 1))
+    curve = risk_curve(coin, Fraction(150_000), 1, 1)
+    assert [point["bankroll"] for point in curve["points"]][-1] == 180_000.0
+    assert curve["note"] == "Bankrolls past 200,000 bins (the table minimum) are left out."
+    assert risk_curve(coin, Fraction(5), 1, 1)["note"] is None

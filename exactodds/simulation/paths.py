@@ -380,6 +380,8 @@ def risk_curve(
         unlimited, note = None, str(error)
     coefficient = unlimited[1] if unlimited is not None else None
     bankrolls = [bins for bins in _curve_bins(asked) if bins <= MOST_STATES]
+    if len(bankrolls) < len(_curve_bins(asked)):
+        note = f"Bankrolls past {MOST_STATES:,} bins (the table minimum) are left out."
     try:
         risks = trip_ruin_at(outcomes, bankrolls, trip_shoes)
     except SimulationError as error:
