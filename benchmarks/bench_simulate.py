@@ -12,8 +12,9 @@ The issue's floor: 30,000 exact rounds per second on this 2-core machine for
 perfect play on every standard bet at once.
 
 Then the cost of the risk figures (issue 18: at most 10% of the rounds per second):
-the time of the stakes and the risk sums (:func:`~exactodds.simulation.sizing.sized`
-and :func:`~exactodds.simulation.sizing.risk_tally`) as a share of the whole block
+the time of the stakes and the risk sums (:func:`~exactodds.simulation.sizing.sized`,
+:func:`~exactodds.simulation.sizing.risk_tally` and the bankroll paths'
+:func:`~exactodds.simulation.paths.block_path_tally`) as a share of the whole block
 (:func:`~exactodds.simulation.block.run_block`), on the same block; and the pair
 bets' closed form (:mod:`exactodds.simulation.pairs`) against the kernel's evaluation
 of the same compositions (the floor: 1,000,000 rounds per second per job).
@@ -51,6 +52,7 @@ from exactodds.simulation.dealing import DealingProcedure, _shuffled_shoes, deal
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally
 from exactodds.simulation.pairs import pair_expected_values
+from exactodds.simulation.paths import block_path_tally
 from exactodds.simulation.run import (
     CLOSED_FORM_BLOCK_SHOES,
     NUMPY_CLOSED_FORM_BLOCK_SHOES,
@@ -156,6 +158,7 @@ def _risk_share(rules: Rules, runs: int, shoes: int) -> None:
         pays = prepared.pays.lookup(block.summary)
         fixed = (values.floats() * 2**40).round().astype("int64")
         decisions = [values.numerators[:, column] > 0 for column in range(len(bets))]
+        denominators = [bet.integer_pays()[1] for bet in simulation.bets]
         shares = []
         for _ in range(runs):
             started = time.perf_counter()
@@ -164,6 +167,7 @@ def _risk_share(rules: Rules, runs: int, shoes: int) -> None:
             started = time.perf_counter()
             done = sized(simulation, simulation.bets, block, values, decisions, pays)
             risk_tally(simulation, 0, done, fixed, block.rounds_per_shoe.tolist())
+            block_path_tally(denominators, 1, 1, 0, done.results, block.rounds_per_shoe.tolist())
             shares.append(100 * (time.perf_counter() - started) / whole)
         exact = Simulation.of(shoes, 1, rules, bets, exact_moments=True)
         run_block(exact, 0, 2)  # compile the squared pays' program once

@@ -641,6 +641,9 @@ def test_flat_figures_beside_a_sizing_equal_a_flat_run() -> None:
     sized = simulate(Simulation.of(8, 6, stake=parse_stake("ramp:0=2,2%=6"), **common)).as_dict()
     flat = simulate(Simulation.of(8, 6, stake=parse_stake("flat", TableLimits(2)), **common))
     expected = flat.as_dict()["combined"]
+    # The bankroll paths and the risk curve are drawn for the stakes played only.
+    for figures in (expected["risk_of_ruin"], sized["combined"]["risk_of_ruin"]):
+        assert figures.pop("paths")["trips"] == 4 and figures.pop("curve")["points"]
     for key in ("ev_per_round", "sd_per_round", "di", "risk_of_ruin", "bankroll_for_risk"):
         assert sized["combined"]["flat"][key] == expected[key]
     assert "flat" not in expected

@@ -6,6 +6,9 @@ the Agg backend), which tests can inspect and :func:`save_figures` writes:
 
 * :func:`removal_figure`: the effect of removal of each rank, as bars (``eor``, par sheets);
 * :func:`depth_figure`: a simulated bet's exact EV by the deck being dealt (``simulate``);
+* :func:`paths_figure` and :func:`risk_curve_figure`: the fan chart of the bankroll over a
+  trip's shoes and the risk of ruin against the bankroll (``simulate --bankroll``), drawn
+  from the figures the result records;
 * :func:`require_matplotlib`, :func:`figure_svg`, :func:`figure_png` and
   :func:`save_figures`: what every command that draws shares.
 
@@ -42,9 +45,11 @@ __all__ = [
     "figure_png",
     "figure_svg",
     "new_figure",
+    "paths_figure",
     "removal_figure",
     "removal_figures",
     "require_matplotlib",
+    "risk_curve_figure",
     "save_figures",
     "simulation_figures",
 ]
@@ -131,10 +136,106 @@ def depth_figure(name: str, ev_by_deck: Sequence[float | None]) -> Any:
     return figure
 
 
+def paths_figure(paths: Mapping[str, Any]) -> Any:
+    """A fan chart of the bankroll over the shoes of a trip: the median, the 50% and 90%
+    bands of the simulated trips, and the ruin line at 0, from ``risk_of_ruin.paths``.
+
+    >>> steps = [{"shoes": 0, "p05": 20, "p25": 20, "median": 20, "p75": 20, "p95": 20},
+    ...          {"shoes": 1, "p05": -4, "p25": 14, "median": 19, "p75": 20, "p95": 57}]
+    >>> figure = paths_figure({"steps": steps, "trips": 200, "bin_units": 1})
+    >>> [float(y) for y in figure.axes[0].lines[0].get_ydata()]
+    [20.0, 19.0]
+    >>> paths_figure({"steps": [], "trips": 0, "bin_units": 1})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: A fan chart needs the bankroll at one step at least; risk_of_ruin.paths holds none.
+    """
+    steps = list(paths["steps"])
+    if not steps:
+        raise ExactOddsError(
+            "A fan chart needs the bankroll at one step at least; risk_of_ruin.paths holds none."
+        )
+    figure = new_figure()
+    axes = figure.add_subplot()
+    shoes = [step["shoes"] for step in steps]
+    axes.plot(shoes, [step["median"] for step in steps], color=POSITIVE, label="median")
+    for low, high, shade, label in (("p05", "p95", 0.15, "90%"), ("p25", "p75", 0.3, "50%")):
+        axes.fill_between(
+            shoes,
+            [step[low] for step in steps],
+            [step[high] for step in steps],
+            color=POSITIVE,
+            alpha=shade,
+            linewidth=0,
+            label=f"{label} of trips",
+        )
+    axes.axhline(0, color=NEGATIVE, linewidth=0.8, label="ruin")
+    axes.set_xlabel("Shoes into the trip")
+    axes.set_ylabel("Bankroll (units)")
+    axes.set_title(
+        f"Bankroll over {paths['trips']:,} simulated trips (bins of {_units(paths['bin_units'])})"
+    )
+    axes.legend(loc="upper left", fontsize=8)
+    return figure
+
+
+def risk_curve_figure(curve: Mapping[str, Any]) -> Any:
+    """The risk of ruin against the bankroll, from ``risk_of_ruin.curve``: the trip's
+    estimate with its +-2 standard error band, the Cramer-Lundberg curve for unlimited
+    play, and the asked bankroll marked.
+
+    >>> points = [{"bankroll": 10.0, "asked": True, "trip": {"mean": 0.1, "stderr": 0.01},
+    ...            "unlimited": 0.5}]
+    >>> figure = risk_curve_figure({"points": points})
+    >>> [float(y) for y in figure.axes[0].lines[0].get_ydata()]
+    [10.0]
+    """
+    points = [point for point in curve["points"] if point["trip"]["mean"] is not None]
+    figure = new_figure()
+    axes = figure.add_subplot()
+    bankrolls = [point["bankroll"] for point in points]
+    means = [100 * point["trip"]["mean"] for point in points]
+    errors = [100 * 2 * (point["trip"]["stderr"] or 0.0) for point in points]
+    axes.plot(bankrolls, means, color=POSITIVE, marker=".", label="trip (programme)")
+    axes.fill_between(
+        bankrolls,
+        [max(mean - error, 0.0) for mean, error in zip(means, errors, strict=True)],
+        [min(mean + error, 100.0) for mean, error in zip(means, errors, strict=True)],
+        color=POSITIVE,
+        alpha=0.2,
+        linewidth=0,
+        label="trip, ±2 standard errors",
+    )
+    unlimited = [(point["bankroll"], point["unlimited"]) for point in points]
+    if any(value is not None for _, value in unlimited):
+        axes.plot(
+            [bankroll for bankroll, value in unlimited if value is not None],
+            [100 * value for _, value in unlimited if value is not None],
+            color=NEUTRAL,
+            linestyle="--",
+            label="unlimited play (Cramer-Lundberg)",
+        )
+    for point in points:
+        if point["asked"]:
+            axes.axvline(point["bankroll"], color=NEGATIVE, linewidth=0.8, label="asked bankroll")
+    axes.set_xlabel("Bankroll (units)")
+    axes.set_ylabel("Risk of ruin (%, estimate)")
+    axes.set_title("Risk of ruin against the bankroll")
+    axes.set_ylim(bottom=0)
+    axes.legend(loc="upper right", fontsize=8)
+    return figure
+
+
 def simulation_figures(result: SimulationResult) -> Iterator[tuple[str, str, Any]]:
-    """Each simulated bet's EV-by-depth figure, as ``(bet, "depth", figure)``."""
+    """Each simulated bet's EV-by-depth figure, as ``(bet, "depth", figure)``; with a bankroll,
+    the fan chart of its paths and its risk curve, as ``("combined", "paths" | "risk", figure)``."""
     for bet in result.bets():
         yield bet.name, "depth", depth_figure(bet.name, bet.ev_by_deck)
+    ruin = result.as_dict()["combined"].get("risk_of_ruin") or {}
+    if ruin.get("paths") is not None:
+        yield "combined", "paths", paths_figure(ruin["paths"])
+    if ruin.get("curve") is not None and ruin["curve"]["points"]:
+        yield "combined", "risk", risk_curve_figure(ruin["curve"])
 
 
 def removal_figures(result: EffectOfRemoval) -> Iterator[tuple[str, str, Any]]:
@@ -209,3 +310,7 @@ def save_figures(
 def figure_file_stem(name: str) -> str:
     """*name* made safe as a file name: anything but letters, digits, ``_ . -`` becomes ``_``."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "bet"
+
+
+def _units(count: float) -> str:
+    return f"{count:g} unit" + ("" if count == 1 else "s")

@@ -25,6 +25,8 @@
   from them;
 * :mod:`~exactodds.simulation.ruin`: the risk of ruin from the per-shoe results measured (a
   dynamic programme over the bankroll for a trip, the Cramer-Lundberg bound for unlimited play);
+* :mod:`~exactodds.simulation.paths`: the bankroll's paths over a trip's shoes (exact
+  histograms per shoe) and the risk of ruin against the bankroll, for the fan chart;
 * :mod:`~exactodds.simulation.sweep`: every combination of a few settings, on the same shoes;
 * :mod:`~exactodds.simulation.frame`: results and traces as DataFrames, Arrow and Parquet.
 """

@@ -42,6 +42,7 @@ from exactodds.simulation.dealing import (
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
+from exactodds.simulation.paths import PathTally, block_path_tally
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.sums import Sums
@@ -314,6 +315,7 @@ def run_block(
         tuple(bets),
         sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
         ((first_shoe, first_shoe + shoes),),
+        _path_tally(simulation, first_shoe, sized.results, rounds_per_shoe),
     )
     text = (
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
@@ -340,6 +342,23 @@ def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:
     every bet priced from the pair states, none fixed-point rounded exactly."""
     return all(route == "pairs" for route in analyzer.routes().values()) and not any(
         _exact_path(bet) for bet in simulation.bets
+    )
+
+
+def _path_tally(
+    simulation: Simulation, first_shoe: int, results: npt.NDArray[Any], rounds_per_shoe: list[int]
+) -> PathTally | None:
+    """The bankroll paths of the block's trips, in bins of the table minimum; tallied only for
+    a study with a bankroll (the figures they give are the bankroll's)."""
+    if simulation.bankroll is None:
+        return None
+    return block_path_tally(
+        [bet.integer_pays()[1] for bet in simulation.bets],
+        simulation.trip_shoes,
+        simulation.limits.minimum,
+        first_shoe,
+        results,
+        rounds_per_shoe,
     )
 
 

@@ -266,6 +266,9 @@ def check_tally(tally: Tally, simulation: Simulation) -> None:
     if tally.risk is not None:
         denominators = tuple(bet.integer_pays()[1] for bet in simulation.bets)
         _check_risk_shape(tally.risk, denominators, simulation.trip_shoes)
+    if tally.paths is not None:
+        width = math.lcm(*(bet.integer_pays()[1] for bet in simulation.bets))
+        tally.paths.check(tally.shoes, simulation.trip_shoes, width * simulation.limits.minimum)
 
 
 def _check_risk_shape(risk: RiskTally, denominators: tuple[int, ...], trip_shoes: int) -> None:

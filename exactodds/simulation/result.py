@@ -380,6 +380,26 @@ def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
     )
 
 
+def _bankroll_figures(result: SimulationResult) -> dict[str, Any]:
+    """``risk_of_ruin.paths`` and ``risk_of_ruin.curve`` (None where the tally lacks them: no
+    finished trip, or a checkpoint written before they were kept)."""
+    from exactodds.simulation.paths import path_figures, risk_curve
+
+    tally, simulation = result.tally, result.simulation
+    risk, paths, bankroll = tally.risk, tally.paths, simulation.bankroll
+    assert risk is not None and bankroll is not None, "asked only with risk sums and a bankroll"
+    minimum = simulation.limits.minimum
+    shoes = sum(count for *_, count in risk.shoe_outcomes)
+    return {
+        "paths": path_figures(paths, bankroll, minimum)
+        if paths is not None and paths.trips and paths.trips == risk.trips
+        else None,
+        "curve": risk_curve(risk.shoe_outcomes, bankroll, risk.trip_shoes, minimum)
+        if shoes and shoes == tally.shoes
+        else None,
+    }
+
+
 def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
     """The risk figures of every bet and of the combined result (see :mod:`estimates`)."""
     from exactodds.simulation.estimates import (
@@ -445,6 +465,9 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
             _bets_per_round(result),
         )
     )
+    ruin = data["combined"].get("risk_of_ruin")
+    if ruin is not None:
+        ruin |= _bankroll_figures(result)
     if risk.flat is not None:
         data["combined"]["flat"] = _flat_figures(result, risk.flat)
     if isinstance(simulation.stake, Kelly):

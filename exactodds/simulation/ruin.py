@@ -38,7 +38,7 @@ import numpy as np
 
 from exactodds.simulation.dealing import SimulationError
 
-__all__ = ["MOST_STATES", "lundberg_ruin", "trip_ruin"]
+__all__ = ["MOST_STATES", "lundberg_ruin", "trip_ruin", "trip_ruin_at"]
 
 #: The most bankroll levels the programme tracks (a bound on its memory and time).
 MOST_STATES = 200_000
@@ -66,56 +66,100 @@ def trip_ruin(outcomes: Outcomes, bankroll: int, shoes: int) -> tuple[float, flo
 
     *outcomes*: (total, lowest, number of shoes) triples, in bins (see the module docstring).
     """
+    return trip_ruin_at(outcomes, [bankroll], shoes)[0]
+
+
+#: The most floats the forward pass holds at once (bankrolls x shoes x levels): 80 MB.
+_MOST_FLOATS = 10_000_000
+
+
+def trip_ruin_at(
+    outcomes: Outcomes, bankrolls: Sequence[int], shoes: int
+) -> list[tuple[float, float]]:
+    """:func:`trip_ruin` at each of *bankrolls* (bins), one programme for all of them.
+
+    The chance of ruin from every level comes out of one backward pass; the standard
+    errors need the mass at each level per bankroll, carried forward for several bankrolls
+    at once (in chunks that bound the memory).
+
+    >>> [round(risk, 6) for risk, _ in trip_ruin_at(((-1, -1, 1), (2, 0, 1)), [1, 2, 3], 3)]
+    [0.5, 0.25, 0.125]
+    """
     totals, lows, weights, dealt = _distribution(outcomes)
-    if bankroll < 1 or shoes < 1:
+    if not bankrolls or min(bankrolls) < 1 or shoes < 1:
         raise SimulationError("bankroll and shoes must be at least 1 for a risk of ruin.")
     deepest = max(int(-lows.min()), 1)
     # States: bankroll levels 1 .. top (index level - 1); above top no ruin can come within
     # the trip (each shoe drops at most `deepest`), so that mass is safe and leaves.
-    top = max(shoes * deepest, bankroll)
+    top = max(shoes * deepest, max(bankrolls))
     if top > MOST_STATES:
         raise SimulationError(
             f"A trip of {shoes} shoes whose shoes can fall {deepest} bins is past the "
             f"{MOST_STATES:,} bankroll levels the risk programme tracks; use shorter trips."
         )
-    alive = np.zeros((shoes, top))
-    alive[0, bankroll - 1] = 1.0
-    # value[j][i]: the chance of ruin from level i + 1 with j shoes left.
-    value = np.zeros((shoes + 1, top + 1))  # the last column: safe (0)
+    moves = [
+        (min(-low, top), total, weight)  # levels 1 .. -low are ruined by this shoe
+        for total, low, weight in zip(totals.tolist(), lows.tolist(), weights.tolist(), strict=True)
+    ]
+    value = _ruin_by_level(moves, top, shoes)
+    chunk = max(1, _MOST_FLOATS // (shoes * top))
+    results = []
+    for first in range(0, len(bankrolls), chunk):
+        part = list(bankrolls[first : first + chunk])
+        gradient = _influence(moves, value, top, shoes, part)
+        centred = gradient - (gradient @ weights)[:, None]
+        variances = ((centred * centred) @ weights) / dealt
+        for bankroll, variance in zip(part, variances.tolist(), strict=True):
+            risk = float(value[shoes][bankroll - 1])
+            results.append((min(max(risk, 0.0), 1.0), math.sqrt(max(variance, 0.0))))
+    return results
+
+
+def _ruin_by_level(moves: list[tuple[int, int, float]], top: int, shoes: int) -> np.ndarray:
+    """value[j][i]: the chance of ruin from level i + 1 with j shoes left (column top: safe)."""
+    value = np.zeros((shoes + 1, top + 1))
     for left in range(1, shoes + 1):
         previous = value[left - 1]
         current = np.zeros(top + 1)
-        for total, low, weight in zip(
-            totals.tolist(), lows.tolist(), weights.tolist(), strict=True
-        ):
-            cut = min(-low, top)  # levels 1 .. -low are ruined by this shoe
+        for cut, total, weight in moves:
             current[:cut] += weight
-            targets = np.minimum(np.arange(cut, top) + total, top)
-            current[cut:top] += weight * previous[targets]
+            # Levels past top - total leave for the safe region (value 0): they add nothing.
+            upper = min(top, top - total)
+            if upper > cut:
+                current[cut:upper] += weight * previous[cut + total : upper + total]
         current[top] = 0.0
         value[left] = current
+    return value
+
+
+def _influence(
+    moves: list[tuple[int, int, float]],
+    value: np.ndarray,
+    top: int,
+    shoes: int,
+    bankrolls: list[int],
+) -> np.ndarray:
+    """Per bankroll (rows) and outcome (columns), the derivative of the risk by the outcome's
+    weight: the mass at each level before each shoe, carried forward, times what follows."""
+    alive = np.zeros((shoes, len(bankrolls), top))
+    alive[0, np.arange(len(bankrolls)), np.array(bankrolls) - 1] = 1.0
     for step in range(1, shoes):
         before = alive[step - 1]
-        for total, low, weight in zip(
-            totals.tolist(), lows.tolist(), weights.tolist(), strict=True
-        ):
-            cut = min(-low, top)
-            targets = np.arange(cut, top) + total
-            keep = targets < top
-            np.add.at(alive[step], targets[keep], weight * before[cut:top][keep])
-    risk = float(value[shoes][bankroll - 1])
-    gradient = np.zeros(len(totals))
+        for cut, total, weight in moves:
+            upper = min(top, top - total)  # the levels that stay below top
+            if upper > cut:
+                alive[step][:, cut + total : upper + total] += weight * before[:, cut:upper]
+    gradient = np.zeros((len(bankrolls), len(moves)))
     for step in range(shoes):
         mass = alive[step]
         later = value[shoes - step - 1]
-        ruined = np.concatenate(([0.0], np.cumsum(mass)))
-        for index, (total, low) in enumerate(zip(totals.tolist(), lows.tolist(), strict=True)):
-            cut = min(-low, top)
-            targets = np.minimum(np.arange(cut, top) + total, top)
-            gradient[index] += ruined[cut] + float(mass[cut:top] @ later[targets])
-    centred = gradient - float(weights @ gradient)
-    variance = float(weights @ (centred * centred)) / dealt
-    return min(max(risk, 0.0), 1.0), math.sqrt(max(variance, 0.0))
+        ruined = np.concatenate((np.zeros((len(bankrolls), 1)), np.cumsum(mass, axis=1)), axis=1)
+        for index, (cut, total, _) in enumerate(moves):
+            upper = min(top, top - total)
+            gradient[:, index] += ruined[:, cut]
+            if upper > cut:
+                gradient[:, index] += mass[:, cut:upper] @ later[cut + total : upper + total]
+    return gradient
 
 
 def lundberg_ruin(outcomes: Outcomes, bankroll: int) -> tuple[float, float] | None:

@@ -30,6 +30,7 @@ from typing import Any
 from exactodds.inputs import whole_number
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally
+from exactodds.simulation.paths import PathTally
 from exactodds.simulation.sums import Sums, merge_counts
 
 __all__ = ["BetTally", "Estimate", "Tally", "finite", "merge_bands", "merge_ranges"]
@@ -163,6 +164,9 @@ class Tally:
     risk: RiskTally | None = None
     #: The shoes counted, as (start, stop) ranges of shoe numbers, disjoint and ascending.
     ranges: tuple[tuple[int, int], ...] = ()
+    #: Where the bankroll stood after each shoe of the trips (:mod:`~exactodds.simulation.paths`);
+    #: None: no shoe, or shoes counted without it (a checkpoint written before it was kept).
+    paths: PathTally | None = None
 
     @classmethod
     def empty(cls, pay_denominators: Iterable[int]) -> Tally:
@@ -180,6 +184,7 @@ class Tally:
             tuple(mine.merged(theirs) for mine, theirs in zip(self.bets, other.bets, strict=True)),
             _merge_risk(self.risk, other.risk),
             ranges,
+            _merge_paths(self, other),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -190,6 +195,8 @@ class Tally:
         True
         """
         extra = {"risk": self.risk.as_dict()} if self.risk is not None else {}
+        if self.paths is not None:
+            extra["paths"] = self.paths.as_dict()
         return extra | {
             "shoes": self.shoes,
             "rounds": self.rounds,
@@ -253,6 +260,7 @@ class Tally:
             risk,
             # Written before ranges were recorded: a checkpoint, the first shoes.
             pairs(data.get("ranges", [[0, data["shoes"]]] if data["shoes"] else [])),
+            PathTally.from_dict(data["paths"]) if data.get("paths") is not None else None,
         )
 
 
@@ -262,6 +270,16 @@ def _merge_risk(first: RiskTally | None, second: RiskTally | None) -> RiskTally 
     if second is None:
         return first
     return first.merged(second)
+
+
+def _merge_paths(first: Tally, second: Tally) -> PathTally | None:
+    """Both tallies' paths; None when shoes of either were counted without them (the paths
+    of only some shoes would be wrong, not partial)."""
+    if first.paths is None or second.paths is None:
+        if (first.shoes and first.paths is None) or (second.shoes and second.paths is None):
+            return None
+        return first.paths or second.paths
+    return first.paths.merged(second.paths)
 
 
 def finite(value: float) -> float | None:
