@@ -443,6 +443,7 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
             simulation.questions,
             simulation.limits.minimum,
             _bets_per_round(result),
+            simulation.grid,
         )
     )
     if risk.flat is not None:

@@ -38,7 +38,7 @@ import numpy as np
 
 from exactodds.simulation.dealing import SimulationError
 
-__all__ = ["MOST_STATES", "lundberg_ruin", "trip_ruin"]
+__all__ = ["MOST_STATES", "lundberg_ruin", "trip_bankroll", "trip_ruin"]
 
 #: The most bankroll levels the programme tracks (a bound on its memory and time).
 MOST_STATES = 200_000
@@ -61,27 +61,27 @@ def _distribution(outcomes: Outcomes) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return totals, lows, counts / shoes, shoes
 
 
-def trip_ruin(outcomes: Outcomes, bankroll: int, shoes: int) -> tuple[float, float]:
-    """The chance of ruin of a trip of *shoes* shoes with *bankroll* bins, and its stderr.
+def _levels(lows: np.ndarray, shoes: int, bankroll: int) -> int:
+    """The bankroll levels the programme tracks: 1 .. top (index level - 1).
 
-    *outcomes*: (total, lowest, number of shoes) triples, in bins (see the module docstring).
+    Above ``shoes x deepest`` no ruin can come within the trip (each shoe drops at most
+    ``deepest``), so that mass is safe and leaves.
     """
-    totals, lows, weights, dealt = _distribution(outcomes)
-    if bankroll < 1 or shoes < 1:
-        raise SimulationError("bankroll and shoes must be at least 1 for a risk of ruin.")
     deepest = max(int(-lows.min()), 1)
-    # States: bankroll levels 1 .. top (index level - 1); above top no ruin can come within
-    # the trip (each shoe drops at most `deepest`), so that mass is safe and leaves.
     top = max(shoes * deepest, bankroll)
     if top > MOST_STATES:
         raise SimulationError(
             f"A trip of {shoes} shoes whose shoes can fall {deepest} bins is past the "
             f"{MOST_STATES:,} bankroll levels the risk programme tracks; use shorter trips."
         )
-    alive = np.zeros((shoes, top))
-    alive[0, bankroll - 1] = 1.0
-    # value[j][i]: the chance of ruin from level i + 1 with j shoes left.
-    value = np.zeros((shoes + 1, top + 1))  # the last column: safe (0)
+    return top
+
+
+def _values(
+    totals: np.ndarray, lows: np.ndarray, weights: np.ndarray, shoes: int, top: int
+) -> np.ndarray:
+    """value[j][i]: the chance of ruin from level i + 1 with j shoes left (column top: safe)."""
+    value = np.zeros((shoes + 1, top + 1))
     for left in range(1, shoes + 1):
         previous = value[left - 1]
         current = np.zeros(top + 1)
@@ -94,6 +94,20 @@ def trip_ruin(outcomes: Outcomes, bankroll: int, shoes: int) -> tuple[float, flo
             current[cut:top] += weight * previous[targets]
         current[top] = 0.0
         value[left] = current
+    return value
+
+
+def _stderr(
+    distribution: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+    value: np.ndarray,
+    bankroll: int,
+    shoes: int,
+) -> float:
+    """The delta method's standard error of value[shoes][bankroll - 1] over the shoes dealt."""
+    totals, lows, weights, dealt = distribution
+    top = value.shape[1] - 1
+    alive = np.zeros((shoes, top))
+    alive[0, bankroll - 1] = 1.0
     for step in range(1, shoes):
         before = alive[step - 1]
         for total, low, weight in zip(
@@ -103,7 +117,6 @@ def trip_ruin(outcomes: Outcomes, bankroll: int, shoes: int) -> tuple[float, flo
             targets = np.arange(cut, top) + total
             keep = targets < top
             np.add.at(alive[step], targets[keep], weight * before[cut:top][keep])
-    risk = float(value[shoes][bankroll - 1])
     gradient = np.zeros(len(totals))
     for step in range(shoes):
         mass = alive[step]
@@ -115,7 +128,75 @@ def trip_ruin(outcomes: Outcomes, bankroll: int, shoes: int) -> tuple[float, flo
             gradient[index] += ruined[cut] + float(mass[cut:top] @ later[targets])
     centred = gradient - float(weights @ gradient)
     variance = float(weights @ (centred * centred)) / dealt
-    return min(max(risk, 0.0), 1.0), math.sqrt(max(variance, 0.0))
+    return math.sqrt(max(variance, 0.0))
+
+
+def trip_ruin(outcomes: Outcomes, bankroll: int, shoes: int) -> tuple[float, float]:
+    """The chance of ruin of a trip of *shoes* shoes with *bankroll* bins, and its stderr.
+
+    *outcomes*: (total, lowest, number of shoes) triples, in bins (see the module docstring).
+    """
+    distribution = _distribution(outcomes)
+    totals, lows, weights, _ = distribution
+    if bankroll < 1 or shoes < 1:
+        raise SimulationError("bankroll and shoes must be at least 1 for a risk of ruin.")
+    top = _levels(lows, shoes, bankroll)
+    value = _values(totals, lows, weights, shoes, top)
+    risk = float(value[shoes][bankroll - 1])
+    return min(max(risk, 0.0), 1.0), _stderr(distribution, value, bankroll, shoes)
+
+
+def trip_bankroll(
+    outcomes: Outcomes, shoes: int, risk: float, spread: float = 2.0
+) -> tuple[int, int, int]:
+    """The least bankroll (bins) whose trip risk is at most *risk*, and an interval around it.
+
+    The bankroll is read off the programme's risk at every level (one pass).  The interval
+    runs from the least bankroll whose risk minus *spread* standard errors is at most *risk*
+    to the least whose risk plus *spread* standard errors is: found by bisection, each step
+    one standard error (:func:`trip_ruin`'s), assuming each band falls as the bankroll grows.
+    A bankroll above ``shoes`` x the deepest fall of a shoe is never ruined (risk 0, no error).
+
+    >>> outcomes = ((-1, -1, 30), (2, 0, 70))  # lose 1 or win 2
+    >>> trip_bankroll(outcomes, 3, 0.1)  # risk 0.3 (+- 0.046) at 1 bin, 0.09 at 2, 0.027 at 3
+    (2, 2, 3)
+    >>> trip_bankroll(outcomes, 3, 1.5)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: risk 1.5 is not valid; a risk target is strictly between 0 and 1.
+    """
+    if not 0 < risk < 1:
+        raise SimulationError(
+            f"risk {risk} is not valid; a risk target is strictly between 0 and 1."
+        )
+    distribution = _distribution(outcomes)
+    totals, lows, weights, _ = distribution
+    if shoes < 1:
+        raise SimulationError("bankroll and shoes must be at least 1 for a risk of ruin.")
+    top = _levels(lows, shoes, 1)
+    value = _values(totals, lows, weights, shoes, top)
+    curve = value[shoes][:top]
+    below = np.flatnonzero(curve <= risk)
+    point = int(below[0]) + 1 if len(below) else top + 1
+    errors: dict[int, float] = {}
+
+    def band(level: int, sign: int) -> float:
+        if level > top:  # past every fall a trip can take: never ruined
+            return 0.0
+        if level not in errors:
+            errors[level] = _stderr(distribution, value, level, shoes)
+        return float(curve[level - 1]) + sign * spread * errors[level]
+
+    def least(sign: int, low: int, high: int) -> int:
+        while low < high:  # band(high) <= risk throughout
+            middle = (low + high) // 2
+            if band(middle, sign) <= risk:
+                high = middle
+            else:
+                low = middle + 1
+        return high
+
+    return point, least(-1, 1, point), least(1, point, top + 1)
 
 
 def lundberg_ruin(outcomes: Outcomes, bankroll: int) -> tuple[float, float] | None:
