@@ -242,6 +242,22 @@ def test_one_bankroll_and_one_trip_length_make_no_grid() -> None:
     assert "grid" not in simulate(study).as_dict()["combined"]["risk_of_ruin"]
 
 
+
+def test_a_grid_study_is_recorded_and_reads_back_from_its_record() -> None:
+    study = _grid_study(3, bankroll="6,1/2", trip_rounds="150,30")
+    staking = simulate(study).as_dict()["staking"]
+    assert staking["grid"]["bankrolls"] == ["6", "1/2"]
+    assert staking["grid"]["trip_rounds"] == [150, 30]
+    grid = staking["grid"]
+    again = _grid_study(
+        3,
+        bankroll=",".join(grid["bankrolls"]),
+        trip_rounds=",".join(map(str, grid["trip_rounds"])),
+    )
+    assert again == study and again.digest() == study.digest()
+    assert study.digest() != _grid_study(3, bankroll="6", trip_rounds="150").digest()
+
+
 GRID_COMMAND = ("simulate", "--shoes", "6", "--seed", "3", "--decks", "2", "--jobs", "1")
 
 
