@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.figures import RiskTally
+from exactodds.simulation.figures import RiskTally, Segment, TripTally
 from exactodds.simulation.ruin import lundberg_ruin, trip_bankroll, trip_ruin
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.sizing import sizing_from_options
@@ -173,6 +173,24 @@ def test_every_grid_cell_equals_the_separate_run() -> None:
     assert cells[0]["estimate"] == combined["risk_of_ruin"]["estimate"]["trip"]
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(-50, 50), st.integers(0, 30)), max_size=20),
+    st.integers(1, 5),
+    st.integers(0, 9),
+)
+def test_a_blocks_trips_equal_its_shoes_joined_one_by_one(
+    shoes: list[tuple[int, int]], length: int, first: int
+) -> None:
+    totals = [total for total, _ in shoes]
+    lows = [min(0, total) - dip for total, dip in shoes]
+    joined = TripTally(length)
+    for index, (total, low) in enumerate(zip(totals, lows, strict=True)):
+        piece = Segment((first + index) // length, first + index, 1, total, low)
+        joined = joined.merged(TripTally(length, (), (piece,)))
+    assert TripTally.of_shoes(length, first, totals, lows) == joined
+
+
 def test_a_grid_of_bankrolls_alone_has_one_shoe_trips_and_merges_shard_by_shard() -> None:
     from exactodds.simulation.block import run_block
     from exactodds.simulation.result import SimulationResult
@@ -240,7 +258,6 @@ def test_one_bankroll_and_one_trip_length_make_no_grid() -> None:
     study = _grid_study(3, bankroll="6", trip_rounds="150")
     assert study.grid is None and "grid_trip_shoes" not in study.fingerprint()
     assert "grid" not in simulate(study).as_dict()["combined"]["risk_of_ruin"]
-
 
 
 def test_a_grid_study_is_recorded_and_reads_back_from_its_record() -> None:

@@ -170,9 +170,8 @@ class TripTally:
     """The simulated trips of one more length (a risk grid), as :class:`RiskTally` keeps its
     own: the lowest point of each finished trip -> trips, and the trips still open.
 
-    >>> pieces = [Segment(0, shoe, 1, -2, -3) for shoe in range(3)]
-    >>> TripTally.of_segments(2, pieces).minimums  # shoes 0-1 finish a trip; shoe 2 is open
-    ((-5, 1),)
+    >>> TripTally(2, (), (Segment(0, 0, 1, -2, -3), Segment(0, 1, 1, -2, -3))).merged(TripTally(2))
+    TripTally(shoes=2, minimums=((-5, 1),), open_segments=())
     >>> TripTally.from_dict({"shoes": 2, "trip_minimums": [[-5, -1]], "open_segments": []})
     Traceback (most recent call last):
     ...
@@ -184,12 +183,46 @@ class TripTally:
     open_segments: tuple[Segment, ...] = ()
 
     @classmethod
-    def of_segments(cls, shoes: int, segments: Sequence[Segment]) -> TripTally:
-        """The trips of *shoes* shoes that one-shoe *segments* make (their ``trip`` renumbered)."""
-        renumbered = tuple(
-            dataclasses.replace(segment, trip=segment.first_shoe // shoes) for segment in segments
-        )
-        return cls(shoes).merged(cls(shoes, (), renumbered))
+    def of_shoes(
+        cls, shoes: int, first_shoe: int, totals: Sequence[int], lows: Sequence[int]
+    ) -> TripTally:
+        """The trips of *shoes* shoes that consecutive shoes from *first_shoe* make, from each
+        shoe's combined total and lowest point (a block's: whole trips counted, the cut ones
+        left open), with numpy's grouped sums and minimums.
+
+        >>> TripTally.of_shoes(2, 0, [-2, -2, -2], [-3, -3, -3])  # shoe 2 starts a trip
+        TripTally(shoes=2, minimums=((-5, 1),), open_segments=(Segment(trip=1, first_shoe=2, shoes=1, total=-2, minimum=-3),))
+        """
+        count = len(totals)
+        if count == 0:
+            return cls(shoes)
+        largest = max(max(map(abs, totals)), max(map(abs, lows)))
+        kind: Any = np.int64 if largest * (count + 1) < 2**62 else object
+        total = np.array(totals, dtype=kind)
+        low = np.array(lows, dtype=kind)
+        trip = (first_shoe + np.arange(count)) // shoes
+        starts = np.flatnonzero(np.concatenate(([True], trip[1:] != trip[:-1])))
+        sizes = np.diff(np.append(starts, count))
+        running = np.cumsum(total)
+        before = running - total - np.repeat((running - total)[starts], sizes)
+        minimums = np.minimum.reduceat(before + low, starts).tolist()
+        sums = np.add.reduceat(total, starts).tolist()
+        finished: dict[int, int] = {}
+        still_open = []
+        for index, start in enumerate(starts.tolist()):
+            if sizes[index] == shoes:
+                finished[minimums[index]] = finished.get(minimums[index], 0) + 1
+            else:
+                still_open.append(
+                    Segment(
+                        int(trip[start]),
+                        first_shoe + start,
+                        int(sizes[index]),
+                        sums[index],
+                        minimums[index],
+                    )
+                )
+        return cls(shoes, tuple(sorted(finished.items())), tuple(sorted(still_open)))
 
     def merged(self, other: TripTally) -> TripTally:
         """The trips of both (disjoint sets of shoes); trips split between them are joined."""
@@ -575,6 +608,9 @@ def block_risk_tally(
             shoe_outcomes=_outcomes(
                 combined_realized, lowest, empty.combined_denominator * bin_units
             ),
-            grid_trips=tuple(TripTally.of_segments(shoes, segments) for shoes in grid_trip_shoes),
+            grid_trips=tuple(
+                TripTally.of_shoes(shoes, first_shoe, combined_realized, lowest)
+                for shoes in grid_trip_shoes
+            ),
         )
     )
