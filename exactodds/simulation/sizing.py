@@ -411,9 +411,10 @@ def _bankroll(text: str) -> Fraction:
 
 def _trip_rounds(text: str) -> int:
     cleaned = text.strip().replace("_", "")
-    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > 18 or int(cleaned) < 1:
+    digits = cleaned.isascii() and cleaned.isdigit() and len(cleaned) <= 19
+    if not digits or not 1 <= int(cleaned) <= 10**18:
         raise SimulationError(
-            f"`trip_rounds` {text.strip()!r} is not valid; use a whole number of rounds of at "
-            "least 1, such as 800 (or several, such as 800,4000)."
+            f"`trip_rounds` {text.strip()!r} is not valid; use a whole number of rounds from 1 "
+            "to 10^18, such as 800 (or several, such as 800,4000)."
         )
     return int(cleaned)
