@@ -412,7 +412,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
                 width,
             ),
         ]
-    lines += _ruin_lines(combined, digits, unit=unit)
+    lines += _ruin_lines(combined, digits, unit=unit, width=width)
     if "flat" in combined:
         flat = combined["flat"]
         lines += [
@@ -453,7 +453,11 @@ def _money_line(combined: dict[str, Any], unit: Fraction, hourly: bool) -> str:
 
 
 def _ruin_lines(
-    combined: dict[str, Any], digits: int, label: str = "", unit: Fraction | None = None
+    combined: dict[str, Any],
+    digits: int,
+    label: str = "",
+    unit: Fraction | None = None,
+    width: int | None = None,
 ) -> list[str]:
     lines = []
     for key in ("risk_of_ruin", "bankroll_for_risk"):
@@ -480,7 +484,7 @@ def _ruin_lines(
                 f"({data['simulated']['ruined_trips']:,} ruined)",
             ]
             if data.get("grid"):
-                lines += ["", _grid_table(data["grid"], unit)]
+                lines += ["", _grid_table(data["grid"], unit, width)]
         else:
             formula = data["formula"]
             lines += [
@@ -508,7 +512,7 @@ def _with_error(estimate: dict[str, Any] | None) -> str:
     return shown if error is None or math.isnan(error) else f"{shown} ± {_percent(1.96 * error, 3)}"
 
 
-def _grid_table(cells: list[dict[str, Any]], unit: Fraction | None) -> str:
+def _grid_table(cells: list[dict[str, Any]], unit: Fraction | None, width: int | None) -> str:
     """``risk_of_ruin.grid``: one row per bankroll and trip length."""
     rows = [
         [
@@ -526,7 +530,7 @@ def _grid_table(cells: list[dict[str, Any]], unit: Fraction | None) -> str:
     return (
         "Risk of ruin over the grid of bankrolls and trips, all bets together (estimate: the "
         "programme over the bankroll; simulated: the trips of that length; ± 95%):\n"
-        + simple_table(rows, headers, ("right",) * len(headers))
+        + fitted_table(rows, headers, ("right",) * len(headers), width)
     )
 
 

@@ -38,10 +38,14 @@ import numpy as np
 
 from exactodds.simulation.dealing import SimulationError
 
-__all__ = ["MOST_STATES", "lundberg_ruin", "trip_bankroll", "trip_ruin"]
+__all__ = ["MOST_CELLS", "MOST_STATES", "MOST_WORK", "lundberg_ruin", "trip_bankroll", "trip_ruin"]
 
 #: The most bankroll levels the programme tracks (a bound on its memory and time).
 MOST_STATES = 200_000
+#: The most shoes x levels its tables hold (8 bytes each, two tables: a bound on memory), and
+#: the most shoes x levels x distinct shoe outcomes it steps through (a bound on time).
+MOST_CELLS = 10**7
+MOST_WORK = 10**9
 
 Outcomes = Sequence[tuple[int, int, int]]
 
@@ -73,6 +77,13 @@ def _levels(lows: np.ndarray, shoes: int, bankroll: int) -> int:
         raise SimulationError(
             f"A trip of {shoes} shoes whose shoes can fall {deepest} bins is past the "
             f"{MOST_STATES:,} bankroll levels the risk programme tracks; use shorter trips."
+        )
+    cells = (shoes + 1) * (top + 1)
+    if cells > MOST_CELLS or cells * len(lows) > MOST_WORK:
+        raise SimulationError(
+            f"A trip of {shoes} shoes over {top:,} bankroll levels and {len(lows):,} distinct "
+            f"shoes is past what the risk programme tracks ({MOST_CELLS:,} shoes x levels, "
+            f"{MOST_WORK:,} with the shoes); use shorter trips."
         )
     return top
 
