@@ -80,6 +80,17 @@ def test_lundberg_solves_its_equation_and_bad_input_is_refused() -> None:
         trip_ruin([], 5, 2)
 
 
+def test_the_programme_refuses_tables_past_its_bounds_before_any_work() -> None:
+    # 150 shoes that can each fall 1,000 bins: 150,000 levels x 151 shoes, past 10^7 cells.
+    outcomes = [(-1000, -1000, 1), (5, 0, 1)]
+    for compute in (
+        lambda: trip_ruin(outcomes, 10, 150),
+        lambda: trip_bankroll(outcomes, 150, 0.1),
+    ):
+        with pytest.raises(SimulationError, match="past what the risk programme tracks"):
+            compute()
+
+
 @pytest.mark.parametrize("bet", ["player", "banker", "dragon7"])
 def test_one_shoe_trips_estimate_the_simulated_frequency_exactly(bet: str) -> None:
     # A trip of one shoe is ruined exactly when its lowest point reaches the bankroll: the
@@ -368,3 +379,21 @@ def test_the_bankroll_estimate_is_in_the_json_and_the_table() -> None:
     table = CliRunner().invoke(cli, [*GRID_COMMAND, "--bets", "dragon7", "--risk", "10%"])
     assert "estimate, a trip of" in table.stdout.split("Bankroll for a 10% risk")[1]
     assert f"{low:g} to {high:g} at the risk ± 2 standard errors" in " ".join(table.stdout.split())
+
+
+@pytest.mark.slow
+def test_dragon7_bankroll_for_a_risk_and_its_interval() -> None:
+    # Issue 25: the bankroll for 20% risk of one-shoe trips, 8 decks, cut at 14, flat perfect
+    # play: about 14 units simulated, 25.4 by the diffusion.  The programme's bankroll equals
+    # the simulated trips' (one-shoe trips: the same frequency), and its interval, a few
+    # units wide, leaves the diffusion's out.
+    procedure = DealingProcedure()
+    sizing = sizing_from_options(procedure, risk="20%")
+    study = Simulation.of(4000, 25, bets=select_bets("dragon7"), procedure=procedure, **sizing)
+    figures = simulate(study, jobs=2).as_dict()["combined"]["bankroll_for_risk"]
+    estimate = figures["estimate"]["trip"]
+    low, high = estimate["interval"]
+    assert estimate["bankroll"] == figures["simulated"]["trip"]
+    assert abs(estimate["bankroll"] - 14) <= 3
+    assert low <= estimate["bankroll"] <= high < figures["formula"]["trip"]
+    assert high - low <= 4  # a few units on 4,000 shoes: the programme's error is small
