@@ -164,8 +164,9 @@ def trip_bankroll(
 
     The bankroll is read off the programme's risk at every level (one pass).  The interval
     runs from the least bankroll whose risk minus *spread* standard errors is at most *risk*
-    to the least whose risk plus *spread* standard errors is: found by bisection, each step
-    one standard error (:func:`trip_ruin`'s), assuming each band falls as the bankroll grows.
+    to the least whose risk plus *spread* standard errors is: found by galloping out from the
+    bankroll and bisecting, each step one standard error (:func:`trip_ruin`'s), assuming each
+    band falls as the bankroll grows.
     A bankroll above ``shoes`` x the deepest fall of a shoe is never ruined (risk 0, no error).
 
     >>> outcomes = ((-1, -1, 30), (2, 0, 70))  # lose 1 or win 2
@@ -207,7 +208,16 @@ def trip_bankroll(
                 low = middle + 1
         return high
 
-    return point, least(-1, 1, point), least(1, point, top + 1)
+    # Each end is usually near the bankroll: gallop out from it (steps 1, 2, 4, ...) to
+    # bracket the end, then bisect the bracket (a few standard errors, not log2(top)).
+    good, step = point, 1
+    while good > 1 and band(max(good - step, 1), -1) <= risk:
+        good, step = max(good - step, 1), 2 * step
+    lower = least(-1, max(good - step, 0) + 1, good)
+    bad, step = point - 1, 1
+    while bad + step <= top and band(bad + step, 1) > risk:
+        bad, step = bad + step, 2 * step
+    return point, lower, least(1, bad + 1, min(bad + step, top + 1))
 
 
 def lundberg_ruin(outcomes: Outcomes, bankroll: int) -> tuple[float, float] | None:
