@@ -348,7 +348,7 @@ def _bankroll_estimate(
     method = {
         "method": "least whole bins of the table minimum whose programme risk (the estimate "
         "above) is at most the target; interval: where the risk - and + 2 standard errors "
-        "crosses it (bisection)"
+        "crosses it (stepping out from the bankroll, then bisection)"
     }
     try:
         point, low, high = trip_bankroll(risk.shoe_outcomes, risk.trip_shoes, target)

@@ -125,7 +125,12 @@ def _stderr(
             totals.tolist(), lows.tolist(), weights.tolist(), strict=True
         ):
             cut = min(-low, top)
-            targets = np.arange(cut, top) + total
+            if cut + total >= 0:  # levels cut .. top - 1 move by total; past top is safe
+                end = min(top, top - total)
+                if end > cut:
+                    alive[step][cut + total : end + total] += weight * before[cut:end]
+                continue
+            targets = np.arange(cut, top) + total  # (a total below the lowest point, rounded)
             keep = targets < top
             np.add.at(alive[step], targets[keep], weight * before[cut:top][keep])
     gradient = np.zeros(len(totals))
