@@ -29,6 +29,13 @@ study switched off); then where a block's time goes.  Issue 27's target for the 
 table: simulate on one job at least 0.9x the evaluation alone.
 
     python benchmarks/bench_simulate.py --runs 7 --pairs-only --pair-shoes 1024
+
+``--grid``: the cost of a risk grid (issue 25: at most 10% of the rounds per second): the
+pairs-only study's blocks (the fastest rounds, so the tally's share is the largest) run with
+one bankroll and trip length and, alternately in the same run, with a grid of 10 bankrolls x
+10 trip lengths (every trip length tallied in the same pass), in CPU time.
+
+    python benchmarks/bench_simulate.py --runs 7 --grid --pair-shoes 1024
 """
 
 from __future__ import annotations
@@ -102,8 +109,12 @@ def main() -> None:
     parser.add_argument("--shoes", type=int, default=64)
     parser.add_argument("--pair-shoes", type=int, default=1024)
     parser.add_argument("--pairs-only", action="store_true", help="only the pairs-only study")
+    parser.add_argument("--grid", action="store_true", help="only the cost of a risk grid")
     arguments = parser.parse_args()
     rules = Rules()
+    if arguments.grid:
+        _grid_cost(rules, arguments.runs, arguments.pair_shoes)
+        return
     if arguments.pairs_only:
         _pairs_study(rules, arguments.runs, arguments.pair_shoes)
         return
@@ -145,6 +156,41 @@ def main() -> None:
     _risk_share(rules, arguments.runs, arguments.shoes)
     _pairs(rules, arguments.runs, arguments.shoes)
     _pairs_study(rules, arguments.runs, arguments.pair_shoes)
+
+
+def _grid_cost(rules: Rules, runs: int, shoes: int) -> None:
+    """Rounds per CPU second of the same blocks without and with a 10 x 10 risk grid."""
+    from exactodds.simulation.sizing import sizing_from_options
+
+    bets = select_bets("player_pair,banker_pair", rules)
+    procedure = DealingProcedure()
+    grid = {
+        "bankroll": ",".join(str(100 * step) for step in range(1, 11)),
+        "trip_rounds": ",".join(str(400 * step) for step in range(1, 11)),
+    }
+    studies = {
+        label: Simulation.of(
+            shoes, 1, rules, bets, procedure=procedure, **sizing_from_options(procedure, **options)
+        )
+        for label, options in (("one", {"bankroll": "100", "trip_rounds": 400}), ("grid", grid))
+    }
+    run_block(studies["grid"], 0, 8)  # warm up
+    rates: dict[str, list[float]] = {"one": [], "grid": []}
+    block = CLOSED_FORM_BLOCK_SHOES
+    for _ in range(runs):
+        for label, study in studies.items():
+            cpu, rounds = time.process_time(), 0
+            for first in range(0, shoes, block):
+                rounds += run_block(study, first, min(block, shoes - first)).tally.rounds
+            rates[label].append(rounds / (time.process_time() - cpu))
+    ratios = [grid / one for one, grid in zip(rates["one"], rates["grid"], strict=True)]
+    print(
+        f"risk grid, pairs-only blocks, {shoes} shoes x {runs} runs, rounds per CPU second "
+        f"median (min-max); load average {_load()}"
+    )
+    print(f"  one bankroll and trip length: {_summary(rates['one'])}")
+    print(f"  10 bankrolls x 10 trip lengths: {_summary(rates['grid'])}")
+    print(f"  grid / one: {statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})")
 
 
 def _risk_share(rules: Rules, runs: int, shoes: int) -> None:

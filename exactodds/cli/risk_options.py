@@ -48,7 +48,8 @@ _OPTIONS = (
     click.option(
         "--bankroll",
         metavar="UNITS",
-        help="Bankroll in units: risk of ruin (formula and simulated trips) and Kelly sizing.",
+        help="Bankroll in units: risk of ruin (formula and simulated trips) and Kelly sizing. "
+        "Several, such as 100,200,400: the risk of each (with each --trip-rounds), one row each.",
     ),
     click.option(
         "--risk",
@@ -57,9 +58,11 @@ _OPTIONS = (
     ),
     click.option(
         "--trip-rounds",
-        type=int,
+        metavar="ROUNDS",
         default=None,
-        help="Rounds in a trip for the trip's risk of ruin (simulated trips are whole shoes).",
+        help="Rounds in a trip for the trip's risk of ruin (simulated trips are whole shoes). "
+        "Several, such as 800,4000: all tallied on the same shoes (at most 100 combinations "
+        "with --bankroll).",
     ),
     click.option("--rounds-per-hour", type=int, default=None, help="Also give EV and SD per hour."),
     click.option(

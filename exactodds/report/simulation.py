@@ -342,7 +342,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
                 width,
             ),
         ]
-    lines += _ruin_lines(combined, digits, unit=unit)
+    lines += _ruin_lines(combined, digits, unit=unit, width=width)
     if "flat" in combined:
         flat = combined["flat"]
         lines += [
@@ -438,7 +438,11 @@ def _money_line(combined: dict[str, Any], unit: Fraction, hourly: bool) -> str:
 
 
 def _ruin_lines(
-    combined: dict[str, Any], digits: int, label: str = "", unit: Fraction | None = None
+    combined: dict[str, Any],
+    digits: int,
+    label: str = "",
+    unit: Fraction | None = None,
+    width: int | None = None,
 ) -> list[str]:
     lines = []
     for key in ("risk_of_ruin", "bankroll_for_risk"):
@@ -464,12 +468,15 @@ def _ruin_lines(
                 f"{_percent(data['simulated']['trip']['mean'], 3)} "
                 f"({data['simulated']['ruined_trips']:,} ruined)",
             ]
+            if data.get("grid"):
+                lines += ["", _grid_table(data["grid"], unit, width)]
         else:
             formula = data["formula"]
             lines += [
                 "",
                 f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units"
                 f"{' (money)' if unit is not None else ''}{label}:",
+                *_bankroll_estimate_lines(data.get("estimate"), trip, unit),
                 f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}"
                 f"{money_text(formula['unlimited'], unit)}",
                 f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}"
@@ -479,6 +486,63 @@ def _ruin_lines(
                 f"{money_text(data['simulated']['trip'], unit)}",
             ]
     return lines
+
+
+def _with_error(estimate: dict[str, Any] | None) -> str:
+    """A share as a percentage, ± 1.96 of its standard error where it has one."""
+    if estimate is None:
+        return "-"
+    error = estimate.get("stderr")
+    shown = _percent(estimate.get("mean"), 3)
+    return shown if error is None or math.isnan(error) else f"{shown} ± {_percent(1.96 * error, 3)}"
+
+
+def _grid_table(cells: list[dict[str, Any]], unit: Fraction | None, width: int | None) -> str:
+    """``risk_of_ruin.grid``: one row per bankroll and trip length."""
+    rows = [
+        [
+            f"{cell['bankroll']:g}{money_text(cell['bankroll'], unit)}",
+            "-" if cell["rounds_per_trip"] is None else f"{cell['rounds_per_trip']:,.0f}",
+            "-" if cell["trip_rounds"] is None else f"{cell['trip_rounds']:,}",
+            f"{cell['trip_shoes']:,}",
+            _with_error(cell["estimate"]),
+            _with_error(cell["simulated"]["trip"]),
+            f"{cell['simulated']['ruined_trips']:,} of {cell['trips']:,}",
+        ]
+        for cell in cells
+    ]
+    headers = ["Bankroll", "Rounds", "Asked", "Shoes", "Estimate", "Simulated", "Ruined trips"]
+    return (
+        "Risk of ruin over the grid of bankrolls and trips, all bets together (estimate: the "
+        "programme over the bankroll; simulated: the trips of that length; ± 95%):\n"
+        + fitted_table(rows, headers, ("right",) * len(headers), width)
+    )
+
+
+def _bankroll_estimate_lines(
+    estimate: dict[str, Any] | None, trip: str, unit: Fraction | None
+) -> list[str]:
+    """The programme's bankroll for the risk target, with its interval (± 2 standard errors)."""
+    shown = (estimate or {}).get("trip")
+    if shown is None:
+        return []
+    bankroll, interval = shown.get("bankroll"), shown.get("interval")
+    if bankroll is None:
+        return [f"  estimate, {trip}: - ({shown.get('note', 'no estimate')})"]
+    money = (
+        f" ({interval[0] * float(unit):,.2f} to {interval[1] * float(unit):,.2f})"
+        if unit is not None and interval is not None
+        else ""
+    )
+    between = (
+        f"; {interval[0]:g} to {interval[1]:g}{money} at the risk ± 2 standard errors"
+        if interval is not None
+        else ""
+    )
+    return [
+        f"  estimate, {trip}: {bankroll:g}{money_text(bankroll, unit)}{between} (programme over "
+        "the bankroll)"
+    ]
 
 
 def _estimate_lines(estimate: dict[str, Any] | None, trip: str) -> list[str]:

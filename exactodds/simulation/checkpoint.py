@@ -266,9 +266,28 @@ def check_tally(tally: Tally, simulation: Simulation) -> None:
     if tally.risk is not None:
         denominators = tuple(bet.integer_pays()[1] for bet in simulation.bets)
         _check_risk_shape(tally.risk, denominators, simulation.trip_shoes)
+        _check_grid_trips(tally.risk, simulation.grid_trip_shoes, tally.shoes)
     if tally.paths is not None:
         width = math.lcm(*(bet.integer_pays()[1] for bet in simulation.bets))
         tally.paths.check(tally.shoes, simulation.trip_shoes, width * simulation.limits.minimum)
+
+
+def _check_grid_trips(risk: RiskTally, lengths: tuple[int, ...], shoes: int) -> None:
+    """The trips of a risk grid's other lengths: those lengths, and no more shoes than dealt."""
+    _require(
+        tuple(trips.shoes for trips in risk.grid_trips) == lengths,
+        "the risk sums' trip lengths of the grid",
+    )
+    _require(risk.flat is None or not risk.flat.grid_trips, "a grid in the flat risk sums")
+    for trips in risk.grid_trips:
+        _require(all(count >= 0 for _, count in trips.minimums), "a negative count of trips")
+        finished = sum(count for _, count in trips.minimums) * trips.shoes
+        held = sum(segment.shoes for segment in trips.open_segments)
+        _require(
+            all(0 < segment.shoes < trips.shoes for segment in trips.open_segments)
+            and finished + held <= shoes,
+            "the grid's trips hold more shoes than were dealt",
+        )
 
 
 def _check_risk_shape(risk: RiskTally, denominators: tuple[int, ...], trip_shoes: int) -> None:

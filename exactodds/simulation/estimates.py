@@ -16,7 +16,13 @@ the per-shoe sums of rounds, exact EV and squared results are the observations),
 its 95% interval.  Risk of ruin has two figures: ``formula`` (the diffusion formulas
 of :mod:`exactodds.analysis.risk` on the estimated EV and SD) and ``simulated`` (the
 share of the simulated trips, consecutive shoes chained together, whose combined
-result fell to minus the bankroll), with its binomial standard error.
+result fell to minus the bankroll), with its binomial standard error; the ``estimate``
+(:mod:`~exactodds.simulation.ruin`'s programme) comes first.  With a risk grid
+(:class:`~exactodds.simulation.study.RiskGrid`), ``risk_of_ruin.grid`` holds the estimate
+and the simulated frequency of every bankroll with every trip length, each as a run of that
+one bankroll and trip length gives it.  The bankroll for a risk target has an ``estimate``
+too: the programme's least bankroll, with the interval where its risk +- 2 standard errors
+crosses the target.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from typing import Any
 from exactodds.analysis import risk as formulas
 from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.figures import RiskTally, SeriesMoments
-from exactodds.simulation.study import RiskQuestions
+from exactodds.simulation.study import RiskGrid, RiskQuestions
 from exactodds.simulation.sums import Sums
 from exactodds.simulation.tally import EV_SCALE, Estimate, Tally
 
@@ -276,24 +282,96 @@ def diffusion_warning(
     )
 
 
-def _estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
-    """``risk_of_ruin.estimate``: the trip by the programme, unlimited play by Lundberg."""
-    from exactodds.simulation.ruin import lundberg_ruin, trip_ruin
+def _measured(risk: RiskTally, shoes: int) -> bool:
+    """Whether the per-shoe outcomes cover the *shoes* (a checkpoint written before they were
+    kept has none)."""
+    return shoes > 0 and sum(count for *_, count in risk.shoe_outcomes) == shoes
 
-    outcomes = risk.shoe_outcomes
-    if sum(count for *_, count in outcomes) != shoes or shoes == 0:
-        return None  # a checkpoint written before the per-shoe outcomes were kept
+
+def _trip_estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
+    """``risk_of_ruin.estimate.trip``: the programme's risk for trips of ``risk.trip_shoes``."""
+    from exactodds.simulation.ruin import trip_ruin
+
+    if not _measured(risk, shoes):
+        return None
     try:
-        mean, stderr = trip_ruin(outcomes, bins, risk.trip_shoes)
+        mean, stderr = trip_ruin(risk.shoe_outcomes, bins, risk.trip_shoes)
         trip: dict[str, Any] = {"mean": mean, "stderr": stderr if shoes > 1 else None}
     except SimulationError as error:
         trip = {"mean": None, "stderr": None, "note": str(error)}
+    return trip | {"method": "dynamic programme over the bankroll, measured shoes"}
+
+
+def _simulated(risk: RiskTally, bankroll: Fraction) -> dict[str, Any]:
+    """``risk_of_ruin.simulated``: the share of the finished trips that *bankroll* lost."""
+    ruined = risk.ruined_trips(math.ceil(bankroll * risk.combined_denominator))
+    share = ruined / risk.trips if risk.trips else math.nan
+    return {
+        "trip": Estimate(
+            share,
+            math.sqrt(share * (1 - share) / risk.trips) if risk.trips > 1 else math.nan,
+        ).as_dict(),
+        "ruined_trips": ruined,
+    }
+
+
+def _grid(tally: Tally, risk: RiskTally, grid: RiskGrid, bin_units: int) -> list[dict[str, Any]]:
+    """``risk_of_ruin.grid``: each cell's programme estimate and simulated frequency, each
+    computed as a run of that one bankroll and trip length computes its own."""
+    cells = []
+    for bankroll, rounds, shoes in grid.cells():
+        trips = risk.for_trip(shoes)
+        per_trip = shoes * tally.rounds / tally.shoes if tally.shoes else math.nan
+        cells.append(
+            {
+                "bankroll": float(bankroll),
+                "trip_rounds": rounds,
+                "trip_shoes": shoes,
+                "rounds_per_trip": finite(per_trip),
+                "trips": trips.trips,
+                "estimate": _trip_estimate(trips, math.ceil(bankroll / bin_units), tally.shoes),
+                "simulated": _simulated(trips, bankroll),
+            }
+        )
+    return cells
+
+
+def _bankroll_estimate(
+    risk: RiskTally, target: float, shoes: int, bin_units: int
+) -> dict[str, Any] | None:
+    """``bankroll_for_risk.estimate.trip``: the least bankroll whose programme risk is at most
+    *target*, with the bankrolls where the risk +- 2 standard errors crosses it."""
+    from exactodds.simulation.ruin import trip_bankroll
+
+    if not _measured(risk, shoes):
+        return None
+    method = {
+        "method": "least whole bins of the table minimum whose programme risk (the estimate "
+        "above) is at most the target; interval: where the risk - and + 2 standard errors "
+        "crosses it (stepping out from the bankroll, then bisection)"
+    }
+    try:
+        point, low, high = trip_bankroll(risk.shoe_outcomes, risk.trip_shoes, target)
+    except SimulationError as error:
+        return {"bankroll": None, "interval": None, "note": str(error)} | method
+    interval = [float(low * bin_units), float(high * bin_units)] if shoes > 1 else None
+    return {"bankroll": float(point * bin_units), "interval": interval} | method
+
+
+def _estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
+    """``risk_of_ruin.estimate``: the trip by the programme, unlimited play by Lundberg."""
+    from exactodds.simulation.ruin import lundberg_ruin
+
+    outcomes = risk.shoe_outcomes
+    trip = _trip_estimate(risk, bins, shoes)
+    if trip is None:
+        return None
     try:
         unlimited = lundberg_ruin(outcomes, bins)
     except SimulationError:
         unlimited = None
     return {
-        "trip": trip | {"method": "dynamic programme over the bankroll, measured shoes"},
+        "trip": trip,
         "unlimited": {
             "mean": finite(unlimited[0]) if unlimited else None,
             "stderr": None,
@@ -311,10 +389,12 @@ def ruin_figures(
     questions: RiskQuestions,
     bin_units: int = 1,
     bets: tuple[float, float] | None = None,
+    grid: RiskGrid | None = None,
 ) -> dict[str, Any]:
     """``risk_of_ruin`` and ``bankroll_for_risk`` (estimate, formula and simulated) for the
     combined result.  *bin_units*: the bins of the per-shoe outcomes (the table minimum);
-    *bets*: the largest loss of one round and the bets made per round (for the warning)."""
+    *bets*: the largest loss of one round and the bets made per round (for the warning);
+    *grid*: more bankrolls and trip lengths (``risk_of_ruin.grid``)."""
     ev, sd = combined["ev"].mean, combined["sd"].mean
     rounds_per_trip = risk.trip_shoes * tally.rounds / tally.shoes if tally.shoes else math.nan
     data: dict[str, Any] = {}
@@ -326,8 +406,6 @@ def ruin_figures(
     }
     usable = not (math.isnan(ev) or math.isnan(sd) or math.isnan(rounds_per_trip))
     if bankroll is not None:
-        ruined = risk.ruined_trips(math.ceil(bankroll * risk.combined_denominator))
-        share = ruined / risk.trips if risk.trips else math.nan
         bins = math.ceil(bankroll / bin_units)
         estimate = _estimate(risk, bins, tally.shoes)
         loss, per_round = bets if bets is not None else (1.0, 1.0)
@@ -347,20 +425,17 @@ def ruin_figures(
                 if usable
                 else None,
             },
-            "simulated": {
-                "trip": Estimate(
-                    share,
-                    math.sqrt(share * (1 - share) / risk.trips) if risk.trips > 1 else math.nan,
-                ).as_dict(),
-                "ruined_trips": ruined,
-            },
+            "simulated": _simulated(risk, bankroll),
         } | trip
+        if grid is not None:
+            data["risk_of_ruin"]["grid"] = _grid(tally, risk, grid, bin_units)
     if questions.risk is not None:
         # The target is exact; the formulas take a float, kept strictly inside (0, 1) even
         # for a risk like 0.999999999999999999999, whose nearest float is 1.
         target = min(max(float(questions.risk), math.ulp(0.0)), math.nextafter(1.0, 0.0))
         data["bankroll_for_risk"] = {
             "risk": target,
+            "estimate": {"trip": _bankroll_estimate(risk, target, tally.shoes, bin_units)},
             "formula": {
                 "unlimited": finite(formulas.bankroll_for_risk(ev, sd, target)) if usable else None,
                 "trip": finite(formulas.bankroll_for_risk(ev, sd, target, rounds_per_trip))

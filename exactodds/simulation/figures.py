@@ -24,6 +24,7 @@ multiple of the bets' denominators.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ import numpy.typing as npt
 from exactodds.inputs import whole_number
 from exactodds.simulation.sums import Sums, merge_counts
 
-__all__ = ["RiskTally", "Segment", "SeriesMoments", "block_risk_tally"]
+__all__ = ["RiskTally", "Segment", "SeriesMoments", "TripTally", "block_risk_tally"]
 
 IntArray = npt.NDArray[np.int64]
 #: Exact second moments are summed in units of 2**-MOMENT_BITS (from float64: stakes**2 x
@@ -136,6 +137,138 @@ class Segment:
         )
 
 
+def _joined_trips(
+    trip_shoes: int,
+    first: tuple[tuple[int, int], ...],
+    second: tuple[tuple[int, int], ...],
+    segments: tuple[Segment, ...],
+) -> tuple[tuple[tuple[int, int], ...], tuple[Segment, ...]]:
+    """Finished trips' lowest points of both, and *segments* joined: those that make a whole
+    trip of *trip_shoes* shoes are counted, the rest stay open."""
+    minimums = dict(merge_counts(first, second))
+    by_trip: dict[int, list[Segment]] = {}
+    for segment in sorted(segments):
+        by_trip.setdefault(segment.trip, []).append(segment)
+    still_open = []
+    for pieces in by_trip.values():
+        joined = [pieces[0]]
+        for segment in pieces[1:]:
+            last = joined[-1]
+            if last.first_shoe + last.shoes == segment.first_shoe:
+                joined[-1] = last.joined(segment)
+            else:
+                joined.append(segment)
+        for segment in joined:
+            if segment.shoes == trip_shoes:
+                minimums[segment.minimum] = minimums.get(segment.minimum, 0) + 1
+            else:
+                still_open.append(segment)
+    return tuple(sorted(minimums.items())), tuple(sorted(still_open))
+
+
+@dataclass(frozen=True)
+class TripTally:
+    """The simulated trips of one more length (a risk grid), as :class:`RiskTally` keeps its
+    own: the lowest point of each finished trip -> trips, and the trips still open.
+
+    >>> TripTally(2, (), (Segment(0, 0, 1, -2, -3), Segment(0, 1, 1, -2, -3))).merged(TripTally(2))
+    TripTally(shoes=2, minimums=((-5, 1),), open_segments=())
+    >>> TripTally.from_dict({"shoes": 2, "trip_minimums": [[-5, -1]], "open_segments": []})
+    Traceback (most recent call last):
+    ...
+    ValueError: a negative count of trips
+    """
+
+    shoes: int
+    minimums: tuple[tuple[int, int], ...] = ()
+    open_segments: tuple[Segment, ...] = ()
+
+    @classmethod
+    def of_shoes(
+        cls, shoes: int, first_shoe: int, totals: Sequence[int], lows: Sequence[int]
+    ) -> TripTally:
+        """The trips of *shoes* shoes that consecutive shoes from *first_shoe* make, from each
+        shoe's combined total and lowest point (a block's: whole trips counted, the cut ones
+        left open), with numpy's grouped sums and minimums.
+
+        >>> TripTally.of_shoes(2, 0, [-2, -2, -2], [-3, -3, -3])  # shoe 2 starts a trip
+        TripTally(shoes=2, minimums=((-5, 1),), open_segments=(Segment(trip=1, first_shoe=2, shoes=1, total=-2, minimum=-3),))
+        """
+        count = len(totals)
+        if count == 0:
+            return cls(shoes)
+        largest = max(max(map(abs, totals)), max(map(abs, lows)))
+        kind: Any = np.int64 if largest * (count + 1) < 2**62 else object
+        total = np.array(totals, dtype=kind)
+        low = np.array(lows, dtype=kind)
+        trip = (first_shoe + np.arange(count)) // shoes
+        starts = np.flatnonzero(np.concatenate(([True], trip[1:] != trip[:-1])))
+        sizes = np.diff(np.append(starts, count))
+        running = np.cumsum(total)
+        before = running - total - np.repeat((running - total)[starts], sizes)
+        minimums = np.minimum.reduceat(before + low, starts).tolist()
+        sums = np.add.reduceat(total, starts).tolist()
+        finished: dict[int, int] = {}
+        still_open = []
+        for index, start in enumerate(starts.tolist()):
+            if sizes[index] == shoes:
+                finished[minimums[index]] = finished.get(minimums[index], 0) + 1
+            else:
+                still_open.append(
+                    Segment(
+                        int(trip[start]),
+                        first_shoe + start,
+                        int(sizes[index]),
+                        sums[index],
+                        minimums[index],
+                    )
+                )
+        return cls(shoes, tuple(sorted(finished.items())), tuple(sorted(still_open)))
+
+    def merged(self, other: TripTally) -> TripTally:
+        """The trips of both (disjoint sets of shoes); trips split between them are joined."""
+        if other.shoes != self.shoes:
+            raise ValueError("risk sums of trips of different lengths")
+        minimums, still_open = _joined_trips(
+            self.shoes, self.minimums, other.minimums, self.open_segments + other.open_segments
+        )
+        return TripTally(self.shoes, minimums, still_open)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready data (checkpoints); :meth:`from_dict` reads it back."""
+        return {
+            "shoes": self.shoes,
+            "trip_minimums": [list(pair) for pair in self.minimums],
+            "open_segments": [
+                [s.trip, s.first_shoe, s.shoes, s.total, s.minimum] for s in self.open_segments
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TripTally:
+        """From :meth:`as_dict` data (raises KeyError/TypeError/ValueError)."""
+        shoes = _whole(data["shoes"])
+        minimums = tuple((_whole(low), _whole(count)) for low, count in data["trip_minimums"])
+        segments = tuple(
+            Segment(*(_whole(value) for value in entry)) for entry in data["open_segments"]
+        )
+        if shoes < 1 or any(count < 0 for _, count in minimums):
+            raise ValueError("a negative count of trips" if shoes >= 1 else "trips of no shoe")
+        if any(not 0 < segment.shoes < shoes for segment in segments):
+            raise ValueError("an open trip of a length its trips cannot have")
+        return cls(shoes, minimums, segments)
+
+
+def _merge_grid(
+    first: tuple[TripTally, ...], second: tuple[TripTally, ...]
+) -> tuple[TripTally, ...]:
+    if not first or not second:
+        return first or second
+    if len(first) != len(second):
+        raise ValueError("risk sums of different risk grids")
+    return tuple(a.merged(b) for a, b in zip(first, second, strict=True))
+
+
 def _whole(value: Any) -> int:
     """A whole number read back from a checkpoint (hostile: a boolean is not one)."""
     return whole_number(value, "checkpoint", minimum=None)
@@ -168,6 +301,8 @@ class RiskTally:
     #: Per shoe, (total, lowest point, shoes) of the combined result in bins of the table
     #: minimum (total rounded, lowest rounded up): what :mod:`~exactodds.simulation.ruin` runs on.
     shoe_outcomes: tuple[tuple[int, int, int], ...] = ()
+    #: The simulated trips of a risk grid's other lengths, by length (:meth:`for_trip`).
+    grid_trips: tuple[TripTally, ...] = ()
 
     @property
     def combined_denominator(self) -> int:
@@ -175,7 +310,9 @@ class RiskTally:
         return math.lcm(*self.denominators) if self.denominators else 1
 
     @classmethod
-    def empty(cls, denominators: Iterable[int], trip_shoes: int = 1) -> RiskTally:
+    def empty(
+        cls, denominators: Iterable[int], trip_shoes: int = 1, grid_trip_shoes: Sequence[int] = ()
+    ) -> RiskTally:
         """The risk tally of no shoe."""
         chosen = tuple(denominators)
         size = len(chosen) * (len(chosen) + 1) // 2
@@ -185,6 +322,7 @@ class RiskTally:
             tuple(SeriesMoments() for _ in chosen),
             products=(0,) * size,
             wagered=(0,) * len(chosen),
+            grid_trips=tuple(TripTally(shoes) for shoes in grid_trip_shoes),
         )
 
     def product(self, first: int, second: int) -> int:
@@ -207,24 +345,12 @@ class RiskTally:
 
     def merged(self, other: RiskTally) -> RiskTally:
         """The sums of both (disjoint sets of shoes); trips split between them are joined."""
-        minimums = dict(merge_counts(self.trip_minimums, other.trip_minimums))
-        by_trip: dict[int, list[Segment]] = {}
-        for segment in sorted(self.open_segments + other.open_segments):
-            by_trip.setdefault(segment.trip, []).append(segment)
-        still_open = []
-        for segments in by_trip.values():
-            joined = [segments[0]]
-            for segment in segments[1:]:
-                last = joined[-1]
-                if last.first_shoe + last.shoes == segment.first_shoe:
-                    joined[-1] = last.joined(segment)
-                else:
-                    joined.append(segment)
-            for segment in joined:
-                if segment.shoes == self.trip_shoes:
-                    minimums[segment.minimum] = minimums.get(segment.minimum, 0) + 1
-                else:
-                    still_open.append(segment)
+        minimums, still_open = _joined_trips(
+            self.trip_shoes,
+            self.trip_minimums,
+            other.trip_minimums,
+            self.open_segments + other.open_segments,
+        )
         return RiskTally(
             self.denominators,
             self.trip_shoes,
@@ -233,14 +359,40 @@ class RiskTally:
             self.combined_expected.merged(other.combined_expected),
             self.combined.merged(other.combined),
             tuple(a + b for a, b in zip(self.products, other.products, strict=True)),
-            tuple(sorted(minimums.items())),
-            tuple(sorted(still_open)),
+            minimums,
+            still_open,
             tuple(a + b for a, b in zip(self.wagered, other.wagered, strict=True)),
             self.growth + other.growth,
             _merge_series(self.exact_squares, other.exact_squares),
             _merge_flat(self.flat, other.flat),
             _merge_outcomes(self.shoe_outcomes, other.shoe_outcomes),
+            _merge_grid(self.grid_trips, other.grid_trips),
         )
+
+    def for_trip(self, shoes: int) -> RiskTally:
+        """This tally with the simulated trips of *shoes* shoes as its own (a risk grid's cell):
+        equal to the tally of a run whose trips are that long.
+
+        >>> tally = RiskTally.empty([1], trip_shoes=2, grid_trip_shoes=(5,))
+        >>> tally.for_trip(5).trip_shoes, tally.for_trip(2) is tally
+        (5, True)
+        >>> tally.for_trip(3)
+        Traceback (most recent call last):
+        ...
+        KeyError: 'no simulated trips of 3 shoes in the risk sums'
+        """
+        if shoes == self.trip_shoes:
+            return self
+        for trips in self.grid_trips:
+            if trips.shoes == shoes:
+                return dataclasses.replace(
+                    self,
+                    trip_shoes=shoes,
+                    trip_minimums=trips.minimums,
+                    open_segments=trips.open_segments,
+                    grid_trips=(),
+                )
+        raise KeyError(f"no simulated trips of {shoes} shoes in the risk sums")
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
@@ -267,7 +419,11 @@ class RiskTally:
             "exact_squares": [moments.as_list() for moments in self.exact_squares],
             "flat": None if self.flat is None else self.flat.as_dict(),
             "shoe_outcomes": [list(entry) for entry in self.shoe_outcomes],
-        }
+        } | (
+            {"grid_trips": [trips.as_dict() for trips in self.grid_trips]}
+            if self.grid_trips
+            else {}
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RiskTally:
@@ -292,6 +448,7 @@ class RiskTally:
                 (_whole(total), _whole(low), _whole(count))
                 for total, low, count in data.get("shoe_outcomes", [])
             ),
+            tuple(TripTally.from_dict(entry) for entry in data.get("grid_trips", [])),
         )
 
 
@@ -379,6 +536,7 @@ def block_risk_tally(
     growth: int = 0,
     exact_squares: IntArray | None = None,
     bin_units: int = 1,
+    grid_trip_shoes: Sequence[int] = (),
 ) -> RiskTally:
     """The risk tally of one block of shoes from its per-round results.
 
@@ -386,7 +544,8 @@ def block_risk_tally(
     units of the bet's pay denominator; *expected*: the exact EVs of the bets made in
     units of 2**-40; *rounds_per_shoe*: the block's shoes' rounds, in order; *exact_squares*
     (optional): stake**2 x the exact E[X**2] per unit of the bets made, in 2**-MOMENT_BITS;
-    *bin_units*: the bins of :attr:`RiskTally.shoe_outcomes`, in units (the table minimum).
+    *bin_units*: the bins of :attr:`RiskTally.shoe_outcomes`, in units (the table minimum);
+    *grid_trip_shoes*: more trip lengths to chain the same shoes into (a risk grid).
 
     >>> results = np.array([[20, -1], [-20, 8], [19, -1]])
     >>> tally = block_risk_tally([20, 1], 1, 0, results, np.zeros((3, 2), np.int64), [2, 1])
@@ -448,6 +607,10 @@ def block_risk_tally(
             tuple(exact),
             shoe_outcomes=_outcomes(
                 combined_realized, lowest, empty.combined_denominator * bin_units
+            ),
+            grid_trips=tuple(
+                TripTally.of_shoes(shoes, first_shoe, combined_realized, lowest)
+                for shoes in grid_trip_shoes
             ),
         )
     )

@@ -116,6 +116,7 @@ def _plan(simulation: Simulation, bets: tuple[Bet, ...]) -> _Plan | None:
     if (
         not isinstance(simulation.stake, Flat)
         or simulation.exact_moments
+        or simulation.bankroll is not None  # its paths and risk grid: the numpy road
         or not 1 <= len(bets) <= _MOST_BETS
         or any(abs(pay) >= 2**9 for bet in bets for pay in bet.pay_table.values())
     ):

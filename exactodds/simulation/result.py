@@ -463,6 +463,7 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
             simulation.questions,
             simulation.limits.minimum,
             _bets_per_round(result),
+            simulation.grid,
         )
     )
     ruin = data["combined"].get("risk_of_ruin")

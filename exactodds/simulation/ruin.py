@@ -38,10 +38,22 @@ import numpy as np
 
 from exactodds.simulation.dealing import SimulationError
 
-__all__ = ["MOST_STATES", "lundberg_ruin", "trip_ruin", "trip_ruin_at"]
+__all__ = [
+    "MOST_CELLS",
+    "MOST_STATES",
+    "MOST_WORK",
+    "lundberg_ruin",
+    "trip_bankroll",
+    "trip_ruin",
+    "trip_ruin_at",
+]
 
 #: The most bankroll levels the programme tracks (a bound on its memory and time).
 MOST_STATES = 200_000
+#: The most shoes x levels its tables hold (8 bytes each, two tables: a bound on memory), and
+#: the most shoes x levels x distinct shoe outcomes it steps through (a bound on time).
+MOST_CELLS = 10**7
+MOST_WORK = 10**9
 
 Outcomes = Sequence[tuple[int, int, int]]
 
@@ -61,105 +73,188 @@ def _distribution(outcomes: Outcomes) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return totals, lows, counts / shoes, shoes
 
 
-def trip_ruin(outcomes: Outcomes, bankroll: int, shoes: int) -> tuple[float, float]:
-    """The chance of ruin of a trip of *shoes* shoes with *bankroll* bins, and its stderr.
+def _levels(lows: np.ndarray, shoes: int, bankroll: int) -> int:
+    """The bankroll levels the programme tracks: 1 .. top (index level - 1).
 
-    *outcomes*: (total, lowest, number of shoes) triples, in bins (see the module docstring).
+    Above ``shoes x deepest`` no ruin can come within the trip (each shoe drops at most
+    ``deepest``), so that mass is safe and leaves.
     """
-    return trip_ruin_at(outcomes, [bankroll], shoes)[0]
-
-
-#: The most floats the forward pass holds at once (bankrolls x shoes x levels): 80 MB.
-_MOST_FLOATS = 10_000_000
-
-
-def trip_ruin_at(
-    outcomes: Outcomes, bankrolls: Sequence[int], shoes: int
-) -> list[tuple[float, float]]:
-    """:func:`trip_ruin` at each of *bankrolls* (bins), one programme for all of them.
-
-    The chance of ruin from every level comes out of one backward pass; the standard
-    errors need the mass at each level per bankroll, carried forward for several bankrolls
-    at once (in chunks that bound the memory).
-
-    >>> [round(risk, 6) for risk, _ in trip_ruin_at(((-1, -1, 1), (2, 0, 1)), [1, 2, 3], 3)]
-    [0.5, 0.25, 0.125]
-    """
-    totals, lows, weights, dealt = _distribution(outcomes)
-    if not bankrolls or min(bankrolls) < 1 or shoes < 1:
-        raise SimulationError("bankroll and shoes must be at least 1 for a risk of ruin.")
     deepest = max(int(-lows.min()), 1)
-    # States: bankroll levels 1 .. top (index level - 1); above top no ruin can come within
-    # the trip (each shoe drops at most `deepest`), so that mass is safe and leaves.
-    top = max(shoes * deepest, max(bankrolls))
+    top = max(shoes * deepest, bankroll)
     if top > MOST_STATES:
         raise SimulationError(
             f"A trip of {shoes} shoes whose shoes can fall {deepest} bins is past the "
             f"{MOST_STATES:,} bankroll levels the risk programme tracks; use shorter trips."
         )
-    moves = [
-        (min(-low, top), total, weight)  # levels 1 .. -low are ruined by this shoe
-        for total, low, weight in zip(totals.tolist(), lows.tolist(), weights.tolist(), strict=True)
-    ]
-    value = _ruin_by_level(moves, top, shoes)
-    chunk = max(1, _MOST_FLOATS // (shoes * top))
-    results = []
-    for first in range(0, len(bankrolls), chunk):
-        part = list(bankrolls[first : first + chunk])
-        gradient = _influence(moves, value, top, shoes, part)
-        centred = gradient - (gradient @ weights)[:, None]
-        variances = ((centred * centred) @ weights) / dealt
-        for bankroll, variance in zip(part, variances.tolist(), strict=True):
-            risk = float(value[shoes][bankroll - 1])
-            results.append((min(max(risk, 0.0), 1.0), math.sqrt(max(variance, 0.0))))
-    return results
+    cells = (shoes + 1) * (top + 1)
+    if cells > MOST_CELLS or cells * len(lows) > MOST_WORK:
+        raise SimulationError(
+            f"A trip of {shoes} shoes over {top:,} bankroll levels and {len(lows):,} distinct "
+            f"shoes is past what the risk programme tracks ({MOST_CELLS:,} shoes x levels, "
+            f"{MOST_WORK:,} with the shoes); use shorter trips."
+        )
+    return top
 
 
-def _ruin_by_level(moves: list[tuple[int, int, float]], top: int, shoes: int) -> np.ndarray:
+def _values(
+    totals: np.ndarray, lows: np.ndarray, weights: np.ndarray, shoes: int, top: int
+) -> np.ndarray:
     """value[j][i]: the chance of ruin from level i + 1 with j shoes left (column top: safe)."""
     value = np.zeros((shoes + 1, top + 1))
     for left in range(1, shoes + 1):
         previous = value[left - 1]
         current = np.zeros(top + 1)
-        for cut, total, weight in moves:
+        for total, low, weight in zip(
+            totals.tolist(), lows.tolist(), weights.tolist(), strict=True
+        ):
+            cut = min(-low, top)  # levels 1 .. -low are ruined by this shoe
             current[:cut] += weight
-            # Levels past top - total leave for the safe region (value 0): they add nothing.
-            upper = min(top, top - total)
-            if upper > cut:
-                current[cut:upper] += weight * previous[cut + total : upper + total]
+            targets = np.minimum(np.arange(cut, top) + total, top)
+            current[cut:top] += weight * previous[targets]
         current[top] = 0.0
         value[left] = current
     return value
 
 
-def _influence(
-    moves: list[tuple[int, int, float]],
+def _stderr(
+    distribution: tuple[np.ndarray, np.ndarray, np.ndarray, int],
     value: np.ndarray,
-    top: int,
+    bankroll: int,
     shoes: int,
-    bankrolls: list[int],
-) -> np.ndarray:
-    """Per bankroll (rows) and outcome (columns), the derivative of the risk by the outcome's
-    weight: the mass at each level before each shoe, carried forward, times what follows."""
-    alive = np.zeros((shoes, len(bankrolls), top))
-    alive[0, np.arange(len(bankrolls)), np.array(bankrolls) - 1] = 1.0
+) -> float:
+    """The delta method's standard error of value[shoes][bankroll - 1] over the shoes dealt."""
+    totals, lows, weights, dealt = distribution
+    top = value.shape[1] - 1
+    alive = np.zeros((shoes, top))
+    alive[0, bankroll - 1] = 1.0
     for step in range(1, shoes):
         before = alive[step - 1]
-        for cut, total, weight in moves:
-            upper = min(top, top - total)  # the levels that stay below top
-            if upper > cut:
-                alive[step][:, cut + total : upper + total] += weight * before[:, cut:upper]
-    gradient = np.zeros((len(bankrolls), len(moves)))
+        for total, low, weight in zip(
+            totals.tolist(), lows.tolist(), weights.tolist(), strict=True
+        ):
+            cut = min(-low, top)
+            if cut + total >= 0:  # levels cut .. top - 1 move by total; past top is safe
+                end = min(top, top - total)
+                if end > cut:
+                    alive[step][cut + total : end + total] += weight * before[cut:end]
+                continue
+            targets = np.arange(cut, top) + total  # (a total below the lowest point, rounded)
+            keep = targets < top
+            np.add.at(alive[step], targets[keep], weight * before[cut:top][keep])
+    gradient = np.zeros(len(totals))
     for step in range(shoes):
         mass = alive[step]
         later = value[shoes - step - 1]
-        ruined = np.concatenate((np.zeros((len(bankrolls), 1)), np.cumsum(mass, axis=1)), axis=1)
-        for index, (cut, total, _) in enumerate(moves):
-            upper = min(top, top - total)
-            gradient[:, index] += ruined[:, cut]
-            if upper > cut:
-                gradient[:, index] += mass[:, cut:upper] @ later[cut + total : upper + total]
-    return gradient
+        ruined = np.concatenate(([0.0], np.cumsum(mass)))
+        for index, (total, low) in enumerate(zip(totals.tolist(), lows.tolist(), strict=True)):
+            cut = min(-low, top)
+            targets = np.minimum(np.arange(cut, top) + total, top)
+            gradient[index] += ruined[cut] + float(mass[cut:top] @ later[targets])
+    centred = gradient - float(weights @ gradient)
+    variance = float(weights @ (centred * centred)) / dealt
+    return math.sqrt(max(variance, 0.0))
+
+
+def trip_ruin(outcomes: Outcomes, bankroll: int, shoes: int) -> tuple[float, float]:
+    """The chance of ruin of a trip of *shoes* shoes with *bankroll* bins, and its stderr.
+
+    *outcomes*: (total, lowest, number of shoes) triples, in bins (see the module docstring).
+    """
+    distribution = _distribution(outcomes)
+    totals, lows, weights, _ = distribution
+    if bankroll < 1 or shoes < 1:
+        raise SimulationError("bankroll and shoes must be at least 1 for a risk of ruin.")
+    top = _levels(lows, shoes, bankroll)
+    value = _values(totals, lows, weights, shoes, top)
+    risk = float(value[shoes][bankroll - 1])
+    return min(max(risk, 0.0), 1.0), _stderr(distribution, value, bankroll, shoes)
+
+
+def trip_ruin_at(
+    outcomes: Outcomes, bankrolls: Sequence[int], shoes: int
+) -> list[tuple[float, float]]:
+    """:func:`trip_ruin` at each of *bankrolls* (bins): one backward pass gives the risk from
+    every level; each bankroll's standard error is its own forward pass.
+
+    >>> [round(risk, 6) for risk, _ in trip_ruin_at(((-1, -1, 1), (2, 0, 1)), [1, 2, 3], 3)]
+    [0.5, 0.25, 0.125]
+    """
+    distribution = _distribution(outcomes)
+    totals, lows, weights, _ = distribution
+    if not bankrolls or min(bankrolls) < 1 or shoes < 1:
+        raise SimulationError("bankroll and shoes must be at least 1 for a risk of ruin.")
+    top = _levels(lows, shoes, max(bankrolls))
+    value = _values(totals, lows, weights, shoes, top)
+    return [
+        (
+            min(max(float(value[shoes][bankroll - 1]), 0.0), 1.0),
+            _stderr(distribution, value, bankroll, shoes),
+        )
+        for bankroll in bankrolls
+    ]
+
+
+def trip_bankroll(
+    outcomes: Outcomes, shoes: int, risk: float, spread: float = 2.0
+) -> tuple[int, int, int]:
+    """The least bankroll (bins) whose trip risk is at most *risk*, and an interval around it.
+
+    The bankroll is read off the programme's risk at every level (one pass).  The interval
+    runs from the least bankroll whose risk minus *spread* standard errors is at most *risk*
+    to the least whose risk plus *spread* standard errors is: found by galloping out from the
+    bankroll and bisecting, each step one standard error (:func:`trip_ruin`'s), assuming each
+    band falls as the bankroll grows.
+    A bankroll above ``shoes`` x the deepest fall of a shoe is never ruined (risk 0, no error).
+
+    >>> outcomes = ((-1, -1, 30), (2, 0, 70))  # lose 1 or win 2
+    >>> trip_bankroll(outcomes, 3, 0.1)  # risk 0.3 (+- 0.046) at 1 bin, 0.09 at 2, 0.027 at 3
+    (2, 2, 3)
+    >>> trip_bankroll(outcomes, 3, 1.5)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: risk 1.5 is not valid; a risk target is strictly between 0 and 1.
+    """
+    if not 0 < risk < 1:
+        raise SimulationError(
+            f"risk {risk} is not valid; a risk target is strictly between 0 and 1."
+        )
+    distribution = _distribution(outcomes)
+    totals, lows, weights, _ = distribution
+    if shoes < 1:
+        raise SimulationError("bankroll and shoes must be at least 1 for a risk of ruin.")
+    top = _levels(lows, shoes, 1)
+    value = _values(totals, lows, weights, shoes, top)
+    curve = value[shoes][:top]
+    below = np.flatnonzero(curve <= risk)
+    point = int(below[0]) + 1 if len(below) else top + 1
+    errors: dict[int, float] = {}
+
+    def band(level: int, sign: int) -> float:
+        if level > top:  # past every fall a trip can take: never ruined
+            return 0.0
+        if level not in errors:
+            errors[level] = _stderr(distribution, value, level, shoes)
+        return float(curve[level - 1]) + sign * spread * errors[level]
+
+    def least(sign: int, low: int, high: int) -> int:
+        while low < high:  # band(high) <= risk throughout
+            middle = (low + high) // 2
+            if band(middle, sign) <= risk:
+                high = middle
+            else:
+                low = middle + 1
+        return high
+
+    # Each end is usually near the bankroll: gallop out from it (steps 1, 2, 4, ...) to
+    # bracket the end, then bisect the bracket (a few standard errors, not log2(top)).
+    good, step = point, 1
+    while good > 1 and band(max(good - step, 1), -1) <= risk:
+        good, step = max(good - step, 1), 2 * step
+    lower = least(-1, max(good - step, 0) + 1, good)
+    bad, step = point - 1, 1
+    while bad + step <= top and band(bad + step, 1) > risk:
+        bad, step = bad + step, 2 * step
+    return point, lower, least(1, bad + 1, min(bad + step, top + 1))
 
 
 def lundberg_ruin(outcomes: Outcomes, bankroll: int) -> tuple[float, float] | None:

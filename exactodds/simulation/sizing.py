@@ -44,7 +44,12 @@ from exactodds.simulation.stakes import (
     squared_bets,
 )
 from exactodds.simulation.strategies import Count
-from exactodds.simulation.study import RiskQuestions, Simulation
+from exactodds.simulation.study import (
+    RiskGrid,
+    RiskQuestions,
+    Simulation,
+    check_grid_size,
+)
 from exactodds.simulation.sums import exact_product, filled, summable
 
 __all__ = [
@@ -280,6 +285,7 @@ def risk_tally(
         sum(sized.growth),
         sized.exact_squares,
         bin_units=simulation.limits.minimum,
+        grid_trip_shoes=simulation.grid_trip_shoes,
     )
     return dataclasses.replace(tally, flat=flat) if flat is not None else tally
 
@@ -326,13 +332,16 @@ def sizing_from_options(
     chip: int = 1,
     bankroll: str | None = None,
     risk: str | None = None,
-    trip_rounds: int | None = None,
+    trip_rounds: int | str | None = None,
     rounds_per_hour: int | None = None,
     exact_moments: bool = False,
     unit: str | None = None,
     spread: str | None = None,
 ) -> dict[str, Any]:
     """The sizing keywords of :meth:`Simulation.of` from option values, checked before dealing.
+
+    *bankroll* and *trip_rounds* may each list several values (``"100,200"``, ``"800,4000"``):
+    a risk grid (``grid``) of every combination, the first of each the study's own.
 
     >>> sizing_from_options(DealingProcedure(), "kelly:1/2", bankroll="1000")["bankroll"]
     Fraction(1000, 1)
@@ -342,15 +351,20 @@ def sizing_from_options(
     exactodds.simulation.dealing.SimulationError: `bankroll` -5 is not valid; use a positive number of units, such as 1000.
     """
     limits = TableLimits(table_min, table_max, chip)
-    amount = (
-        read_number(bankroll, "`bankroll`", "use a positive number of units, such as 1000")
-        if bankroll is not None
-        else None
-    )
-    if amount is not None and amount <= 0:
-        raise SimulationError(
-            f"`bankroll` {bankroll} is not valid; use a positive number of units, such as 1000."
-        )
+    bankrolls, trips = _listed(bankroll), _listed(trip_rounds)
+    check_grid_size(len(bankrolls or ["-"]), len(trips or ["-"]))  # before reading any value
+    amounts = [_bankroll(text) for text in bankrolls] if bankrolls is not None else [None]
+    lengths = [_trip_rounds(text) for text in trips] if trips is not None else [None]
+    shoes = [trip_shoes_for(rounds, procedure) if rounds is not None else 1 for rounds in lengths]
+    grid = None
+    if len(amounts) > 1 or len(lengths) > 1:
+        if amounts[0] is None:
+            raise SimulationError(
+                f"`trip_rounds` {trip_rounds} asks for a risk grid of several trip lengths, "
+                "which needs `bankroll` UNITS."
+            )
+        grid = RiskGrid(tuple(amounts), tuple(lengths), tuple(shoes))
+    amount = amounts[0]
     target = (
         read_number(
             risk, "`risk`", "use a risk of ruin strictly between 0 and 1, such as 5% or 0.05"
@@ -368,7 +382,7 @@ def sizing_from_options(
         if unit is not None
         else None
     )
-    questions = RiskQuestions(target, rounds_per_hour, trip_rounds, money)
+    questions = RiskQuestions(target, rounds_per_hour, lengths[0], money)
     optimal = stake.strip().lower() == "optimal"
     if spread is not None and not optimal:
         raise SimulationError(
@@ -381,7 +395,36 @@ def sizing_from_options(
         else parse_stake(stake, limits),
         "limits": limits,
         "bankroll": amount,
-        "trip_shoes": trip_shoes_for(trip_rounds, procedure) if trip_rounds is not None else 1,
+        "trip_shoes": shoes[0],
         "questions": questions,
         "exact_moments": exact_moments,
-    }
+    } | ({"grid": grid} if grid is not None else {})
+
+
+def _listed(text: str | int | None) -> list[str] | None:
+    """*text* split at its commas (a risk grid), or None (the count is bounded before any
+    value is read)."""
+    if text is None:
+        return None
+    if isinstance(text, int):
+        return [str(text)]
+    return text.split(",")
+
+
+def _bankroll(text: str) -> Fraction:
+    valid = "use a positive number of units, such as 1000"
+    amount = read_number(text.strip(), "`bankroll`", valid)
+    if amount <= 0:
+        raise SimulationError(f"`bankroll` {text.strip()} is not valid; {valid}.")
+    return amount
+
+
+def _trip_rounds(text: str) -> int:
+    cleaned = text.strip().replace("_", "")
+    digits = cleaned.isascii() and cleaned.isdigit() and len(cleaned) <= 19
+    if not digits or not 1 <= int(cleaned) <= 10**18:
+        raise SimulationError(
+            f"`trip_rounds` {text.strip()!r} is not valid; use a whole number of rounds from 1 "
+            "to 10^18, such as 800 (or several, such as 800,4000)."
+        )
+    return int(cleaned)

@@ -30,7 +30,16 @@ from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.stakes import Flat, Kelly, Optimal, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
-__all__ = ["MOST_SEED", "MOST_SHOES", "MOST_UNITS", "RiskQuestions", "Simulation"]
+__all__ = [
+    "MOST_GRID_CELLS",
+    "MOST_SEED",
+    "MOST_SHOES",
+    "MOST_UNITS",
+    "RiskGrid",
+    "RiskQuestions",
+    "Simulation",
+    "check_grid_size",
+]
 
 #: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
 #: digits, which this many shoes cannot pass (and no machine deals them in a lifetime).
@@ -41,6 +50,8 @@ MOST_SHOES = 10**15
 MOST_UNITS = 10**70
 #: The largest seed: 128 bits, as many as numpy's SeedSequence draws its entropy from.
 MOST_SEED = 2**128 - 1
+#: The most combinations of bankroll and trip length one risk grid holds (a trip programme each).
+MOST_GRID_CELLS = 100
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,79 @@ class RiskQuestions:
             whole_number(self.trip_rounds, "trip_rounds", SimulationError, minimum=1)
 
 
+@dataclass(frozen=True)
+class RiskGrid:
+    """Risk of ruin over every bankroll with every trip length (``risk_of_ruin.grid``).
+
+    ``trip_rounds[i]`` is a trip length as asked (None: one shoe) and ``trip_shoes[i]`` the
+    whole shoes it became.  The simulated trips of every length are tallied in the same pass
+    over the same shoes; the first bankroll and trip length are the study's own.
+
+    >>> grid = RiskGrid((Fraction(100), Fraction(200)), (800, 4000), (10, 49))
+    >>> [(float(bankroll), shoes) for bankroll, _, shoes in grid.cells()][:3]
+    [(100.0, 10), (100.0, 49), (200.0, 10)]
+    >>> RiskGrid((Fraction(1),) * 11, (1,) * 10, (1,) * 10)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: `bankroll` and `trip_rounds` make a grid of 110 cells (11 bankrolls x 10 trip lengths); use from 1 to 100.
+    """
+
+    bankrolls: tuple[Fraction, ...]
+    trip_rounds: tuple[int | None, ...]
+    trip_shoes: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        check_grid_size(len(self.bankrolls), len(self.trip_rounds))
+        if len(self.trip_shoes) != len(self.trip_rounds):
+            raise SimulationError(
+                f"A risk grid of {len(self.trip_rounds)} trip lengths needs as many shoes per "
+                f"trip, not {len(self.trip_shoes)}."
+            )
+        for name, values in (("bankroll", self.bankrolls), ("trip_rounds", self.trip_rounds)):
+            twice = next((value for value in values if values.count(value) > 1), False)
+            if twice is not False:
+                shown = fraction_string(twice) if isinstance(twice, Fraction) else twice
+                raise SimulationError(
+                    f"`{name}` {shown} is given twice in a risk grid; give each value once."
+                )
+        for bankroll in self.bankrolls:
+            if bankroll <= 0:
+                raise SimulationError(
+                    f"`bankroll` {fraction_string(bankroll)} is not valid; use a positive "
+                    "number of units, such as 1000."
+                )
+        for rounds in self.trip_rounds:
+            if rounds is not None:
+                whole_number(rounds, "trip_rounds", SimulationError, minimum=1)
+        for shoes in self.trip_shoes:
+            whole_number(shoes, "trip_shoes", SimulationError, minimum=1, what="Shoes per trip")
+
+    def cells(self) -> list[tuple[Fraction, int | None, int]]:
+        """(bankroll, trip rounds asked, shoes per trip) of every cell, bankroll by bankroll."""
+        return [
+            (bankroll, rounds, shoes)
+            for bankroll in self.bankrolls
+            for rounds, shoes in zip(self.trip_rounds, self.trip_shoes, strict=True)
+        ]
+
+
+def check_grid_size(bankrolls: int, trip_lengths: int) -> None:
+    """Refuse a grid of more than :data:`MOST_GRID_CELLS` cells, or of no cell.
+
+    >>> check_grid_size(25, 4)
+    >>> check_grid_size(3, 0)
+    Traceback (most recent call last):
+    ...
+    exactodds.simulation.dealing.SimulationError: `bankroll` and `trip_rounds` make a grid of 0 cells (3 bankrolls x 0 trip lengths); use from 1 to 100.
+    """
+    cells = bankrolls * trip_lengths
+    if not 1 <= cells <= MOST_GRID_CELLS:
+        raise SimulationError(
+            f"`bankroll` and `trip_rounds` make a grid of {cells:,} cells ({bankrolls:,} "
+            f"bankrolls x {trip_lengths:,} trip lengths); use from 1 to {MOST_GRID_CELLS}."
+        )
+
+
 def _shown(value: int) -> str:
     if value.bit_length() > 4000:
         return "a number of more than 1,000 digits of"
@@ -107,6 +191,8 @@ class Simulation:
     #: Also estimate each bet's SD from the exact second moment at every bet made.
     exact_moments: bool = False
     questions: RiskQuestions = RiskQuestions()
+    #: Risk of ruin over several bankrolls and trip lengths (None: the one of the study).
+    grid: RiskGrid | None = None
 
     def __post_init__(self) -> None:
         whole_number(self.shoes, "shoes", SimulationError, minimum=1, what="Number of shoes")
@@ -152,12 +238,41 @@ class Simulation:
                     "`stake` optimal steps every bet by one measure, but the bets' plays mix "
                     "true counts, running counts and exact EVs; give every bet a play of one kind."
                 )
+        self._check_grid()
         self._check_magnitude()
         if len(self.strategies) != len(self.bets):
             raise SimulationError(
                 f"{len(self.bets)} bets need {len(self.bets)} strategies, "
                 f"not {len(self.strategies)}."
             )
+
+    def _check_grid(self) -> None:
+        grid = self.grid
+        if grid is None:
+            return
+        if isinstance(self.stake, Kelly):
+            raise SimulationError(
+                "`stake` kelly sizes from the bankroll and the trip, so each cell of a grid of "
+                "`bankroll` and `trip_rounds` is another study: give one value of each."
+            )
+        first = (grid.bankrolls[0], grid.trip_rounds[0], grid.trip_shoes[0])
+        if first != (self.bankroll, self.questions.trip_rounds, self.trip_shoes):
+            raise SimulationError(
+                "A risk grid's first bankroll and trip length must be the study's `bankroll`, "
+                "`trip_rounds` and `trip_shoes`."
+            )
+
+    @property
+    def grid_trip_shoes(self) -> tuple[int, ...]:
+        """The grid's trip lengths in shoes other than ``trip_shoes``, each once, in order.
+
+        >>> grid = RiskGrid((Fraction(5),), (None, 9), (1, 3))
+        >>> Simulation.of(1, 1, bankroll=Fraction(5), grid=grid).grid_trip_shoes
+        (3,)
+        """
+        if self.grid is None:
+            return ()
+        return tuple(sorted(set(self.grid.trip_shoes) - {self.trip_shoes}))
 
     def largest_stake(self) -> int | Fraction:
         """A bound on any one stake of this study, in units (the table maximum caps it)."""
@@ -198,8 +313,8 @@ class Simulation:
     ) -> Simulation:
         """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14.
 
-        *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes``, ``exact_moments`` and
-        ``questions``.
+        *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes``, ``exact_moments``,
+        ``questions`` and ``grid``.
         """
         rules = rules if rules is not None else Rules()
         chosen = tuple(bets) if bets is not None else main_bets(rules)
@@ -238,17 +353,29 @@ class Simulation:
         ('flat', 1)
         """
         questions = self.questions
-        return self.stake.as_dict() | {
-            "table_min": self.limits.minimum,
-            "table_max": self.limits.maximum,
-            "chip": self.limits.chip,
-            "bankroll": fraction_string(self.bankroll) if self.bankroll is not None else None,
-            "trip_shoes": self.trip_shoes,
-            "trip_rounds": questions.trip_rounds,
-            "rounds_per_hour": questions.rounds_per_hour,
-            "risk": fraction_string(questions.risk) if questions.risk is not None else None,
-            "unit": fraction_string(questions.unit) if questions.unit is not None else None,
-            "exact_moments": self.exact_moments,
+        return (
+            self.stake.as_dict()
+            | {
+                "table_min": self.limits.minimum,
+                "table_max": self.limits.maximum,
+                "chip": self.limits.chip,
+                "bankroll": fraction_string(self.bankroll) if self.bankroll is not None else None,
+                "trip_shoes": self.trip_shoes,
+                "trip_rounds": questions.trip_rounds,
+                "rounds_per_hour": questions.rounds_per_hour,
+                "risk": fraction_string(questions.risk) if questions.risk is not None else None,
+                "unit": fraction_string(questions.unit) if questions.unit is not None else None,
+                "exact_moments": self.exact_moments,
+            }
+            | ({"grid": self._grid_record()} if self.grid is not None else {})
+        )
+
+    def _grid_record(self) -> dict[str, Any]:
+        assert self.grid is not None
+        return {
+            "bankrolls": [fraction_string(bankroll) for bankroll in self.grid.bankrolls],
+            "trip_rounds": list(self.grid.trip_rounds),
+            "trip_shoes": list(self.grid.trip_shoes),
         }
 
     def fingerprint(self) -> dict[str, Any]:
@@ -281,17 +408,23 @@ class Simulation:
             != (Flat(), TableLimits(), 1, False)
             else {}
         )
-        return sizing | {
-            "seed": self.seed,
-            "procedure": self.procedure.as_dict(),
-            "rules": self.rules.as_dict(),
-            "bets": {
-                bet.name: {
-                    "pays": {
-                        outcome: fraction_string(pay) for outcome, pay in bet.pay_table.items()
-                    },
-                    "strategy": strategy.describe(),
-                }
-                for bet, strategy in zip(self.bets, self.strategies, strict=True)
-            },
-        }
+        # Trips of other lengths are tallied too (a grid): another tally, another study.
+        grid = {"grid_trip_shoes": list(self.grid_trip_shoes)} if self.grid_trip_shoes else {}
+        return (
+            sizing
+            | grid
+            | {
+                "seed": self.seed,
+                "procedure": self.procedure.as_dict(),
+                "rules": self.rules.as_dict(),
+                "bets": {
+                    bet.name: {
+                        "pays": {
+                            outcome: fraction_string(pay) for outcome, pay in bet.pay_table.items()
+                        },
+                        "strategy": strategy.describe(),
+                    }
+                    for bet, strategy in zip(self.bets, self.strategies, strict=True)
+                },
+            }
+        )
