@@ -9,7 +9,8 @@ holds, without writing the rounds out; :func:`pair_block_tally` turns those sums
 the same tally, field for field, as :func:`~exactodds.simulation.block.run_block`'s
 numpy road (its twin and specification: ``tests/test_pair_study.py`` holds them equal).
 
-Any other study (a count, a ramp, Kelly, exact moments, a trace, pays of 2**9 units or
+Any other study (a count, a ramp, Kelly, exact moments, a bankroll (its paths and risk
+grid are tallied on the numpy road), a trace, pays of 2**9 units or
 more, sums that could pass the kernel's proven ranges, no compiled kernel) gets None
 here and takes the numpy road.
 
