@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -28,8 +29,10 @@ from exactodds.simulation.dealing import (
 )
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.run import Simulation, simulate
+from exactodds.simulation.sizing import sizing_from_options
 from exactodds.simulation.stakes import Flat, Kelly, TableLimits
 from exactodds.simulation.strategies import Always, Perfect, Strategy, parse_strategy
+from exactodds.simulation.study import RiskGrid
 from exactodds.simulation.tally import Tally
 
 compiled = pytest.mark.skipif(
@@ -66,6 +69,7 @@ def studies(draw: st.DrawFn) -> Simulation:
         cut_first_rounds=draw(st.sampled_from((None, 1))),
     )
     units = draw(st.integers(1, 5))
+    trip_shoes = draw(st.integers(1, 3))
     return Simulation.of(
         draw(st.integers(1, 40)),
         draw(st.integers(0, 2**128 - 1)),
@@ -74,8 +78,24 @@ def studies(draw: st.DrawFn) -> Simulation:
         procedure=procedure,
         stake=Flat(units),
         limits=TableLimits(units),
-        trip_shoes=draw(st.integers(1, 3)),
+        trip_shoes=trip_shoes,
+        **draw(st.one_of(st.just({}), bankrolls(trip_shoes))),
     )
+
+
+@st.composite
+def bankrolls(draw: st.DrawFn, trip_shoes: int) -> dict[str, Any]:
+    """A bankroll (its paths tallied), and maybe a risk grid of more trip lengths."""
+    bankroll = Fraction(draw(st.integers(1, 500)), draw(st.integers(1, 3)))
+    more = draw(st.lists(st.integers(1, 5), max_size=3, unique=True))
+    if not more:
+        return {"bankroll": bankroll}
+    grid = RiskGrid(
+        (bankroll, bankroll * 2),
+        (None, *(shoes * 90 for shoes in more)),
+        (trip_shoes, *more),
+    )
+    return {"bankroll": bankroll, "grid": grid}
 
 
 @compiled
@@ -88,7 +108,12 @@ def test_the_kernels_pair_study_is_the_numpy_road_field_for_field(
     assert fast is not None  # the study is one the kernel takes
     twin = numpy_road(study, first_shoe, shoes)
     assert fast.bets == twin.bets
+    assert fast.risk is not None and twin.risk is not None
+    assert fast.risk.grid_trips == twin.risk.grid_trips
     assert fast.risk == twin.risk
+    assert fast.paths == twin.paths
+    assert (fast.paths is None) == (study.bankroll is None)
+    assert len(fast.risk.grid_trips) == len(study.grid_trip_shoes)
     assert fast == twin
 
 
@@ -98,6 +123,26 @@ def test_a_whole_run_is_the_same_in_big_compiled_blocks_and_small_numpy_ones() -
     with mock.patch.object(block_module, "pair_block_tally", lambda *arguments: None):
         twin = simulate(study, block_shoes=97).tally
     assert simulate(study).tally == twin
+
+
+@compiled
+def test_a_whole_run_with_a_bankroll_and_a_grid_is_the_numpy_roads() -> None:
+    # Paths and the grid's trips of 1, 2 and 5 shoes, cut by blocks of 7 shoes and joined.
+    sizing = sizing_from_options(
+        DealingProcedure(), bankroll="40,90", trip_rounds="160,80,400", table_min=2
+    )
+    study = Simulation.of(60, 23, bets=PAIRS, **sizing)
+    assert study.grid_trip_shoes and study.bankroll is not None
+    assert block_module.compiled_pairs(study, 7)
+    with mock.patch.object(block_module, "pair_block_tally", lambda *arguments: None):
+        twin = simulate(study, block_shoes=7)
+    fast = simulate(study, block_shoes=7)
+    assert fast.tally.paths is not None and fast.tally.risk is not None
+    assert fast.tally.risk.grid_trips
+    assert fast.tally == twin.tally
+    figures, twins = fast.as_dict(), twin.as_dict()
+    assert figures.pop("run")["seconds"] >= 0 and twins.pop("run")  # timings differ
+    assert figures["combined"]["risk_of_ruin"]["grid"] and figures == twins
 
 
 @compiled

@@ -9,8 +9,9 @@ holds, without writing the rounds out; :func:`pair_block_tally` turns those sums
 the same tally, field for field, as :func:`~exactodds.simulation.block.run_block`'s
 numpy road (its twin and specification: ``tests/test_pair_study.py`` holds them equal).
 
-Any other study (a count, a ramp, Kelly, exact moments, a bankroll (its paths and risk
-grid are tallied on the numpy road), a trace, pays of 2**9 units or
+With a bankroll, the block's bankroll paths and its risk grid's trips come from the
+kernel's per-shoe totals and lowest points, as the numpy road makes them from its own.
+Any other study (a count, a ramp, Kelly, exact moments, a trace, pays of 2**9 units or
 more, sums that could pass the kernel's proven ranges, no compiled kernel) gets None
 here and takes the numpy road.
 
@@ -41,8 +42,15 @@ from exactodds.simulation.dealing import (
     _shuffled_shoes,
     tableau_flags,
 )
-from exactodds.simulation.figures import RiskTally, Segment, SeriesMoments, _outcomes
+from exactodds.simulation.figures import (
+    RiskTally,
+    Segment,
+    SeriesMoments,
+    TripTally,
+    _outcomes,
+)
 from exactodds.simulation.pairs import pair_shape
+from exactodds.simulation.paths import PathTally
 from exactodds.simulation.stakes import Flat
 from exactodds.simulation.strategies import Always, Perfect
 from exactodds.simulation.study import Simulation
@@ -117,7 +125,6 @@ def _plan(simulation: Simulation, bets: tuple[Bet, ...]) -> _Plan | None:
     if (
         not isinstance(simulation.stake, Flat)
         or simulation.exact_moments
-        or simulation.bankroll is not None  # its paths and risk grid: the numpy road
         or not 1 <= len(bets) <= _MOST_BETS
         or any(abs(pay) >= 2**9 for bet in bets for pay in bet.pay_table.values())
     ):
@@ -299,7 +306,21 @@ def _tally(
         tuple(bets),
         _risk(simulation, first_shoe, plan, per_shoe, sums),
         ((first_shoe, first_shoe + shoes),),
+        _paths(simulation, first_shoe, plan, per_shoe),
     )
+
+
+def _paths(
+    simulation: Simulation, first_shoe: int, plan: _Plan, per_shoe: IntArray
+) -> PathTally | None:
+    """The block's bankroll paths, as :func:`~exactodds.simulation.paths.block_path_tally`
+    bins them: each shoe's combined total (in units of the lcm of the pay denominators),
+    in bins of the table minimum; only for a study with a bankroll."""
+    if simulation.bankroll is None:
+        return None
+    width = math.lcm(*plan.denominators) * simulation.limits.minimum
+    totals = per_shoe[:, 1].tolist()
+    return PathTally.of_block(simulation.trip_shoes, width, first_shoe, totals)
 
 
 def _risk(
@@ -338,6 +359,10 @@ def _risk(
             (),
             shoe_outcomes=_outcomes(
                 totals, lows, empty.combined_denominator * simulation.limits.minimum
+            ),
+            grid_trips=tuple(
+                TripTally.of_shoes(shoes, first_shoe, totals, lows)
+                for shoes in simulation.grid_trip_shoes
             ),
         )
     )
