@@ -74,4 +74,7 @@ PyObject *format_one(PyObject *self, PyObject *args);
 PyObject *shuffle(PyObject *self, PyObject *args);
 PyObject *deal(PyObject *self, PyObject *args);
 
+/* From _depth.c (a depth table's sums below one prefix), for the module table. */
+PyObject *depth_sums(PyObject *self, PyObject *args);
+
 #endif

@@ -579,6 +579,7 @@ static PyMethodDef methods[] = {
     {"format", format_one, METH_VARARGS, "Format one evaluated shoe as a batch line."},
     {"shuffle", shuffle, METH_VARARGS, "Shuffle a simulation's shoes (releases the GIL)."},
     {"deal", deal, METH_VARARGS, "Deal a simulation's shoes to the cut (releases the GIL)."},
+    {"depth_sums", depth_sums, METH_VARARGS, "A depth table's sums below one prefix."},
     {NULL, NULL, 0, NULL},
 };
 
