@@ -658,6 +658,18 @@ def _solve_native(
     return residues[:-1], residues[-1], int(compositions)
 
 
+def _prefix_state(problem: Problem, prefix: tuple[int, ...]) -> tuple[Array, Array, Array]:
+    """The state (coefficients, cards left, weight residues) of the one prefix *prefix*."""
+    state = (
+        problem.coefficients[:, :, None].copy(),
+        np.array([problem.draw], dtype=np.int64),
+        np.ones((1, len(problem.primes)), dtype=np.int64),
+    )
+    for level, count in enumerate(prefix):
+        state = _expand(problem, level, state, np.array([count], dtype=np.int64))
+    return state
+
+
 def solve_task(
     problem: Problem, prefix: tuple[int, ...], native: bool = True
 ) -> tuple[list[list[int]], list[int], int]:
@@ -669,13 +681,7 @@ def solve_task(
     """
     primes = len(problem.primes)
     dtype = problem.coefficients.dtype
-    state = (
-        problem.coefficients[:, :, None].copy(),
-        np.array([problem.draw], dtype=np.int64),
-        np.ones((1, primes), dtype=np.int64),
-    )
-    for level, count in enumerate(prefix):
-        state = _expand(problem, level, state, np.array([count], dtype=np.int64))
+    state = _prefix_state(problem, prefix)
     plan = native_plan(problem, len(prefix)) if native and native_module() is not None else None
     if plan is not None and hasattr(native_module(), "depth_sums"):
         return _solve_native(problem, len(prefix), state, plan)
