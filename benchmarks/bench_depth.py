@@ -7,7 +7,11 @@ bets one composition per call, and in batches of 4096 compositions per call, on 
 compositions, so the ratios compare like with like on the same machine and load.
 
     python benchmarks/bench_depth.py [--cards 18,26] [--runs 1] [--jobs 1] [--sample 2000]
-                                     [--budget SECONDS]
+                                     [--budget SECONDS] [--twin-budget SECONDS]
+
+It also times, in one process and in CPU time, the compiled walk (engine/kernel/_depth.c) and
+the numpy path it replaced (its twin, still the path without a compiler) on the same largest
+pieces of work, --twin-budget CPU seconds each (default 5), and prints the ratio.
 
 With --budget, a depth whose full run would take longer is timed on its largest pieces of work
 (serially, until the budget is spent) and the full time is extrapolated from the compositions
@@ -101,13 +105,16 @@ _PIECE_DEPTH = {18: 2, 26: 3, 34: 4, 42: 4, 50: 4}
 _JACOBSON = (18, 26, 34, 42, 50)
 
 
-def per_composition(shoe: Shoe, bets: tuple[Bet, ...], cards: int, budget: float) -> float:
+def per_composition(
+    shoe: Shoe, bets: tuple[Bet, ...], cards: int, budget: float, native: bool = True
+) -> float:
     """CPU seconds per composition on the largest pieces of work run within *budget* CPU
-    seconds (one process; CPU time, so that other work on a loaded machine does not count)."""
+    seconds (one process; CPU time, so that other work on a loaded machine does not count).
+    *native* False times the numpy path (the compiled walk's twin) on the same pieces."""
     problem, _ = partial_problem(partial_shoe(shoe, cards), Rules(), bets, Fraction(0))
     done, start = 0, time.process_time()
     for piece in tasks(problem, _PIECE_DEPTH.get(cards, 2)):
-        done += solve_task(problem, piece)[2]
+        done += solve_task(problem, piece, native)[2]
         if time.process_time() - start > budget:
             break
     return (time.process_time() - start) / done
@@ -150,6 +157,12 @@ def jacobson(runs: int, budget: float, machines: int) -> None:
     )
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the process pool's workers)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", default="18,26")
@@ -159,6 +172,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None)
     parser.add_argument("--jacobson", action="store_true")
     parser.add_argument("--machines", type=int, default=10)
+    parser.add_argument("--twin-budget", type=float, default=5.0)
     arguments = parser.parse_args()
     bets, skipped = value_level_bets(select_bets("all"))
     shoe = Shoe.standard(decks=8)
@@ -187,19 +201,29 @@ def main() -> None:
                 f"load average now {os.getloadavg()[0]:.2f}"
             )
             continue
-        seconds = []
+        seconds, cpu = [], []
         for _ in range(arguments.runs):
-            start = time.perf_counter()
+            start, before = time.perf_counter(), _cpu()
             table = depth_table(shoe, Rules(), bets, cards=(cards,), jobs=arguments.jobs)
             seconds.append(time.perf_counter() - start)
+            cpu.append(_cpu() - before)
             assert table.rows[0].compositions == compositions
         single, batched = kernel_seconds(bets, cards, arguments.sample)
         median = statistics.median(seconds)
         per = median / compositions
         print(
             f"{cards} cards left, {compositions:,} compositions: median {median:.1f} s, "
-            f"min {min(seconds):.1f} s, max {max(seconds):.1f} s over {arguments.runs} runs; "
-            f"{per * 1e9:.0f} ns per composition for all {len(bets)} bets"
+            f"min {min(seconds):.1f} s, max {max(seconds):.1f} s over {arguments.runs} runs "
+            f"(CPU, this process and its workers: median {statistics.median(cpu):.1f} s, "
+            f"{min(cpu):.1f}-{max(cpu):.1f} s); {per * 1e9:.0f} ns per composition for all "
+            f"{len(bets)} bets"
+        )
+        walk = per_composition(shoe, bets, cards, arguments.twin_budget)
+        twin = per_composition(shoe, bets, cards, arguments.twin_budget, native=False)
+        print(
+            f"  largest pieces, one process, CPU per composition: compiled walk "
+            f"{walk * 1e9:,.0f} ns, numpy path (the twin, the former path) {twin * 1e9:,.0f} ns "
+            f"({twin / walk:.1f}x); load average now {os.getloadavg()[0]:.2f}"
         )
         print(
             f"  kernel, one call per composition: {single * 1e6:.1f} us "

@@ -57,10 +57,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.engine.kernel.program import native_module
 from exactodds.engine.polynomial import CompiledTableau
 from exactodds.engine.walk import falling_factorial
 
-__all__ = ["Problem", "Sums", "distinct_rows", "solve", "solve_task", "tasks"]
+__all__ = [
+    "NativePlan",
+    "Problem",
+    "Sums",
+    "distinct_rows",
+    "native_plan",
+    "solve",
+    "solve_task",
+    "tasks",
+]
 
 Array = npt.NDArray[Any]
 
@@ -69,6 +79,10 @@ _CHUNK = 1 << 20
 #: The head levels run value by value down to this one; the last two values are the tail.
 _TAIL = 8
 _INT64_LIMIT = 2**63
+#: The most 64-bit limbs the compiled walk's sums take (``MAX_LIMBS`` in engine/kernel/_depth.c).
+_MAX_LIMBS = 8
+#: The largest count the compiled walk's falling factorials take (``ff(1400, 6) < 2**63``).
+_MAX_COUNT = 1400
 
 
 @cache
@@ -546,17 +560,131 @@ def tasks(problem: Problem, depth: int = 2) -> list[tuple[int, ...]]:
     return [prefix for prefix, _ in sorted(found, key=lambda item: -item[1])]
 
 
-def solve_task(problem: Problem, prefix: tuple[int, ...]) -> tuple[list[list[int]], list[int], int]:
-    """The residues, weight residues and composition count of the compositions under *prefix*."""
-    primes = len(problem.primes)
-    dtype = problem.coefficients.dtype
+@dataclass(frozen=True)
+class NativePlan:
+    """How the compiled walk (engine/kernel/_depth.c) adds a problem's sums below a prefix:
+    levels from ``wide_from`` on in unsigned 128-bit integers, the levels above in ``limbs``
+    64-bit limbs."""
+
+    wide_from: int
+    limbs: int
+
+
+def native_plan(problem: Problem, level: int) -> NativePlan | None:
+    """The compiled walk's integer widths below a prefix of *level* values, or ``None`` where
+    a premise of its exactness fails (then the numpy path runs).
+
+    The premises, in the order _depth.c states them: the numerators fit int64 (the
+    problem's own bound); ``2 * offset < 2**63`` (a shifted numerator fits uint64); every
+    count at most 1400 (its falling factorials fit int64); every binomial ``C(pool[v], x)``
+    of the values walked fits uint64; and a level's sums, at most
+    ``C(A, r) * 2 * offset`` with ``A`` its pools' cards and ``r <= draw`` the cards drawn,
+    fit 128 bits from ``wide_from`` on (the tail, level 8, must) and ``limbs`` limbs above.
+
+    >>> from exactodds.engine.polynomial import compile_tableau
+    >>> from exactodds.rules import Tableau
+    >>> eight = Problem.build(compile_tableau(Tableau()), [[1] * 205], [0], (0,) * 10,
+    ...                       (128,) + (32,) * 9, 26)
+    >>> native_plan(eight, 1)
+    NativePlan(wide_from=5, limbs=3)
+    >>> native_plan(eight, 9) is None  # the numpy path's tail takes a prefix of nine values
+    True
+    """
+    if not problem.exact_int64 or not 0 <= level <= _TAIL or 2 * problem.offset >= _INT64_LIMIT:
+        return None
+    draw, pool = problem.draw, problem.pool
+    if max(problem.fixed) + draw > _MAX_COUNT:
+        return None
+    if any(math.comb(count, min(draw, count // 2)) >= 2**64 for count in pool[level:]):
+        return None
+
+    def bound(first: int) -> int:
+        cards = sum(pool[first:])
+        return math.comb(cards, min(draw, cards // 2)) * 2 * problem.offset
+
+    wide = [first for first in range(level, _TAIL + 1) if bound(first) < 2**128]
+    limbs = max(2, -(-bound(level).bit_length() // 64))
+    if not wide or limbs > _MAX_LIMBS:
+        return None
+    return NativePlan(wide[0], limbs)
+
+
+@cache
+def _native_sources(level: int) -> Array:
+    """_sources of levels *level* .. 7 as the walk reads them: per term of the next level,
+    the row of (j, term) for j = 0..6, -1 where the term has no room for j more cards."""
+    rows = []
+    for current in range(level, _TAIL):
+        sources = _sources(current)
+        for term in range(len(_terms(current + 1))):
+            rows.append([s[term] if term < len(s) else -1 for s in sources])
+    return np.array(rows, dtype=np.int32).reshape(-1, 7)
+
+
+def _solve_native(
+    problem: Problem, level: int, state: tuple[Array, Array, Array], plan: NativePlan
+) -> tuple[list[list[int]], list[int], int]:
+    """solve_task's answer from the compiled walk: its exact sums below the prefix, times the
+    prefix's weight, modulo the problem's primes."""
+    module = native_module()
+    assert module is not None
+    coefficients, left, weights = state
+    remaining, bets = int(left[0]), problem.bets
+    binomials = np.zeros((10, remaining + 1), dtype=np.uint64)
+    for value in range(level, 10):
+        for drawn in range(min(remaining, problem.pool[value]) + 1):
+            binomials[value, drawn] = math.comb(problem.pool[value], drawn)
+    parameters = np.array([*problem.fixed, *problem.pool, problem.offset], dtype=np.int64)
+    out = np.zeros((3 * bets + 1, plan.limbs), dtype=np.uint64)
+    compositions = module.depth_sums(
+        level,
+        remaining,
+        bets,
+        plan.limbs,
+        plan.wide_from,
+        np.ascontiguousarray(coefficients[:, :, 0]),
+        parameters,
+        np.array(problem.thresholds, dtype=np.int64),
+        binomials,
+        _native_sources(level),
+        np.array(_terms(_TAIL), dtype=np.int32),
+        out,
+    )
+    sums = [
+        sum(int(limb) << (64 * place) for place, limb in enumerate(row)) for row in out.tolist()
+    ]
+    pairs = list(zip(problem.primes, weights[0].tolist(), strict=True))
+    residues = [[total % prime * int(factor) % prime for prime, factor in pairs] for total in sums]
+    return residues[:-1], residues[-1], int(compositions)
+
+
+def _prefix_state(problem: Problem, prefix: tuple[int, ...]) -> tuple[Array, Array, Array]:
+    """The state (coefficients, cards left, weight residues) of the one prefix *prefix*."""
     state = (
         problem.coefficients[:, :, None].copy(),
         np.array([problem.draw], dtype=np.int64),
-        np.ones((1, primes), dtype=np.int64),
+        np.ones((1, len(problem.primes)), dtype=np.int64),
     )
     for level, count in enumerate(prefix):
         state = _expand(problem, level, state, np.array([count], dtype=np.int64))
+    return state
+
+
+def solve_task(
+    problem: Problem, prefix: tuple[int, ...], native: bool = True
+) -> tuple[list[list[int]], list[int], int]:
+    """The residues, weight residues and composition count of the compositions under *prefix*.
+
+    The compiled walk adds them where the kernel is built and :func:`native_plan` proves its
+    integers wide enough (*native* ``False``: the numpy path, its twin, always); both give the
+    same residues.
+    """
+    primes = len(problem.primes)
+    dtype = problem.coefficients.dtype
+    state = _prefix_state(problem, prefix)
+    plan = native_plan(problem, len(prefix)) if native and native_module() is not None else None
+    if plan is not None and hasattr(native_module(), "depth_sums"):
+        return _solve_native(problem, len(prefix), state, plan)
     total = _Accumulator(
         np.zeros((3, problem.bets, primes), dtype=np.int64 if dtype == np.int64 else object),
         np.zeros(primes, dtype=np.int64),

@@ -11,4 +11,6 @@
   large for 128-bit integers.
 - ``_native.c``: the C extension, installed as the top-level module ``_exactodds_kernel``
   (optional: without a C compiler, numpy and the twin do the same arithmetic).
+- ``_depth.c``: in the same extension, a depth table's sums below one prefix
+  (:mod:`exactodds.advantage.compositions` calls it; its numpy path is the twin).
 """

@@ -81,4 +81,7 @@ PyObject *stream_states(PyObject *self, PyObject *args);
 PyObject *evaluate_shoe(PyObject *self, PyObject *args);
 PyObject *bet_analyses(PyObject *self, PyObject *args);
 
+/* From _depth.c (a depth table's sums below one prefix), for the module table. */
+PyObject *depth_sums(PyObject *self, PyObject *args);
+
 #endif

@@ -585,6 +585,7 @@ static PyMethodDef methods[] = {
      "Deal and tally a pairs-only study's shoes (releases the GIL)."},
     {"stream_states", stream_states, METH_VARARGS,
      "Each shoe's PCG64 state as numpy seeds it (releases the GIL)."},
+    {"depth_sums", depth_sums, METH_VARARGS, "A depth table's sums below one prefix."},
     {NULL, NULL, 0, NULL},
 };
 
