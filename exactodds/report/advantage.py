@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
 from exactodds.advantage.depth import DepthTable
-from exactodds.advantage.edgesort import EdgeSort
+from exactodds.advantage.edgesort import EdgeSort, PartitionSearch
 from exactodds.numbers import decimal_string, percent_string
 from exactodds.report.table import TABLE_WIDTH, fitted_table, simple_table, wrapped_text
 from exactodds.report.writer import json_text
@@ -171,10 +171,9 @@ def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:
     return heading + table
 
 
-def render_search(
-    best: Sequence[tuple[str, Fraction]], top: int, output_format: str, digits: int
-) -> str:
-    """The best splits of a ``--search``, best first: ``best`` is a list of {high, advantage}."""
+def render_search(search: PartitionSearch, top: int, output_format: str, digits: int) -> str:
+    """The *top* splits of a ``--search``, best first, as ``table``, ``json`` or ``csv`` text."""
+    best = search.best
     shown = list(best[:top])
     if output_format == "json":
         entries = [

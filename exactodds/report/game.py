@@ -25,11 +25,10 @@ from exactodds.games.chemin_de_fer import (
     Solution,
 )
 from exactodds.numbers import decimal_string, fraction_string, percent_string
-from exactodds.report.odds import shoe_data
 from exactodds.report.table import simple_table
-from exactodds.report.writer import json_text
+from exactodds.report.writer import json_text, shoe_block
 
-__all__ = ["render_solution_json", "render_solution_table", "solution_data"]
+__all__ = ["render_solution_json", "render_solution_table"]
 
 #: The formats ``exactodds solve`` writes.
 SOLVE_FORMATS = ("table", "json")
@@ -213,7 +212,7 @@ def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
     }
 
 
-def solution_data(solution: Solution) -> dict[str, Any]:
+def _solution_dict(solution: Solution) -> dict[str, Any]:
     """The solution as JSON-ready data; every probability and payoff an exact ``"n/d"``.
 
     ``value`` is the Banker's expected payoff per unit (in a bimatrix game,
@@ -222,7 +221,7 @@ def solution_data(solution: Solution) -> dict[str, Any]:
 
     >>> from exactodds import Shoe
     >>> from exactodds.games.chemin_de_fer import Model, solve
-    >>> data = solution_data(solve(Shoe.standard(1), Model(dealing="replacement", banker_sees="total")))
+    >>> data = _solution_dict(solve(Shoe.standard(1), Model(dealing="replacement", banker_sees="total")))
     >>> data["value"], data["player_draw_at_5"], data["banker"]["6"]["stood"]
     ('679568/53094899', '9/11', '859/2288')
     """
@@ -237,7 +236,7 @@ def solution_data(solution: Solution) -> dict[str, Any]:
             "commission": fraction_string(model.commission),
             "zero_sum": model.zero_sum,
         },
-        "shoe": shoe_data(solution.shoe),
+        "shoe": shoe_block(solution.shoe),
         "method": solution.method,
         "complete": solution.complete,
         "incomplete_because": solution.incomplete_because or None,
@@ -254,7 +253,7 @@ def solution_data(solution: Solution) -> dict[str, Any]:
 
 
 def render_solution_json(solution: Solution) -> str:
-    """:func:`solution_data` as indented JSON text.
+    """The solution as indented JSON: every probability and payoff an exact ``"n/d"``.
 
     >>> import json
     >>> from exactodds import Shoe
@@ -262,4 +261,4 @@ def render_solution_json(solution: Solution) -> str:
     >>> json.loads(render_solution_json(solve(Shoe.standard(decks=8))))["player_draw_at_5"]
     '163305/201968'
     """
-    return json_text(solution_data(solution))
+    return json_text(_solution_dict(solution))
