@@ -78,8 +78,8 @@ def edgesort(
     if exact:
         raise click.UsageError(NO_EXACT.format(command="edgesort"))
     if search:
-        search = PartitionSearch(search_partitions(shoe, rules, bets, seen, by))
-        emit(render(search, output_format, top=top, digits=digits))
+        best = PartitionSearch(search_partitions(shoe, rules, bets, seen, by))
+        emit(render(best, output_format, top=top, digits=digits))
         return
     result = edge_sort(shoe, rules, bets, high, seen, by)
     emit(render(result, output_format, digits=digits))

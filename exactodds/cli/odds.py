@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from exactodds.analysis.single import analyze
+from exactodds.analysis.single import Analysis, analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, known_option, output_options
@@ -49,6 +49,7 @@ def odds(
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
       exactodds odds --exact --wide                    # every column on one line
     """
+    analysis: Analysis
     if known:  # the known-card walk, imported only when cards are known
         from exactodds.analysis.known import analyze_known
         from exactodds.engine.known import parse_known
