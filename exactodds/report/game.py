@@ -174,11 +174,11 @@ def render_solution_table(solution: Solution, digits: int = 10) -> str:
     return "\n".join(lines)
 
 
-def _range_data(payoff_range: tuple[Any, Any] | None) -> list[str] | None:
+def _range_list(payoff_range: tuple[Any, Any] | None) -> list[str] | None:
     return None if payoff_range is None else [fraction_string(end) for end in payoff_range]
 
 
-def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
+def _equilibrium_dict(equilibrium: Equilibrium) -> dict[str, Any]:
     draws = {label: fraction_string(value) for label, value in equilibrium.player_draw_at_5.items()}
     up_to = equilibrium.player_draw_at_5_up_to
     banker: dict[str, dict[str, str]] = {}
@@ -194,8 +194,8 @@ def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
         "banker": banker,
         "banker_payoff": fraction_string(equilibrium.banker_payoff),
         "player_payoff": fraction_string(equilibrium.player_payoff),
-        "banker_payoff_range": _range_data(equilibrium.banker_payoff_range),
-        "player_payoff_range": _range_data(equilibrium.player_payoff_range),
+        "banker_payoff_range": _range_list(equilibrium.banker_payoff_range),
+        "player_payoff_range": _range_list(equilibrium.player_payoff_range),
         "player_draw_at_5_weighted": (
             None
             if equilibrium.player_draw_at_5_weighted is None
@@ -225,7 +225,7 @@ def _solution_dict(solution: Solution) -> dict[str, Any]:
     >>> data["value"], data["player_draw_at_5"], data["banker"]["6"]["stood"]
     ('679568/53094899', '9/11', '859/2288')
     """
-    equilibria = [_equilibrium_data(equilibrium) for equilibrium in solution.equilibria]
+    equilibria = [_equilibrium_dict(equilibrium) for equilibrium in solution.equilibria]
     model = solution.model
     first = equilibria[0] if equilibria else {}
     return {

@@ -62,7 +62,7 @@ def _undefined(count: LinearCount) -> str:
     return "undefined (every tag is the same)"
 
 
-def _count_data(count: LinearCount, digits: int) -> dict[str, Any]:
+def _count_dict(count: LinearCount, digits: int) -> dict[str, Any]:
     correlation, squared = _correlation(count, digits)
     return {
         "max_tag": count.max_tag,
@@ -96,7 +96,7 @@ def _removal_dict(result: EffectOfRemoval, digits: int) -> dict[str, Any]:
                 for rank, effect in effects.items()
             },
             "weighted_sum": fraction_string(result.weighted_sum(name)),
-            "count": _count_data(count, digits),
+            "count": _count_dict(count, digits),
         }
     return {
         "shoe": shoe_block(result.shoe),
