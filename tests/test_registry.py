@@ -100,7 +100,9 @@ def test_an_unknown_pair_is_one_sentence_naming_the_formats() -> None:
         render(analysis, "xml")
     assert str(caught.value) == "An Analysis cannot be written as xml; use table, json or csv."
     assert isinstance(caught.value, ExactOddsError)
-    with pytest.raises(RenderError, match=r"^exactodds has no renderer for a shoe\.$"):
+    with pytest.raises(
+        RenderError, match=r"^No renderer writes a Shoe; register one for its type\.$"
+    ):
         render(Shoe.standard(decks=1), "table")
 
 
@@ -139,7 +141,7 @@ def test_text_formats_are_bytes_too_and_binary_formats_are_not_text() -> None:
 
     register("exactodds.bets.catalogue.BetList", "pdf", "exactodds.report.odds:render_bets_csv")
     try:
-        with pytest.raises(RenderError, match="writes a file"):
+        with pytest.raises(RenderError, match="is bytes, not text; use render_bytes"):
             render(listing, "pdf")
     finally:
         del RENDERERS["exactodds.bets.catalogue.BetList", "pdf"]

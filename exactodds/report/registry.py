@@ -219,7 +219,7 @@ def _renderer(result: object, output_format: str) -> Renderer:
     name = type(result).__name__
     known = formats(result)
     if not known:
-        raise RenderError(f"exactodds has no renderer for {_article(name).lower()}.")
+        raise RenderError(f"No renderer writes a {name}; register one for its type.")
     listed = ", ".join(known[:-1]) + (f" or {known[-1]}" if len(known) > 1 else known[0])
     raise RenderError(f"{_article(name)} cannot be written as {output_format}; use {listed}.")
 
@@ -241,7 +241,7 @@ def render(result: object, output_format: str, **options: Any) -> str:
     A binary format (PDF, xlsx) is :func:`render_bytes`'s.
     """
     if output_format in BINARY_FORMATS and _lookup(result, output_format) is not None:
-        raise RenderError(f"The {output_format} format writes a file; give it a file name.")
+        raise RenderError(f"The {output_format} format is bytes, not text; use render_bytes.")
     text: str = _call(_renderer(result, output_format), result, options)
     return text
 
