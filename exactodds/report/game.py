@@ -30,9 +30,6 @@ from exactodds.report.writer import json_text, shoe_block
 
 __all__ = ["render_solution_json", "render_solution_table"]
 
-#: The formats ``exactodds solve`` writes.
-SOLVE_FORMATS = ("table", "json")
-
 
 def _exact_and_decimal(value: Any, digits: int) -> str:
     return f"{fraction_string(value)} = {decimal_string(value, digits)}"
