@@ -163,7 +163,7 @@ def main() -> None:
         sample_shoes = random_shoes(min(lines, 2000), seed=2)
         with path.open("w", encoding="utf-8") as handle:
             for index in range(lines):
-                handle.write(json.dumps(sample_shoes[index % len(sample_shoes)].as_dict()) + "\n")
+                handle.write(json.dumps(sample_shoes[index % len(sample_shoes)].to_dict()) + "\n")
         for options in (["--jobs", "1"], ["--jobs", str(jobs)]):
             results = [run_batch(path, options) for _ in range(runs)]
             peak = max(result[1] for result in results)

@@ -103,7 +103,7 @@ def one_shoe(arguments: argparse.Namespace) -> list[Measure]:
     shoe = _SHOE
     lean = batch_program(analyzer)
     assert lean is not None and lean.native is not None
-    line = json.dumps(shoe.as_dict())
+    line = json.dumps(shoe.to_dict())
 
     def every_expected_value() -> None:
         for bet in analyzer.analyze(shoe).bets.values():
@@ -202,7 +202,7 @@ def _batch_input(lines: int) -> Path:
     if lines not in _INPUTS:
         path = Path(_FOLDER.name) / f"shoes-{lines}.jsonl"
         path.write_text(
-            "".join(json.dumps(shoe.as_dict()) + "\n" for shoe in random_shoes(lines, 3))
+            "".join(json.dumps(shoe.to_dict()) + "\n" for shoe in random_shoes(lines, 3))
         )
         _INPUTS[lines] = path
     return _INPUTS[lines]

@@ -315,7 +315,7 @@ class Rules:
             f"Player and Banker {ties} on a tie"
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The rules as JSON-ready data, exact numbers as ``"n/d"`` strings."""
         return {
             "tableau": self.tableau.name,

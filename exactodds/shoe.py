@@ -437,10 +437,10 @@ class Shoe:
             return None
         return self.suit_counts[card.rank.index * 4 + card.suit.index]
 
-    def as_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, int]:
         """Rank symbol -> count, in rank order (the JSON form of ``--shoe``).
 
-        >>> Shoe.from_ranks({"K": 7}).as_dict()["K"]
+        >>> Shoe.from_ranks({"K": 7}).to_dict()["K"]
         7
         """
         return dict(zip(RANK_SYMBOLS, self.rank_counts, strict=True))

@@ -4,7 +4,7 @@ Every field is computed the obvious way, from the outcome counts and each outcom
 ``Fraction`` pay (moments as sums of Fractions, probabilities by the pay's sign), and
 written by Fraction formatting kept here (rounding by Python's own ``round`` of a
 Fraction, half to even, and the former square-root algorithm), so that nothing in it
-shares code with the integer writer of ``exactodds.report.odds.bet_data``.
+shares code with the integer writer of ``exactodds.report.odds._bet_dict``.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def reference_full_line(analysis: Analysis, digits: int) -> str:
         else:
             bets[name] = {"computable": False, "reason": analysis.unavailable[name]}
     record = {
-        "shoe": {"cards": analysis.shoe.cards, "ranks": analysis.shoe.as_dict()},
+        "shoe": {"cards": analysis.shoe.cards, "ranks": analysis.shoe.to_dict()},
         "total": analysis.total,
         "outcomes": {name: outcome.count for name, outcome in analysis.outcomes.items()},
         "bets": bets,

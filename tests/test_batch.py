@@ -195,7 +195,7 @@ BATCH_SHOES = [
 
 
 def lines_of(shoes: list[Shoe]) -> str:
-    return "".join(json.dumps(shoe.as_dict()) + "\n" for shoe in shoes)
+    return "".join(json.dumps(shoe.to_dict()) + "\n" for shoe in shoes)
 
 
 def run_batch(*arguments: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -214,7 +214,7 @@ def test_every_line_matches_analyze_in_input_order(jobs: str) -> None:
     for shoe, record in zip(BATCH_SHOES, records, strict=True):
         # The lines give ranks only, so the suited bet is not computable on any of them.
         expected = analyze(shoe.without_suits(), Rules(), select_bets("all"))
-        assert record["shoe"]["ranks"] == shoe.as_dict()
+        assert record["shoe"]["ranks"] == shoe.to_dict()
         assert record["total"] == expected.total
         assert record["outcomes"] == {n: o.count for n, o in expected.outcomes.items()}
         assert list(record["bets"]) == list(expected.bet_names)
@@ -273,7 +273,7 @@ def test_skip_bad_reports_each_and_counts(jobs: str) -> None:
     code, stdout, stderr = run_batch("batch", "--skip-bad", "--jobs", jobs, stdin=stdin)
     assert code == 0
     assert [json.loads(line)["shoe"]["ranks"] for line in stdout.splitlines()] == [
-        shoe.as_dict() for shoe in BATCH_SHOES
+        shoe.to_dict() for shoe in BATCH_SHOES
     ]
     lines = stderr.splitlines()
     assert lines[0].startswith("Skipped line 1: ")

@@ -39,11 +39,11 @@ from exactodds.engine.known import enumerate_known, parse_known
 from exactodds.engine.walk import falling_factorial
 from exactodds.numbers import decimal_string
 from exactodds.report.breakdown import (
-    breakdown_data,
     render_breakdown_csv,
     render_breakdown_json,
     render_breakdown_table,
 )
+from exactodds.report.registry import to_dict
 from exactodds.rulefiles import load_rules_file, shipped_rules_files
 
 EIGHT_DECKS = Shoe.standard(decks=8)
@@ -278,7 +278,7 @@ def test_json_is_the_contract() -> None:
                 walk(value)
 
     walk(data)
-    assert "shoe" not in breakdown_data(_eight_decks(), 6)
+    assert "shoe" not in to_dict(_eight_decks(), digits=6)
 
 
 def test_csv_has_one_row_per_figure() -> None:

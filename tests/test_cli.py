@@ -191,7 +191,7 @@ def check_against_library(data: dict[str, Any], shoe: Shoe, rules: Rules) -> Non
     """Every exact figure in *data* equals what ``analyze(shoe, rules)`` computes."""
     analysis = analyze(shoe, rules)
     assert data["total"] == analysis.total
-    assert data["shoe"]["ranks"] == shoe.as_dict()
+    assert data["shoe"]["ranks"] == shoe.to_dict()
     assert data["shoe"]["suits_known"] == shoe.suits_known
     for name, outcome in analysis.outcomes.items():
         assert data["outcomes"][name]["count"] == outcome.count

@@ -45,7 +45,8 @@ from exactodds.games.equilibria import (
     search_equilibria,
     solve_zero_sum,
 )
-from exactodds.report.game import render_solution_table, solution_data
+from exactodds.report.game import render_solution_table
+from exactodds.report.registry import to_dict
 
 CLASSIC = Model(dealing="replacement", banker_sees="total", player_sees="total")
 
@@ -311,7 +312,7 @@ def test_cli_json_player_sees_cards_maps_compositions() -> None:
     data = json.loads(out)
     assert set(data["player_draw_at_5"]) == {"0+5", "1+4", "2+3", "6+9", "7+8"}
     assert all(Fraction(value) <= 1 for value in data["player_draw_at_5"].values())
-    assert data == solution_data(solve(Shoe.standard(2), Model(player_sees="cards")))
+    assert data == to_dict(solve(Shoe.standard(2), Model(player_sees="cards")))
 
 
 def test_cli_commission_reports_both_payoffs() -> None:
@@ -427,7 +428,7 @@ def test_report_of_a_continuum_and_of_a_player_without_a_choice() -> None:
     assert "Player draws on 5 with probability 0 = 0.0000 to 1 = 1.0000 (any value between)" in text
     assert "D*" in text  # Punto Banco stands on 6 when the Player stood
     assert "other Banker strategies are in equilibrium" in text
-    data = solution_data(solution)
+    data = to_dict(solution)
     assert data["equilibria"][0]["player_draw_at_5_up_to"] == {"5": "1"}
     no_five = solve(Shoe.from_ranks({"K": 6, "A": 1}))
     assert no_five.equilibria[0].player_draw_at_5 == {}

@@ -150,7 +150,7 @@ def test_the_fast_path_answers_what_the_walk_answers(
     counts: dict[str, int], suited: bool, names: list[str], variant: str
 ) -> None:
     """The API prices through the shared Analyzer; its JSON must be the walk's, key for key."""
-    from exactodds.report.odds import analysis_data
+    from exactodds.report.registry import to_dict
     from exactodds.web.inputs import odds_settings
     from exactodds.web.service import odds_data
 
@@ -159,7 +159,7 @@ def test_the_fast_path_answers_what_the_walk_answers(
     shoe = {f"{rank}S": count for rank, count in counts.items()} if suited else counts
     request = {"shoe": shoe, "bets": ",".join(names), "variant": variant, "digits": 8}
     read = odds_settings(request)
-    walked = analysis_data(analyze(read.shoe, read.rules, read.bets), 8)
+    walked = to_dict(analyze(read.shoe, read.rules, read.bets), digits=8)
     assert odds_data(read) == walked
 
 
@@ -463,7 +463,7 @@ def test_eor_answers_what_eor_format_json_prints(client: TestClient) -> None:
 
 @pytest.mark.parametrize("full", [False, True])
 def test_batch_answers_batchs_line_for_each_shoe(client: TestClient, full: bool) -> None:
-    shoes = [SMALL_SHOE, Shoe.standard(decks=1).remove("K 9").as_dict(), {"A": 3, "9": 2, "K": 4}]
+    shoes = [SMALL_SHOE, Shoe.standard(decks=1).remove("K 9").to_dict(), {"A": 3, "9": 2, "K": 4}]
     body = {"shoes": shoes, "bets": "all", "digits": 8, "full": full}
     response = client.post("/api/batch", json=body)
     assert response.status_code == 200, response.text

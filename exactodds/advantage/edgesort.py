@@ -48,7 +48,14 @@ from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
-__all__ = ["EdgeSort", "EdgeSortError", "Pattern", "edge_sort", "search_partitions"]
+__all__ = [
+    "EdgeSort",
+    "EdgeSortError",
+    "PartitionSearch",
+    "Pattern",
+    "edge_sort",
+    "search_partitions",
+]
 
 _SYMBOLS = "TA23456789"  # a rank of each value 0-9, to stand for the value in a known-card walk
 _POSITIONS = ("P1", "B1", "P2", "B2")
@@ -101,6 +108,28 @@ class EdgeSort:
             "seen": list(_POSITIONS[: self.cards]),
             "advantage": fraction_string(self.advantage),
             "patterns": [pattern.to_dict() for pattern in self.patterns],
+        }
+
+
+@dataclass(frozen=True)
+class PartitionSearch:
+    """The splits :func:`search_partitions` found, each with its advantage, best first.
+
+    >>> search = PartitionSearch((("6789", Fraction(1, 50)), ("789", Fraction(1, 80))))
+    >>> search.to_dict()["best"][0]
+    {'high': '6789', 'advantage': '1/50'}
+    """
+
+    best: tuple[tuple[str, Fraction], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``best``: every split's high group and exact advantage; ``partitions``: how many."""
+        return {
+            "best": [
+                {"high": high, "advantage": fraction_string(advantage)}
+                for high, advantage in self.best
+            ],
+            "partitions": len(self.best),
         }
 
 

@@ -14,7 +14,9 @@ Fraction(23, 1)
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from exactodds.bets.bet import Bet, main_bets
 from exactodds.bets.paytables import apply_pays
@@ -23,9 +25,47 @@ from exactodds.errors import BetError, PayError, quoted
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 
-__all__ = ["MAIN_BET_NAMES", "available_bets", "select_bets"]
+__all__ = ["MAIN_BET_NAMES", "BetList", "available_bets", "select_bets"]
 
 MAIN_BET_NAMES = ("banker", "player", "tie")
+
+
+@dataclass(frozen=True)
+class BetList:
+    """Bets as ``exactodds bets`` lists them, in order: each with its pays and description.
+
+    >>> BetList.of(select_bets("tie")).to_dict()
+    {'tie': {'description': 'The hands tie.', 'needs_suits': False, 'pays': {'lose': '-1', 'win': '8'}}}
+    >>> BetList.of(["tie"])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.BetError: A bet list holds bets, not 'tie'; choose them with select_bets.
+    """
+
+    bets: tuple[Bet, ...]
+
+    @classmethod
+    def of(cls, bets: Iterable[Bet]) -> BetList:
+        """The list of *bets*, in their order."""
+        chosen = tuple(bets)
+        for bet in chosen:
+            if not isinstance(bet, Bet):
+                raise BetError(
+                    f"A bet list holds bets, not {quoted(repr(bet))[1:-1]}; choose them with "
+                    "select_bets."
+                )
+        return cls(chosen)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Each bet's description, whether it needs suits, and its pays as exact ``"n/d"``."""
+        return {
+            bet.name: {
+                "description": bet.description,
+                "needs_suits": bet.needs_suits,
+                "pays": {outcome: fraction_string(pay) for outcome, pay in bet.pay_table.items()},
+            }
+            for bet in self.bets
+        }
 
 
 def available_bets(

@@ -186,7 +186,7 @@ def _check_output(options: dict[str, Any]) -> None:
 
 def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:
     from exactodds.advantage.depth import parse_depths
-    from exactodds.report.audit import audit_pdf, audit_xlsx, render_audit, render_design
+    from exactodds.report.registry import BINARY_FORMATS, render, render_bytes
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.studies.audit import DEFAULT_BUDGET, Thresholds, audit, parse_threshold
     from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
@@ -214,7 +214,7 @@ def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:
         design = design_paytables(
             bets[0], ranges, window, rules, procedure, top=options["design_top"], **run
         )
-        return render_design(design, output_format, digits)
+        return render(design, output_format, digits=digits)
     depths_text = options["depths"].strip().lower()
     depths = () if depths_text == "none" else parse_depths(depths_text, "`depths`")
     cuts = parse_depths(options["cuts"], "`cuts`") if options["cuts"] else ()
@@ -226,8 +226,6 @@ def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:
     )
     result = audit(bets, rules, procedure, depths=depths, cuts=cuts, thresholds=thresholds, **run)
     identity = options["identity"] if output_format != "table" else None
-    if output_format == "pdf":
-        return audit_pdf(result, digits, identity)
-    if output_format == "xlsx":
-        return audit_xlsx(result, identity)
-    return render_audit(result, output_format, digits, identity)
+    if output_format in BINARY_FORMATS:
+        return render_bytes(result, output_format, digits=digits, identity=identity)
+    return render(result, output_format, digits=digits, identity=identity)

@@ -5,12 +5,10 @@ from __future__ import annotations
 import click
 
 from exactodds.bets.bet import Bet
+from exactodds.bets.catalogue import BetList
 from exactodds.cli.app import emit
 from exactodds.cli.options import built_options
-from exactodds.report.odds import (
-    FORMATS,
-    render_bets,
-)
+from exactodds.report.registry import formats, render
 from exactodds.rules import Rules
 
 
@@ -19,7 +17,7 @@ from exactodds.rules import Rules
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(FORMATS),
+    type=click.Choice(formats(BetList)),
     default="table",
     show_default=True,
     help="Output format.",
@@ -43,4 +41,4 @@ def list_bets(
       exactodds bets --bets side --format json
       exactodds bets --pay lucky6.three_card_win=23 --bets lucky6
     """
-    emit(render_bets(bets, output_format, wide))
+    emit(render(BetList.of(bets), output_format, wide=wide))

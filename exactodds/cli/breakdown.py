@@ -15,11 +15,7 @@ from exactodds.cli.options import (
 )
 from exactodds.engine.known import enumerate_known, parse_known
 from exactodds.engine.walk import enumerate_rounds
-from exactodds.report.breakdown import (
-    render_breakdown_csv,
-    render_breakdown_json,
-    render_breakdown_table,
-)
+from exactodds.report.registry import render
 from exactodds.rulefiles import resolve_rules_file
 from exactodds.rules import Tableau
 
@@ -62,10 +58,5 @@ def breakdown_command(
         else enumerate_rounds(shoe, tableau)
     )
     result = breakdown(table)
-    shown = known_cards or None
-    if output_format == "json":
-        emit(render_breakdown_json(result, digits, shoe, tableau, shown))
-    elif output_format == "csv":
-        emit(render_breakdown_csv(result, digits))
-    else:
-        emit(render_breakdown_table(result, digits, exact, shoe, tableau, shown))
+    options = {"digits": digits, "exact": exact, "shoe": shoe, "tableau": tableau}
+    emit(render(result, output_format, **options, known=known_cards or None))

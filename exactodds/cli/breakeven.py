@@ -8,7 +8,7 @@ from exactodds.analysis.symbolic import find_breakeven
 from exactodds.cli.app import emit
 from exactodds.cli.options import Function, build_bets, built_options, output_options, stack
 from exactodds.errors import BetError, PayError
-from exactodds.report.research import render_breakeven
+from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -101,5 +101,5 @@ def breakeven(
             f"--bet {bet_name!r} names {len(bets)} bets; name one, such as tie or dragon7."
         )
     solved = find_breakeven(bets[0], unknown, shoe, rules)
-    text = render_breakeven(solved, output_format, digits, shoe, rules, latex)
+    text = render(solved, output_format, digits=digits, shoe=shoe, rules=rules, latex=latex)
     emit(text)

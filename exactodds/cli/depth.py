@@ -99,7 +99,8 @@ def depth(
         parse_depths,
         parse_known_counts,
     )
-    from exactodds.report.advantage import depth_figures, render_depth
+    from exactodds.report.advantage import depth_figures
+    from exactodds.report.registry import render
 
     if exact:
         raise click.UsageError(NO_EXACT.format(command="depth"))
@@ -120,7 +121,7 @@ def depth(
         table = depth_table(shoe, rules, bets, cards, min_edge, jobs, dask_address, bar, known)
     except DepthCheckError as error:
         raise click.ClickException(str(error)) from None
-    emit(render_depth(table, output_format, digits, wide))
+    emit(render(table, output_format, digits=digits, wide=wide))
     if plot_directory is not None:
         write_plots(depth_figures(table), plot_directory)
 

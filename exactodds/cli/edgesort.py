@@ -71,15 +71,15 @@ def edgesort(
       exactodds edgesort --search --top 5           # every split of the ten values
       exactodds edgesort --search --by rank --cards 1 --format json
     """
-    from exactodds.advantage.edgesort import edge_sort, search_partitions
+    from exactodds.advantage.edgesort import PartitionSearch, edge_sort, search_partitions
     from exactodds.cli.depth import NO_EXACT
-    from exactodds.report.advantage import render_edge_sort, render_search
+    from exactodds.report.registry import render
 
     if exact:
         raise click.UsageError(NO_EXACT.format(command="edgesort"))
     if search:
-        best = search_partitions(shoe, rules, bets, seen, by)
-        emit(render_search(best, top, output_format, digits))
+        best = PartitionSearch(search_partitions(shoe, rules, bets, seen, by))
+        emit(render(best, output_format, top=top, digits=digits))
         return
     result = edge_sort(shoe, rules, bets, high, seen, by)
-    emit(render_edge_sort(result, output_format, digits))
+    emit(render(result, output_format, digits=digits))

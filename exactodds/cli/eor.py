@@ -9,7 +9,7 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
-from exactodds.report.research import render_removal
+from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -63,7 +63,7 @@ def eor(
     """
     note_pure_python()
     result = effect_of_removal(shoe, rules, bets, cards, max_tag)
-    text = render_removal(result, output_format, digits, exact)
+    text = render(result, output_format, digits=digits, exact=exact)
     if plot_directory is not None:
         from exactodds.report.plots import removal_figures
 

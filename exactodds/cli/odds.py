@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import click
 
-from exactodds.analysis.single import analyze
+from exactodds.analysis.single import Analysis, analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, known_option, output_options
-from exactodds.report.odds import (
-    analysis_data,
-    render_csv,
-    render_json,
-    render_table,
-)
-from exactodds.report.writer import json_text
+from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
@@ -55,40 +49,12 @@ def odds(
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
       exactodds odds --exact --wide                    # every column on one line
     """
-    if known:
-        return _odds_with_known(shoe, rules, bets, known, output_format, digits, (exact, wide))
-    analysis = analyze(shoe, rules, bets)
-    if output_format == "json":
-        emit(render_json(analysis, digits))
-    elif output_format == "csv":
-        emit(render_csv(analysis, digits))
+    analysis: Analysis
+    if known:  # the known-card walk, imported only when cards are known
+        from exactodds.analysis.known import analyze_known
+        from exactodds.engine.known import parse_known
+
+        analysis = analyze_known(shoe, rules, parse_known(known), bets)
     else:
-        emit(render_table(analysis, digits, exact=exact, wide=wide))
-
-
-def _odds_with_known(
-    shoe: Shoe,
-    rules: Rules,
-    bets: list[Bet],
-    known: tuple[str, ...],
-    output_format: str,
-    digits: int,
-    layout: tuple[bool, bool],
-) -> None:
-    """``odds --known``: the known-card walk, imported only when cards are known."""
-
-    from exactodds.analysis.known import analyze_known
-    from exactodds.engine.known import describe_known, parse_known
-
-    known_cards = parse_known(known)
-    analysis = analyze_known(shoe, rules, known_cards, bets)
-    if output_format == "json":
-        data = analysis_data(analysis, digits)
-        data["known"] = {str(position): card.symbol for position, card in known_cards.items()}
-        emit(json_text(data))
-    elif output_format == "csv":
-        emit(render_csv(analysis, digits))
-    else:
-        exact, wide = layout
-        description = describe_known(known_cards) if known_cards else None
-        emit(render_table(analysis, digits, exact=exact, wide=wide, known=description))
+        analysis = analyze(shoe, rules, bets)
+    emit(render(analysis, output_format, digits=digits, exact=exact, wide=wide))

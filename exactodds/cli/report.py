@@ -6,7 +6,7 @@ only when the chosen output needs them.
 
 from __future__ import annotations
 
-import io
+import functools
 import os
 from fractions import Fraction
 from pathlib import Path
@@ -23,6 +23,7 @@ from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.interface import bets_from_values, build_shoe, rules_from_values
+from exactodds.report.registry import formats
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.studies.parsheet import (
@@ -35,7 +36,7 @@ from exactodds.studies.parsheet import (
 )
 
 #: Output formats, and the file suffixes that choose them when --format is not given.
-REPORT_FORMATS = ("html", "markdown", "xlsx", "pdf")
+REPORT_FORMATS = formats(ParSheet)
 _SUFFIXES = {
     ".html": "html",
     ".htm": "html",
@@ -180,54 +181,43 @@ def _render(
     plot_directory: str | None,
     output: str | None,
 ) -> bytes:
-    if output_format == "xlsx":
-        from exactodds.report.parsheet.xlsx import write_xlsx
+    """The par sheet's bytes in *output_format*; its figures drawn once, only if one is shown.
 
-        buffer = io.BytesIO()
-        write_xlsx(sheet, buffer)
-        return buffer.getvalue()
-    if output_format == "pdf":
-        from exactodds.report.parsheet.pdf import render_pdf
+    Each format's renderer takes the figure callback it uses: a PNG for the PDF, inline SVG
+    for HTML (with *figures*), a link to the ``--plot`` folder for Markdown.
+    """
+    from exactodds.report.registry import render_bytes
 
-        pictures = None
-        if figures:
-            from exactodds.report.parsheet.figures import drawn_figures
-            from exactodds.report.plots import figure_png
-
-            drawn = drawn_figures(sheet)
-
-            def pictures(bet: str, kind: str) -> bytes:
-                return figure_png(drawn[bet, kind])
-
-        return render_pdf(sheet, digits, pictures)
-    if output_format == "markdown":
-        from exactodds.report.parsheet.render import render_markdown
-
-        figure_path = None
-        if plot_directory is not None:
-            base = Path(output).resolve().parent if output else Path.cwd()
-            folder = Path(plot_directory).resolve()
-            prefix = Path(os.path.relpath(folder, base))
-
-            def figure_path(bet: str, kind: str) -> str:
-                from exactodds.report.plots import figure_file_stem
-
-                return (prefix / f"{figure_file_stem(bet)}-{kind}.png").as_posix()
-
-        return render_markdown(sheet, digits, figure_path).encode("utf-8")
-    from exactodds.report.parsheet.render import render_html
-
-    markup = None
-    if figures:
+    @functools.cache
+    def drawn() -> dict[tuple[str, str], Any]:
         from exactodds.report.parsheet.figures import drawn_figures
+
+        return drawn_figures(sheet)
+
+    def figure_png(bet: str, kind: str) -> bytes:
+        from exactodds.report.plots import figure_png
+
+        return figure_png(drawn()[bet, kind])
+
+    def figure_markup(bet: str, kind: str) -> str:
         from exactodds.report.plots import figure_svg
 
-        drawn = drawn_figures(sheet)
+        return figure_svg(drawn()[bet, kind], f"{bet}-{kind}")
 
-        def markup(bet: str, kind: str) -> str:
-            return figure_svg(drawn[bet, kind], f"{bet}-{kind}")
+    options: dict[str, Any] = {"digits": digits}
+    if figures:
+        options |= {"figure_png": figure_png, "figure_markup": figure_markup}
+    if plot_directory is not None:
+        base = Path(output).resolve().parent if output else Path.cwd()
+        prefix = Path(os.path.relpath(Path(plot_directory).resolve(), base))
 
-    return render_html(sheet, digits, markup).encode("utf-8")
+        def figure_path(bet: str, kind: str) -> str:
+            from exactodds.report.plots import figure_file_stem
+
+            return (prefix / f"{figure_file_stem(bet)}-{kind}.png").as_posix()
+
+        options["figure_path"] = figure_path
+    return render_bytes(sheet, output_format, **options)
 
 
 @click.command(cls=RecordingCommand)

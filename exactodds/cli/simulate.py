@@ -471,15 +471,10 @@ def _write_result(
     show_risk: bool = False,
     layout: tuple[bool, bool] = (False, False),
 ) -> None:
-    from exactodds.report.simulation import render_csv, render_json, render_table
+    from exactodds.report.registry import render
 
-    if output_format == "json":
-        emit(render_json(result))
-    elif output_format == "csv":
-        emit(render_csv(result))
-    else:
-        wide, by_count = layout
-        emit(render_table(result, digits, risk=show_risk, wide=wide, by_count=by_count))
+    wide, by_count = layout
+    emit(render(result, output_format, digits=digits, risk=show_risk, wide=wide, by_count=by_count))
     if plot_directory is not None:
         from exactodds.report.plots import simulation_figures
 

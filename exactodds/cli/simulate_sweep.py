@@ -94,14 +94,10 @@ def run_sweep(
     bet selection of option values (``--bets``, else the bets ``--play`` names); the table
     fits 100 columns unless *wide*.
     """
-    from exactodds.report.sweep import (
-        render_sweep_csv,
-        render_sweep_json,
-        render_sweep_table,
-        sweep_figures,
-    )
+    from exactodds.report.registry import render
+    from exactodds.report.sweep import sweep_figures
     from exactodds.simulation.run import simulate
-    from exactodds.simulation.sweep import parse_sweeps, sweep_row
+    from exactodds.simulation.sweep import SweepResult, parse_sweeps, sweep_row
 
     sweep = parse_sweeps(texts)
     combinations = list(sweep.combinations())
@@ -111,12 +107,7 @@ def run_sweep(
         sweep_row(combination, simulate(study, jobs=workers))
         for combination, study in zip(combinations, studies, strict=True)
     ]
-    if output_format == "json":
-        text = render_sweep_json(rows)
-    elif output_format == "csv":
-        text = render_sweep_csv(rows)
-    else:
-        text = render_sweep_table(rows, digits, wide)
+    text = render(SweepResult(tuple(rows)), output_format, digits=digits, wide=wide)
     if plot_directory is not None:
         try:
             write_plots(sweep_figures(rows), plot_directory)

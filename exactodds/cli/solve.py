@@ -6,9 +6,9 @@ import click
 
 from exactodds.cli.app import emit
 from exactodds.cli.options import build_shoe, shoe_options
-from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, solve
+from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, Solution, solve
 from exactodds.numbers import parse_commission
-from exactodds.report.game import SOLVE_FORMATS, render_solution_json, render_solution_table
+from exactodds.report.registry import formats, render
 
 
 @click.command(name="solve")
@@ -54,7 +54,7 @@ from exactodds.report.game import SOLVE_FORMATS, render_solution_json, render_so
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(SOLVE_FORMATS),
+    type=click.Choice(formats(Solution)),
     default="table",
     show_default=True,
     help="table: the report; json: every probability and payoff as an exact 'n/d'.",
@@ -108,10 +108,7 @@ def solve_command(
             f"No equilibrium was found where the Player mixes in at most {max_mixed} "
             "compositions; search more with --max-mixed 5."
         )
-    if output_format == "json":
-        emit(render_solution_json(solution))
-    else:
-        emit(render_solution_table(solution, digits))
+    emit(render(solution, output_format, digits=digits))
 
 
 # The shared --decks option names the default of the other commands (8 decks).

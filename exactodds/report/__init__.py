@@ -1,7 +1,10 @@
 """Rendering: the exact results the library hands over, as a table, JSON or CSV; it computes nothing.
 
+- :mod:`exactodds.report.registry`: which function writes which result in which format; every
+  command renders through it, and a result's JSON-ready data comes from its ``to_dict``.
 - :mod:`exactodds.report.table`: the one way a terminal table is laid out.
-- :mod:`exactodds.report.writer`: the one JSON writer, for every command and the web API.
+- :mod:`exactodds.report.writer`: the one JSON writer, for every command and the web API, and
+  the blocks several results' JSON share (the shoe, the known cards).
 - :mod:`exactodds.report.odds`: an analysis of one shoe, and the batch records.
 - :mod:`exactodds.report.research`: effect of removal and break-even pays.
 - :mod:`exactodds.report.breakdown`: frequencies of totals, cards and naturals.

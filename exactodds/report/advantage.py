@@ -12,21 +12,27 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
 from exactodds.advantage.depth import DepthTable
-from exactodds.advantage.edgesort import EdgeSort
-from exactodds.numbers import decimal_string, percent_string
+from exactodds.advantage.edgesort import EdgeSort, PartitionSearch
+from exactodds.numbers import decimal_string, fraction_string, percent_string
 from exactodds.report.table import TABLE_WIDTH, fitted_table, simple_table, wrapped_text
 from exactodds.report.writer import json_text
 
 __all__ = [
     "depth_figures",
-    "render_depth",
-    "render_edge_sort",
-    "render_search",
+    "render_depth_csv",
+    "render_depth_json",
+    "render_depth_table",
+    "render_edge_sort_csv",
+    "render_edge_sort_json",
+    "render_edge_sort_table",
+    "render_search_csv",
+    "render_search_json",
+    "render_search_table",
 ]
 
 _DEPTH_FIGURES = ("positive_probability", "mean_edge_when_positive", "value", "mean_ev")
@@ -47,8 +53,45 @@ def _with_decimals(data: dict[str, Any], digits: int) -> dict[str, Any]:
     return {**data, **extra}
 
 
-def render_depth(table: DepthTable, output_format: str, digits: int, wide: bool = False) -> str:
-    """A depth table as ``table``, ``json`` or ``csv`` text.
+def render_depth_json(table: DepthTable, digits: int) -> str:
+    """A depth table as JSON: its ``to_dict`` with a decimal beside every exact figure.
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.advantage.depth import depth_table
+    >>> render_depth_json(depth_table(Shoe.standard(decks=1), cards=(6,)), -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: digits must be at least 0, not -1.
+    """
+    data = table.to_dict()
+    for row in data["depths"]:
+        row["bets"] = {n: _with_decimals(f, digits) for n, f in row["bets"].items()}
+    return json_text(data)
+
+
+def render_depth_csv(table: DepthTable, digits: int) -> str:
+    """A depth table as CSV: one row per depth and bet, every figure exact, the value's decimal."""
+    data = table.to_dict()
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["cards", "compositions", "bet", *_DEPTH_FIGURES, "value_decimal"])
+    for row in data["depths"]:
+        for name, figure in row["bets"].items():
+            cells = [figure[key] if figure[key] is not None else "" for key in _DEPTH_FIGURES]
+            writer.writerow(
+                [
+                    row["cards"],
+                    row["compositions"],
+                    name,
+                    *cells,
+                    _decimal(figure["value"], digits),
+                ]
+            )
+    return buffer.getvalue().rstrip("\n")
+
+
+def render_depth_table(table: DepthTable, digits: int, wide: bool = False) -> str:
+    """A depth table as text.
 
     The table fits :data:`~exactodds.report.table.TABLE_WIDTH` columns unless *wide*: its
     heading is wrapped, and rows too wide are split in two, each led by the depth, the
@@ -60,35 +103,9 @@ def render_depth(table: DepthTable, output_format: str, digits: int, wide: bool 
     >>> table = depth_table(Shoe.standard(decks=1), cards=(6,))
     >>> def widest(text: str) -> int:
     ...     return max(map(len, text.splitlines()))
-    >>> widest(render_depth(table, "table", 10)), widest(render_depth(table, "table", 10, True))
+    >>> widest(render_depth_table(table, 10)), widest(render_depth_table(table, 10, True))
     (100, 131)
-    >>> render_depth(table, "json", -1)
-    Traceback (most recent call last):
-    ...
-    ValueError: digits must be at least 0, not -1.
     """
-    data = table.to_dict()
-    if output_format == "json":
-        for row in data["depths"]:
-            row["bets"] = {n: _with_decimals(f, digits) for n, f in row["bets"].items()}
-        return json_text(data)
-    if output_format == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["cards", "compositions", "bet", *_DEPTH_FIGURES, "value_decimal"])
-        for row in data["depths"]:
-            for name, figure in row["bets"].items():
-                cells = [figure[key] if figure[key] is not None else "" for key in _DEPTH_FIGURES]
-                writer.writerow(
-                    [
-                        row["cards"],
-                        row["compositions"],
-                        name,
-                        *cells,
-                        _decimal(figure["value"], digits),
-                    ]
-                )
-        return buffer.getvalue().rstrip("\n")
     rows = []
     for row in table.rows:
         for name, figure in row.bets.items():
@@ -127,28 +144,35 @@ def render_depth(table: DepthTable, output_format: str, digits: int, wide: bool 
     return heading + "\n" + body
 
 
-def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:
-    """An edge sort's patterns and advantage as ``table``, ``json`` or ``csv`` text."""
+def render_edge_sort_json(result: EdgeSort, digits: int) -> str:
+    """An edge sort as JSON: its ``to_dict`` with a decimal beside every exact figure."""
     data = result.to_dict()
-    if output_format == "json":
-        data["patterns"] = [_with_decimals(p, digits) for p in data["patterns"]]
-        return json_text(_with_decimals(data, digits))
-    if output_format == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["groups", "probability", "best_bet", "ev", "ev_decimal"])
-        for pattern in data["patterns"]:
-            writer.writerow(
-                [
-                    pattern["groups"],
-                    pattern["probability"],
-                    pattern["best_bet"] or "",
-                    pattern["ev"] or "",
-                    _decimal(pattern["ev"], digits) or "",
-                ]
-            )
-        writer.writerow(["all", "1", "", data["advantage"], _decimal(data["advantage"], digits)])
-        return buffer.getvalue().rstrip("\n")
+    data["patterns"] = [_with_decimals(p, digits) for p in data["patterns"]]
+    return json_text(_with_decimals(data, digits))
+
+
+def render_edge_sort_csv(result: EdgeSort, digits: int) -> str:
+    """An edge sort as CSV: one row per pattern, then the advantage over all of them."""
+    data = result.to_dict()
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["groups", "probability", "best_bet", "ev", "ev_decimal"])
+    for pattern in data["patterns"]:
+        writer.writerow(
+            [
+                pattern["groups"],
+                pattern["probability"],
+                pattern["best_bet"] or "",
+                pattern["ev"] or "",
+                _decimal(pattern["ev"], digits) or "",
+            ]
+        )
+    writer.writerow(["all", "1", "", data["advantage"], _decimal(data["advantage"], digits)])
+    return buffer.getvalue().rstrip("\n")
+
+
+def render_edge_sort_table(result: EdgeSort, digits: int) -> str:
+    """An edge sort's patterns and advantage as text: each pattern's best bet and its EV."""
     places = max(digits - 2, 0)
     rows = [
         [
@@ -163,7 +187,7 @@ def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:
     heading = (
         f"High group: {result.high} (by {result.by}); the groups of {seen} are seen\n"
         f"Advantage per round: {percent_string(result.advantage, places)} "
-        f"({data['advantage']})\n\n"
+        f"({fraction_string(result.advantage)})\n\n"
     )
     table = simple_table(
         rows, ["groups", "probability", "best bet", "EV"], ("left", "right", "left", "right")
@@ -171,27 +195,33 @@ def render_edge_sort(result: EdgeSort, output_format: str, digits: int) -> str:
     return heading + table
 
 
-def render_search(
-    best: Sequence[tuple[str, Fraction]], top: int, output_format: str, digits: int
-) -> str:
-    """The best splits of a ``--search``, best first: ``best`` is a list of {high, advantage}."""
+def render_search_json(search: PartitionSearch, top: int, digits: int) -> str:
+    """The *top* splits of a ``--search`` as JSON, best first, and how many were tried."""
+    entries = [
+        {
+            "high": high,
+            "advantage": f"{a.numerator}/{a.denominator}",
+            "advantage_decimal": decimal_string(a, digits),
+        }
+        for high, a in search.best[:top]
+    ]
+    return json_text({"best": entries, "partitions": len(search.best)})
+
+
+def render_search_csv(search: PartitionSearch, top: int, digits: int) -> str:
+    """The *top* splits of a ``--search`` as CSV, best first."""
+    lines = ["high,advantage,advantage_decimal"]
+    lines += [
+        f"{h},{a.numerator}/{a.denominator},{decimal_string(a, digits)}"
+        for h, a in search.best[:top]
+    ]
+    return "\n".join(lines)
+
+
+def render_search_table(search: PartitionSearch, top: int, digits: int) -> str:
+    """The *top* splits of a ``--search`` as a numbered table, best first."""
+    best = search.best
     shown = list(best[:top])
-    if output_format == "json":
-        entries = [
-            {
-                "high": high,
-                "advantage": f"{a.numerator}/{a.denominator}",
-                "advantage_decimal": decimal_string(a, digits),
-            }
-            for high, a in shown
-        ]
-        return json_text({"best": entries, "partitions": len(best)})
-    if output_format == "csv":
-        lines = ["high,advantage,advantage_decimal"]
-        lines += [
-            f"{h},{a.numerator}/{a.denominator},{decimal_string(a, digits)}" for h, a in shown
-        ]
-        return "\n".join(lines)
     rows = [
         [str(i), high, percent_string(a, max(digits - 2, 0))]
         for i, (high, a) in enumerate(shown, start=1)

@@ -1,10 +1,11 @@
 """Breakdown tables rendered: text tables for a terminal, JSON and CSV.
 
-:func:`~exactodds.analysis.breakdown.breakdown` counts the figures; this module lays them out.
+:func:`~exactodds.analysis.breakdown.breakdown` counts the figures; this module lays them out,
+one function a format, chosen by :mod:`exactodds.report.registry`.
 
 >>> from exactodds import Shoe, enumerate_rounds
 >>> from exactodds.analysis.breakdown import breakdown
->>> data = breakdown_data(breakdown(enumerate_rounds(Shoe.standard(decks=1))), 4)
+>>> data = _breakdown_dict(breakdown(enumerate_rounds(Shoe.standard(decks=1))), 4)
 >>> data["cards_dealt"]["6"]["decimal"]
 '0.3145'
 """
@@ -20,15 +21,13 @@ from exactodds.analysis.breakdown import TOTALS, WINNERS, Breakdown, Frequency
 from exactodds.cards import Card
 from exactodds.engine.known import describe_known
 from exactodds.numbers import decimal_string, fraction_string
-from exactodds.report.odds import shoe_data
 from exactodds.report.table import simple_table
-from exactodds.report.writer import json_text
+from exactodds.report.writer import json_text, known_block, shoe_block
 from exactodds.rules import Tableau
 from exactodds.shoe import Shoe
 
 __all__ = [
     "CSV_COLUMNS",
-    "breakdown_data",
     "render_breakdown_csv",
     "render_breakdown_json",
     "render_breakdown_table",
@@ -71,7 +70,7 @@ def _natural_key(total: int | None) -> str:
     return "none" if total is None else str(total)
 
 
-def breakdown_data(
+def _breakdown_dict(
     result: Breakdown,
     digits: int,
     shoe: Shoe | None = None,
@@ -86,7 +85,7 @@ def breakdown_data(
 
     >>> from exactodds import Shoe, enumerate_rounds
     >>> from exactodds.analysis.breakdown import breakdown
-    >>> data = breakdown_data(breakdown(enumerate_rounds(Shoe.standard(decks=8))), 6)
+    >>> data = _breakdown_dict(breakdown(enumerate_rounds(Shoe.standard(decks=8))), 6)
     >>> data["winning_totals"]["banker"]["6"]["count"], data["cards_dealt"]["4"]["decimal"]
     (269232304455680, '0.378868')
     >>> data["final_totals"]["9"]["9"]["count"] == data["winning_totals"]["tie"]["9"]["count"]
@@ -94,11 +93,11 @@ def breakdown_data(
     """
     data: dict[str, Any] = {}
     if shoe is not None:
-        data["shoe"] = shoe_data(shoe)
+        data["shoe"] = shoe_block(shoe)
     if tableau is not None:
         data["tableau"] = tableau.name
     if known is not None:
-        data["known"] = {str(position): card.symbol for position, card in sorted(known.items())}
+        data["known"] = known_block(known)
     data["total"] = result.total
     data["winning_totals"] = {
         winner.value: {
@@ -142,8 +141,8 @@ def render_breakdown_json(
     tableau: Tableau | None = None,
     known: Mapping[int, Card] | None = None,
 ) -> str:
-    """The breakdown as pretty-printed JSON (see :func:`breakdown_data`)."""
-    return json_text(breakdown_data(result, digits, shoe, tableau, known))
+    """The breakdown as pretty-printed JSON: every figure a count, an exact ``"n/d"`` and a decimal."""
+    return json_text(_breakdown_dict(result, digits, shoe, tableau, known))
 
 
 CSV_COLUMNS = ("table", "row", "column", "count", "probability", "probability_decimal")

@@ -25,14 +25,10 @@ from exactodds.games.chemin_de_fer import (
     Solution,
 )
 from exactodds.numbers import decimal_string, fraction_string, percent_string
-from exactodds.report.odds import shoe_data
 from exactodds.report.table import simple_table
-from exactodds.report.writer import json_text
+from exactodds.report.writer import json_text, shoe_block
 
-__all__ = ["render_solution_json", "render_solution_table", "solution_data"]
-
-#: The formats ``exactodds solve`` writes.
-SOLVE_FORMATS = ("table", "json")
+__all__ = ["render_solution_json", "render_solution_table"]
 
 
 def _exact_and_decimal(value: Any, digits: int) -> str:
@@ -175,11 +171,11 @@ def render_solution_table(solution: Solution, digits: int = 10) -> str:
     return "\n".join(lines)
 
 
-def _range_data(payoff_range: tuple[Any, Any] | None) -> list[str] | None:
+def _range_list(payoff_range: tuple[Any, Any] | None) -> list[str] | None:
     return None if payoff_range is None else [fraction_string(end) for end in payoff_range]
 
 
-def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
+def _equilibrium_dict(equilibrium: Equilibrium) -> dict[str, Any]:
     draws = {label: fraction_string(value) for label, value in equilibrium.player_draw_at_5.items()}
     up_to = equilibrium.player_draw_at_5_up_to
     banker: dict[str, dict[str, str]] = {}
@@ -195,8 +191,8 @@ def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
         "banker": banker,
         "banker_payoff": fraction_string(equilibrium.banker_payoff),
         "player_payoff": fraction_string(equilibrium.player_payoff),
-        "banker_payoff_range": _range_data(equilibrium.banker_payoff_range),
-        "player_payoff_range": _range_data(equilibrium.player_payoff_range),
+        "banker_payoff_range": _range_list(equilibrium.banker_payoff_range),
+        "player_payoff_range": _range_list(equilibrium.player_payoff_range),
         "player_draw_at_5_weighted": (
             None
             if equilibrium.player_draw_at_5_weighted is None
@@ -213,7 +209,7 @@ def _equilibrium_data(equilibrium: Equilibrium) -> dict[str, Any]:
     }
 
 
-def solution_data(solution: Solution) -> dict[str, Any]:
+def _solution_dict(solution: Solution) -> dict[str, Any]:
     """The solution as JSON-ready data; every probability and payoff an exact ``"n/d"``.
 
     ``value`` is the Banker's expected payoff per unit (in a bimatrix game,
@@ -222,11 +218,11 @@ def solution_data(solution: Solution) -> dict[str, Any]:
 
     >>> from exactodds import Shoe
     >>> from exactodds.games.chemin_de_fer import Model, solve
-    >>> data = solution_data(solve(Shoe.standard(1), Model(dealing="replacement", banker_sees="total")))
+    >>> data = _solution_dict(solve(Shoe.standard(1), Model(dealing="replacement", banker_sees="total")))
     >>> data["value"], data["player_draw_at_5"], data["banker"]["6"]["stood"]
     ('679568/53094899', '9/11', '859/2288')
     """
-    equilibria = [_equilibrium_data(equilibrium) for equilibrium in solution.equilibria]
+    equilibria = [_equilibrium_dict(equilibrium) for equilibrium in solution.equilibria]
     model = solution.model
     first = equilibria[0] if equilibria else {}
     return {
@@ -237,7 +233,7 @@ def solution_data(solution: Solution) -> dict[str, Any]:
             "commission": fraction_string(model.commission),
             "zero_sum": model.zero_sum,
         },
-        "shoe": shoe_data(solution.shoe),
+        "shoe": shoe_block(solution.shoe),
         "method": solution.method,
         "complete": solution.complete,
         "incomplete_because": solution.incomplete_because or None,
@@ -254,7 +250,7 @@ def solution_data(solution: Solution) -> dict[str, Any]:
 
 
 def render_solution_json(solution: Solution) -> str:
-    """:func:`solution_data` as indented JSON text.
+    """The solution as indented JSON: every probability and payoff an exact ``"n/d"``.
 
     >>> import json
     >>> from exactodds import Shoe
@@ -262,4 +258,4 @@ def render_solution_json(solution: Solution) -> str:
     >>> json.loads(render_solution_json(solve(Shoe.standard(decks=8))))["player_draw_at_5"]
     '163305/201968'
     """
-    return json_text(solution_data(solution))
+    return json_text(_solution_dict(solution))

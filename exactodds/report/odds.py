@@ -2,10 +2,12 @@
 
 JSON is a contract that tools parse: counts are JSON integers, exact values
 are strings ``"n/d"`` in lowest terms (``"n"`` when whole), and every exact
-value has a ``*_decimal`` companion rounded to the requested digits.
+value has a ``*_decimal`` companion rounded to the requested digits.  The data is
+built here, not by the analysis, since its decimals are written at the reader's digits;
+:func:`exactodds.report.registry.to_dict` hands it out.
 
 >>> from exactodds import Rules, Shoe, analyze
->>> data = analysis_data(analyze(Shoe.standard(decks=8), Rules()), digits=10)
+>>> data = _analysis_dict(analyze(Shoe.standard(decks=8), Rules()), digits=10)
 >>> data["outcomes"]["banker"]["decimal"], data["total"]
 ('0.4585974226', 4998398275503360)
 """
@@ -13,11 +15,14 @@ value has a ``*_decimal`` companion rounded to the requested digits.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from exactodds.analysis.single import Analysis, BetAnalysis
 from exactodds.bets.bet import Bet
+from exactodds.bets.catalogue import BetList
+from exactodds.cards import Card
 from exactodds.numbers import (
     decimal_string,
     fraction_string,
@@ -33,45 +38,24 @@ from exactodds.report.table import (
     wrapped_lines,
     wrapped_text,
 )
-from exactodds.report.writer import json_text
-from exactodds.shoe import RANK_SYMBOLS, Shoe
+from exactodds.report.writer import json_text, known_block, shoe_block
+from exactodds.shoe import RANK_SYMBOLS
 
 __all__ = [
-    "analysis_data",
     "batch_line",
     "batch_record",
-    "bet_data",
-    "render_bets",
+    "render_bets_csv",
+    "render_bets_json",
+    "render_bets_table",
     "render_csv",
     "render_json",
     "render_table",
-    "shoe_data",
 ]
 
 FORMATS = ("table", "json", "csv")
 
 
-def shoe_data(shoe: Shoe) -> dict[str, Any]:
-    """The shoe as JSON-ready data.
-
-    >>> shoe_data(Shoe.standard(decks=1))["cards"]
-    52
-    """
-    return {
-        "cards": shoe.cards,
-        "decks": shoe.decks,
-        "suits_known": shoe.suits_known,
-        "ranks": shoe.as_dict(),
-    }
-
-
-def _exact(value: Any, digits: int) -> tuple[str | None, str | None]:
-    if value is None:
-        return None, None
-    return fraction_string(value), decimal_string(value, digits)
-
-
-def bet_data(result: BetAnalysis, digits: int) -> dict[str, Any]:
+def _bet_dict(result: BetAnalysis, digits: int) -> dict[str, Any]:
     """One bet's figures as JSON-ready data.
 
     Written from the bet's integers (counts, EV and variance numerators over their
@@ -79,10 +63,10 @@ def bet_data(result: BetAnalysis, digits: int) -> dict[str, Any]:
     integers, with no Fraction arithmetic, since ``batch --full`` writes thousands of them.
 
     >>> from exactodds import Rules, Shoe, analyze
-    >>> tie = bet_data(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], 6)
+    >>> tie = _bet_dict(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], 6)
     >>> tie["house_edge_percent"], tie["pays"]
     ('14.3596%', {'lose': '-1', 'win': '8'})
-    >>> bet_data(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], -1)
+    >>> _bet_dict(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], -1)
     Traceback (most recent call last):
     ...
     ValueError: digits must be at least 0, not -1.
@@ -148,11 +132,15 @@ def _pay_layout(
     )
 
 
-def analysis_data(analysis: Analysis, digits: int) -> dict[str, Any]:
-    """The whole analysis as JSON-ready data (the ``--format json`` contract)."""
-    return {
-        "shoe": shoe_data(analysis.shoe),
-        "rules": analysis.rules.as_dict(),
+def _analysis_dict(analysis: Analysis, digits: int) -> dict[str, Any]:
+    """The whole analysis as JSON-ready data (the ``--format json`` contract).
+
+    An analysis given known cards (a :class:`~exactodds.analysis.known.KnownAnalysis`)
+    ends with their block.
+    """
+    data: dict[str, Any] = {
+        "shoe": shoe_block(analysis.shoe),
+        "rules": analysis.rules.to_dict(),
         "total": analysis.total,
         "outcomes": {
             name: {
@@ -162,17 +150,30 @@ def analysis_data(analysis: Analysis, digits: int) -> dict[str, Any]:
             }
             for name, outcome in analysis.outcomes.items()
         },
-        "bets": {name: _any_bet_data(analysis, name, digits) for name in _bet_names(analysis)},
+        "bets": {name: _any_bet_dict(analysis, name, digits) for name in _bet_names(analysis)},
     }
+    known = _known_cards(analysis)
+    if known is not None:
+        data["known"] = known_block(known)
+    return data
+
+
+def _known_cards(analysis: Analysis) -> Mapping[int, Card] | None:
+    """The cards known in advance, for an analysis given known cards (else ``None``).
+
+    Read as an attribute, so that an analysis of a whole shoe never imports the known-card walk.
+    """
+    known: Mapping[int, Card] | None = getattr(analysis, "known", None)
+    return known
 
 
 def _bet_names(analysis: Analysis) -> tuple[str, ...]:
     return analysis.bet_names or tuple(analysis.bets)
 
 
-def _any_bet_data(analysis: Analysis, name: str, digits: int) -> dict[str, Any]:
+def _any_bet_dict(analysis: Analysis, name: str, digits: int) -> dict[str, Any]:
     if name in analysis.bets:
-        return bet_data(analysis.bets[name], digits)
+        return _bet_dict(analysis.bets[name], digits)
     return {"computable": False, "reason": analysis.unavailable[name]}
 
 
@@ -191,7 +192,7 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
     bets: dict[str, Any] = {}
     for name in _bet_names(analysis):
         if full or name not in analysis.bets:
-            bets[name] = _any_bet_data(analysis, name, digits)
+            bets[name] = _any_bet_dict(analysis, name, digits)
             continue
         fast = getattr(analysis.bets, "expected_value_ratio", None)
         numerator, denominator = fast(name) if fast else analysis.bets[name].moment_ratio()
@@ -204,7 +205,7 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
             "house_edge_decimal": edge_decimal,
         }
     return {
-        "shoe": {"cards": analysis.shoe.cards, "ranks": analysis.shoe.as_dict()},
+        "shoe": {"cards": analysis.shoe.cards, "ranks": analysis.shoe.to_dict()},
         "total": analysis.total,
         "outcomes": {name: outcome.count for name, outcome in analysis.outcomes.items()},
         "bets": bets,
@@ -231,7 +232,7 @@ def batch_line(analysis: Analysis, digits: int, full: bool = False) -> str:
     for name in _bet_names(analysis):
         key = _json_text(name)
         if name in unavailable:
-            parts.append(f"{key}: {json.dumps(_any_bet_data(analysis, name, digits))}")
+            parts.append(f"{key}: {json.dumps(_any_bet_dict(analysis, name, digits))}")
             continue
         numerator, denominator = fast(name) if fast else analysis.bets[name].moment_ratio()
         ev, ev_decimal, edge, edge_decimal = ratio_strings(numerator, denominator, digits)
@@ -259,7 +260,7 @@ def _json_text(name: str) -> str:
 
 def render_json(analysis: Analysis, digits: int) -> str:
     """The analysis as pretty-printed JSON."""
-    return json_text(analysis_data(analysis, digits))
+    return json_text(_analysis_dict(analysis, digits))
 
 
 def render_table(
@@ -267,12 +268,11 @@ def render_table(
     digits: int,
     exact: bool = False,
     wide: bool = False,
-    known: str | None = None,
 ) -> str:
     """The analysis as text tables for a terminal.
 
-    With *exact*, exact fractions are shown beside the decimals; *known* (the cards known, as
-    described) is a line under the rules.  Every line fits :data:`TABLE_WIDTH` columns unless
+    With *exact*, exact fractions are shown beside the decimals; the cards known in advance,
+    if any, are a line under the rules.  Every line fits :data:`TABLE_WIDTH` columns unless
     *wide*: prose is wrapped, and a bets' table too wide is split in two, each led by the bet:
     what a bet costs (EV, exact EV, house edges), then how it lands (win, push, loss, standard
     deviation); *wide* keeps one table, the exact EV last.
@@ -290,10 +290,14 @@ def render_table(
     ValueError: digits must be at least 0, not -1.
     """
     width = None if wide else TABLE_WIDTH
+    known = _known_cards(analysis)
+    if known:
+        from exactodds.engine.known import describe_known
+
     lines = [
         f"Shoe: {analysis.shoe.describe()}",
         f"Rules: {analysis.rules.describe()}",
-        *([f"Known: {known}"] if known else []),
+        *([f"Known: {describe_known(known)}"] if known else []),
         f"Rounds: {analysis.total:,} ordered six-card sequences",
         "",
     ]
@@ -407,51 +411,62 @@ def render_csv(analysis: Analysis, digits: int) -> str:
             }
         )
     for name in _bet_names(analysis):
-        data = _any_bet_data(analysis, name, digits)
+        data = _any_bet_dict(analysis, name, digits)
         row = {column: data[column] for column in CSV_COLUMNS[5:] if column in data}
         row["computable"] = "true" if data["computable"] else "false"
         writer.writerow({"kind": "bet", "name": name} | row)
     return buffer.getvalue().rstrip("\n")
 
 
-def render_bets(bets: list[Bet], output_format: str, wide: bool = False) -> str:
-    """A list of bets with their outcomes and pays, in *output_format*.
+def render_bets_json(listing: BetList) -> str:
+    """A list of bets with their pays as JSON (:meth:`~exactodds.bets.catalogue.BetList.to_dict`).
 
-    A table wraps the pays and descriptions to fit :data:`TABLE_WIDTH` columns, unless *wide*.
+    >>> from exactodds.bets.catalogue import BetList, select_bets
+    >>> print(render_bets_json(BetList.of(select_bets("dragon7"))).splitlines()[3])
+        "needs_suits": false,
+    """
+    return json_text(listing.to_dict())
 
-    >>> from exactodds.bets.catalogue import select_bets
-    >>> print(render_bets(select_bets("dragon7"), "csv"))
+
+def _bet_rows(listing: BetList) -> list[list[str]]:
+    return [
+        [bet.name, outcome, fraction_string(pay), bet.description]
+        for bet in listing.bets
+        for outcome, pay in bet.pay_table.items()
+    ]
+
+
+def render_bets_csv(listing: BetList) -> str:
+    """A list of bets as CSV: one row per bet and outcome.
+
+    >>> from exactodds.bets.catalogue import BetList, select_bets
+    >>> print(render_bets_csv(BetList.of(select_bets("dragon7"))))
     bet,outcome,pays,description
     dragon7,lose,-1,Banker wins with a three-card 7.
     dragon7,win,40,Banker wins with a three-card 7.
     """
-    if output_format == "json":
-        return json_text(
-            {
-                bet.name: {
-                    "description": bet.description,
-                    "needs_suits": bet.needs_suits,
-                    "pays": {
-                        outcome: fraction_string(pay) for outcome, pay in bet.pay_table.items()
-                    },
-                }
-                for bet in bets
-            }
-        )
-    rows = [
-        [bet.name, outcome, fraction_string(pay), bet.description]
-        for bet in bets
-        for outcome, pay in bet.pay_table.items()
-    ]
-    if output_format == "csv":
-        import csv
-        import io
+    import csv
+    import io
 
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["bet", "outcome", "pays", "description"])
-        writer.writerows(rows)
-        return buffer.getvalue().rstrip("\n")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["bet", "outcome", "pays", "description"])
+    writer.writerows(_bet_rows(listing))
+    return buffer.getvalue().rstrip("\n")
+
+
+def render_bets_table(listing: BetList, wide: bool = False) -> str:
+    """A list of bets with their outcomes and pays as a table.
+
+    The pays and descriptions are wrapped to fit :data:`TABLE_WIDTH` columns, unless *wide*.
+
+    >>> from exactodds.bets.catalogue import BetList, select_bets
+    >>> print(render_bets_table(BetList.of(select_bets("tie"))))
+    Bet    Pays (to 1)     Description
+    -----  --------------  --------------
+    tie    lose -1, win 8  The hands tie.
+    """
+    bets = listing.bets
     table_rows = []
     for bet in bets:
         pays = ", ".join(

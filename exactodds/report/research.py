@@ -1,14 +1,15 @@
 """Rendering of the research tools: effects of removal and break-even pays.
 
 The same three formats as :mod:`exactodds.report.odds`: a terminal table, JSON
-(exact values as ``"n/d"`` strings with ``*_decimal`` companions) and CSV.
+(exact values as ``"n/d"`` strings with ``*_decimal`` companions) and CSV, one function
+each, chosen by :mod:`exactodds.report.registry`.
 
 >>> from exactodds import Rules, Shoe
 >>> from exactodds.bets.catalogue import select_bets
 >>> from exactodds.analysis.removal import effect_of_removal
 >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
 >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
->>> removal_data(result, digits=6)["eor"]["tie"]["7"]
+>>> _removal_dict(result, digits=6)["eor"]["tie"]["7"]
 '-501169/23023000'
 """
 
@@ -22,17 +23,18 @@ from typing import Any
 from exactodds.analysis.removal import EffectOfRemoval, LinearCount
 from exactodds.analysis.symbolic import Breakeven
 from exactodds.numbers import decimal_string, fraction_string, percent_string
-from exactodds.report.odds import shoe_data
 from exactodds.report.table import simple_table
-from exactodds.report.writer import json_text
+from exactodds.report.writer import json_text, shoe_block
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 __all__ = [
-    "breakeven_data",
-    "removal_data",
-    "render_breakeven",
-    "render_removal",
+    "render_breakeven_csv",
+    "render_breakeven_json",
+    "render_breakeven_table",
+    "render_removal_csv",
+    "render_removal_json",
+    "render_removal_table",
 ]
 
 #: Characters on each side of the axis of a bar in the effect-of-removal table.
@@ -60,7 +62,7 @@ def _undefined(count: LinearCount) -> str:
     return "undefined (every tag is the same)"
 
 
-def _count_data(count: LinearCount, digits: int) -> dict[str, Any]:
+def _count_dict(count: LinearCount, digits: int) -> dict[str, Any]:
     correlation, squared = _correlation(count, digits)
     return {
         "max_tag": count.max_tag,
@@ -73,7 +75,7 @@ def _count_data(count: LinearCount, digits: int) -> dict[str, Any]:
     }
 
 
-def removal_data(result: EffectOfRemoval, digits: int) -> dict[str, Any]:
+def _removal_dict(result: EffectOfRemoval, digits: int) -> dict[str, Any]:
     """The effects of removal as JSON-ready data (the ``exactodds eor --format json`` contract).
 
     ``eor`` maps each bet to each rank's exact effect (``null`` for a
@@ -94,11 +96,11 @@ def removal_data(result: EffectOfRemoval, digits: int) -> dict[str, Any]:
                 for rank, effect in effects.items()
             },
             "weighted_sum": fraction_string(result.weighted_sum(name)),
-            "count": _count_data(count, digits),
+            "count": _count_dict(count, digits),
         }
     return {
-        "shoe": shoe_data(result.shoe),
-        "rules": result.rules.as_dict(),
+        "shoe": shoe_block(result.shoe),
+        "rules": result.rules.to_dict(),
         "cards_removed": result.cards,
         "eor": {
             name: {rank: _exact(effect) for rank, effect in effects.items()}
@@ -152,32 +154,22 @@ def _removal_table(result: EffectOfRemoval, name: str, digits: int, exact: bool)
     return [heading, "", table]
 
 
-def render_removal(
-    result: EffectOfRemoval,
-    output_format: str,
-    digits: int,
-    exact: bool = False,
-) -> str:
-    """The effects of removal in *output_format* (``table``, ``json`` or ``csv``).
+def render_removal_json(result: EffectOfRemoval, digits: int) -> str:
+    """The effects of removal as indented JSON (the ``exactodds eor --format json`` contract)."""
+    return json_text(_removal_dict(result, digits))
+
+
+def render_removal_table(result: EffectOfRemoval, digits: int, exact: bool = False) -> str:
+    """The effects of removal as text tables, a bar chart beside each rank's effect.
 
     >>> from exactodds import Rules, Shoe
     >>> from exactodds.bets.catalogue import select_bets
     >>> from exactodds.analysis.removal import effect_of_removal
     >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
     >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
-    >>> print(render_removal(result, "csv", 4).splitlines()[7])
-    tie,7,2,-501169/23023000,-0.0218,-331973/1771000,-0.1874,-2,0.9762,
-    >>> render_removal(result, "xml", 4)
-    Traceback (most recent call last):
-    ...
-    ValueError: Unknown output format 'xml'; use table, json or csv.
+    >>> print(render_removal_table(result, 4).splitlines()[4])
+    tie: EV -0.1657; level-2 count (balanced), betting correlation 0.9762
     """
-    if output_format == "json":
-        return json_text(removal_data(result, digits))
-    if output_format == "csv":
-        return _removal_csv(result, digits)
-    if output_format != "table":
-        raise ValueError(f"Unknown output format {output_format!r}; use table, json or csv.")
     cards = (
         "1 card of a rank leaves" if result.cards == 1 else f"{result.cards} cards of a rank leave"
     )
@@ -209,7 +201,17 @@ REMOVAL_CSV_COLUMNS = (
 )
 
 
-def _removal_csv(result: EffectOfRemoval, digits: int) -> str:
+def render_removal_csv(result: EffectOfRemoval, digits: int) -> str:
+    """The effects of removal as CSV: one row per bet and rank, then the bets not computable.
+
+    >>> from exactodds import Rules, Shoe
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> from exactodds.analysis.removal import effect_of_removal
+    >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
+    >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
+    >>> print(render_removal_csv(result, 4).splitlines()[7])
+    tie,7,2,-501169/23023000,-0.0218,-331973/1771000,-0.1874,-2,0.9762,
+    """
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=REMOVAL_CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -240,15 +242,24 @@ def _removal_csv(result: EffectOfRemoval, digits: int) -> str:
     return buffer.getvalue().rstrip("\n")
 
 
-def breakeven_data(solved: Breakeven, digits: int) -> dict[str, Any]:
+def _breakeven_dict(
+    solved: Breakeven, digits: int, shoe: Shoe | None = None, rules: Rules | None = None
+) -> dict[str, Any]:
     """A solved break-even question as JSON-ready data (the ``breakeven`` JSON contract).
 
+    The *shoe* and *rules* it was solved on lead the data when given.
+
     >>> from exactodds.analysis.symbolic import find_breakeven
-    >>> data = breakeven_data(find_breakeven("tie", "tie"), 6)
+    >>> data = _breakeven_dict(find_breakeven("tie", "tie"), 6)
     >>> data["breakeven"], data["breakeven_decimal"], data["expression"]
     ('5889024543008/619306544887', '9.509062', '619306544887*x/6508331087895 - 5889024543008/6508331087895')
     """
-    data: dict[str, Any] = {
+    data: dict[str, Any] = {}
+    if shoe is not None:
+        data["shoe"] = shoe_block(shoe)
+    if rules is not None:
+        data["rules"] = rules.to_dict()
+    data |= {
         "bet": solved.bet,
         "pay": solved.pay.name,
         "outcome": solved.pay.outcome,
@@ -288,35 +299,38 @@ BREAKEVEN_CSV_COLUMNS = (
 )
 
 
-def render_breakeven(
+def render_breakeven_json(solved: Breakeven, digits: int, shoe: Shoe, rules: Rules) -> str:
+    """A solved break-even question as indented JSON, led by the *shoe* and *rules*."""
+    return json_text(_breakeven_dict(solved, digits, shoe, rules))
+
+
+def render_breakeven_csv(solved: Breakeven, digits: int) -> str:
+    """A solved break-even question as one CSV row under its header."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(
+        buffer, fieldnames=BREAKEVEN_CSV_COLUMNS, lineterminator="\n", extrasaction="ignore"
+    )
+    writer.writeheader()
+    row = _breakeven_dict(solved, digits)
+    row["in_range"] = "true" if solved.in_range else "false"
+    writer.writerow(row)
+    return buffer.getvalue().rstrip("\n")
+
+
+def render_breakeven_table(
     solved: Breakeven,
-    output_format: str,
     digits: int,
     shoe: Shoe,
     rules: Rules,
     latex: bool = False,
 ) -> str:
-    """A solved break-even question in *output_format*; the table shows LaTeX with *latex*.
+    """A solved break-even question as text; the EV is shown as LaTeX with *latex*.
 
     >>> from exactodds.analysis.symbolic import find_breakeven
-    >>> table = render_breakeven(find_breakeven("tie"), "table", 6, Shoe.standard(8), Rules())
+    >>> table = render_breakeven_table(find_breakeven("tie"), 6, Shoe.standard(8), Rules())
     >>> print(table.splitlines()[-1])
     Break-even: x = 5889024543008/619306544887 = 9.509062 to 1
     """
-    if output_format == "json":
-        data = {"shoe": shoe_data(shoe), "rules": rules.as_dict()}
-        data |= breakeven_data(solved, digits)
-        return json_text(data)
-    if output_format == "csv":
-        buffer = io.StringIO()
-        writer = csv.DictWriter(
-            buffer, fieldnames=BREAKEVEN_CSV_COLUMNS, lineterminator="\n", extrasaction="ignore"
-        )
-        writer.writeheader()
-        row = breakeven_data(solved, digits)
-        row["in_range"] = "true" if solved.in_range else "false"
-        writer.writerow(row)
-        return buffer.getvalue().rstrip("\n")
     symbol = solved.symbol
     if solved.pay.commission:
         what = (

@@ -1,13 +1,14 @@
-"""A sweep's rows (:func:`~exactodds.simulation.sweep.sweep_row`) as a table, JSON, CSV or a figure.
+"""A sweep's rows (a :class:`~exactodds.simulation.sweep.SweepResult`) as a table, JSON, CSV or a figure.
 
 One row per combination: the values swept, the penetration, and the figures of all bets
 together (exact-EV estimators, 95% intervals).  The JSON holds every combination's whole
 ``simulate`` result under ``result``.
 
+>>> from exactodds.simulation.sweep import SweepResult
 >>> rows = [{"values": {"cut": "14"}, "penetration": 0.97, "units_per_shoe": {"mean": 0.5,
 ...     "stderr": 0.1}, "ev_per_round": {"mean": 0.006, "stderr": 0.001}, "di": {"mean": 3.0,
 ...     "stderr": 0.5}, "result": {"rounds": 81, "bets": {}}}]
->>> print(render_sweep_table(rows, 3))
+>>> print(render_sweep_table(SweepResult(tuple(rows)), 3))
 cut      Penetration    Units/shoe, exact EV       EV/round        DI    SCORE    N0 rounds
 -----  -------------  ----------------------  -------------  --------  -------  -----------
 14            97.00%               0.5 ± 0.2  0.006 ± 0.002  3 ± 0.98        -            -
@@ -23,24 +24,26 @@ from typing import Any
 from exactodds.report.simulation import count_text, figure_text
 from exactodds.report.table import TABLE_WIDTH, fitted_table
 from exactodds.report.writer import json_text
+from exactodds.simulation.sweep import SweepResult
 
 __all__ = ["render_sweep_csv", "render_sweep_json", "render_sweep_table", "sweep_figures"]
 
 
-def render_sweep_table(rows: Sequence[dict[str, Any]], digits: int = 4, wide: bool = False) -> str:
+def render_sweep_table(sweep: SweepResult, digits: int = 4, wide: bool = False) -> str:
     """One line per combination, within :data:`~exactodds.report.table.TABLE_WIDTH` columns
     unless *wide*: a table too wide is split by columns, each part led by the values swept:
     what the play wins (penetration, units, EV), then how well (DI, SCORE, N0), then the risk
     of ruin, each run kept whole where it fits (the last two share a part if they fit).
 
-    >>> print(render_sweep_table([], 3))
+    >>> print(render_sweep_table(SweepResult(()), 3))
     Penetration    Units/shoe, exact EV    EV/round    DI    SCORE    N0 rounds
     -------------  ----------------------  ----------  ----  -------  -----------
-    >>> render_sweep_table([{"values": {}}], 3)
+    >>> render_sweep_table(SweepResult(({"values": {}},)), 3)
     Traceback (most recent call last):
     ...
     KeyError: 'penetration'
     """
+    rows = sweep.rows
     names = list(rows[0]["values"]) if rows else []
     risk = any(row.get("risk_of_ruin") for row in rows)
     headers = [*names, "Penetration", "Units/shoe, exact EV", "EV/round", "DI", "SCORE"]
@@ -78,13 +81,14 @@ def _risk_text(estimate: dict[str, Any] | None) -> str:
     return shown if error is None else f"{shown} ± {100 * 1.96 * error:.2f}%"
 
 
-def render_sweep_json(rows: Sequence[dict[str, Any]]) -> str:
+def render_sweep_json(sweep: SweepResult) -> str:
     """``{"sweep": [row, ...]}`` as indented JSON."""
-    return json_text({"sweep": list(rows)})
+    return json_text(sweep.to_dict())
 
 
-def render_sweep_csv(rows: Sequence[dict[str, Any]]) -> str:
+def render_sweep_csv(sweep: SweepResult) -> str:
     """One CSV row per combination (floats with repr)."""
+    rows = sweep.rows
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     names = list(rows[0]["values"]) if rows else []

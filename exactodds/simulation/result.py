@@ -276,7 +276,7 @@ class SimulationResult:
             "rounds": tally.rounds,
             "seed": self.simulation.seed,
             "procedure": self.simulation.procedure.as_dict(),
-            "rules": self.simulation.rules.as_dict(),
+            "rules": self.simulation.rules.to_dict(),
             "study": self.study_record(),
             "staking": self.simulation.staking(),
             "rounds_per_shoe": {

@@ -416,7 +416,7 @@ class Simulation:
             | {
                 "seed": self.seed,
                 "procedure": self.procedure.as_dict(),
-                "rules": self.rules.as_dict(),
+                "rules": self.rules.to_dict(),
                 "bets": {
                     bet.name: {
                         "pays": {

@@ -28,7 +28,14 @@ from typing import Any
 
 from exactodds.simulation.dealing import SimulationError
 
-__all__ = ["MOST_COMBINATIONS", "SWEEP_NAMES", "Sweep", "parse_sweeps", "sweep_row"]
+__all__ = [
+    "MOST_COMBINATIONS",
+    "SWEEP_NAMES",
+    "Sweep",
+    "SweepResult",
+    "parse_sweeps",
+    "sweep_row",
+]
 
 SWEEP_NAMES = ("decks", "cut", "play", "stake", "min-edge", "pays")
 #: A sweep runs one study per combination: refuse an accidental product of thousands.
@@ -101,3 +108,18 @@ def sweep_row(combination: tuple[tuple[str, str], ...], result: Any) -> dict[str
         "risk_of_ruin": ((combined.get("risk_of_ruin") or {}).get("estimate") or {}).get("trip"),
         "result": data,
     }
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Every combination's row (:func:`sweep_row`), in the sweep's order.
+
+    >>> SweepResult(({"values": {"cut": "14"}, "penetration": 0.5},)).to_dict()["sweep"][0]["values"]
+    {'cut': '14'}
+    """
+
+    rows: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"sweep": [row, ...]}``: what ``simulate --sweep --format json`` writes."""
+        return {"sweep": list(self.rows)}

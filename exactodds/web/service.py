@@ -32,7 +32,8 @@ from exactodds.analysis.single import Analysis
 from exactodds.engine.known import parse_known
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string
-from exactodds.report.odds import analysis_data, batch_record
+from exactodds.report.odds import batch_record
+from exactodds.report.registry import to_dict
 from exactodds.web.fields import field_words
 from exactodds.web.inputs import BatchSettings, EorSettings, OddsSettings
 from exactodds.web.tracker import TableSettings, TableState, table_state
@@ -54,22 +55,17 @@ def analysis_of(settings: OddsSettings) -> Analysis:
 
 def odds_data(settings: OddsSettings) -> dict[str, Any]:
     """``exactodds odds --format json``'s object for these settings."""
-    data = analysis_data(analysis_of(settings), settings.digits)
-    if settings.known:
-        known = parse_known(settings.known)
-        data["known"] = {str(position): card.symbol for position, card in known.items()}
-    return data
+    return to_dict(analysis_of(settings), digits=settings.digits)
 
 
 def eor_data(settings: EorSettings) -> dict[str, Any]:
     """``exactodds eor --format json``'s object for these settings."""
     from exactodds.analysis.removal import effect_of_removal
-    from exactodds.report.research import removal_data
 
     result = effect_of_removal(
         settings.shoe, settings.rules, settings.bets, settings.cards, settings.max_tag
     )
-    return removal_data(result, settings.digits)
+    return to_dict(result, digits=settings.digits)
 
 
 def batch_data(settings: BatchSettings) -> dict[str, Any]:
