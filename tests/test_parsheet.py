@@ -779,8 +779,8 @@ def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:
 def test_pdf_holds_every_row_of_every_table(sheet: ParSheet) -> None:
     from pypdf import PdfReader
 
-    from exactodds.report.parsheet.pdf import render_pdf
     from exactodds.report.document.blocks import Table
+    from exactodds.report.parsheet.pdf import render_pdf
     from exactodds.report.parsheet.render import document
 
     content = render_pdf(sheet, 10)

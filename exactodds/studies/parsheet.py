@@ -443,6 +443,46 @@ class BetSheet:
         """The bands after *rounds* rounds, one per confidence level."""
         return tuple(band for band in self.holds if band.rounds == rounds)
 
+    @property
+    def band_curves(self) -> dict[int, tuple[HoldBand, ...]]:
+        """Per confidence level, the band on 1-2-5 steps of rounds from the sheet's fewest
+        to its most rounds (1,000 to 1,000,000 when it has none): what the hold figure draws.
+        """
+        numbers = [band.rounds for band in self.holds] or [1_000, 1_000_000]
+        grid = _rounds_grid(min(numbers), max(numbers))
+        curves: dict[int, tuple[HoldBand, ...]] = {}
+        for band in self.holds:
+            if band.confidence not in curves:
+                curves[band.confidence] = tuple(
+                    HoldBand(
+                        rounds,
+                        band.confidence,
+                        band.z,
+                        band.house_edge,
+                        band.variance,
+                        band.floor,
+                        band.ceiling,
+                    )
+                    for rounds in grid
+                )
+        return curves
+
+
+def _rounds_grid(smallest: int, largest: int) -> list[int]:
+    """1-2-5 steps from *smallest* to *largest* rounds (both included), for the band figure.
+
+    >>> _rounds_grid(10, 1_000)
+    [10, 20, 50, 100, 200, 500, 1000]
+    >>> _rounds_grid(300, 300)
+    [300]
+    """
+    grid = {smallest, largest}
+    number = 1
+    while number <= largest:
+        grid |= {step for step in (number, number * 2, number * 5) if smallest <= step <= largest}
+        number *= 10
+    return sorted(grid)
+
 
 @dataclass(frozen=True)
 class ParSheet:
