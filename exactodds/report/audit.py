@@ -1,10 +1,10 @@
 """Rendering a countability audit (:mod:`exactodds.studies.audit`) and a pay-table design.
 
 One list of blocks (headings, paragraphs, tables: :mod:`exactodds.report.document`) is written
-once by :func:`audit_document`; the document layer's writers (terminal text, Markdown, HTML, PDF,
-xlsx) only serialise it, and JSON is the result's own ``to_dict()``.  Exact figures are shown as decimals correctly
-rounded (and exactly in JSON); simulated figures are estimates, shown with their standard
-errors.
+once by :func:`audit_document`; the document layer's writers (terminal text, Markdown, HTML,
+PDF, xlsx) only serialise it, and JSON is the result's own ``to_dict()``.  Exact figures are
+shown as decimals correctly rounded (and exactly in JSON); simulated figures are estimates,
+shown with their standard errors.
 
 >>> from exactodds.studies.design import DesignedTable, PayDesign, PayRange
 >>> from fractions import Fraction

@@ -3,9 +3,10 @@
 :func:`document` turns a :class:`~exactodds.studies.parsheet.ParSheet` into a
 list of blocks (:mod:`exactodds.report.document`: headings, paragraphs, tables,
 figures), written once; the document layer's Markdown, HTML, PDF and xlsx
-writers only serialise those blocks, so every format carries the same numbers.  Every table has an id (``<bet>-outcomes``,
-``<bet>-figures``, ``<bet>-volatility``, ``<bet>-hold``, ``<bet>-removal``,
-``<bet>-breakeven``) so a reader, or a test, can find it.
+writers only serialise those blocks, so every format carries the same numbers.
+Every table has an id (``<bet>-outcomes``, ``<bet>-figures``,
+``<bet>-volatility``, ``<bet>-hold``, ``<bet>-removal``, ``<bet>-breakeven``)
+so a reader, or a test, can find it.
 
 >>> from exactodds import Rules, Shoe
 >>> from exactodds.bets.catalogue import select_bets
