@@ -15,6 +15,6 @@ No writer computes a figure: a block holds formatted text, a workbook formula th
 model already holds. fpdf2 and openpyxl are imported only when a PDF or a workbook is written.
 """
 
-from .blocks import Block, Figure, Heading, Paragraph, Table, package_version
+from .blocks import Block, Figure, Heading, Paragraph, Table, package_version, section
 
-__all__ = ["Block", "Figure", "Heading", "Paragraph", "Table", "package_version"]
+__all__ = ["Block", "Figure", "Heading", "Paragraph", "Table", "package_version", "section"]

@@ -16,9 +16,10 @@ words and numbers. A block holds text already formatted: a writer never computes
 from __future__ import annotations
 
 import importlib.metadata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Block", "Figure", "Heading", "Paragraph", "Table", "package_version"]
+__all__ = ["Block", "Figure", "Heading", "Paragraph", "Table", "package_version", "section"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,25 @@ class Figure:
 
 
 Block = Heading | Paragraph | Table | Figure
+
+
+def section(blocks: Iterable[Block], anchor: str) -> list[Block]:
+    """The blocks under the heading of level 1 or 2 anchored *anchor*, up to the next heading
+    of level 1 or 2 (a workbook writes such a section as its own sheet).
+
+    >>> blocks = [Heading(2, "Rules", "rules"), Paragraph("Tableau."), Heading(2, "Bet", "tie")]
+    >>> section(blocks, "rules")
+    [Paragraph(text='Tableau.')]
+    """
+    found: list[Block] = []
+    inside = False
+    for block in blocks:
+        if isinstance(block, Heading) and block.level <= 2:
+            inside = block.anchor == anchor
+            continue
+        if inside:
+            found.append(block)
+    return found
 
 
 def package_version() -> str:

@@ -41,11 +41,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from ...numbers import decimal_string, fraction_string
 from ...studies.parsheet import BetSheet, ParSheet
-from ..document.blocks import Heading, Table, package_version
+from ..document.blocks import Block, Heading, Table, package_version, section
 from ..document.xlsx import (
     Formula,
     SheetWriter,
@@ -363,19 +363,11 @@ def _breakeven_rows(writer: SheetWriter, sheet: BetSheet, rows: _Rows) -> None:
         )
 
 
-def _bet_document(parsheet: ParSheet, name: str) -> list[Any]:
+def _bet_document(parsheet: ParSheet, name: str) -> list[Block]:
     """The exact-tails and per-hour part of a bet's blocks in the document."""
-    blocks = document(parsheet, TEXT_DIGITS)
-    start = next(
-        index
-        for index, block in enumerate(blocks)
-        if isinstance(block, Heading) and block.anchor == name
-    )
-    inside: list[Any] = []
+    inside: list[Block] = []
     keep = False
-    for block in blocks[start + 1 :]:
-        if isinstance(block, Heading) and block.level <= 2:
-            break
+    for block in section(document(parsheet, TEXT_DIGITS), name):
         if isinstance(block, Heading):
             keep = block.text.startswith(("Win as % of handle", "Per hour"))
         if keep:
@@ -461,9 +453,9 @@ def write_xlsx(sheet: ParSheet, target: str | Path | IO[bytes]) -> None:
     _summary(SheetWriter(summary), sheet)
     taken = {"summary", "rules", "compare"}
     blocks = document(sheet, TEXT_DIGITS)
-    SheetWriter(workbook.create_sheet("Rules")).blocks(_section(blocks, "rules"))
+    SheetWriter(workbook.create_sheet("Rules")).blocks(section(blocks, "rules"))
     if sheet.comparisons:
-        SheetWriter(workbook.create_sheet("Compare")).blocks(_section(blocks, "compare"))
+        SheetWriter(workbook.create_sheet("Compare")).blocks(section(blocks, "compare"))
     cached = {}
     for name, bet_sheet in sheet.bets.items():
         writer = SheetWriter(workbook.create_sheet(sheet_title(name, taken)))
@@ -474,16 +466,3 @@ def write_xlsx(sheet: ParSheet, target: str | Path | IO[bytes]) -> None:
         finish_sheet(worksheet, footer)
     workbook.calculation.fullCalcOnLoad = True
     save_dated(workbook, target, sheet.identity.date if sheet.identity else None, cached)
-
-
-def _section(blocks: list[Any], anchor: str) -> list[Any]:
-    """The blocks under the level-2 heading with *anchor*, up to the next level-2 heading."""
-    found: list[Any] = []
-    inside = False
-    for block in blocks:
-        if isinstance(block, Heading) and block.level <= 2:
-            inside = block.anchor == anchor
-            continue
-        if inside:
-            found.append(block)
-    return found
