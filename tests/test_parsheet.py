@@ -41,6 +41,7 @@ from exactodds.numbers import decimal_string, fraction_string, percent_string
 from exactodds.report.parsheet.render import render_html, render_markdown
 from exactodds.report.parsheet.xlsx import write_xlsx
 from exactodds.studies.parsheet import (
+    BetSheet,
     HoldBand,
     ParSheet,
     VolatilityIndex,
@@ -385,6 +386,79 @@ def test_xlsx_hold_bands_removal_and_breakeven(workbook: Any, sheet: ParSheet) -
             assert float(book.value(f"C{row}")) == pytest.approx(float(pay.value), rel=1e-9)
 
 
+def _model_figures(worksheet: Any, bet: BetSheet) -> dict[str, Fraction]:
+    """Each formula cell of a bet's worksheet, found by its row's label, and the figure of
+    the par-sheet model it stands for (a square root correctly rounded to 40 places)."""
+    labels = _rows(worksheet)
+    result = bet.result
+    figures: dict[str, Fraction] = {}
+    for row in bet.rows:
+        at = labels[row.outcome]
+        if row.pay.denominator != 1:
+            figures[f"B{at}"] = row.pay  # a pay such as =19/20
+        figures[f"F{at}"] = row.probability
+        figures[f"H{at}"] = row.contribution
+    total = labels["Total"]
+    figures |= {
+        f"D{total}": Fraction(bet.combinations),
+        f"F{total}": bet.total_probability,
+        f"H{total}": bet.expected_value,
+    }
+    exact = {
+        "Expected value (EV)": result.expected_value,
+        "House edge": result.house_edge,
+        "Hit frequency": result.win_probability,
+        "Push probability": result.push_probability,
+        "Loss probability": result.loss_probability,
+        "Edge per resolved bet": result.house_edge_per_resolved_bet,
+        "Variance": result.variance,
+        "Standard deviation (SD)": Fraction(result.standard_deviation(40)),
+    }
+    figures |= {f"B{labels[label]}": value for label, value in exact.items() if value is not None}
+    for index in bet.volatility:
+        figures[f"C{labels[f'{index.confidence}%']}"] = Fraction(index.decimal(40))
+    band_rows = [
+        cell.row
+        for (cell,) in worksheet.iter_rows(min_col=1, max_col=1)
+        if isinstance(cell.value, int) and cell.row > labels["Rounds"]
+    ]
+    for at, band in zip(band_rows, bet.holds, strict=False):
+        figures[f"D{at}"] = band.house_edge
+        figures[f"E{at}"] = Fraction(band.low_percent(40)[:-1]) / 100
+        figures[f"F{at}"] = Fraction(band.high_percent(40)[:-1]) / 100
+    for pay in bet.breakevens:
+        if pay.value is not None:
+            figures[f"C{labels[pay.name]}"] = pay.value
+    return figures
+
+
+def test_every_xlsx_formula_carries_the_models_figure_as_its_cached_value(
+    sheet: ParSheet,
+) -> None:
+    buffer = io.BytesIO()
+    write_xlsx(sheet, buffer)
+    formulas = load_workbook(io.BytesIO(buffer.getvalue()), data_only=False)
+    values = load_workbook(io.BytesIO(buffer.getvalue()), data_only=True)
+    checked = set()
+    for worksheet in formulas.worksheets:
+        found = {
+            cell.coordinate
+            for row in worksheet.iter_rows()
+            for cell in row
+            if isinstance(cell.value, str) and cell.value.startswith("=")
+        }
+        bet = sheet.bets.get(worksheet.title)
+        figures = _model_figures(worksheet, bet) if bet is not None else {}
+        assert found == set(figures), worksheet.title  # every formula cell is a model figure
+        for coordinate, figure in figures.items():
+            cached = values[worksheet.title][coordinate].value
+            assert isinstance(cached, (int, float)), (worksheet.title, coordinate, cached)
+            assert cached == float(figure), (worksheet.title, coordinate)
+        if figures:
+            checked.add(worksheet.title)
+    assert checked == set(sheet.bets)  # each bet's sheet has its formulas, none elsewhere
+
+
 # HTML and Markdown tables, parsed back -------------------------------------------------
 
 
@@ -705,8 +779,9 @@ def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:
 def test_pdf_holds_every_row_of_every_table(sheet: ParSheet) -> None:
     from pypdf import PdfReader
 
+    from exactodds.report.document.blocks import Table
     from exactodds.report.parsheet.pdf import render_pdf
-    from exactodds.report.parsheet.render import Table, document
+    from exactodds.report.parsheet.render import document
 
     content = render_pdf(sheet, 10)
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)

@@ -34,7 +34,8 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.numbers import decimal_string, percent_string
-from exactodds.report.parsheet.render import package_version, render_markdown
+from exactodds.report.document.blocks import package_version
+from exactodds.report.parsheet.render import render_markdown
 from exactodds.studies.parsheet import par_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -498,7 +499,8 @@ def test_pdf_every_page_is_numbered_x_of_y(pdf_pages: list[str]) -> None:
 
 def test_pdf_words_are_never_split(pdf_pages: list[str]) -> None:
     words = set()
-    from exactodds.report.parsheet.render import Table, document
+    from exactodds.report.document.blocks import Table
+    from exactodds.report.parsheet.render import document
 
     sheet = par_sheet(
         Shoe.standard(1),

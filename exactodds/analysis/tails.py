@@ -463,6 +463,15 @@ class HourlyFigures:
     round_variance: Fraction
 
     @property
+    def handle(self) -> Fraction:
+        """The money staked an hour: rounds per hour * average bet.
+
+        >>> HourlyFigures(Fraction(80), Fraction(25), Fraction(1, 100), Fraction(1)).handle
+        Fraction(2000, 1)
+        """
+        return self.rounds_per_hour * self.average_bet
+
+    @property
     def theoretical_win(self) -> Fraction:
         """Theo an hour: rounds per hour * average bet * house edge."""
         return self.rounds_per_hour * self.average_bet * self.house_edge

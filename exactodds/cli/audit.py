@@ -175,11 +175,11 @@ def _check_output(options: dict[str, Any]) -> None:
     if output is not None:
         check_writable(output, "the audit", f"audit.{_SUFFIXES[output_format]}")
     if output_format == "xlsx":
-        from exactodds.report.parsheet.xlsx import require_openpyxl
+        from exactodds.report.document.xlsx import require_openpyxl
 
         require_openpyxl("The xlsx audit")
     if output_format == "pdf":
-        from exactodds.report.parsheet.pdf import require_fpdf
+        from exactodds.report.document.pdf import require_fpdf
 
         require_fpdf()
 

@@ -89,7 +89,7 @@ class Header:
 
     def identity(self, option_values: dict[str, Any], default_title: str) -> SheetIdentity:
         """The sheet's header: these options, the pay table, the version and the command line."""
-        from exactodds.report.parsheet.render import package_version
+        from exactodds.report.document.blocks import package_version
         from exactodds.studies.parsheet import SheetIdentity
 
         context = click.get_current_context()

@@ -352,11 +352,11 @@ def report(
             f"-o FILE.{chosen_format}."
         )
     if chosen_format == "xlsx":
-        from exactodds.report.parsheet.xlsx import require_openpyxl
+        from exactodds.report.document.xlsx import require_openpyxl
 
         require_openpyxl()
     if chosen_format == "pdf":
-        from exactodds.report.parsheet.pdf import require_fpdf
+        from exactodds.report.document.pdf import require_fpdf
 
         require_fpdf()
     wants_figures = (chosen_format in ("html", "pdf") and figures) or plot_directory is not None

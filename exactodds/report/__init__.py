@@ -13,6 +13,8 @@
 - :mod:`exactodds.report.simulation`: a simulation's result.
 - :mod:`exactodds.report.sweep`: a simulation sweep's rows.
 - :mod:`exactodds.report.plots`: figures shared by every command that draws (matplotlib).
+- :mod:`exactodds.report.document`: a report as blocks, and the Markdown, HTML, text, PDF and
+  xlsx writers the par sheet and the audit share.
 - :mod:`exactodds.report.parsheet`: a par sheet as HTML, Markdown, a workbook or a PDF.
 - :mod:`exactodds.report.audit`: a countability audit and a pay-table design, in every format.
 """

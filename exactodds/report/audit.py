@@ -1,10 +1,10 @@
 """Rendering a countability audit (:mod:`exactodds.studies.audit`) and a pay-table design.
 
-One list of blocks (headings, paragraphs, tables: the par sheet's, :mod:`.parsheet.render`)
-is written once by :func:`audit_document`; the table, Markdown and HTML formats only serialise
-it, and JSON is the result's own ``to_dict()``.  Exact figures are shown as decimals correctly
-rounded (and exactly in JSON); simulated figures are estimates, shown with their standard
-errors.
+One list of blocks (headings, paragraphs, tables: :mod:`exactodds.report.document`) is written
+once by :func:`audit_document`; the document layer's writers (terminal text, Markdown, HTML,
+PDF, xlsx) only serialise it, and JSON is the result's own ``to_dict()``.  Exact figures are
+shown as decimals correctly rounded (and exactly in JSON); simulated figures are estimates,
+shown with their standard errors.
 
 >>> from exactodds.studies.design import DesignedTable, PayDesign, PayRange
 >>> from fractions import Fraction
@@ -28,15 +28,10 @@ from collections.abc import Iterator
 
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string, fraction_string, percent_string
-from exactodds.report.parsheet.render import (
-    Block,
-    Heading,
-    Paragraph,
-    Table,
-    blocks_html,
-    blocks_markdown,
-)
-from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_text
+from exactodds.report.document.blocks import Block, Heading, Paragraph, Table
+from exactodds.report.document.html import blocks_html
+from exactodds.report.document.markdown import blocks_markdown
+from exactodds.report.document.text import blocks_text
 from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.studies.audit import Audit, BetAudit, Estimate
@@ -202,30 +197,6 @@ def audit_document(
     return blocks
 
 
-def _text(blocks: list[Block]) -> str:
-    """The blocks as terminal text within :data:`TABLE_WIDTH` columns: paragraphs wrapped,
-    a table too wide split by columns, each part led by its first column."""
-    lines: list[str] = []
-    for block in blocks:
-        if isinstance(block, Heading):
-            lines += [block.text, "=" * len(block.text) if block.level < 3 else ""]
-        elif isinstance(block, Paragraph):
-            lines += [_fitted_paragraph(block.text), ""]
-        elif isinstance(block, Table):
-            align = tuple("right" if numeric else "left" for numeric in block.numeric)
-            rows = [list(row) for row in block.rows]
-            lines += [fitted_table(rows, list(block.headers), align, TABLE_WIDTH), ""]
-    return "\n".join(line for line in lines).rstrip("\n")
-
-
-def _fitted_paragraph(text: str) -> str:
-    """*text* with each line longer than :data:`TABLE_WIDTH` wrapped between words."""
-    return "\n".join(
-        wrapped_text(line, TABLE_WIDTH) if len(line) > TABLE_WIDTH else line
-        for line in text.split("\n")
-    )
-
-
 def _check(output_format: str) -> None:
     if output_format not in AUDIT_FORMATS:
         raise ExactOddsError(
@@ -249,12 +220,12 @@ def render_audit(
         return blocks_markdown(blocks).rstrip("\n")
     if output_format == "html":
         return blocks_html(blocks, "Countability audit: " + ", ".join(result.bets)).rstrip("\n")
-    return _text(blocks)
+    return blocks_text(blocks)
 
 
 def audit_pdf(result: Audit, digits: int = 4, identity: SheetIdentity | None = None) -> bytes:
     """The audit as PDF bytes, the par sheet's layout (the ``report`` extra: fpdf2)."""
-    from exactodds.report.parsheet.pdf import blocks_pdf
+    from exactodds.report.document.pdf import blocks_pdf
 
     return blocks_pdf(
         audit_document(result, digits, identity),
@@ -307,7 +278,7 @@ def audit_xlsx(result: Audit, identity: SheetIdentity | None = None) -> bytes:
     Figures are numbers, to 15 decimals (an estimate's standard error in the column beside
     it); the exact fractions are the JSON's.
     """
-    from exactodds.report.parsheet.xlsx import write_blocks_xlsx
+    from exactodds.report.document.xlsx import write_blocks_xlsx
 
     blocks = [_estimates_apart(block) for block in audit_document(result, _XLSX_DIGITS, None)]
     sheets: list[tuple[str, list[Block]]] = [("Summary", [])]
@@ -375,4 +346,4 @@ def render_design(design: PayDesign, output_format: str = "table", digits: int =
         return blocks_markdown(blocks).rstrip("\n")
     if output_format == "html":
         return blocks_html(blocks, f"Pay-table design: {design.bet}").rstrip("\n")
-    return _text(blocks[1:])
+    return blocks_text(blocks[1:])

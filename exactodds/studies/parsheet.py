@@ -49,7 +49,7 @@ from statistics import NormalDist
 
 from ..analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount, effect_of_removal
 from ..analysis.single import Analysis, BetAnalysis, analyze
-from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, session_tails
+from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, one_in, session_tails
 from ..bets.bet import Bet
 from ..errors import ExactOddsError, MissingExtraError, import_extra, quoted
 from ..inputs import whole_number
@@ -232,6 +232,27 @@ class OutcomeRow:
         """The outcome's contribution to the expected net result: ``probability * pay``."""
         return self.probability * self.pay
 
+    @property
+    def one_in(self) -> Fraction | None:
+        """The ``X`` of "1 in X": ``1 / probability`` (``None`` for an outcome that never
+        happens).
+
+        >>> OutcomeRow("win", Fraction(8), 2, Fraction(2, 21)).one_in
+        Fraction(21, 2)
+        """
+        return one_in(self.probability)
+
+    @property
+    def odds_against(self) -> Fraction | None:
+        """The true odds against, "X to 1": ``(1 - probability) / probability``, the "1 in X"
+        less one (``None`` for an outcome that never happens).
+
+        >>> OutcomeRow("win", Fraction(8), 2, Fraction(2, 21)).odds_against
+        Fraction(19, 2)
+        """
+        value = self.one_in
+        return None if value is None else value - 1
+
 
 @dataclass(frozen=True)
 class VolatilityIndex:
@@ -375,9 +396,12 @@ class BetSheet:
     ``result`` is the bet's :class:`~exactodds.analysis.single.BetAnalysis`;
     ``rows`` the outcome table, best pay first; ``effects`` and ``count`` the
     effect of removal by rank and the derived linear count (``None`` when
-    the shoe had no rank that could be removed); ``tails`` the exact
-    distribution's figures for each number of rounds (``tails_reason`` says
-    why there are none); ``hourly`` theo and SD an hour when asked for.
+    the shoe had no rank that could be removed), ``expected_values_after``
+    the bet's EV once one card of each rank is gone (EV + effect); ``tails``
+    the exact distribution's figures for each number of rounds
+    (``tails_reason`` says why there are none); ``hourly`` theo and SD an
+    hour when asked for; ``expected_hold`` hold as win / drop (house edge *
+    drop ratio) when a drop ratio was given.
     """
 
     result: BetAnalysis
@@ -391,6 +415,8 @@ class BetSheet:
     tails: tuple[SessionTails, ...] = ()
     tails_reason: str | None = None
     hourly: HourlyFigures | None = None
+    expected_values_after: Mapping[str, Fraction | None] | None = None
+    expected_hold: Fraction | None = None
 
     @property
     def name(self) -> str:
@@ -402,9 +428,60 @@ class BetSheet:
         """The exact EV per unit staked: the sum of the rows' contributions."""
         return sum((row.contribution for row in self.rows), Fraction(0))
 
+    @property
+    def combinations(self) -> int:
+        """The rounds counted over every outcome row: the total of the outcome table."""
+        return sum(row.count for row in self.rows)
+
+    @property
+    def total_probability(self) -> Fraction:
+        """The probabilities of the outcome rows added up (exactly 1 when they cover every
+        round)."""
+        return sum((row.probability for row in self.rows), Fraction(0))
+
     def holds_at(self, rounds: int) -> tuple[HoldBand, ...]:
         """The bands after *rounds* rounds, one per confidence level."""
         return tuple(band for band in self.holds if band.rounds == rounds)
+
+    @property
+    def band_curves(self) -> dict[int, tuple[HoldBand, ...]]:
+        """Per confidence level, the band on 1-2-5 steps of rounds from the sheet's fewest
+        to its most rounds (1,000 to 1,000,000 when it has none): what the hold figure draws.
+        """
+        numbers = [band.rounds for band in self.holds] or [1_000, 1_000_000]
+        grid = _rounds_grid(min(numbers), max(numbers))
+        curves: dict[int, tuple[HoldBand, ...]] = {}
+        for band in self.holds:
+            if band.confidence not in curves:
+                curves[band.confidence] = tuple(
+                    HoldBand(
+                        rounds,
+                        band.confidence,
+                        band.z,
+                        band.house_edge,
+                        band.variance,
+                        band.floor,
+                        band.ceiling,
+                    )
+                    for rounds in grid
+                )
+        return curves
+
+
+def _rounds_grid(smallest: int, largest: int) -> list[int]:
+    """1-2-5 steps from *smallest* to *largest* rounds (both included), for the band figure.
+
+    >>> _rounds_grid(10, 1_000)
+    [10, 20, 50, 100, 200, 500, 1000]
+    >>> _rounds_grid(300, 300)
+    [300]
+    """
+    grid = {smallest, largest}
+    number = 1
+    while number <= largest:
+        grid |= {step for step in (number, number * 2, number * 5) if smallest <= step <= largest}
+        number *= 10
+    return sorted(grid)
 
 
 @dataclass(frozen=True)
@@ -647,7 +724,9 @@ def par_sheet(
         else None
     )
     sheets = {
-        name: _bet_sheet(result, analysis, removal, scores, tuple(rounds), breakeven, tails, hourly)
+        name: _bet_sheet(
+            result, analysis, removal, scores, tuple(rounds), breakeven, tails, hourly, drop_ratio
+        )
         for name, result in analysis.bets.items()
     }
     return ParSheet(
@@ -691,6 +770,7 @@ def _bet_sheet(
     breakeven: bool,
     tails: bool,
     hourly: tuple[Fraction, Fraction] | None,
+    drop_ratio: Fraction | None = None,
 ) -> BetSheet:
     """One bet's sheet: every figure of :class:`BetSheet` from its analysis."""
     name, variance = result.name, result.variance
@@ -716,10 +796,25 @@ def _bet_sheet(
             else HourlyFigures(hourly[0], hourly[1], result.house_edge, variance)
         ),
         effects=removal.effects.get(name) if removal is not None else None,
+        expected_values_after=_expected_values_after(removal, name),
+        expected_hold=None if drop_ratio is None else result.house_edge * drop_ratio,
         count=removal.counts[name] if removal is not None else None,
         weighted_sum=removal.weighted_sum(name) if removal is not None else None,
         breakevens=_breakevens(result, analysis) if breakeven else (),
     )
+
+
+def _expected_values_after(
+    removal: EffectOfRemoval | None, name: str
+) -> dict[str, Fraction | None] | None:
+    """The EV of bet *name* once one card of each rank is gone: its EV plus the effect."""
+    if removal is None or removal.effects.get(name) is None:
+        return None
+    before = removal.expected_values[name]
+    return {
+        rank: None if effect is None else before + effect
+        for rank, effect in removal.effects[name].items()
+    }
 
 
 def _levels(confidences: Sequence[int]) -> tuple[Fraction, ...]:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...numbers import fraction_string
-from ...studies.parsheet import BetSheet, HoldBand, ParSheet
+from ...studies.parsheet import BetSheet, ParSheet
 from ..plots import NEGATIVE, NEUTRAL, POSITIVE, new_figure, removal_figure
 
 __all__ = [
@@ -68,48 +68,19 @@ def distribution_figure(sheet: BetSheet) -> Any:
     return figure
 
 
-def _rounds_grid(smallest: int, largest: int) -> list[int]:
-    """1-2-5 steps from *smallest* to *largest* rounds (both included), for the band figure.
-
-    >>> _rounds_grid(10, 1_000)
-    [10, 20, 50, 100, 200, 500, 1000]
-    >>> _rounds_grid(300, 300)
-    [300]
-    """
-    grid = {smallest, largest}
-    number = 1
-    while number <= largest:
-        grid |= {step for step in (number, number * 2, number * 5) if smallest <= step <= largest}
-        number *= 10
-    return sorted(grid)
-
-
 def hold_figure(sheet: BetSheet) -> Any:
     """The win as % of handle and its normal bands against the rounds (log scale), from the
-    smallest to the largest number of rounds of the sheet; bands clipped as printed."""
+    smallest to the largest number of rounds of the sheet (the model's ``band_curves``); bands
+    clipped as printed."""
     figure = new_figure()
     axes = figure.add_subplot()
-    levels = sorted({band.confidence for band in sheet.holds}, reverse=True)
-    numbers = [band.rounds for band in sheet.holds] or [1_000, 1_000_000]
-    grid = _rounds_grid(min(numbers), max(numbers))
+    curves = sheet.band_curves
     edge = float(sheet.result.house_edge) * 100
     shades = ["#d1e5f0", "#92c5de", "#4393c3"]
-    for level, shade in zip(levels, shades * len(levels), strict=False):
-        template = next(band for band in sheet.holds if band.confidence == level)
-        ends = [
-            HoldBand(
-                rounds,
-                level,
-                template.z,
-                template.house_edge,
-                template.variance,
-                template.floor,
-                template.ceiling,
-            ).bounds()
-            for rounds in grid
-        ]
+    for level, shade in zip(sorted(curves, reverse=True), shades * len(curves), strict=False):
+        ends = [band.bounds() for band in curves[level]]
         axes.fill_between(
-            grid,
+            [band.rounds for band in curves[level]],
             [low * 100 for low, _ in ends],
             [high * 100 for _, high in ends],
             color=shade,

@@ -1,11 +1,12 @@
 """A par sheet as a document: Markdown, or one self-contained HTML page.
 
 :func:`document` turns a :class:`~exactodds.studies.parsheet.ParSheet` into a
-list of blocks (headings, paragraphs, tables, figures), written once; the
-Markdown and HTML writers only serialise those blocks, so both formats carry
-the same numbers.  Every table has an id (``<bet>-outcomes``,
-``<bet>-figures``, ``<bet>-volatility``, ``<bet>-hold``, ``<bet>-removal``,
-``<bet>-breakeven``) so a reader, or a test, can find it.
+list of blocks (:mod:`exactodds.report.document`: headings, paragraphs, tables,
+figures), written once; the document layer's Markdown, HTML, PDF and xlsx
+writers only serialise those blocks, so every format carries the same numbers.
+Every table has an id (``<bet>-outcomes``, ``<bet>-figures``,
+``<bet>-volatility``, ``<bet>-hold``, ``<bet>-removal``, ``<bet>-breakeven``)
+so a reader, or a test, can find it.
 
 >>> from exactodds import Rules, Shoe
 >>> from exactodds.bets.catalogue import select_bets
@@ -18,73 +19,28 @@ the same numbers.  Every table has an id (``<bet>-outcomes``,
 
 from __future__ import annotations
 
-import html
-import importlib.metadata
-import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 
 from ...analysis.removal import LinearCount
-from ...analysis.tails import Bounded, one_in
+from ...analysis.tails import Bounded
 from ...bets.custom import custom_conditions
 from ...numbers import decimal_string, fraction_string, percent_string, square_root_decimal_string
 from ...rules import Tableau
 from ...studies.parsheet import BetSheet, ParSheet
+from ..document.blocks import Block, Figure, Heading, Paragraph, Table, package_version
+from ..document.html import blocks_html
+from ..document.markdown import blocks_markdown
 
 __all__ = [
-    "Figure",
-    "Heading",
-    "Paragraph",
-    "Table",
-    "blocks_html",
-    "blocks_markdown",
     "condition_words",
     "conditions_as_given",
     "document",
-    "package_version",
     "render_html",
     "render_markdown",
     "tableau_blocks",
 ]
 
-
-@dataclass(frozen=True)
-class Heading:
-    """A heading of *level* 1-3; ``anchor`` is its id in HTML."""
-
-    level: int
-    text: str
-    anchor: str = ""
-
-
-@dataclass(frozen=True)
-class Paragraph:
-    """A paragraph of plain text."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table: an id, column headers, rows of preformatted cells, and which columns are numbers."""
-
-    identifier: str
-    headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    numeric: tuple[bool, ...]
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A place for the figure of *kind* (see ``FIGURE_KINDS``) of one bet."""
-
-    bet: str
-    kind: str
-    caption: str
-
-
-Block = Heading | Paragraph | Table | Figure
 
 CONVENTION = (
     "Counting convention: every round is counted as an ordered sequence of six cards dealt "
@@ -148,30 +104,17 @@ REMOVAL_TEXT = (
 )
 
 
-def package_version() -> str:
-    """The installed exactodds version, as the header of every par sheet shows it."""
-    try:
-        return importlib.metadata.version("exactodds")
-    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
-        return "source tree"
-
-
-_version = package_version
-
-
 def _percent_or_dash(value: Fraction | None, digits: int) -> str:
     return "-" if value is None else percent_string(value, digits)
 
 
-def _one_in(probability: Fraction) -> str:
-    value = one_in(probability)
+def _one_in(value: Fraction | None) -> str:
     return "never" if value is None else f"{decimal_string(value, 2)}"
 
 
-def _odds_against(probability: Fraction) -> str:
-    """True odds against, "X to 1": ``(1 - p) / p``, the "1 in X" less one."""
-    value = one_in(probability)
-    return "never" if value is None else f"{decimal_string(value - 1, 2)} to 1"
+def _odds_against(value: Fraction | None) -> str:
+    """True odds against, "X to 1" (the model's ``odds_against``)."""
+    return "never" if value is None else f"{decimal_string(value, 2)} to 1"
 
 
 def _bounded(value: Bounded, digits: int) -> str:
@@ -209,8 +152,8 @@ def _win_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
                 f"{band.low_percent(percent_digits)} to {band.high_percent(percent_digits)}{marks}"
             )
             cells.append("-" if tails is None else _bounded(tails.coverage[index], 6))
-        if parsheet.drop_ratio is not None:
-            cells.append(percent_string(result.house_edge * parsheet.drop_ratio, percent_digits))
+        if sheet.expected_hold is not None:
+            cells.append(percent_string(sheet.expected_hold, percent_digits))
         rows.append(tuple(cells))
     headers = ["Rounds", "Expected win % of handle"]
     for level in parsheet.confidences:
@@ -267,7 +210,7 @@ def _hourly_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
                 (
                     _plain(hourly.rounds_per_hour, digits),
                     _plain(hourly.average_bet, digits),
-                    _plain(hourly.rounds_per_hour * hourly.average_bet, digits),
+                    _plain(hourly.handle, digits),
                     decimal_string(hourly.theoretical_win, 2),
                     square_root_decimal_string(hourly.variance, 2),
                 ),
@@ -314,19 +257,18 @@ def _outcome_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
             fraction_string(row.probability),
             decimal_string(row.contribution, digits),
             fraction_string(row.contribution),
-            _one_in(row.probability),
-            _odds_against(row.probability),
+            _one_in(row.one_in),
+            _odds_against(row.odds_against),
         )
         for row in sheet.rows
     ]
-    total_probability = sum((row.probability for row in sheet.rows), Fraction(0))
     rows.append(
         (
             "total",
             "",
-            f"{sum(row.count for row in sheet.rows):,}",
-            decimal_string(total_probability, digits),
-            fraction_string(total_probability),
+            f"{sheet.combinations:,}",
+            decimal_string(sheet.total_probability, digits),
+            fraction_string(sheet.total_probability),
             decimal_string(sheet.expected_value, digits),
             fraction_string(sheet.expected_value),
             "",
@@ -408,7 +350,8 @@ def _removal_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterato
     """Effect of removal: one row per rank, the skipped ranks, the derived count, its figure."""
     name = sheet.name
     yield Heading(3, "Effect of removal")
-    if sheet.effects is None or parsheet.removal is None:
+    after = sheet.expected_values_after
+    if sheet.effects is None or parsheet.removal is None or after is None:
         yield Paragraph(f"Not computed: {parsheet.removal_reason}")
         return
     removal = parsheet.removal
@@ -417,7 +360,8 @@ def _removal_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterato
     removal_rows = []
     for rank, effect in sheet.effects.items():
         cards = parsheet.shoe.rank_count(rank)
-        if effect is None:
+        ev_after = after[rank]
+        if effect is None or ev_after is None:
             removal_rows.append((rank, f"{cards}", "-", "-", "-", "-"))
             continue
         removal_rows.append(
@@ -426,7 +370,7 @@ def _removal_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterato
                 f"{cards}",
                 fraction_string(effect),
                 percent_string(effect, digits),
-                decimal_string(removal.expected_values[name] + effect, digits),
+                decimal_string(ev_after, digits),
                 "-" if count is None else f"{count.tags.get(rank, 0):+d}".replace("+0", "0"),
             )
         )
@@ -493,7 +437,7 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
         Table(
             "identity",
             ("Item", "Value"),
-            identity.rows() if identity else (("exactodds version", _version()),),
+            identity.rows() if identity else (("exactodds version", package_version()),),
             (False, False),
         ),
         Table(
@@ -546,7 +490,7 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
     blocks += [
         Heading(2, "How this report was made", anchor="method"),
         Paragraph(CONVENTION),
-        Paragraph(METHOD.format(version=_version())),
+        Paragraph(METHOD.format(version=package_version())),
         Paragraph(DEFINITIONS.format(zs=zs)),
         Paragraph(CHECKING),
         Table(
@@ -775,24 +719,6 @@ def _rules_blocks(sheet: ParSheet) -> Iterator[Block]:
         )
 
 
-#: What a Markdown reader would take as raw HTML: a ``<`` that opens a tag, a comment or an
-#: autolink, and an ``&`` that opens an entity. A bet file's text is shown, never run.
-_MARKUP = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)")
-
-
-def _markdown_text(text: str) -> str:
-    """*text* as Markdown shows it: HTML's openers escaped (``<=`` and a lone ``&`` stay).
-
-    >>> _markdown_text('<img src=x onerror="alert(1)"> & P(win <= w) &amp;')
-    '&lt;img src=x onerror="alert(1)"> & P(win <= w) &amp;amp;'
-    """
-    return _MARKUP.sub(lambda found: "&lt;" if found.group() == "<" else "&amp;", text)
-
-
-def _markdown_cell(text: str) -> str:
-    return _markdown_text(text).replace("|", "\\|").replace("\n", " ")
-
-
 def render_markdown(
     sheet: ParSheet, digits: int = 10, figure_path: Callable[[str, str], str] | None = None
 ) -> str:
@@ -802,49 +728,6 @@ def render_markdown(
     written with ``--plot DIR``); without it, figures are left out.
     """
     return blocks_markdown(document(sheet, digits), figure_path)
-
-
-def blocks_markdown(
-    blocks: Iterable[Block], figure_path: Callable[[str, str], str] | None = None
-) -> str:
-    """Blocks (of a par sheet, an audit ...) as GitHub-flavoured Markdown."""
-    lines: list[str] = []
-    for block in blocks:
-        if isinstance(block, Heading):
-            lines += ["#" * block.level + " " + _markdown_text(block.text), ""]
-        elif isinstance(block, Paragraph):
-            lines += [_markdown_text(block.text), ""]
-        elif isinstance(block, Table):
-            lines.append("| " + " | ".join(map(_markdown_cell, block.headers)) + " |")
-            lines.append(
-                "|" + "|".join("---:" if numeric else "---" for numeric in block.numeric) + "|"
-            )
-            for row in block.rows:
-                lines.append("| " + " | ".join(map(_markdown_cell, row)) + " |")
-            lines.append("")
-        elif figure_path is not None:
-            caption = _markdown_text(block.caption)
-            lines += [f"![{caption}]({figure_path(block.bet, block.kind)})", ""]
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
-       max-width: 72em; padding: 0 1em; color: #222; line-height: 1.4; }
-h1 { border-bottom: 2px solid #333; }
-h2 { border-bottom: 1px solid #aaa; margin-top: 2em; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; }
-th { background: #f0f0f0; text-align: left; }
-td.number { text-align: right; font-variant-numeric: tabular-nums; }
-td.exact { font-family: ui-monospace, monospace; font-size: 0.85em; word-break: break-all;
-           max-width: 22em; }
-figure { margin: 0.5em 1% 1.5em 0; display: inline-block; width: 48%; min-width: 24em;
-         vertical-align: top; }
-figure svg, figure img { max-width: 100%; height: auto; }
-figcaption { font-size: 0.85em; color: #555; }
-p.note { font-size: 0.9em; }
-"""
 
 
 def render_html(
@@ -859,51 +742,3 @@ def render_html(
     heading = sheet.identity.title if sheet.identity else "Par sheet"
     title = f"{heading}: {', '.join(sheet.bets) or 'no bets'} - {sheet.shoe.describe()}"
     return blocks_html(document(sheet, digits), title, figure_markup)
-
-
-def blocks_html(
-    blocks: Iterable[Block], title: str, figure_markup: Callable[[str, str], str] | None = None
-) -> str:
-    """Blocks (of a par sheet, an audit ...) as one self-contained HTML page titled *title*."""
-    escape = html.escape
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        f"<title>{escape(title)}</title>",
-        f"<style>{STYLE}</style>",
-        "</head>",
-        "<body>",
-        "<main>",
-    ]
-    for block in blocks:
-        if isinstance(block, Heading):
-            anchor = f' id="{escape(block.anchor)}"' if block.anchor else ""
-            parts.append(f"<h{block.level}{anchor}>{escape(block.text)}</h{block.level}>")
-        elif isinstance(block, Paragraph):
-            parts.append(f'<p class="note">{escape(block.text)}</p>')
-        elif isinstance(block, Table):
-            parts.append(f'<table id="{escape(block.identifier)}">')
-            parts.append(
-                "<thead><tr>"
-                + "".join(f"<th>{escape(header)}</th>" for header in block.headers)
-                + "</tr></thead>"
-            )
-            parts.append("<tbody>")
-            for row in block.rows:
-                cells = []
-                for header, numeric, cell in zip(block.headers, block.numeric, row, strict=True):
-                    kind = "exact" if "exact" in header.lower() else "number" if numeric else ""
-                    attribute = f' class="{kind}"' if kind else ""
-                    cells.append(f"<td{attribute}>{escape(cell)}</td>")
-                parts.append("<tr>" + "".join(cells) + "</tr>")
-            parts.append("</tbody></table>")
-        elif figure_markup is not None:
-            parts.append(
-                f'<figure id="{escape(block.bet)}-{block.kind}-figure">'
-                f"{figure_markup(block.bet, block.kind)}"
-                f"<figcaption>{escape(block.caption)}</figcaption></figure>"
-            )
-    parts += ["</main>", "</body>", "</html>"]
-    return "\n".join(parts) + "\n"
