@@ -394,3 +394,20 @@ def test_no_hostile_body_gets_a_5xx(client: TestClient, case: tuple[str, Any]) -
         answer = response.json()
         assert list(answer) == ["error"] and answer["error"], answer
         assert "\n" not in answer["error"] and "Traceback" not in answer["error"]
+
+
+def test_a_table_on_a_server_with_bet_files_keeps_its_custom_bets(tmp_path: Path) -> None:
+    """The default bets are the main ones and the server's own, as for ``odds``; the stored
+    form says so (``main,custom``) and reads back to the same bets after a restart."""
+    from exactodds.bets.custom import load_custom_bets
+
+    root = Path(__file__).resolve().parent.parent
+    custom = load_custom_bets(root / "examples" / "bets" / "six_bonus.toml", list(available_bets()))
+    database = tmp_path / "custom.sqlite3"
+    names = ["banker", "player", "tie", *(bet.name for bet in custom)]
+    with TestClient(create_app(database, custom), base_url=BASE) as client:
+        made = client.post("/api/shoes", json={"settings": {"decks": 1}}).json()
+        assert made["shoe"]["settings"]["bets"] == "main,custom"
+        assert list(made["odds"]["bets"]) == names
+    with TestClient(create_app(database, custom), base_url=BASE) as client:
+        assert list(client.get("/api/shoes/1").json()["odds"]["bets"]) == names

@@ -219,6 +219,8 @@ def _settings_json(settings: TableSettings) -> dict[str, Any]:
     """What :meth:`TableSettings.to_dict` gives: the settings' JSON, from their objects alone."""
     rules = settings.rules
     own = available_bets(rules, custom=settings.custom)
+    for bet in settings.bets:  # a bet the catalogue lacks is its own default (no pay changed)
+        own.setdefault(bet.name, bet)
     default_commission = Rules(variant=rules.variant).commission
     tableau = next((name for found, name in _shipped_tableaus() if found == rules.tableau), None)
     names = [bet.name for bet in settings.bets]
