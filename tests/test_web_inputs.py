@@ -283,7 +283,7 @@ BAD_BODIES: list[tuple[str, bytes, int, str]] = [
         b'{"format": "exactodds-tracker-shoe", "version": 1, '
         b'"events": [{"kind": "card", "cards": "K", "card": "Q"}]}',
         400,
-        "Unknown option 'card'",
+        "Unknown option 'card' in events[1]; use cards, kind, position.",
     ),
     (
         "/api/shoes/import",

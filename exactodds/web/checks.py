@@ -61,18 +61,25 @@ class OptionError(ExactOddsError):
     """
 
 
-def check_fields(data: Mapping[str, Any], allowed: Iterable[str]) -> None:
+def check_fields(data: Mapping[str, Any], allowed: Iterable[str], within: str = "") -> None:
     """Refuse a field of *data* that is not one of *allowed* (named in the sentence, sorted).
+
+    *within* names the object *data* is, when it is not the body itself.
 
     >>> check_fields({"cards": "K", "side": "P"}, ("cards", "as"))
     Traceback (most recent call last):
     ...
     exactodds.web.reader.RequestError: Unknown option 'side'; use as, cards.
+    >>> check_fields({"card": "K"}, ("cards", "kind"), within="events[2]")
+    Traceback (most recent call last):
+    ...
+    exactodds.web.reader.RequestError: Unknown option 'card' in events[2]; use cards, kind.
     """
     names = sorted(allowed)
+    place = f" in {within}" if within else ""
     for key in data:
         if key not in names:
-            raise RequestError(f"Unknown option {key!r}; use {', '.join(names)}.")
+            raise RequestError(f"Unknown option {key!r}{place}; use {', '.join(names)}.")
 
 
 def check_type(value: object, kind: type[_T] | tuple[type, ...], name: str, valid: str) -> _T:

@@ -2,9 +2,9 @@
 
 Each handler reads what it needs from ``request.app.state`` (the :class:`~exactodds.web.store.Store`,
 the server's custom bets, the body limit), reads the body once through
-:func:`~exactodds.web.reader.read_body`, checks its fields (:mod:`exactodds.web.checks`),
-hands the work to the library (in a worker thread, so
-the event loop keeps answering) and returns JSON.  Errors are raised, not returned: the app's
+:func:`~exactodds.web.reader.read_body`, checks its values (:mod:`exactodds.web.checks`), hands
+the work to the library (in a worker thread, so the event loop keeps answering) and returns
+JSON.  Errors are raised, not returned: the app's
 exception handlers turn each :class:`~exactodds.errors.ExactOddsError` into its status and one
 sentence (see :func:`status_of`).
 """
@@ -454,7 +454,7 @@ def _imported_events(listed: Any) -> list[Event]:
     for number, item in enumerate(listed, start=1):
         name = f"events[{number}]"
         item = check_type(item, dict, name, _EVENT_VALID)
-        check_fields(item, ("kind", "cards", "position"))
+        check_fields(item, ("kind", "cards", "position"), within=name)
         kind = check_type(item.get("kind"), str, f"{name}.kind", 'a string such as "player"')
         cards = check_type(item.get("cards", ""), str, f"{name}.cards", 'a string such as "K"')
         position = check_type(item.get("position", 0), int, f"{name}.position", "0 to 3")
