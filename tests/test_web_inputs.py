@@ -94,6 +94,9 @@ def test_decks_is_a_whole_number_or_its_digits_and_both_mean_the_same(
         for decks in (6, "6", " 6 ")
     ]
     assert tables[0] == tables[1] == tables[2] and tables[0]["decks"] == 6
+    default = post(client, "/api/shoes", {"settings": {"decks": None}}).json()["shoe"]["settings"]
+    assert default == post(client, "/api/shoes", {}).json()["shoe"]["settings"]
+    assert default["decks"] == 8, "null is the default, for a table as for odds"
 
 
 @pytest.mark.parametrize(

@@ -268,8 +268,11 @@ def table_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Table
     from exactodds.web.tracker import TableSettings
 
     check_fields(data, TABLE_FIELDS)
-    decks = number_of_decks(check_number(data.get("decks", 8), "decks", _DECKS_VALID), ShoeError)
+    given = data.get("decks")  # null is the default, as for odds
+    decks = 8 if given is None else check_number(given, "decks", _DECKS_VALID)
     suits = check_flag(data.get("suits", False), "suits")
     rules = _rules(data)
     bets = _bets(data, rules, custom)
-    return TableSettings(decks, suits, rules, tuple(bets), tuple(custom))
+    return TableSettings(
+        number_of_decks(decks, ShoeError), suits, rules, tuple(bets), tuple(custom)
+    )
