@@ -208,7 +208,7 @@ def _pay_changes(bets: Sequence[Bet], own: dict[str, Bet]) -> dict[str, Any]:
             if before[outcome] != pay
         }
         winning = [outcome for outcome, pay in before.items() if pay > 0]
-        if list(changed) == winning[:1] and len(winning) == 1:
+        if len(winning) == 1 and list(changed) == winning:
             changes[bet.name] = changed[winning[0]]
         elif changed:
             changes[bet.name] = changed
@@ -219,6 +219,7 @@ def _settings_json(settings: TableSettings) -> dict[str, Any]:
     """What :meth:`TableSettings.to_dict` gives: the settings' JSON, from their objects alone."""
     rules = settings.rules
     own = available_bets(rules, custom=settings.custom)
+    catalogue = list(own)
     for bet in settings.bets:  # a bet the catalogue lacks is its own default (no pay changed)
         own.setdefault(bet.name, bet)
     default_commission = Rules(variant=rules.variant).commission
@@ -235,7 +236,7 @@ def _settings_json(settings: TableSettings) -> dict[str, Any]:
         "tie_pays": _exact_text(rules.tie_pays),
         "tie_loses": not rules.ties_push,
         "rules": tableau,
-        "bets": _selection_words(names, list(own), custom),
+        "bets": _selection_words(names, catalogue, custom),
         "pay": _pay_changes(settings.bets, own) or [],
     }
 
