@@ -7,7 +7,7 @@ comes first. Traffic goes to 127.0.0.1 only. Two workloads:
 
 - ``odds``: ``POST /api/odds`` for 8-deck shoes with a few cards removed (a different shoe each
   request, seeded, so no cache answers for it), main bets; the references, in this process and
-  the same run, are the route's own function (``odds_data``) and the walk ``exactodds odds`` runs
+  the same run, are the route's own function (``answer``) and the walk ``exactodds odds`` runs
   (``analyze``) on the same shoes;
 - ``tap``: a card recorded on a tracked shoe and taken back (``POST /api/shoes/N/cards`` then
   ``.../undo``, each with its idempotency key, as the page sends them), main bets and four side
@@ -44,7 +44,7 @@ from pathlib import Path
 from exactodds import Rules, Shoe, analyze
 from exactodds.shoe import RANK_SYMBOLS
 from exactodds.web.inputs import odds_settings
-from exactodds.web.service import odds_data
+from exactodds.web.service import answer
 
 HOST = "127.0.0.1"  # loopback only: never send load anywhere else
 SIDE_BETS = "main,dragon7,panda8,lucky6,either_pair"
@@ -254,7 +254,7 @@ def main() -> None:
                 # References, same run, in this process: the route's function, and the walk.
                 for body in bodies[:20]:
                     started = time.perf_counter()
-                    odds_data(odds_settings(body))
+                    answer(odds_settings(body))
                     direct.append(time.perf_counter() - started)
                     shoe = Shoe.standard(8).remove(str(body["remove"]))
                     started = time.perf_counter()
@@ -283,7 +283,7 @@ def main() -> None:
             process.terminate()
             process.wait(timeout=30)
     for label, seconds in (
-        ("odds_data() (the route's function)", direct),
+        ("answer() (the route's function)", direct),
         ("analyze() (the walk)", walked),
     ):
         print(

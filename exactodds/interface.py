@@ -2,9 +2,12 @@
 
 The command line (:mod:`exactodds.cli.options`) and the web API
 (:mod:`exactodds.web`) take the same options (``--decks``/``decks``,
-``--remove``/``remove``, ``--tie-pays``/``tie_pays`` ...) as text and hand
-them to these builders, so a value means the same thing, and a bad value
-gets the same one-sentence message, whichever way it came in.
+``--remove``/``remove``, ``--tie-pays``/``tie_pays`` ...) and hand them to
+these builders, so a value means the same thing, and a bad value gets the
+same one-sentence message, whichever way it came in.  The command line hands
+text; the web API hands what JSON holds as it is: numbers as numbers (whole
+ones as :class:`int`, decimals as exact :class:`~decimal.Decimal`) and lists
+as lists, never written out as text to be read again.
 
 With ``files=False`` (the web API: every request is hostile), nothing is read
 from a file or from standard input: a shoe is a spec or a JSON object, rules
@@ -32,9 +35,9 @@ from typing import Any
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.cards import parse_cards
-from exactodds.errors import RulesError, ShoeError, parameter, quoted
+from exactodds.errors import BetError, RulesError, ShoeError, parameter, quoted
 from exactodds.inputs import number_of_decks, read_argument
-from exactodds.numbers import parse_commission, parse_pay
+from exactodds.numbers import NumberLike, parse_commission, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
 from exactodds.rules import Rules, Variant
 from exactodds.shoe import Shoe
@@ -47,6 +50,7 @@ __all__ = [
     "RULES_OPTIONS",
     "SHOE_OPTIONS",
     "Option",
+    "bets_by_names",
     "bets_from_values",
     "build_bets",
     "build_rules",
@@ -247,7 +251,7 @@ def _read_shoe(text: str, files: bool) -> Shoe:
 
 
 def build_shoe(
-    decks: str | None,
+    decks: NumberLike | None,
     shoe: str | Mapping[str, Any] | None,
     remove: Sequence[str],
     *,
@@ -255,10 +259,13 @@ def build_shoe(
 ) -> Shoe:
     """The shoe the shoe options describe (8 decks by default).
 
-    *shoe* is ``--shoe``'s text, or (from JSON) the object itself.
+    *decks* is ``--decks``'s text or (from JSON) the number itself; *shoe* is ``--shoe``'s
+    text, or (from JSON) the object itself.
 
     >>> build_shoe(None, {"A": 4, "K": 4}, ("K",)).cards
     7
+    >>> build_shoe(6, None, ()) == build_shoe("6", None, ())
+    True
     >>> build_shoe(None, "/etc/passwd", (), files=False)
     Traceback (most recent call last):
     ...
@@ -279,8 +286,8 @@ def build_shoe(
 
 def build_rules(
     variant: str,
-    commission: str | None,
-    tie_pays: str,
+    commission: NumberLike | None,
+    tie_pays: NumberLike,
     tie_loses: bool,
     rules_file: str | None = None,
     *,
@@ -288,6 +295,11 @@ def build_rules(
 ) -> Rules:
     """The rules the rules options describe (``--rules`` gives the tableau).
 
+    *commission* and *tie_pays* are text (``"5%"``, ``"8:1"``) or exact numbers.
+
+    >>> from decimal import Decimal
+    >>> build_rules("standard", Decimal("0.04"), 9, False) == build_rules("standard", "4%", "9", False)
+    True
     >>> build_rules("standard", None, "8", False, "../secret.toml", files=False)
     Traceback (most recent call last):
     ...
@@ -325,7 +337,7 @@ def build_rules(
 
 def build_bets(
     rules: Rules,
-    selection: str | None,
+    selection: str | Sequence[str] | None,
     pays: Iterable[str] | Mapping[str, Any],
     paytable: str | None = None,
     bet_files: Iterable[str] = (),
@@ -334,10 +346,12 @@ def build_bets(
 ) -> list[Bet]:
     """The bets the bet options choose, with their pays.
 
-    *custom* are bets already loaded (the web server's ``--bet-file`` bets);
-    *bet_files* are read here.  *pays* are ``--pay`` texts (``"dragon7=30"``) or one object
-    of pays as a pay table holds them (``{"dragon7": 30, "lucky6": {"three_card_win": 23}}``,
-    the web's ``pay``), read by :func:`~exactodds.bets.paytables.read_pays`.
+    *selection* is ``--bets``'s text (``"main,dragon7"``) or (from JSON) a list of its words,
+    read by :func:`bets_by_names`.  *custom* are bets already loaded (the web server's
+    ``--bet-file`` bets); *bet_files* are read here.  *pays* are ``--pay`` texts
+    (``"dragon7=30"``) or one object of pays as a pay table holds them (``{"dragon7": 30,
+    "lucky6": {"three_card_win": 23}}``, the web's ``pay``), read by
+    :func:`~exactodds.bets.paytables.read_pays`.
 
     >>> [bet.name for bet in build_bets(Rules(), "dragon7", ("dragon7=30",))]
     ['dragon7']
@@ -367,7 +381,36 @@ def build_bets(
             pay_changes.update(parse_pay_option(text) for text in pays)
     if selection is None:
         selection = "main,custom" if chosen_custom else "main"
+    if not isinstance(selection, str):
+        return bets_by_names(selection, rules, pay_changes, chosen_custom)
     return select_bets(selection, rules, pay_changes, chosen_custom)
+
+
+def bets_by_names(
+    names: Sequence[str],
+    rules: Rules,
+    pays: Mapping[str, Fraction | str | int] | None = None,
+    custom: Iterable[Bet] = (),
+) -> list[Bet]:
+    """The bets a list of selection words and bet names chooses, in catalogue order.
+
+    Each entry is read as :func:`~exactodds.bets.catalogue.select_bets` reads a selection
+    (``"main"``, ``"dragon7"``), so a list is never joined into text to be split again; an
+    entry given twice is read once.
+
+    >>> [bet.name for bet in bets_by_names(["tie", "main", "dragon7"], Rules())]
+    ['banker', 'player', 'tie', 'dragon7']
+    >>> bets_by_names([], Rules())
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.BetError: The bet selection names no bet; use main, side, all, or bet names.
+    """
+    entries = list(dict.fromkeys(name.strip() if isinstance(name, str) else name for name in names))
+    if not entries:
+        raise BetError("The bet selection names no bet; use main, side, all, or bet names.")
+    custom = tuple(custom)
+    chosen = {bet.name for entry in entries for bet in select_bets(entry, rules, pays, custom)}
+    return [bet for bet in select_bets("all", rules, pays, custom) if bet.name in chosen]
 
 
 def rules_from_values(values: Mapping[str, Any]) -> Rules:

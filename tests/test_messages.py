@@ -9,6 +9,7 @@ as its flag (:func:`exactodds.cli.app.flag`) and the web API as its JSON field
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -66,6 +67,7 @@ BAD_CALLS: dict[str, Callable[[], Any]] = {
     "chip": lambda: TableLimits(chip=0),
     "stake over the maximum": lambda: parse_stake("ramp:0=1,1%=500", TableLimits(maximum=100)),
     "play": lambda: parse_plays(["lucky7=always"], ["dragon7"]),
+    "play twice": lambda: parse_plays(["tie=always", "tie=perfect"], ["tie"]),
     "sweep": lambda: parse_sweeps(["colour=red"]),
     "resume": lambda: simulate(Simulation.of(1, 1), resume=True),
     "depths": lambda: parse_depths("x"),
@@ -166,6 +168,21 @@ def test_the_audit_names_its_flags(arguments: list[str], sentence: str) -> None:
     assert result.exit_code == 2, result.stderr
     assert sentence in result.stderr and result.stderr.count("\n") == 1, result.stderr
     assert "`" not in result.stderr and result.stdout == ""
+
+
+def test_a_par_sheet_without_sympy_names_its_breakeven_parameter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The library names ``breakeven``; the command line writes it as its flag."""
+    from exactodds.errors import MissingExtraError
+    from exactodds.studies.parsheet import par_sheet
+
+    monkeypatch.setitem(sys.modules, "sympy", None)  # as if the extra were not installed
+    with pytest.raises(MissingExtraError) as caught:
+        par_sheet(Shoe.standard(decks=1), Rules(), select_bets("tie"))
+    message = str(caught.value)
+    assert "`breakeven`" in message and not FLAG.search(message), message
+    assert "--breakeven" in flag_words(message)
 
 
 def test_the_web_writes_each_parameter_as_its_json_field() -> None:

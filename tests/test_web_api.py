@@ -34,8 +34,8 @@ from exactodds.cli import cli
 from exactodds.numbers import decimal_string
 from exactodds.shoe import RANK_SYMBOLS
 from exactodds.web.app import create_app
-from exactodds.web.inputs import MAX_BODY_BYTES, MAX_NESTING
 from exactodds.web.openapi import openapi_schema
+from exactodds.web.reader import MAX_BODY_BYTES, MAX_NESTING
 from exactodds.web.tracker import big_road
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,7 +152,7 @@ def test_the_fast_path_answers_what_the_walk_answers(
     """The API prices through the shared Analyzer; its JSON must be the walk's, key for key."""
     from exactodds.report.registry import to_dict
     from exactodds.web.inputs import odds_settings
-    from exactodds.web.service import odds_data
+    from exactodds.web.service import answer
 
     if sum(counts.values()) < 6:
         counts["K"] = counts.get("K", 0) + 6
@@ -160,7 +160,7 @@ def test_the_fast_path_answers_what_the_walk_answers(
     request = {"shoe": shoe, "bets": ",".join(names), "variant": variant, "digits": 8}
     read = odds_settings(request)
     walked = to_dict(analyze(read.shoe, read.rules, read.bets), digits=8)
-    assert odds_data(read) == walked
+    assert answer(read) == walked
 
 
 # A bad value: the API's status 422 and the CLI's exit 2 carry the same sentence.

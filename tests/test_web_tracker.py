@@ -415,7 +415,8 @@ def test_a_version_1_tracker_file_is_upgraded_in_place(tmp_path: Path) -> None:
 
 
 def test_pays_are_stored_as_objects_and_rows_stored_as_texts_still_read(tmp_path: Path) -> None:
-    """A table's ``pay`` is kept as the object sent; a row written before (texts) reads alike."""
+    """A table's ``pay`` is kept as an object; a row written before (texts) reads alike, and
+    shows its pays as the object they mean: the settings are written from the bets read."""
     path = tmp_path / "pays.sqlite3"
     pay = {"dragon7": 30, "lucky6": {"three_card_win": 23}}
     settings = {"decks": 1, "bets": "main,dragon7,lucky6", "pay": pay}
@@ -431,7 +432,7 @@ def test_pays_are_stored_as_objects_and_rows_stored_as_texts_still_read(tmp_path
     connection.close()
     with TestClient(create_app(path), base_url=BASE) as client:
         view = client.get("/api/shoes/1").json()
-        assert view["shoe"]["settings"]["pay"] == old["pay"]
+        assert view["shoe"]["settings"]["pay"] == pay
         assert view["odds"] == odds
         changed = client.post("/api/shoes/1/settings", json={**settings, "pay": {"dragon7": 35}})
         assert changed.json()["shoe"]["settings"]["pay"] == {"dragon7": 35}

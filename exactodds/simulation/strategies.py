@@ -275,7 +275,7 @@ def parse_plays(
     >>> parse_plays(["tie=always", "tie=perfect"], ["tie"])
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: --play 'tie=perfect' gives tie a second strategy after --play 'tie=always'; give each bet one strategy.
+    exactodds.simulation.dealing.SimulationError: `play` 'tie=perfect' gives tie a second strategy after `play` 'tie=always'; give each bet one strategy.
     """
     everyone: Strategy = Perfect(min_edge)
     chosen: dict[str, Strategy] = {}
@@ -296,7 +296,7 @@ def parse_plays(
         if bet in given:
             whom = bet or "every bet"
             raise SimulationError(
-                f"--play {text!r} gives {whom} a second strategy after --play {given[bet]!r}; "
+                f"`play` {text!r} gives {whom} a second strategy after `play` {given[bet]!r}; "
                 "give each bet one strategy."
             )
         given[bet] = text

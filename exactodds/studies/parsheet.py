@@ -637,7 +637,7 @@ def _breakevens(result: BetAnalysis, analysis: Analysis) -> tuple[BreakevenPay, 
         "sympy",
         "Solving break-even pays",
         "report",
-        ", or leave them out (breakeven=False, --no-breakeven)",
+        ", or leave them out (`breakeven` off)",
     )
     bet = result.bet
     winning = sorted(outcome for outcome, pay in bet.pay_table.items() if pay > 0)

@@ -42,8 +42,9 @@ from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError
 from exactodds.web import views
 from exactodds.web.fields import field_words
-from exactodds.web.inputs import MAX_BODY_BYTES, table_settings
+from exactodds.web.inputs import table_settings
 from exactodds.web.openapi import openapi_schema
+from exactodds.web.reader import MAX_BODY_BYTES
 from exactodds.web.security import LOOPBACK_HOSTS, MAX_IN_FLIGHT, Guard
 from exactodds.web.service import CountTables
 from exactodds.web.store import Store

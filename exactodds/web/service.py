@@ -1,20 +1,20 @@
 """What the API answers: the commands' JSON contracts, from the same library calls.
 
-``POST /api/odds`` answers exactly what ``exactodds odds --format json``
-prints for the same options, ``POST /api/eor`` what ``exactodds eor --format
-json`` prints, and each result of ``POST /api/batch`` is the line ``exactodds
-batch`` writes for that shoe.  The tests hold each pair equal.
+:func:`answer` is the one JSON builder of the stateless routes: ``POST /api/odds`` answers
+exactly what ``exactodds odds --format json`` prints for the same options, ``POST /api/eor``
+what ``exactodds eor --format json`` prints, and each result of ``POST /api/batch`` is the
+line ``exactodds batch`` writes for that shoe.  The tests hold each pair equal.
 
-Shoes are priced through a shared :class:`~exactodds.analysis.many.Analyzer`
-per rules and bets (compiled once, then about a millisecond a shoe), whose
-results are the values :func:`~exactodds.analysis.single.analyze` gives.  The
-walk that ``exactodds odds`` runs lists only the outcomes that can happen,
-where the Analyzer also lists an impossible one with a count of 0; on such a
-shoe (a nearly empty one) the answer is the walk's, so the JSON is the
-command's, key for key.  The tests compare the two on random shoes.
+Shoes are priced through a shared :class:`~exactodds.analysis.many.Analyzer` per rules and
+bets (compiled once, then about a millisecond a shoe).  Its results are the values
+:func:`~exactodds.analysis.single.analyze` gives, and both list every outcome of a pay table
+in the same order (an outcome that cannot happen on the shoe with a count of 0), so the JSON
+is the command's key for key with no second walk; the tests compare the two on random shoes.
+With known cards (``known``) the request is priced as ``exactodds odds --known`` prices it.  :func:`shoe_view` is what a tracked shoe's routes answer:
+its settings, state, events, the exact odds of the next round and the counts.
 
 >>> from exactodds.web.inputs import odds_settings
->>> data = odds_data(odds_settings({"decks": 8, "bets": "tie", "digits": 6}))
+>>> data = answer(odds_settings({"decks": 8, "bets": "tie", "digits": 6}))
 >>> data["bets"]["tie"]["house_edge_percent"]
 '14.3596%'
 """
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from exactodds.analysis.removal import EffectOfRemoval
     from exactodds.web.store import StoredShoe
 
-__all__ = ["CountTables", "analysis_of", "batch_data", "eor_data", "odds_data", "shoe_view"]
+__all__ = ["CountTables", "analysis_of", "answer", "shoe_view"]
 
 
 def analysis_of(settings: OddsSettings) -> Analysis:
@@ -53,12 +53,27 @@ def analysis_of(settings: OddsSettings) -> Analysis:
     return analyzer_for(settings.rules, settings.bets).analyze(settings.shoe)
 
 
-def odds_data(settings: OddsSettings) -> dict[str, Any]:
+def answer(settings: OddsSettings | EorSettings | BatchSettings) -> dict[str, Any]:
+    """The JSON a stateless route answers for its *settings*: the matching command's.
+
+    >>> from exactodds.web.inputs import batch_settings
+    >>> data = answer(batch_settings({"shoes": [{"A": 6}, {"K": 7}], "bets": "tie"}))
+    >>> [result["bets"]["tie"]["ev"] for result in data["results"]]
+    ['8', '8']
+    """
+    if isinstance(settings, OddsSettings):
+        return _odds(settings)
+    if isinstance(settings, EorSettings):
+        return _eor(settings)
+    return _batch(settings)
+
+
+def _odds(settings: OddsSettings) -> dict[str, Any]:
     """``exactodds odds --format json``'s object for these settings."""
     return to_dict(analysis_of(settings), digits=settings.digits)
 
 
-def eor_data(settings: EorSettings) -> dict[str, Any]:
+def _eor(settings: EorSettings) -> dict[str, Any]:
     """``exactodds eor --format json``'s object for these settings."""
     from exactodds.analysis.removal import effect_of_removal
 
@@ -68,14 +83,8 @@ def eor_data(settings: EorSettings) -> dict[str, Any]:
     return to_dict(result, digits=settings.digits)
 
 
-def batch_data(settings: BatchSettings) -> dict[str, Any]:
-    """``{"results": [...]}``: ``exactodds batch``'s output line for each shoe, in order.
-
-    >>> from exactodds.web.inputs import batch_settings
-    >>> data = batch_data(batch_settings({"shoes": [{"A": 6}, {"K": 7}], "bets": "tie"}))
-    >>> [result["bets"]["tie"]["ev"] for result in data["results"]]
-    ['8', '8']
-    """
+def _batch(settings: BatchSettings) -> dict[str, Any]:
+    """``{"results": [...]}``: ``exactodds batch``'s output line for each shoe, in order."""
     analyzer = analyzer_for(settings.rules, settings.bets)
     return {
         "results": [
@@ -100,7 +109,7 @@ class CountTables:
         """The effects of removal (one card, tags up to 2) for the table's full shoe and bets."""
         from exactodds.analysis.removal import effect_of_removal
 
-        key = tuple(sorted((name, str(value)) for name, value in settings.canonical.items()))
+        key = tuple(sorted((name, str(value)) for name, value in settings.to_dict().items()))
         with self._lock:
             found = self._tables.get(key)
         if found is None:
@@ -143,12 +152,12 @@ def shoe_view(stored: StoredShoe, digits: int, tables: CountTables) -> dict[str,
     odds_error: str | None = None
     started = time.perf_counter()
     try:
-        odds = odds_data(OddsSettings(state.shoe, settings.rules, settings.bets, (), digits))
+        odds = _odds(OddsSettings(state.shoe, settings.rules, settings.bets, (), digits))
     except ExactOddsError as error:
         odds_error = field_words(str(error))
     tableau = settings.rules.tableau
     return {
-        "shoe": {**stored.summary(), "settings": settings.as_dict()},
+        "shoe": {**stored.summary(), "settings": settings.to_dict()},
         "tableau": {
             "name": tableau.name,
             "natural_totals": sorted(tableau.natural_totals),
@@ -156,8 +165,8 @@ def shoe_view(stored: StoredShoe, digits: int, tables: CountTables) -> dict[str,
             "banker_draws_when_player_stood": list(tableau.banker_draws_when_player_stood),
             "banker_draws": [list(row) for row in tableau.banker_draws],
         },
-        "state": state.as_dict(),
-        "events": [event.as_dict() for event in stored.events],
+        "state": state.to_dict(),
+        "events": [event.to_dict() for event in stored.events],
         "odds": odds,
         "odds_error": odds_error,
         "counts": _counts(tables, settings, state),

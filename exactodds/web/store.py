@@ -43,9 +43,10 @@ from typing import Any
 
 from exactodds.errors import ExactOddsError
 from exactodds.inputs import MAX_DECKS
-from exactodds.web.tracker import Event, TableSettings
+from exactodds.web.tracker import Event, TableSettings, table_state
 
 __all__ = [
+    "EXPORT_FORMAT",
     "MAX_EVENTS",
     "MAX_NAME",
     "MAX_SHOES",
@@ -75,6 +76,8 @@ MAX_NAME = 60
 #: How long a write waits for another writer (another thread or ``serve`` process), in ms.
 BUSY_TIMEOUT_MS = 30_000
 _TABLES = frozenset({"meta", "shoes", "events", "undone", "requests"})
+#: The ``format`` of a shoe exported as JSON (:meth:`StoredShoe.to_dict`).
+EXPORT_FORMAT = "exactodds-tracker-shoe"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -170,7 +173,27 @@ class StoredShoe:
             "finished_at": self.finished_at,
             "events": len(self.events),
             "follows": self.follows,
-            "undone": [event.as_dict() for event in reversed(self.undone)],
+            "undone": [event.to_dict() for event in reversed(self.undone)],
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The shoe exported as JSON: its settings, every event in order and every round.
+
+        >>> shoe = Store(":memory:").create("T", TableSettings(decks=1), events=[Event("card", "K")])
+        >>> data = shoe.to_dict()
+        >>> data["format"], data["events"], data["rounds"]
+        ('exactodds-tracker-shoe', [{'kind': 'card', 'cards': 'K'}], [])
+        """
+        state = table_state(self.settings, self.events)
+        return {
+            "format": EXPORT_FORMAT,
+            "version": 1,
+            "name": self.name,
+            "settings": self.settings.to_dict(),
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "events": [event.to_dict() for event in self.events],
+            "rounds": [one.to_dict() for one in state.rounds],
         }
 
 
@@ -581,7 +604,7 @@ def _plain_settings(data: Mapping[str, Any]) -> TableSettings:
 
 
 def _settings_text(settings: TableSettings) -> str:
-    return json.dumps(settings.as_dict(), sort_keys=True)
+    return json.dumps(settings.to_dict(), sort_keys=True)
 
 
 def _checked_name(name: str) -> str:

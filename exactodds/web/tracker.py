@@ -29,16 +29,21 @@ exactodds.web.tracker.PositionTakenError: Place P1 of this round holds 9 already
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from exactodds.bets.bet import Bet
-from exactodds.bets.catalogue import select_bets
+from exactodds.bets.catalogue import MAIN_BET_NAMES, available_bets, select_bets
+from exactodds.bets.side import side_bets
 from exactodds.cards import SUITS, Card, parse_cards
 from exactodds.errors import ExactOddsError
 from exactodds.inputs import MAX_DECKS, number_of_decks
-from exactodds.rules import Rules, next_draw, round_problem
+from exactodds.numbers import decimal_string, fraction_string
+from exactodds.rulefiles import resolve_rules_file, shipped_rules_files
+from exactodds.rules import Rules, Tableau, next_draw, round_problem
 from exactodds.shoe import RANK_SYMBOLS, Shoe
 
 __all__ = [
@@ -83,11 +88,13 @@ class TableSettings:
     """How a table is dealt and what to price there, read once and kept as objects.
 
     ``decks`` and ``suits`` fix the shoe; ``rules`` and ``bets`` are the library's own
-    objects; ``canonical`` is the JSON form the settings were read from (what the store keeps
-    and the API shows), so nothing is parsed again on every read.
+    objects; ``custom`` are the server's own bets (those its ``--bet-file`` loaded), which
+    the bets may include.  :meth:`to_dict` is the settings' JSON form (what the store keeps
+    and the API shows), written from these objects once, so two requests that mean the same
+    table store the same settings, and nothing is parsed again on every read.
 
     >>> settings = TableSettings(decks=6)
-    >>> settings.canonical["decks"], [bet.name for bet in settings.bets]
+    >>> settings.to_dict()["decks"], [bet.name for bet in settings.bets]
     (6, ['banker', 'player', 'tie'])
     >>> TableSettings(decks=0)
     Traceback (most recent call last):
@@ -99,7 +106,8 @@ class TableSettings:
     suits: bool = False
     rules: Rules = field(default_factory=Rules)
     bets: tuple[Bet, ...] = ()
-    canonical: Mapping[str, Any] = field(default_factory=dict)
+    custom: tuple[Bet, ...] = field(default=(), repr=False)
+    _json: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         from exactodds.errors import ShoeError
@@ -107,14 +115,23 @@ class TableSettings:
         number_of_decks(self.decks, ShoeError, text=False)
         if not self.bets:
             object.__setattr__(self, "bets", tuple(select_bets("main", self.rules)))
-        if not self.canonical:
-            object.__setattr__(
-                self, "canonical", {"decks": self.decks, "suits": self.suits, "bets": "main"}
-            )
+        object.__setattr__(self, "_json", _settings_json(self))
 
-    def as_dict(self) -> dict[str, Any]:
-        """The settings as JSON, as they were read (``POST /api/shoes``'s ``settings``)."""
-        return dict(self.canonical)
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON (``POST /api/shoes``'s ``settings``), written from the objects.
+
+        Whole numbers are JSON numbers and every other number its exact text (``"0.04"``,
+        ``"17/3"``); a default is written as the default (``"commission": null`` for the
+        variant's own); the bets are the selection words that cover them (``"main,dragon7"``)
+        and ``pay`` the pays that differ from the bets' own, as an object.
+
+        >>> from exactodds.interface import build_bets, build_rules
+        >>> rules = build_rules("standard", "4%", "8:1", False)
+        >>> bets = tuple(build_bets(rules, ["tie", "dragon7", "main"], ["dragon7=30"]))
+        >>> TableSettings(6, False, rules, bets).to_dict()
+        {'decks': 6, 'suits': False, 'variant': 'standard', 'commission': '0.04', 'tie_pays': '8', 'tie_loses': False, 'rules': None, 'bets': 'main,dragon7', 'pay': {'dragon7': 30}}
+        """
+        return dict(self._json)
 
     def fresh_shoe(self) -> Shoe:
         """The full shoe the table starts with (rank counts only unless suits are tracked)."""
@@ -122,6 +139,106 @@ class TableSettings:
         if self.suits:
             return shoe
         return Shoe.from_ranks(dict(zip(RANK_SYMBOLS, shoe.rank_counts, strict=True)))
+
+
+def _exact_text(value: Fraction) -> str:
+    """*value* written exactly: its decimal where that ends (``0.04``), else ``n/d``.
+
+    >>> _exact_text(Fraction(1, 25)), _exact_text(Fraction(17, 3)), _exact_text(Fraction(8))
+    ('0.04', '17/3', '8')
+    """
+    rest, digits = value.denominator, 0
+    for prime in (2, 5):
+        power = 0
+        while rest % prime == 0:
+            rest //= prime
+            power += 1
+        digits = max(digits, power)
+    return decimal_string(value, digits) if rest == 1 else fraction_string(value)
+
+
+def _pay_json(value: Fraction) -> int | str:
+    """A pay as a table's JSON keeps it: a whole number as a number, any other as exact text."""
+    return value.numerator if value.denominator == 1 else _exact_text(value)
+
+
+@functools.cache
+def _shipped_tableaus() -> tuple[tuple[Tableau, str], ...]:
+    """Each shipped rules file's tableau and name (the default tableau has no name to keep)."""
+    shipped = (
+        (resolve_rules_file(path).tableau, name) for name, path in shipped_rules_files().items()
+    )
+    return tuple((tableau, name) for tableau, name in shipped if tableau != Tableau())
+
+
+def _selection_words(names: Sequence[str], available: Sequence[str], custom: Sequence[str]) -> str:
+    """The selection that chooses *names*: ``all``, or each group it holds whole, then names.
+
+    >>> _selection_words(["banker", "player", "tie", "dragon7"], ["banker", "player", "tie"], [])
+    'main,dragon7'
+    """
+    chosen = set(names)
+    if chosen == set(available):
+        return "all"
+    words: list[str] = []
+    covered: set[str] = set()
+    for word, members in (
+        ("main", MAIN_BET_NAMES),
+        ("side", tuple(side_bets())),
+        ("custom", custom),
+    ):
+        if members and set(members) <= chosen:
+            words.append(word)
+            covered |= set(members)
+    return ",".join([*words, *(name for name in names if name not in covered)])
+
+
+def _pay_changes(bets: Sequence[Bet], own: dict[str, Bet]) -> dict[str, Any]:
+    """The pays of *bets* that differ from their *own* (the bets as they come), as a pay object.
+
+    A change to a bet's one winning pay is written by the bet's name (``{"dragon7": 30}``),
+    others by outcome (``{"lucky6": {"three_card_win": 23}}``), as a pay table holds them.
+    """
+    changes: dict[str, Any] = {}
+    for bet in bets:
+        before = own[bet.name].pay_table
+        changed = {
+            outcome: _pay_json(pay)
+            for outcome, pay in bet.pay_table.items()
+            if before[outcome] != pay
+        }
+        winning = [outcome for outcome, pay in before.items() if pay > 0]
+        if len(winning) == 1 and list(changed) == winning:
+            changes[bet.name] = changed[winning[0]]
+        elif changed:
+            changes[bet.name] = changed
+    return changes
+
+
+def _settings_json(settings: TableSettings) -> dict[str, Any]:
+    """What :meth:`TableSettings.to_dict` gives: the settings' JSON, from their objects alone."""
+    rules = settings.rules
+    own = available_bets(rules, custom=settings.custom)
+    catalogue = list(own)
+    for bet in settings.bets:  # a bet the catalogue lacks is its own default (no pay changed)
+        own.setdefault(bet.name, bet)
+    default_commission = Rules(variant=rules.variant).commission
+    tableau = next((name for found, name in _shipped_tableaus() if found == rules.tableau), None)
+    names = [bet.name for bet in settings.bets]
+    custom = [bet.name for bet in settings.custom]
+    return {
+        "decks": settings.decks,
+        "suits": settings.suits,
+        "variant": rules.variant.value,
+        "commission": None
+        if rules.commission == default_commission
+        else _exact_text(rules.commission),
+        "tie_pays": _exact_text(rules.tie_pays),
+        "tie_loses": not rules.ties_push,
+        "rules": tableau,
+        "bets": _selection_words(names, catalogue, custom),
+        "pay": _pay_changes(settings.bets, own) or [],
+    }
 
 
 @dataclass(frozen=True)
@@ -177,7 +294,7 @@ class Event:
         """The card this event removed from the shoe, if any."""
         return self._card
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (``position`` only for hand cards)."""
         data: dict[str, Any] = {"kind": self.kind, "cards": self.cards}
         if self.kind in ("player", "banker"):
@@ -212,7 +329,7 @@ class Round:
             return "tie"
         return "player" if self.player_total > self.banker_total else "banker"
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {
             "player": [card.symbol for card in self.player],
@@ -249,7 +366,7 @@ class TableState:
             for index, rank in enumerate(RANK_SYMBOLS)
         }
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the odds are added by the app)."""
         winners = [one.winner for one in self.rounds if not one.misdeal]
         pending = {"player": self.pending_player, "banker": self.pending_banker}
@@ -264,7 +381,7 @@ class TableState:
             "cards_dealt": len(self.dealt),
             "unseen_burns": self.unseen,
             "suits_known": self.shoe.suits_known,
-            "rounds": [one.as_dict() for one in self.rounds],
+            "rounds": [one.to_dict() for one in self.rounds],
             "misdeals": sum(one.misdeal for one in self.rounds),
             "pending": {side: [card.symbol for card in cards] for side, cards in pending.items()},
             "next": following,

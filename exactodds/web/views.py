@@ -2,8 +2,9 @@
 
 Each handler reads what it needs from ``request.app.state`` (the :class:`~exactodds.web.store.Store`,
 the server's custom bets, the body limit), reads the body once through
-:func:`~exactodds.web.inputs.read_body`, hands the work to the library (in a worker thread, so
-the event loop keeps answering) and returns JSON.  Errors are raised, not returned: the app's
+:func:`~exactodds.web.reader.read_body`, checks its values (:mod:`exactodds.web.checks`), hands
+the work to the library (in a worker thread, so the event loop keeps answering) and returns
+JSON.  Errors are raised, not returned: the app's
 exception handlers turn each :class:`~exactodds.errors.ExactOddsError` into its status and one
 sentence (see :func:`status_of`).
 """
@@ -31,20 +32,21 @@ from exactodds.numbers import fraction_string
 from exactodds.report.writer import json_text
 from exactodds.rulefiles import shipped_rules_files
 from exactodds.rules import Rules, Variant
-from exactodds.web.fields import CARD_FIELDS, CREATE_FIELDS, IMPORT_FIELDS, ROUND_FIELDS
-from exactodds.web.inputs import (
-    MAX_BODY_BYTES,
+from exactodds.web.checks import (
     OptionError,
-    RequestError,
-    batch_settings,
+    check_count,
     check_fields,
-    eor_settings,
-    odds_settings,
-    read_body,
-    table_settings,
+    check_flag,
+    check_pattern,
+    check_texts,
+    check_type,
 )
-from exactodds.web.service import batch_data, eor_data, odds_data, shoe_view
+from exactodds.web.fields import CARD_FIELDS, CREATE_FIELDS, IMPORT_FIELDS, ROUND_FIELDS
+from exactodds.web.inputs import batch_settings, eor_settings, odds_settings, table_settings
+from exactodds.web.reader import MAX_BODY_BYTES, RequestError, read_body
+from exactodds.web.service import answer, shoe_view
 from exactodds.web.store import (
+    EXPORT_FORMAT,
     KeyReusedError,
     NothingToRedoError,
     ShoeFinishedError,
@@ -68,7 +70,6 @@ __all__ = [
     "checked",
     "digits_of",
     "export_csv",
-    "export_data",
     "shoe_id",
     "status_of",
 ]
@@ -87,6 +88,11 @@ MAX_CARDS_PER_REQUEST = 64
 PAGE_DIGITS = 6
 #: An idempotency key: what the page's ``crypto.randomUUID()`` gives, or any short token.
 _KEY = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+#: What the fields of the tracker's bodies take, said when a value is of another type.
+_NAME_VALID = 'a string such as "Table 1"'
+_SETTINGS_VALID = 'an object such as {"decks": 8}'
+_CARDS_VALID = 'a string such as "K" or "9 K", or an array of cards such as ["9", "K"]'
+_EVENT_VALID = 'an object such as {"kind": "player", "cards": "K", "position": 1}'
 
 
 class BodyTooLarge(RequestError):
@@ -146,13 +152,11 @@ def _key(data: dict[str, Any], route: str) -> tuple[str | None, str]:
     >>> _key({"key": "no spaces"}, "undo")
     Traceback (most recent call last):
     ...
-    exactodds.web.inputs.RequestError: Option 'key' must be 1 to 64 letters, digits or . _ : -, such as a UUID.
+    exactodds.web.reader.RequestError: Option 'key' is "no spaces"; use 1 to 64 letters, digits or . _ : -, such as a UUID.
     """
     key = data.get("key")
-    if key is not None and (not isinstance(key, str) or not _KEY.fullmatch(key)):
-        raise RequestError(
-            "Option 'key' must be 1 to 64 letters, digits or . _ : -, such as a UUID."
-        )
+    if key is not None:
+        key = check_pattern(key, _KEY, "key", "1 to 64 letters, digits or . _ : -, such as a UUID")
     body = {name: value for name, value in data.items() if name != "key"}
     text = json.dumps([route, body], sort_keys=True, default=str)
     return key, hashlib.sha256(text.encode()).hexdigest()
@@ -188,19 +192,19 @@ def digits_of(request: Request) -> int:
 async def odds(request: Request) -> Response:
     """``POST /api/odds``: what ``exactodds odds --format json`` prints."""
     data, custom = await body_of(request), _custom(request)
-    return JSONResponse(await run_in_threadpool(lambda: odds_data(odds_settings(data, custom))))
+    return JSONResponse(await run_in_threadpool(lambda: answer(odds_settings(data, custom))))
 
 
 async def eor(request: Request) -> Response:
     """``POST /api/eor``: what ``exactodds eor --format json`` prints."""
     data, custom = await body_of(request), _custom(request)
-    return JSONResponse(await run_in_threadpool(lambda: eor_data(eor_settings(data, custom))))
+    return JSONResponse(await run_in_threadpool(lambda: answer(eor_settings(data, custom))))
 
 
 async def batch(request: Request) -> Response:
     """``POST /api/batch``: ``exactodds batch``'s line for each shoe."""
     data, custom = await body_of(request), _custom(request)
-    return JSONResponse(await run_in_threadpool(lambda: batch_data(batch_settings(data, custom))))
+    return JSONResponse(await run_in_threadpool(lambda: answer(batch_settings(data, custom))))
 
 
 def _bet_catalogue(custom: Sequence[Bet]) -> list[dict[str, Any]]:
@@ -258,12 +262,8 @@ async def create_shoe(request: Request) -> Response:
     """``POST /api/shoes``: start tracking a shoe at a table."""
     data = await body_of(request)
     check_fields(data, CREATE_FIELDS)
-    name = data.get("name", "Table")
-    if not isinstance(name, str):
-        raise RequestError("Option 'name' must be a string such as \"Table 1\".")
-    raw = data.get("settings", {})
-    if not isinstance(raw, dict):
-        raise RequestError("Option 'settings' must be an object such as {\"decks\": 8}.")
+    name = check_type(data.get("name", "Table"), str, "name", _NAME_VALID)
+    raw = check_type(data.get("settings", {}), dict, "settings", _SETTINGS_VALID)
     store, custom = request.app.state.store, _custom(request)
 
     def work() -> dict[str, Any]:
@@ -281,23 +281,17 @@ async def get_shoe(request: Request) -> Response:
 
 def _card_events(data: dict[str, Any]) -> list[Event]:
     check_fields(data, CARD_FIELDS)
-    kind, cards, position = data.get("as", "card"), data.get("cards", ""), data.get("position")
-    if not isinstance(kind, str) or not isinstance(cards, str | list):
-        raise RequestError(
-            'Options \'as\' and \'cards\' must be strings, such as {"cards": "K", "as": "player"}.'
-        )
-    texts = [str(text) for text in cards] if isinstance(cards, list) else cards.split()
-    if len(texts) > MAX_CARDS_PER_REQUEST:
-        raise RequestError(
-            f"Option 'cards' names {len(texts):,} cards; record at most "
-            f"{MAX_CARDS_PER_REQUEST} a request."
-        )
-    if position is not None and (
-        isinstance(position, bool) or not isinstance(position, int) or len(texts) != 1
-    ):
-        raise RequestError(
-            f"Option 'position' is a place 1 to {HAND_PLACES} in the hand, for one card."
-        )
+    kind = check_type(data.get("as", "card"), str, "as", 'a string such as "player"')
+    cards: str | list[Any] = check_type(data.get("cards", ""), (str, list), "cards", _CARDS_VALID)
+    texts = check_texts(cards, "cards") if isinstance(cards, list) else tuple(cards.split())
+    advice = f"record at most {MAX_CARDS_PER_REQUEST} a request"
+    check_count(texts, "cards", MAX_CARDS_PER_REQUEST, "cards", advice)
+    position = data.get("position")
+    place = f"a place 1 to {HAND_PLACES} in the hand"
+    if position is not None:
+        check_type(position, int, "position", place)
+        if len(texts) != 1:
+            raise RequestError(f"Option 'position' is {place}, for one card only.")
     if kind == "unseen":
         if texts:
             raise OptionError(
@@ -330,14 +324,10 @@ async def record_round(request: Request) -> Response:
     check_fields(data, ROUND_FIELDS)
     events: list[Event] = []
     for side in ("player", "banker"):
-        value = data.get(side, "")
-        if not isinstance(value, str):
-            raise RequestError(f'Option {side!r} must be a string of cards such as "9K".')
+        value = check_type(data.get(side, ""), str, side, 'a string of cards such as "9K"')
         cards = parse_cards(value, f"'{side}'") if value.strip() else ()
         events += [Event(side, card.symbol) for card in cards]
-    misdeal = data.get("misdeal", False)
-    if not isinstance(misdeal, bool):
-        raise RequestError("Option 'misdeal' must be true or false.")
+    misdeal = check_flag(data.get("misdeal", False), "misdeal")
     events.append(Event("misdeal" if misdeal else "end"))
     (key, fingerprint), store = _key(data, "rounds"), request.app.state.store
 
@@ -379,7 +369,7 @@ async def update_settings(request: Request) -> Response:
     store, custom = request.app.state.store, _custom(request)
 
     def change(stored: StoredShoe) -> Any:
-        settings = table_settings({**stored.settings.as_dict(), **data}, custom)
+        settings = table_settings({**stored.settings.to_dict(), **data}, custom)
         if stored.events and (
             settings.decks != stored.settings.decks or settings.suits != stored.settings.suits
         ):
@@ -423,23 +413,6 @@ async def delete_shoe(request: Request) -> Response:
 
 # Export and import --------------------------------------------------------------------------
 
-EXPORT_FORMAT = "exactodds-tracker-shoe"
-
-
-def export_data(stored: StoredShoe) -> dict[str, Any]:
-    """A shoe as JSON: its settings, every event in order and every round."""
-    state = table_state(stored.settings, stored.events)
-    return {
-        "format": EXPORT_FORMAT,
-        "version": 1,
-        "name": stored.name,
-        "settings": stored.settings.as_dict(),
-        "started_at": stored.started_at,
-        "finished_at": stored.finished_at,
-        "events": [event.as_dict() for event in stored.events],
-        "rounds": [one.as_dict() for one in state.rounds],
-    }
-
 
 def export_csv(stored: StoredShoe) -> str:
     """A shoe as CSV: one row per event, with the round it belongs to and, at its end, the winner."""
@@ -472,27 +445,19 @@ async def export_shoe(request: Request) -> Response:
     if kind == "csv":
         text = await run_in_threadpool(export_csv, stored)
         return Response(text, media_type="text/csv; charset=utf-8", headers=disposition)
-    return JSONResponse(await run_in_threadpool(export_data, stored), headers=disposition)
+    return JSONResponse(await run_in_threadpool(stored.to_dict), headers=disposition)
 
 
 def _imported_events(listed: Any) -> list[Event]:
-    if not isinstance(listed, list):
-        raise RequestError("Option 'events' must be an array of events as the export gives them.")
+    listed = check_type(listed, list, "events", "an array of events as the export gives them")
     events = []
     for number, item in enumerate(listed, start=1):
-        if not isinstance(item, dict) or not set(item) <= {"kind", "cards", "position"}:
-            raise RequestError(
-                f'Event {number} must be an object such as {{"kind": "player", "cards": "K", '
-                '"position": 1}.'
-            )
-        kind, cards, position = item.get("kind"), item.get("cards", ""), item.get("position", 0)
-        if (
-            not isinstance(kind, str)
-            or not isinstance(cards, str)
-            or isinstance(position, bool)
-            or not isinstance(position, int)
-        ):
-            raise RequestError(f"Event {number} has a kind, cards or position of the wrong type.")
+        name = f"events[{number}]"
+        item = check_type(item, dict, name, _EVENT_VALID)
+        check_fields(item, ("kind", "cards", "position"), within=name)
+        kind = check_type(item.get("kind"), str, f"{name}.kind", 'a string such as "player"')
+        cards = check_type(item.get("cards", ""), str, f"{name}.cards", 'a string such as "K"')
+        position = check_type(item.get("position", 0), int, f"{name}.position", "0 to 3")
         try:
             events.append(Event(kind, cards, position))
         except ExactOddsError as error:
@@ -507,10 +472,7 @@ _CSV_POSITION = re.compile(r"[0-9]?")
 
 def _csv_events(text: Any) -> list[dict[str, Any]]:
     """The events of a CSV export (its ``kind``, ``card`` and ``position`` columns)."""
-    if not isinstance(text, str):
-        raise RequestError(
-            "Option 'csv' must be the text GET /api/shoes/ID/export?format=csv gives."
-        )
+    text = check_type(text, str, "csv", "the text GET /api/shoes/ID/export?format=csv gives")
     rows = list(csv.reader(io.StringIO(text)))
     if not rows or rows[0] != CSV_HEADER:
         raise RequestError(
@@ -538,10 +500,8 @@ async def import_shoe(request: Request) -> Response:
             "The body is not an exported shoe; send what GET /api/shoes/ID/export gives "
             f'("format": "{EXPORT_FORMAT}", "version": 1), or {{"format": "csv", "csv": ...}}.'
         )
-    name = data.get("name", "Imported")
-    raw = data.get("settings", {})
-    if not isinstance(name, str) or not isinstance(raw, dict):
-        raise RequestError("Options 'name' and 'settings' must be a string and an object.")
+    name = check_type(data.get("name", "Imported"), str, "name", _NAME_VALID)
+    raw = check_type(data.get("settings", {}), dict, "settings", _SETTINGS_VALID)
     listed = _csv_events(data.get("csv")) if is_csv else data.get("events", [])
     events = _imported_events(listed)
     store, custom = request.app.state.store, _custom(request)

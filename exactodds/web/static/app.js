@@ -525,7 +525,8 @@ function formFromSettings(name, settings) {
   for (const box of document.querySelectorAll("#bet-choices input")) {
     box.checked = chosen.has(box.value) || chosen.has("all") ||
       (chosen.has("main") && box.dataset.group === "main") ||
-      (chosen.has("side") && box.dataset.group === "side");
+      (chosen.has("side") && box.dataset.group === "side") ||
+      (chosen.has("custom") && box.dataset.group === "custom");
   }
 }
 
