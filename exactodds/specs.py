@@ -41,7 +41,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, parameter
@@ -53,7 +53,9 @@ from exactodds.simulation.sizing import trip_shoes_for
 from exactodds.simulation.stakes import Stake, TableLimits, parse_spread, parse_stake
 from exactodds.simulation.strategies import Strategy, parse_plays
 from exactodds.simulation.study import RiskGrid, RiskQuestions, Simulation, check_grid_size
-from exactodds.studies.audit import DEFAULT_BUDGET, AuditError, AuditSpec, Thresholds
+
+if TYPE_CHECKING:  # the audit's study is imported by the audit alone
+    from exactodds.studies.audit import AuditSpec
 
 __all__ = [
     "MOST_COMBINATIONS",
@@ -408,6 +410,8 @@ def parse_threshold(text: str, name: str) -> Fraction:
     ...
     exactodds.studies.audit.AuditError: `thresholds.max_bet` '0' is not valid; use a positive number.
     """
+    from exactodds.studies.audit import AuditError
+
     value = parse_number(text, parameter(name))
     if value <= 0 or not math.isfinite(float(value)):
         raise AuditError(f"{parameter(name)} {text!r} is not valid; use a positive number.")
@@ -442,6 +446,7 @@ def audit_spec(
     exactodds.studies.audit.AuditError: `thresholds.max_bet` '-1' is not valid; use a positive number.
     """
     from exactodds.advantage.depth import parse_depths
+    from exactodds.studies.audit import DEFAULT_BUDGET, AuditSpec, Thresholds
 
     depths_text = depths.strip().lower()
     depth_cards = () if depths_text == "none" else parse_depths(depths_text, "`depths`")

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
@@ -279,3 +281,42 @@ def test_bad_option_values_are_one_sentence_in_flags_and_exit_2(
     assert message in result.stderr and result.stderr.count("\n") == 1
     assert result.stderr.startswith("Error: ") and "`" not in result.stderr
     assert result.stdout == ""
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    name=st.sampled_from(["min_edge", "bankroll", "trip_rounds", "risk", "unit", "stake"]),
+    text=st.text(max_size=30),
+)
+def test_property_any_option_text_builds_a_spec_or_is_one_sentence(name: str, text: str) -> None:
+    options: dict[str, Any] = {"min_edge": text} if name == "min_edge" else {}
+    sizing = {name: text} if name != "min_edge" else {}
+    try:
+        spec = simulation_spec(
+            1, 1, Rules(), select_bets("tie"), TWO_DECKS, sizing=sizing, **options
+        )
+    except ExactOddsError as error:
+        message = str(error)
+        assert message and "\n" not in message, message
+        # simulation/stakes.py's "Unknown stake" sentence has no full stop (kept: output as is).
+        assert message.endswith(".") or message.startswith("Unknown stake"), message
+    else:
+        assert spec == simulation_spec(
+            1, 1, Rules(), select_bets("tie"), TWO_DECKS, sizing=sizing, **options
+        )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    name=st.sampled_from(["depths", "cuts", "safe_units", "safe_per_hour", "max_bet"]),
+    text=st.text(max_size=30),
+)
+def test_property_any_audit_option_text_builds_a_spec_or_is_one_sentence(
+    name: str, text: str
+) -> None:
+    try:
+        options: dict[str, Any] = {name: text}
+        audit_spec(select_bets("dragon7"), Rules(), TWO_DECKS, **options)
+    except ExactOddsError as error:
+        message = str(error)
+        assert message.endswith(".") and "\n" not in message, message
