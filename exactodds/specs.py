@@ -13,7 +13,7 @@ the library's frozen specs, which the library then runs:
 
 The option text is read here and handed down as typed values: numbers (``--min-edge``,
 ``--risk``, ``--unit``, the thresholds), lists (``--bankroll 100,200``, ``--trip-rounds``,
-``--depths``) and the sweep. What stays text below is the library's own notation for its
+``--depths``), ranges (``--design win=30..45``, ``--target-edge 5%..8%``) and the sweep. What stays text below is the library's own notation for its
 objects, each read by the object's module as a shoe spec is by :meth:`Shoe.parse
 <exactodds.shoe.Shoe.parse>`: a stake plan (``ramp:0=1,1%=4``), a play (``count:TAGS:4``),
 a burn rule and a pay. Messages name the library's parameters (`` `bankroll` ``,
@@ -44,7 +44,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
-from exactodds.errors import ExactOddsError, parameter
+from exactodds.errors import ExactOddsError, parameter, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules
@@ -56,12 +56,15 @@ from exactodds.simulation.study import RiskGrid, RiskQuestions, Simulation, chec
 
 if TYPE_CHECKING:  # the audit's study is imported by the audit alone
     from exactodds.studies.audit import AuditSpec
+    from exactodds.studies.design import PayRange
 
 __all__ = [
     "MOST_COMBINATIONS",
     "SWEEP_NAMES",
     "Sweep",
     "audit_spec",
+    "parse_edge_window",
+    "parse_pay_range",
     "parse_sweeps",
     "parse_threshold",
     "read_number",
@@ -467,3 +470,71 @@ def audit_spec(
         cut_cards,
         thresholds,
     )
+
+
+def parse_pay_range(text: str, what: str = "`ranges`") -> PayRange:
+    """``OUTCOME=LOW..HIGH`` (integer steps, or half steps when an end is a half); *what* names
+    the parameter it was given for, in backquotes (:func:`~exactodds.errors.parameter`).
+
+    >>> parse_pay_range("win=10..12.5").step
+    Fraction(1, 2)
+    >>> parse_pay_range("win=40..10")
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: Pay range 'win=40..10' for `ranges` is empty; give OUTCOME=LOW..HIGH with LOW at most HIGH, such as win=10..40.
+    """
+    from exactodds.studies.audit import AuditError
+    from exactodds.studies.design import PayRange
+
+    outcome, separator, span = text.partition("=")
+    if not separator or not outcome.strip():
+        span = ""  # refused below as not OUTCOME=LOW..HIGH
+    low, high = _span(span, text, what, "Pay range", "OUTCOME=LOW..HIGH", "win=10..40")
+    steps = {value.denominator for value in (low, high)}
+    if not steps <= {1, 2}:
+        raise AuditError(
+            f"Pay range {quoted(text)} for {what} has an end that is not a whole or half number; "
+            "use pays such as 10, 10.5 or 21/2."
+        )
+    return PayRange(outcome.strip().lower(), low, high, Fraction(1, max(steps)))
+
+
+def parse_edge_window(text: str, what: str = "`window`") -> tuple[Fraction, Fraction]:
+    """``LOW..HIGH`` house edges (``5%..8%``, ``0.05..0.08``), both ends included; *what*
+    names the parameter it was given for, in backquotes.
+
+    >>> parse_edge_window("5%..8%")
+    (Fraction(1, 20), Fraction(2, 25))
+    >>> parse_edge_window("8%..5%")
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: House edge window '8%..5%' for `window` is empty; give LOW..HIGH with LOW at most HIGH, such as 5%..8%.
+    """
+    return _span(text, text, what, "House edge window", "LOW..HIGH", "5%..8%")
+
+
+def _span(
+    span: str, text: str, what: str, kind: str, form: str, example: str
+) -> tuple[Fraction, Fraction]:
+    """``LOW..HIGH`` in *span* (part of *text*, given for *what*), read exactly, LOW <= HIGH.
+
+    *kind* names the text in errors (``Pay range``), *form* and *example* say what is valid.
+    """
+    from exactodds.studies.audit import AuditError
+
+    low_text, dots, high_text = span.partition("..")
+    if not dots:
+        raise AuditError(
+            f"{kind} {quoted(text)} for {what} is not {form}; give one such as {example}."
+        )
+    try:
+        low = parse_number(low_text, f"the {kind.lower()} {quoted(text)} for {what}")
+        high = parse_number(high_text, f"the {kind.lower()} {quoted(text)} for {what}")
+    except ExactOddsError as error:
+        raise AuditError(str(error)) from None
+    if low > high:
+        raise AuditError(
+            f"{kind} {quoted(text)} for {what} is empty; give {form} with LOW at most HIGH, "
+            f"such as {example}."
+        )
+    return low, high

@@ -24,6 +24,7 @@ from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Perfect, parse_strategy
+from exactodds.specs import parse_edge_window, parse_pay_range
 from exactodds.studies.audit import (
     AuditSpec,
     DepthValue,
@@ -32,7 +33,7 @@ from exactodds.studies.audit import (
     score,
     search_shoes,
 )
-from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
+from exactodds.studies.design import design_paytables
 
 ONE_DECK = DealingProcedure(decks=1, cut=10)
 BUDGET = 12

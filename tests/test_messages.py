@@ -36,13 +36,15 @@ from exactodds.simulation.strategies import parse_plays
 from exactodds.simulation.study import RiskQuestions, Simulation
 from exactodds.specs import (
     audit_spec,
+    parse_edge_window,
+    parse_pay_range,
     parse_sweeps,
     parse_threshold,
     simulation_spec,
     sizing_from_options,
 )
 from exactodds.studies.audit import AuditSpec, Thresholds
-from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
+from exactodds.studies.design import design_paytables
 from exactodds.web.fields import field_words
 
 #: A flag as the command line spells it: two dashes and a lower-case word.

@@ -270,8 +270,9 @@ def _design(
 ) -> str:
     """``--design``: the pay tables of the one bet in the ranges, rendered."""
     from exactodds.report.audit import render_design
+    from exactodds.specs import parse_edge_window, parse_pay_range
     from exactodds.studies.audit import DEFAULT_BUDGET
-    from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
+    from exactodds.studies.design import design_paytables
 
     texts, target_edge, top = design
     if len(bets) != 1:
