@@ -23,7 +23,7 @@ from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import parse_strategy
-from exactodds.studies.audit import DEFAULT_BUDGET, audit
+from exactodds.studies.audit import DEFAULT_BUDGET, AuditSpec, audit
 
 #: The issue's ceiling for one bet's audit at the default budget, in seconds.
 CEILING = 300.0
@@ -57,7 +57,7 @@ def _audit(bet_name: str, budget: int, jobs: int) -> tuple[float, dict[str, floa
         last["time"], last["step"] = now, step
 
     started = time.perf_counter()
-    audit(select_bets(bet_name), budget=budget, jobs=jobs, progress=progress)
+    audit(AuditSpec(select_bets(bet_name), budget=budget), jobs=jobs, progress=progress)
     progress(0, 0, "end: end")
     return time.perf_counter() - started, parts
 

@@ -160,7 +160,7 @@ def main() -> None:
 
 def _grid_cost(rules: Rules, runs: int, shoes: int) -> None:
     """Rounds per CPU second of the same blocks without and with a 10 x 10 risk grid."""
-    from exactodds.simulation.sizing import sizing_from_options
+    from exactodds.specs import sizing_from_options
 
     bets = select_bets("player_pair,banker_pair", rules)
     procedure = DealingProcedure()

@@ -43,7 +43,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "rulefiles": ("load_rules_file",),
     "rules": ("Rules", "Tableau", "Variant"),
     "shoe": ("Shoe",),
-    "studies.audit": ("Audit", "Thresholds", "audit"),
+    "studies.audit": ("Audit", "AuditSpec", "Thresholds", "audit"),
     "studies.design": ("PayDesign", "design_paytables"),
 }
 _LAZY = {name: module for module, names in _PUBLIC.items() for name in names}
@@ -92,6 +92,7 @@ if TYPE_CHECKING:
     from exactodds.rules import Variant as Variant
     from exactodds.shoe import Shoe as Shoe
     from exactodds.studies.audit import Audit as Audit
+    from exactodds.studies.audit import AuditSpec as AuditSpec
     from exactodds.studies.audit import Thresholds as Thresholds
     from exactodds.studies.audit import audit as audit
     from exactodds.studies.design import PayDesign as PayDesign

@@ -53,7 +53,11 @@ FLOORS: tuple[Floor, ...] = (
         "what combines the floors below into one deliverable, computed, not rendered",
     ),
     Floor(8, ("report/",), "every rendering: table, JSON, CSV, batch lines, par sheets, plots"),
-    Floor(9, ("interface",), "option values to shoe, rules and bets, shared by the two skins"),
+    Floor(
+        9,
+        ("interface", "specs"),
+        "option values to shoe, rules, bets and study specs, shared by the skins",
+    ),
     Floor(10, ("cli/", "web/"), "the click commands and the ASGI app: thin skins"),
     Floor(11, ("__main__",), "the public API (__init__.py, the package itself), python -m"),
 )

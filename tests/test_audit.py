@@ -24,8 +24,16 @@ from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Perfect, parse_strategy
-from exactodds.studies.audit import DepthValue, audit, depth_rows, score, search_shoes
-from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
+from exactodds.specs import parse_edge_window, parse_pay_range
+from exactodds.studies.audit import (
+    AuditSpec,
+    DepthValue,
+    audit,
+    depth_rows,
+    score,
+    search_shoes,
+)
+from exactodds.studies.design import design_paytables
 
 ONE_DECK = DealingProcedure(decks=1, cut=10)
 BUDGET = 12
@@ -35,12 +43,14 @@ SEED = 5
 @pytest.fixture(scope="module")
 def dragon7_audit() -> Any:
     return audit(
-        select_bets("dragon7"),
-        procedure=ONE_DECK,
-        budget=BUDGET,
-        seed=SEED,
-        depths=(),
-        cuts=(10, 16),
+        AuditSpec(
+            select_bets("dragon7"),
+            procedure=ONE_DECK,
+            budget=BUDGET,
+            seed=SEED,
+            depths=(),
+            cuts=(10, 16),
+        )
     )
 
 
@@ -89,7 +99,8 @@ def test_every_simulated_figure_is_a_simulate_run_on_the_same_seed(dragon7_audit
 
 def test_the_found_count_is_balanced_level_1_to_3_and_its_score_is_the_search_shoes() -> None:
     (bet,) = select_bets("dragon7")
-    result = audit([bet], procedure=ONE_DECK, budget=BUDGET, seed=SEED, depths=(), cuts=(10,))
+    spec = AuditSpec([bet], procedure=ONE_DECK, budget=BUDGET, seed=SEED, depths=(), cuts=(10,))
+    result = audit(spec)
     count = result.bets["dragon7"].count
     assert sum(count.tags[:9]) + 4 * count.tags[9] == 0
     assert 1 <= count.level <= 3

@@ -36,16 +36,15 @@ from exactodds.bets.custom import parse_custom_bets
 from exactodds.rules import Rules
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import parse_strategy
-from exactodds.studies.audit import audit
+from exactodds.studies.audit import AuditSpec, audit
 
 #: Shoes per candidate: enough for the found count to be told apart from his within 3 SE.
 BUDGET = 1500
 
 
 def _check(bet: Any, rules: Rules, his_play: str | None, published: float, per: str) -> None:
-    result = audit(
-        [bet], rules, JACOBSON, budget=BUDGET, seed=26, depths=(), cuts=(14,), jobs=2
-    ).bets[bet.name]
+    spec = AuditSpec([bet], rules, JACOBSON, budget=BUDGET, seed=26, depths=(), cuts=(14,))
+    result = audit(spec, jobs=2).bets[bet.name]
     found = result.count.units_per_shoe if per == "shoe" else result.count.units_per_100_rounds
     assert found.mean is not None and found.stderr is not None
     assert found.mean + 3 * found.stderr >= published

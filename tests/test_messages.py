@@ -32,13 +32,20 @@ from exactodds.interface import build_bets, build_rules, build_shoe
 from exactodds.numbers import parse_commission, parse_pay
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import simulate
-from exactodds.simulation.sizing import sizing_from_options
 from exactodds.simulation.stakes import TableLimits, parse_stake
 from exactodds.simulation.strategies import parse_plays
 from exactodds.simulation.study import RiskQuestions, Simulation
-from exactodds.simulation.sweep import parse_sweeps
-from exactodds.studies.audit import Thresholds, audit, parse_threshold
-from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
+from exactodds.specs import (
+    audit_spec,
+    parse_edge_window,
+    parse_pay_range,
+    parse_sweeps,
+    parse_threshold,
+    simulation_spec,
+    sizing_from_options,
+)
+from exactodds.studies.audit import AuditSpec, Thresholds
+from exactodds.studies.design import design_paytables
 from exactodds.web.fields import field_words
 
 #: A flag as the command line spells it: two dashes and a lower-case word.
@@ -73,11 +80,17 @@ BAD_CALLS: dict[str, Callable[[], Any]] = {
     "depths": lambda: parse_depths("x"),
     "left known": lambda: parse_known_counts(["9"]),
     "max tag": lambda: effect_of_removal(Shoe.standard(1), max_tag=0),
-    "audit budget": lambda: audit(select_bets("dragon7"), budget=0),
-    "audit no bets": lambda: audit([]),
+    "audit budget": lambda: AuditSpec(select_bets("dragon7"), budget=0),
+    "audit no bets": lambda: AuditSpec([]),
     "audit threshold": lambda: Thresholds(max_bet=Fraction(0)),
     "audit rounds per hour": lambda: Thresholds(rounds_per_hour=0),
-    "audit threshold text": lambda: parse_threshold("-1", "`thresholds.units_per_100_rounds`"),
+    "audit threshold text": lambda: parse_threshold("-1", "thresholds.units_per_100_rounds"),
+    "audit spec threshold": lambda: audit_spec(
+        select_bets("dragon7"), Rules(), DealingProcedure(), safe_per_hour="x"
+    ),
+    "min edge": lambda: simulation_spec(
+        1, 1, Rules(), select_bets("tie"), DealingProcedure(), min_edge="x"
+    ),
     "negative pay": lambda: build_bets(Rules(), "dragon7", {"dragon7": -1}),
     "pay object": lambda: build_bets(Rules(), "lucky6", {"lucky6": {"three_card_win": None}}),
     "limits not whole chips": lambda: TableLimits(minimum=5, chip=3),

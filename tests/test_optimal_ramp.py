@@ -30,9 +30,9 @@ from exactodds.simulation.optimal import (
     score,
 )
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.sizing import sizing_from_options
 from exactodds.simulation.stakes import Optimal, Ramp, TableLimits, parse_spread
 from exactodds.simulation.strategies import parse_plays
+from exactodds.specs import sizing_from_options
 
 TWO_DECKS = DealingProcedure(decks=2)
 #: A Dragon 7 count (Wizard of Odds' tags for 4-7, 8 and 9), true count to bet at 0.

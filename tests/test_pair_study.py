@@ -29,11 +29,11 @@ from exactodds.simulation.dealing import (
 )
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.sizing import sizing_from_options
 from exactodds.simulation.stakes import Flat, Kelly, TableLimits
 from exactodds.simulation.strategies import Always, Perfect, Strategy, parse_strategy
 from exactodds.simulation.study import RiskGrid
 from exactodds.simulation.tally import Tally
+from exactodds.specs import sizing_from_options
 
 compiled = pytest.mark.skipif(
     _dealing_module() is None or not hasattr(_dealing_module(), "pair_study"),

@@ -27,8 +27,8 @@ from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.figures import RiskTally, Segment, TripTally
 from exactodds.simulation.ruin import lundberg_ruin, trip_bankroll, trip_ruin
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.sizing import sizing_from_options
 from exactodds.simulation.strategies import Always
+from exactodds.specs import sizing_from_options
 
 
 def _brute_force(outcomes: list[tuple[int, int, int]], bankroll: int, shoes: int) -> Fraction:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,6 +13,11 @@ from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.header import Header, RecordingCommand, header_options
 from exactodds.cli.options import built_options
 from exactodds.rules import Rules
+
+if TYPE_CHECKING:
+    from exactodds.simulation.dealing import DealingProcedure
+    from exactodds.studies.audit import AuditSpec
+    from exactodds.studies.parsheet import SheetIdentity
 
 #: The formats written to a file only (binary), and those --design writes.
 _FILE_FORMATS = ("pdf", "xlsx")
@@ -130,7 +135,31 @@ def _progress(quiet: bool) -> Any:
 )
 @click.option("--quiet", is_flag=True, help="No progress line.")
 def audit_command(
-    rules: Rules, bets: list[Bet], option_values: dict[str, Any], header: Header, **options: Any
+    rules: Rules,
+    bets: list[Bet],
+    option_values: dict[str, Any],
+    header: Header,
+    decks: int,
+    cut: int,
+    burn: str,
+    cut_first_rounds: int | None,
+    budget: int | None,
+    seed: int,
+    depths: str,
+    cuts: str | None,
+    safe_units: str,
+    safe_per_hour: str,
+    max_bet: str,
+    rounds_per_hour: int,
+    design_ranges: tuple[str, ...],
+    target_edge: str,
+    design_top: int,
+    jobs: int,
+    dask_address: str | None,
+    output_format: str,
+    output: str | None,
+    digits: int,
+    quiet: bool,
 ) -> None:
     """Can this bet be beaten? Exact edge, effects of removal, the best count found, the
     perfect-play bound, the win by cut card and a verdict; or, with --design, every pay table
@@ -146,31 +175,55 @@ def audit_command(
       exactodds audit --bet-file mybet.toml --decks 6 --cut 20
       exactodds audit --bets dragon7 --design win=30..45 --target-edge 5%..8%
     """
-    note_pure_python(options["quiet"])
-    _check_output(options)
-    options["identity"] = header.identity(option_values, "Countability audit")
-    text = _run(rules, bets, options)
-    if _progress(options["quiet"]) is not None:
+    from exactodds.simulation.dealing import DealingProcedure
+    from exactodds.specs import audit_spec
+
+    note_pure_python(quiet)
+    _check_output(output_format, output, bool(design_ranges), jobs, dask_address)
+    identity = header.identity(option_values, "Countability audit")
+    procedure = DealingProcedure(decks=decks, cut=cut, burn=burn, cut_first_rounds=cut_first_rounds)
+    run = {"jobs": jobs, "dask": dask_address, "progress": _progress(quiet)}
+    text: str | bytes
+    if design_ranges:
+        design = (design_ranges, target_edge, design_top)
+        text = _design(bets, rules, procedure, design, budget, seed, run, output_format, digits)
+    else:
+        spec = audit_spec(
+            bets,
+            rules,
+            procedure,
+            budget=budget,
+            seed=seed,
+            depths=depths,
+            cuts=cuts,
+            safe_units=safe_units,
+            safe_per_hour=safe_per_hour,
+            max_bet=max_bet,
+            rounds_per_hour=rounds_per_hour,
+        )
+        text = _audit(spec, run, output_format, digits, identity)
+    if _progress(quiet) is not None:
         sys.stderr.write("\n")
-    if options["output"] is None:
+    if output is None:
         assert isinstance(text, str)
         emit(text)
         return
     data = text.encode("utf-8") + b"\n" if isinstance(text, str) else text
-    write_file(options["output"], data, "the audit")
+    write_file(output, data, "the audit")
 
 
-def _check_output(options: dict[str, Any]) -> None:
+def _check_output(
+    output_format: str, output: str | None, design: bool, jobs: int, dask_address: str | None
+) -> None:
     """Refuse, before any work, an output that cannot be written or an extra that is missing."""
-    output_format, output = options["output_format"], options["output"]
     if output_format in _FILE_FORMATS and output is None:
         raise click.UsageError(f"--format {output_format} writes a file; give --output FILE.")
-    if options["design_ranges"] and output_format not in _DESIGN_FORMATS:
+    if design and output_format not in _DESIGN_FORMATS:
         raise click.UsageError(
             f"--design writes {', '.join(_DESIGN_FORMATS[:-1])} or {_DESIGN_FORMATS[-1]}, not "
             f"{output_format}."
         )
-    if options["dask_address"] is not None and options["jobs"] != 1:
+    if dask_address is not None and jobs != 1:
         raise click.UsageError("--jobs and --dask both choose where to run; give one of them.")
     if output is not None:
         check_writable(output, "the audit", f"audit.{_SUFFIXES[output_format]}")
@@ -184,48 +237,48 @@ def _check_output(options: dict[str, Any]) -> None:
         require_fpdf()
 
 
-def _run(rules: Rules, bets: list[Bet], options: dict[str, Any]) -> str | bytes:
-    from exactodds.advantage.depth import parse_depths
+def _audit(
+    spec: AuditSpec,
+    run: dict[str, Any],
+    output_format: str,
+    digits: int,
+    identity: SheetIdentity,
+) -> str | bytes:
+    """The audit of *spec*, rendered (the header's *identity* in every format but the table)."""
     from exactodds.report.registry import BINARY_FORMATS, render, render_bytes
-    from exactodds.simulation.dealing import DealingProcedure
-    from exactodds.studies.audit import DEFAULT_BUDGET, Thresholds, audit, parse_threshold
-    from exactodds.studies.design import design_paytables, parse_edge_window, parse_pay_range
+    from exactodds.studies.audit import audit
 
-    procedure = DealingProcedure(
-        decks=options["decks"],
-        cut=options["cut"],
-        burn=options["burn"],
-        cut_first_rounds=options["cut_first_rounds"],
-    )
-    budget = options["budget"] if options["budget"] is not None else DEFAULT_BUDGET
-    run = {
-        "budget": budget,
-        "seed": options["seed"],
-        "jobs": options["jobs"],
-        "dask": options["dask_address"],
-        "progress": _progress(options["quiet"]),
-    }
-    output_format, digits = options["output_format"], options["digits"]
-    if options["design_ranges"]:
-        if len(bets) != 1:
-            raise click.UsageError("--design designs one bet's pay table; name one with --bets.")
-        ranges = [parse_pay_range(text) for text in options["design_ranges"]]
-        window = parse_edge_window(options["target_edge"])
-        design = design_paytables(
-            bets[0], ranges, window, rules, procedure, top=options["design_top"], **run
-        )
-        return render(design, output_format, digits=digits)
-    depths_text = options["depths"].strip().lower()
-    depths = () if depths_text == "none" else parse_depths(depths_text, "`depths`")
-    cuts = parse_depths(options["cuts"], "`cuts`") if options["cuts"] else ()
-    thresholds = Thresholds(
-        parse_threshold(options["safe_units"], "`thresholds.units_per_100_rounds`"),
-        parse_threshold(options["safe_per_hour"], "`thresholds.money_per_hour`"),
-        parse_threshold(options["max_bet"], "`thresholds.max_bet`"),
-        options["rounds_per_hour"],
-    )
-    result = audit(bets, rules, procedure, depths=depths, cuts=cuts, thresholds=thresholds, **run)
-    identity = options["identity"] if output_format != "table" else None
+    result = audit(spec, **run)
+    shown = identity if output_format != "table" else None
     if output_format in BINARY_FORMATS:
-        return render_bytes(result, output_format, digits=digits, identity=identity)
-    return render(result, output_format, digits=digits, identity=identity)
+        return render_bytes(result, output_format, digits=digits, identity=shown)
+    return render(result, output_format, digits=digits, identity=shown)
+
+
+def _design(
+    bets: list[Bet],
+    rules: Rules,
+    procedure: DealingProcedure,
+    design: tuple[tuple[str, ...], str, int],
+    budget: int | None,
+    seed: int,
+    run: dict[str, Any],
+    output_format: str,
+    digits: int,
+) -> str:
+    """``--design``: the pay tables of the one bet in the ranges, rendered."""
+    from exactodds.report.registry import render
+    from exactodds.specs import parse_edge_window, parse_pay_range
+    from exactodds.studies.audit import DEFAULT_BUDGET
+    from exactodds.studies.design import design_paytables
+
+    texts, target_edge, top = design
+    if len(bets) != 1:
+        raise click.UsageError("--design designs one bet's pay table; name one with --bets.")
+    ranges = [parse_pay_range(text) for text in texts]
+    window = parse_edge_window(target_edge)
+    shoes = budget if budget is not None else DEFAULT_BUDGET
+    found = design_paytables(
+        bets[0], ranges, window, rules, procedure, top=top, budget=shoes, seed=seed, **run
+    )
+    return render(found, output_format, digits=digits)

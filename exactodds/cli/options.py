@@ -66,11 +66,6 @@ def rules_file_option(function: Function) -> Function:
     return click_option(RULES_FILE_OPTION)(function)
 
 
-def rules_options(function: Function) -> Function:
-    """``--rules``, ``--variant``, ``--commission``, ``--tie-pays`` and ``--tie-loses``."""
-    return stack([click_option(option) for option in RULES_OPTIONS], function)
-
-
 def known_option(function: Function) -> Function:
     """``--known POSITION=CARD``: cards known before the round is dealt."""
     return click_option(KNOWN_OPTION)(function)
@@ -101,11 +96,6 @@ def output_options(function: Function) -> Function:
         ),
     ]
     return stack(options, function)
-
-
-def bet_options(function: Function) -> Function:
-    """``--bets``, ``--pay``, ``--paytable`` and ``--bet-file``."""
-    return stack([click_option(option) for option in BET_OPTIONS], function)
 
 
 def built_options(

@@ -7,7 +7,6 @@ import signal
 import sys
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -24,9 +23,7 @@ from exactodds.rules import Rules
 if TYPE_CHECKING:
     from exactodds.simulation.result import SimulationResult
     from exactodds.simulation.study import Simulation
-
-if TYPE_CHECKING:
-    from exactodds.simulation.run import Simulation
+    from exactodds.specs import Sweep
 
 
 #: The most worker processes one machine is asked to fork.
@@ -79,32 +76,35 @@ def _bets_named_in(plays: tuple[str, ...]) -> str | None:
     return ",".join(named) if named else None
 
 
-def build_simulation(options: dict[str, Any], rules: Rules, bets: list[Bet]) -> Simulation:
-    """The study that ``simulate``'s option values describe, checked before any dealing.
+def _studies(
+    base: Simulation,
+    sweep: Sweep,
+    plays: tuple[str, ...],
+    min_edge: str,
+    values: dict[str, Any],
+) -> list[tuple[tuple[tuple[str, str], ...], Simulation]]:
+    """Each combination of ``--sweep`` with its study: *base* with the swept fields replaced.
 
-    *rules* and *bets* are built objects: the shared options' own, or a sweep's (built once
-    for each distinct set of bets its combinations use).
+    *values* are the bet options as given (``option_values``) and the stake options
+    (``sizing_options``); a swept play or pay that changes the bets builds each distinct set
+    of them once (``--bets``, else the bets ``--play`` names).
     """
-    from exactodds.simulation.dealing import DealingProcedure
-    from exactodds.simulation.sizing import read_number, sizing_from_options
-    from exactodds.simulation.strategies import parse_plays
-    from exactodds.simulation.study import Simulation
+    from exactodds import interface
+    from exactodds.specs import sweep_variants
 
-    plays = options["plays"]
-    threshold = read_number(
-        options["min_edge"], "--min-edge", "use an edge such as 0, 0.5% or 1/200"
-    )
-    strategies = parse_plays(plays, [bet.name for bet in bets], Fraction(threshold))
-    procedure = DealingProcedure(
-        decks=options["decks"],
-        cut=options["cut"],
-        burn=options["burn"],
-        after_cut=options["after_cut"],
-        cut_first_rounds=options["cut_first_rounds"],
-    )
-    sizing = sizing_from_options(procedure, **options["sizing_options"])
-    return Simulation.of(
-        options["shoes"], options["seed"], rules, bets, strategies, procedure, **sizing
+    def bets_of(selection: str | None, pays: tuple[str, ...]) -> list[Bet]:
+        changes = {"selection": selection, "pays": pays}
+        return interface.bets_from_values(base.rules, values, **changes)
+
+    return sweep_variants(
+        base,
+        sweep,
+        plays=plays,
+        min_edge=min_edge,
+        spread=values["spread"],
+        pays=values["pays"],
+        selection_of=lambda swept: values["selection"] or _bets_named_in(swept),
+        bets_of=bets_of,
     )
 
 
@@ -279,53 +279,33 @@ def simulate(
       exactodds simulate --play dragon7=count:0,0,0,-1,-1,-1,-1,2,2,0:4 --stake optimal --spread 1-8
       exactodds simulate --bets dragon7 --sweep cut=14,40,80 --plot figures/
     """
-    from exactodds.simulation.dealing import SimulationError
+    from exactodds.simulation.dealing import DealingProcedure, SimulationError
     from exactodds.simulation.run import simulate as run_simulation
+    from exactodds.specs import parse_sweeps, simulation_spec
 
     note_pure_python(quiet)
     _check_run_options(jobs, resume, checkpoint_file, dask_address, plot_directory, trace_file)
-    options = {
-        "shoes": shoes,
-        "seed": seed,
-        "decks": decks,
-        "cut": cut,
-        "burn": burn,
-        "after_cut": after_cut,
-        "cut_first_rounds": cut_first_rounds,
-        "plays": plays,
-        "min_edge": min_edge,
-        "sizing_options": sizing_options,
-        **option_values,
-    }
     parquet = trace_file is not None and trace_file.lower().endswith(".parquet")
     if parquet:  # before dealing: the extra, and the JSON Lines file written on the way
         from exactodds.simulation.frame import require_data_extra
 
         require_data_extra("--trace FILE.parquet")
-    if sweeps:
+    if sweeps and (checkpoint_file or trace_file or resume or dask_address):
+        raise SimulationError(
+            "--sweep runs one study per combination; --checkpoint, --resume, --trace "
+            "and --dask apply to one study: run the combinations one by one for those."
+        )
+    sweep = parse_sweeps(sweeps) if sweeps else None
+    procedure = DealingProcedure(decks, cut, burn, after_cut, cut_first_rounds)
+    simulation = simulation_spec(
+        shoes, seed, rules, bets, procedure, plays, min_edge, sizing_options
+    )
+    if sweep is not None:
         from exactodds.cli.simulate_sweep import run_sweep
 
-        if checkpoint_file or trace_file or resume or dask_address:
-            raise SimulationError(
-                "--sweep runs one study per combination; --checkpoint, --resume, --trace "
-                "and --dask apply to one study: run the combinations one by one for those."
-            )
-        emit(
-            run_sweep(
-                build_simulation,
-                options,
-                sweeps,
-                jobs,
-                output_format,
-                digits,
-                plot_directory,
-                (rules, bets),
-                lambda values: values["selection"] or _bets_named_in(values["plays"]),
-                wide=wide,
-            )
-        )
+        studies = _studies(simulation, sweep, plays, min_edge, option_values | sizing_options)
+        emit(run_sweep(studies, jobs, output_format, digits, plot_directory, wide=wide))
         return
-    simulation = build_simulation(options, rules, bets)
     if parquet:
         from exactodds.simulation.frame import check_trace_names
 

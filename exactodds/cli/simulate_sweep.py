@@ -1,112 +1,49 @@
 """``simulate --sweep``: one study per combination of the swept settings, on the same seed.
 
-Every combination's study is built (and so checked) before the first shoe is dealt; then
-each runs as a separate ``simulate`` would, and the rows are rendered together. The rules
-and bets the command built are reused; a swept pay or play that changes the bets builds
-each distinct set of bets once.
+Every combination's study is built (and so checked) before the first shoe is dealt, at the
+interface (:func:`exactodds.specs.sweep_variants`: the command's spec with the swept fields
+replaced); then each runs as a separate ``simulate`` would, and the rows are rendered
+together.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
-from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.plots import write_plots
 from exactodds.errors import ExactOddsError
-from exactodds.inputs import whole_number
-from exactodds.rules import Rules
-from exactodds.simulation.dealing import SimulationError
+
+if TYPE_CHECKING:
+    from exactodds.simulation.study import Simulation
 
 __all__ = ["run_sweep"]
 
 
-def _whole(name: str, value: str) -> int:
-    return whole_number(value, "sweep", SimulationError, what=f"Value of {name}", text=True)
-
-
-def _overridden(
-    options: dict[str, Any], combination: tuple[tuple[str, str], ...]
-) -> dict[str, Any]:
-    chosen = dict(options)
-    chosen["sizing_options"] = dict(options["sizing_options"])
-    for name, value in combination:
-        if name in ("decks", "cut"):
-            chosen[name] = _whole(name, value)
-        elif name == "play":
-            chosen["plays"] = (value,)
-        elif name == "stake":
-            chosen["sizing_options"]["stake"] = value
-        elif name == "min-edge":
-            chosen["min_edge"] = value
-        else:  # pays
-            chosen["pays"] = (*options["pays"], value)
-    return chosen
-
-
-def _studies(
-    build: Callable[[dict[str, Any], Rules, list[Bet]], Any],
-    options: dict[str, Any],
-    combinations: list[tuple[tuple[str, str], ...]],
-    built: tuple[Rules, list[Bet]],
-    selection_of: Callable[[dict[str, Any]], str | None],
-) -> list[Any]:
-    """Each combination's study, on the command's rules, its bets reused where they are the same.
-
-    The bets depend only on the selection (which a swept play may name) and the pays (which
-    may be swept); each distinct pair is built once.
-    """
-    from exactodds.interface import bets_from_values
-
-    rules, bets = built
-    cache: dict[tuple[str | None, tuple[str, ...]], list[Bet]] = {
-        (selection_of(options), tuple(options["pays"])): bets
-    }
-    studies = []
-    for combination in combinations:
-        chosen = _overridden(options, combination)
-        key = (selection_of(chosen), tuple(chosen["pays"]))
-        if key not in cache:
-            cache[key] = bets_from_values(rules, chosen, selection=key[0])
-        studies.append(build(chosen, rules, cache[key]))
-    return studies
-
-
 def run_sweep(
-    build: Callable[[dict[str, Any], Rules, list[Bet]], Any],
-    options: dict[str, Any],
-    texts: tuple[str, ...],
+    studies: Sequence[tuple[tuple[tuple[str, str], ...], Simulation]],
     jobs: int | None,
     output_format: str,
     digits: int,
     plot_directory: str | None,
-    built: tuple[Rules, list[Bet]],
-    selection_of: Callable[[dict[str, Any]], str | None],
     wide: bool = False,
 ) -> str:
-    """The rendered rows of every combination (figures written to *plot_directory*).
+    """The rendered rows of every combination's study (figures written to *plot_directory*).
 
-    *built* is the rules and bets the command's options describe; *selection_of* gives the
-    bet selection of option values (``--bets``, else the bets ``--play`` names); the table
-    fits 100 columns unless *wide*.
+    *studies* are each combination (its settings as given) with its study; the table fits
+    100 columns unless *wide*.
     """
     from exactodds.report.registry import render
     from exactodds.report.sweep import sweep_figures
     from exactodds.simulation.run import simulate
-    from exactodds.simulation.sweep import SweepResult, parse_sweeps, sweep_row
+    from exactodds.simulation.sweep import SweepResult, sweep_row
 
-    sweep = parse_sweeps(texts)
-    combinations = list(sweep.combinations())
-    studies = _studies(build, options, combinations, built, selection_of)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    rows = [
-        sweep_row(combination, simulate(study, jobs=workers))
-        for combination, study in zip(combinations, studies, strict=True)
-    ]
+    rows = [sweep_row(combination, simulate(study, jobs=workers)) for combination, study in studies]
     text = render(SweepResult(tuple(rows)), output_format, digits=digits, wide=wide)
     if plot_directory is not None:
         try:

@@ -26,8 +26,6 @@ import numpy.typing as npt
 
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
-from exactodds.errors import ExactOddsError
-from exactodds.numbers import parse_number
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
@@ -36,30 +34,20 @@ from exactodds.simulation.stakes import (
     Flat,
     Kelly,
     Ramp,
-    TableLimits,
     block_stakes,
-    parse_spread,
-    parse_stake,
     product_bets,
     squared_bets,
 )
 from exactodds.simulation.strategies import Count
-from exactodds.simulation.study import (
-    RiskGrid,
-    RiskQuestions,
-    Simulation,
-    check_grid_size,
-)
+from exactodds.simulation.study import Simulation
 from exactodds.simulation.sums import exact_product, filled, summable
 
 __all__ = [
     "Sized",
     "carried_bankroll",
-    "read_number",
     "risk_tally",
     "second_moments",
     "sized",
-    "sizing_from_options",
     "trip_shoes_for",
 ]
 
@@ -306,125 +294,3 @@ def trip_shoes_for(trip_rounds: int, procedure: DealingProcedure) -> int:
     dealt = 52 * procedure.decks - procedure.cut - 6
     per_shoe = max(1.0, dealt / _CARDS_PER_ROUND + procedure.after_cut)
     return max(1, round(trip_rounds / per_shoe))
-
-
-def read_number(text: str, what: str, valid: str) -> Fraction:
-    """*text* read exactly as a number, or one sentence naming *what* and what is *valid*.
-
-    >>> read_number("1/200", "`min_edge`", "use an edge such as 0.5%")
-    Fraction(1, 200)
-    >>> read_number("abc", "`min_edge`", "use an edge such as 0, 0.5% or 1/200")
-    Traceback (most recent call last):
-    ...
-    exactodds.simulation.dealing.SimulationError: `min_edge` 'abc' is not a number; use an edge such as 0, 0.5% or 1/200.
-    """
-    try:
-        return parse_number(text, what)
-    except ExactOddsError:
-        raise SimulationError(f"{what} {text!r} is not a number; {valid}.") from None
-
-
-def sizing_from_options(
-    procedure: DealingProcedure,
-    stake: str = "flat",
-    table_min: int = 1,
-    table_max: int | None = None,
-    chip: int = 1,
-    bankroll: str | None = None,
-    risk: str | None = None,
-    trip_rounds: int | str | None = None,
-    rounds_per_hour: int | None = None,
-    exact_moments: bool = False,
-    unit: str | None = None,
-    spread: str | None = None,
-) -> dict[str, Any]:
-    """The sizing keywords of :meth:`Simulation.of` from option values, checked before dealing.
-
-    *bankroll* and *trip_rounds* may each list several values (``"100,200"``, ``"800,4000"``):
-    a risk grid (``grid``) of every combination, the first of each the study's own.
-
-    >>> sizing_from_options(DealingProcedure(), "kelly:1/2", bankroll="1000")["bankroll"]
-    Fraction(1000, 1)
-    >>> sizing_from_options(DealingProcedure(), bankroll="-5")
-    Traceback (most recent call last):
-    ...
-    exactodds.simulation.dealing.SimulationError: `bankroll` -5 is not valid; use a positive number of units, such as 1000.
-    """
-    limits = TableLimits(table_min, table_max, chip)
-    bankrolls, trips = _listed(bankroll), _listed(trip_rounds)
-    check_grid_size(len(bankrolls or ["-"]), len(trips or ["-"]))  # before reading any value
-    amounts = [_bankroll(text) for text in bankrolls] if bankrolls is not None else [None]
-    lengths = [_trip_rounds(text) for text in trips] if trips is not None else [None]
-    shoes = [trip_shoes_for(rounds, procedure) if rounds is not None else 1 for rounds in lengths]
-    grid = None
-    if len(amounts) > 1 or len(lengths) > 1:
-        if amounts[0] is None:
-            raise SimulationError(
-                f"`trip_rounds` {trip_rounds} asks for a risk grid of several trip lengths, "
-                "which needs `bankroll` UNITS."
-            )
-        grid = RiskGrid(tuple(amounts), tuple(lengths), tuple(shoes))
-    amount = amounts[0]
-    target = (
-        read_number(
-            risk, "`risk`", "use a risk of ruin strictly between 0 and 1, such as 5% or 0.05"
-        )
-        if risk is not None
-        else None
-    )
-    if target is not None and not 0 < target < 1:
-        raise SimulationError(
-            f"`risk` {risk} is not valid; use a risk of ruin strictly between 0 and 1, such as "
-            "5% or 0.05."
-        )
-    money = (
-        read_number(unit, "`unit`", "use a positive amount of money for one unit, such as 25")
-        if unit is not None
-        else None
-    )
-    questions = RiskQuestions(target, rounds_per_hour, lengths[0], money)
-    optimal = stake.strip().lower() == "optimal"
-    if spread is not None and not optimal:
-        raise SimulationError(
-            f"`spread` {spread} bounds the ramp `stake` optimal derives, not `stake` "
-            f"{stake.strip()!r}; give `stake` optimal or leave out `spread`."
-        )
-    return {
-        "stake": parse_spread(spread)
-        if optimal and spread is not None
-        else parse_stake(stake, limits),
-        "limits": limits,
-        "bankroll": amount,
-        "trip_shoes": shoes[0],
-        "questions": questions,
-        "exact_moments": exact_moments,
-    } | ({"grid": grid} if grid is not None else {})
-
-
-def _listed(text: str | int | None) -> list[str] | None:
-    """*text* split at its commas (a risk grid), or None (the count is bounded before any
-    value is read)."""
-    if text is None:
-        return None
-    if isinstance(text, int):
-        return [str(text)]
-    return text.split(",")
-
-
-def _bankroll(text: str) -> Fraction:
-    valid = "use a positive number of units, such as 1000"
-    amount = read_number(text.strip(), "`bankroll`", valid)
-    if amount <= 0:
-        raise SimulationError(f"`bankroll` {text.strip()} is not valid; {valid}.")
-    return amount
-
-
-def _trip_rounds(text: str) -> int:
-    cleaned = text.strip().replace("_", "")
-    digits = cleaned.isascii() and cleaned.isdigit() and len(cleaned) <= 19
-    if not digits or not 1 <= int(cleaned) <= 10**18:
-        raise SimulationError(
-            f"`trip_rounds` {text.strip()!r} is not valid; use a whole number of rounds from 1 "
-            "to 10^18, such as 800 (or several, such as 800,4000)."
-        )
-    return int(cleaned)

@@ -7,84 +7,17 @@ numbers: differences between combinations have small errors).  Where the dealing
 changes (``decks``), the shoes differ, as they must.  Each combination's result equals a
 separate run with those options.
 
-:data:`SWEEP_NAMES` are the settings a sweep can vary.  ``play`` and ``stake`` values use
-commas themselves (count tags, ramp steps), so their values are separated by ``|``.
-
->>> sweep = parse_sweeps(["cut=14,30", "min-edge=0,1%"])
->>> [dict(combination) for combination in sweep.combinations()][:2]
-[{'cut': '14', 'min-edge': '0'}, {'cut': '14', 'min-edge': '1%'}]
->>> parse_sweeps(["colour=red"])
-Traceback (most recent call last):
-...
-exactodds.simulation.dealing.SimulationError: Unknown sweep setting 'colour' in `sweep` 'colour=red'; sweep one of decks, cut, play, stake, min-edge, pays.
+The sweep is read, and its variants made (each the study's spec with the swept fields
+replaced), at the interface: :func:`exactodds.specs.parse_sweeps` and
+:func:`exactodds.specs.sweep_variants`. Here is one combination's row of the result.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from exactodds.simulation.dealing import SimulationError
-
-__all__ = [
-    "MOST_COMBINATIONS",
-    "SWEEP_NAMES",
-    "Sweep",
-    "SweepResult",
-    "parse_sweeps",
-    "sweep_row",
-]
-
-SWEEP_NAMES = ("decks", "cut", "play", "stake", "min-edge", "pays")
-#: A sweep runs one study per combination: refuse an accidental product of thousands.
-MOST_COMBINATIONS = 256
-_PIPED = ("play", "stake")
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """The settings swept and their values, in the order given."""
-
-    settings: tuple[tuple[str, tuple[str, ...]], ...]
-
-    def combinations(self) -> Iterator[tuple[tuple[str, str], ...]]:
-        """Every combination, as (name, value) pairs, the last setting varying fastest."""
-        names = [name for name, _ in self.settings]
-        for values in itertools.product(*(values for _, values in self.settings)):
-            yield tuple(zip(names, values, strict=True))
-
-
-def parse_sweeps(texts: Iterable[str]) -> Sweep:
-    """The sweep of ``--sweep NAME=V1,V2,...`` values, checked before any dealing."""
-    settings: list[tuple[str, tuple[str, ...]]] = []
-    for text in texts:
-        name, separator, values_text = text.partition("=")
-        name = name.strip().lower()
-        where = f"`sweep` {text!r}"
-        if name not in SWEEP_NAMES:
-            raise SimulationError(
-                f"Unknown sweep setting {name!r} in {where}; sweep one of {', '.join(SWEEP_NAMES)}."
-            )
-        if any(name == seen for seen, _ in settings):
-            raise SimulationError(f"{where} sweeps {name} a second time; give it once.")
-        values = tuple(value.strip() for value in values_text.split("|" if name in _PIPED else ","))
-        if not separator or not all(values):
-            raise SimulationError(
-                f"{where} has no values; give NAME=V1,V2 (play and stake values separated by |)."
-            )
-        settings.append((name, values))
-    sweep = Sweep(tuple(settings))
-    count = 1
-    for _, values in settings:
-        count *= len(values)
-    if count > MOST_COMBINATIONS:
-        raise SimulationError(
-            f"The sweep has {count:,} combinations, more than {MOST_COMBINATIONS}; sweep fewer "
-            "values."
-        )
-    return sweep
+__all__ = ["SweepResult", "sweep_row"]
 
 
 def sweep_row(combination: tuple[tuple[str, str], ...], result: Any) -> dict[str, Any]:

@@ -26,13 +26,14 @@ effects of removal and depth values are exact fractions.
 
 >>> from exactodds.bets.catalogue import select_bets
 >>> from exactodds.simulation.dealing import DealingProcedure
->>> found = audit(select_bets("dragon7"), procedure=DealingProcedure(decks=1, cut=10),
-...               budget=20, depths=(), cuts=(10,))
+>>> spec = AuditSpec(select_bets("dragon7"), procedure=DealingProcedure(decks=1, cut=10),
+...                  budget=20, depths=(), cuts=(10,))
+>>> found = audit(spec)
 >>> found.bets["dragon7"].house_edge
 Fraction(3857697, 50896300)
 >>> found.bets["dragon7"].count.level in (1, 2, 3)
 True
->>> audit(select_bets("dragon7"), budget=0)
+>>> AuditSpec(select_bets("dragon7"), budget=0)
 Traceback (most recent call last):
 ...
 exactodds.studies.audit.AuditError: Number of shoes 0 for `budget` is not valid; use a whole number of at least 1.
@@ -41,9 +42,8 @@ exactodds.studies.audit.AuditError: Number of shoes 0 for `budget` is not valid;
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -55,7 +55,7 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.errors import ExactOddsError, parameter, quoted
 from exactodds.inputs import whole_number
-from exactodds.numbers import fraction_string, parse_number, square_root_decimal_string
+from exactodds.numbers import fraction_string, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
@@ -65,6 +65,7 @@ __all__ = [
     "LEVELS",
     "Audit",
     "AuditError",
+    "AuditSpec",
     "BetAudit",
     "CutRow",
     "DepthValue",
@@ -80,7 +81,6 @@ __all__ = [
     "default_cuts",
     "depth_rows",
     "found_count",
-    "parse_threshold",
     "require_budget",
     "score",
     "search_shoes",
@@ -625,18 +625,17 @@ def found_count(
 
 def audit_bet(
     bet: Bet,
-    rules: Rules,
-    procedure: DealingProcedure,
-    settings: Mapping[str, Any],
+    spec: AuditSpec,
     run: Mapping[str, Any],
     progress: Callable[[str], None],
 ) -> BetAudit:
-    """One bet's audit (see :func:`audit` for *settings*)."""
+    """One bet's audit at *spec*'s rules, dealing, budget, seed, depths, cuts and thresholds."""
     from exactodds.simulation.strategies import Count, Perfect
 
+    rules, procedure = spec.rules, spec.procedure
     shoe = Shoe.standard(procedure.decks)
-    budget, seed = settings["budget"], settings["seed"]
-    thresholds: Thresholds = settings["thresholds"]
+    budget, seed = spec.budget, spec.seed
+    thresholds = spec.thresholds
     progress(f"{bet.name}: exact figures")
     priced = analyze(shoe, rules, [bet]).bets[bet.name]
     removal = effect_of_removal(shoe, rules, [bet])
@@ -645,10 +644,10 @@ def audit_bet(
     progress(f"{bet.name}: perfect play")
     perfect = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run)
     progress(f"{bet.name}: depth tables")
-    depth, note = depth_rows(bet, shoe, rules, settings["depths"], run)
+    depth, note = depth_rows(bet, shoe, rules, spec.depths, run)
     strategy = Count(_tags13(count.tags), count.trigger)
     rows = []
-    for cut in settings["cuts"] or default_cuts(procedure):
+    for cut in spec.cuts or default_cuts(procedure):
         if cut == procedure.cut:  # the found count's own run
             rows.append(CutRow(cut, count.units_per_100_rounds))
             continue
@@ -692,61 +691,62 @@ def counted_progress(progress: Progress | None, total: int) -> Callable[[str], N
     return tell
 
 
+@dataclass(frozen=True)
+class AuditSpec:
+    """What an audit is made of: the bets, rules, dealing, shoes per figure, seed, depths,
+    cut-card positions and thresholds; checked when built.
+
+    *budget* is the shoes per candidate count (and per simulated figure); *seed* the search's
+    shoes (the figures are simulated on ``seed + 1``'s); *depths* the cards left of the exact
+    depth tables; *cuts* the cut-card positions of the countermeasure table (none:
+    :func:`default_cuts`). Built from option values by :func:`exactodds.specs.audit_spec`;
+    a variant is a :func:`dataclasses.replace`.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> AuditSpec(select_bets("dragon7"), cuts=[40]).cuts
+    (40,)
+    >>> AuditSpec([])
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: No bets were chosen in `bets`; an audit needs at least one bet.
+    """
+
+    bets: Sequence[Bet]
+    rules: Rules = field(default_factory=Rules)
+    procedure: DealingProcedure = field(default_factory=DealingProcedure)
+    budget: int = DEFAULT_BUDGET
+    seed: int = 1
+    depths: Sequence[int] = (18, 26)
+    cuts: Sequence[int] = ()
+    thresholds: Thresholds = field(default_factory=Thresholds)
+
+    def __post_init__(self) -> None:
+        rules = Rules.given(self.rules)
+        chosen = bets_given(self.bets, rules)
+        if not chosen:
+            raise AuditError("No bets were chosen in `bets`; an audit needs at least one bet.")
+        # A cut the dealing cannot take is refused as the dealing refuses it.
+        cuts = tuple(replace(self.procedure, cut=cut).cut for cut in self.cuts)
+        require_budget(self.budget)
+        normal = {"rules": rules, "bets": chosen, "depths": tuple(self.depths), "cuts": cuts}
+        for name, value in normal.items():
+            object.__setattr__(self, name, value)
+
+
 def audit(
-    bets: Iterable[Bet] | None = None,
-    rules: Rules | None = None,
-    procedure: DealingProcedure | None = None,
+    spec: AuditSpec,
     *,
-    budget: int = DEFAULT_BUDGET,
-    seed: int = 1,
-    depths: Sequence[int] = (18, 26),
-    cuts: Sequence[int] = (),
-    thresholds: Thresholds | None = None,
     jobs: int = 1,
     dask: Any = None,
     progress: Progress | None = None,
 ) -> Audit:
-    """The countability audit of each of *bets* at *rules* and the dealing *procedure*.
+    """The countability audit of each of *spec*'s bets (see :class:`AuditSpec`).
 
-    *budget* is the shoes per candidate count (and per simulated figure); *seed* the search's
-    shoes (the figures are simulated on ``seed + 1``'s); *depths* the cards left of the exact
-    depth tables; *cuts* the cut-card positions of the countermeasure table (by default
-    :func:`default_cuts`); *jobs* and *dask* where the simulations run; *progress* is told
-    what runs: ``progress(steps done, steps in all, what runs now)``.
+    *jobs* and *dask* say where the simulations run; *progress* is told what runs:
+    ``progress(steps done, steps in all, what runs now)``.
     """
-    rules = Rules.given(rules)
-    procedure = procedure if procedure is not None else DealingProcedure()
-    chosen = bets_given(bets, rules)
-    if not chosen:
-        raise AuditError("No bets were chosen in `bets`; an audit needs at least one bet.")
-    limits = thresholds if thresholds is not None else Thresholds()
-    chosen_cuts = tuple(replace(procedure, cut=cut).cut for cut in cuts)
-    settings = {
-        "budget": require_budget(budget),
-        "seed": seed,
-        "depths": tuple(depths),
-        "cuts": chosen_cuts,
-        "thresholds": limits,
-    }
     run = {"jobs": jobs, "dask": dask}
-    tell = counted_progress(progress, len(chosen) * _steps(procedure, chosen_cuts))
-    results = {bet.name: audit_bet(bet, rules, procedure, settings, run, tell) for bet in chosen}
+    tell = counted_progress(progress, len(spec.bets) * _steps(spec.procedure, spec.cuts))
+    results = {bet.name: audit_bet(bet, spec, run, tell) for bet in spec.bets}
     tell("done")
-    return Audit(rules, procedure, budget, seed, limits, results)
-
-
-def parse_threshold(text: str, what: str) -> Fraction:
-    """A positive threshold (``0.1``, ``1/10``, ``25``) or one sentence naming *what*
-    (the parameter, in backquotes: :func:`~exactodds.errors.parameter`).
-
-    >>> parse_threshold("1/10", "`thresholds.units_per_100_rounds`")
-    Fraction(1, 10)
-    >>> parse_threshold("0", "`thresholds.max_bet`")
-    Traceback (most recent call last):
-    ...
-    exactodds.studies.audit.AuditError: `thresholds.max_bet` '0' is not valid; use a positive number.
-    """
-    value = parse_number(text, what)
-    if value <= 0 or not math.isfinite(float(value)):
-        raise AuditError(f"{what} {text!r} is not valid; use a positive number.")
-    return value
+    return Audit(spec.rules, spec.procedure, spec.budget, spec.seed, spec.thresholds, results)

@@ -16,11 +16,13 @@ first, least won by their best count first, then the others by removal index.
 >>> from exactodds.bets.catalogue import select_bets
 >>> from exactodds.simulation.dealing import DealingProcedure
 >>> dragon7 = select_bets("dragon7")[0]
->>> found = design_paytables(dragon7, [parse_pay_range("win=30..45")],
-...     parse_edge_window("5%..8%"), procedure=DealingProcedure(decks=1, cut=10), top=0)
+>>> window = (Fraction(1, 20), Fraction(2, 25))  # 5% to 8%
+>>> found = design_paytables(dragon7, [PayRange("win", Fraction(30), Fraction(45), Fraction(1))],
+...     window, procedure=DealingProcedure(decks=1, cut=10), top=0)
 >>> [str(table.pays["win"]) for table in found.tables]
 ['40', '41']
->>> design_paytables(dragon7, [parse_pay_range("win=100..120")], parse_edge_window("5%..8%"), top=0)
+>>> far = [PayRange("win", Fraction(100), Fraction(120), Fraction(1))]
+>>> design_paytables(dragon7, far, window, top=0)
 Traceback (most recent call last):
 ...
 exactodds.studies.audit.AuditError: No pay table in the ranges has a house edge from 5.0000% to 8.0000% for dragon7; the edges in the ranges run from -172.6592% to -127.5916%.
@@ -38,11 +40,10 @@ from typing import Any
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.cards import RANKS
-from exactodds.errors import ExactOddsError, quoted
+from exactodds.errors import quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import (
     fraction_string,
-    parse_number,
     percent_string,
     square_root_decimal_string,
 )
@@ -67,8 +68,6 @@ __all__ = [
     "PayDesign",
     "PayRange",
     "design_paytables",
-    "parse_edge_window",
-    "parse_pay_range",
 ]
 
 #: Most pay tables one design prices (the product of the ranges' sizes).
@@ -95,69 +94,6 @@ class PayRange:
         """Every pay of the range, ascending."""
         count = int((self.high - self.low) / self.step) + 1
         return tuple(self.low + index * self.step for index in range(count))
-
-
-def parse_pay_range(text: str, what: str = "`ranges`") -> PayRange:
-    """``OUTCOME=LOW..HIGH`` (integer steps, or half steps when an end is a half); *what* names
-    the parameter it was given for, in backquotes (:func:`~exactodds.errors.parameter`).
-
-    >>> parse_pay_range("win=10..12.5").step
-    Fraction(1, 2)
-    >>> parse_pay_range("win=40..10")
-    Traceback (most recent call last):
-    ...
-    exactodds.studies.audit.AuditError: Pay range 'win=40..10' for `ranges` is empty; give OUTCOME=LOW..HIGH with LOW at most HIGH, such as win=10..40.
-    """
-    outcome, separator, span = text.partition("=")
-    if not separator or not outcome.strip():
-        span = ""  # refused below as not OUTCOME=LOW..HIGH
-    low, high = _span(span, text, what, "Pay range", "OUTCOME=LOW..HIGH", "win=10..40")
-    steps = {value.denominator for value in (low, high)}
-    if not steps <= {1, 2}:
-        raise AuditError(
-            f"Pay range {quoted(text)} for {what} has an end that is not a whole or half number; "
-            "use pays such as 10, 10.5 or 21/2."
-        )
-    return PayRange(outcome.strip().lower(), low, high, Fraction(1, max(steps)))
-
-
-def parse_edge_window(text: str, what: str = "`window`") -> tuple[Fraction, Fraction]:
-    """``LOW..HIGH`` house edges (``5%..8%``, ``0.05..0.08``), both ends included; *what*
-    names the parameter it was given for, in backquotes.
-
-    >>> parse_edge_window("5%..8%")
-    (Fraction(1, 20), Fraction(2, 25))
-    >>> parse_edge_window("8%..5%")
-    Traceback (most recent call last):
-    ...
-    exactodds.studies.audit.AuditError: House edge window '8%..5%' for `window` is empty; give LOW..HIGH with LOW at most HIGH, such as 5%..8%.
-    """
-    return _span(text, text, what, "House edge window", "LOW..HIGH", "5%..8%")
-
-
-def _span(
-    span: str, text: str, what: str, kind: str, form: str, example: str
-) -> tuple[Fraction, Fraction]:
-    """``LOW..HIGH`` in *span* (part of *text*, given for *what*), read exactly, LOW <= HIGH.
-
-    *kind* names the text in errors (``Pay range``), *form* and *example* say what is valid.
-    """
-    low_text, dots, high_text = span.partition("..")
-    if not dots:
-        raise AuditError(
-            f"{kind} {quoted(text)} for {what} is not {form}; give one such as {example}."
-        )
-    try:
-        low = parse_number(low_text, f"the {kind.lower()} {quoted(text)} for {what}")
-        high = parse_number(high_text, f"the {kind.lower()} {quoted(text)} for {what}")
-    except ExactOddsError as error:
-        raise AuditError(str(error)) from None
-    if low > high:
-        raise AuditError(
-            f"{kind} {quoted(text)} for {what} is empty; give {form} with LOW at most HIGH, "
-            f"such as {example}."
-        )
-    return low, high
 
 
 @dataclass(frozen=True)
