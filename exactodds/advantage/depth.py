@@ -268,7 +268,7 @@ def parse_depths(text: str, what: str = "`cards`") -> tuple[int, ...]:
         )
     depths = []
     for item in items:
-        if not item.isdigit() or len(item) > 6:
+        if not (item.isascii() and item.isdigit()) or len(item) > 6:
             raise DepthError(
                 f"{what} {quoted(item)} is not a number of cards; use whole numbers such as 18,26."
             )
@@ -289,7 +289,7 @@ def parse_known_counts(items: Iterable[str], what: str = "`left_known`") -> dict
     known: dict[str, int] = {}
     for item in items:
         rank, _, count = str(item).partition("=")
-        if not count.strip().isdigit() or len(count.strip()) > 6:
+        if not (count.strip().isascii() and count.strip().isdigit()) or len(count.strip()) > 6:
             raise DepthError(f"{what} {quoted(str(item))} is not RANK=N; use e.g. 9=4.")
         symbol = parse_rank(rank.strip()).symbol
         if symbol in known:

@@ -238,10 +238,10 @@ def _high_classes(high: str | Iterable[str], by: str) -> frozenset[int]:
             "'6789' or a list of text such as ['6', '7', '8', '9']."
         )
     items = [item for item in text.replace(",", " ").split()]
-    if by == "value" and len(items) == 1 and items[0].isdigit():
+    if by == "value" and len(items) == 1 and (items[0].isascii() and items[0].isdigit()):
         items = list(items[0])
     if by == "value":
-        if not all(item.isdigit() and len(item) == 1 for item in items):
+        if not all((item.isascii() and item.isdigit()) and len(item) == 1 for item in items):
             raise EdgeSortError(
                 f"The high group {quoted(text)} is not a list of values; use digits 0-9, "
                 "such as 6789 or 6,7,8,9."

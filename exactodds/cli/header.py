@@ -58,7 +58,7 @@ def sheet_date(date: str | None) -> str:
             ) from None
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch is not None:
-        if not epoch.strip().isdigit() or len(epoch.strip()) > 12:
+        if not (epoch.strip().isascii() and epoch.strip().isdigit()) or len(epoch.strip()) > 12:
             raise ExactOddsError(
                 f"SOURCE_DATE_EPOCH {epoch[:40]!r} is not valid; use whole seconds since 1970."
             )

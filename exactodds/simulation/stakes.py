@@ -273,7 +273,11 @@ def parse_spread(text: str) -> Optimal:
     exactodds.simulation.dealing.SimulationError: `spread` '8' is not MIN-MAX; give two whole numbers of units, such as 1-8.
     """
     low, separator, high = text.strip().partition("-")
-    if not separator or not low.strip().isdigit() or not high.strip().isdigit():
+    if (
+        not separator
+        or not (low.strip().isascii() and low.strip().isdigit())
+        or not (high.strip().isascii() and high.strip().isdigit())
+    ):
         raise SimulationError(
             f"`spread` {text.strip()!r} is not MIN-MAX; give two whole numbers of units, such "
             "as 1-8."
@@ -350,7 +354,7 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     by_count = body.startswith("tc:")
     for entry in body.removeprefix("tc:").split(","):
         edge_text, separator, units_text = entry.partition("=")
-        if not separator or not units_text.strip().isdigit():
+        if not separator or not (units_text.strip().isascii() and units_text.strip().isdigit()):
             raise SimulationError(
                 f"Ramp step {entry.strip()!r} in {where} is not EDGE=UNITS; use e.g. 1%=4."
             )
