@@ -12,9 +12,9 @@ The issue's floor: 30,000 exact rounds per second on this 2-core machine for
 perfect play on every standard bet at once.
 
 Then the cost of the risk figures (issue 18: at most 10% of the rounds per second):
-the time of the stakes and the risk sums (:func:`~exactodds.simulation.sizing.sized`,
-:func:`~exactodds.simulation.sizing.risk_tally` and the bankroll paths'
-:func:`~exactodds.simulation.paths.block_path_tally`) as a share of the whole block
+the time of the stakes and the risk sums (:func:`~exactodds.simulation.staking.sizing.sized`,
+:func:`~exactodds.simulation.staking.sizing.risk_tally` and the bankroll paths'
+:func:`~exactodds.simulation.risk.paths.block_path_tally`) as a share of the whole block
 (:func:`~exactodds.simulation.block.run_block`), on the same block; and the pair
 bets' closed form (:mod:`exactodds.simulation.pairs`) against the kernel's evaluation
 of the same compositions (the floor: 1,000,000 rounds per second per job).
@@ -59,14 +59,14 @@ from exactodds.simulation.dealing import DealingProcedure, _shuffled_shoes, deal
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally
 from exactodds.simulation.pairs import pair_expected_values
-from exactodds.simulation.paths import block_path_tally
+from exactodds.simulation.risk.paths import block_path_tally
 from exactodds.simulation.run import (
     CLOSED_FORM_BLOCK_SHOES,
     NUMPY_CLOSED_FORM_BLOCK_SHOES,
     Simulation,
     simulate,
 )
-from exactodds.simulation.sizing import risk_tally, sized
+from exactodds.simulation.staking.sizing import risk_tally, sized
 
 #: The blocks the pairs-only study deals (its bets have the pair closed form): compiled, and
 #: on the numpy road.
@@ -160,7 +160,7 @@ def main() -> None:
 
 def _grid_cost(rules: Rules, runs: int, shoes: int) -> None:
     """Rounds per CPU second of the same blocks without and with a 10 x 10 risk grid."""
-    from exactodds.simulation.sizing import sizing_from_options
+    from exactodds.simulation.staking.sizing import sizing_from_options
 
     bets = select_bets("player_pair,banker_pair", rules)
     procedure = DealingProcedure()

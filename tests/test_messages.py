@@ -31,8 +31,8 @@ from exactodds.interface import build_bets, build_rules, build_shoe
 from exactodds.numbers import parse_commission, parse_pay
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import simulate
-from exactodds.simulation.sizing import sizing_from_options
-from exactodds.simulation.stakes import TableLimits, parse_stake
+from exactodds.simulation.staking.sizing import sizing_from_options
+from exactodds.simulation.staking.stakes import TableLimits, parse_stake
 from exactodds.simulation.strategies import parse_plays
 from exactodds.simulation.study import RiskQuestions, Simulation
 from exactodds.simulation.sweep import parse_sweeps

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.optimal import (
+from exactodds.simulation.run import Simulation, simulate
+from exactodds.simulation.staking.optimal import (
     BandSums,
     derived_study,
     growth,
@@ -29,9 +30,8 @@ from exactodds.simulation.optimal import (
     pilot_study,
     score,
 )
-from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.sizing import sizing_from_options
-from exactodds.simulation.stakes import Optimal, Ramp, TableLimits, parse_spread
+from exactodds.simulation.staking.sizing import sizing_from_options
+from exactodds.simulation.staking.stakes import Optimal, Ramp, TableLimits, parse_spread
 from exactodds.simulation.strategies import parse_plays
 
 TWO_DECKS = DealingProcedure(decks=2)
@@ -289,7 +289,7 @@ class _Tried:
 
 
 def test_a_risk_target_scales_the_bankroll_down_until_the_estimate_meets_it() -> None:
-    from exactodds.simulation.optimal import risk_limited_study
+    from exactodds.simulation.staking.optimal import risk_limited_study
 
     study = _count_study("20000", spread="1-40", risk="5%")
     pilot = simulate(pilot_study(study)).tally

@@ -26,10 +26,10 @@ from exactodds.cli import cli
 from exactodds.simulation.block import run_block
 from exactodds.simulation.checkpoint import check_tally, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.paths import PATH_QUANTILES, PathTally, risk_curve
 from exactodds.simulation.result import SimulationResult
+from exactodds.simulation.risk.paths import PATH_QUANTILES, PathTally, risk_curve
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.stakes import TableLimits, parse_stake
+from exactodds.simulation.staking.stakes import TableLimits, parse_stake
 
 TWO_DECKS = DealingProcedure(decks=2)
 

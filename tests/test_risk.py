@@ -35,10 +35,10 @@ from exactodds.cli import cli
 from exactodds.shoe import Shoe
 from exactodds.simulation.block import run_block
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.figures import RiskTally, block_risk_tally
 from exactodds.simulation.result import SimulationResult, risk_figures
+from exactodds.simulation.risk.tally import RiskTally, block_risk_tally
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.stakes import Kelly, Ramp, TableLimits, parse_stake
+from exactodds.simulation.staking.stakes import Kelly, Ramp, TableLimits, parse_stake
 from exactodds.simulation.strategies import Always, parse_strategy
 from exactodds.simulation.study import RiskQuestions
 from exactodds.simulation.tally import Tally
@@ -592,7 +592,7 @@ def test_exact_moment_sd_is_its_definition_on_the_trace() -> None:
 
 
 def test_product_bets_give_the_cross_moment() -> None:
-    from exactodds.simulation.stakes import product_bets
+    from exactodds.simulation.staking.stakes import product_bets
 
     shoe = Shoe.standard(decks=1).remove("8 8 9 9 9 K")
     ((product, scale),) = product_bets(tuple(select_bets("dragon7,panda8")))

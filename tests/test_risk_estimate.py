@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.figures import RiskTally, Segment, TripTally
-from exactodds.simulation.ruin import lundberg_ruin, trip_bankroll, trip_ruin
+from exactodds.simulation.risk.ruin import lundberg_ruin, trip_bankroll, trip_ruin
+from exactodds.simulation.risk.tally import RiskTally, Segment, TripTally
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.sizing import sizing_from_options
+from exactodds.simulation.staking.sizing import sizing_from_options
 from exactodds.simulation.strategies import Always
 
 

@@ -36,9 +36,9 @@ from exactodds.simulation.dealing import (
     deal_shoes,
     shuffled_shoe,
 )
+from exactodds.simulation.risk.sums import Sums
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always, Count, Perfect, parse_plays, parse_strategy
-from exactodds.simulation.sums import Sums
 from exactodds.simulation.tally import EV_SCALE, BetTally, Estimate, Tally
 
 # Card types: rank index * 4 + suit index (S H D C).

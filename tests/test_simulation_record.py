@@ -18,8 +18,8 @@ from exactodds.simulation.block import run_block
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.result import SimulationResult
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.sizing import sizing_from_options
-from exactodds.simulation.stakes import parse_stake
+from exactodds.simulation.staking.sizing import sizing_from_options
+from exactodds.simulation.staking.stakes import parse_stake
 from exactodds.simulation.strategies import Always
 
 ONE_DECK = DealingProcedure(decks=1)

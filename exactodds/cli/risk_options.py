@@ -3,7 +3,7 @@
 :func:`risk_options` adds ``--stake``, ``--spread``, ``--table-min``, ``--table-max``, ``--chip``,
 ``--bankroll``, ``--risk``, ``--trip-rounds`` and ``--rounds-per-hour`` to a command
 and passes them as one keyword, ``sizing_options`` (a dict of the raw values), for
-:func:`~exactodds.simulation.sizing.sizing_from_options` to check before any dealing;
+:func:`~exactodds.simulation.staking.sizing.sizing_from_options` to check before any dealing;
 ``--risk-figures`` arrives as ``show_risk``.
 """
 

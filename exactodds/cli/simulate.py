@@ -86,7 +86,7 @@ def build_simulation(options: dict[str, Any], rules: Rules, bets: list[Bet]) -> 
     for each distinct set of bets its combinations use).
     """
     from exactodds.simulation.dealing import DealingProcedure
-    from exactodds.simulation.sizing import read_number, sizing_from_options
+    from exactodds.simulation.staking.sizing import read_number, sizing_from_options
     from exactodds.simulation.strategies import parse_plays
     from exactodds.simulation.study import Simulation
 

@@ -357,10 +357,10 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
 
 
 def optimal_lines(stake: Any) -> list[str]:
-    """What an optimal ramp was derived from (:mod:`~exactodds.simulation.optimal`), or none.
+    """What an optimal ramp was derived from (:mod:`~exactodds.simulation.staking.optimal`), or none.
 
     >>> from fractions import Fraction
-    >>> from exactodds.simulation.stakes import Ramp
+    >>> from exactodds.simulation.staking.stakes import Ramp
     >>> basis = {"objective": "score", "bankroll": None, "spread": "1-8", "counted": "true_count",
     ...          "pilot": {"shoes": 10, "rounds": 800}, "bands": [{}] * 3, "value": 2.5,
     ...          "flat_value": 0.0}

@@ -30,7 +30,6 @@ from exactodds.engine.walk import summary_of
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
-from exactodds.simulation import sizing
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
@@ -42,12 +41,13 @@ from exactodds.simulation.dealing import (
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
-from exactodds.simulation.paths import PathTally, block_path_tally
+from exactodds.simulation.risk.paths import PathTally, block_path_tally
+from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.sums import exact_product as _product
+from exactodds.simulation.risk.sums import summable as _summable
+from exactodds.simulation.staking import sizing
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.sums import Sums
-from exactodds.simulation.sums import exact_product as _product
-from exactodds.simulation.sums import summable as _summable
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 __all__ = ["BlockResult", "compiled_pairs", "prepare", "run_block"]

@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.inputs import whole_number
 from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.figures import RiskTally
-from exactodds.simulation.stakes import Kelly
+from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.tally import RiskTally
+from exactodds.simulation.staking.stakes import Kelly
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.sums import Sums
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 if TYPE_CHECKING:

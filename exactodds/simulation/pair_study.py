@@ -42,19 +42,19 @@ from exactodds.simulation.dealing import (
     _shuffled_shoes,
     tableau_flags,
 )
-from exactodds.simulation.figures import (
+from exactodds.simulation.pairs import pair_shape
+from exactodds.simulation.risk.paths import PathTally
+from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.tally import (
     RiskTally,
     Segment,
     SeriesMoments,
     TripTally,
     _outcomes,
 )
-from exactodds.simulation.pairs import pair_shape
-from exactodds.simulation.paths import PathTally
-from exactodds.simulation.stakes import Flat
+from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Always, Perfect
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.sums import Sums
 from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 __all__ = ["pair_block_tally", "pair_study_plan"]
@@ -313,7 +313,7 @@ def _tally(
 def _paths(
     simulation: Simulation, first_shoe: int, plan: _Plan, per_shoe: IntArray
 ) -> PathTally | None:
-    """The block's bankroll paths, as :func:`~exactodds.simulation.paths.block_path_tally`
+    """The block's bankroll paths, as :func:`~exactodds.simulation.risk.paths.block_path_tally`
     bins them: each shoe's combined total (in units of the lcm of the pay denominators),
     in bins of the table minimum; only for a study with a bankroll."""
     if simulation.bankroll is None:
@@ -326,7 +326,7 @@ def _paths(
 def _risk(
     simulation: Simulation, first_shoe: int, plan: _Plan, per_shoe: IntArray, sums: list[int]
 ) -> RiskTally:
-    """The block's :class:`RiskTally`, as :func:`~exactodds.simulation.figures.block_risk_tally`
+    """The block's :class:`RiskTally`, as :func:`~exactodds.simulation.risk.tally.block_risk_tally`
     gives it for flat stakes."""
     width = len(plan.denominators)
     trip_shoes = simulation.trip_shoes

@@ -20,8 +20,8 @@ from typing import Any
 
 from exactodds.numbers import fraction_string
 from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.figures import MOMENT_BITS
-from exactodds.simulation.stakes import GROWTH_SCALE, Kelly
+from exactodds.simulation.risk.tally import MOMENT_BITS
+from exactodds.simulation.staking.stakes import GROWTH_SCALE, Kelly
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import (
     EV_SCALE,
@@ -357,7 +357,7 @@ def _bets_per_round(result: SimulationResult, flat: bool = False) -> tuple[float
 
 def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
     """The combined figures had every bet been flat at the table minimum."""
-    from exactodds.simulation.estimates import ruin_figures, series_figures
+    from exactodds.simulation.risk.figures import ruin_figures, series_figures
 
     tally, simulation = result.tally, result.simulation
     flat_unit = Fraction(1, flat_risk.combined_denominator)
@@ -383,7 +383,7 @@ def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
 def _bankroll_figures(result: SimulationResult) -> dict[str, Any]:
     """``risk_of_ruin.paths`` and ``risk_of_ruin.curve`` (None where the tally lacks them: no
     finished trip, or a checkpoint written before they were kept)."""
-    from exactodds.simulation.paths import path_figures, risk_curve
+    from exactodds.simulation.risk.paths import path_figures, risk_curve
 
     tally, simulation = result.tally, result.simulation
     risk, paths, bankroll = tally.risk, tally.paths, simulation.bankroll
@@ -402,7 +402,7 @@ def _bankroll_figures(result: SimulationResult) -> dict[str, Any]:
 
 def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
     """The risk figures of every bet and of the combined result (see :mod:`estimates`)."""
-    from exactodds.simulation.estimates import (
+    from exactodds.simulation.risk.figures import (
         combined_covariance,
         ruin_figures,
         series_figures,

@@ -42,7 +42,7 @@ from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, sa
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
-from exactodds.simulation.stakes import Kelly, Optimal
+from exactodds.simulation.staking.stakes import Kelly, Optimal
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
 
@@ -296,9 +296,9 @@ def _with_optimal_ramp(
     simulation: Simulation, jobs: int, dask: Any, block_shoes: int | None, stop: Stop | None
 ) -> Simulation:
     """*simulation* with the ramp its flat pilot on the same shoes derives
-    (:mod:`~exactodds.simulation.optimal`), scaled down to a `risk` target with a bankroll;
+    (:mod:`~exactodds.simulation.staking.optimal`), scaled down to a `risk` target with a bankroll;
     the pilot and the ramps tried are not traced, saved or shown."""
-    from exactodds.simulation.optimal import pilot_study, risk_limited_study
+    from exactodds.simulation.staking.optimal import pilot_study, risk_limited_study
 
     def run(study: Simulation) -> SimulationResult:
         return simulate(study, jobs=jobs, dask=dask, block_shoes=block_shoes, stop=stop)

@@ -27,7 +27,7 @@ from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.stakes import Flat, Kelly, Optimal, Ramp, Stake, TableLimits
+from exactodds.simulation.staking.stakes import Flat, Kelly, Optimal, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
 __all__ = [
@@ -181,7 +181,7 @@ class Simulation:
     bets: tuple[Bet, ...]
     strategies: tuple[Strategy, ...]
     procedure: DealingProcedure
-    #: How much each bet made stakes (:mod:`~exactodds.simulation.stakes`), whole units.
+    #: How much each bet made stakes (:mod:`~exactodds.simulation.staking.stakes`), whole units.
     stake: Stake = field(default_factory=Flat)
     limits: TableLimits = field(default_factory=TableLimits)
     #: Units at the start of every shoe (Kelly sizing) and of every trip (ruin).

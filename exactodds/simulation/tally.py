@@ -29,9 +29,9 @@ from typing import Any
 
 from exactodds.inputs import whole_number
 from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.figures import RiskTally
-from exactodds.simulation.paths import PathTally
-from exactodds.simulation.sums import Sums, merge_counts
+from exactodds.simulation.risk.paths import PathTally
+from exactodds.simulation.risk.sums import Sums, merge_counts
+from exactodds.simulation.risk.tally import RiskTally
 
 __all__ = ["BetTally", "Estimate", "Tally", "finite", "merge_bands", "merge_ranges"]
 
@@ -160,11 +160,11 @@ class Tally:
     rounds_squares: int
     rounds_histogram: tuple[tuple[int, int], ...]
     bets: tuple[BetTally, ...]
-    #: The sums behind the risk figures (:mod:`exactodds.simulation.figures`); None: no shoe.
+    #: The sums behind the risk figures (:mod:`exactodds.simulation.risk.tally`); None: no shoe.
     risk: RiskTally | None = None
     #: The shoes counted, as (start, stop) ranges of shoe numbers, disjoint and ascending.
     ranges: tuple[tuple[int, int], ...] = ()
-    #: Where the bankroll stood after each shoe of the trips (:mod:`~exactodds.simulation.paths`);
+    #: Where the bankroll stood after each shoe of the trips (:mod:`~exactodds.simulation.risk.paths`);
     #: None: no shoe, or shoes counted without it (a checkpoint written before it was kept).
     paths: PathTally | None = None
 

@@ -17,7 +17,7 @@ its 95% interval.  Risk of ruin has two figures: ``formula`` (the diffusion form
 of :mod:`exactodds.analysis.risk` on the estimated EV and SD) and ``simulated`` (the
 share of the simulated trips, consecutive shoes chained together, whose combined
 result fell to minus the bankroll), with its binomial standard error; the ``estimate``
-(:mod:`~exactodds.simulation.ruin`'s programme) comes first.  With a risk grid
+(:mod:`~exactodds.simulation.risk.ruin`'s programme) comes first.  With a risk grid
 (:class:`~exactodds.simulation.study.RiskGrid`), ``risk_of_ruin.grid`` holds the estimate
 and the simulated frequency of every bankroll with every trip length, each as a run of that
 one bankroll and trip length gives it.  The bankroll for a risk target has an ``estimate``
@@ -35,9 +35,9 @@ from typing import Any
 
 from exactodds.analysis import risk as formulas
 from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.figures import RiskTally, SeriesMoments
+from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.tally import RiskTally, SeriesMoments
 from exactodds.simulation.study import RiskGrid, RiskQuestions
-from exactodds.simulation.sums import Sums
 from exactodds.simulation.tally import EV_SCALE, Estimate, Tally
 
 
@@ -290,7 +290,7 @@ def _measured(risk: RiskTally, shoes: int) -> bool:
 
 def _trip_estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
     """``risk_of_ruin.estimate.trip``: the programme's risk for trips of ``risk.trip_shoes``."""
-    from exactodds.simulation.ruin import trip_ruin
+    from exactodds.simulation.risk.ruin import trip_ruin
 
     if not _measured(risk, shoes):
         return None
@@ -341,7 +341,7 @@ def _bankroll_estimate(
 ) -> dict[str, Any] | None:
     """``bankroll_for_risk.estimate.trip``: the least bankroll whose programme risk is at most
     *target*, with the bankrolls where the risk +- 2 standard errors crosses it."""
-    from exactodds.simulation.ruin import trip_bankroll
+    from exactodds.simulation.risk.ruin import trip_bankroll
 
     if not _measured(risk, shoes):
         return None
@@ -360,7 +360,7 @@ def _bankroll_estimate(
 
 def _estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
     """``risk_of_ruin.estimate``: the trip by the programme, unlimited play by Lundberg."""
-    from exactodds.simulation.ruin import lundberg_ruin
+    from exactodds.simulation.risk.ruin import lundberg_ruin
 
     outcomes = risk.shoe_outcomes
     trip = _trip_estimate(risk, bins, shoes)

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.inputs import whole_number
-from exactodds.simulation.sums import Sums, merge_counts
+from exactodds.simulation.risk.sums import Sums, merge_counts
 
 __all__ = ["RiskTally", "Segment", "SeriesMoments", "TripTally", "block_risk_tally"]
 
@@ -299,7 +299,7 @@ class RiskTally:
     #: For a stake other than flat: the same sums for flat betting (None otherwise).
     flat: RiskTally | None = None
     #: Per shoe, (total, lowest point, shoes) of the combined result in bins of the table
-    #: minimum (total rounded, lowest rounded up): what :mod:`~exactodds.simulation.ruin` runs on.
+    #: minimum (total rounded, lowest rounded up): what :mod:`~exactodds.simulation.risk.ruin` runs on.
     shoe_outcomes: tuple[tuple[int, int, int], ...] = ()
     #: The simulated trips of a risk grid's other lengths, by length (:meth:`for_trip`).
     grid_trips: tuple[TripTally, ...] = ()

@@ -58,7 +58,7 @@ from typing import Any
 
 from exactodds.numbers import fraction_string
 from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.stakes import Flat, Optimal, Ramp, TableLimits
+from exactodds.simulation.staking.stakes import Flat, Optimal, Ramp, TableLimits
 from exactodds.simulation.study import RiskQuestions, Simulation
 from exactodds.simulation.tally import EV_SCALE, Tally
 

@@ -17,7 +17,7 @@ stake decides *how much*, in whole units, from the exact EV of the known composi
   Several bets made in one round are sized together from the bankroll before the round
   (:func:`~exactodds.analysis.risk.joint_kelly_stakes`, with the exact cross moments).
 * ``optimal`` with a ``spread`` MIN-MAX: the ramp by count (or EV band) that maximizes
-  growth (or SCORE) on a flat pilot of the same shoes (:mod:`~exactodds.simulation.optimal`).
+  growth (or SCORE) on a flat pilot of the same shoes (:mod:`~exactodds.simulation.staking.optimal`).
 
 Every stake is then rounded down to a multiple of ``chip`` and capped at the table
 maximum; a stake below the table minimum is not made (a Kelly or ramp stake) or is
@@ -45,7 +45,7 @@ from exactodds.analysis.risk import joint_kelly_stakes, kelly_stake
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string, parse_number
 from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.sums import INT64_SAFE, filled
+from exactodds.simulation.risk.sums import INT64_SAFE, filled
 
 __all__ = [
     "Flat",
@@ -142,7 +142,7 @@ class Ramp:
     steps: tuple[tuple[Fraction, int], ...]
     #: Steps by the count strategy's true (or running) count, reached at >=, not by EV.
     by_count: bool = False
-    #: How an optimal ramp was derived (:mod:`~exactodds.simulation.optimal`), for the
+    #: How an optimal ramp was derived (:mod:`~exactodds.simulation.staking.optimal`), for the
     #: record only: a ramp typed in with the same steps is the same ramp.
     basis: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
@@ -209,7 +209,7 @@ MOST_LEVELS = 200
 class Optimal:
     """A ramp still to be derived: the stakes, from ``minimum`` to ``maximum`` units, that
     maximize growth (or SCORE) on a flat pilot of the same shoes
-    (:mod:`~exactodds.simulation.optimal`).  A run replaces it by the :class:`Ramp` it finds.
+    (:mod:`~exactodds.simulation.staking.optimal`).  A run replaces it by the :class:`Ramp` it finds.
 
     >>> Optimal(1, 8).levels(TableLimits(2, 6, 2))
     (2, 4, 6)

@@ -1,7 +1,7 @@
 """Bankroll paths over trips, and the risk of ruin against the bankroll: the fan chart's data.
 
 A :class:`PathTally` counts, for each shoe of a trip (``trip_shoes`` shoes, the trips of
-:class:`~exactodds.simulation.figures.RiskTally`), where the combined result of every bet
+:class:`~exactodds.simulation.risk.tally.RiskTally`), where the combined result of every bet
 made stood at the end of that shoe, counted from the trip's start: a histogram per shoe in
 bins of ``width`` (the table minimum, in units of ``1 / combined_denominator``), the
 cumulative result rounded to the nearest bin (halves up).  Its memory is bounded by the bins
@@ -13,7 +13,7 @@ off the histogram exactly: the lowest bin whose cumulative count reaches ``q x t
 would stand had play gone on (the share that ruined is the risk of ruin).
 
 :func:`risk_curve` gives the risk of ruin of a trip (the dynamic programme of
-:mod:`~exactodds.simulation.ruin`, with its delta-method standard error) and of unlimited
+:mod:`~exactodds.simulation.risk.ruin`, with its delta-method standard error) and of unlimited
 play (Cramer-Lundberg) at a range of bankrolls: floats, estimates.
 
 >>> tally = PathTally.of_block(2, 10, 0, [10, -30, 4, 6])  # two trips of two shoes
@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.sums import merge_counts, summable
+from exactodds.simulation.risk.sums import merge_counts, summable
 
 __all__ = [
     "PATH_QUANTILES",
@@ -303,7 +303,7 @@ def block_path_tally(
     rounds_per_shoe: Sequence[int],
 ) -> PathTally:
     """The path tally of a block: *results* rounds x bets in units of each bet's pay
-    denominator (as :func:`~exactodds.simulation.figures.block_risk_tally` takes them).
+    denominator (as :func:`~exactodds.simulation.risk.tally.block_risk_tally` takes them).
 
     >>> block_path_tally([20, 1], 1, 1, 0, np.array([[20, -1], [-20, 8], [19, -1]]), [2, 1]).steps
     (((0, 1), (7, 1)),)
@@ -366,7 +366,7 @@ def risk_curve(
     ...
     exactodds.simulation.dealing.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
     """
-    from exactodds.simulation.ruin import MOST_STATES, lundberg_ruin, trip_ruin_at
+    from exactodds.simulation.risk.ruin import MOST_STATES, lundberg_ruin, trip_ruin_at
 
     asked = math.ceil(bankroll / bin_units)
     dealt = sum(count for *_, count in outcomes)

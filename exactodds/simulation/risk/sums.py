@@ -1,7 +1,7 @@
 """Exact per-shoe sums, the one piece the tally and the risk figures both add up.
 
 Kept apart so that :mod:`exactodds.simulation.tally` can hold the risk sums of
-:mod:`exactodds.simulation.figures` while those are built on the same :class:`Sums`.
+:mod:`exactodds.simulation.risk.tally` while those are built on the same :class:`Sums`.
 """
 
 from __future__ import annotations

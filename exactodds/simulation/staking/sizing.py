@@ -2,7 +2,7 @@
 
 :func:`sized` turns each strategy's decisions into stakes (flat, ramp or Kelly, under
 the table limits) and each round's result into units won; :func:`risk_tally` sums
-what the risk figures need (:class:`~exactodds.simulation.figures.RiskTally`).
+what the risk figures need (:class:`~exactodds.simulation.risk.tally.RiskTally`).
 
 >>> from exactodds.bets.catalogue import select_bets
 >>> from exactodds.simulation.dealing import DealingProcedure
@@ -31,8 +31,9 @@ from exactodds.numbers import parse_number
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
-from exactodds.simulation.figures import MOMENT_BITS, RiskTally, block_risk_tally
-from exactodds.simulation.stakes import (
+from exactodds.simulation.risk.sums import exact_product, filled, summable
+from exactodds.simulation.risk.tally import MOMENT_BITS, RiskTally, block_risk_tally
+from exactodds.simulation.staking.stakes import (
     Flat,
     Kelly,
     Ramp,
@@ -50,7 +51,6 @@ from exactodds.simulation.study import (
     Simulation,
     check_grid_size,
 )
-from exactodds.simulation.sums import exact_product, filled, summable
 
 __all__ = [
     "Sized",
