@@ -55,7 +55,7 @@ from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rules
 from exactodds.simulation import block as block_module
 from exactodds.simulation.block import prepare, run_block
-from exactodds.simulation.dealing import DealingProcedure, _shuffled_shoes, deal_block
+from exactodds.simulation.dealing import DealingProcedure, deal_block, shuffled_shoes
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally
 from exactodds.simulation.pairs import pair_expected_values
@@ -323,7 +323,7 @@ def _block_shares(simulation: Simulation, runs: int) -> None:
     bets = prepare(simulation.rules, simulation.bets).analyzer.bets
     for run in range(runs):
         started = time.thread_time()
-        _shuffled_shoes(decks, 1, SIZE * run, SIZE, compiled=True)
+        shuffled_shoes(decks, 1, SIZE * run, SIZE, compiled=True)
         parts["shuffle"].append(time.thread_time() - started)
         started = time.thread_time()
         tally = pair_block_tally(simulation, SIZE * run, SIZE, bets)

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.errors import SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.staking.optimal import (
     BandSums,

@@ -23,9 +23,9 @@ from exactodds.simulation import block as block_module
 from exactodds.simulation.dealing import (
     _MASK64,
     DealingProcedure,
-    _dealing_module,
     _stream_states,
     _stream_words,
+    dealing_module,
 )
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.run import Simulation, simulate
@@ -36,7 +36,7 @@ from exactodds.simulation.study import RiskGrid
 from exactodds.simulation.tally import Tally
 
 compiled = pytest.mark.skipif(
-    _dealing_module() is None or not hasattr(_dealing_module(), "pair_study"),
+    dealing_module() is None or not hasattr(dealing_module(), "pair_study"),
     reason="the compiled kernel is not built",
 )
 

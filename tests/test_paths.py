@@ -23,9 +23,10 @@ from click.testing import CliRunner
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
+from exactodds.errors import SimulationError
 from exactodds.simulation.block import run_block
 from exactodds.simulation.checkpoint import check_tally, load_checkpoint, save_checkpoint
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.result import SimulationResult
 from exactodds.simulation.risk.paths import PATH_QUANTILES, PathTally, risk_curve
 from exactodds.simulation.run import Simulation, simulate

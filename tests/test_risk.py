@@ -32,9 +32,10 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
+from exactodds.errors import SimulationError
 from exactodds.shoe import Shoe
 from exactodds.simulation.block import run_block
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.result import SimulationResult, risk_figures
 from exactodds.simulation.risk.tally import RiskTally, block_risk_tally
 from exactodds.simulation.run import Simulation, simulate

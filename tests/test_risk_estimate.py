@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.errors import SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.risk.ruin import lundberg_ruin, trip_bankroll, trip_ruin
 from exactodds.simulation.risk.tally import RiskTally, Segment, TripTally
 from exactodds.simulation.run import Simulation, simulate

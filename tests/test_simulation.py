@@ -26,12 +26,12 @@ from reference import PhysicalCard, play_round
 from exactodds.analysis.single import analyze
 from exactodds.bets.catalogue import select_bets
 from exactodds.cards import Rank, Suit
+from exactodds.errors import SimulationError
 from exactodds.rules import Rules, Tableau
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     DealingProcedure,
-    SimulationError,
     deal_block,
     deal_shoes,
     shuffled_shoe,

@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 
 from exactodds.bets.catalogue import select_bets
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, SimulationError
 from exactodds.simulation.block import run_block
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.result import SimulationResult
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.staking.sizing import sizing_from_options

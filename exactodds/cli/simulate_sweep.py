@@ -17,10 +17,9 @@ import click
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.plots import write_plots
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, SimulationError
 from exactodds.inputs import whole_number
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import SimulationError
 
 __all__ = ["run_sweep"]
 

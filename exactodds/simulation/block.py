@@ -27,6 +27,7 @@ import numpy.typing as npt
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
 from exactodds.engine.walk import summary_of
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
@@ -34,7 +35,6 @@ from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
     DealtBlock,
-    SimulationError,
     deal_block,
     summary_fields,
 )
@@ -238,7 +238,7 @@ def run_block(
     >>> run_block(Simulation.of(1, 1), 0, 0)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `shoes` is 0; use a whole number of at least 1.
+    exactodds.errors.SimulationError: `shoes` is 0; use a whole number of at least 1.
     """
     whole_number(first_shoe, "first_shoe", SimulationError)
     whole_number(shoes, "shoes", SimulationError, minimum=1)

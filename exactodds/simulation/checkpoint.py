@@ -30,8 +30,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
-from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.risk.sums import Sums
 from exactodds.simulation.risk.tally import RiskTally
 from exactodds.simulation.staking.stakes import Kelly

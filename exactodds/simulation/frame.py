@@ -27,8 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exactodds.errors import import_extra
-from exactodds.simulation.dealing import SimulationError
+from exactodds.errors import SimulationError, import_extra
 
 __all__ = [
     "TRACE_VERSION",
@@ -108,7 +107,7 @@ def check_trace_names(names: list[str]) -> None:
     >>> check_trace_names(["tie", "tie_float"])
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Bets 'tie' and 'tie_float' would share the Parquet trace column 'ev_tie_float'; rename one of them, or write the trace as JSON Lines.
+    exactodds.errors.SimulationError: Bets 'tie' and 'tie_float' would share the Parquet trace column 'ev_tie_float'; rename one of them, or write the trace as JSON Lines.
     """
     taken = set(names)
     for name in names:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
-from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.risk.tally import MOMENT_BITS
 from exactodds.simulation.staking.stakes import GROWTH_SCALE, Kelly
 from exactodds.simulation.study import Simulation

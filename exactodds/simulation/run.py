@@ -21,7 +21,7 @@ let each bet's strategy decide, settle, and sum.
 >>> Simulation.of(shoes=0, seed=1)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
+exactodds.errors.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
-from exactodds.errors import import_extra
+from exactodds.errors import SimulationError, import_extra
 from exactodds.simulation.block import BlockResult, compiled_pairs, prepare, run_block
 from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
 from exactodds.simulation.staking.stakes import Kelly, Optimal
@@ -347,7 +347,7 @@ def simulate(
     >>> simulate(one_deck, resume=True)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `resume` needs `checkpoint` FILE to resume from.
+    exactodds.errors.SimulationError: `resume` needs `checkpoint` FILE to resume from.
     """
     if isinstance(simulation.stake, Optimal):
         simulation = _with_optimal_ramp(simulation, jobs, dask, block_shoes, stop)

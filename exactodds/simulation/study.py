@@ -9,7 +9,7 @@ checkpoint records to refuse resuming another study.
 >>> Simulation.of(shoes=0, seed=1)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
+exactodds.errors.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.bets.bet import Bet, main_bets
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.staking.stakes import Flat, Kelly, Optimal, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
@@ -102,7 +103,7 @@ class RiskGrid:
     >>> RiskGrid((Fraction(1),) * 11, (1,) * 10, (1,) * 10)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `bankroll` and `trip_rounds` make a grid of 110 cells (11 bankrolls x 10 trip lengths); use from 1 to 100.
+    exactodds.errors.SimulationError: `bankroll` and `trip_rounds` make a grid of 110 cells (11 bankrolls x 10 trip lengths); use from 1 to 100.
     """
 
     bankrolls: tuple[Fraction, ...]
@@ -151,7 +152,7 @@ def check_grid_size(bankrolls: int, trip_lengths: int) -> None:
     >>> check_grid_size(3, 0)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `bankroll` and `trip_rounds` make a grid of 0 cells (3 bankrolls x 0 trip lengths); use from 1 to 100.
+    exactodds.errors.SimulationError: `bankroll` and `trip_rounds` make a grid of 0 cells (3 bankrolls x 0 trip lengths); use from 1 to 100.
     """
     cells = bankrolls * trip_lengths
     if not 1 <= cells <= MOST_GRID_CELLS:

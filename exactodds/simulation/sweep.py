@@ -16,7 +16,7 @@ commas themselves (count tags, ramp steps), so their values are separated by ``|
 >>> parse_sweeps(["colour=red"])
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Unknown sweep setting 'colour' in `sweep` 'colour=red'; sweep one of decks, cut, play, stake, min-edge, pays.
+exactodds.errors.SimulationError: Unknown sweep setting 'colour' in `sweep` 'colour=red'; sweep one of decks, cut, play, stake, min-edge, pays.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from exactodds.simulation.dealing import SimulationError
+from exactodds.errors import SimulationError
 
 __all__ = ["MOST_COMBINATIONS", "SWEEP_NAMES", "Sweep", "parse_sweeps", "sweep_row"]
 

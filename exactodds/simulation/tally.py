@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
-from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.risk.paths import PathTally
 from exactodds.simulation.risk.sums import Sums, merge_counts
 from exactodds.simulation.risk.tally import RiskTally
@@ -129,7 +129,7 @@ def merge_ranges(
     >>> merge_ranges(((0, 6),), ((3, 9),))
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: These results both hold shoes 3 to 5 of the same study; merge only results of disjoint shoe ranges, so that no shoe is counted twice.
+    exactodds.errors.SimulationError: These results both hold shoes 3 to 5 of the same study; merge only results of disjoint shoe ranges, so that no shoe is counted twice.
     """
     joined: list[tuple[int, int]] = []
     for start, stop in sorted(first + second):

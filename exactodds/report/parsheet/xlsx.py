@@ -59,8 +59,8 @@ from .render import (
     Heading,
     Paragraph,
     Table,
-    _version,
     document,
+    package_version,
 )
 
 __all__ = ["require_openpyxl", "write_blocks_xlsx", "write_xlsx"]
@@ -490,7 +490,7 @@ def _identity_lines(writer: _Writer, identity: SheetIdentity | None, title: str)
         for label, value in identity.rows()[1 if not identity.game_name else 0 :]:
             writer.line(label, value)
     else:
-        writer.line("exactodds version", _version())
+        writer.line("exactodds version", package_version())
 
 
 def _summary(writer: _Writer, parsheet: ParSheet) -> None:
@@ -545,7 +545,7 @@ def _summary(writer: _Writer, parsheet: ParSheet) -> None:
     )
     for text in (
         CONVENTION,
-        METHOD.format(version=_version()),
+        METHOD.format(version=package_version()),
         DEFINITIONS.format(zs=zs),
         CHECKING,
     ):

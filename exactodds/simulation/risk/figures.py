@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.analysis import risk as formulas
-from exactodds.simulation.dealing import SimulationError
+from exactodds.errors import SimulationError
 from exactodds.simulation.risk.sums import Sums
 from exactodds.simulation.risk.tally import RiskTally, SeriesMoments
 from exactodds.simulation.study import RiskGrid, RiskQuestions

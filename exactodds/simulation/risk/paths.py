@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.simulation.dealing import SimulationError
+from exactodds.errors import SimulationError
 from exactodds.simulation.risk.sums import merge_counts, summable
 
 __all__ = [
@@ -364,7 +364,7 @@ def risk_curve(
     >>> risk_curve((), Fraction(2), 1, 1)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
+    exactodds.errors.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
     """
     from exactodds.simulation.risk.ruin import MOST_STATES, lundberg_ruin, trip_ruin_at
 

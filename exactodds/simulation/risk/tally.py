@@ -36,7 +36,14 @@ import numpy.typing as npt
 from exactodds.inputs import whole_number
 from exactodds.simulation.risk.sums import Sums, merge_counts
 
-__all__ = ["RiskTally", "Segment", "SeriesMoments", "TripTally", "block_risk_tally"]
+__all__ = [
+    "RiskTally",
+    "Segment",
+    "SeriesMoments",
+    "TripTally",
+    "binned_outcomes",
+    "block_risk_tally",
+]
 
 IntArray = npt.NDArray[np.int64]
 #: Exact second moments are summed in units of 2**-MOMENT_BITS (from float64: stakes**2 x
@@ -461,8 +468,16 @@ def _merge_outcomes(
     return tuple((total, low, count) for (total, low), count in sorted(merged.items()))
 
 
-def _outcomes(totals: list[int], lows: list[int], width: int) -> tuple[tuple[int, int, int], ...]:
-    """Each shoe's (total, lowest) in bins of *width*: the total rounded, the lowest rounded up."""
+def binned_outcomes(
+    totals: list[int], lows: list[int], width: int
+) -> tuple[tuple[int, int, int], ...]:
+    """Each shoe's (total, lowest) in bins of *width*: the total rounded, the lowest rounded up.
+
+    Counted and sorted, as :attr:`RiskTally.shoe_outcomes` holds them:
+
+    >>> binned_outcomes([5, -3, 4], [-2, -4, 0], 2)
+    ((-1, -2, 1), (2, 0, 1), (3, -1, 1))
+    """
     pairs = [
         ((2 * total + width) // (2 * width), -(-low // width))
         for total, low in zip(totals, lows, strict=True)
@@ -605,7 +620,7 @@ def block_risk_tally(
             tuple(wagered) if wagered else (0,) * len(denominators),
             growth,
             tuple(exact),
-            shoe_outcomes=_outcomes(
+            shoe_outcomes=binned_outcomes(
                 combined_realized, lowest, empty.combined_denominator * bin_units
             ),
             grid_trips=tuple(

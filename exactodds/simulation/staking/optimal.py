@@ -44,7 +44,7 @@ ramp to a risk target by fitting it to a fraction of the bankroll.
 >>> optimal_stakes((), (1, 2), None)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: The flat pilot made no bet in any band; a ramp needs bets to derive its stakes from.
+exactodds.errors.SimulationError: The flat pilot made no bet in any band; a ramp needs bets to derive its stakes from.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
-from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.staking.stakes import Flat, Optimal, Ramp, TableLimits
 from exactodds.simulation.study import RiskQuestions, Simulation
 from exactodds.simulation.tally import EV_SCALE, Tally

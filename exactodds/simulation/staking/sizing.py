@@ -26,10 +26,10 @@ import numpy.typing as npt
 
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, SimulationError
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
+from exactodds.simulation.dealing import DealingProcedure, DealtBlock
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
 from exactodds.simulation.risk.sums import exact_product, filled, summable
 from exactodds.simulation.risk.tally import MOMENT_BITS, RiskTally, block_risk_tally
@@ -316,7 +316,7 @@ def read_number(text: str, what: str, valid: str) -> Fraction:
     >>> read_number("abc", "`min_edge`", "use an edge such as 0, 0.5% or 1/200")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `min_edge` 'abc' is not a number; use an edge such as 0, 0.5% or 1/200.
+    exactodds.errors.SimulationError: `min_edge` 'abc' is not a number; use an edge such as 0, 0.5% or 1/200.
     """
     try:
         return parse_number(text, what)
@@ -348,7 +348,7 @@ def sizing_from_options(
     >>> sizing_from_options(DealingProcedure(), bankroll="-5")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `bankroll` -5 is not valid; use a positive number of units, such as 1000.
+    exactodds.errors.SimulationError: `bankroll` -5 is not valid; use a positive number of units, such as 1000.
     """
     limits = TableLimits(table_min, table_max, chip)
     bankrolls, trips = _listed(bankroll), _listed(trip_rounds)

@@ -28,7 +28,7 @@ refused before dealing (a flat stake or a ramp step above the table maximum).
 >>> parse_stake("ramp:1%=4,0=1")
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Ramp 'ramp:1%=4,0=1' is not increasing at '0=1'; give steps EDGE=UNITS with both edges and units increasing, as in ramp:0=1,1%=4,2%=8.
+exactodds.errors.SimulationError: Ramp 'ramp:1%=4,0=1' is not increasing at '0=1'; give steps EDGE=UNITS with both edges and units increasing, as in ramp:0=1,1%=4,2%=8.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.analysis.risk import joint_kelly_stakes, kelly_stake
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string, parse_number
-from exactodds.simulation.dealing import SimulationError
 from exactodds.simulation.risk.sums import INT64_SAFE, filled
 
 __all__ = [
@@ -216,7 +216,7 @@ class Optimal:
     >>> Optimal(8, 1)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `spread` 8-1 is not valid: its minimum is above its maximum; give MIN-MAX with MIN at most MAX, such as 1-8.
+    exactodds.errors.SimulationError: `spread` 8-1 is not valid: its minimum is above its maximum; give MIN-MAX with MIN at most MAX, such as 1-8.
     """
 
     minimum: int
@@ -270,7 +270,7 @@ def parse_spread(text: str) -> Optimal:
     >>> parse_spread("8")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `spread` '8' is not MIN-MAX; give two whole numbers of units, such as 1-8.
+    exactodds.errors.SimulationError: `spread` '8' is not MIN-MAX; give two whole numbers of units, such as 1-8.
     """
     low, separator, high = text.strip().partition("-")
     if not separator or not low.strip().isdigit() or not high.strip().isdigit():
@@ -319,7 +319,7 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     >>> parse_stake("ramp:0=1,1%=500", TableLimits(1, 100))
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Stake 500 units in `stake` 'ramp:0=1,1%=500' is above the table maximum of 100; give stakes of at most `limits.maximum`.
+    exactodds.errors.SimulationError: Stake 500 units in `stake` 'ramp:0=1,1%=500' is above the table maximum of 100; give stakes of at most `limits.maximum`.
     """
     limits = limits or TableLimits()
     cleaned = text.strip().lower()
