@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from exactodds.bets.catalogue import select_bets
 from exactodds.errors import SimulationError
 from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.risk.figures import RiskFigures
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.staking.optimal import (
     BandSums,
@@ -285,8 +286,9 @@ class _Tried:
         self.complete = True
         self.risk = risk
 
-    def as_dict(self) -> dict[str, object]:
-        return {"combined": {"risk_of_ruin": {"estimate": {"trip": {"mean": self.risk}}}}}
+    @property
+    def risk_figures(self) -> RiskFigures:
+        return RiskFigures(combined={"risk_of_ruin": {"estimate": {"trip": {"mean": self.risk}}}})
 
 
 def test_a_risk_target_scales_the_bankroll_down_until_the_estimate_meets_it() -> None:

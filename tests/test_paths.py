@@ -12,7 +12,7 @@ import io
 import itertools
 import json
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -209,3 +209,34 @@ def test_the_curve_leaves_out_bankrolls_past_the_programmes_levels_and_says_so()
     assert [point["bankroll"] for point in curve["points"]][-1] == 180_000.0
     assert curve["note"] == "Bankrolls past 200,000 bins (the table minimum) are left out."
     assert risk_curve(coin, Fraction(5), 1, 1)["note"] is None
+
+
+def test_the_ruin_programme_runs_once_per_question_for_the_table_and_the_plots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table and the figures of ``simulate --bankroll --risk --plot`` read one result's
+    risk figures (:attr:`SimulationResult.risk_figures`): no renderer or plot runs the ruin
+    programme again."""
+    pytest.importorskip("matplotlib")
+    from exactodds.simulation.risk import ruin
+
+    calls: Counter[str] = Counter()
+
+    def counting(name: str, programme: Any) -> Any:
+        def counted(*arguments: Any) -> Any:
+            calls[name] += 1
+            return programme(*arguments)
+
+        return counted
+
+    for name in ("trip_ruin", "trip_ruin_at", "trip_bankroll", "lundberg_ruin"):
+        monkeypatch.setattr(ruin, name, counting(name, getattr(ruin, name)))
+    common = ("simulate", "--shoes", "12", "--seed", "3", "--decks", "2", "--jobs", "1")
+    options = (*common, "--bets", "dragon7", "--bankroll", "30", "--trip-rounds", "120")
+    result = _run(*options, "--risk", "5%", "--plot", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "Risk of ruin" in result.stdout and len(list(tmp_path.iterdir())) == 6
+    # One question each: the trip's risk at the bankroll (the programme), the unlimited
+    # risk at it (Cramer-Lundberg), the curve (the programme over every bankroll drawn, and
+    # the Lundberg coefficient its unlimited line scales) and the bankroll for the target.
+    assert calls == {"trip_ruin": 1, "lundberg_ruin": 2, "trip_ruin_at": 1, "trip_bankroll": 1}

@@ -36,7 +36,7 @@ from exactodds.errors import SimulationError
 from exactodds.shoe import Shoe
 from exactodds.simulation.block import run_block
 from exactodds.simulation.dealing import DealingProcedure
-from exactodds.simulation.result import SimulationResult, risk_figures
+from exactodds.simulation.result import SimulationResult
 from exactodds.simulation.risk.tally import RiskTally, block_risk_tally
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.staking.stakes import Kelly, Ramp, TableLimits, parse_stake
@@ -102,7 +102,7 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
         procedure=ONE_DECK,
     )
     result, lines = traced(study)
-    figures = risk_figures(result)
+    figures = result.risk_figures
     rounds = len(lines)
     names = ["tie", "player_pair"]
     ev = {
@@ -113,7 +113,7 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
     for name in names:
         second = sum(x * x for x in won[name]) / rounds
         sd = math.sqrt(second - ev[name] ** 2)
-        data = figures[name]
+        data = figures.of(name)
         assert data["ev_per_round"]["mean"] == pytest.approx(float(ev[name]), rel=1e-9)
         assert data["sd_per_round"]["mean"] == pytest.approx(sd, rel=1e-9)
         assert data["di"]["mean"] == pytest.approx(1000 * float(ev[name]) / sd, rel=1e-9)
@@ -125,7 +125,7 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
         else:  # a losing play: Kelly stakes nothing (SCORE 0) and N0 is never reached
             assert data["score"]["mean"] == 0.0 and data["n0_rounds"]["mean"] is None
         assert data["units_wagered"] == sum(line["stake"][name] for line in lines)
-    covariance = figures["combined"]["covariance"]
+    covariance = figures.combined["covariance"]
     product = sum(a * b for a, b in zip(won["tie"], won["player_pair"], strict=True)) / rounds
     assert covariance["tie"]["player_pair"] == pytest.approx(
         float(product - ev["tie"] * ev["player_pair"]), rel=1e-9
@@ -133,26 +133,25 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
     assert covariance["tie"]["player_pair"] == covariance["player_pair"]["tie"]
     # The combined SD is that of the sum: var = sum of the covariance matrix.
     total_variance = sum(covariance[a][b] for a in names for b in names)
-    assert figures["combined"]["sd_per_round"]["mean"] ** 2 == pytest.approx(total_variance)
-    assert covariance["tie"]["tie"] == pytest.approx(figures["tie"]["sd_per_round"]["mean"] ** 2)
+    assert figures.combined["sd_per_round"]["mean"] ** 2 == pytest.approx(total_variance)
+    assert covariance["tie"]["tie"] == pytest.approx(figures.of("tie")["sd_per_round"]["mean"] ** 2)
 
 
 def test_standard_errors_shrink_like_one_over_root_shoes() -> None:
-    small = risk_figures(
-        simulate(
-            Simulation.of(
-                40, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
-            )
+    small = simulate(
+        Simulation.of(
+            40, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
         )
     )
-    large = risk_figures(
-        simulate(
-            Simulation.of(
-                640, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
-            )
+    large = simulate(
+        Simulation.of(
+            640, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
         )
     )
-    ratio = small["tie"]["sd_per_round"]["stderr"] / large["tie"]["sd_per_round"]["stderr"]
+    ratio = (
+        small.risk_figures.of("tie")["sd_per_round"]["stderr"]
+        / large.risk_figures.of("tie")["sd_per_round"]["stderr"]
+    )
     assert 2 < ratio < 8  # sqrt(16) = 4, within the noise of the error estimates
 
 
@@ -573,7 +572,7 @@ def test_exact_moment_sd_is_its_definition_on_the_trace() -> None:
         stake=parse_stake("ramp:0=1,3%=2"),
     )
     result, lines = traced(study)
-    figures = risk_figures(result)
+    figures = result.risk_figures
     rounds = len(lines)
     for name in ("dragon7", "panda8"):
         second = Fraction(0)
@@ -586,10 +585,11 @@ def test_exact_moment_sd_is_its_definition_on_the_trace() -> None:
                 ev += stake * bet.expected_value
         assert second > 0, f"no {name} bet made: choose another seed"
         sd = math.sqrt(second / rounds - (ev / rounds) ** 2)
-        exact = figures[name]["exact_moments"]
+        exact = figures.of(name)["exact_moments"]
         assert exact["sd_per_round"]["mean"] == pytest.approx(sd, rel=1e-6)
         assert exact["di"]["mean"] == pytest.approx(1000 * float(ev / rounds) / sd, rel=1e-6)
-    assert "exact_moments" not in risk_figures(simulate(Simulation.of(2, 4, bets=bets)))["dragon7"]
+    plain = simulate(Simulation.of(2, 4, bets=bets)).risk_figures
+    assert "exact_moments" not in plain.of("dragon7")
 
 
 def test_product_bets_give_the_cross_moment() -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from exactodds.numbers import fraction_string
 from exactodds.report.table import TABLE_WIDTH, fitted_table, simple_table, wrapped_lines
 from exactodds.report.writer import json_text
-from exactodds.simulation.result import BetResult, SimulationResult, counted_by, risk_figures
+from exactodds.simulation.result import BetResult, SimulationResult, counted_by
 from exactodds.simulation.tally import Estimate
 
 __all__ = [
@@ -283,8 +283,8 @@ def count_text(data: dict[str, Any] | None, decimals: int) -> str:
 
 def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> list[str]:
     """The risk figures: per bet and combined, covariance, ruin and bankroll."""
-    figures = risk_figures(result)
-    if not figures:
+    figures = result.risk_figures
+    if not figures.measured:
         return []
     hour = result.simulation.questions.rounds_per_hour
     names = [bet.name for bet in result.simulation.bets]
@@ -294,12 +294,12 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         headers += ["N0 hours", "EV/hour", "SD/hour"]
         keys += ["n0_hours", "ev_per_hour", "sd_per_hour"]
     headers += ["Units wagered", "ROI"]
-    exact = "exact_moments" in figures[names[0]]
+    exact = "exact_moments" in figures.of(names[0])
     if exact:
         headers += ["SD, exact moments", "DI, exact moments"]
     rows = []
     for name in [*names, "combined"]:
-        data = figures[name]
+        data = figures.combined if name == "combined" else figures.of(name)
         rows.append(
             [name if name != "combined" else "all bets"]
             + [
@@ -323,7 +323,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
         *optimal_lines(result.simulation.stake),
     ]
-    combined = figures["combined"]
+    combined = figures.combined
     unit = result.simulation.questions.unit
     if unit is not None:
         lines.append(_money_line(combined, unit, hour is not None))
@@ -605,9 +605,9 @@ def render_csv(result: SimulationResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    figures = risk_figures(result)
+    figures = result.risk_figures
     for bet in result.bets():
-        risk = figures.get(bet.name, {})
+        risk = figures.of(bet.name)
         cells = [
             "" if risk.get(key, {}).get(part) is None else repr(risk[key][part])
             for key in _RISK_COLUMNS

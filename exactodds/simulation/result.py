@@ -16,10 +16,12 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
+from exactodds.simulation.risk.figures import RiskFigures
 from exactodds.simulation.risk.tally import MOMENT_BITS
 from exactodds.simulation.staking.stakes import GROWTH_SCALE, Kelly
 from exactodds.simulation.study import Simulation
@@ -37,7 +39,6 @@ __all__ = [
     "band_rows",
     "counted_by",
     "merge_results",
-    "risk_figures",
 ]
 
 
@@ -212,6 +213,15 @@ class SimulationResult:
         """
         return _study_record(self)
 
+    @cached_property
+    def risk_figures(self) -> RiskFigures:
+        """The risk figures of every bet and of the combined result, computed once.
+
+        Every rendering (JSON, table, CSV), plot and study reads them here: the ruin
+        programme runs once per question, however many of them a command writes.
+        """
+        return _risk_figures(self)
+
     @property
     def rounds_per_second(self) -> float:
         """Rounds dealt and evaluated per second of this run."""
@@ -270,7 +280,7 @@ class SimulationResult:
         """The JSON contract of ``exactodds simulate --format json``."""
         tally = self.tally
         histogram = dict(tally.rounds_histogram)
-        figures = risk_figures(self)
+        figures = self.risk_figures
         return {
             "shoes": tally.shoes,
             "rounds": tally.rounds,
@@ -286,10 +296,9 @@ class SimulationResult:
                 "histogram": {str(count): shoes for count, shoes in sorted(histogram.items())},
             },
             "bets": {
-                result.name: result.as_dict() | figures.get(result.name, {})
-                for result in self.bets()
+                result.name: result.as_dict() | figures.of(result.name) for result in self.bets()
             },
-            "combined": figures.get("combined", {}),
+            "combined": figures.combined,
             "run": {
                 "complete": self.complete,
                 "shoes_requested": self.simulation.shoes,
@@ -400,8 +409,8 @@ def _bankroll_figures(result: SimulationResult) -> dict[str, Any]:
     }
 
 
-def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
-    """The risk figures of every bet and of the combined result (see :mod:`estimates`)."""
+def _risk_figures(result: SimulationResult) -> RiskFigures:
+    """The risk figures of every bet and of the combined result (see :mod:`~exactodds.simulation.risk.figures`)."""
     from exactodds.simulation.risk.figures import (
         combined_covariance,
         ruin_figures,
@@ -411,7 +420,7 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
     tally = result.tally
     risk = tally.risk
     if risk is None:
-        return {}
+        return RiskFigures()
     simulation = result.simulation
     hour = simulation.questions.rounds_per_hour
     data: dict[str, dict[str, Any]] = {}
@@ -475,4 +484,5 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
         data["combined"]["growth_rate_per_round"] = (
             risk.growth / GROWTH_SCALE / tally.rounds if tally.rounds else None
         )
-    return data
+    everything = data.pop("combined")
+    return RiskFigures(data, everything)

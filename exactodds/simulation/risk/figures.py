@@ -28,7 +28,7 @@ crosses the target.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -51,6 +51,7 @@ def finite(value: float) -> float | None:
 
 
 __all__ = [
+    "RiskFigures",
     "SeriesFigures",
     "combined_covariance",
     "diffusion_warning",
@@ -108,6 +109,46 @@ def _delta(
         )
     variance = sum(gradient[i] * covariance[i][j] * gradient[j] for i in range(3) for j in range(3))
     return math.sqrt(variance / shoes) if variance >= 0 else math.nan
+
+
+@dataclass(frozen=True)
+class RiskFigures:
+    """The risk figures of one simulation result, per bet and combined: computed once.
+
+    A result builds them once (:attr:`~exactodds.simulation.result.SimulationResult.risk_figures`,
+    a cached attribute); its JSON, table and CSV, its plots and the audit read them there, so
+    the ruin programme runs once per question whatever is rendered.  Without risk sums (a
+    checkpoint written before they were kept) there are none: :attr:`measured` is false.
+
+    >>> figures = RiskFigures({"tie": {"di": {"mean": 1.0}}}, {"risk_of_ruin": {"curve": None}})
+    >>> figures.of("tie")["di"], figures.of("banker"), figures.measured
+    ({'mean': 1.0}, {}, True)
+    >>> figures.ruin
+    {'curve': None}
+    >>> RiskFigures().measured, RiskFigures().ruin
+    (False, None)
+    """
+
+    #: Each bet's figures (EV, SD, DI, SCORE, N0 per round, units wagered, ROI), by name.
+    bets: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    #: The combined result's figures: the same, with the covariance, the risk of ruin and
+    #: the bankroll for a risk target (``risk_of_ruin``, ``bankroll_for_risk``).
+    combined: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def measured(self) -> bool:
+        """Whether the result held the risk sums these figures are drawn from."""
+        return bool(self.bets)
+
+    def of(self, name: str) -> dict[str, Any]:
+        """Bet *name*'s figures (empty for a name not simulated, or without risk sums)."""
+        return self.bets.get(name, {})
+
+    @property
+    def ruin(self) -> dict[str, Any] | None:
+        """The combined ``risk_of_ruin`` figures (with its ``paths`` and ``curve``), if asked."""
+        ruin: dict[str, Any] | None = self.combined.get("risk_of_ruin")
+        return ruin
 
 
 @dataclass(frozen=True)

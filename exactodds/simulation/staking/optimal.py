@@ -58,6 +58,7 @@ from typing import Any
 
 from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
+from exactodds.simulation.risk.figures import RiskFigures
 from exactodds.simulation.staking.stakes import Flat, Optimal, Ramp, TableLimits
 from exactodds.simulation.study import RiskQuestions, Simulation
 from exactodds.simulation.tally import EV_SCALE, Tally
@@ -384,7 +385,7 @@ def risk_limited_study(
                 "The run was stopped while the ramps for `risk` were tried; nothing was run "
                 "with the ramp."
             )
-        risk = _trip_risk(result.as_dict())
+        risk = _trip_risk(result.risk_figures)
         tried.append({"multiplier": fraction_string(multiplier), "ramp": ramp.text(), "risk": risk})
         chosen = study
         if risk is not None and Fraction(risk) <= target:
@@ -399,8 +400,8 @@ def risk_limited_study(
     return dataclasses.replace(chosen, stake=dataclasses.replace(chosen.stake, basis=basis))
 
 
-def _trip_risk(data: dict[str, Any]) -> float | None:
-    """The trip's risk of ruin estimate of a result's JSON data, if it has one."""
-    estimate = data.get("combined", {}).get("risk_of_ruin", {}).get("estimate") or {}
+def _trip_risk(figures: RiskFigures) -> float | None:
+    """The trip's risk of ruin estimate of a result's risk figures, if it has one."""
+    estimate = (figures.ruin or {}).get("estimate") or {}
     mean = estimate.get("trip", {}).get("mean")
     return float(mean) if mean is not None else None
