@@ -331,6 +331,6 @@ def test_a_risk_target_reads_the_study_s_own_estimate() -> None:
     assert isinstance(ramp, Ramp) and ramp.basis is not None
     last = ramp.basis["tried"][-1]
     assert last["ramp"] == ramp.text()
-    estimate = result.as_dict()["combined"]["risk_of_ruin"]["estimate"]["trip"]["mean"]
+    estimate = result.to_dict()["combined"]["risk_of_ruin"]["estimate"]["trip"]["mean"]
     assert last["risk"] == estimate
     assert ramp.basis["risk_target_met"] == (Fraction(estimate) <= Fraction(1, 1000))

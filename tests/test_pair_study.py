@@ -140,7 +140,7 @@ def test_a_whole_run_with_a_bankroll_and_a_grid_is_the_numpy_roads() -> None:
     assert fast.tally.paths is not None and fast.tally.risk is not None
     assert fast.tally.risk.grid_trips
     assert fast.tally == twin.tally
-    figures, twins = fast.as_dict(), twin.as_dict()
+    figures, twins = fast.to_dict(), twin.to_dict()
     assert figures.pop("run")["seconds"] >= 0 and twins.pop("run")  # timings differ
     assert figures["combined"]["risk_of_ruin"]["grid"] and figures == twins
 

@@ -69,7 +69,7 @@ def test_path_quantiles_equal_numpys_on_the_traced_bankrolls() -> None:
         for step in range(study.trip_shoes):
             running += per_shoe[trip * study.trip_shoes + step]
             bankrolls[trip, step] = 41 + 2 * _nearest_bin(running, 2)
-    paths = result.as_dict()["combined"]["risk_of_ruin"]["paths"]
+    paths = result.to_dict()["combined"]["risk_of_ruin"]["paths"]
     assert paths["trips"] == trips == 8 and paths["bin_units"] == 2
     assert paths["steps"][0] == {"shoes": 0} | {name: 41.0 for name, _ in PATH_QUANTILES}
     for step in range(study.trip_shoes):
@@ -110,8 +110,8 @@ def test_a_checkpoint_keeps_the_paths_and_refuses_altered_ones(tmp_path: Path) -
         paths, steps=((*step[:-1], (step[-1][0], step[-1][1] + 1)), *paths.steps[1:])
     )
     with pytest.raises(ValueError, match="histograms of different trips"):
-        check_tally(dataclasses.replace(tally, paths=PathTally.from_dict(extra.as_dict())), study)
-    unsorted = paths.as_dict()
+        check_tally(dataclasses.replace(tally, paths=PathTally.from_dict(extra.to_dict())), study)
+    unsorted = paths.to_dict()
     unsorted["steps"][0] = unsorted["steps"][0][::-1]
     with pytest.raises(ValueError, match="misorders"):
         PathTally.from_dict(unsorted)
@@ -125,13 +125,13 @@ def test_shoes_counted_without_paths_give_no_paths_rather_than_some() -> None:
     older = dataclasses.replace(run_block(study, 0, 3).tally, paths=None)
     merged = older.merged(run_block(study, 3, 3).tally)
     assert merged.paths is None
-    ruin = SimulationResult(study, merged).as_dict()["combined"]["risk_of_ruin"]
+    ruin = SimulationResult(study, merged).to_dict()["combined"]["risk_of_ruin"]
     assert ruin["paths"] is None and ruin["curve"] is not None
 
 
 def test_the_curve_at_the_asked_bankroll_is_the_estimate() -> None:
     study = _study(shoes=30, trip_shoes=2)
-    ruin = simulate(study).as_dict()["combined"]["risk_of_ruin"]
+    ruin = simulate(study).to_dict()["combined"]["risk_of_ruin"]
     points = ruin["curve"]["points"]
     (asked,) = [point for point in points if point["asked"]]
     assert asked["bankroll"] == 41.0
@@ -188,7 +188,7 @@ def test_the_figures_draw_what_the_result_records() -> None:
     pytest.importorskip("matplotlib")
     from exactodds.report.plots import paths_figure, risk_curve_figure
 
-    ruin = simulate(_study(shoes=12, trip_shoes=3)).as_dict()["combined"]["risk_of_ruin"]
+    ruin = simulate(_study(shoes=12, trip_shoes=3)).to_dict()["combined"]["risk_of_ruin"]
     fan = paths_figure(ruin["paths"]).axes[0]
     assert [float(y) for y in fan.lines[0].get_ydata()] == [
         step["median"] for step in ruin["paths"]["steps"]

@@ -179,7 +179,7 @@ def test_simulated_trip_ruin_agrees_with_the_formula() -> None:
         bankroll=Fraction(8),
         trip_shoes=20,
     )
-    data = simulate(study, jobs=1).as_dict()["combined"]["risk_of_ruin"]
+    data = simulate(study, jobs=1).to_dict()["combined"]["risk_of_ruin"]
     formula, simulated = data["formula"]["trip"], data["simulated"]["trip"]
     assert data["trips"] == 150
     # The diffusion formula ignores the overshoot of discrete unit steps: allow 0.05 for it.
@@ -291,7 +291,7 @@ def test_merged_results_equal_one_run_with_trips_across_the_split() -> None:
     whole = simulate(study, block_shoes=2)
     merged = second + first
     assert merged.tally == whole.tally
-    one, other = merged.as_dict(), whole.as_dict()
+    one, other = merged.to_dict(), whole.to_dict()
     del one["run"], other["run"]
     assert one == other
     assert whole.tally.risk is not None and whole.tally.risk.trips == 2
@@ -308,10 +308,10 @@ def test_tally_records_round_trip_and_refuse_a_tally_without_risk_sums() -> None
     tally = simulate(
         Simulation.of(3, 1, bets=select_bets("tie"), procedure=ONE_DECK, trip_shoes=2)
     ).tally
-    assert Tally.from_dict(json.loads(json.dumps(tally.as_dict()))) == tally
+    assert Tally.from_dict(json.loads(json.dumps(tally.to_dict()))) == tally
     assert tally.risk is not None
-    assert RiskTally.from_dict(tally.risk.as_dict()) == tally.risk
-    old = tally.as_dict()
+    assert RiskTally.from_dict(tally.risk.to_dict()) == tally.risk
+    old = tally.to_dict()
     del old["risk"]
     with pytest.raises(ValueError, match="risk"):
         Tally.from_dict(old)
@@ -397,7 +397,7 @@ def test_bad_input_is_one_sentence_and_exit_2_before_dealing(
 
 def test_to_pandas_and_to_arrow_equal_the_json() -> None:
     result = simulate(Simulation.of(5, 2, bets=select_bets("tie,dragon7"), procedure=ONE_DECK))
-    data = result.as_dict()
+    data = result.to_dict()
     frame = result.to_pandas()
     assert list(frame.index) == ["tie", "dragon7", "combined"]
     for name in ("tie", "dragon7"):
@@ -639,9 +639,9 @@ def test_flat_figures_beside_a_sizing_equal_a_flat_run() -> None:
         "limits": TableLimits(2),
         "questions": RiskQuestions(Fraction(1, 10)),
     }
-    sized = simulate(Simulation.of(8, 6, stake=parse_stake("ramp:0=2,2%=6"), **common)).as_dict()
+    sized = simulate(Simulation.of(8, 6, stake=parse_stake("ramp:0=2,2%=6"), **common)).to_dict()
     flat = simulate(Simulation.of(8, 6, stake=parse_stake("flat", TableLimits(2)), **common))
-    expected = flat.as_dict()["combined"]
+    expected = flat.to_dict()["combined"]
     # The bankroll paths and the risk curve are drawn for the stakes played only.
     for figures in (expected["risk_of_ruin"], sized["combined"]["risk_of_ruin"]):
         assert figures.pop("paths")["trips"] == 4 and figures.pop("curve")["points"]

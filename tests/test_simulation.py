@@ -340,7 +340,7 @@ def test_play_parsing() -> None:
 
 
 def _comparable(result: Any) -> dict[str, Any]:
-    data = dict(result.as_dict())
+    data = dict(result.to_dict())
     data.pop("run")
     return data
 

@@ -23,6 +23,7 @@ exactodds.errors.ExactOddsError: Format 'csv' is not valid for an audit; use tab
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Iterator
 
@@ -39,7 +40,8 @@ from exactodds.report.parsheet.render import (
 from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_text
 from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
-from exactodds.studies.audit import Audit, BetAudit, Estimate
+from exactodds.simulation.tally import Estimate
+from exactodds.studies.audit import Audit, BetAudit
 from exactodds.studies.design import PayDesign
 from exactodds.studies.parsheet import SheetIdentity
 
@@ -59,9 +61,9 @@ AUDIT_FORMATS = ("table", "json", "markdown", "html")
 
 
 def _estimate(estimate: Estimate, digits: int) -> str:
-    if estimate.mean is None:
+    if math.isnan(estimate.mean):
         return "-"
-    error = "" if estimate.stderr is None else f" ± {estimate.stderr:.{digits}f}"
+    error = "" if math.isnan(estimate.stderr) else f" ± {estimate.stderr:.{digits}f}"
     return f"{estimate.mean:.{digits}f}{error}"
 
 

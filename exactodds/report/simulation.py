@@ -42,7 +42,7 @@ MOST_BANDS = 15
 
 def render_json(result: SimulationResult) -> str:
     """The result as indented JSON."""
-    return json_text(result.as_dict())
+    return json_text(result.to_dict())
 
 
 def _number(value: float | None, digits: int) -> str:

@@ -103,7 +103,7 @@ def save_checkpoint(
         "simulation": simulation.fingerprint(),
         "next_shoe": tally.shoes,
         "trace_bytes": trace_bytes,
-        "tally": tally.as_dict(),
+        "tally": tally.to_dict(),
     }
     data["checksum"] = _checksum(data)
     try:

@@ -183,7 +183,7 @@ class DealingProcedure:
             f"interrupts, {first} {first_rounds} when it comes first"
         )
 
-    def as_dict(self) -> dict[str, int | str]:
+    def to_dict(self) -> dict[str, int | str]:
         """The procedure as JSON-ready data."""
         return {
             "decks": self.decks,

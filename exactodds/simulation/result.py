@@ -6,7 +6,7 @@
 >>> from exactodds.simulation.tally import Tally
 >>> study = Simulation.of(1, 1, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
 >>> empty = SimulationResult(study, Tally.empty([1]), complete=False)
->>> empty.as_dict()["bets"]["tie"]["units_per_shoe"]["realized"]
+>>> empty.to_dict()["bets"]["tie"]["units_per_shoe"]["realized"]
 {'mean': None, 'stderr': None, 'ci95': [None, None]}
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
-from exactodds.simulation.risk.figures import RiskFigures
+from exactodds.simulation.risk.figures import RiskFigures, SeriesFigures
 from exactodds.simulation.risk.tally import MOMENT_BITS
 from exactodds.simulation.staking.stakes import GROWTH_SCALE, Kelly
 from exactodds.simulation.study import Simulation
@@ -63,7 +63,7 @@ class BetResult:
     #: Per band of the count (or of the exact EV for other plays): :func:`band_rows`.
     by_true_count: tuple[Mapping[str, Any], ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``bets`` entries of ``simulate --format json``)."""
         return {
             "strategy": self.strategy,
@@ -74,10 +74,10 @@ class BetResult:
             "average_edge_by_stake": finite(self.average_edge_by_stake),
             "share_positive": finite(self.share_positive),
             "units_per_shoe": {
-                name: estimate.as_dict() for name, estimate in self.units_per_shoe.items()
+                name: estimate.to_dict() for name, estimate in self.units_per_shoe.items()
             },
             "units_per_100_rounds": {
-                name: estimate.as_dict() for name, estimate in self.units_per_100_rounds.items()
+                name: estimate.to_dict() for name, estimate in self.units_per_100_rounds.items()
             },
             "ev_deciles": list(self.ev_deciles),
             "ev_by_deck": list(self.ev_by_deck),
@@ -276,7 +276,7 @@ class SimulationResult:
             )
         return results
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``exactodds simulate --format json``."""
         tally = self.tally
         histogram = dict(tally.rounds_histogram)
@@ -285,7 +285,7 @@ class SimulationResult:
             "shoes": tally.shoes,
             "rounds": tally.rounds,
             "seed": self.simulation.seed,
-            "procedure": self.simulation.procedure.as_dict(),
+            "procedure": self.simulation.procedure.to_dict(),
             "rules": self.simulation.rules.as_dict(),
             "study": self.study_record(),
             "staking": self.simulation.staking(),
@@ -296,7 +296,7 @@ class SimulationResult:
                 "histogram": {str(count): shoes for count, shoes in sorted(histogram.items())},
             },
             "bets": {
-                result.name: result.as_dict() | figures.of(result.name) for result in self.bets()
+                result.name: result.to_dict() | figures.of(result.name) for result in self.bets()
             },
             "combined": figures.combined,
             "run": {
@@ -378,7 +378,7 @@ def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
         sum(flat_risk.wagered),
         flat_risk.combined_realized.total * flat_unit,
     )
-    return flat.as_dict(simulation.questions.rounds_per_hour) | ruin_figures(
+    return flat.to_dict(simulation.questions.rounds_per_hour) | ruin_figures(
         tally,
         flat_risk,
         flat,
@@ -424,6 +424,7 @@ def _risk_figures(result: SimulationResult) -> RiskFigures:
     simulation = result.simulation
     hour = simulation.questions.rounds_per_hour
     data: dict[str, dict[str, Any]] = {}
+    series: dict[str, SeriesFigures] = {}
     for index, (bet, sums) in enumerate(zip(simulation.bets, tally.bets, strict=True)):
         unit = Fraction(1, sums.pay_denominator)
         figures = series_figures(
@@ -434,11 +435,12 @@ def _risk_figures(result: SimulationResult) -> RiskFigures:
             risk.wagered[index],
             sums.realized.total * unit,
         )
-        data[bet.name] = figures.as_dict(hour)
+        series[bet.name] = figures
+        data[bet.name] = figures.to_dict(hour)
         if risk.exact_squares:
             exact = series_figures(
                 tally, sums.expected, risk.exact_squares[index], Fraction(1, 2**MOMENT_BITS)
-            ).as_dict()
+            ).to_dict()
             data[bet.name]["exact_moments"] = {
                 key: exact[key] for key in ("sd_per_round", "di", "score", "n0_rounds")
             }
@@ -456,13 +458,13 @@ def _risk_figures(result: SimulationResult) -> RiskFigures:
         "units_per_shoe": {
             "exact_ev": Estimate.of_shoes(
                 risk.combined_expected, tally.shoes, Fraction(1, EV_SCALE)
-            ).as_dict(),
-            "realized": Estimate.of_shoes(risk.combined_realized, tally.shoes, unit).as_dict(),
+            ).to_dict(),
+            "realized": Estimate.of_shoes(risk.combined_realized, tally.shoes, unit).to_dict(),
         }
     }
     data["combined"] = (
         per_shoe
-        | combined.as_dict(hour)
+        | combined.to_dict(hour)
         | {"covariance": combined_covariance(tally, risk, names)}
         | ruin_figures(
             tally,
@@ -484,5 +486,6 @@ def _risk_figures(result: SimulationResult) -> RiskFigures:
         data["combined"]["growth_rate_per_round"] = (
             risk.growth / GROWTH_SCALE / tally.rounds if tally.rounds else None
         )
+    series["combined"] = combined
     everything = data.pop("combined")
-    return RiskFigures(data, everything)
+    return RiskFigures(data, everything, series)

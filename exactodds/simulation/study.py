@@ -355,7 +355,7 @@ class Simulation:
         """
         questions = self.questions
         return (
-            self.stake.as_dict()
+            self.stake.to_dict()
             | {
                 "table_min": self.limits.minimum,
                 "table_max": self.limits.maximum,
@@ -416,7 +416,7 @@ class Simulation:
             | grid
             | {
                 "seed": self.seed,
-                "procedure": self.procedure.as_dict(),
+                "procedure": self.procedure.to_dict(),
                 "rules": self.rules.as_dict(),
                 "bets": {
                     bet.name: {

@@ -187,16 +187,16 @@ class Tally:
             _merge_paths(self, other),
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
 
         >>> tally = Tally.empty([20])
-        >>> Tally.from_dict(tally.as_dict()) == tally
+        >>> Tally.from_dict(tally.to_dict()) == tally
         True
         """
-        extra = {"risk": self.risk.as_dict()} if self.risk is not None else {}
+        extra = {"risk": self.risk.to_dict()} if self.risk is not None else {}
         if self.paths is not None:
-            extra["paths"] = self.paths.as_dict()
+            extra["paths"] = self.paths.to_dict()
         return extra | {
             "shoes": self.shoes,
             "rounds": self.rounds,
@@ -222,7 +222,7 @@ class Tally:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tally:
-        """A tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError if malformed).
+        """A tally from :meth:`to_dict` data (raises KeyError/TypeError/ValueError if malformed).
 
         A tally of some shoes without the ``risk`` sums (written before they existed) is
         refused: resuming from it would give risk figures of the later shoes only.
@@ -307,7 +307,7 @@ class Estimate:
         """The 95% confidence interval (normal approximation)."""
         return (self.mean - 1.96 * self.stderr, self.mean + 1.96 * self.stderr)
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         low, high = self.ci95
         return {

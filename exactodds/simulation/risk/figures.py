@@ -134,6 +134,8 @@ class RiskFigures:
     #: The combined result's figures: the same, with the covariance, the risk of ruin and
     #: the bankroll for a risk target (``risk_of_ruin``, ``bankroll_for_risk``).
     combined: dict[str, Any] = field(default_factory=dict)
+    #: The typed estimates behind them, by bet name and ``"combined"``.
+    series: Mapping[str, SeriesFigures] = field(default_factory=dict)
 
     @property
     def measured(self) -> bool:
@@ -143,6 +145,16 @@ class RiskFigures:
     def of(self, name: str) -> dict[str, Any]:
         """Bet *name*'s figures (empty for a name not simulated, or without risk sums)."""
         return self.bets.get(name, {})
+
+    def estimate(self, name: str, figure: str) -> Estimate:
+        """Bet *name*'s (or ``"combined"``'s) *figure*: ``ev``, ``sd``, ``di``, ``score`` or
+        ``n0``, per round; no estimate (NaN) without risk sums.
+
+        >>> RiskFigures().estimate("tie", "di")
+        Estimate(mean=nan, stderr=nan)
+        """
+        series = self.series.get(name)
+        return series[figure] if series is not None else Estimate(math.nan, math.nan)
 
     @property
     def ruin(self) -> dict[str, Any] | None:
@@ -162,7 +174,7 @@ class SeriesFigures:
     def __getitem__(self, name: str) -> Estimate:
         return self.estimates[name]
 
-    def as_dict(self, rounds_per_hour: int | None = None) -> dict[str, Any]:
+    def to_dict(self, rounds_per_hour: int | None = None) -> dict[str, Any]:
         """JSON-ready data: each figure with ``mean``, ``stderr`` and ``ci95``."""
         names = {
             "ev": "ev_per_round",
@@ -172,14 +184,14 @@ class SeriesFigures:
             "n0": "n0_rounds",
         }
         data: dict[str, Any] = {
-            label: self.estimates[key].as_dict() for key, label in names.items()
+            label: self.estimates[key].to_dict() for key, label in names.items()
         }
         for per, label in ((100, "100_rounds"), (rounds_per_hour, "hour")):
             if per is not None:
-                data[f"ev_per_{label}"] = _scaled(self.estimates["ev"], per).as_dict()
-                data[f"sd_per_{label}"] = _scaled(self.estimates["sd"], math.sqrt(per)).as_dict()
+                data[f"ev_per_{label}"] = _scaled(self.estimates["ev"], per).to_dict()
+                data[f"sd_per_{label}"] = _scaled(self.estimates["sd"], math.sqrt(per)).to_dict()
         if rounds_per_hour is not None:  # N0 in hours of play at that pace
-            data["n0_hours"] = _scaled(self.estimates["n0"], 1 / rounds_per_hour).as_dict()
+            data["n0_hours"] = _scaled(self.estimates["n0"], 1 / rounds_per_hour).to_dict()
         if self.units_wagered is not None and self.units_won is not None:
             data["units_wagered"] = self.units_wagered
             data["units_won"] = float(self.units_won)
@@ -351,7 +363,7 @@ def _simulated(risk: RiskTally, bankroll: Fraction) -> dict[str, Any]:
         "trip": Estimate(
             share,
             math.sqrt(share * (1 - share) / risk.trips) if risk.trips > 1 else math.nan,
-        ).as_dict(),
+        ).to_dict(),
         "ruined_trips": ruined,
     }
 

@@ -53,7 +53,7 @@ __all__ = [
     "risk_curve",
 ]
 
-#: The record version of :meth:`PathTally.as_dict` (the ``paths`` key of a checkpoint's tally).
+#: The record version of :meth:`PathTally.to_dict` (the ``paths`` key of a checkpoint's tally).
 RECORD_VERSION = 1
 #: The quantiles the fan chart shows, with their JSON names: its 90% and 50% bands and median.
 PATH_QUANTILES = (
@@ -225,11 +225,11 @@ class PathTally:
                 return value
         return histogram[-1][0]
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
 
         >>> tally = PathTally.of_block(3, 20, 0, [40, -20])
-        >>> PathTally.from_dict(tally.as_dict()) == tally
+        >>> PathTally.from_dict(tally.to_dict()) == tally
         True
         """
         return {
@@ -244,7 +244,7 @@ class PathTally:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PathTally:
-        """A path tally from :meth:`as_dict` data, refused (ValueError, TypeError or KeyError)
+        """A path tally from :meth:`to_dict` data, refused (ValueError, TypeError or KeyError)
         unless every histogram is sorted, of counts of at least 1, over the same trips.
 
         >>> PathTally.from_dict({"version": 1, "trip_shoes": 1, "width": 1,

@@ -49,7 +49,7 @@ IntArray = npt.NDArray[np.int64]
 #: Exact second moments are summed in units of 2**-MOMENT_BITS (from float64: stakes**2 x
 #: E[X**2] can be far larger than an EV, so fewer fraction bits than EVs' 2**-40).
 MOMENT_BITS = 24
-#: The version of :meth:`RiskTally.as_dict` records (the ``risk`` key of a checkpoint's tally).
+#: The version of :meth:`RiskTally.to_dict` records (the ``risk`` key of a checkpoint's tally).
 RECORD_VERSION = 1
 
 
@@ -241,7 +241,7 @@ class TripTally:
         )
         return TripTally(self.shoes, minimums, still_open)
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back."""
         return {
             "shoes": self.shoes,
@@ -253,7 +253,7 @@ class TripTally:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TripTally:
-        """From :meth:`as_dict` data (raises KeyError/TypeError/ValueError)."""
+        """From :meth:`to_dict` data (raises KeyError/TypeError/ValueError)."""
         shoes = _whole(data["shoes"])
         minimums = tuple((_whole(low), _whole(count)) for low, count in data["trip_minimums"])
         segments = tuple(
@@ -401,11 +401,11 @@ class RiskTally:
                 )
         raise KeyError(f"no simulated trips of {shoes} shoes in the risk sums")
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
 
         >>> tally = RiskTally.empty([20])
-        >>> RiskTally.from_dict(tally.as_dict()) == tally
+        >>> RiskTally.from_dict(tally.to_dict()) == tally
         True
         """
         return {
@@ -424,17 +424,17 @@ class RiskTally:
             "wagered": list(self.wagered),
             "growth": self.growth,
             "exact_squares": [moments.as_list() for moments in self.exact_squares],
-            "flat": None if self.flat is None else self.flat.as_dict(),
+            "flat": None if self.flat is None else self.flat.to_dict(),
             "shoe_outcomes": [list(entry) for entry in self.shoe_outcomes],
         } | (
-            {"grid_trips": [trips.as_dict() for trips in self.grid_trips]}
+            {"grid_trips": [trips.to_dict() for trips in self.grid_trips]}
             if self.grid_trips
             else {}
         )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RiskTally:
-        """A risk tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError)."""
+        """A risk tally from :meth:`to_dict` data (raises KeyError/TypeError/ValueError)."""
         if data.get("version") != RECORD_VERSION:
             raise ValueError(f"risk sums of record version {data.get('version')!r}")
         return cls(

@@ -130,7 +130,7 @@ class Flat:
         """One line for reports."""
         return f"flat {self.units}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The stake plan as data (``staking`` in the JSON); ``text`` is what :func:`parse_stake` reads."""
         return {"kind": "flat", "text": "flat", "units": self.units}
 
@@ -175,10 +175,10 @@ class Ramp:
             f"EV > {fraction_string(edge)}: {units}" for edge, units in self.steps
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The stake plan as data; ``text`` is what :func:`parse_stake` reads back.
 
-        >>> parse_stake(Ramp(((Fraction(1, 100), 2),)).as_dict()["text"])
+        >>> parse_stake(Ramp(((Fraction(1, 100), 2),)).to_dict()["text"])
         Ramp(steps=((Fraction(1, 100), 2),), by_count=False)
         """
         key = "true_count" if self.by_count else "edge"
@@ -257,7 +257,7 @@ class Optimal:
         """One line for reports."""
         return f"optimal ramp, spread {self.minimum}-{self.maximum}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The stake plan as data (a run records the :class:`Ramp` it derives instead)."""
         return {"kind": "optimal", "text": "optimal", "spread": f"{self.minimum}-{self.maximum}"}
 
@@ -300,7 +300,7 @@ class Kelly:
         """One line for reports."""
         return f"kelly x {fraction_string(self.fraction)}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The stake plan as data; ``text`` is what :func:`parse_stake` reads back."""
         fraction = fraction_string(self.fraction)
         return {"kind": "kelly", "text": f"kelly:{fraction}", "fraction": fraction}
