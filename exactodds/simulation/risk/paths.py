@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 from exactodds.errors import SimulationError
 from exactodds.simulation.risk.sums import merge_counts, summable
+from exactodds.simulation.risk.tally import joined_parts
 
 __all__ = [
     "PATH_QUANTILES",
@@ -82,6 +83,11 @@ class TripPiece:
     trip: int
     first_shoe: int
     totals: tuple[int, ...]
+
+    @property
+    def shoes(self) -> int:
+        """The piece's shoes."""
+        return len(self.totals)
 
     def joined(self, later: TripPiece) -> TripPiece:
         """This piece followed by *later* (the next shoes of the same trip)."""
@@ -192,19 +198,7 @@ class PathTally:
         """The tally of both (disjoint sets of shoes); trips split between them are joined."""
         if (self.trip_shoes, self.width) != (other.trip_shoes, other.width):
             raise ValueError("path tallies of other trips or bins do not merge")
-        by_trip: dict[int, list[TripPiece]] = {}
-        for piece in sorted(self.open_pieces + other.open_pieces):
-            by_trip.setdefault(piece.trip, []).append(piece)
-        pieces = []
-        for group in by_trip.values():
-            joined = [group[0]]
-            for piece in group[1:]:
-                last = joined[-1]
-                if last.first_shoe + len(last.totals) == piece.first_shoe:
-                    joined[-1] = last.joined(piece)
-                else:
-                    joined.append(piece)
-            pieces.extend(joined)
+        pieces = joined_parts(self.open_pieces + other.open_pieces)
         steps = [
             Counter(dict(merge_counts(mine, theirs)))
             for mine, theirs in zip(self.steps, other.steps, strict=True)

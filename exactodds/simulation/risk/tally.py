@@ -28,7 +28,7 @@ import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, Self, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -40,9 +40,11 @@ __all__ = [
     "RiskTally",
     "Segment",
     "SeriesMoments",
+    "TripPart",
     "TripTally",
     "binned_outcomes",
     "block_risk_tally",
+    "joined_parts",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -144,6 +146,55 @@ class Segment:
         )
 
 
+class TripPart(Protocol):
+    """Consecutive shoes of one trip not yet finished (:class:`Segment`, a path tally's
+    :class:`~exactodds.simulation.risk.paths.TripPiece`): what :func:`joined_parts` joins."""
+
+    @property
+    def trip(self) -> int:
+        """The trip's number (shoe number // shoes per trip)."""
+
+    @property
+    def first_shoe(self) -> int:
+        """The part's first shoe."""
+
+    @property
+    def shoes(self) -> int:
+        """The part's shoes."""
+
+    def joined(self, later: Self) -> Self:
+        """This part followed by *later* (the next shoes of the same trip)."""
+
+    def __lt__(self, other: Any) -> bool:
+        """Parts sort by trip, then by first shoe."""
+
+
+PartT = TypeVar("PartT", bound=TripPart)
+
+
+def joined_parts(parts: Iterable[PartT]) -> list[PartT]:
+    """*parts* (of trips split between blocks) by trip and shoe, each run of consecutive
+    shoes of one trip joined into one part: the one join of the trip tallies and the paths.
+
+    >>> joined_parts([Segment(0, 1, 1, 3, -2), Segment(1, 3, 1, 1, 0), Segment(0, 0, 1, -5, -7)])
+    [Segment(trip=0, first_shoe=0, shoes=2, total=-2, minimum=-7), Segment(trip=1, first_shoe=3, shoes=1, total=1, minimum=0)]
+    """
+    by_trip: dict[int, list[PartT]] = {}
+    for part in sorted(parts):
+        by_trip.setdefault(part.trip, []).append(part)
+    whole: list[PartT] = []
+    for group in by_trip.values():
+        joined = [group[0]]
+        for part in group[1:]:
+            last = joined[-1]
+            if last.first_shoe + last.shoes == part.first_shoe:
+                joined[-1] = last.joined(part)
+            else:
+                joined.append(part)
+        whole.extend(joined)
+    return whole
+
+
 def _joined_trips(
     trip_shoes: int,
     first: tuple[tuple[int, int], ...],
@@ -153,23 +204,12 @@ def _joined_trips(
     """Finished trips' lowest points of both, and *segments* joined: those that make a whole
     trip of *trip_shoes* shoes are counted, the rest stay open."""
     minimums = dict(merge_counts(first, second))
-    by_trip: dict[int, list[Segment]] = {}
-    for segment in sorted(segments):
-        by_trip.setdefault(segment.trip, []).append(segment)
     still_open = []
-    for pieces in by_trip.values():
-        joined = [pieces[0]]
-        for segment in pieces[1:]:
-            last = joined[-1]
-            if last.first_shoe + last.shoes == segment.first_shoe:
-                joined[-1] = last.joined(segment)
-            else:
-                joined.append(segment)
-        for segment in joined:
-            if segment.shoes == trip_shoes:
-                minimums[segment.minimum] = minimums.get(segment.minimum, 0) + 1
-            else:
-                still_open.append(segment)
+    for segment in joined_parts(segments):
+        if segment.shoes == trip_shoes:
+            minimums[segment.minimum] = minimums.get(segment.minimum, 0) + 1
+        else:
+            still_open.append(segment)
     return tuple(sorted(minimums.items())), tuple(sorted(still_open))
 
 
