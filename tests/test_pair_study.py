@@ -28,11 +28,11 @@ from exactodds.simulation.dealing import (
     dealing_module,
 )
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
+from exactodds.simulation.risk.questions import RiskGrid
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.staking.sizing import sizing_from_options
 from exactodds.simulation.staking.stakes import Flat, Kelly, TableLimits
 from exactodds.simulation.strategies import Always, Perfect, Strategy, parse_strategy
-from exactodds.simulation.study import RiskGrid
 from exactodds.simulation.tally import Tally
 
 compiled = pytest.mark.skipif(

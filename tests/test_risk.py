@@ -37,11 +37,11 @@ from exactodds.shoe import Shoe
 from exactodds.simulation.block import run_block
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.result import SimulationResult
+from exactodds.simulation.risk.questions import RiskQuestions
 from exactodds.simulation.risk.tally import RiskTally, block_risk_tally
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.staking.stakes import Kelly, Ramp, TableLimits, parse_stake
 from exactodds.simulation.strategies import Always, parse_strategy
-from exactodds.simulation.study import RiskQuestions
 from exactodds.simulation.tally import Tally
 
 ONE_DECK = DealingProcedure(decks=1)

@@ -36,10 +36,10 @@ from exactodds.simulation.dealing import (
     deal_shoes,
     shuffled_shoe,
 )
-from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.sums import EV_SCALE, Estimate, Sums
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always, Count, Perfect, parse_plays, parse_strategy
-from exactodds.simulation.tally import EV_SCALE, BetTally, Estimate, Tally
+from exactodds.simulation.tally import BetTally, Tally
 
 # Card types: rank index * 4 + suit index (S H D C).
 NINE, KING, THREE, ACE = 8 * 4, 12 * 4, 2 * 4, 0

@@ -40,7 +40,7 @@ from exactodds.report.parsheet.render import (
 from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_text
 from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
-from exactodds.simulation.tally import Estimate
+from exactodds.simulation.risk.sums import Estimate
 from exactodds.studies.audit import Audit, BetAudit
 from exactodds.studies.design import PayDesign
 from exactodds.studies.parsheet import SheetIdentity

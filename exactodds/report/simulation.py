@@ -21,8 +21,9 @@ from typing import Any
 from exactodds.numbers import fraction_string
 from exactodds.report.table import TABLE_WIDTH, fitted_table, simple_table, wrapped_lines
 from exactodds.report.writer import json_text
-from exactodds.simulation.result import BetResult, SimulationResult, counted_by
-from exactodds.simulation.tally import Estimate
+from exactodds.simulation.result import BetResult, SimulationResult
+from exactodds.simulation.risk.sums import Estimate
+from exactodds.simulation.strategies import counted_by
 
 __all__ = [
     "CSV_COLUMNS",

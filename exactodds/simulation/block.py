@@ -42,13 +42,13 @@ from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.risk.paths import PathTally, block_path_tally
-from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.sums import EV_SCALE, Sums
 from exactodds.simulation.risk.sums import exact_product as _product
 from exactodds.simulation.risk.sums import summable as _summable
 from exactodds.simulation.staking import sizing
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 __all__ = ["BlockResult", "compiled_pairs", "prepare", "run_block"]
 

@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
-from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.sums import EV_SCALE, Sums
 from exactodds.simulation.risk.tally import RiskTally
 from exactodds.simulation.staking.stakes import Kelly
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 if TYPE_CHECKING:
     from exactodds.simulation.result import SimulationResult

@@ -44,7 +44,7 @@ from exactodds.simulation.dealing import (
 )
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.risk.paths import PathTally
-from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.sums import EV_SCALE, Sums
 from exactodds.simulation.risk.tally import (
     RiskTally,
     Segment,
@@ -55,7 +55,7 @@ from exactodds.simulation.risk.tally import (
 from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Always, Perfect
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 __all__ = ["pair_block_tally", "pair_study_plan"]
 

@@ -22,22 +22,17 @@ from typing import Any
 from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
 from exactodds.simulation.risk.figures import RiskFigures, SeriesFigures
+from exactodds.simulation.risk.sums import EV_SCALE, Estimate, nan_to_none
 from exactodds.simulation.risk.tally import MOMENT_BITS
 from exactodds.simulation.staking.stakes import GROWTH_SCALE, Kelly
+from exactodds.simulation.strategies import counted_by
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import (
-    EV_SCALE,
-    HISTOGRAM_BINS_PER_UNIT,
-    Estimate,
-    Tally,
-    finite,
-)
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, Tally
 
 __all__ = [
     "BetResult",
     "SimulationResult",
     "band_rows",
-    "counted_by",
     "merge_results",
 ]
 
@@ -69,10 +64,10 @@ class BetResult:
             "strategy": self.strategy,
             "rounds": self.rounds,
             "bets_made": self.bets_made,
-            "frequency": finite(self.frequency),
-            "average_edge": finite(self.average_edge),
-            "average_edge_by_stake": finite(self.average_edge_by_stake),
-            "share_positive": finite(self.share_positive),
+            "frequency": nan_to_none(self.frequency),
+            "average_edge": nan_to_none(self.average_edge),
+            "average_edge_by_stake": nan_to_none(self.average_edge_by_stake),
+            "share_positive": nan_to_none(self.share_positive),
             "units_per_shoe": {
                 name: estimate.to_dict() for name, estimate in self.units_per_shoe.items()
             },
@@ -132,15 +127,6 @@ def band_rows(
             }
         )
     return tuple(rows)
-
-
-def counted_by(strategy: Any) -> str | None:
-    """What a strategy's bands count: ``true_count``, ``running_count``, or None (the EV)."""
-    from exactodds.simulation.strategies import Count
-
-    if not isinstance(strategy, Count):
-        return None
-    return "running_count" if strategy.running else "true_count"
 
 
 def _deciles(histogram: tuple[tuple[int, int], ...], rounds: int) -> tuple[float, ...]:

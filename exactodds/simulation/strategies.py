@@ -40,7 +40,7 @@ from exactodds.errors import ExactOddsError, SimulationError, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string, parse_number
 
-__all__ = ["Always", "Count", "Perfect", "Strategy", "parse_plays", "parse_strategy"]
+__all__ = ["Always", "Count", "Perfect", "Strategy", "counted_by", "parse_plays", "parse_strategy"]
 
 BoolArray = npt.NDArray[np.bool_]
 #: Products below this fit int64 with room for one addition; past it, counts are Python ints.
@@ -300,3 +300,14 @@ def parse_plays(
             )
         given[bet] = text
     return {name: chosen.get(name, everyone) for name in bet_names}
+
+
+def counted_by(strategy: Any) -> str | None:
+    """What a strategy's bands count: ``true_count``, ``running_count``, or None (the EV).
+
+    >>> counted_by(Perfect()), counted_by(Count((0,) * 13, Fraction(0), running=True))
+    (None, 'running_count')
+    """
+    if not isinstance(strategy, Count):
+        return None
+    return "running_count" if strategy.running else "true_count"

@@ -61,7 +61,7 @@ from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.result import BetResult
 from exactodds.simulation.risk.figures import RiskFigures
-from exactodds.simulation.tally import Estimate, finite
+from exactodds.simulation.risk.sums import Estimate, nan_to_none
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -157,7 +157,7 @@ def mean_and_error(estimate: Estimate) -> dict[str, float | None]:
     >>> mean_and_error(Estimate(0.25, math.nan))
     {'mean': 0.25, 'stderr': None}
     """
-    return {"mean": finite(estimate.mean), "stderr": finite(estimate.stderr)}
+    return {"mean": nan_to_none(estimate.mean), "stderr": nan_to_none(estimate.stderr)}
 
 
 @dataclass(frozen=True)
@@ -602,11 +602,11 @@ def found_count(
         trigger,
         correlation.decimal(3) if correlation.defined else None,
         figures.frequency,
-        finite(figures.average_edge),
+        nan_to_none(figures.average_edge),
         figures.units_per_100_rounds["exact_ev"],
         figures.units_per_shoe["exact_ev"],
         risk.estimate(bet.name, "di"),
-        finite(risk.estimate(bet.name, "n0").mean),
+        nan_to_none(risk.estimate(bet.name, "n0").mean),
         seed + 1,
         budget,
         searched,

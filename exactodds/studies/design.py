@@ -49,7 +49,7 @@ from exactodds.numbers import (
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
-from exactodds.simulation.tally import Estimate
+from exactodds.simulation.risk.sums import Estimate
 from exactodds.studies.audit import (
     DEFAULT_BUDGET,
     AuditError,

@@ -18,7 +18,7 @@ of :mod:`exactodds.analysis.risk` on the estimated EV and SD) and ``simulated`` 
 share of the simulated trips, consecutive shoes chained together, whose combined
 result fell to minus the bankroll), with its binomial standard error; the ``estimate``
 (:mod:`~exactodds.simulation.risk.ruin`'s programme) comes first.  With a risk grid
-(:class:`~exactodds.simulation.study.RiskGrid`), ``risk_of_ruin.grid`` holds the estimate
+(:class:`~exactodds.simulation.risk.questions.RiskGrid`), ``risk_of_ruin.grid`` holds the estimate
 and the simulated frequency of every bankroll with every trip length, each as a run of that
 one bankroll and trip length gives it.  The bankroll for a risk target has an ``estimate``
 too: the programme's least bankroll, with the interval where its risk +- 2 standard errors
@@ -31,14 +31,30 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from exactodds.analysis import risk as formulas
 from exactodds.errors import SimulationError
-from exactodds.simulation.risk.sums import Sums
+from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions
+from exactodds.simulation.risk.sums import EV_SCALE, Estimate, RoundCounts, Sums
 from exactodds.simulation.risk.tally import RiskTally, SeriesMoments
-from exactodds.simulation.study import RiskGrid, RiskQuestions
-from exactodds.simulation.tally import EV_SCALE, Estimate, Tally
+
+
+class BetSums(Protocol):
+    """What the covariance reads of a bet's tally: the sums of its exact EVs."""
+
+    @property
+    def expected(self) -> Sums:
+        """The per-shoe sums of the exact EVs of the bets made (units of 2**-40)."""
+
+
+class TallySums(RoundCounts, Protocol):
+    """What the risk figures read of a simulation's tally
+    (:class:`~exactodds.simulation.tally.Tally`): its shoes and rounds, and each bet's sums."""
+
+    @property
+    def bets(self) -> Sequence[BetSums]:
+        """Each bet's sums, in the order simulated."""
 
 
 def finite(value: float) -> float | None:
@@ -51,8 +67,10 @@ def finite(value: float) -> float | None:
 
 
 __all__ = [
+    "BetSums",
     "RiskFigures",
     "SeriesFigures",
+    "TallySums",
     "combined_covariance",
     "diffusion_warning",
     "finite",
@@ -206,7 +224,7 @@ def _scaled(estimate: Estimate, factor: float) -> Estimate:
 
 
 def series_figures(
-    tally: Tally,
+    tally: TallySums,
     expected: Sums,
     moments: SeriesMoments,
     square_unit: Fraction,
@@ -260,7 +278,7 @@ def series_figures(
 
 
 def combined_covariance(
-    tally: Tally, risk: RiskTally, names: Sequence[str]
+    tally: TallySums, risk: RiskTally, names: Sequence[str]
 ) -> dict[str, dict[str, float | None]]:
     """The per-round covariance of the bets' results: E[X_i X_j] - EV_i EV_j."""
     rounds = tally.rounds
@@ -368,7 +386,9 @@ def _simulated(risk: RiskTally, bankroll: Fraction) -> dict[str, Any]:
     }
 
 
-def _grid(tally: Tally, risk: RiskTally, grid: RiskGrid, bin_units: int) -> list[dict[str, Any]]:
+def _grid(
+    tally: TallySums, risk: RiskTally, grid: RiskGrid, bin_units: int
+) -> list[dict[str, Any]]:
     """``risk_of_ruin.grid``: each cell's programme estimate and simulated frequency, each
     computed as a run of that one bankroll and trip length computes its own."""
     cells = []
@@ -435,7 +455,7 @@ def _estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
 
 
 def ruin_figures(
-    tally: Tally,
+    tally: TallySums,
     risk: RiskTally,
     combined: SeriesFigures,
     bankroll: Fraction | None,

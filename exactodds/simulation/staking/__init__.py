@@ -1,4 +1,8 @@
-"""How much each bet stakes, in one room beside the risk room.
+"""How much each bet stakes, in one room below the pipeline's runners.
+
+It stands on the risk room and on the pipeline's words (the study, the dealt block, its
+values, the plays, the tally), never on its runners (``tests/test_layers.py`` holds it to
+:data:`exactodds.floors.ROOMS`).
 
 * :mod:`~exactodds.simulation.staking.stakes`: flat, Kelly, ramps and table limits;
 * :mod:`~exactodds.simulation.staking.sizing`: the stakes of a block's rounds and the risk

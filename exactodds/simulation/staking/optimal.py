@@ -59,9 +59,12 @@ from typing import Any
 from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
 from exactodds.simulation.risk.figures import RiskFigures
+from exactodds.simulation.risk.questions import RiskQuestions
+from exactodds.simulation.risk.sums import EV_SCALE
 from exactodds.simulation.staking.stakes import Flat, Optimal, Ramp, TableLimits
-from exactodds.simulation.study import RiskQuestions, Simulation
-from exactodds.simulation.tally import EV_SCALE, Tally
+from exactodds.simulation.strategies import counted_by
+from exactodds.simulation.study import Simulation
+from exactodds.simulation.tally import Tally
 
 __all__ = [
     "BandSums",
@@ -103,8 +106,6 @@ def pilot_bands(tally: Tally, strategies: Sequence[Any]) -> tuple[str, tuple[Ban
     >>> pilot_bands(Tally(1, 12, 144, (), (bet,)), [Perfect()])
     ('ev_band', (BandSums(band=-1, bets_made=1, expected=Fraction(0, 1), squares=Fraction(1, 1)), BandSums(band=0, bets_made=2, expected=Fraction(1, 4), squares=Fraction(2, 1))))
     """
-    from exactodds.simulation.result import counted_by
-
     kinds = {counted_by(strategy) or "ev_band" for strategy in strategies}
     if len(kinds) > 1:
         raise SimulationError(

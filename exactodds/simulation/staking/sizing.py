@@ -31,6 +31,7 @@ from exactodds.numbers import parse_number
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, DealtBlock
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
+from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions, check_grid_size
 from exactodds.simulation.risk.sums import exact_product, filled, summable
 from exactodds.simulation.risk.tally import MOMENT_BITS, RiskTally, block_risk_tally
 from exactodds.simulation.staking.stakes import (
@@ -45,12 +46,7 @@ from exactodds.simulation.staking.stakes import (
     squared_bets,
 )
 from exactodds.simulation.strategies import Count
-from exactodds.simulation.study import (
-    RiskGrid,
-    RiskQuestions,
-    Simulation,
-    check_grid_size,
-)
+from exactodds.simulation.study import Simulation
 
 __all__ = [
     "Sized",
