@@ -108,6 +108,20 @@ def test_the_room_check_finds_an_import_out_of_a_room() -> None:
     assert room_allows("exactodds.simulation.block", "exactodds.simulation.risk.ruin")
 
 
+def test_no_module_imports_another_modules_private_names() -> None:
+    """What one module uses of another has a public name: no ``from .x import _name``."""
+    private = [
+        f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {alias.name} from {node.module}"
+        for path in _modules().values()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and (node.level or (node.module or "").startswith("exactodds"))
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+    assert not private, "\n".join(private)
+
+
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan's algorithm)."""
     index: dict[str, int] = {}
