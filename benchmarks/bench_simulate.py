@@ -13,7 +13,7 @@ perfect play on every standard bet at once.
 
 Then the cost of the risk figures (issue 18: at most 10% of the rounds per second):
 the time of the stakes and the risk sums (:func:`~exactodds.simulation.staking.sizing.sized`,
-:func:`~exactodds.simulation.staking.sizing.risk_tally` and the bankroll paths'
+:func:`~exactodds.simulation.block.risk_tally` and the bankroll paths'
 :func:`~exactodds.simulation.risk.paths.block_path_tally`) as a share of the whole block
 (:func:`~exactodds.simulation.block.run_block`), on the same block; and the pair
 bets' closed form (:mod:`exactodds.simulation.pairs`) against the kernel's evaluation
@@ -54,7 +54,7 @@ from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rules
 from exactodds.simulation import block as block_module
-from exactodds.simulation.block import prepare, run_block
+from exactodds.simulation.block import prepare, risk_tally, run_block
 from exactodds.simulation.dealing import DealingProcedure, deal_block, shuffled_shoes
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally
@@ -66,7 +66,7 @@ from exactodds.simulation.run import (
     Simulation,
     simulate,
 )
-from exactodds.simulation.staking.sizing import risk_tally, sized
+from exactodds.simulation.staking.sizing import sized
 
 #: The blocks the pairs-only study deals (its bets have the pair closed form): compiled, and
 #: on the numpy road.
