@@ -12,9 +12,9 @@ The issue's floor: 30,000 exact rounds per second on this 2-core machine for
 perfect play on every standard bet at once.
 
 Then the cost of the risk figures (issue 18: at most 10% of the rounds per second):
-the time of the stakes and the risk sums (:func:`~exactodds.simulation.sizing.sized`,
-:func:`~exactodds.simulation.sizing.risk_tally` and the bankroll paths'
-:func:`~exactodds.simulation.paths.block_path_tally`) as a share of the whole block
+the time of the stakes and the risk sums (:func:`~exactodds.simulation.staking.sizing.sized`,
+:func:`~exactodds.simulation.block.risk_tally` and the bankroll paths'
+:func:`~exactodds.simulation.risk.paths.block_path_tally`) as a share of the whole block
 (:func:`~exactodds.simulation.block.run_block`), on the same block; and the pair
 bets' closed form (:mod:`exactodds.simulation.pairs`) against the kernel's evaluation
 of the same compositions (the floor: 1,000,000 rounds per second per job).
@@ -54,19 +54,19 @@ from exactodds.analysis.many import Analyzer
 from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rules
 from exactodds.simulation import block as block_module
-from exactodds.simulation.block import prepare, run_block
-from exactodds.simulation.dealing import DealingProcedure, _shuffled_shoes, deal_block
+from exactodds.simulation.block import prepare, risk_tally, run_block
+from exactodds.simulation.dealing import DealingProcedure, deal_block, shuffled_shoes
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally
 from exactodds.simulation.pairs import pair_expected_values
-from exactodds.simulation.paths import block_path_tally
+from exactodds.simulation.risk.paths import block_path_tally
 from exactodds.simulation.run import (
     CLOSED_FORM_BLOCK_SHOES,
     NUMPY_CLOSED_FORM_BLOCK_SHOES,
     Simulation,
     simulate,
 )
-from exactodds.simulation.sizing import risk_tally, sized
+from exactodds.simulation.staking.sizing import sized
 
 #: The blocks the pairs-only study deals (its bets have the pair closed form): compiled, and
 #: on the numpy road.
@@ -323,7 +323,7 @@ def _block_shares(simulation: Simulation, runs: int) -> None:
     bets = prepare(simulation.rules, simulation.bets).analyzer.bets
     for run in range(runs):
         started = time.thread_time()
-        _shuffled_shoes(decks, 1, SIZE * run, SIZE, compiled=True)
+        shuffled_shoes(decks, 1, SIZE * run, SIZE, compiled=True)
         parts["shuffle"].append(time.thread_time() - started)
         started = time.thread_time()
         tally = pair_block_tally(simulation, SIZE * run, SIZE, bets)

@@ -33,6 +33,7 @@ __all__ = [
     "RemovalError",
     "RulesError",
     "ShoeError",
+    "SimulationError",
     "import_extra",
     "in_words",
     "parameter",
@@ -192,6 +193,14 @@ class RemovalError(ExactOddsError):
     Traceback (most recent call last):
     ...
     exactodds.errors.RemovalError: Removing 1 card from this 6-card shoe would leave 5 cards; a round is counted as a sequence of 6 cards, so at least 6 must remain.
+    """
+
+
+class SimulationError(ExactOddsError):
+    """A simulation setting that cannot work: a cut card deeper than the shoe, a bad seed, ...
+
+    >>> issubclass(SimulationError, ValueError)
+    True
     """
 
 

@@ -11,6 +11,10 @@ prefix, so ``exactodds.engine.kernel.twin`` is on ``engine``'s floor.
 9
 >>> floor_map().splitlines()[2].split()[:3]
 ['floor', '3', 'engine/']
+>>> room_of("exactodds.simulation.risk.ruin").name
+'simulation.risk'
+>>> room_allows("exactodds.simulation.risk.figures", "exactodds.simulation.tally")
+False
 >>> floor_of("exactodds.nowhere")
 Traceback (most recent call last):
 ...
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["FLOORS", "Floor", "floor_map", "floor_of"]
+__all__ = ["FLOORS", "ROOMS", "Floor", "Room", "floor_map", "floor_of", "room_allows", "room_of"]
 
 
 class Floor(NamedTuple):
@@ -45,7 +49,8 @@ FLOORS: tuple[Floor, ...] = (
     Floor(
         6,
         ("simulation/", "advantage/", "games/"),
-        "shoes dealt in sequence, exact averages over the unknown, two-sided games",
+        "shoes dealt in sequence (a pipeline on two rooms, simulation/risk/ and "
+        "simulation/staking/), exact averages over the unknown, two-sided games",
     ),
     Floor(
         7,
@@ -61,6 +66,65 @@ FLOORS: tuple[Floor, ...] = (
     Floor(10, ("cli/", "web/"), "the click commands and the ASGI app: thin skins"),
     Floor(11, ("__main__",), "the public API (__init__.py, the package itself), python -m"),
 )
+
+
+class Room(NamedTuple):
+    """A room of a package: its modules import nothing of the package outside the room but
+    the modules ``may_import`` lists (dotted under ``exactodds.``, each with what is inside
+    it), so the rest of the package stands on the room, never the other way."""
+
+    name: str
+    may_import: tuple[str, ...]
+    holds: str
+
+
+ROOMS: tuple[Room, ...] = (
+    Room(
+        "simulation.risk",
+        (),
+        "per-shoe sums and estimates, trip tallies with one joiner, bankroll paths, the ruin "
+        "programme, the risk questions and the risk figures of a result",
+    ),
+    Room(
+        "simulation.staking",
+        (
+            "simulation.risk",
+            "simulation.dealing",
+            "simulation.evaluate",
+            "simulation.strategies",
+            "simulation.study",
+            "simulation.tally",
+        ),
+        "stakes, the stakes of a block's rounds and the optimal ramp: on the risk room and the "
+        "pipeline's words (the study, the dealt block, its values, the plays, the tally), "
+        "never on its runners (block, result, run, checkpoint, sweep)",
+    ),
+)
+
+
+def room_of(module: str) -> Room | None:
+    """The room *module* (a dotted name under ``exactodds``) is in, if any."""
+    for room in ROOMS:
+        name = f"exactodds.{room.name}"
+        if module == name or module.startswith(name + "."):
+            return room
+    return None
+
+
+def room_allows(module: str, target: str) -> bool:
+    """Whether *module* may import *target* as far as rooms go (floors are checked apart):
+    a module outside a room may import anything of its floor; one inside only its room, its
+    allowed modules and what lies outside its package."""
+    room = room_of(module)
+    if room is None:
+        return True
+    package = "exactodds." + room.name.rpartition(".")[0]
+    if not (target == package or target.startswith(package + ".")):
+        return True
+    allowed = (room.name, *room.may_import)
+    return any(
+        target == f"exactodds.{name}" or target.startswith(f"exactodds.{name}.") for name in allowed
+    )
 
 
 def floor_of(module: str) -> int:

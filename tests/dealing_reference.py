@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from exactodds.errors import SimulationError
 from exactodds.rules import Tableau
 from exactodds.simulation.dealing import (
     _RADICES,
@@ -20,7 +21,6 @@ from exactodds.simulation.dealing import (
     DealingProcedure,
     DealtBlock,
     IntArray,
-    SimulationError,
     shuffled_shoe,
 )
 

@@ -56,7 +56,7 @@ def dragon7_audit() -> Any:
 
 def _simulated(bet: Any, strategy: Any, procedure: DealingProcedure, seed: int) -> dict[str, Any]:
     study = Simulation.of(BUDGET, seed, Rules(), [bet], {bet.name: strategy}, procedure)
-    data: dict[str, Any] = simulate(study).as_dict()["bets"][bet.name]
+    data: dict[str, Any] = simulate(study).to_dict()["bets"][bet.name]
     return data
 
 

@@ -53,7 +53,7 @@ def _check(bet: Any, rules: Rules, his_play: str | None, published: float, per: 
     study = Simulation.of(
         BUDGET, result.count.seed, rules, [bet], {bet.name: parse_strategy(his_play)}, JACOBSON
     )
-    his = simulate(study, jobs=2).as_dict()["bets"][bet.name]
+    his = simulate(study, jobs=2).to_dict()["bets"][bet.name]
     key = "units_per_shoe" if per == "shoe" else "units_per_100_rounds"
     his_figure = his[key]["exact_ev"]
     assert found.mean >= his_figure["mean"] - 3 * his_figure["stderr"]

@@ -23,18 +23,18 @@ from exactodds.simulation.dealing import (
     DEALING_METHODS,
     DealingProcedure,
     DealtBlock,
-    _dealing_module,
-    _shuffled_shoes,
     _stream_states,
     deal_block,
     deal_shoes,
+    dealing_module,
     shuffled_shoe,
+    shuffled_shoes,
 )
 from exactodds.simulation.dealing_twin import pcg64_raw, shuffled_places
 
 #: The methods this machine has (compiled only where the kernel was built).
 METHODS = [
-    method for method in DEALING_METHODS if method != "compiled" or _dealing_module() is not None
+    method for method in DEALING_METHODS if method != "compiled" or dealing_module() is not None
 ]
 
 
@@ -90,18 +90,18 @@ def test_deal_block_equals_the_former_dealing(
 
 def test_the_default_method_is_the_compiled_one_where_built() -> None:
     block = deal_block(DealingProcedure(decks=1), Tableau(), 3, 0, 2)
-    method = "compiled" if _dealing_module() is not None else "numpy"
+    method = "compiled" if dealing_module() is not None else "numpy"
     _assert_same(block, deal_block(DealingProcedure(decks=1), Tableau(), 3, 0, 2, method))
 
 
-@pytest.mark.skipif(_dealing_module() is None, reason="the compiled kernel is not built")
+@pytest.mark.skipif(dealing_module() is None, reason="the compiled kernel is not built")
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 64), st.integers(0, 2**128), st.integers(0, 2**64 - 50), st.integers(1, 5))
 def test_the_compiled_shuffle_is_numpys(decks: int, seed: int, first_shoe: int, shoes: int) -> None:
     # 1 to 64 decks (bucket counts up to the sort's widest), seeds of 1 to 5 words.
-    compiled = _shuffled_shoes(decks, seed, first_shoe, shoes, compiled=True)
+    compiled = shuffled_shoes(decks, seed, first_shoe, shoes, compiled=True)
     assert compiled.dtype == np.int64
-    assert (compiled == _shuffled_shoes(decks, seed, first_shoe, shoes)).all()
+    assert (compiled == shuffled_shoes(decks, seed, first_shoe, shoes)).all()
     assert (compiled[0] == shuffled_shoe(decks, seed, first_shoe)).all()
 
 

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 import exactodds
-from exactodds.floors import FLOORS, floor_of
+from exactodds.floors import FLOORS, ROOMS, floor_of, room_allows
 
 #: The package as imported: the checkout's, or the installed wheel's when CI tests the wheel.
 PACKAGE = Path(exactodds.__file__).resolve().parent
@@ -82,6 +82,44 @@ def test_no_import_runs_up_a_floor() -> None:
         if floor_of(target) > floor_of(module)
     ]
     assert not upward, "\n".join(upward)
+
+
+def test_rooms_stand_below_their_package() -> None:
+    """simulation/risk/ imports nothing of simulation/ outside itself, and simulation/staking/
+    only the risk room and the pipeline's words (:data:`exactodds.floors.ROOMS`): the
+    pipeline's runners stand on the rooms, never the other way."""
+    outside = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {module} imports {target}"
+        for module, path in _modules().items()
+        for target, line in _imports(module, path)
+        if not room_allows(module, target)
+    ]
+    assert not outside, "\n".join(outside)
+    for room in ROOMS:
+        assert any(module.startswith(f"exactodds.{room.name}.") for module in _modules()), room
+
+
+def test_the_room_check_finds_an_import_out_of_a_room() -> None:
+    assert not room_allows("exactodds.simulation.risk.ruin", "exactodds.simulation.block")
+    assert not room_allows("exactodds.simulation.risk.ruin", "exactodds.simulation.staking.stakes")
+    assert not room_allows("exactodds.simulation.staking.sizing", "exactodds.simulation.result")
+    assert room_allows("exactodds.simulation.staking.sizing", "exactodds.simulation.risk.sums")
+    assert room_allows("exactodds.simulation.risk.ruin", "exactodds.errors")
+    assert room_allows("exactodds.simulation.block", "exactodds.simulation.risk.ruin")
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    """What one module uses of another has a public name: no ``from .x import _name``."""
+    private = [
+        f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {alias.name} from {node.module}"
+        for path in _modules().values()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and (node.level or (node.module or "").startswith("exactodds"))
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+    assert not private, "\n".join(private)
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:

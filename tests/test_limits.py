@@ -46,7 +46,7 @@ from exactodds import (
 from exactodds.bets.catalogue import select_bets
 from exactodds.bets.custom import parse_custom_bets
 from exactodds.cli import cli
-from exactodds.errors import ShoeError
+from exactodds.errors import ShoeError, SimulationError
 from exactodds.games.chemin_de_fer import Model as GameModel
 from exactodds.games.chemin_de_fer import build_game, solve
 from exactodds.games.equilibria import payoff_ranges, solve_one_choice
@@ -57,7 +57,7 @@ from exactodds.simulation.checkpoint import (
     check_tally,
     save_checkpoint,
 )
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always, Count, parse_strategy
 
@@ -692,8 +692,9 @@ def test_huge_pays_are_tallied_exactly(tie_pays: int) -> None:
 def test_the_number_of_decks_has_one_limit_on_every_path() -> None:
     from starlette.testclient import TestClient
 
+    from exactodds.errors import SimulationError
     from exactodds.inputs import MAX_DECKS
-    from exactodds.simulation.dealing import DealingProcedure, SimulationError
+    from exactodds.simulation.dealing import DealingProcedure
     from exactodds.web.app import create_app
     from exactodds.web.tracker import TableSettings
 

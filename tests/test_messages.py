@@ -31,10 +31,11 @@ from exactodds.errors import ExactOddsError
 from exactodds.interface import build_bets, build_rules, build_shoe
 from exactodds.numbers import parse_commission, parse_pay
 from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.risk.questions import RiskQuestions
 from exactodds.simulation.run import simulate
-from exactodds.simulation.stakes import TableLimits, parse_stake
+from exactodds.simulation.staking.stakes import TableLimits, parse_stake
 from exactodds.simulation.strategies import parse_plays
-from exactodds.simulation.study import RiskQuestions, Simulation
+from exactodds.simulation.study import Simulation
 from exactodds.specs import (
     audit_spec,
     parse_edge_window,

@@ -19,8 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.optimal import (
+from exactodds.errors import SimulationError
+from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.risk.figures import RiskFigures
+from exactodds.simulation.run import Simulation, simulate
+from exactodds.simulation.staking.optimal import (
     BandSums,
     derived_study,
     growth,
@@ -29,8 +32,7 @@ from exactodds.simulation.optimal import (
     pilot_study,
     score,
 )
-from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.stakes import Optimal, Ramp, TableLimits, parse_spread
+from exactodds.simulation.staking.stakes import Optimal, Ramp, TableLimits, parse_spread
 from exactodds.simulation.strategies import parse_plays
 from exactodds.specs import sizing_from_options
 
@@ -284,12 +286,13 @@ class _Tried:
         self.complete = True
         self.risk = risk
 
-    def as_dict(self) -> dict[str, object]:
-        return {"combined": {"risk_of_ruin": {"estimate": {"trip": {"mean": self.risk}}}}}
+    @property
+    def risk_figures(self) -> RiskFigures:
+        return RiskFigures(combined={"risk_of_ruin": {"estimate": {"trip": {"mean": self.risk}}}})
 
 
 def test_a_risk_target_scales_the_bankroll_down_until_the_estimate_meets_it() -> None:
-    from exactodds.simulation.optimal import risk_limited_study
+    from exactodds.simulation.staking.optimal import risk_limited_study
 
     study = _count_study("20000", spread="1-40", risk="5%")
     pilot = simulate(pilot_study(study)).tally
@@ -328,6 +331,6 @@ def test_a_risk_target_reads_the_study_s_own_estimate() -> None:
     assert isinstance(ramp, Ramp) and ramp.basis is not None
     last = ramp.basis["tried"][-1]
     assert last["ramp"] == ramp.text()
-    estimate = result.as_dict()["combined"]["risk_of_ruin"]["estimate"]["trip"]["mean"]
+    estimate = result.to_dict()["combined"]["risk_of_ruin"]["estimate"]["trip"]["mean"]
     assert last["risk"] == estimate
     assert ramp.basis["risk_target_met"] == (Fraction(estimate) <= Fraction(1, 1000))

@@ -23,20 +23,20 @@ from exactodds.simulation import block as block_module
 from exactodds.simulation.dealing import (
     _MASK64,
     DealingProcedure,
-    _dealing_module,
     _stream_states,
     _stream_words,
+    dealing_module,
 )
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
+from exactodds.simulation.risk.questions import RiskGrid
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.stakes import Flat, Kelly, TableLimits
+from exactodds.simulation.staking.stakes import Flat, Kelly, TableLimits
 from exactodds.simulation.strategies import Always, Perfect, Strategy, parse_strategy
-from exactodds.simulation.study import RiskGrid
 from exactodds.simulation.tally import Tally
 from exactodds.specs import sizing_from_options
 
 compiled = pytest.mark.skipif(
-    _dealing_module() is None or not hasattr(_dealing_module(), "pair_study"),
+    dealing_module() is None or not hasattr(dealing_module(), "pair_study"),
     reason="the compiled kernel is not built",
 )
 
@@ -140,7 +140,7 @@ def test_a_whole_run_with_a_bankroll_and_a_grid_is_the_numpy_roads() -> None:
     assert fast.tally.paths is not None and fast.tally.risk is not None
     assert fast.tally.risk.grid_trips
     assert fast.tally == twin.tally
-    figures, twins = fast.as_dict(), twin.as_dict()
+    figures, twins = fast.to_dict(), twin.to_dict()
     assert figures.pop("run")["seconds"] >= 0 and twins.pop("run")  # timings differ
     assert figures["combined"]["risk_of_ruin"]["grid"] and figures == twins
 

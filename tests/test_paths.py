@@ -12,7 +12,7 @@ import io
 import itertools
 import json
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -23,13 +23,14 @@ from click.testing import CliRunner
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
+from exactodds.errors import SimulationError
 from exactodds.simulation.block import run_block
 from exactodds.simulation.checkpoint import check_tally, load_checkpoint, save_checkpoint
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.paths import PATH_QUANTILES, PathTally, risk_curve
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.result import SimulationResult
+from exactodds.simulation.risk.paths import PATH_QUANTILES, PathTally, risk_curve
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.stakes import TableLimits, parse_stake
+from exactodds.simulation.staking.stakes import TableLimits, parse_stake
 
 TWO_DECKS = DealingProcedure(decks=2)
 
@@ -68,7 +69,7 @@ def test_path_quantiles_equal_numpys_on_the_traced_bankrolls() -> None:
         for step in range(study.trip_shoes):
             running += per_shoe[trip * study.trip_shoes + step]
             bankrolls[trip, step] = 41 + 2 * _nearest_bin(running, 2)
-    paths = result.as_dict()["combined"]["risk_of_ruin"]["paths"]
+    paths = result.to_dict()["combined"]["risk_of_ruin"]["paths"]
     assert paths["trips"] == trips == 8 and paths["bin_units"] == 2
     assert paths["steps"][0] == {"shoes": 0} | {name: 41.0 for name, _ in PATH_QUANTILES}
     for step in range(study.trip_shoes):
@@ -109,8 +110,8 @@ def test_a_checkpoint_keeps_the_paths_and_refuses_altered_ones(tmp_path: Path) -
         paths, steps=((*step[:-1], (step[-1][0], step[-1][1] + 1)), *paths.steps[1:])
     )
     with pytest.raises(ValueError, match="histograms of different trips"):
-        check_tally(dataclasses.replace(tally, paths=PathTally.from_dict(extra.as_dict())), study)
-    unsorted = paths.as_dict()
+        check_tally(dataclasses.replace(tally, paths=PathTally.from_dict(extra.to_dict())), study)
+    unsorted = paths.to_dict()
     unsorted["steps"][0] = unsorted["steps"][0][::-1]
     with pytest.raises(ValueError, match="misorders"):
         PathTally.from_dict(unsorted)
@@ -124,13 +125,13 @@ def test_shoes_counted_without_paths_give_no_paths_rather_than_some() -> None:
     older = dataclasses.replace(run_block(study, 0, 3).tally, paths=None)
     merged = older.merged(run_block(study, 3, 3).tally)
     assert merged.paths is None
-    ruin = SimulationResult(study, merged).as_dict()["combined"]["risk_of_ruin"]
+    ruin = SimulationResult(study, merged).to_dict()["combined"]["risk_of_ruin"]
     assert ruin["paths"] is None and ruin["curve"] is not None
 
 
 def test_the_curve_at_the_asked_bankroll_is_the_estimate() -> None:
     study = _study(shoes=30, trip_shoes=2)
-    ruin = simulate(study).as_dict()["combined"]["risk_of_ruin"]
+    ruin = simulate(study).to_dict()["combined"]["risk_of_ruin"]
     points = ruin["curve"]["points"]
     (asked,) = [point for point in points if point["asked"]]
     assert asked["bankroll"] == 41.0
@@ -187,7 +188,7 @@ def test_the_figures_draw_what_the_result_records() -> None:
     pytest.importorskip("matplotlib")
     from exactodds.report.plots import paths_figure, risk_curve_figure
 
-    ruin = simulate(_study(shoes=12, trip_shoes=3)).as_dict()["combined"]["risk_of_ruin"]
+    ruin = simulate(_study(shoes=12, trip_shoes=3)).to_dict()["combined"]["risk_of_ruin"]
     fan = paths_figure(ruin["paths"]).axes[0]
     assert [float(y) for y in fan.lines[0].get_ydata()] == [
         step["median"] for step in ruin["paths"]["steps"]
@@ -208,3 +209,34 @@ def test_the_curve_leaves_out_bankrolls_past_the_programmes_levels_and_says_so()
     assert [point["bankroll"] for point in curve["points"]][-1] == 180_000.0
     assert curve["note"] == "Bankrolls past 200,000 bins (the table minimum) are left out."
     assert risk_curve(coin, Fraction(5), 1, 1)["note"] is None
+
+
+def test_the_ruin_programme_runs_once_per_question_for_the_table_and_the_plots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table and the figures of ``simulate --bankroll --risk --plot`` read one result's
+    risk figures (:attr:`SimulationResult.risk_figures`): no renderer or plot runs the ruin
+    programme again."""
+    pytest.importorskip("matplotlib")
+    from exactodds.simulation.risk import ruin
+
+    calls: Counter[str] = Counter()
+
+    def counting(name: str, programme: Any) -> Any:
+        def counted(*arguments: Any) -> Any:
+            calls[name] += 1
+            return programme(*arguments)
+
+        return counted
+
+    for name in ("trip_ruin", "trip_ruin_at", "trip_bankroll", "lundberg_ruin"):
+        monkeypatch.setattr(ruin, name, counting(name, getattr(ruin, name)))
+    common = ("simulate", "--shoes", "12", "--seed", "3", "--decks", "2", "--jobs", "1")
+    options = (*common, "--bets", "dragon7", "--bankroll", "30", "--trip-rounds", "120")
+    result = _run(*options, "--risk", "5%", "--plot", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "Risk of ruin" in result.stdout and len(list(tmp_path.iterdir())) == 6
+    # One question each: the trip's risk at the bankroll (the programme), the unlimited
+    # risk at it (Cramer-Lundberg), the curve (the programme over every bankroll drawn, and
+    # the Lundberg coefficient its unlimited line scales) and the bankroll for the target.
+    assert calls == {"trip_ruin": 1, "lundberg_ruin": 2, "trip_ruin_at": 1, "trip_bankroll": 1}

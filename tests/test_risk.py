@@ -32,15 +32,16 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
+from exactodds.errors import SimulationError
 from exactodds.shoe import Shoe
 from exactodds.simulation.block import run_block
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.figures import RiskTally, block_risk_tally
-from exactodds.simulation.result import SimulationResult, risk_figures
+from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.result import SimulationResult
+from exactodds.simulation.risk.questions import RiskQuestions
+from exactodds.simulation.risk.tally import RiskTally, block_risk_tally
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.stakes import Kelly, Ramp, TableLimits, parse_stake
+from exactodds.simulation.staking.stakes import Kelly, Ramp, TableLimits, parse_stake
 from exactodds.simulation.strategies import Always, parse_strategy
-from exactodds.simulation.study import RiskQuestions
 from exactodds.simulation.tally import Tally
 
 ONE_DECK = DealingProcedure(decks=1)
@@ -101,7 +102,7 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
         procedure=ONE_DECK,
     )
     result, lines = traced(study)
-    figures = risk_figures(result)
+    figures = result.risk_figures
     rounds = len(lines)
     names = ["tie", "player_pair"]
     ev = {
@@ -112,7 +113,7 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
     for name in names:
         second = sum(x * x for x in won[name]) / rounds
         sd = math.sqrt(second - ev[name] ** 2)
-        data = figures[name]
+        data = figures.of(name)
         assert data["ev_per_round"]["mean"] == pytest.approx(float(ev[name]), rel=1e-9)
         assert data["sd_per_round"]["mean"] == pytest.approx(sd, rel=1e-9)
         assert data["di"]["mean"] == pytest.approx(1000 * float(ev[name]) / sd, rel=1e-9)
@@ -124,7 +125,7 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
         else:  # a losing play: Kelly stakes nothing (SCORE 0) and N0 is never reached
             assert data["score"]["mean"] == 0.0 and data["n0_rounds"]["mean"] is None
         assert data["units_wagered"] == sum(line["stake"][name] for line in lines)
-    covariance = figures["combined"]["covariance"]
+    covariance = figures.combined["covariance"]
     product = sum(a * b for a, b in zip(won["tie"], won["player_pair"], strict=True)) / rounds
     assert covariance["tie"]["player_pair"] == pytest.approx(
         float(product - ev["tie"] * ev["player_pair"]), rel=1e-9
@@ -132,26 +133,25 @@ def test_figures_equal_their_definitions_on_the_trace() -> None:
     assert covariance["tie"]["player_pair"] == covariance["player_pair"]["tie"]
     # The combined SD is that of the sum: var = sum of the covariance matrix.
     total_variance = sum(covariance[a][b] for a in names for b in names)
-    assert figures["combined"]["sd_per_round"]["mean"] ** 2 == pytest.approx(total_variance)
-    assert covariance["tie"]["tie"] == pytest.approx(figures["tie"]["sd_per_round"]["mean"] ** 2)
+    assert figures.combined["sd_per_round"]["mean"] ** 2 == pytest.approx(total_variance)
+    assert covariance["tie"]["tie"] == pytest.approx(figures.of("tie")["sd_per_round"]["mean"] ** 2)
 
 
 def test_standard_errors_shrink_like_one_over_root_shoes() -> None:
-    small = risk_figures(
-        simulate(
-            Simulation.of(
-                40, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
-            )
+    small = simulate(
+        Simulation.of(
+            40, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
         )
     )
-    large = risk_figures(
-        simulate(
-            Simulation.of(
-                640, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
-            )
+    large = simulate(
+        Simulation.of(
+            640, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
         )
     )
-    ratio = small["tie"]["sd_per_round"]["stderr"] / large["tie"]["sd_per_round"]["stderr"]
+    ratio = (
+        small.risk_figures.of("tie")["sd_per_round"]["stderr"]
+        / large.risk_figures.of("tie")["sd_per_round"]["stderr"]
+    )
     assert 2 < ratio < 8  # sqrt(16) = 4, within the noise of the error estimates
 
 
@@ -179,7 +179,7 @@ def test_simulated_trip_ruin_agrees_with_the_formula() -> None:
         bankroll=Fraction(8),
         trip_shoes=20,
     )
-    data = simulate(study, jobs=1).as_dict()["combined"]["risk_of_ruin"]
+    data = simulate(study, jobs=1).to_dict()["combined"]["risk_of_ruin"]
     formula, simulated = data["formula"]["trip"], data["simulated"]["trip"]
     assert data["trips"] == 150
     # The diffusion formula ignores the overshoot of discrete unit steps: allow 0.05 for it.
@@ -291,7 +291,7 @@ def test_merged_results_equal_one_run_with_trips_across_the_split() -> None:
     whole = simulate(study, block_shoes=2)
     merged = second + first
     assert merged.tally == whole.tally
-    one, other = merged.as_dict(), whole.as_dict()
+    one, other = merged.to_dict(), whole.to_dict()
     del one["run"], other["run"]
     assert one == other
     assert whole.tally.risk is not None and whole.tally.risk.trips == 2
@@ -308,10 +308,10 @@ def test_tally_records_round_trip_and_refuse_a_tally_without_risk_sums() -> None
     tally = simulate(
         Simulation.of(3, 1, bets=select_bets("tie"), procedure=ONE_DECK, trip_shoes=2)
     ).tally
-    assert Tally.from_dict(json.loads(json.dumps(tally.as_dict()))) == tally
+    assert Tally.from_dict(json.loads(json.dumps(tally.to_dict()))) == tally
     assert tally.risk is not None
-    assert RiskTally.from_dict(tally.risk.as_dict()) == tally.risk
-    old = tally.as_dict()
+    assert RiskTally.from_dict(tally.risk.to_dict()) == tally.risk
+    old = tally.to_dict()
     del old["risk"]
     with pytest.raises(ValueError, match="risk"):
         Tally.from_dict(old)
@@ -397,7 +397,7 @@ def test_bad_input_is_one_sentence_and_exit_2_before_dealing(
 
 def test_to_pandas_and_to_arrow_equal_the_json() -> None:
     result = simulate(Simulation.of(5, 2, bets=select_bets("tie,dragon7"), procedure=ONE_DECK))
-    data = result.as_dict()
+    data = result.to_dict()
     frame = result.to_pandas()
     assert list(frame.index) == ["tie", "dragon7", "combined"]
     for name in ("tie", "dragon7"):
@@ -572,7 +572,7 @@ def test_exact_moment_sd_is_its_definition_on_the_trace() -> None:
         stake=parse_stake("ramp:0=1,3%=2"),
     )
     result, lines = traced(study)
-    figures = risk_figures(result)
+    figures = result.risk_figures
     rounds = len(lines)
     for name in ("dragon7", "panda8"):
         second = Fraction(0)
@@ -585,14 +585,15 @@ def test_exact_moment_sd_is_its_definition_on_the_trace() -> None:
                 ev += stake * bet.expected_value
         assert second > 0, f"no {name} bet made: choose another seed"
         sd = math.sqrt(second / rounds - (ev / rounds) ** 2)
-        exact = figures[name]["exact_moments"]
+        exact = figures.of(name)["exact_moments"]
         assert exact["sd_per_round"]["mean"] == pytest.approx(sd, rel=1e-6)
         assert exact["di"]["mean"] == pytest.approx(1000 * float(ev / rounds) / sd, rel=1e-6)
-    assert "exact_moments" not in risk_figures(simulate(Simulation.of(2, 4, bets=bets)))["dragon7"]
+    plain = simulate(Simulation.of(2, 4, bets=bets)).risk_figures
+    assert "exact_moments" not in plain.of("dragon7")
 
 
 def test_product_bets_give_the_cross_moment() -> None:
-    from exactodds.simulation.stakes import product_bets
+    from exactodds.simulation.staking.stakes import product_bets
 
     shoe = Shoe.standard(decks=1).remove("8 8 9 9 9 K")
     ((product, scale),) = product_bets(tuple(select_bets("dragon7,panda8")))
@@ -638,9 +639,9 @@ def test_flat_figures_beside_a_sizing_equal_a_flat_run() -> None:
         "limits": TableLimits(2),
         "questions": RiskQuestions(Fraction(1, 10)),
     }
-    sized = simulate(Simulation.of(8, 6, stake=parse_stake("ramp:0=2,2%=6"), **common)).as_dict()
+    sized = simulate(Simulation.of(8, 6, stake=parse_stake("ramp:0=2,2%=6"), **common)).to_dict()
     flat = simulate(Simulation.of(8, 6, stake=parse_stake("flat", TableLimits(2)), **common))
-    expected = flat.as_dict()["combined"]
+    expected = flat.to_dict()["combined"]
     # The bankroll paths and the risk curve are drawn for the stakes played only.
     for figures in (expected["risk_of_ruin"], sized["combined"]["risk_of_ruin"]):
         assert figures.pop("paths")["trips"] == 4 and figures.pop("curve")["points"]

@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.figures import RiskTally, Segment, TripTally
-from exactodds.simulation.ruin import lundberg_ruin, trip_bankroll, trip_ruin
+from exactodds.errors import SimulationError
+from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.risk.ruin import lundberg_ruin, trip_bankroll, trip_ruin
+from exactodds.simulation.risk.tally import RiskTally, Segment, TripTally
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always
 from exactodds.specs import sizing_from_options
@@ -101,7 +102,7 @@ def test_one_shoe_trips_estimate_the_simulated_frequency_exactly(bet: str) -> No
     study = Simulation.of(
         40, 5, bets=select_bets(bet), strategies=plays, procedure=procedure, **sizing
     )
-    ruin = simulate(study).as_dict()["combined"]["risk_of_ruin"]
+    ruin = simulate(study).to_dict()["combined"]["risk_of_ruin"]
     simulated = ruin["simulated"]["trip"]
     assert ruin["estimate"]["trip"]["mean"] == pytest.approx(simulated["mean"], abs=1e-12)
     assert ruin["estimate"]["trip"]["stderr"] == pytest.approx(
@@ -120,7 +121,7 @@ def test_the_smooth_bet_estimate_agrees_with_simulated_trips() -> None:
         procedure=procedure,
         **sizing,
     )
-    ruin = simulate(study).as_dict()["combined"]["risk_of_ruin"]
+    ruin = simulate(study).to_dict()["combined"]["risk_of_ruin"]
     assert ruin["trip_shoes"] > 1
     estimate, simulated = ruin["estimate"]["trip"], ruin["simulated"]["trip"]
     spread = math.hypot(estimate["stderr"], simulated["stderr"])
@@ -134,7 +135,7 @@ def test_dragon7_long_shot_estimate_agrees_where_the_diffusion_does_not() -> Non
     procedure = DealingProcedure()
     sizing = sizing_from_options(procedure, bankroll="20")
     study = Simulation.of(4000, 25, bets=select_bets("dragon7"), procedure=procedure, **sizing)
-    ruin = simulate(study, jobs=2).as_dict()["combined"]["risk_of_ruin"]
+    ruin = simulate(study, jobs=2).to_dict()["combined"]["risk_of_ruin"]
     estimate, simulated = ruin["estimate"]["trip"], ruin["simulated"]["trip"]
     assert abs(estimate["mean"] - simulated["mean"]) <= max(3 * estimate["stderr"], 0.015)
     assert abs(estimate["mean"] - 0.109) <= max(3 * estimate["stderr"], 0.015)
@@ -144,7 +145,7 @@ def test_dragon7_long_shot_estimate_agrees_where_the_diffusion_does_not() -> Non
     # shoes against the trips of the same shoes.
     five = sizing_from_options(procedure, bankroll="40", trip_rounds=400)
     trips = Simulation.of(4000, 25, bets=select_bets("dragon7"), procedure=procedure, **five)
-    ruin = simulate(trips, jobs=2).as_dict()["combined"]["risk_of_ruin"]
+    ruin = simulate(trips, jobs=2).to_dict()["combined"]["risk_of_ruin"]
     assert ruin["trip_shoes"] == 5
     estimate, simulated = ruin["estimate"]["trip"], ruin["simulated"]["trip"]
     spread = math.hypot(estimate["stderr"], simulated["stderr"])
@@ -166,7 +167,7 @@ def test_every_grid_cell_equals_the_separate_run() -> None:
     # The grid's shoes dealt in blocks of 7 (trips cut by blocks are joined); each separate
     # run in its default blocks: the figures are drawn from exact sums, so equal to the bit.
     grid = simulate(_grid_study(bankroll="6,12,25", trip_rounds="30,150,300"), block_shoes=7)
-    combined = grid.as_dict()["combined"]
+    combined = grid.to_dict()["combined"]
     cells = combined["risk_of_ruin"]["grid"]
     assert [(cell["bankroll"], cell["trip_rounds"]) for cell in cells] == [
         (bankroll, rounds) for bankroll in (6.0, 12.0, 25.0) for rounds in (30, 150, 300)
@@ -175,7 +176,7 @@ def test_every_grid_cell_equals_the_separate_run() -> None:
     for cell in cells:
         alone = simulate(
             _grid_study(bankroll=f"{cell['bankroll']:g}", trip_rounds=cell["trip_rounds"])
-        ).as_dict()["combined"]["risk_of_ruin"]
+        ).to_dict()["combined"]["risk_of_ruin"]
         assert "grid" not in alone
         assert cell["trip_shoes"] == alone["trip_shoes"] and cell["trips"] == alone["trips"]
         assert cell["estimate"] == alone["estimate"]["trip"]
@@ -213,10 +214,10 @@ def test_a_grid_of_bankrolls_alone_has_one_shoe_trips_and_merges_shard_by_shard(
     merged = shards[2] + shards[0] + shards[1]
     assert merged.tally == whole.tally
     assert (
-        merged.as_dict()["combined"]["risk_of_ruin"]["grid"]
-        == (whole.as_dict()["combined"]["risk_of_ruin"]["grid"])
+        merged.to_dict()["combined"]["risk_of_ruin"]["grid"]
+        == (whole.to_dict()["combined"]["risk_of_ruin"]["grid"])
     )
-    alone = simulate(_grid_study(12, bankroll="4,8")).as_dict()["combined"]["risk_of_ruin"]
+    alone = simulate(_grid_study(12, bankroll="4,8")).to_dict()["combined"]["risk_of_ruin"]
     assert [cell["trip_shoes"] for cell in alone["grid"]] == [1, 1]
 
 
@@ -231,8 +232,8 @@ def test_a_grid_resumes_from_its_checkpoint_and_refuses_another_grids(tmp_path: 
     straight = simulate(_grid_study(11, bankroll="5,9", trip_rounds="60,120"))
     assert resumed.tally == straight.tally
     assert (
-        resumed.as_dict()["combined"]["risk_of_ruin"]["grid"]
-        == (straight.as_dict()["combined"]["risk_of_ruin"]["grid"])
+        resumed.to_dict()["combined"]["risk_of_ruin"]["grid"]
+        == (straight.to_dict()["combined"]["risk_of_ruin"]["grid"])
     )
     with pytest.raises(SimulationError, match="belongs to another simulation"):
         simulate(
@@ -255,7 +256,7 @@ def test_a_grid_resumes_from_its_checkpoint_and_refuses_another_grids(tmp_path: 
         hostile = dataclasses.replace(tally, risk=dataclasses.replace(tally.risk, grid_trips=bad))
         with pytest.raises(ValueError, match=r"grid|trips"):
             check_tally(hostile, study)
-    record = json.loads(json.dumps(tally.risk.as_dict()))
+    record = json.loads(json.dumps(tally.risk.to_dict()))
     assert RiskTally.from_dict(record) == tally.risk
     record["grid_trips"][0]["open_segments"] = [[0, 0, 99, 0, 0]]
     with pytest.raises(ValueError, match="open trip"):
@@ -268,12 +269,12 @@ def test_one_bankroll_and_one_trip_length_make_no_grid() -> None:
     assert sizing == sizing_from_options(GRID_PROCEDURE, bankroll="6", trip_rounds=150)
     study = _grid_study(3, bankroll="6", trip_rounds="150")
     assert study.grid is None and "grid_trip_shoes" not in study.fingerprint()
-    assert "grid" not in simulate(study).as_dict()["combined"]["risk_of_ruin"]
+    assert "grid" not in simulate(study).to_dict()["combined"]["risk_of_ruin"]
 
 
 def test_a_grid_study_is_recorded_and_reads_back_from_its_record() -> None:
     study = _grid_study(3, bankroll="6,1/2", trip_rounds="150,30")
-    staking = simulate(study).as_dict()["staking"]
+    staking = simulate(study).to_dict()["staking"]
     assert staking["grid"]["bankrolls"] == ["6", "1/2"]
     assert staking["grid"]["trip_rounds"] == [150, 30]
     grid = staking["grid"]
@@ -390,7 +391,7 @@ def test_dragon7_bankroll_for_a_risk_and_its_interval() -> None:
     procedure = DealingProcedure()
     sizing = sizing_from_options(procedure, risk="20%")
     study = Simulation.of(4000, 25, bets=select_bets("dragon7"), procedure=procedure, **sizing)
-    figures = simulate(study, jobs=2).as_dict()["combined"]["bankroll_for_risk"]
+    figures = simulate(study, jobs=2).to_dict()["combined"]["bankroll_for_risk"]
     estimate = figures["estimate"]["trip"]
     low, high = estimate["interval"]
     assert estimate["bankroll"] == figures["simulated"]["trip"]

@@ -62,7 +62,7 @@ def _study(bet: Any, tags: str, trigger: int, shoes: int, seed: int) -> dict[str
         strategies={bet.name: parse_strategy(f"count:{tags}:{trigger}")},
         procedure=JACOBSON,
     )
-    data: dict[str, Any] = simulate(simulation, jobs=2).as_dict()["bets"][bet.name]
+    data: dict[str, Any] = simulate(simulation, jobs=2).to_dict()["bets"][bet.name]
     return data
 
 

@@ -26,20 +26,20 @@ from reference import PhysicalCard, play_round
 from exactodds.analysis.single import analyze
 from exactodds.bets.catalogue import select_bets
 from exactodds.cards import Rank, Suit
+from exactodds.errors import SimulationError
 from exactodds.rules import Rules, Tableau
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     DealingProcedure,
-    SimulationError,
     deal_block,
     deal_shoes,
     shuffled_shoe,
 )
+from exactodds.simulation.risk.sums import EV_SCALE, Estimate, Sums
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always, Count, Perfect, parse_plays, parse_strategy
-from exactodds.simulation.sums import Sums
-from exactodds.simulation.tally import EV_SCALE, BetTally, Estimate, Tally
+from exactodds.simulation.tally import BetTally, Tally
 
 # Card types: rank index * 4 + suit index (S H D C).
 NINE, KING, THREE, ACE = 8 * 4, 12 * 4, 2 * 4, 0
@@ -340,7 +340,7 @@ def test_play_parsing() -> None:
 
 
 def _comparable(result: Any) -> dict[str, Any]:
-    data = dict(result.as_dict())
+    data = dict(result.to_dict())
     data.pop("run")
     return data
 

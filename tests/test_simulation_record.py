@@ -13,12 +13,12 @@ from fractions import Fraction
 import pytest
 
 from exactodds.bets.catalogue import select_bets
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, SimulationError
 from exactodds.simulation.block import run_block
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.result import SimulationResult
 from exactodds.simulation.run import Simulation, simulate
-from exactodds.simulation.stakes import parse_stake
+from exactodds.simulation.staking.stakes import parse_stake
 from exactodds.simulation.strategies import Always
 from exactodds.specs import sizing_from_options
 
@@ -75,9 +75,9 @@ def test_adjacent_and_disjoint_ranges_merge_to_one_run() -> None:
     merged = sum(parts)
     assert isinstance(merged, SimulationResult)
     assert merged.tally == whole.tally
-    assert merged.as_dict()["study"]["shoe_ranges"] == [[0, 9]]
+    assert merged.to_dict()["study"]["shoe_ranges"] == [[0, 9]]
     gap = _part(study, 0, 2) + _part(study, 5, 2)
-    assert gap.as_dict()["study"]["shoe_ranges"] == [[0, 2], [5, 7]]
+    assert gap.to_dict()["study"]["shoe_ranges"] == [[0, 2], [5, 7]]
     assert gap.tally.shoes == 4
 
 
@@ -98,7 +98,7 @@ def test_a_losing_play_has_score_zero_and_no_n0() -> None:
         procedure=ONE_DECK,
         **sizing_from_options(ONE_DECK, bankroll="100"),
     )
-    data = simulate(study).as_dict()["bets"]["tie"]
+    data = simulate(study).to_dict()["bets"]["tie"]
     assert data["ev_per_round"]["mean"] < 0
     assert data["score"]["mean"] == 0.0
     assert data["n0_rounds"] == {"mean": None, "stderr": None, "ci95": [None, None]}
@@ -120,7 +120,7 @@ def test_stake_weighted_edge_beside_the_plain_one() -> None:
     assert bet.average_edge == pytest.approx(float(plain), abs=1e-9)
     assert bet.average_edge_by_stake == pytest.approx(float(by_stake), abs=1e-9)
     assert bet.average_edge_by_stake > bet.average_edge  # bigger stakes at bigger edges
-    data = result.as_dict()["bets"]["dragon7"]
+    data = result.to_dict()["bets"]["dragon7"]
     assert data["average_edge_by_stake"] == bet.average_edge_by_stake
 
 
@@ -136,7 +136,7 @@ def test_the_json_records_the_whole_study() -> None:
         trip_rounds=100,
         rounds_per_hour=80,
     )
-    data = simulate(study).as_dict()
+    data = simulate(study).to_dict()
     record, staking = data["study"], data["staking"]
     assert record["fingerprint"] == study.digest() and len(record["fingerprint"]) == 16
     assert record["shoe_ranges"] == [[0, 9]]
@@ -165,23 +165,23 @@ def test_the_json_records_the_whole_study() -> None:
 @pytest.mark.parametrize("text", ["flat", "kelly:1/2", "ramp:-1/100=1,1/50=4", "ramp:tc:2=1,4=6"])
 def test_a_stake_plan_reads_back_from_its_record(text: str) -> None:
     stake = parse_stake(text)
-    assert parse_stake(stake.as_dict()["text"]) == stake
+    assert parse_stake(stake.to_dict()["text"]) == stake
 
 
 def test_huge_stakes_are_summed_exactly() -> None:
     # int64 wrapped at 3 x 10**17 units a bet (units wagered came out negative).
     table_min = 3 * 10**17
-    small = simulate(_study(shoes=3, bets="dragon7", table_min=1)).as_dict()["bets"]["dragon7"]
+    small = simulate(_study(shoes=3, bets="dragon7", table_min=1)).to_dict()["bets"]["dragon7"]
     for minimum in (table_min, 10**20, 10**60):
-        data = simulate(_study(shoes=3, bets="dragon7", table_min=minimum)).as_dict()
+        data = simulate(_study(shoes=3, bets="dragon7", table_min=minimum)).to_dict()
         bet = data["bets"]["dragon7"]
         assert bet["units_wagered"] == small["units_wagered"] * minimum
         assert bet["roi"] == pytest.approx(small["roi"], rel=1e-12)
         assert data["combined"]["units_wagered"] == small["units_wagered"] * minimum
     ramp = simulate(_study(shoes=3, bets="dragon7", stake=f"ramp:0=1,1%={10**22}"))
-    assert ramp.as_dict()["bets"]["dragon7"]["units_wagered"] > 10**22
+    assert ramp.to_dict()["bets"]["dragon7"]["units_wagered"] > 10**22
     kelly = simulate(_study(shoes=3, bets="dragon7", stake="kelly", bankroll="1e25"))
-    assert kelly.as_dict()["bets"]["dragon7"]["units_wagered"] > 10**21
+    assert kelly.to_dict()["bets"]["dragon7"]["units_wagered"] > 10**21
 
 
 def test_stakes_past_what_the_figures_hold_are_refused() -> None:
@@ -241,7 +241,7 @@ def test_staked_checkpoints_resume(tmp_path: object) -> None:
 
 def test_n0_in_hours_beside_rounds() -> None:
     study = _study(shoes=20, bets="dragon7", bankroll="50", rounds_per_hour=80)
-    data = simulate(study).as_dict()["combined"]
+    data = simulate(study).to_dict()["combined"]
     if data["n0_rounds"]["mean"] is None:
         assert data["n0_hours"]["mean"] is None
     else:
@@ -253,7 +253,7 @@ def test_a_checkpoint_tally_holding_a_boolean_or_text_is_refused() -> None:
     """A checkpoint is hostile input: ``true`` is not the whole number 1, nor ``"5"`` 5."""
     from exactodds.simulation.tally import Tally
 
-    data = Tally.empty([20]).as_dict()
+    data = Tally.empty([20]).to_dict()
     assert Tally.from_dict(data) == Tally.empty([20])
     for bad in (
         {"rounds": True},

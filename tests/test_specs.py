@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from exactodds.simulation.sizing import trip_shoes_for
+from exactodds.simulation.stakes import Kelly, Ramp, TableLimits
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +25,6 @@ from exactodds.errors import ExactOddsError
 from exactodds.interface import build_bets
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.sizing import trip_shoes_for
-from exactodds.simulation.stakes import Kelly, Ramp, TableLimits
 from exactodds.simulation.strategies import Always, Count, Perfect
 from exactodds.simulation.study import RiskGrid, RiskQuestions, Simulation
 from exactodds.specs import audit_spec, parse_sweeps, simulation_spec, sweep_variants

@@ -279,7 +279,8 @@ def simulate(
       exactodds simulate --play dragon7=count:0,0,0,-1,-1,-1,-1,2,2,0:4 --stake optimal --spread 1-8
       exactodds simulate --bets dragon7 --sweep cut=14,40,80 --plot figures/
     """
-    from exactodds.simulation.dealing import DealingProcedure, SimulationError
+    from exactodds.errors import SimulationError
+    from exactodds.simulation.dealing import DealingProcedure
     from exactodds.simulation.run import simulate as run_simulation
     from exactodds.specs import parse_sweeps, simulation_spec
 
@@ -351,7 +352,7 @@ def _check_run_options(
     trace_file: str | None,
 ) -> None:
     """Refuse, before any dealing, options that cannot work together or cannot be written."""
-    from exactodds.simulation.dealing import SimulationError
+    from exactodds.errors import SimulationError
 
     if jobs is not None and not 1 <= jobs <= MOST_JOBS:
         raise SimulationError(
@@ -372,7 +373,7 @@ def _check_run_options(
 
 def _check_plot_directory(directory: str) -> None:
     """Refuse, before any dealing, a --plot DIR that is a file or cannot be written."""
-    from exactodds.simulation.dealing import SimulationError
+    from exactodds.errors import SimulationError
 
     path = Path(directory)
     if path.exists() and not path.is_dir():
@@ -389,7 +390,7 @@ def _check_plot_directory(directory: str) -> None:
 
 def _check_distinct(trace_file: str, checkpoint_file: str) -> None:
     """Refuse a --trace that is the --checkpoint (or, for Parquet, its JSON Lines file)."""
-    from exactodds.simulation.dealing import SimulationError
+    from exactodds.errors import SimulationError
 
     checkpoint = Path(checkpoint_file).resolve()
     for name in (trace_file, f"{trace_file}.jsonl"):

@@ -23,6 +23,7 @@ exactodds.errors.ExactOddsError: Format 'csv' is not valid for an audit; use tab
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Iterator
 
@@ -34,7 +35,8 @@ from exactodds.report.document.markdown import blocks_markdown
 from exactodds.report.document.text import blocks_text
 from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
-from exactodds.studies.audit import Audit, BetAudit, Estimate
+from exactodds.simulation.risk.sums import Estimate
+from exactodds.studies.audit import Audit, BetAudit
 from exactodds.studies.design import PayDesign
 from exactodds.studies.parsheet import SheetIdentity
 
@@ -54,9 +56,9 @@ AUDIT_FORMATS = ("table", "json", "markdown", "html")
 
 
 def _estimate(estimate: Estimate, digits: int) -> str:
-    if estimate.mean is None:
+    if math.isnan(estimate.mean):
         return "-"
-    error = "" if estimate.stderr is None else f" ± {estimate.stderr:.{digits}f}"
+    error = "" if math.isnan(estimate.stderr) else f" ± {estimate.stderr:.{digits}f}"
     return f"{estimate.mean:.{digits}f}{error}"
 
 

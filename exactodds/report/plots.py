@@ -231,7 +231,7 @@ def simulation_figures(result: SimulationResult) -> Iterator[tuple[str, str, Any
     the fan chart of its paths and its risk curve, as ``("combined", "paths" | "risk", figure)``."""
     for bet in result.bets():
         yield bet.name, "depth", depth_figure(bet.name, bet.ev_by_deck)
-    ruin = result.as_dict()["combined"].get("risk_of_ruin") or {}
+    ruin = result.risk_figures.ruin or {}
     if ruin.get("paths") is not None:
         yield "combined", "paths", paths_figure(ruin["paths"])
     if ruin.get("curve") is not None and ruin["curve"]["points"]:

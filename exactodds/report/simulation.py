@@ -21,8 +21,9 @@ from typing import Any
 from exactodds.numbers import fraction_string
 from exactodds.report.table import TABLE_WIDTH, fitted_table, simple_table, wrapped_lines
 from exactodds.report.writer import json_text
-from exactodds.simulation.result import BetResult, SimulationResult, counted_by, risk_figures
-from exactodds.simulation.tally import Estimate
+from exactodds.simulation.result import BetResult, SimulationResult
+from exactodds.simulation.risk.sums import Estimate
+from exactodds.simulation.strategies import counted_by
 
 __all__ = [
     "CSV_COLUMNS",
@@ -42,7 +43,7 @@ MOST_BANDS = 15
 
 def render_json(result: SimulationResult) -> str:
     """The result as indented JSON."""
-    return json_text(result.as_dict())
+    return json_text(result.to_dict())
 
 
 def _number(value: float | None, digits: int) -> str:
@@ -283,8 +284,8 @@ def count_text(data: dict[str, Any] | None, decimals: int) -> str:
 
 def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> list[str]:
     """The risk figures: per bet and combined, covariance, ruin and bankroll."""
-    figures = risk_figures(result)
-    if not figures:
+    figures = result.risk_figures
+    if not figures.measured:
         return []
     hour = result.simulation.questions.rounds_per_hour
     names = [bet.name for bet in result.simulation.bets]
@@ -294,12 +295,12 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         headers += ["N0 hours", "EV/hour", "SD/hour"]
         keys += ["n0_hours", "ev_per_hour", "sd_per_hour"]
     headers += ["Units wagered", "ROI"]
-    exact = "exact_moments" in figures[names[0]]
+    exact = "exact_moments" in figures.of(names[0])
     if exact:
         headers += ["SD, exact moments", "DI, exact moments"]
     rows = []
     for name in [*names, "combined"]:
-        data = figures[name]
+        data = figures.combined if name == "combined" else figures.of(name)
         rows.append(
             [name if name != "combined" else "all bets"]
             + [
@@ -323,7 +324,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
         *optimal_lines(result.simulation.stake),
     ]
-    combined = figures["combined"]
+    combined = figures.combined
     unit = result.simulation.questions.unit
     if unit is not None:
         lines.append(_money_line(combined, unit, hour is not None))
@@ -357,10 +358,10 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
 
 
 def optimal_lines(stake: Any) -> list[str]:
-    """What an optimal ramp was derived from (:mod:`~exactodds.simulation.optimal`), or none.
+    """What an optimal ramp was derived from (:mod:`~exactodds.simulation.staking.optimal`), or none.
 
     >>> from fractions import Fraction
-    >>> from exactodds.simulation.stakes import Ramp
+    >>> from exactodds.simulation.staking.stakes import Ramp
     >>> basis = {"objective": "score", "bankroll": None, "spread": "1-8", "counted": "true_count",
     ...          "pilot": {"shoes": 10, "rounds": 800}, "bands": [{}] * 3, "value": 2.5,
     ...          "flat_value": 0.0}
@@ -605,9 +606,9 @@ def render_csv(result: SimulationResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    figures = risk_figures(result)
+    figures = result.risk_figures
     for bet in result.bets():
-        risk = figures.get(bet.name, {})
+        risk = figures.of(bet.name)
         cells = [
             "" if risk.get(key, {}).get(part) is None else repr(risk[key][part])
             for key in _RISK_COLUMNS

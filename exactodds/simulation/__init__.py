@@ -13,20 +13,13 @@
 * :mod:`~exactodds.simulation.checkpoint`: checkpoints written atomically, read as hostile input;
 * :mod:`~exactodds.simulation.run`: :func:`~exactodds.simulation.run.simulate`, in this process,
   in worker processes or on Dask.
-* :mod:`~exactodds.simulation.stakes` and :mod:`~exactodds.simulation.sizing`: how much each
-  bet stakes (flat, Kelly, ramps, table limits) and the risk sums the stakes give;
-* :mod:`~exactodds.simulation.optimal`: the ramp that maximizes growth (or SCORE) within a
-  spread, from a flat pilot's bands on the same shoes;
 * :mod:`~exactodds.simulation.pairs`: pair bets' exact EV in closed form;
 * :mod:`~exactodds.simulation.pair_study`: a pairs-only block dealt, priced, decided and
   tallied in one pass of the compiled kernel (the numpy road of ``block`` its twin);
-* :mod:`~exactodds.simulation.sums`, :mod:`~exactodds.simulation.figures` and
-  :mod:`~exactodds.simulation.estimates`: the exact per-shoe sums and the risk figures drawn
-  from them;
-* :mod:`~exactodds.simulation.ruin`: the risk of ruin from the per-shoe results measured (a
-  dynamic programme over the bankroll for a trip, the Cramer-Lundberg bound for unlimited play);
-* :mod:`~exactodds.simulation.paths`: the bankroll's paths over a trip's shoes (exact
-  histograms per shoe) and the risk of ruin against the bankroll, for the fan chart;
+* :mod:`~exactodds.simulation.risk` (a room below the pipeline): the exact per-shoe sums, the
+  trip tallies, the bankroll's paths, the ruin programme and the risk figures drawn from them;
+* :mod:`~exactodds.simulation.staking` (a room below the pipeline): how much each bet stakes
+  (flat, Kelly, ramps, table limits), the stakes of a block's rounds and the optimal ramp;
 * :mod:`~exactodds.simulation.sweep`: every combination of a few settings, on the same shoes;
 * :mod:`~exactodds.simulation.frame`: results and traces as DataFrames, Arrow and Parquet.
 """

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,30 +28,32 @@ import numpy.typing as npt
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
 from exactodds.engine.walk import summary_of
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
-from exactodds.simulation import sizing
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
     DealtBlock,
-    SimulationError,
     deal_block,
     summary_fields,
 )
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
-from exactodds.simulation.paths import PathTally, block_path_tally
+from exactodds.simulation.risk.paths import PathTally, block_path_tally
+from exactodds.simulation.risk.sums import EV_SCALE, Sums, filled
+from exactodds.simulation.risk.sums import exact_product as _product
+from exactodds.simulation.risk.sums import summable as _summable
+from exactodds.simulation.risk.tally import RiskTally, block_risk_tally
+from exactodds.simulation.staking import sizing
+from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.sums import Sums
-from exactodds.simulation.sums import exact_product as _product
-from exactodds.simulation.sums import summable as _summable
-from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
-__all__ = ["BlockResult", "compiled_pairs", "prepare", "run_block"]
+__all__ = ["BlockResult", "compiled_pairs", "prepare", "risk_tally", "run_block"]
 
 
 @dataclass(frozen=True)
@@ -238,7 +241,7 @@ def run_block(
     >>> run_block(Simulation.of(1, 1), 0, 0)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `shoes` is 0; use a whole number of at least 1.
+    exactodds.errors.SimulationError: `shoes` is 0; use a whole number of at least 1.
     """
     whole_number(first_shoe, "first_shoe", SimulationError)
     whole_number(shoes, "shoes", SimulationError, minimum=1)
@@ -313,7 +316,7 @@ def run_block(
         sum(count * count for count in rounds_per_shoe),
         tuple(zip(histogram[0].tolist(), histogram[1].tolist(), strict=True)),
         tuple(bets),
-        sizing.risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
+        risk_tally(simulation, first_shoe, sized, fixed, rounds_per_shoe),
         ((first_shoe, first_shoe + shoes),),
         _path_tally(simulation, first_shoe, sized.results, rounds_per_shoe),
     )
@@ -343,6 +346,52 @@ def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:
     return all(route == "pairs" for route in analyzer.routes().values()) and not any(
         _exact_path(bet) for bet in simulation.bets
     )
+
+
+def risk_tally(
+    simulation: Simulation,
+    first_shoe: int,
+    sized: sizing.Sized,
+    fixed: npt.NDArray[np.int64],
+    rounds_per_shoe: list[int],
+) -> RiskTally:
+    """The block's :class:`RiskTally` from its sized results.
+
+    For a stake other than flat, ``flat`` holds the same sums for flat betting (the table
+    minimum whenever the strategy bets), so both sets of bankroll figures can be given.
+    """
+    denominators = [bet.integer_pays()[1] for bet in simulation.bets]
+    flat = None
+    if (
+        not isinstance(simulation.stake, Flat)
+        and sized.decided is not None
+        and sized.pays is not None
+    ):
+        stakes = filled(sized.decided.shape, sized.decided, simulation.limits.minimum)
+        flat = block_risk_tally(
+            denominators,
+            simulation.trip_shoes,
+            first_shoe,
+            _product(stakes, sized.pays),
+            _product(fixed, stakes),
+            rounds_per_shoe,
+            _summable(stakes).sum(axis=0).tolist(),
+            bin_units=simulation.limits.minimum,
+        )
+    tally = block_risk_tally(
+        denominators,
+        simulation.trip_shoes,
+        first_shoe,
+        sized.results,
+        _product(fixed, sized.stakes),
+        rounds_per_shoe,
+        _summable(sized.stakes).sum(axis=0).tolist(),
+        sum(sized.growth),
+        sized.exact_squares,
+        bin_units=simulation.limits.minimum,
+        grid_trip_shoes=simulation.grid_trip_shoes,
+    )
+    return dataclasses.replace(tally, flat=flat) if flat is not None else tally
 
 
 def _path_tally(

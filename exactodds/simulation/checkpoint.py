@@ -30,13 +30,13 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
-from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.figures import RiskTally
-from exactodds.simulation.stakes import Kelly
+from exactodds.simulation.risk.sums import EV_SCALE, Sums
+from exactodds.simulation.risk.tally import RiskTally
+from exactodds.simulation.staking.stakes import Kelly
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.sums import Sums
-from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 if TYPE_CHECKING:
     from exactodds.simulation.result import SimulationResult
@@ -103,7 +103,7 @@ def save_checkpoint(
         "simulation": simulation.fingerprint(),
         "next_shoe": tally.shoes,
         "trace_bytes": trace_bytes,
-        "tally": tally.as_dict(),
+        "tally": tally.to_dict(),
     }
     data["checksum"] = _checksum(data)
     try:

@@ -34,7 +34,7 @@ True
 >>> DealingProcedure(decks=1, cut=60)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Cut card 60 cards from the back is deeper than a 52-card shoe allows; use a cut of at most 35 (the burn takes up to 11 cards and a round up to 6).
+exactodds.errors.SimulationError: Cut card 60 cards from the back is deeper than a 52-card shoe allows; use a cut of at most 35 (the burn takes up to 11 cards and a round up to 6).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.engine.kernel.program import native_module
-from exactodds.errors import ExactOddsError
+from exactodds.errors import SimulationError
 from exactodds.inputs import MAX_DECKS, number_of_decks, whole_number
 from exactodds.rules import Tableau
 from exactodds.simulation.dealing_twin import deal_rows, shuffled_places
@@ -58,10 +58,12 @@ __all__ = [
     "DEALING_METHODS",
     "DealingProcedure",
     "DealtBlock",
-    "SimulationError",
     "deal_block",
     "deal_shoes",
+    "dealing_module",
+    "procedure_parameters",
     "shuffled_shoe",
+    "shuffled_shoes",
     "summary_fields",
     "tableau_flags",
 ]
@@ -83,14 +85,6 @@ _RADICES = (10, 10, 2, 2, 2, 2, 3, 3)
 SUMMARY_KEYS = int(np.prod(_RADICES))
 
 
-class SimulationError(ExactOddsError):
-    """A simulation setting that cannot work: a cut card deeper than the shoe, a bad seed, ...
-
-    >>> issubclass(SimulationError, ValueError)
-    True
-    """
-
-
 @dataclass(frozen=True)
 class DealingProcedure:
     """How each shoe is dealt: decks, burn rule, cut card, rounds after the cut card.
@@ -102,7 +96,7 @@ class DealingProcedure:
     >>> DealingProcedure(burn="some")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Burn rule 'some' is not valid; use standard, none or a number of cards such as 3.
+    exactodds.errors.SimulationError: Burn rule 'some' is not valid; use standard, none or a number of cards such as 3.
     """
 
     decks: int = 8
@@ -189,7 +183,7 @@ class DealingProcedure:
             f"interrupts, {first} {first_rounds} when it comes first"
         )
 
-    def as_dict(self) -> dict[str, int | str]:
+    def to_dict(self) -> dict[str, int | str]:
         """The procedure as JSON-ready data."""
         return {
             "decks": self.decks,
@@ -321,13 +315,13 @@ def deal_block(
     >>> deal_block(DealingProcedure(decks=1), Tableau(), 1, 0, 3, method="fast")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Dealing method 'fast' is not valid; use compiled, numpy or python.
+    exactodds.errors.SimulationError: Dealing method 'fast' is not valid; use compiled, numpy or python.
     """
     method = _chosen_method(method)
     if method == "python":
         cards = _twin_shuffled_shoes(procedure.decks, seed, first_shoe, shoes)
     else:
-        cards = _shuffled_shoes(
+        cards = shuffled_shoes(
             procedure.decks, seed, first_shoe, shoes, compiled=method == "compiled"
         )
     return deal_shoes(procedure, tableau, cards, first_shoe, method)
@@ -339,21 +333,25 @@ def deal_block(
 DEALING_METHODS = ("compiled", "numpy", "python")
 
 
-def _dealing_module() -> Any:
-    """The compiled kernel if it was built with the dealing (``_dealing.c``), else None."""
+def dealing_module() -> Any:
+    """The compiled kernel if it was built with the dealing (``_dealing.c``), else None.
+
+    >>> dealing_module() is None or hasattr(dealing_module(), "deal")
+    True
+    """
     module = native_module()
     return module if module is not None and hasattr(module, "deal") else None
 
 
 def _chosen_method(method: str | None) -> str:
     if method is None:
-        return "compiled" if _dealing_module() is not None else "numpy"
+        return "compiled" if dealing_module() is not None else "numpy"
     if method not in DEALING_METHODS:
         raise SimulationError(
             f"Dealing method {method!r} is not valid; use {', '.join(DEALING_METHODS[:-1])} "
             f"or {DEALING_METHODS[-1]}."
         )
-    if method == "compiled" and _dealing_module() is None:
+    if method == "compiled" and dealing_module() is None:
         raise SimulationError(
             "Dealing method 'compiled' needs the compiled kernel; build it, or use numpy."
         )
@@ -379,8 +377,15 @@ def tableau_flags(tableau: Tableau) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def _parameters(procedure: DealingProcedure) -> list[int]:
-    """The procedure as the dealing loops read it (see dealing_twin.deal_rows)."""
+def procedure_parameters(procedure: DealingProcedure) -> list[int]:
+    """The procedure as the dealing loops read it (see dealing_twin.deal_rows).
+
+    Decks, burn (-1: the standard rule), cut, rounds after the cut, rounds when the cut comes
+    first:
+
+    >>> procedure_parameters(DealingProcedure(decks=1))
+    [1, -1, 14, 1, 2]
+    """
     burn = -1 if procedure.burn == "standard" else procedure.most_burned
     return [
         procedure.decks,
@@ -447,7 +452,7 @@ def _run_words(seed: int) -> list[int]:
 def _stream_words(seed: int, first_shoe: int, shoes: int) -> npt.NDArray[np.uint64] | None:
     """:func:`_stream_states` as the rows the compiled shuffle reads: (state high, state low,
     increment high, increment low); by the kernel's ``stream_states`` when it has it."""
-    module = _dealing_module()
+    module = dealing_module()
     if module is not None and hasattr(module, "stream_states"):
         if sys.byteorder != "little" or first_shoe + shoes > 2**64:
             return None  # pragma: no cover - x86 and ARM machines are little-endian
@@ -505,7 +510,7 @@ def _pool_words(entropy: list[npt.NDArray[np.uint32]]) -> npt.NDArray[np.uint32]
 _CARD_AT: IntArray = np.arange(52 * MAX_DECKS, dtype=np.int64) % 52
 
 
-def _shuffled_shoes(
+def shuffled_shoes(
     decks: int, seed: int, first_shoe: int, shoes: int, compiled: bool = False
 ) -> IntArray:
     """Shoes ``first_shoe ..`` of *seed* as rows: :func:`shuffled_shoe` of each, sorted at once.
@@ -515,7 +520,7 @@ def _shuffled_shoes(
     Distinct keys have one sorted order whatever the sort, so only a row with two equal
     keys (which :func:`shuffled_shoe` draws again) is redone.
 
-    >>> rows = _shuffled_shoes(1, 2024, 3, 2)
+    >>> rows = shuffled_shoes(1, 2024, 3, 2)
     >>> bool((rows[1] == shuffled_shoe(1, 2024, 4)).all())
     True
     """
@@ -524,7 +529,7 @@ def _shuffled_shoes(
     if words is not None:
         cards = np.empty((shoes, size), dtype=np.int64)
         repeated = np.zeros(shoes, dtype=np.int8)
-        _dealing_module().shuffle(words, size, cards, repeated)
+        dealing_module().shuffle(words, size, cards, repeated)
         for row in np.flatnonzero(repeated).tolist():  # pragma: no cover - ~1e-14 a shoe
             cards[row] = shuffled_shoe(decks, seed, first_shoe + row)
         return cards
@@ -572,7 +577,7 @@ def deal_shoes(
     >>> deal_shoes(DealingProcedure(decks=1, burn="none"), Tableau(), nines + 20)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Card types 52..52 are not valid; use card types 0-51 (rank by rank, suits S H D C).
+    exactodds.errors.SimulationError: Card types 52..52 are not valid; use card types 0-51 (rank by rank, suits S H D C).
     """
     shoes, size = shoe_cards.shape
     if size != procedure.cards:
@@ -643,10 +648,10 @@ def _deal_by_loop(
         columns |= {name: np.empty(capacity, dtype=np.int64) for name in _PER_ROUND}
         known = np.empty((capacity, 52), dtype=np.int64)
         ranks = np.empty((capacity, 13), dtype=np.int64)
-        rounds = _dealing_module().deal(
+        rounds = dealing_module().deal(
             shoes,
             np.ascontiguousarray(shoe_cards, dtype=np.int64),
-            np.array(_parameters(procedure), dtype=np.int64),
+            np.array(procedure_parameters(procedure), dtype=np.int64),
             *(np.array(flag, dtype=np.int8) for flag in flags),
             *(columns[name] for name in _PER_SHOE + _PER_ROUND),
             known,
@@ -655,7 +660,7 @@ def _deal_by_loop(
         if rounds < 0:  # pragma: no cover - the capacity is the most rounds that fit
             raise SimulationError("The compiled dealing ran out of room for rounds.")
     else:
-        lists = deal_rows(shoe_cards.tolist(), _parameters(procedure), flags)
+        lists = deal_rows(shoe_cards.tolist(), procedure_parameters(procedure), flags)
         columns = {name: np.array(lists[name], dtype=np.int64) for name in _PER_SHOE + _PER_ROUND}
         rounds = len(columns["depth"])
         known = np.array(lists["known"], dtype=np.int64).reshape(rounds, 52)
@@ -680,7 +685,7 @@ _PER_ROUND = ("round_shoe", "round_number", "depth", "round_cards", "summary")
 
 
 def _twin_shuffled_shoes(decks: int, seed: int, first_shoe: int, shoes: int) -> IntArray:
-    """:func:`_shuffled_shoes` by the C loop's Python twin (the specification; slow)."""
+    """:func:`shuffled_shoes` by the C loop's Python twin (the specification; slow)."""
     size = 52 * decks
     states = _stream_states(seed, first_shoe, shoes)
     cards = np.empty((shoes, size), dtype=np.int64)

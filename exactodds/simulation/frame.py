@@ -27,8 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exactodds.errors import import_extra
-from exactodds.simulation.dealing import SimulationError
+from exactodds.errors import SimulationError, import_extra
 
 __all__ = [
     "TRACE_VERSION",
@@ -66,14 +65,14 @@ def _flatten(prefix: str, value: Any, row: dict[str, Any]) -> None:
 
 
 def result_rows(result: Any) -> list[dict[str, Any]]:
-    """One flat row per bet and one for the combined result, from ``result.as_dict()``.
+    """One flat row per bet and one for the combined result, from ``result.to_dict()``.
 
     Lists (deciles, EV by deck) are JSON strings; the covariance is left to the JSON.  Every
     row has every column (``None`` where a figure is not given for that row: the risk of ruin
     is the combined row's only), in the order they first appear, so that a table built from
     the rows (:func:`to_arrow`) has the columns of :func:`to_pandas`, all of them.
     """
-    data = result.as_dict()
+    data = result.to_dict()
     rows = []
     for name, entry in [*data["bets"].items(), ("combined", data["combined"])]:
         row: dict[str, Any] = {"bet": name, "shoes": data["shoes"], "rounds": data["rounds"]}
@@ -108,7 +107,7 @@ def check_trace_names(names: list[str]) -> None:
     >>> check_trace_names(["tie", "tie_float"])
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Bets 'tie' and 'tie_float' would share the Parquet trace column 'ev_tie_float'; rename one of them, or write the trace as JSON Lines.
+    exactodds.errors.SimulationError: Bets 'tie' and 'tie_float' would share the Parquet trace column 'ev_tie_float'; rename one of them, or write the trace as JSON Lines.
     """
     taken = set(names)
     for name in names:

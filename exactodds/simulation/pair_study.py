@@ -37,25 +37,25 @@ import numpy.typing as npt
 
 from exactodds.bets.bet import Bet
 from exactodds.simulation.dealing import (
-    _dealing_module,
-    _parameters,
-    _shuffled_shoes,
+    dealing_module,
+    procedure_parameters,
+    shuffled_shoes,
     tableau_flags,
 )
-from exactodds.simulation.figures import (
+from exactodds.simulation.pairs import pair_shape
+from exactodds.simulation.risk.paths import PathTally
+from exactodds.simulation.risk.sums import EV_SCALE, Sums
+from exactodds.simulation.risk.tally import (
     RiskTally,
     Segment,
     SeriesMoments,
     TripTally,
-    _outcomes,
+    binned_outcomes,
 )
-from exactodds.simulation.pairs import pair_shape
-from exactodds.simulation.paths import PathTally
-from exactodds.simulation.stakes import Flat
+from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Always, Perfect
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.sums import Sums
-from exactodds.simulation.tally import EV_SCALE, HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
 __all__ = ["pair_block_tally", "pair_study_plan"]
 
@@ -143,7 +143,7 @@ def _plan(simulation: Simulation, bets: tuple[Bet, ...]) -> _Plan | None:
     return _Plan(
         np.array(rows, dtype=np.int64),
         denominators,
-        np.array(_parameters(simulation.procedure), dtype=np.int64),
+        np.array(procedure_parameters(simulation.procedure), dtype=np.int64),
         tuple(np.array(flag, dtype=np.int8) for flag in tableau_flags(simulation.rules.tableau)),
         *bounds,
     )
@@ -194,7 +194,7 @@ def pair_study_plan(simulation: Simulation, bets: Sequence[Bet], shoes: int = 1)
     >>> pair_study_plan(Simulation.of(1, 1, bets=select_bets("tie")), select_bets("tie"))
     False
     """
-    module = _dealing_module()
+    module = dealing_module()
     if module is None or not hasattr(module, "pair_study"):
         return False
     plan = _plan(simulation, tuple(bets))
@@ -209,14 +209,14 @@ def pair_block_tally(
     *bets* are the bets as the study's analyzer prices them; None when the study is not
     one the kernel tallies (see the module docstring) or the kernel is not built.
     """
-    module = _dealing_module()
+    module = dealing_module()
     if module is None or not hasattr(module, "pair_study"):
         return None
     plan = _plan(simulation, tuple(bets))
     if plan is None or not _block_fits(plan, shoes, simulation.procedure.cards):
         return None
     decks = simulation.procedure.decks
-    cards = _shuffled_shoes(decks, simulation.seed, first_shoe, shoes, compiled=True)
+    cards = shuffled_shoes(decks, simulation.seed, first_shoe, shoes, compiled=True)
     width = len(bets)
     per_shoe = np.zeros((shoes, 3), dtype=np.int64)
     words = np.zeros((width * _BET_SUMS + _COMBINED_SUMS + width * (width + 1) // 2, 2), np.uint64)
@@ -313,7 +313,7 @@ def _tally(
 def _paths(
     simulation: Simulation, first_shoe: int, plan: _Plan, per_shoe: IntArray
 ) -> PathTally | None:
-    """The block's bankroll paths, as :func:`~exactodds.simulation.paths.block_path_tally`
+    """The block's bankroll paths, as :func:`~exactodds.simulation.risk.paths.block_path_tally`
     bins them: each shoe's combined total (in units of the lcm of the pay denominators),
     in bins of the table minimum; only for a study with a bankroll."""
     if simulation.bankroll is None:
@@ -326,7 +326,7 @@ def _paths(
 def _risk(
     simulation: Simulation, first_shoe: int, plan: _Plan, per_shoe: IntArray, sums: list[int]
 ) -> RiskTally:
-    """The block's :class:`RiskTally`, as :func:`~exactodds.simulation.figures.block_risk_tally`
+    """The block's :class:`RiskTally`, as :func:`~exactodds.simulation.risk.tally.block_risk_tally`
     gives it for flat stakes."""
     width = len(plan.denominators)
     trip_shoes = simulation.trip_shoes
@@ -357,7 +357,7 @@ def _risk(
             tuple(sums[j * _BET_SUMS + 3] for j in range(width)),
             0,
             (),
-            shoe_outcomes=_outcomes(
+            shoe_outcomes=binned_outcomes(
                 totals, lows, empty.combined_denominator * simulation.limits.minimum
             ),
             grid_trips=tuple(

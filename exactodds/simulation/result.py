@@ -6,7 +6,7 @@
 >>> from exactodds.simulation.tally import Tally
 >>> study = Simulation.of(1, 1, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
 >>> empty = SimulationResult(study, Tally.empty([1]), complete=False)
->>> empty.as_dict()["bets"]["tie"]["units_per_shoe"]["realized"]
+>>> empty.to_dict()["bets"]["tie"]["units_per_shoe"]["realized"]
 {'mean': None, 'stderr': None, 'ci95': [None, None]}
 """
 
@@ -16,28 +16,24 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
+from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
-from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.figures import MOMENT_BITS
-from exactodds.simulation.stakes import GROWTH_SCALE, Kelly
+from exactodds.simulation.risk.figures import RiskFigures, SeriesFigures
+from exactodds.simulation.risk.sums import EV_SCALE, Estimate, nan_to_none
+from exactodds.simulation.risk.tally import MOMENT_BITS
+from exactodds.simulation.staking.stakes import GROWTH_SCALE, Kelly
+from exactodds.simulation.strategies import counted_by
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import (
-    EV_SCALE,
-    HISTOGRAM_BINS_PER_UNIT,
-    Estimate,
-    Tally,
-    finite,
-)
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, Tally
 
 __all__ = [
     "BetResult",
     "SimulationResult",
     "band_rows",
-    "counted_by",
     "merge_results",
-    "risk_figures",
 ]
 
 
@@ -62,21 +58,21 @@ class BetResult:
     #: Per band of the count (or of the exact EV for other plays): :func:`band_rows`.
     by_true_count: tuple[Mapping[str, Any], ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``bets`` entries of ``simulate --format json``)."""
         return {
             "strategy": self.strategy,
             "rounds": self.rounds,
             "bets_made": self.bets_made,
-            "frequency": finite(self.frequency),
-            "average_edge": finite(self.average_edge),
-            "average_edge_by_stake": finite(self.average_edge_by_stake),
-            "share_positive": finite(self.share_positive),
+            "frequency": nan_to_none(self.frequency),
+            "average_edge": nan_to_none(self.average_edge),
+            "average_edge_by_stake": nan_to_none(self.average_edge_by_stake),
+            "share_positive": nan_to_none(self.share_positive),
             "units_per_shoe": {
-                name: estimate.as_dict() for name, estimate in self.units_per_shoe.items()
+                name: estimate.to_dict() for name, estimate in self.units_per_shoe.items()
             },
             "units_per_100_rounds": {
-                name: estimate.as_dict() for name, estimate in self.units_per_100_rounds.items()
+                name: estimate.to_dict() for name, estimate in self.units_per_100_rounds.items()
             },
             "ev_deciles": list(self.ev_deciles),
             "ev_by_deck": list(self.ev_by_deck),
@@ -131,15 +127,6 @@ def band_rows(
             }
         )
     return tuple(rows)
-
-
-def counted_by(strategy: Any) -> str | None:
-    """What a strategy's bands count: ``true_count``, ``running_count``, or None (the EV)."""
-    from exactodds.simulation.strategies import Count
-
-    if not isinstance(strategy, Count):
-        return None
-    return "running_count" if strategy.running else "true_count"
 
 
 def _deciles(histogram: tuple[tuple[int, int], ...], rounds: int) -> tuple[float, ...]:
@@ -212,6 +199,15 @@ class SimulationResult:
         """
         return _study_record(self)
 
+    @cached_property
+    def risk_figures(self) -> RiskFigures:
+        """The risk figures of every bet and of the combined result, computed once.
+
+        Every rendering (JSON, table, CSV), plot and study reads them here: the ruin
+        programme runs once per question, however many of them a command writes.
+        """
+        return _risk_figures(self)
+
     @property
     def rounds_per_second(self) -> float:
         """Rounds dealt and evaluated per second of this run."""
@@ -266,16 +262,16 @@ class SimulationResult:
             )
         return results
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``exactodds simulate --format json``."""
         tally = self.tally
         histogram = dict(tally.rounds_histogram)
-        figures = risk_figures(self)
+        figures = self.risk_figures
         return {
             "shoes": tally.shoes,
             "rounds": tally.rounds,
             "seed": self.simulation.seed,
-            "procedure": self.simulation.procedure.as_dict(),
+            "procedure": self.simulation.procedure.to_dict(),
             "rules": self.simulation.rules.to_dict(),
             "study": self.study_record(),
             "staking": self.simulation.staking(),
@@ -286,10 +282,9 @@ class SimulationResult:
                 "histogram": {str(count): shoes for count, shoes in sorted(histogram.items())},
             },
             "bets": {
-                result.name: result.as_dict() | figures.get(result.name, {})
-                for result in self.bets()
+                result.name: result.to_dict() | figures.of(result.name) for result in self.bets()
             },
-            "combined": figures.get("combined", {}),
+            "combined": figures.combined,
             "run": {
                 "complete": self.complete,
                 "shoes_requested": self.simulation.shoes,
@@ -357,7 +352,7 @@ def _bets_per_round(result: SimulationResult, flat: bool = False) -> tuple[float
 
 def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
     """The combined figures had every bet been flat at the table minimum."""
-    from exactodds.simulation.estimates import ruin_figures, series_figures
+    from exactodds.simulation.risk.figures import ruin_figures, series_figures
 
     tally, simulation = result.tally, result.simulation
     flat_unit = Fraction(1, flat_risk.combined_denominator)
@@ -369,7 +364,7 @@ def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
         sum(flat_risk.wagered),
         flat_risk.combined_realized.total * flat_unit,
     )
-    return flat.as_dict(simulation.questions.rounds_per_hour) | ruin_figures(
+    return flat.to_dict(simulation.questions.rounds_per_hour) | ruin_figures(
         tally,
         flat_risk,
         flat,
@@ -383,7 +378,7 @@ def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
 def _bankroll_figures(result: SimulationResult) -> dict[str, Any]:
     """``risk_of_ruin.paths`` and ``risk_of_ruin.curve`` (None where the tally lacks them: no
     finished trip, or a checkpoint written before they were kept)."""
-    from exactodds.simulation.paths import path_figures, risk_curve
+    from exactodds.simulation.risk.paths import path_figures, risk_curve
 
     tally, simulation = result.tally, result.simulation
     risk, paths, bankroll = tally.risk, tally.paths, simulation.bankroll
@@ -400,9 +395,9 @@ def _bankroll_figures(result: SimulationResult) -> dict[str, Any]:
     }
 
 
-def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
-    """The risk figures of every bet and of the combined result (see :mod:`estimates`)."""
-    from exactodds.simulation.estimates import (
+def _risk_figures(result: SimulationResult) -> RiskFigures:
+    """The risk figures of every bet and of the combined result (see :mod:`~exactodds.simulation.risk.figures`)."""
+    from exactodds.simulation.risk.figures import (
         combined_covariance,
         ruin_figures,
         series_figures,
@@ -411,10 +406,11 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
     tally = result.tally
     risk = tally.risk
     if risk is None:
-        return {}
+        return RiskFigures()
     simulation = result.simulation
     hour = simulation.questions.rounds_per_hour
     data: dict[str, dict[str, Any]] = {}
+    series: dict[str, SeriesFigures] = {}
     for index, (bet, sums) in enumerate(zip(simulation.bets, tally.bets, strict=True)):
         unit = Fraction(1, sums.pay_denominator)
         figures = series_figures(
@@ -425,11 +421,12 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
             risk.wagered[index],
             sums.realized.total * unit,
         )
-        data[bet.name] = figures.as_dict(hour)
+        series[bet.name] = figures
+        data[bet.name] = figures.to_dict(hour)
         if risk.exact_squares:
             exact = series_figures(
                 tally, sums.expected, risk.exact_squares[index], Fraction(1, 2**MOMENT_BITS)
-            ).as_dict()
+            ).to_dict()
             data[bet.name]["exact_moments"] = {
                 key: exact[key] for key in ("sd_per_round", "di", "score", "n0_rounds")
             }
@@ -447,13 +444,13 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
         "units_per_shoe": {
             "exact_ev": Estimate.of_shoes(
                 risk.combined_expected, tally.shoes, Fraction(1, EV_SCALE)
-            ).as_dict(),
-            "realized": Estimate.of_shoes(risk.combined_realized, tally.shoes, unit).as_dict(),
+            ).to_dict(),
+            "realized": Estimate.of_shoes(risk.combined_realized, tally.shoes, unit).to_dict(),
         }
     }
     data["combined"] = (
         per_shoe
-        | combined.as_dict(hour)
+        | combined.to_dict(hour)
         | {"covariance": combined_covariance(tally, risk, names)}
         | ruin_figures(
             tally,
@@ -475,4 +472,6 @@ def risk_figures(result: SimulationResult) -> dict[str, dict[str, Any]]:
         data["combined"]["growth_rate_per_round"] = (
             risk.growth / GROWTH_SCALE / tally.rounds if tally.rounds else None
         )
-    return data
+    series["combined"] = combined
+    everything = data.pop("combined")
+    return RiskFigures(data, everything, series)

@@ -21,7 +21,7 @@ let each bet's strategy decide, settle, and sum.
 >>> Simulation.of(shoes=0, seed=1)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
+exactodds.errors.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
 
-from exactodds.errors import import_extra
+from exactodds.errors import SimulationError, import_extra
 from exactodds.simulation.block import BlockResult, compiled_pairs, prepare, run_block
 from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
-from exactodds.simulation.stakes import Kelly, Optimal
+from exactodds.simulation.staking.stakes import Kelly, Optimal
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
 
@@ -296,9 +296,9 @@ def _with_optimal_ramp(
     simulation: Simulation, jobs: int, dask: Any, block_shoes: int | None, stop: Stop | None
 ) -> Simulation:
     """*simulation* with the ramp its flat pilot on the same shoes derives
-    (:mod:`~exactodds.simulation.optimal`), scaled down to a `risk` target with a bankroll;
+    (:mod:`~exactodds.simulation.staking.optimal`), scaled down to a `risk` target with a bankroll;
     the pilot and the ramps tried are not traced, saved or shown."""
-    from exactodds.simulation.optimal import pilot_study, risk_limited_study
+    from exactodds.simulation.staking.optimal import pilot_study, risk_limited_study
 
     def run(study: Simulation) -> SimulationResult:
         return simulate(study, jobs=jobs, dask=dask, block_shoes=block_shoes, stop=stop)
@@ -347,7 +347,7 @@ def simulate(
     >>> simulate(one_deck, resume=True)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `resume` needs `checkpoint` FILE to resume from.
+    exactodds.errors.SimulationError: `resume` needs `checkpoint` FILE to resume from.
     """
     if isinstance(simulation.stake, Optimal):
         simulation = _with_optimal_ramp(simulation, jobs, dask, block_shoes, stop)

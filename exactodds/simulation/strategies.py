@@ -23,7 +23,7 @@ cards seen (``count``).
 >>> parse_plays(("lucky7=always",), ("dragon7",))
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Unknown bet 'lucky7' in `play` 'lucky7=always'; the bets simulated are dragon7.
+exactodds.errors.SimulationError: Unknown bet 'lucky7' in `play` 'lucky7=always'; the bets simulated are dragon7.
 """
 
 from __future__ import annotations
@@ -36,12 +36,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.errors import ExactOddsError, quoted
+from exactodds.errors import ExactOddsError, SimulationError, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string, parse_number
-from exactodds.simulation.dealing import SimulationError
 
-__all__ = ["Always", "Count", "Perfect", "Strategy", "parse_plays", "parse_strategy"]
+__all__ = ["Always", "Count", "Perfect", "Strategy", "counted_by", "parse_plays", "parse_strategy"]
 
 BoolArray = npt.NDArray[np.bool_]
 #: Products below this fit int64 with room for one addition; past it, counts are Python ints.
@@ -199,7 +198,7 @@ def parse_strategy(text: str, min_edge: Fraction = Fraction(0), where: str = "")
     >>> parse_strategy("count:1,2,3:1")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Count tags '1,2,3' have 3 entries; give 10 (A 2-9 and the ten-values) or 13 (A-K) whole numbers.
+    exactodds.errors.SimulationError: Count tags '1,2,3' have 3 entries; give 10 (A 2-9 and the ten-values) or 13 (A-K) whole numbers.
     """
     where = where or f"`play` {text!r}"
     cleaned = text.strip().lower()
@@ -275,7 +274,7 @@ def parse_plays(
     >>> parse_plays(["tie=always", "tie=perfect"], ["tie"])
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `play` 'tie=perfect' gives tie a second strategy after `play` 'tie=always'; give each bet one strategy.
+    exactodds.errors.SimulationError: `play` 'tie=perfect' gives tie a second strategy after `play` 'tie=always'; give each bet one strategy.
     """
     everyone: Strategy = Perfect(min_edge)
     chosen: dict[str, Strategy] = {}
@@ -301,3 +300,14 @@ def parse_plays(
             )
         given[bet] = text
     return {name: chosen.get(name, everyone) for name in bet_names}
+
+
+def counted_by(strategy: Any) -> str | None:
+    """What a strategy's bands count: ``true_count``, ``running_count``, or None (the EV).
+
+    >>> counted_by(Perfect()), counted_by(Count((0,) * 13, Fraction(0), running=True))
+    (None, 'running_count')
+    """
+    if not isinstance(strategy, Count):
+        return None
+    return "running_count" if strategy.running else "true_count"

@@ -9,7 +9,7 @@ checkpoint records to refuse resuming another study.
 >>> Simulation.of(shoes=0, seed=1)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
+exactodds.errors.SimulationError: Number of shoes 0 for `shoes` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations
@@ -23,22 +23,20 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.bets.bet import Bet, main_bets
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.stakes import Flat, Kelly, Optimal, Ramp, Stake, TableLimits
+from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions
+from exactodds.simulation.staking.stakes import Flat, Kelly, Optimal, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
 __all__ = [
-    "MOST_GRID_CELLS",
     "MOST_SEED",
     "MOST_SHOES",
     "MOST_UNITS",
-    "RiskGrid",
-    "RiskQuestions",
     "Simulation",
-    "check_grid_size",
 ]
 
 #: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
@@ -50,115 +48,6 @@ MOST_SHOES = 10**15
 MOST_UNITS = 10**70
 #: The largest seed: 128 bits, as many as numpy's SeedSequence draws its entropy from.
 MOST_SEED = 2**128 - 1
-#: The most combinations of bankroll and trip length one risk grid holds (a trip programme each).
-MOST_GRID_CELLS = 100
-
-
-@dataclass(frozen=True)
-class RiskQuestions:
-    """What the report is asked beyond the tally: a risk target, rounds per hour, a trip.
-
-    They change no dealt shoe and no tally, so they are not in the fingerprint.
-
-    >>> RiskQuestions(risk=Fraction(1, 20)).risk
-    Fraction(1, 20)
-    """
-
-    risk: Fraction | None = None
-    rounds_per_hour: int | None = None
-    #: The trip length asked for (the simulated trips are whole shoes: ``trip_shoes``).
-    trip_rounds: int | None = None
-    #: One unit in money, for display beside the units (``--unit 25``).
-    unit: Fraction | None = None
-
-    def __post_init__(self) -> None:
-        if self.unit is not None and self.unit <= 0:
-            raise SimulationError(
-                f"`unit` {fraction_string(self.unit)} is not valid; use a positive amount of "
-                "money for one unit, such as 25."
-            )
-        if self.risk is not None and not 0 < self.risk < 1:
-            raise SimulationError(
-                f"`risk` {fraction_string(self.risk)} is not valid; use a risk of ruin strictly "
-                "between 0 and 1, such as 5% or 0.05."
-            )
-        if self.rounds_per_hour is not None:
-            whole_number(self.rounds_per_hour, "rounds_per_hour", SimulationError, minimum=1)
-        if self.trip_rounds is not None:
-            whole_number(self.trip_rounds, "trip_rounds", SimulationError, minimum=1)
-
-
-@dataclass(frozen=True)
-class RiskGrid:
-    """Risk of ruin over every bankroll with every trip length (``risk_of_ruin.grid``).
-
-    ``trip_rounds[i]`` is a trip length as asked (None: one shoe) and ``trip_shoes[i]`` the
-    whole shoes it became.  The simulated trips of every length are tallied in the same pass
-    over the same shoes; the first bankroll and trip length are the study's own.
-
-    >>> grid = RiskGrid((Fraction(100), Fraction(200)), (800, 4000), (10, 49))
-    >>> [(float(bankroll), shoes) for bankroll, _, shoes in grid.cells()][:3]
-    [(100.0, 10), (100.0, 49), (200.0, 10)]
-    >>> RiskGrid((Fraction(1),) * 11, (1,) * 10, (1,) * 10)
-    Traceback (most recent call last):
-    ...
-    exactodds.simulation.dealing.SimulationError: `bankroll` and `trip_rounds` make a grid of 110 cells (11 bankrolls x 10 trip lengths); use from 1 to 100.
-    """
-
-    bankrolls: tuple[Fraction, ...]
-    trip_rounds: tuple[int | None, ...]
-    trip_shoes: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        check_grid_size(len(self.bankrolls), len(self.trip_rounds))
-        if len(self.trip_shoes) != len(self.trip_rounds):
-            raise SimulationError(
-                f"A risk grid of {len(self.trip_rounds)} trip lengths needs as many shoes per "
-                f"trip, not {len(self.trip_shoes)}."
-            )
-        for name, values in (("bankroll", self.bankrolls), ("trip_rounds", self.trip_rounds)):
-            twice = next((value for value in values if values.count(value) > 1), False)
-            if twice is not False:
-                shown = fraction_string(twice) if isinstance(twice, Fraction) else twice
-                raise SimulationError(
-                    f"`{name}` {shown} is given twice in a risk grid; give each value once."
-                )
-        for bankroll in self.bankrolls:
-            if bankroll <= 0:
-                raise SimulationError(
-                    f"`bankroll` {fraction_string(bankroll)} is not valid; use a positive "
-                    "number of units, such as 1000."
-                )
-        for rounds in self.trip_rounds:
-            if rounds is not None:
-                whole_number(rounds, "trip_rounds", SimulationError, minimum=1)
-        for shoes in self.trip_shoes:
-            whole_number(shoes, "trip_shoes", SimulationError, minimum=1, what="Shoes per trip")
-
-    def cells(self) -> list[tuple[Fraction, int | None, int]]:
-        """(bankroll, trip rounds asked, shoes per trip) of every cell, bankroll by bankroll."""
-        return [
-            (bankroll, rounds, shoes)
-            for bankroll in self.bankrolls
-            for rounds, shoes in zip(self.trip_rounds, self.trip_shoes, strict=True)
-        ]
-
-
-def check_grid_size(bankrolls: int, trip_lengths: int) -> None:
-    """Refuse a grid of more than :data:`MOST_GRID_CELLS` cells, or of no cell.
-
-    >>> check_grid_size(25, 4)
-    >>> check_grid_size(3, 0)
-    Traceback (most recent call last):
-    ...
-    exactodds.simulation.dealing.SimulationError: `bankroll` and `trip_rounds` make a grid of 0 cells (3 bankrolls x 0 trip lengths); use from 1 to 100.
-    """
-    cells = bankrolls * trip_lengths
-    if not 1 <= cells <= MOST_GRID_CELLS:
-        raise SimulationError(
-            f"`bankroll` and `trip_rounds` make a grid of {cells:,} cells ({bankrolls:,} "
-            f"bankrolls x {trip_lengths:,} trip lengths); use from 1 to {MOST_GRID_CELLS}."
-        )
 
 
 def _shown(value: int) -> str:
@@ -181,7 +70,7 @@ class Simulation:
     bets: tuple[Bet, ...]
     strategies: tuple[Strategy, ...]
     procedure: DealingProcedure
-    #: How much each bet made stakes (:mod:`~exactodds.simulation.stakes`), whole units.
+    #: How much each bet made stakes (:mod:`~exactodds.simulation.staking.stakes`), whole units.
     stake: Stake = field(default_factory=Flat)
     limits: TableLimits = field(default_factory=TableLimits)
     #: Units at the start of every shoe (Kelly sizing) and of every trip (ruin).
@@ -190,7 +79,7 @@ class Simulation:
     trip_shoes: int = 1
     #: Also estimate each bet's SD from the exact second moment at every bet made.
     exact_moments: bool = False
-    questions: RiskQuestions = RiskQuestions()
+    questions: RiskQuestions = field(default_factory=RiskQuestions)
     #: Risk of ruin over several bankrolls and trip lengths (None: the one of the study).
     grid: RiskGrid | None = None
 
@@ -354,7 +243,7 @@ class Simulation:
         """
         questions = self.questions
         return (
-            self.stake.as_dict()
+            self.stake.to_dict()
             | {
                 "table_min": self.limits.minimum,
                 "table_max": self.limits.maximum,
@@ -415,7 +304,7 @@ class Simulation:
             | grid
             | {
                 "seed": self.seed,
-                "procedure": self.procedure.as_dict(),
+                "procedure": self.procedure.to_dict(),
                 "rules": self.rules.to_dict(),
                 "bets": {
                     bet.name: {

@@ -26,7 +26,7 @@ def sweep_row(combination: tuple[tuple[str, str], ...], result: Any) -> dict[str
     ``penetration`` is the share of the shoe in front of the cut card.
     """
     procedure = result.simulation.procedure
-    data = result.as_dict()
+    data = result.to_dict()
     data.pop("run")
     combined = data["combined"]
     return {

@@ -21,22 +21,18 @@ per 100 rounds is a ratio estimator with the delta-method standard error).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
-from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.figures import RiskTally
-from exactodds.simulation.paths import PathTally
-from exactodds.simulation.sums import Sums, merge_counts
+from exactodds.simulation.risk.paths import PathTally
+from exactodds.simulation.risk.sums import Sums, merge_counts
+from exactodds.simulation.risk.tally import RiskTally
 
-__all__ = ["BetTally", "Estimate", "Tally", "finite", "merge_bands", "merge_ranges"]
+__all__ = ["HISTOGRAM_BINS_PER_UNIT", "BetTally", "Tally", "merge_bands", "merge_ranges"]
 
-#: Exact EVs are summed in units of 2**-40.
-EV_SCALE = 2**40
 #: The EV distribution is kept in bins of 0.01% (1/10000 of a unit).
 HISTOGRAM_BINS_PER_UNIT = 10_000
 
@@ -129,7 +125,7 @@ def merge_ranges(
     >>> merge_ranges(((0, 6),), ((3, 9),))
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: These results both hold shoes 3 to 5 of the same study; merge only results of disjoint shoe ranges, so that no shoe is counted twice.
+    exactodds.errors.SimulationError: These results both hold shoes 3 to 5 of the same study; merge only results of disjoint shoe ranges, so that no shoe is counted twice.
     """
     joined: list[tuple[int, int]] = []
     for start, stop in sorted(first + second):
@@ -160,11 +156,11 @@ class Tally:
     rounds_squares: int
     rounds_histogram: tuple[tuple[int, int], ...]
     bets: tuple[BetTally, ...]
-    #: The sums behind the risk figures (:mod:`exactodds.simulation.figures`); None: no shoe.
+    #: The sums behind the risk figures (:mod:`exactodds.simulation.risk.tally`); None: no shoe.
     risk: RiskTally | None = None
     #: The shoes counted, as (start, stop) ranges of shoe numbers, disjoint and ascending.
     ranges: tuple[tuple[int, int], ...] = ()
-    #: Where the bankroll stood after each shoe of the trips (:mod:`~exactodds.simulation.paths`);
+    #: Where the bankroll stood after each shoe of the trips (:mod:`~exactodds.simulation.risk.paths`);
     #: None: no shoe, or shoes counted without it (a checkpoint written before it was kept).
     paths: PathTally | None = None
 
@@ -187,16 +183,16 @@ class Tally:
             _merge_paths(self, other),
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
 
         >>> tally = Tally.empty([20])
-        >>> Tally.from_dict(tally.as_dict()) == tally
+        >>> Tally.from_dict(tally.to_dict()) == tally
         True
         """
-        extra = {"risk": self.risk.as_dict()} if self.risk is not None else {}
+        extra = {"risk": self.risk.to_dict()} if self.risk is not None else {}
         if self.paths is not None:
-            extra["paths"] = self.paths.as_dict()
+            extra["paths"] = self.paths.to_dict()
         return extra | {
             "shoes": self.shoes,
             "rounds": self.rounds,
@@ -222,7 +218,7 @@ class Tally:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tally:
-        """A tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError if malformed).
+        """A tally from :meth:`to_dict` data (raises KeyError/TypeError/ValueError if malformed).
 
         A tally of some shoes without the ``risk`` sums (written before they existed) is
         refused: resuming from it would give risk figures of the later shoes only.
@@ -280,66 +276,3 @@ def _merge_paths(first: Tally, second: Tally) -> PathTally | None:
             return None
         return first.paths or second.paths
     return first.paths.merged(second.paths)
-
-
-def finite(value: float) -> float | None:
-    """*value*, or ``None`` for a NaN (no estimate: JSON has no NaN).
-
-    >>> finite(0.5), finite(math.nan)
-    (0.5, None)
-    """
-    return None if math.isnan(value) else value
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean with its standard error; ``ci95`` is mean +- 1.96 standard errors.
-
-    >>> Estimate.of_shoes(Sums(10, 30, 0), 5, Fraction(1)).mean
-    2.0
-    """
-
-    mean: float
-    stderr: float
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """The 95% confidence interval (normal approximation)."""
-        return (self.mean - 1.96 * self.stderr, self.mean + 1.96 * self.stderr)
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        low, high = self.ci95
-        return {
-            "mean": finite(self.mean),
-            "stderr": finite(self.stderr),
-            "ci95": [finite(low), finite(high)],
-        }
-
-    @classmethod
-    def of_shoes(cls, sums: Sums, shoes: int, unit: Fraction) -> Estimate:
-        """Mean and standard error per shoe of values summed in multiples of *unit*."""
-        if shoes == 0:
-            return cls(math.nan, math.nan)
-        mean = Fraction(sums.total, shoes)
-        if shoes < 2:
-            return cls(float(mean * unit), math.nan)
-        variance = (sums.squares - Fraction(sums.total) ** 2 / shoes) / (shoes - 1)
-        return cls(float(mean * unit), math.sqrt(float(variance / shoes)) * float(unit))
-
-    @classmethod
-    def per_rounds(cls, sums: Sums, tally: Tally, unit: Fraction, per: int = 100) -> Estimate:
-        """Units per *per* rounds: total / rounds, with the delta-method standard error."""
-        shoes, rounds = tally.shoes, tally.rounds
-        if rounds == 0:
-            return cls(math.nan, math.nan)
-        ratio = Fraction(sums.total, rounds)
-        if shoes < 2:
-            return cls(float(ratio * unit * per), math.nan)
-        # Residuals x_s - ratio * r_s over shoes: their sum of squares, exactly.
-        residual = sums.squares - 2 * ratio * sums.cross + ratio**2 * tally.rounds_squares
-        mean_rounds = Fraction(rounds, shoes)
-        variance = residual / (shoes * (shoes - 1)) / mean_rounds**2
-        return cls(
-            float(ratio * unit * per), math.sqrt(max(float(variance), 0.0)) * float(unit) * per
-        )

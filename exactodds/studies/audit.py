@@ -42,6 +42,7 @@ exactodds.studies.audit.AuditError: Number of shoes 0 for `budget` is not valid;
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -59,6 +60,9 @@ from exactodds.numbers import fraction_string, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.result import BetResult
+from exactodds.simulation.risk.figures import RiskFigures
+from exactodds.simulation.risk.sums import Estimate, nan_to_none
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -69,7 +73,6 @@ __all__ = [
     "BetAudit",
     "CutRow",
     "DepthValue",
-    "Estimate",
     "FoundCount",
     "Progress",
     "SearchShoes",
@@ -81,6 +84,7 @@ __all__ = [
     "default_cuts",
     "depth_rows",
     "found_count",
+    "mean_and_error",
     "require_budget",
     "score",
     "search_shoes",
@@ -147,16 +151,14 @@ class Thresholds:
         }
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A simulated figure: its mean and standard error (floats: an estimate)."""
+def mean_and_error(estimate: Estimate) -> dict[str, float | None]:
+    """A simulated figure as the audit's JSON contract gives it: ``{"mean", "stderr"}``, each
+    None where there is no estimate.
 
-    mean: float | None
-    stderr: float | None
-
-    def to_dict(self) -> dict[str, float | None]:
-        """``{"mean": ..., "stderr": ...}``."""
-        return {"mean": self.mean, "stderr": self.stderr}
+    >>> mean_and_error(Estimate(0.25, math.nan))
+    {'mean': 0.25, 'stderr': None}
+    """
+    return {"mean": nan_to_none(estimate.mean), "stderr": nan_to_none(estimate.stderr)}
 
 
 @dataclass(frozen=True)
@@ -200,9 +202,9 @@ class FoundCount:
             "betting_correlation": self.betting_correlation,
             "frequency": self.frequency,
             "average_edge": self.average_edge,
-            "units_per_100_rounds": self.units_per_100_rounds.to_dict(),
-            "units_per_shoe": self.units_per_shoe.to_dict(),
-            "di": self.di.to_dict(),
+            "units_per_100_rounds": mean_and_error(self.units_per_100_rounds),
+            "units_per_shoe": mean_and_error(self.units_per_shoe),
+            "di": mean_and_error(self.di),
             "n0_rounds": self.n0_rounds,
             "level": self.level,
             "play": self.strategy,
@@ -224,7 +226,7 @@ class CutRow:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"cut": ..., "units_per_100_rounds": {...}}``."""
-        return {"cut": self.cut, "units_per_100_rounds": self.units_per_100_rounds.to_dict()}
+        return {"cut": self.cut, "units_per_100_rounds": mean_and_error(self.units_per_100_rounds)}
 
 
 @dataclass(frozen=True)
@@ -281,7 +283,7 @@ class BetAudit:
             "count": self.count.to_dict(),
             "depth": [row.to_dict() for row in self.depth],
             "depth_note": self.depth_note,
-            "perfect_play": {"units_per_100_rounds": self.perfect_play.to_dict()},
+            "perfect_play": {"units_per_100_rounds": mean_and_error(self.perfect_play)},
             "by_cut": [row.to_dict() for row in self.by_cut],
             "safe_cut": self.safe_cut,
             "vulnerable": self.vulnerable,
@@ -304,7 +306,7 @@ class Audit:
         """The JSON contract of ``exactodds audit --format json``."""
         return {
             "rules": self.rules.describe(),
-            "procedure": self.procedure.as_dict(),
+            "procedure": self.procedure.to_dict(),
             "budget": self.budget,
             "seed": self.seed,
             "thresholds": self.thresholds.to_dict(),
@@ -471,17 +473,6 @@ def count_search(
 # Simulated figures ---------------------------------------------------------------------
 
 
-def _bet_figures(result: Any, name: str) -> dict[str, Any]:
-    data: dict[str, Any] = result.as_dict()["bets"][name]
-    return data
-
-
-def _estimate(data: Mapping[str, Any] | None) -> Estimate:
-    if not data:
-        return Estimate(None, None)
-    return Estimate(data.get("mean"), data.get("stderr"))
-
-
 def _simulated(
     bet: Bet,
     rules: Rules,
@@ -490,13 +481,15 @@ def _simulated(
     shoes: int,
     seed: int,
     run: Mapping[str, Any],
-) -> dict[str, Any]:
-    """A ``simulate`` run of *bet* with *strategy*: its JSON figures."""
+) -> tuple[BetResult, RiskFigures]:
+    """A ``simulate`` run of *bet* with *strategy*: its figures and its risk figures."""
     from exactodds.simulation.run import simulate
     from exactodds.simulation.study import Simulation
 
     study = Simulation.of(shoes, seed, rules, [bet], {bet.name: strategy}, procedure)
-    return _bet_figures(simulate(study, **run), bet.name)
+    result = simulate(study, **run)
+    (figures,) = result.bets()
+    return figures, result.risk_figures
 
 
 def _tags13(tags: Sequence[int]) -> tuple[int, ...]:
@@ -540,7 +533,7 @@ def _safe_cut(rows: Sequence[CutRow], threshold: Fraction) -> int | None:
     safe = None
     for row in sorted(rows, key=lambda row: -row.cut):
         mean = row.units_per_100_rounds.mean
-        if mean is None or mean >= threshold:
+        if math.isnan(mean) or mean >= threshold:
             break
         safe = row.cut
     return safe
@@ -548,8 +541,8 @@ def _safe_cut(rows: Sequence[CutRow], threshold: Fraction) -> int | None:
 
 def _verdict(name: str, count: FoundCount, thresholds: Thresholds) -> tuple[bool, str]:
     units = count.units_per_100_rounds
-    mean = units.mean or 0.0
-    stderr = units.stderr or 0.0
+    mean = 0.0 if math.isnan(units.mean) else units.mean
+    stderr = 0.0 if math.isnan(units.stderr) else units.stderr
     money = thresholds.hourly(mean)
     vulnerable = mean >= thresholds.units_per_100_rounds or money >= thresholds.money_per_hour
     pace = (
@@ -601,21 +594,20 @@ def found_count(
 
     dealt = search_shoes(bet, rules, procedure, budget, seed)
     tags, trigger, searched, tried = count_search(bet.name, removal, dealt)
-    figures = _simulated(
+    figures, risk = _simulated(
         bet, rules, procedure, Count(_tags13(tags), trigger), budget, seed + 1, run
     )
     correlation = removal.betting_correlation(bet.name, dict(zip("A23456789T", tags, strict=True)))
-    n0 = figures.get("n0_rounds") or {}
     return FoundCount(
         tags,
         trigger,
         correlation.decimal(3) if correlation.defined else None,
-        figures["frequency"],
-        figures["average_edge"],
-        _estimate(figures["units_per_100_rounds"]["exact_ev"]),
-        _estimate(figures["units_per_shoe"]["exact_ev"]),
-        _estimate(figures.get("di")),
-        n0.get("mean"),
+        figures.frequency,
+        nan_to_none(figures.average_edge),
+        figures.units_per_100_rounds["exact_ev"],
+        figures.units_per_shoe["exact_ev"],
+        risk.estimate(bet.name, "di"),
+        nan_to_none(risk.estimate(bet.name, "n0").mean),
         seed + 1,
         budget,
         searched,
@@ -642,7 +634,7 @@ def audit_bet(
     progress(f"{bet.name}: count search")
     count = found_count(bet, rules, procedure, removal, budget, seed, run)
     progress(f"{bet.name}: perfect play")
-    perfect = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run)
+    perfect, _ = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run)
     progress(f"{bet.name}: depth tables")
     depth, note = depth_rows(bet, shoe, rules, spec.depths, run)
     strategy = Count(_tags13(count.tags), count.trigger)
@@ -652,10 +644,10 @@ def audit_bet(
             rows.append(CutRow(cut, count.units_per_100_rounds))
             continue
         progress(f"{bet.name}: cut {cut}")
-        figures = _simulated(
+        figures, _ = _simulated(
             bet, rules, replace(procedure, cut=cut), strategy, budget, seed + 1, run
         )
-        rows.append(CutRow(cut, _estimate(figures["units_per_100_rounds"]["exact_ev"])))
+        rows.append(CutRow(cut, figures.units_per_100_rounds["exact_ev"]))
     vulnerable, verdict = _verdict(bet.name, count, thresholds)
     return BetAudit(
         bet.name,
@@ -667,7 +659,7 @@ def audit_bet(
         count,
         depth,
         note,
-        _estimate(perfect["units_per_100_rounds"]["exact_ev"]),
+        perfect.units_per_100_rounds["exact_ev"],
         tuple(rows),
         _safe_cut(rows, thresholds.units_per_100_rounds),
         vulnerable,

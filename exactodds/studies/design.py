@@ -50,14 +50,15 @@ from exactodds.numbers import (
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.risk.sums import Estimate
 from exactodds.studies.audit import (
     DEFAULT_BUDGET,
     AuditError,
-    Estimate,
     FoundCount,
     Progress,
     counted_progress,
     found_count,
+    mean_and_error,
     require_budget,
 )
 
@@ -126,7 +127,7 @@ class DesignedTable:
             "removal_index": self.removal_index,
         }
         if self.count is not None:
-            data["units_per_100_rounds"] = self.count.units_per_100_rounds.to_dict()
+            data["units_per_100_rounds"] = mean_and_error(self.count.units_per_100_rounds)
             data["count"] = {
                 "tags": list(self.count.tags),
                 "trigger": fraction_string(self.count.trigger),
@@ -216,7 +217,7 @@ def _removal_index(
 
 def _count_win(table: DesignedTable) -> float:
     estimate = table.units_per_100_rounds
-    return estimate.mean if estimate is not None and estimate.mean is not None else 0.0
+    return estimate.mean if estimate is not None and not math.isnan(estimate.mean) else 0.0
 
 
 def design_paytables(

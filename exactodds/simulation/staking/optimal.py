@@ -44,7 +44,7 @@ ramp to a risk target by fitting it to a fraction of the bankroll.
 >>> optimal_stakes((), (1, 2), None)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: The flat pilot made no bet in any band; a ramp needs bets to derive its stakes from.
+exactodds.errors.SimulationError: The flat pilot made no bet in any band; a ramp needs bets to derive its stakes from.
 """
 
 from __future__ import annotations
@@ -56,11 +56,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
-from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.stakes import Flat, Optimal, Ramp, TableLimits
-from exactodds.simulation.study import RiskQuestions, Simulation
-from exactodds.simulation.tally import EV_SCALE, Tally
+from exactodds.simulation.risk.figures import RiskFigures
+from exactodds.simulation.risk.questions import RiskQuestions
+from exactodds.simulation.risk.sums import EV_SCALE
+from exactodds.simulation.staking.stakes import Flat, Optimal, Ramp, TableLimits
+from exactodds.simulation.strategies import counted_by
+from exactodds.simulation.study import Simulation
+from exactodds.simulation.tally import Tally
 
 __all__ = [
     "BandSums",
@@ -102,8 +106,6 @@ def pilot_bands(tally: Tally, strategies: Sequence[Any]) -> tuple[str, tuple[Ban
     >>> pilot_bands(Tally(1, 12, 144, (), (bet,)), [Perfect()])
     ('ev_band', (BandSums(band=-1, bets_made=1, expected=Fraction(0, 1), squares=Fraction(1, 1)), BandSums(band=0, bets_made=2, expected=Fraction(1, 4), squares=Fraction(2, 1))))
     """
-    from exactodds.simulation.result import counted_by
-
     kinds = {counted_by(strategy) or "ev_band" for strategy in strategies}
     if len(kinds) > 1:
         raise SimulationError(
@@ -384,7 +386,7 @@ def risk_limited_study(
                 "The run was stopped while the ramps for `risk` were tried; nothing was run "
                 "with the ramp."
             )
-        risk = _trip_risk(result.as_dict())
+        risk = _trip_risk(result.risk_figures)
         tried.append({"multiplier": fraction_string(multiplier), "ramp": ramp.text(), "risk": risk})
         chosen = study
         if risk is not None and Fraction(risk) <= target:
@@ -399,8 +401,8 @@ def risk_limited_study(
     return dataclasses.replace(chosen, stake=dataclasses.replace(chosen.stake, basis=basis))
 
 
-def _trip_risk(data: dict[str, Any]) -> float | None:
-    """The trip's risk of ruin estimate of a result's JSON data, if it has one."""
-    estimate = data.get("combined", {}).get("risk_of_ruin", {}).get("estimate") or {}
+def _trip_risk(figures: RiskFigures) -> float | None:
+    """The trip's risk of ruin estimate of a result's risk figures, if it has one."""
+    estimate = (figures.ruin or {}).get("estimate") or {}
     mean = estimate.get("trip", {}).get("mean")
     return float(mean) if mean is not None else None

@@ -26,7 +26,7 @@ over all the shoes dealt, drives:
 >>> trip_ruin((), 1, 1)
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
+exactodds.errors.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from exactodds.simulation.dealing import SimulationError
+from exactodds.errors import SimulationError
 
 __all__ = [
     "MOST_CELLS",
@@ -212,7 +212,7 @@ def trip_bankroll(
     >>> trip_bankroll(outcomes, 3, 1.5)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: risk 1.5 is not valid; a risk target is strictly between 0 and 1.
+    exactodds.errors.SimulationError: risk 1.5 is not valid; a risk target is strictly between 0 and 1.
     """
     if not 0 < risk < 1:
         raise SimulationError(

@@ -17,8 +17,8 @@ its 95% interval.  Risk of ruin has two figures: ``formula`` (the diffusion form
 of :mod:`exactodds.analysis.risk` on the estimated EV and SD) and ``simulated`` (the
 share of the simulated trips, consecutive shoes chained together, whose combined
 result fell to minus the bankroll), with its binomial standard error; the ``estimate``
-(:mod:`~exactodds.simulation.ruin`'s programme) comes first.  With a risk grid
-(:class:`~exactodds.simulation.study.RiskGrid`), ``risk_of_ruin.grid`` holds the estimate
+(:mod:`~exactodds.simulation.risk.ruin`'s programme) comes first.  With a risk grid
+(:class:`~exactodds.simulation.risk.questions.RiskGrid`), ``risk_of_ruin.grid`` holds the estimate
 and the simulated frequency of every bankroll with every trip length, each as a run of that
 one bankroll and trip length gives it.  The bankroll for a risk target has an ``estimate``
 too: the programme's least bankroll, with the interval where its risk +- 2 standard errors
@@ -28,17 +28,33 @@ crosses the target.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from exactodds.analysis import risk as formulas
-from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.figures import RiskTally, SeriesMoments
-from exactodds.simulation.study import RiskGrid, RiskQuestions
-from exactodds.simulation.sums import Sums
-from exactodds.simulation.tally import EV_SCALE, Estimate, Tally
+from exactodds.errors import SimulationError
+from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions
+from exactodds.simulation.risk.sums import EV_SCALE, Estimate, RoundCounts, Sums
+from exactodds.simulation.risk.tally import RiskTally, SeriesMoments
+
+
+class BetSums(Protocol):
+    """What the covariance reads of a bet's tally: the sums of its exact EVs."""
+
+    @property
+    def expected(self) -> Sums:
+        """The per-shoe sums of the exact EVs of the bets made (units of 2**-40)."""
+
+
+class TallySums(RoundCounts, Protocol):
+    """What the risk figures read of a simulation's tally
+    (:class:`~exactodds.simulation.tally.Tally`): its shoes and rounds, and each bet's sums."""
+
+    @property
+    def bets(self) -> Sequence[BetSums]:
+        """Each bet's sums, in the order simulated."""
 
 
 def finite(value: float) -> float | None:
@@ -51,7 +67,10 @@ def finite(value: float) -> float | None:
 
 
 __all__ = [
+    "BetSums",
+    "RiskFigures",
     "SeriesFigures",
+    "TallySums",
     "combined_covariance",
     "diffusion_warning",
     "finite",
@@ -111,6 +130,58 @@ def _delta(
 
 
 @dataclass(frozen=True)
+class RiskFigures:
+    """The risk figures of one simulation result, per bet and combined: computed once.
+
+    A result builds them once (:attr:`~exactodds.simulation.result.SimulationResult.risk_figures`,
+    a cached attribute); its JSON, table and CSV, its plots and the audit read them there, so
+    the ruin programme runs once per question whatever is rendered.  Without risk sums (a
+    checkpoint written before they were kept) there are none: :attr:`measured` is false.
+
+    >>> figures = RiskFigures({"tie": {"di": {"mean": 1.0}}}, {"risk_of_ruin": {"curve": None}})
+    >>> figures.of("tie")["di"], figures.of("banker"), figures.measured
+    ({'mean': 1.0}, {}, True)
+    >>> figures.ruin
+    {'curve': None}
+    >>> RiskFigures().measured, RiskFigures().ruin
+    (False, None)
+    """
+
+    #: Each bet's figures (EV, SD, DI, SCORE, N0 per round, units wagered, ROI), by name.
+    bets: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    #: The combined result's figures: the same, with the covariance, the risk of ruin and
+    #: the bankroll for a risk target (``risk_of_ruin``, ``bankroll_for_risk``).
+    combined: dict[str, Any] = field(default_factory=dict)
+    #: The typed estimates behind them, by bet name and ``"combined"``.
+    series: Mapping[str, SeriesFigures] = field(default_factory=dict)
+
+    @property
+    def measured(self) -> bool:
+        """Whether the result held the risk sums these figures are drawn from."""
+        return bool(self.bets)
+
+    def of(self, name: str) -> dict[str, Any]:
+        """Bet *name*'s figures (empty for a name not simulated, or without risk sums)."""
+        return self.bets.get(name, {})
+
+    def estimate(self, name: str, figure: str) -> Estimate:
+        """Bet *name*'s (or ``"combined"``'s) *figure*: ``ev``, ``sd``, ``di``, ``score`` or
+        ``n0``, per round; no estimate (NaN) without risk sums.
+
+        >>> RiskFigures().estimate("tie", "di")
+        Estimate(mean=nan, stderr=nan)
+        """
+        series = self.series.get(name)
+        return series[figure] if series is not None else Estimate(math.nan, math.nan)
+
+    @property
+    def ruin(self) -> dict[str, Any] | None:
+        """The combined ``risk_of_ruin`` figures (with its ``paths`` and ``curve``), if asked."""
+        ruin: dict[str, Any] | None = self.combined.get("risk_of_ruin")
+        return ruin
+
+
+@dataclass(frozen=True)
 class SeriesFigures:
     """EV, SD, DI, SCORE and N0 per round of one bet (or of all bets together)."""
 
@@ -121,7 +192,7 @@ class SeriesFigures:
     def __getitem__(self, name: str) -> Estimate:
         return self.estimates[name]
 
-    def as_dict(self, rounds_per_hour: int | None = None) -> dict[str, Any]:
+    def to_dict(self, rounds_per_hour: int | None = None) -> dict[str, Any]:
         """JSON-ready data: each figure with ``mean``, ``stderr`` and ``ci95``."""
         names = {
             "ev": "ev_per_round",
@@ -131,14 +202,14 @@ class SeriesFigures:
             "n0": "n0_rounds",
         }
         data: dict[str, Any] = {
-            label: self.estimates[key].as_dict() for key, label in names.items()
+            label: self.estimates[key].to_dict() for key, label in names.items()
         }
         for per, label in ((100, "100_rounds"), (rounds_per_hour, "hour")):
             if per is not None:
-                data[f"ev_per_{label}"] = _scaled(self.estimates["ev"], per).as_dict()
-                data[f"sd_per_{label}"] = _scaled(self.estimates["sd"], math.sqrt(per)).as_dict()
+                data[f"ev_per_{label}"] = _scaled(self.estimates["ev"], per).to_dict()
+                data[f"sd_per_{label}"] = _scaled(self.estimates["sd"], math.sqrt(per)).to_dict()
         if rounds_per_hour is not None:  # N0 in hours of play at that pace
-            data["n0_hours"] = _scaled(self.estimates["n0"], 1 / rounds_per_hour).as_dict()
+            data["n0_hours"] = _scaled(self.estimates["n0"], 1 / rounds_per_hour).to_dict()
         if self.units_wagered is not None and self.units_won is not None:
             data["units_wagered"] = self.units_wagered
             data["units_won"] = float(self.units_won)
@@ -153,7 +224,7 @@ def _scaled(estimate: Estimate, factor: float) -> Estimate:
 
 
 def series_figures(
-    tally: Tally,
+    tally: TallySums,
     expected: Sums,
     moments: SeriesMoments,
     square_unit: Fraction,
@@ -207,7 +278,7 @@ def series_figures(
 
 
 def combined_covariance(
-    tally: Tally, risk: RiskTally, names: Sequence[str]
+    tally: TallySums, risk: RiskTally, names: Sequence[str]
 ) -> dict[str, dict[str, float | None]]:
     """The per-round covariance of the bets' results: E[X_i X_j] - EV_i EV_j."""
     rounds = tally.rounds
@@ -290,7 +361,7 @@ def _measured(risk: RiskTally, shoes: int) -> bool:
 
 def _trip_estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
     """``risk_of_ruin.estimate.trip``: the programme's risk for trips of ``risk.trip_shoes``."""
-    from exactodds.simulation.ruin import trip_ruin
+    from exactodds.simulation.risk.ruin import trip_ruin
 
     if not _measured(risk, shoes):
         return None
@@ -310,12 +381,14 @@ def _simulated(risk: RiskTally, bankroll: Fraction) -> dict[str, Any]:
         "trip": Estimate(
             share,
             math.sqrt(share * (1 - share) / risk.trips) if risk.trips > 1 else math.nan,
-        ).as_dict(),
+        ).to_dict(),
         "ruined_trips": ruined,
     }
 
 
-def _grid(tally: Tally, risk: RiskTally, grid: RiskGrid, bin_units: int) -> list[dict[str, Any]]:
+def _grid(
+    tally: TallySums, risk: RiskTally, grid: RiskGrid, bin_units: int
+) -> list[dict[str, Any]]:
     """``risk_of_ruin.grid``: each cell's programme estimate and simulated frequency, each
     computed as a run of that one bankroll and trip length computes its own."""
     cells = []
@@ -341,7 +414,7 @@ def _bankroll_estimate(
 ) -> dict[str, Any] | None:
     """``bankroll_for_risk.estimate.trip``: the least bankroll whose programme risk is at most
     *target*, with the bankrolls where the risk +- 2 standard errors crosses it."""
-    from exactodds.simulation.ruin import trip_bankroll
+    from exactodds.simulation.risk.ruin import trip_bankroll
 
     if not _measured(risk, shoes):
         return None
@@ -360,7 +433,7 @@ def _bankroll_estimate(
 
 def _estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
     """``risk_of_ruin.estimate``: the trip by the programme, unlimited play by Lundberg."""
-    from exactodds.simulation.ruin import lundberg_ruin
+    from exactodds.simulation.risk.ruin import lundberg_ruin
 
     outcomes = risk.shoe_outcomes
     trip = _trip_estimate(risk, bins, shoes)
@@ -382,7 +455,7 @@ def _estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
 
 
 def ruin_figures(
-    tally: Tally,
+    tally: TallySums,
     risk: RiskTally,
     combined: SeriesFigures,
     bankroll: Fraction | None,

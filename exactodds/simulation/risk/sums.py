@@ -1,24 +1,59 @@
-"""Exact per-shoe sums, the one piece the tally and the risk figures both add up.
+"""Exact per-shoe sums, the one piece the tally and the risk figures both add up, and the
+estimates (a mean with its standard error over shoes) drawn from them.
 
 Kept apart so that :mod:`exactodds.simulation.tally` can hold the risk sums of
-:mod:`exactodds.simulation.figures` while those are built on the same :class:`Sums`.
+:mod:`exactodds.simulation.risk.tally` while those are built on the same :class:`Sums`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from operator import itemgetter
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["INT64_SAFE", "Sums", "exact_product", "filled", "merge_counts", "summable"]
+__all__ = [
+    "EV_SCALE",
+    "INT64_SAFE",
+    "Estimate",
+    "RoundCounts",
+    "Sums",
+    "exact_product",
+    "filled",
+    "merge_counts",
+    "nan_to_none",
+    "summable",
+]
 
 #: Integers below this in magnitude, and their sums and products under the checks below,
 #: fit int64 (2**63 - 1) with room: every int64 operation here is proven by one of them.
 INT64_SAFE = 2**62
+
+
+#: Exact EVs are summed in units of 2**-40.
+EV_SCALE = 2**40
+
+
+class RoundCounts(Protocol):
+    """What an estimate per rounds reads of a simulation's tally
+    (:class:`~exactodds.simulation.tally.Tally`): shoes, rounds and the sum of rounds**2."""
+
+    @property
+    def shoes(self) -> int:
+        """Shoes dealt."""
+
+    @property
+    def rounds(self) -> int:
+        """Rounds dealt."""
+
+    @property
+    def rounds_squares(self) -> int:
+        """The sum over shoes of each shoe's rounds, squared."""
 
 
 def _largest(values: npt.NDArray[Any]) -> int:
@@ -112,3 +147,66 @@ def merge_counts(
         merged[key] = known(key, 0) + count
     # Keys are distinct: sorting by key alone is the same order, without comparing pairs.
     return tuple(sorted(merged.items(), key=itemgetter(0)))
+
+
+def nan_to_none(value: float) -> float | None:
+    """*value*, or ``None`` for a NaN (no estimate: JSON has no NaN).
+
+    >>> nan_to_none(0.5), nan_to_none(math.nan)
+    (0.5, None)
+    """
+    return None if math.isnan(value) else value
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its standard error; ``ci95`` is mean +- 1.96 standard errors.
+
+    >>> Estimate.of_shoes(Sums(10, 30, 0), 5, Fraction(1)).mean
+    2.0
+    """
+
+    mean: float
+    stderr: float
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% confidence interval (normal approximation)."""
+        return (self.mean - 1.96 * self.stderr, self.mean + 1.96 * self.stderr)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        low, high = self.ci95
+        return {
+            "mean": nan_to_none(self.mean),
+            "stderr": nan_to_none(self.stderr),
+            "ci95": [nan_to_none(low), nan_to_none(high)],
+        }
+
+    @classmethod
+    def of_shoes(cls, sums: Sums, shoes: int, unit: Fraction) -> Estimate:
+        """Mean and standard error per shoe of values summed in multiples of *unit*."""
+        if shoes == 0:
+            return cls(math.nan, math.nan)
+        mean = Fraction(sums.total, shoes)
+        if shoes < 2:
+            return cls(float(mean * unit), math.nan)
+        variance = (sums.squares - Fraction(sums.total) ** 2 / shoes) / (shoes - 1)
+        return cls(float(mean * unit), math.sqrt(float(variance / shoes)) * float(unit))
+
+    @classmethod
+    def per_rounds(cls, sums: Sums, tally: RoundCounts, unit: Fraction, per: int = 100) -> Estimate:
+        """Units per *per* rounds: total / rounds, with the delta-method standard error."""
+        shoes, rounds = tally.shoes, tally.rounds
+        if rounds == 0:
+            return cls(math.nan, math.nan)
+        ratio = Fraction(sums.total, rounds)
+        if shoes < 2:
+            return cls(float(ratio * unit * per), math.nan)
+        # Residuals x_s - ratio * r_s over shoes: their sum of squares, exactly.
+        residual = sums.squares - 2 * ratio * sums.cross + ratio**2 * tally.rounds_squares
+        mean_rounds = Fraction(rounds, shoes)
+        variance = residual / (shoes * (shoes - 1)) / mean_rounds**2
+        return cls(
+            float(ratio * unit * per), math.sqrt(max(float(variance), 0.0)) * float(unit) * per
+        )

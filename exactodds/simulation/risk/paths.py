@@ -1,7 +1,7 @@
 """Bankroll paths over trips, and the risk of ruin against the bankroll: the fan chart's data.
 
 A :class:`PathTally` counts, for each shoe of a trip (``trip_shoes`` shoes, the trips of
-:class:`~exactodds.simulation.figures.RiskTally`), where the combined result of every bet
+:class:`~exactodds.simulation.risk.tally.RiskTally`), where the combined result of every bet
 made stood at the end of that shoe, counted from the trip's start: a histogram per shoe in
 bins of ``width`` (the table minimum, in units of ``1 / combined_denominator``), the
 cumulative result rounded to the nearest bin (halves up).  Its memory is bounded by the bins
@@ -13,7 +13,7 @@ off the histogram exactly: the lowest bin whose cumulative count reaches ``q x t
 would stand had play gone on (the share that ruined is the risk of ruin).
 
 :func:`risk_curve` gives the risk of ruin of a trip (the dynamic programme of
-:mod:`~exactodds.simulation.ruin`, with its delta-method standard error) and of unlimited
+:mod:`~exactodds.simulation.risk.ruin`, with its delta-method standard error) and of unlimited
 play (Cramer-Lundberg) at a range of bankrolls: floats, estimates.
 
 >>> tally = PathTally.of_block(2, 10, 0, [10, -30, 4, 6])  # two trips of two shoes
@@ -41,8 +41,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.sums import merge_counts, summable
+from exactodds.errors import SimulationError
+from exactodds.simulation.risk.sums import merge_counts, summable
+from exactodds.simulation.risk.tally import joined_parts
 
 __all__ = [
     "PATH_QUANTILES",
@@ -53,7 +54,7 @@ __all__ = [
     "risk_curve",
 ]
 
-#: The record version of :meth:`PathTally.as_dict` (the ``paths`` key of a checkpoint's tally).
+#: The record version of :meth:`PathTally.to_dict` (the ``paths`` key of a checkpoint's tally).
 RECORD_VERSION = 1
 #: The quantiles the fan chart shows, with their JSON names: its 90% and 50% bands and median.
 PATH_QUANTILES = (
@@ -82,6 +83,11 @@ class TripPiece:
     trip: int
     first_shoe: int
     totals: tuple[int, ...]
+
+    @property
+    def shoes(self) -> int:
+        """The piece's shoes."""
+        return len(self.totals)
 
     def joined(self, later: TripPiece) -> TripPiece:
         """This piece followed by *later* (the next shoes of the same trip)."""
@@ -192,19 +198,7 @@ class PathTally:
         """The tally of both (disjoint sets of shoes); trips split between them are joined."""
         if (self.trip_shoes, self.width) != (other.trip_shoes, other.width):
             raise ValueError("path tallies of other trips or bins do not merge")
-        by_trip: dict[int, list[TripPiece]] = {}
-        for piece in sorted(self.open_pieces + other.open_pieces):
-            by_trip.setdefault(piece.trip, []).append(piece)
-        pieces = []
-        for group in by_trip.values():
-            joined = [group[0]]
-            for piece in group[1:]:
-                last = joined[-1]
-                if last.first_shoe + len(last.totals) == piece.first_shoe:
-                    joined[-1] = last.joined(piece)
-                else:
-                    joined.append(piece)
-            pieces.extend(joined)
+        pieces = joined_parts(self.open_pieces + other.open_pieces)
         steps = [
             Counter(dict(merge_counts(mine, theirs)))
             for mine, theirs in zip(self.steps, other.steps, strict=True)
@@ -225,11 +219,11 @@ class PathTally:
                 return value
         return histogram[-1][0]
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
 
         >>> tally = PathTally.of_block(3, 20, 0, [40, -20])
-        >>> PathTally.from_dict(tally.as_dict()) == tally
+        >>> PathTally.from_dict(tally.to_dict()) == tally
         True
         """
         return {
@@ -244,7 +238,7 @@ class PathTally:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PathTally:
-        """A path tally from :meth:`as_dict` data, refused (ValueError, TypeError or KeyError)
+        """A path tally from :meth:`to_dict` data, refused (ValueError, TypeError or KeyError)
         unless every histogram is sorted, of counts of at least 1, over the same trips.
 
         >>> PathTally.from_dict({"version": 1, "trip_shoes": 1, "width": 1,
@@ -303,7 +297,7 @@ def block_path_tally(
     rounds_per_shoe: Sequence[int],
 ) -> PathTally:
     """The path tally of a block: *results* rounds x bets in units of each bet's pay
-    denominator (as :func:`~exactodds.simulation.figures.block_risk_tally` takes them).
+    denominator (as :func:`~exactodds.simulation.risk.tally.block_risk_tally` takes them).
 
     >>> block_path_tally([20, 1], 1, 1, 0, np.array([[20, -1], [-20, 8], [19, -1]]), [2, 1]).steps
     (((0, 1), (7, 1)),)
@@ -364,9 +358,9 @@ def risk_curve(
     >>> risk_curve((), Fraction(2), 1, 1)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
+    exactodds.errors.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
     """
-    from exactodds.simulation.ruin import MOST_STATES, lundberg_ruin, trip_ruin_at
+    from exactodds.simulation.risk.ruin import MOST_STATES, lundberg_ruin, trip_ruin_at
 
     asked = math.ceil(bankroll / bin_units)
     dealt = sum(count for *_, count in outcomes)

@@ -28,21 +28,30 @@ import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, Self, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from exactodds.inputs import whole_number
-from exactodds.simulation.sums import Sums, merge_counts
+from exactodds.simulation.risk.sums import Sums, merge_counts
 
-__all__ = ["RiskTally", "Segment", "SeriesMoments", "TripTally", "block_risk_tally"]
+__all__ = [
+    "RiskTally",
+    "Segment",
+    "SeriesMoments",
+    "TripPart",
+    "TripTally",
+    "binned_outcomes",
+    "block_risk_tally",
+    "joined_parts",
+]
 
 IntArray = npt.NDArray[np.int64]
 #: Exact second moments are summed in units of 2**-MOMENT_BITS (from float64: stakes**2 x
 #: E[X**2] can be far larger than an EV, so fewer fraction bits than EVs' 2**-40).
 MOMENT_BITS = 24
-#: The version of :meth:`RiskTally.as_dict` records (the ``risk`` key of a checkpoint's tally).
+#: The version of :meth:`RiskTally.to_dict` records (the ``risk`` key of a checkpoint's tally).
 RECORD_VERSION = 1
 
 
@@ -137,6 +146,55 @@ class Segment:
         )
 
 
+class TripPart(Protocol):
+    """Consecutive shoes of one trip not yet finished (:class:`Segment`, a path tally's
+    :class:`~exactodds.simulation.risk.paths.TripPiece`): what :func:`joined_parts` joins."""
+
+    @property
+    def trip(self) -> int:
+        """The trip's number (shoe number // shoes per trip)."""
+
+    @property
+    def first_shoe(self) -> int:
+        """The part's first shoe."""
+
+    @property
+    def shoes(self) -> int:
+        """The part's shoes."""
+
+    def joined(self, later: Self) -> Self:
+        """This part followed by *later* (the next shoes of the same trip)."""
+
+    def __lt__(self, other: Any) -> bool:
+        """Parts sort by trip, then by first shoe."""
+
+
+PartT = TypeVar("PartT", bound=TripPart)
+
+
+def joined_parts(parts: Iterable[PartT]) -> list[PartT]:
+    """*parts* (of trips split between blocks) by trip and shoe, each run of consecutive
+    shoes of one trip joined into one part: the one join of the trip tallies and the paths.
+
+    >>> joined_parts([Segment(0, 1, 1, 3, -2), Segment(1, 3, 1, 1, 0), Segment(0, 0, 1, -5, -7)])
+    [Segment(trip=0, first_shoe=0, shoes=2, total=-2, minimum=-7), Segment(trip=1, first_shoe=3, shoes=1, total=1, minimum=0)]
+    """
+    by_trip: dict[int, list[PartT]] = {}
+    for part in sorted(parts):
+        by_trip.setdefault(part.trip, []).append(part)
+    whole: list[PartT] = []
+    for group in by_trip.values():
+        joined = [group[0]]
+        for part in group[1:]:
+            last = joined[-1]
+            if last.first_shoe + last.shoes == part.first_shoe:
+                joined[-1] = last.joined(part)
+            else:
+                joined.append(part)
+        whole.extend(joined)
+    return whole
+
+
 def _joined_trips(
     trip_shoes: int,
     first: tuple[tuple[int, int], ...],
@@ -146,23 +204,12 @@ def _joined_trips(
     """Finished trips' lowest points of both, and *segments* joined: those that make a whole
     trip of *trip_shoes* shoes are counted, the rest stay open."""
     minimums = dict(merge_counts(first, second))
-    by_trip: dict[int, list[Segment]] = {}
-    for segment in sorted(segments):
-        by_trip.setdefault(segment.trip, []).append(segment)
     still_open = []
-    for pieces in by_trip.values():
-        joined = [pieces[0]]
-        for segment in pieces[1:]:
-            last = joined[-1]
-            if last.first_shoe + last.shoes == segment.first_shoe:
-                joined[-1] = last.joined(segment)
-            else:
-                joined.append(segment)
-        for segment in joined:
-            if segment.shoes == trip_shoes:
-                minimums[segment.minimum] = minimums.get(segment.minimum, 0) + 1
-            else:
-                still_open.append(segment)
+    for segment in joined_parts(segments):
+        if segment.shoes == trip_shoes:
+            minimums[segment.minimum] = minimums.get(segment.minimum, 0) + 1
+        else:
+            still_open.append(segment)
     return tuple(sorted(minimums.items())), tuple(sorted(still_open))
 
 
@@ -234,7 +281,7 @@ class TripTally:
         )
         return TripTally(self.shoes, minimums, still_open)
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back."""
         return {
             "shoes": self.shoes,
@@ -246,7 +293,7 @@ class TripTally:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TripTally:
-        """From :meth:`as_dict` data (raises KeyError/TypeError/ValueError)."""
+        """From :meth:`to_dict` data (raises KeyError/TypeError/ValueError)."""
         shoes = _whole(data["shoes"])
         minimums = tuple((_whole(low), _whole(count)) for low, count in data["trip_minimums"])
         segments = tuple(
@@ -299,7 +346,7 @@ class RiskTally:
     #: For a stake other than flat: the same sums for flat betting (None otherwise).
     flat: RiskTally | None = None
     #: Per shoe, (total, lowest point, shoes) of the combined result in bins of the table
-    #: minimum (total rounded, lowest rounded up): what :mod:`~exactodds.simulation.ruin` runs on.
+    #: minimum (total rounded, lowest rounded up): what :mod:`~exactodds.simulation.risk.ruin` runs on.
     shoe_outcomes: tuple[tuple[int, int, int], ...] = ()
     #: The simulated trips of a risk grid's other lengths, by length (:meth:`for_trip`).
     grid_trips: tuple[TripTally, ...] = ()
@@ -394,11 +441,11 @@ class RiskTally:
                 )
         raise KeyError(f"no simulated trips of {shoes} shoes in the risk sums")
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
 
         >>> tally = RiskTally.empty([20])
-        >>> RiskTally.from_dict(tally.as_dict()) == tally
+        >>> RiskTally.from_dict(tally.to_dict()) == tally
         True
         """
         return {
@@ -417,17 +464,17 @@ class RiskTally:
             "wagered": list(self.wagered),
             "growth": self.growth,
             "exact_squares": [moments.as_list() for moments in self.exact_squares],
-            "flat": None if self.flat is None else self.flat.as_dict(),
+            "flat": None if self.flat is None else self.flat.to_dict(),
             "shoe_outcomes": [list(entry) for entry in self.shoe_outcomes],
         } | (
-            {"grid_trips": [trips.as_dict() for trips in self.grid_trips]}
+            {"grid_trips": [trips.to_dict() for trips in self.grid_trips]}
             if self.grid_trips
             else {}
         )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RiskTally:
-        """A risk tally from :meth:`as_dict` data (raises KeyError/TypeError/ValueError)."""
+        """A risk tally from :meth:`to_dict` data (raises KeyError/TypeError/ValueError)."""
         if data.get("version") != RECORD_VERSION:
             raise ValueError(f"risk sums of record version {data.get('version')!r}")
         return cls(
@@ -461,8 +508,16 @@ def _merge_outcomes(
     return tuple((total, low, count) for (total, low), count in sorted(merged.items()))
 
 
-def _outcomes(totals: list[int], lows: list[int], width: int) -> tuple[tuple[int, int, int], ...]:
-    """Each shoe's (total, lowest) in bins of *width*: the total rounded, the lowest rounded up."""
+def binned_outcomes(
+    totals: list[int], lows: list[int], width: int
+) -> tuple[tuple[int, int, int], ...]:
+    """Each shoe's (total, lowest) in bins of *width*: the total rounded, the lowest rounded up.
+
+    Counted and sorted, as :attr:`RiskTally.shoe_outcomes` holds them:
+
+    >>> binned_outcomes([5, -3, 4], [-2, -4, 0], 2)
+    ((-1, -2, 1), (2, 0, 1), (3, -1, 1))
+    """
     pairs = [
         ((2 * total + width) // (2 * width), -(-low // width))
         for total, low in zip(totals, lows, strict=True)
@@ -605,7 +660,7 @@ def block_risk_tally(
             tuple(wagered) if wagered else (0,) * len(denominators),
             growth,
             tuple(exact),
-            shoe_outcomes=_outcomes(
+            shoe_outcomes=binned_outcomes(
                 combined_realized, lowest, empty.combined_denominator * bin_units
             ),
             grid_trips=tuple(

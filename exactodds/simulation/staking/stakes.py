@@ -17,7 +17,7 @@ stake decides *how much*, in whole units, from the exact EV of the known composi
   Several bets made in one round are sized together from the bankroll before the round
   (:func:`~exactodds.analysis.risk.joint_kelly_stakes`, with the exact cross moments).
 * ``optimal`` with a ``spread`` MIN-MAX: the ramp by count (or EV band) that maximizes
-  growth (or SCORE) on a flat pilot of the same shoes (:mod:`~exactodds.simulation.optimal`).
+  growth (or SCORE) on a flat pilot of the same shoes (:mod:`~exactodds.simulation.staking.optimal`).
 
 Every stake is then rounded down to a multiple of ``chip`` and capped at the table
 maximum; a stake below the table minimum is not made (a Kelly or ramp stake) or is
@@ -28,7 +28,7 @@ refused before dealing (a flat stake or a ramp step above the table maximum).
 >>> parse_stake("ramp:1%=4,0=1")
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: Ramp 'ramp:1%=4,0=1' is not increasing at '0=1'; give steps EDGE=UNITS with both edges and units increasing, as in ramp:0=1,1%=4,2%=8.
+exactodds.errors.SimulationError: Ramp 'ramp:1%=4,0=1' is not increasing at '0=1'; give steps EDGE=UNITS with both edges and units increasing, as in ramp:0=1,1%=4,2%=8.
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.analysis.risk import joint_kelly_stakes, kelly_stake
+from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string, parse_number
-from exactodds.simulation.dealing import SimulationError
-from exactodds.simulation.sums import INT64_SAFE, filled
+from exactodds.simulation.risk.sums import INT64_SAFE, filled
 
 __all__ = [
     "Flat",
@@ -130,7 +130,7 @@ class Flat:
         """One line for reports."""
         return f"flat {self.units}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The stake plan as data (``staking`` in the JSON); ``text`` is what :func:`parse_stake` reads."""
         return {"kind": "flat", "text": "flat", "units": self.units}
 
@@ -142,7 +142,7 @@ class Ramp:
     steps: tuple[tuple[Fraction, int], ...]
     #: Steps by the count strategy's true (or running) count, reached at >=, not by EV.
     by_count: bool = False
-    #: How an optimal ramp was derived (:mod:`~exactodds.simulation.optimal`), for the
+    #: How an optimal ramp was derived (:mod:`~exactodds.simulation.staking.optimal`), for the
     #: record only: a ramp typed in with the same steps is the same ramp.
     basis: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
@@ -175,10 +175,10 @@ class Ramp:
             f"EV > {fraction_string(edge)}: {units}" for edge, units in self.steps
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The stake plan as data; ``text`` is what :func:`parse_stake` reads back.
 
-        >>> parse_stake(Ramp(((Fraction(1, 100), 2),)).as_dict()["text"])
+        >>> parse_stake(Ramp(((Fraction(1, 100), 2),)).to_dict()["text"])
         Ramp(steps=((Fraction(1, 100), 2),), by_count=False)
         """
         key = "true_count" if self.by_count else "edge"
@@ -209,14 +209,14 @@ MOST_LEVELS = 200
 class Optimal:
     """A ramp still to be derived: the stakes, from ``minimum`` to ``maximum`` units, that
     maximize growth (or SCORE) on a flat pilot of the same shoes
-    (:mod:`~exactodds.simulation.optimal`).  A run replaces it by the :class:`Ramp` it finds.
+    (:mod:`~exactodds.simulation.staking.optimal`).  A run replaces it by the :class:`Ramp` it finds.
 
     >>> Optimal(1, 8).levels(TableLimits(2, 6, 2))
     (2, 4, 6)
     >>> Optimal(8, 1)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `spread` 8-1 is not valid: its minimum is above its maximum; give MIN-MAX with MIN at most MAX, such as 1-8.
+    exactodds.errors.SimulationError: `spread` 8-1 is not valid: its minimum is above its maximum; give MIN-MAX with MIN at most MAX, such as 1-8.
     """
 
     minimum: int
@@ -257,7 +257,7 @@ class Optimal:
         """One line for reports."""
         return f"optimal ramp, spread {self.minimum}-{self.maximum}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The stake plan as data (a run records the :class:`Ramp` it derives instead)."""
         return {"kind": "optimal", "text": "optimal", "spread": f"{self.minimum}-{self.maximum}"}
 
@@ -270,7 +270,7 @@ def parse_spread(text: str) -> Optimal:
     >>> parse_spread("8")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `spread` '8' is not MIN-MAX; give two whole numbers of units, such as 1-8.
+    exactodds.errors.SimulationError: `spread` '8' is not MIN-MAX; give two whole numbers of units, such as 1-8.
     """
     low, separator, high = text.strip().partition("-")
     if (
@@ -304,7 +304,7 @@ class Kelly:
         """One line for reports."""
         return f"kelly x {fraction_string(self.fraction)}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The stake plan as data; ``text`` is what :func:`parse_stake` reads back."""
         fraction = fraction_string(self.fraction)
         return {"kind": "kelly", "text": f"kelly:{fraction}", "fraction": fraction}
@@ -323,7 +323,7 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
     >>> parse_stake("ramp:0=1,1%=500", TableLimits(1, 100))
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Stake 500 units in `stake` 'ramp:0=1,1%=500' is above the table maximum of 100; give stakes of at most `limits.maximum`.
+    exactodds.errors.SimulationError: Stake 500 units in `stake` 'ramp:0=1,1%=500' is above the table maximum of 100; give stakes of at most `limits.maximum`.
     """
     limits = limits or TableLimits()
     cleaned = text.strip().lower()

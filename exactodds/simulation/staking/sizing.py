@@ -1,8 +1,8 @@
-"""The stakes of a block's rounds and the risk sums they give: the hooks :mod:`block` calls.
+"""The stakes of a block's rounds: the hook :mod:`~exactodds.simulation.block` calls.
 
 :func:`sized` turns each strategy's decisions into stakes (flat, ramp or Kelly, under
-the table limits) and each round's result into units won; :func:`risk_tally` sums
-what the risk figures need (:class:`~exactodds.simulation.figures.RiskTally`).
+the table limits) and each round's result into units won; the block then sums what the
+risk figures need from them (:func:`~exactodds.simulation.block.risk_tally`).
 
 >>> from exactodds.bets.catalogue import select_bets
 >>> from exactodds.simulation.dealing import DealingProcedure
@@ -15,7 +15,6 @@ what the risk figures need (:class:`~exactodds.simulation.figures.RiskTally`).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -26,12 +25,13 @@ import numpy.typing as npt
 
 from exactodds.analysis.many import Analyzer
 from exactodds.bets.bet import Bet
+from exactodds.errors import SimulationError
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure, DealtBlock, SimulationError
+from exactodds.simulation.dealing import DealingProcedure, DealtBlock
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
-from exactodds.simulation.figures import MOMENT_BITS, RiskTally, block_risk_tally
-from exactodds.simulation.stakes import (
-    Flat,
+from exactodds.simulation.risk.sums import exact_product
+from exactodds.simulation.risk.tally import MOMENT_BITS
+from exactodds.simulation.staking.stakes import (
     Kelly,
     Ramp,
     block_stakes,
@@ -40,12 +40,10 @@ from exactodds.simulation.stakes import (
 )
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.sums import exact_product, filled, summable
 
 __all__ = [
     "Sized",
     "carried_bankroll",
-    "risk_tally",
     "second_moments",
     "sized",
     "trip_shoes_for",
@@ -230,52 +228,6 @@ def _true_counts(
         else:  # true count = running / (unseen / 52)
             ratios.append((52 * running, block.known.sum(axis=1)))
     return ratios
-
-
-def risk_tally(
-    simulation: Simulation,
-    first_shoe: int,
-    sized: Sized,
-    fixed: IntArray,
-    rounds_per_shoe: list[int],
-) -> RiskTally:
-    """The block's :class:`RiskTally` from its sized results.
-
-    For a stake other than flat, ``flat`` holds the same sums for flat betting (the table
-    minimum whenever the strategy bets), so both sets of bankroll figures can be given.
-    """
-    denominators = [bet.integer_pays()[1] for bet in simulation.bets]
-    flat = None
-    if (
-        not isinstance(simulation.stake, Flat)
-        and sized.decided is not None
-        and sized.pays is not None
-    ):
-        stakes = filled(sized.decided.shape, sized.decided, simulation.limits.minimum)
-        flat = block_risk_tally(
-            denominators,
-            simulation.trip_shoes,
-            first_shoe,
-            exact_product(stakes, sized.pays),
-            exact_product(fixed, stakes),
-            rounds_per_shoe,
-            summable(stakes).sum(axis=0).tolist(),
-            bin_units=simulation.limits.minimum,
-        )
-    tally = block_risk_tally(
-        denominators,
-        simulation.trip_shoes,
-        first_shoe,
-        sized.results,
-        exact_product(fixed, sized.stakes),
-        rounds_per_shoe,
-        summable(sized.stakes).sum(axis=0).tolist(),
-        sum(sized.growth),
-        sized.exact_squares,
-        bin_units=simulation.limits.minimum,
-        grid_trip_shoes=simulation.grid_trip_shoes,
-    )
-    return dataclasses.replace(tally, flat=flat) if flat is not None else tally
 
 
 #: Cards a baccarat round uses on average (8 decks: about 4.94), for the trip length.
