@@ -44,15 +44,16 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
-from exactodds.errors import ExactOddsError, parameter, quoted
+from exactodds.errors import ExactOddsError, SimulationError, parameter, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
-from exactodds.simulation.sizing import trip_shoes_for
-from exactodds.simulation.stakes import Stake, TableLimits, parse_spread, parse_stake
+from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions, check_grid_size
+from exactodds.simulation.staking.sizing import trip_shoes_for
+from exactodds.simulation.staking.stakes import Stake, TableLimits, parse_spread, parse_stake
 from exactodds.simulation.strategies import Strategy, parse_plays
-from exactodds.simulation.study import RiskGrid, RiskQuestions, Simulation, check_grid_size
+from exactodds.simulation.study import Simulation
 
 if TYPE_CHECKING:  # the audit's study is imported by the audit alone
     from exactodds.studies.audit import AuditSpec

@@ -14,19 +14,20 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from exactodds.simulation.sizing import trip_shoes_for
-from exactodds.simulation.stakes import Kelly, Ramp, TableLimits
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
-from exactodds.errors import ExactOddsError
+from exactodds.errors import ExactOddsError, SimulationError
 from exactodds.interface import build_bets
 from exactodds.rules import Rules
-from exactodds.simulation.dealing import DealingProcedure, SimulationError
+from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions
+from exactodds.simulation.staking.sizing import trip_shoes_for
+from exactodds.simulation.staking.stakes import Kelly, Ramp, TableLimits
 from exactodds.simulation.strategies import Always, Count, Perfect
-from exactodds.simulation.study import RiskGrid, RiskQuestions, Simulation
+from exactodds.simulation.study import Simulation
 from exactodds.specs import audit_spec, parse_sweeps, simulation_spec, sweep_variants
 from exactodds.studies.audit import AuditSpec, Thresholds
 
