@@ -30,7 +30,7 @@ a burn rule and a pay. Messages name the library's parameters (`` `bankroll` ``,
 >>> simulation_spec(10, 1, Rules(), select_bets("tie"), DealingProcedure(), min_edge="x")
 Traceback (most recent call last):
 ...
-exactodds.simulation.dealing.SimulationError: `min_edge` 'x' is not a number; use an edge such as 0, 0.5% or 1/200.
+exactodds.errors.SimulationError: `min_edge` 'x' is not a number; use an edge such as 0, 0.5% or 1/200.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def read_number(text: str, name: str, valid: str) -> Fraction:
     >>> read_number("abc", "min_edge", _EDGE_HELP)
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `min_edge` 'abc' is not a number; use an edge such as 0, 0.5% or 1/200.
+    exactodds.errors.SimulationError: `min_edge` 'abc' is not a number; use an edge such as 0, 0.5% or 1/200.
     """
     try:
         return parse_number(text, parameter(name))
@@ -125,7 +125,7 @@ def sizing_from_options(
     >>> sizing_from_options(DealingProcedure(), bankroll="-5")
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: `bankroll` -5 is not valid; use a positive number of units, such as 1000.
+    exactodds.errors.SimulationError: `bankroll` -5 is not valid; use a positive number of units, such as 1000.
     """
     limits = TableLimits(table_min, table_max, chip)
     bankrolls, trips = _listed(bankroll), _listed(trip_rounds)
@@ -271,7 +271,7 @@ def parse_sweeps(texts: Iterable[str]) -> Sweep:
     >>> parse_sweeps(["colour=red"])
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: Unknown sweep setting 'colour' in `sweep` 'colour=red'; sweep one of decks, cut, play, stake, min-edge, pays.
+    exactodds.errors.SimulationError: Unknown sweep setting 'colour' in `sweep` 'colour=red'; sweep one of decks, cut, play, stake, min-edge, pays.
     """
     settings: list[tuple[str, tuple[str, ...]]] = []
     for text in texts:
@@ -377,7 +377,7 @@ def sweep_variants(
     >>> sweep_variants(base, parse_sweeps(["pays=tie=9"]))
     Traceback (most recent call last):
     ...
-    exactodds.simulation.dealing.SimulationError: A swept pay or play changes the bets; give `bets_of` to build them.
+    exactodds.errors.SimulationError: A swept pay or play changes the bets; give `bets_of` to build them.
     """
     given = _Given(tuple(plays), min_edge, spread, tuple(pays))
     built: dict[tuple[str | None, tuple[str, ...]], tuple[Bet, ...]] = {
