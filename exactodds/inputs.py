@@ -49,6 +49,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "MAX_TEXT_BYTES",
+    "MOST_DECKS",
     "TOO_LONG",
     "Document",
     "boolean",
@@ -506,11 +507,15 @@ def line_problem(line: str) -> str | None:
 
 # Argument checks ----------------------------------------------------------------------------
 
-#: The most 52-card decks a shoe named by its number of decks holds, on every path (a
-#: :class:`~exactodds.shoe.Shoe`, ``odds``, ``depth``, ``simulate``, the web): the most a
-#: simulation deals with bounded memory and a tracked table records. A larger shoe is still
-#: exact as rank counts (``--shoe``), each below 10^100.
+#: The most 52-card decks a shoe named by its number of decks holds where the memory grows
+#: with the shoe (``simulate``, ``depth``, ``report``, a tracked table): the most a simulation
+#: deals with bounded memory and a tracked table records.
 MAX_DECKS = 64
+#: The most decks where the work does not grow with the shoe (a :class:`~exactodds.shoe.Shoe`,
+#: ``odds``, ``eor``, ``breakeven``, ``breakdown``, ``solve``, ``edgesort``): the walk counts
+#: value classes, so 10^12 decks cost what 8 do; every rank's count (4 a deck) stays below
+#: 10^100, the bound of every count.
+MOST_DECKS = (10**MAX_DIGITS - 1) // 4
 
 
 def _seen(value: object) -> str:
@@ -626,19 +631,37 @@ def boolean(value: object, name: str, error: _ErrorType = ExactOddsError) -> boo
 
 
 def number_of_decks(
-    value: object, error: _ErrorType = ExactOddsError, name: str = "decks", *, text: bool = True
+    value: object,
+    error: _ErrorType = ExactOddsError,
+    name: str = "decks",
+    *,
+    text: bool = True,
+    most: int = MAX_DECKS,
 ) -> int:
-    """A number of decks from 1 to :data:`MAX_DECKS`: a whole number, or (*text*) its digits.
+    """A number of decks from 1 to *most*: a whole number, or (*text*) its digits.
 
-    The one check of a number of decks, so that every path has the same limit.
+    The one check of a number of decks, so that every path words its limit alike: *most* is
+    :data:`MAX_DECKS` where memory grows with the shoe, :data:`MOST_DECKS` where it does not.
 
-    >>> number_of_decks(8), number_of_decks(" 6 ")
-    (8, 6)
+    >>> number_of_decks(8), number_of_decks(" 6 "), number_of_decks("1000000", most=MOST_DECKS)
+    (8, 6, 1000000)
     >>> number_of_decks("65")
     Traceback (most recent call last):
     ...
     exactodds.errors.ExactOddsError: Number of decks 65 for `decks` is not valid; use a whole number from 1 to 64.
+    >>> number_of_decks(3 * 10**99, most=MOST_DECKS)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Number of decks for `decks` has 100 digits, too many; use fewer than 2.5 x 10^99 decks (each rank's count stays below 10^100).
     """
-    return whole_number(
-        value, name, error, minimum=1, maximum=MAX_DECKS, what="Number of decks", text=text
-    )
+    if most <= MAX_DECKS:
+        return whole_number(
+            value, name, error, minimum=1, maximum=most, what="Number of decks", text=text
+        )
+    decks = whole_number(value, name, error, minimum=1, what="Number of decks", text=text)
+    if decks > most:
+        raise error(
+            f"Number of decks for `{name}` has {len(str(decks))} digits, too many; use fewer "
+            "than 2.5 x 10^99 decks (each rank's count stays below 10^100)."
+        )
+    return decks

@@ -36,7 +36,7 @@ from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.cards import parse_cards
 from exactodds.errors import BetError, RulesError, ShoeError, parameter, quoted
-from exactodds.inputs import number_of_decks, read_argument
+from exactodds.inputs import MAX_DECKS, number_of_decks, read_argument
 from exactodds.numbers import NumberLike, parse_commission, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
 from exactodds.rules import Rules, Variant
@@ -256,11 +256,14 @@ def build_shoe(
     remove: Sequence[str],
     *,
     files: bool = True,
+    most_decks: int = MAX_DECKS,
 ) -> Shoe:
     """The shoe the shoe options describe (8 decks by default).
 
     *decks* is ``--decks``'s text or (from JSON) the number itself; *shoe* is ``--shoe``'s
-    text, or (from JSON) the object itself.
+    text, or (from JSON) the object itself. *most_decks* bounds *decks*:
+    :data:`~exactodds.inputs.MAX_DECKS` where memory grows with the shoe,
+    :data:`~exactodds.inputs.MOST_DECKS` where the work does not.
 
     >>> build_shoe(None, {"A": 4, "K": 4}, ("K",)).cards
     7
@@ -280,7 +283,9 @@ def build_shoe(
     elif shoe is not None:
         built = _read_shoe(shoe, files)
     else:
-        built = Shoe.standard(number_of_decks("8" if decks is None else decks, ShoeError))
+        built = Shoe.standard(
+            number_of_decks("8" if decks is None else decks, ShoeError, most=most_decks)
+        )
     return built.remove(parse_cards(" ".join(remove), parameter("remove"))) if remove else built
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from exactodds.cards import RANKS, SUITS, VALUES, Card, Rank, parse_cards, parse_rank
 from exactodds.errors import CardError, ShoeError, quoted
-from exactodds.inputs import line_problem, load_json, number_of_decks, shown
+from exactodds.inputs import MOST_DECKS, line_problem, load_json, number_of_decks, shown
 from exactodds.numbers import MAX_DIGITS
 
 __all__ = ["Shoe"]
@@ -154,16 +154,20 @@ class Shoe:
 
     @classmethod
     def standard(cls, decks: int = 8) -> Shoe:
-        """A full shoe of *decks* 52-card decks (1 to :data:`~exactodds.inputs.MAX_DECKS`), suits known.
+        """A full shoe of *decks* 52-card decks, suits known.
 
-        >>> Shoe.standard(decks=8).cards
-        416
+        Any whole number of decks whose rank counts stay below 10^100
+        (:data:`~exactodds.inputs.MOST_DECKS`); a simulation or a tracked table bounds its own
+        shoes further (:data:`~exactodds.inputs.MAX_DECKS`), as its memory grows with them.
+
+        >>> Shoe.standard(decks=8).cards, Shoe.standard(decks=10**6).cards
+        (416, 52000000)
         >>> Shoe.standard(decks=-1)
         Traceback (most recent call last):
         ...
-        exactodds.errors.ShoeError: Number of decks -1 for `decks` is not valid; use a whole number from 1 to 64.
+        exactodds.errors.ShoeError: Number of decks -1 for `decks` is not valid; use a whole number of at least 1.
         """
-        decks = number_of_decks(decks, ShoeError, text=False)
+        decks = number_of_decks(decks, ShoeError, text=False, most=MOST_DECKS)
         return cls((4 * decks,) * 13, (decks,) * 52)
 
     @classmethod

@@ -686,10 +686,10 @@ def test_huge_pays_are_tallied_exactly(tie_pays: int) -> None:
     assert abs(Fraction(tally.ev_made) - exact * 2**40) <= len(rounds)
 
 
-# One limit on the number of decks (issue 28, item 3) ------------------------------------------
+# Two limits on the number of decks (issue 28, item 3; issue 36, item 7) ---------------------
 
 
-def test_the_number_of_decks_has_one_limit_on_every_path() -> None:
+def test_the_number_of_decks_is_bounded_where_memory_grows_with_the_shoe() -> None:
     from starlette.testclient import TestClient
 
     from exactodds.errors import SimulationError
@@ -700,14 +700,12 @@ def test_the_number_of_decks_has_one_limit_on_every_path() -> None:
 
     too_many = MAX_DECKS + 1
     limit = f"from 1 to {MAX_DECKS}."
-    assert Shoe.standard(MAX_DECKS).cards == 52 * MAX_DECKS
     assert DealingProcedure(decks=MAX_DECKS).decks == TableSettings(decks=MAX_DECKS).decks
-    for build in (Shoe.standard, lambda decks: TableSettings(decks=decks)):
-        with pytest.raises(ExactOddsError, match=limit):
-            build(too_many)
+    with pytest.raises(ExactOddsError, match=limit):
+        TableSettings(decks=too_many)
     with pytest.raises(SimulationError, match=limit):
         DealingProcedure(decks=too_many)
-    commands = (["odds"], ["depth", "--cards", "1"], ["simulate", "--shoes", "1"], ["eor"])
+    commands = (["depth", "--cards", "1"], ["simulate", "--shoes", "1"], ["report"])
     for command in commands:
         refused = CliRunner().invoke(cli, [*command, "--decks", str(too_many)])
         assert refused.exit_code == 2, (command, refused.stderr)
@@ -727,3 +725,47 @@ def test_the_number_of_decks_has_one_limit_on_every_path() -> None:
         table = client.post("/api/shoes", json={"settings": {"decks": MAX_DECKS}})
         assert table.status_code == 201
         assert client.get("/api/options").json()["max_decks"] == MAX_DECKS
+
+
+UNGROWING = (
+    ["odds"],
+    ["eor", "--bets", "tie"],
+    ["breakeven", "--bet", "tie"],
+    ["breakdown"],
+    ["solve"],
+    ["edgesort", "--cards", "1", "--digits", "3"],
+)
+
+
+@pytest.mark.parametrize("command", UNGROWING, ids=lambda command: command[0])
+def test_a_million_decks_cost_what_eight_do_where_the_work_does_not_grow(
+    command: list[str],
+) -> None:
+    # The walk counts value classes, so the shoe's size is only the size of its integers.
+    result = CliRunner().invoke(cli, [*command, "--decks", "1000000", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    # Every command but edgesort names the shoe it priced; edgesort's chances are the deck's.
+    assert "52000000" in result.stdout or '"probability": "9/13"' in result.stdout
+
+
+def test_a_million_decks_price_as_the_same_shoe_given_by_its_counts() -> None:
+    from exactodds.analysis.single import analyze
+
+    by_decks = CliRunner().invoke(cli, ["odds", "--decks", "1000000", "--format", "json"])
+    assert by_decks.exit_code == 0, by_decks.stderr
+    bets = json.loads(by_decks.stdout)["bets"]
+    exact = analyze(Shoe.from_ranks((4_000_000,) * 13))
+    for name in ("banker", "player", "tie"):
+        assert Fraction(bets[name]["ev"]) == exact.bets[name].expected_value
+
+
+def test_past_the_largest_count_the_number_of_decks_is_one_sentence() -> None:
+    from exactodds.inputs import MOST_DECKS
+
+    assert Shoe.standard(MOST_DECKS).rank_count("A") == 4 * MOST_DECKS < 10**100
+    with pytest.raises(ExactOddsError, match="has 100 digits, too many; use fewer than 2.5"):
+        Shoe.standard(MOST_DECKS + 1)
+    refused = CliRunner().invoke(cli, ["odds", "--decks", str(MOST_DECKS + 1)])
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("Error: Number of decks for --decks has 100 digits")
+    assert "Traceback" not in refused.stderr

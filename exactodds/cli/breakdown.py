@@ -15,6 +15,7 @@ from exactodds.cli.options import (
 )
 from exactodds.engine.known import enumerate_known, parse_known
 from exactodds.engine.walk import enumerate_rounds
+from exactodds.inputs import MOST_DECKS
 from exactodds.report.registry import render
 from exactodds.rulefiles import resolve_rules_file
 from exactodds.rules import Tableau
@@ -49,7 +50,7 @@ def breakdown_command(
       exactodds breakdown --decks 6 --format csv       # every figure, one per row
       exactodds breakdown --known 1=9 --format json    # given the Player's first card
     """
-    shoe = build_shoe(decks, shoe_spec, remove)
+    shoe = build_shoe(decks, shoe_spec, remove, most_decks=MOST_DECKS)
     tableau = resolve_rules_file(rules_file).tableau if rules_file else Tableau.standard()
     known_cards = parse_known(known)
     table = (

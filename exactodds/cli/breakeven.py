@@ -8,6 +8,7 @@ from exactodds.analysis.symbolic import find_breakeven
 from exactodds.cli.app import emit
 from exactodds.cli.options import Function, build_bets, built_options, output_options, stack
 from exactodds.errors import BetError, PayError
+from exactodds.inputs import MOST_DECKS
 from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -63,7 +64,7 @@ def _split_pays(pays: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
 
 
 @click.command()
-@built_options(bets=False)
+@built_options(bets=False, most_decks=MOST_DECKS)
 @breakeven_bet_options
 @output_options
 @click.option("--latex", is_flag=True, help="In the table, show the EV expression as LaTeX.")

@@ -7,12 +7,13 @@ import click
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, output_options
+from exactodds.inputs import MOST_DECKS
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 
 @click.command()
-@built_options()
+@built_options(most_decks=MOST_DECKS)
 @click.option(
     "--high",
     default="6789",

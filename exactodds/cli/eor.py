@@ -9,13 +9,14 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
+from exactodds.inputs import MOST_DECKS
 from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 
 @click.command()
-@built_options()
+@built_options(most_decks=MOST_DECKS)
 @output_options
 @click.option(
     "--cards",

@@ -8,13 +8,14 @@ from exactodds.analysis.single import Analysis, analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, known_option, output_options
+from exactodds.inputs import MOST_DECKS
 from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 
 @click.command()
-@built_options()
+@built_options(most_decks=MOST_DECKS)
 @known_option
 @output_options
 @click.option(

@@ -10,6 +10,7 @@ import click
 
 from exactodds.cli.app import usage_error
 from exactodds.errors import ExactOddsError
+from exactodds.inputs import MAX_DECKS
 from exactodds.interface import (
     BET_OPTIONS,
     KNOWN_OPTION,
@@ -105,6 +106,7 @@ def built_options(
     all_bets: bool = False,
     default_selection: Callable[[Mapping[str, Any]], str | None] | None = None,
     keep_values: bool = False,
+    most_decks: int = MAX_DECKS,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -115,7 +117,9 @@ def built_options(
     a bad value is one sentence and exit 2 before the command runs. Without ``--bets``,
     *default_selection* (given the command's other option values) may choose the bets.
     With *keep_values* the command also receives ``option_values``, the values as given (by
-    parameter name), to build other variants from (``simulate --sweep``).
+    parameter name), to build other variants from (``simulate --sweep``). *most_decks* bounds
+    ``--decks``: :data:`~exactodds.inputs.MAX_DECKS` where memory grows with the shoe,
+    :data:`~exactodds.inputs.MOST_DECKS` where the work does not.
     """
 
     def decorate(function: Function) -> Function:
@@ -126,7 +130,10 @@ def built_options(
             try:
                 if shoe:
                     values["shoe"] = build_shoe(
-                        values.pop("decks"), values.pop("shoe_spec"), values.pop("remove")
+                        values.pop("decks"),
+                        values.pop("shoe_spec"),
+                        values.pop("remove"),
+                        most_decks=most_decks,
                     )
                 rules = build_rules(
                     values.pop("variant"),

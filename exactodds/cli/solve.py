@@ -7,6 +7,7 @@ import click
 from exactodds.cli.app import emit
 from exactodds.cli.options import build_shoe, shoe_options
 from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, Solution, solve
+from exactodds.inputs import MOST_DECKS
 from exactodds.numbers import parse_commission
 from exactodds.report.registry import formats, render
 
@@ -95,7 +96,9 @@ def solve_command(
       exactodds solve --player-sees cards --format json
       exactodds solve --decks 8 --commission 5%        # a bimatrix game
     """
-    shoe = build_shoe(decks if decks is not None or shoe_spec else "6", shoe_spec, remove)
+    shoe = build_shoe(
+        decks if decks is not None or shoe_spec else "6", shoe_spec, remove, most_decks=MOST_DECKS
+    )
     model = Model(
         dealing=dealing,
         banker_sees=banker_sees,
