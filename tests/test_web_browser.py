@@ -3,8 +3,10 @@
 The app runs under uvicorn on 127.0.0.1 (a free port) in a thread of this process; the browser
 talks to nothing else. The tests tap cards and press keys as a dealer would, on an emulated
 phone (the device metrics a phone reports: 360 or 390 CSS px wide, 3 device pixels to one, a
-mobile viewport; a narrow window is not one, as headless Chromium widens it) and at laptop size,
-read the EVs the page shows and compare them with analyze() of the shoe less those cards,
+mobile viewport; a narrow window is not one, as headless Chromium widens it) and at laptop size.
+On a phone the page's width is compared with the layout viewport (clientWidth), never with
+window.innerWidth, which a phone widens to a page wider than its screen; every control is
+measured against a 44 CSS px touch target. They read the EVs the page shows and compare them with analyze() of the shoe less those cards,
 reload, finish and reopen shoes, check the accessible names and roles, correct a card under
 400 ms of latency, hold keys down, and open a page of a second origin that tries to write to
 the tracker. With EXACTODDS_SCREENSHOTS set to a folder, the screenshot test saves
