@@ -9,8 +9,9 @@ window.innerWidth, which a phone widens to a page wider than its screen; every c
 measured against a 44 CSS px touch target. They read the EVs the page shows and compare them
 with analyze() of the shoe less those cards, reload, finish and reopen shoes, check the
 accessible names and roles, correct a card under 400 ms of latency, hold keys down, and open a
-page of a second origin that tries to write to the tracker. With EXACTODDS_SCREENSHOTS set to a folder, the screenshot test saves
-tracker-phone.png and tracker-laptop.png there (docs/ keeps them).
+page of a second origin that tries to write to the tracker. With EXACTODDS_SCREENSHOTS set to
+a folder, the screenshot test saves tracker-phone.png and tracker-laptop.png there (docs/ keeps
+them).
 
 Chromium and chromedriver come from Debian (``apt-get install chromium chromium-driver``; .ci/run
 installs them). Where they are missing these tests are skipped, except under CI, where they fail.
