@@ -3,12 +3,15 @@
 The app runs under uvicorn on 127.0.0.1 (a free port) in a thread of this process; the browser
 talks to nothing else. The tests tap cards and press keys as a dealer would, on an emulated
 phone (the device metrics a phone reports: 360 or 390 CSS px wide, 3 device pixels to one, a
-mobile viewport; a narrow window is not one, as headless Chromium widens it) and at laptop size,
-read the EVs the page shows and compare them with analyze() of the shoe less those cards,
-reload, finish and reopen shoes, check the accessible names and roles, correct a card under
-400 ms of latency, hold keys down, and open a page of a second origin that tries to write to
-the tracker. With EXACTODDS_SCREENSHOTS set to a folder, the screenshot test saves
-tracker-phone.png and tracker-laptop.png there (docs/ keeps them).
+mobile viewport; a narrow window is not one, as headless Chromium widens it) and at laptop size.
+On a phone the page's width is compared with the layout viewport (clientWidth), never with
+window.innerWidth, which a phone widens to a page wider than its screen; every control is
+measured against a 44 CSS px touch target. They read the EVs the page shows and compare them
+with analyze() of the shoe less those cards, reload, finish and reopen shoes, check the
+accessible names and roles, correct a card under 400 ms of latency, hold keys down, and open a
+page of a second origin that tries to write to the tracker. With EXACTODDS_SCREENSHOTS set to
+a folder, the screenshot test saves tracker-phone.png and tracker-laptop.png there (docs/ keeps
+them).
 
 Chromium and chromedriver come from Debian (``apt-get install chromium chromium-driver``; .ci/run
 installs them). Where they are missing these tests are skipped, except under CI, where they fail.
@@ -464,6 +467,15 @@ def test_slow_answers_leave_every_card_in_its_place_and_a_resent_tap_counts_once
         assert phone.find_element(By.ID, "message").text == ""
 
 
+OUTSIDE_THE_PAD = """
+const pad = document.getElementById("pad").getBoundingClientRect();
+return [...document.querySelectorAll("#pad button")].filter((key) => {
+  const box = key.getBoundingClientRect();
+  return box.left < pad.left - 0.5 || box.right > pad.right + 0.5;
+}).map((key) => key.id);
+"""
+
+
 def test_screenshots_at_phone_and_laptop_size(tmp_path: Path) -> None:
     """A table mid-shoe at both sizes; saved to $EXACTODDS_SCREENSHOTS when it is set."""
     folder = os.environ.get("EXACTODDS_SCREENSHOTS")
@@ -481,6 +493,7 @@ def test_screenshots_at_phone_and_laptop_size(tmp_path: Path) -> None:
                     driver.execute_script("window.scrollTo(0, 0)")
                 else:
                     settle(driver, 16)
+                assert driver.execute_script(OUTSIDE_THE_PAD) == []  # 44 px keys, all in
                 png = driver.get_screenshot_as_png()
                 assert png.startswith(b"\x89PNG")
                 if folder:
@@ -505,7 +518,7 @@ def test_the_api_page_lists_every_route_and_its_answers(phone: Chrome, tmp_path:
 
 CONTROLS = "button, input, select, summary, a[href], label"
 OFF_SCREEN = """
-const width = window.innerWidth, off = [];
+const width = document.documentElement.clientWidth, off = [];
 for (const element of document.querySelectorAll(arguments[0])) {
   if (element.closest(".hidden-label") || element.closest("[hidden]")) continue;
   const box = element.getBoundingClientRect();
@@ -514,37 +527,104 @@ for (const element of document.querySelectorAll(arguments[0])) {
 }
 return off;
 """
+# The page's width against the layout viewport. A phone widens its layout viewport (and
+# window.innerWidth) to a page wider than the screen, and zooms out: so the page is compared
+# with the screen's width in CSS px (clientWidth, the visual viewport), never with innerWidth.
+WIDTHS = """
+const root = document.documentElement;
+return {page: root.scrollWidth, layout: root.clientWidth, visual: window.visualViewport.width,
+  inner: window.innerWidth};
+"""
+#: WCAG 2.5.5 and the platforms' guides: a target at least 44 by 44 CSS px.
+TOUCH = 44
+SMALL_TARGETS = """
+const small = [];
+for (const element of document.querySelectorAll("button, select, input, summary, a[href]")) {
+  // A checkbox or a radio is tapped through its label (the modes' radios fill theirs).
+  const target = ["checkbox", "radio"].includes(element.type) ? element.closest("label") : element;
+  if (target.closest(".hidden-label") || target.closest("[hidden]")) continue;
+  const box = target.getBoundingClientRect();
+  if (!box.width) continue;  // not drawn: a closed dialog or folded settings
+  if (box.width < arguments[0] - 0.5 || box.height < arguments[0] - 0.5)
+    small.push(`${element.id || target.textContent.trim().slice(0, 30)} ${box.width}x${box.height}`);
+}
+return small;
+"""
+SUITS_HINT = "needs suits: tick Track suits in the settings"
+
+
+def fits_the_phone(driver: WebDriver, width: int) -> None:
+    """No sideways scroll: the page is no wider than the screen, which is not zoomed out."""
+    widths = driver.execute_script(WIDTHS)
+    assert widths["page"] <= widths["layout"] == width, widths
+    assert widths["visual"] == widths["inner"] == width, widths
+    assert driver.execute_script(OFF_SCREEN, CONTROLS) == []
+
+
+def choose_bets(driver: WebDriver, group: str) -> None:
+    tap(driver, f"bets-{group}")
+    WebDriverWait(driver, PATIENCE).until(
+        lambda d: d.execute_script(
+            "return window.__lastView.shoe.settings.bets === arguments[0] && !window.__busy", group
+        )
+    )
+
+
+def last_round_above_the_fold(driver: WebDriver, text: str) -> None:
+    driver.execute_script("window.scrollTo(0, 0)")
+    shown = driver.find_element(By.ID, "last-round")
+    assert shown.text == text
+    box = shown.rect
+    assert box["y"] >= 0 and box["y"] + box["height"] <= driver.execute_script(
+        "return window.innerHeight"
+    )
 
 
 @pytest.mark.parametrize("size", [SMALL_PHONE, PHONE], ids=["360", "390"])
-def test_the_page_fits_a_phone_and_every_control_is_on_screen(
+def test_every_bet_view_fits_a_phone_with_touch_sized_controls(
     size: tuple[int, int], tmp_path: Path
 ) -> None:
+    """Main, Side and All bets, suited and not, at 360 and 390 CSS px on an emulated phone."""
     driver = phone_browser(size)
     try:
         with Server(tmp_path / "tracker.sqlite3") as server:
             driver.get(server.url)
             ready(driver)
-            assert driver.execute_script("return window.innerWidth") == size[0]
-            set_up_table(driver, decks=8)
-            driver.find_element(By.TAG_NAME, "summary").click()
-            tap(driver, "setting-suits")
-            tap(driver, "create-table")  # a suited table: the suit row shows too
-            WebDriverWait(driver, PATIENCE).until(
-                lambda d: d.execute_script("return window.__lastView.shoe.settings.suits")
-            )
-            driver.find_element(By.TAG_NAME, "summary").click()  # fold the settings away
-            tap(driver, "bets-all")
-            keys(driver, "9K9Q\n273754\n8AT7\nT6")
-            settle(driver, 16)
-            for opened in (False, True):
-                if opened:
+            for suited in (False, True):
+                if suited:
                     driver.find_element(By.TAG_NAME, "summary").click()
-                width = driver.execute_script(
-                    "return [document.documentElement.scrollWidth, window.innerWidth]"
+                    tap(driver, "setting-suits")
+                    tap(driver, "create-table")  # a suited table: the suit row shows too
+                    WebDriverWait(driver, PATIENCE).until(
+                        lambda d: d.execute_script("return window.__lastView.shoe.settings.suits")
+                    )
+                    driver.find_element(By.TAG_NAME, "summary").click()  # fold the settings
+                keys(driver, "9K9Q\n")  # the Player's natural 8 against 0
+                WebDriverWait(driver, PATIENCE).until(
+                    lambda d: d.execute_script(
+                        "return window.__lastView.state.rounds.length === 1 && !window.__busy"
+                    )
                 )
-                assert width[0] <= width[1], width
-                assert driver.execute_script(OFF_SCREEN, CONTROLS) == []
+                assert driver.find_element(By.ID, "shoe-summary").text.endswith("· 1 round")
+                last_round_above_the_fold(driver, "Round 1: Player wins, 8 to 0")
+                keys(driver, "273754\n")  # Player 2 3 5 (0), Banker 7 7 4 (8)
+                settle(driver, 10)
+                WebDriverWait(driver, PATIENCE).until(
+                    lambda d: d.find_element(By.ID, "last-round").text.startswith("Round 2")
+                )
+                assert driver.find_element(By.ID, "shoe-summary").text.endswith("· 2 rounds")
+                last_round_above_the_fold(driver, "Round 2: Banker wins, 8 to 0")
+                for group in ("main", "side", "all"):
+                    choose_bets(driver, group)
+                    fits_the_phone(driver, size[0])
+                    assert driver.execute_script(SMALL_TARGETS, TOUCH) == []
+                    if group != "main":
+                        hint = driver.find_element(By.CSS_SELECTOR, "#bet-perfect_pair td").text
+                        assert hint.startswith("-0.") if suited else hint == SUITS_HINT
+                driver.find_element(By.TAG_NAME, "summary").click()  # the settings, open
+                fits_the_phone(driver, size[0])
+                assert driver.execute_script(SMALL_TARGETS, TOUCH) == []
+                driver.find_element(By.TAG_NAME, "summary").click()
             for element_id in ("mode-burn", "rank-7", "undo", "redo", "bets-side", "suits"):
                 assert driver.find_element(By.ID, element_id).rect["x"] >= 0
             no_page_errors(driver)

@@ -45,6 +45,9 @@ async function get(path) {
   return answer.data;
 }
 
+// "1 round", "2 rounds": a count and its noun, the plural when the count is not one.
+function plural(count, noun) { return `${count} ${noun}${count === 1 ? "" : "s"}`; }
+
 function say(text) { $("#message").textContent = text || ""; }
 function announce(text) { $("#live").textContent = text; }
 
@@ -93,7 +96,7 @@ async function pump() {
       job.tries += 1;
       job.busy = false;
       renderQueue();
-      say(`The tracker is out of reach; ${queue.length} tap(s) will be sent when it answers.`);
+      say(`The tracker is out of reach; ${plural(queue.length, "tap")} will be sent when it answers.`);
       await pause(job.tries);
       continue;
     }
@@ -102,7 +105,7 @@ async function pump() {
       job.tries += 1;
       job.busy = true;
       renderQueue();
-      say(`The tracker is busy; retrying ${queue.length} tap(s) with the same key(s).`);
+      say(`The tracker is busy; retrying ${plural(queue.length, "tap")} with the same ${queue.length === 1 ? "key" : "keys"}.`);
       await pause(job.tries);
       continue;
     }
@@ -118,7 +121,8 @@ async function pump() {
       // Refused: say why, drop the taps placed after it (their places assumed this one), and
       // take the shoe as the server has it.
       const dropped = queue.splice(0).length;
-      say(answer.data.error + (dropped ? ` (${dropped} later tap(s) were not sent; enter them again.)` : ""));
+      const later = dropped === 1 ? "1 later tap was not sent; enter it again." : `${dropped} later taps were not sent; enter them again.`;
+      say(answer.data.error + (dropped ? ` (${later})` : ""));
       if (page.shoeId !== null && answer.status !== 404) await resync();
     }
     renderQueue();
@@ -299,9 +303,10 @@ function show(view) {
     $(`#rank-${rank}`).setAttribute("aria-label", `${rank === "T" ? "10" : rank}, ${RANK_NAMES[rank]}, ${left} left`);
   }
   $("#shoe-summary").textContent =
-    `${state.cards_in_shoe} cards left of ${settings.decks * 52}` +
+    `${plural(state.cards_in_shoe, "card")} left of ${settings.decks * 52}` +
     (state.unseen_burns ? ` (${state.unseen_burns} unseen)` : "") +
-    ` · ${state.rounds.length} rounds` + (finished ? " · finished" : "");
+    ` · ${plural(state.rounds.length, "round")}` + (finished ? " · finished" : "");
+  showLastRound(state.rounds);
   const pending = state.pending;
   $("#pending").textContent = pending.player.length || pending.banker.length
     ? `This round: Player ${pending.player.join(" ") || "-"} · Banker ${pending.banker.join(" ") || "-"}`
@@ -310,7 +315,7 @@ function show(view) {
   const recent = view.events.slice(-16).map((event) => marks[event.kind] + event.cards);
   $("#history").textContent = recent.length
     ? `Last entries: ${view.events.length > 16 ? "... " : ""}${recent.join(" ")}` : "";
-  showOdds(view.odds, view.odds_error);
+  showOdds(view.odds, view.odds_error, settings);
   showPositive(view.odds);
   showCounts(view.counts);
   showSuitsLeft(state, settings);
@@ -318,6 +323,36 @@ function show(view) {
   showNextPlace();
   const select = $("#table-select");
   if (select.value !== String(view.shoe.id) || select.dataset.finished !== String(finished)) refreshTables(view.shoe.id);
+}
+
+// The round just entered, at the top of the pad: who won, and by what totals.
+function showLastRound(rounds) {
+  const shown = $("#last-round");
+  const last = rounds[rounds.length - 1];
+  shown.className = `last-round ${last ? last.winner : ""}`;
+  if (!last) { shown.textContent = "No round ended yet in this shoe."; return; }
+  const totals = `${last.player_total} to ${last.banker_total}`;
+  shown.textContent = `Round ${rounds.length}: ` + (
+    last.winner === "misdeal" ? "misdeal, no result"
+      : last.winner === "tie" ? `Tie, ${totals}`
+        : last.winner === "player" ? `Player wins, ${totals}`
+          : `Banker wins, ${last.banker_total} to ${last.player_total}`);
+}
+
+// A bet's name with a line break allowed after each underscore (dragon_bonus_<wbr>player), so
+// a narrow screen wraps the name rather than widen the table; its text is unchanged.
+function breakableName(name) {
+  const parts = name.split("_");
+  return parts.flatMap((part, index) =>
+    index < parts.length - 1 ? [`${part}_`, document.createElement("wbr")] : [part]);
+}
+
+// A suited bet on a table that does not track suits: a short hint instead of the library's
+// reason (which speaks of the command line's card notation).
+function unpricedText(name, bet, settings) {
+  const known = page.options && page.options.bets.find((each) => each.name === name);
+  if (known && known.needs_suits && !settings.suits) return "needs suits: tick Track suits in the settings";
+  return `not computable: ${bet.reason}`;
 }
 
 function positives(odds) {
@@ -350,7 +385,7 @@ function showPositive(odds) {
   }
 }
 
-function showOdds(odds, error) {
+function showOdds(odds, error, settings) {
   const body = $("#odds tbody");
   body.textContent = "";
   $("#odds-error").textContent = error || "";
@@ -360,14 +395,14 @@ function showOdds(odds, error) {
     row.id = `bet-${name}`;
     const label = document.createElement("th");
     label.scope = "row";
-    label.textContent = name;
+    label.append(...breakableName(name));
     label.title = bet.description;
     row.appendChild(label);
     if (!bet.computable) {
       row.className = "unavailable";
       const cell = document.createElement("td");
       cell.colSpan = 2;
-      cell.textContent = `not computable: ${bet.reason}`;
+      cell.textContent = unpricedText(name, bet, settings);
       row.appendChild(cell);
     } else {
       if (isPositive(bet.ev)) row.className = "positive";
@@ -400,7 +435,7 @@ function showCounts(counts) {
     row.id = `count-${name}`;
     const label = document.createElement("th");
     label.scope = "row";
-    label.textContent = name;
+    label.append(...breakableName(name));
     label.title = "Tags: " + RANKS.map((rank) => `${rank} ${count.tags[rank]}`).join(", ");
     const running = document.createElement("td");
     running.textContent = String(count.running);
@@ -542,7 +577,9 @@ function buildSettingsForm(options) {
     box.value = bet.name;
     box.id = `choose-${bet.name}`;
     box.dataset.group = bet.group;
-    label.append(box, ` ${bet.name}`);
+    const name = document.createElement("span");
+    name.append(...breakableName(bet.name));
+    label.append(box, name);
     choices.appendChild(label);
   }
 }
