@@ -36,7 +36,7 @@ by Dinkelbach's iteration).  Neither is beaten by any policy on its own measure.
 >>> from exactodds import Shoe
 >>> solution = solve_peek(Shoe.standard(decks=8), "P1,B1,P2,B2")
 >>> player = solution.sides["player"]
->>> player.never_raise_rtp == (1 + player.never_raise_ev) / (1 + solution.fee)
+>>> player.never_raise_rtp == (1 + player.never_raise_ev + solution.fee) / (1 + solution.fee)
 True
 >>> player.rtp_best_rtp >= player.ev_best_rtp >= player.never_raise_rtp
 True
@@ -318,10 +318,13 @@ def _policy_figures(
         )
         total += weight * pattern.rounds
         staked += weight * stake * pattern.rounds
-        returned += weight * stake * (pattern.rounds + pay * wins - losses)
+        returned += (
+            weight * stake * (pay.denominator * (pattern.rounds - losses) + pay.numerator * wins)
+        )
         raised += weight * pattern.rounds if stake > 1 else 0
-    ev = (Fraction(returned) - staked) / total - fee
-    rtp = Fraction(returned) / (fee * total + staked)
+    money_back = Fraction(returned, pay.denominator)
+    ev = (money_back - staked) / total - fee
+    rtp = money_back / (fee * total + staked)
     return ev, rtp, Fraction(raised, total)
 
 

@@ -97,7 +97,7 @@ def render_peek_table(solution: PeekSolution, digits: int = 6) -> str:
     >>> from exactodds.games.peek import solve_peek
     >>> lines = render_peek_table(solve_peek(Shoe.standard(decks=8), "B1"), 6).splitlines()
     >>> lines[-1].split()[0], lines[-1].split()[-1]
-    ('B1=9', '1x/1x')
+    ('B1=9', '3x/3x')
     """
     first = POSITION_NAMES[solution.reveal.positions[0]]
     lines = [
