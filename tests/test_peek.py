@@ -20,6 +20,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -32,6 +33,7 @@ from exactodds.cards import Card
 from exactodds.engine.walk import Winner
 from exactodds.games.peek import (
     RAISES,
+    REVEAL_CLASSES,
     REVEALS,
     SIDES,
     Pattern,
@@ -285,3 +287,31 @@ def test_cli_table_and_json() -> None:
     assert data["sides"]["banker"]["rtp_best"]["rtp"] == str(solution.sides["banker"].rtp_best_rtp)
     assert len(data["patterns"]) == 55
     assert sum(Fraction(item["chance"]) for item in data["patterns"]) == 1
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_shoes())
+def test_reveals_of_one_class_share_every_figure(shoe: Shoe) -> None:
+    for members in REVEAL_CLASSES:
+        # Every figure but the pattern labels (P1=3 in one, P2=3 in the other).
+        figures = [
+            {side: replace(f, rtp_raises={}) for side, f in solve_peek(shoe, reveal).sides.items()}
+            for reveal in members
+        ]
+        assert all(other == figures[0] for other in figures[1:])
+    assert sorted(r.name for members in REVEAL_CLASSES for r in members) == sorted(
+        r.name for r in REVEALS
+    )
+
+
+def test_cli_survey_of_every_reveal() -> None:
+    import json
+
+    result = run("solve", "--game", "peek", "--reveal", "each", "--decks", "1", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [len(item["reveals"]) for item in data["reveals"]] == [2, 2, 1, 4, 1, 2, 2, 1]
+    solution = solve_peek(Shoe.standard(decks=1), "B2,P2")
+    assert data["reveals"][3]["sides"]["player"]["ev_best"]["rtp"] == str(
+        solution.sides["player"].ev_best_rtp
+    )

@@ -10,8 +10,13 @@ import click
 
 from exactodds.cli.app import emit
 from exactodds.cli.options import build_shoe
-from exactodds.games.peek import DEFAULT_FEE, solve_peek
-from exactodds.report.peek import render_peek_json, render_peek_table
+from exactodds.games.peek import DEFAULT_FEE, solve_peek, survey_peek
+from exactodds.report.peek import (
+    render_peek_json,
+    render_peek_table,
+    render_survey_json,
+    render_survey_table,
+)
 
 __all__ = ["PEEK_DEFAULT_DECKS", "solve_peek_command"]
 
@@ -32,12 +37,21 @@ def solve_peek_command(
     if reveal is None:
         raise click.UsageError(
             "--game peek needs --reveal: the positions of the cards shown before the raise, "
-            "such as --reveal P1,B1 (P1 B1 P2 B2, or all)."
+            "such as --reveal P1,B1 (P1 B1 P2 B2, all, or each for a survey of every reveal)."
         )
     shoe = build_shoe(
         decks if decks is not None or shoe_spec else PEEK_DEFAULT_DECKS, shoe_spec, remove
     )
-    solution = solve_peek(shoe, reveal, fee if fee is not None else DEFAULT_FEE)
+    rate = fee if fee is not None else DEFAULT_FEE
+    if reveal.strip().lower() == "each":
+        survey = survey_peek(shoe, rate)
+        emit(
+            render_survey_json(survey)
+            if output_format == "json"
+            else render_survey_table(survey, digits)
+        )
+        return
+    solution = solve_peek(shoe, reveal, rate)
     if output_format == "json":
         emit(render_peek_json(solution))
     else:

@@ -67,6 +67,7 @@ __all__ = [
     "POSITION_NAMES",
     "RAISES",
     "REVEALS",
+    "REVEAL_CLASSES",
     "SIDES",
     "Pattern",
     "PeekError",
@@ -76,6 +77,7 @@ __all__ = [
     "parse_reveal",
     "policy_figures",
     "solve_peek",
+    "survey_peek",
 ]
 
 #: The operator's fee on a Player or Banker bet's original stake.
@@ -134,6 +136,26 @@ class Reveal:
 #: Every reveal: the 15 non-empty sets of the first four cards, by size then position.
 REVEALS: tuple[Reveal, ...] = tuple(
     Reveal(chosen) for size in range(1, 5) for chosen in combinations((1, 2, 3, 4), size)
+)
+
+
+def _shown_per_hand(reveal: Reveal) -> tuple[int, int]:
+    return (
+        sum(p in (1, 3) for p in reveal.positions),
+        sum(p in (2, 4) for p in reveal.positions),
+    )
+
+
+#: The reveals grouped by how many cards of each hand they show: the 8 classes whose members
+#: share every figure.  A round depends on the hands' totals, so on the sums of P1 and P2 and of
+#: B1 and B2, and the cards of a shoe dealt without replacement are exchangeable: showing P2
+#: instead of P1 (or B2 instead of B1) shows a value with the same law and leaves the rest of the
+#: round with the same law given it.
+REVEAL_CLASSES: tuple[tuple[Reveal, ...], ...] = tuple(
+    tuple(reveal for reveal in REVEALS if _shown_per_hand(reveal) == shown)
+    for shown in sorted(
+        {_shown_per_hand(reveal) for reveal in REVEALS}, key=lambda pair: (sum(pair), -pair[0])
+    )
 )
 
 
@@ -461,3 +483,18 @@ def solve_peek(
             )
         )
     return PeekSolution(shoe=shoe, reveal=chosen, fee=rate, patterns=tuple(patterns))
+
+
+def survey_peek(
+    shoe: Shoe, fee: Fraction | str | int = DEFAULT_FEE, tableau: Tableau | None = None
+) -> tuple[tuple[tuple[Reveal, ...], PeekSolution], ...]:
+    """Every reveal's solution, one per class of :data:`REVEAL_CLASSES` (its first member).
+
+    >>> from exactodds import Shoe
+    >>> survey = survey_peek(Shoe.standard(decks=1))
+    >>> [(len(members), solution.reveal.name) for members, solution in survey][:3]
+    [(2, 'P1'), (2, 'B1'), (1, 'P1,P2')]
+    """
+    return tuple(
+        (members, solve_peek(shoe, members[0], fee, tableau)) for members in REVEAL_CLASSES
+    )

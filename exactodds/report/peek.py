@@ -20,7 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from exactodds.games.peek import POSITION_NAMES, RAISES, SIDES, Pattern, PeekSolution
+from exactodds.games.peek import POSITION_NAMES, RAISES, SIDES, Pattern, PeekSolution, Reveal
 from exactodds.numbers import (
     decimal_string,
     exact_percent_string,
@@ -31,7 +31,15 @@ from exactodds.report.odds import shoe_data
 from exactodds.report.table import simple_table
 from exactodds.report.writer import json_text
 
-__all__ = ["PEEK_FORMATS", "peek_data", "render_peek_json", "render_peek_table"]
+__all__ = [
+    "PEEK_FORMATS",
+    "peek_data",
+    "render_peek_json",
+    "render_peek_table",
+    "render_survey_json",
+    "render_survey_table",
+    "survey_data",
+]
 
 #: The formats ``exactodds solve --game peek`` writes.
 PEEK_FORMATS = ("table", "json")
@@ -148,15 +156,7 @@ def _pattern_data(solution: PeekSolution, pattern: Pattern) -> dict[str, Any]:
     return data
 
 
-def peek_data(solution: PeekSolution) -> dict[str, Any]:
-    """The solution as JSON-ready data: every figure an exact ``"n/d"``, every pattern listed.
-
-    >>> from exactodds import Shoe
-    >>> from exactodds.games.peek import solve_peek
-    >>> data = peek_data(solve_peek(Shoe.standard(decks=8), "P1"))
-    >>> data["reveal"], data["patterns"][9]["seen"], data["patterns"][9]["player"]["ev_best_raise"]
-    ('P1', {'P1': 9}, 3)
-    """
+def _sides_data(solution: PeekSolution) -> dict[str, Any]:
     sides = {}
     for side in SIDES:
         figures = solution.sides[side]
@@ -177,6 +177,19 @@ def peek_data(solution: PeekSolution) -> dict[str, Any]:
                 "raise_chance": fraction_string(figures.rtp_best_raise_chance),
             },
         }
+    return sides
+
+
+def peek_data(solution: PeekSolution) -> dict[str, Any]:
+    """The solution as JSON-ready data: every figure an exact ``"n/d"``, every pattern listed.
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.games.peek import solve_peek
+    >>> data = peek_data(solve_peek(Shoe.standard(decks=8), "P1"))
+    >>> data["reveal"], data["patterns"][9]["seen"], data["patterns"][9]["player"]["ev_best_raise"]
+    ('P1', {'P1': 9}, 3)
+    """
+    sides = _sides_data(solution)
     return {
         "game": "peek",
         "shoe": shoe_data(solution.shoe),
@@ -193,3 +206,70 @@ def peek_data(solution: PeekSolution) -> dict[str, Any]:
 def render_peek_json(solution: PeekSolution) -> str:
     """:func:`peek_data` as indented JSON text."""
     return json_text(peek_data(solution))
+
+
+Survey = tuple[tuple[tuple[Reveal, ...], PeekSolution], ...]
+
+
+def render_survey_table(survey: Survey, digits: int = 6) -> str:
+    """Every reveal's RTPs, one line per class of reveals that share them (``--reveal each``).
+
+    >>> from exactodds import Shoe
+    >>> from exactodds.games.peek import survey_peek
+    >>> print(render_survey_table(survey_peek(Shoe.standard(decks=1)), 6).splitlines()[-1][:32])
+    P1,B1,P2,B2                 3025
+    """
+    first = survey[0][1]
+    places = max(digits - 2, 0)
+    lines = [
+        f"Shoe: {first.shoe.describe()}",
+        f"Game: Peek Baccarat, every reveal; fee {exact_percent_string(first.fee)}",
+        *_RTP_DEFINITION,
+        "",
+        "Never raising: Player RTP "
+        f"{percent_string(first.sides['player'].never_raise_rtp, places)}, Banker RTP "
+        f"{percent_string(first.sides['banker'].never_raise_rtp, places)}, whatever is shown.",
+        "RTP under each side's EV-best and RTP-best raising; reveals on one line share every "
+        "figure.",
+    ]
+    rows = []
+    for members, solution in survey:
+        player, banker = solution.sides["player"], solution.sides["banker"]
+        rows.append(
+            [
+                " or ".join(reveal.name for reveal in members[:2])
+                + (f" (+{len(members) - 2})" if len(members) > 2 else ""),
+                str(len(solution.patterns)),
+                percent_string(player.ev_best_rtp, places),
+                percent_string(player.rtp_best_rtp, places),
+                percent_string(banker.ev_best_rtp, places),
+                percent_string(banker.rtp_best_rtp, places),
+            ]
+        )
+    headers = ["Shown", "Patterns", "P EV-best", "P RTP-best", "B EV-best", "B RTP-best"]
+    lines.extend(simple_table(rows, headers, ("left",) + ("right",) * 5).splitlines())
+    return "\n".join(lines)
+
+
+def survey_data(survey: Survey) -> dict[str, Any]:
+    """Every reveal's figures as JSON-ready data: a list of classes, each with its reveals."""
+    first = survey[0][1]
+    return {
+        "game": "peek",
+        "shoe": shoe_data(first.shoe),
+        "fee": fraction_string(first.fee),
+        "rtp_definition": " ".join(_RTP_DEFINITION),
+        "reveals": [
+            {
+                "reveals": [reveal.name for reveal in members],
+                "patterns": len(solution.patterns),
+                "sides": _sides_data(solution),
+            }
+            for members, solution in survey
+        ],
+    }
+
+
+def render_survey_json(survey: Survey) -> str:
+    """:func:`survey_data` as indented JSON text."""
+    return json_text(survey_data(survey))
