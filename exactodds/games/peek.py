@@ -370,13 +370,14 @@ def policy_figures(
 
 def _side(patterns: tuple[Pattern, ...], side: str, fee: Fraction) -> PeekSide:
     never_ev, never_rtp, _ = _policy_figures(patterns, side, fee, [1] * len(patterns))
-    best = [pattern.best_raise(side) for pattern in patterns]
+    best = [pattern.best_raise(side) for pattern in patterns]  # 3x exactly where e > 0
     best_ev, best_rtp, best_chance = _policy_figures(patterns, side, fee, best)
     # Dinkelbach: the RTP-best policy raises where 1 + e beats the ratio; iterate to a fixed point.
     # Each step raises the ratio strictly until the policy repeats, so it ends.
     ratio = never_rtp
+    returns = [1 + pattern.unit_ev(side) for pattern in patterns]
     while True:
-        stakes = [RAISES[-1] if 1 + p.unit_ev(side) > ratio else RAISES[0] for p in patterns]
+        stakes = [RAISES[-1] if back > ratio else RAISES[0] for back in returns]
         rtp_ev, rtp_rtp, rtp_chance = _policy_figures(patterns, side, fee, stakes)
         if rtp_rtp <= ratio:
             break
@@ -461,6 +462,7 @@ def solve_peek(
             "20%, 0.2 or 1/5."
         )
     require_countable(shoe)
+    tableau = tableau if tableau is not None else Tableau()
     value_counts = shoe.value_counts
     patterns: list[Pattern] = []
     for seen in _patterns(chosen):
