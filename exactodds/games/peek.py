@@ -279,6 +279,15 @@ class PeekSide:
     (``E[k X] - fee``); ``rtp`` figures are ``E[k (1 + X)] / E[fee + k]``.  ``rtp_raises``
     maps each pattern's label to the RTP-best stake, ``rtp_threshold`` is that policy's RTP:
     it raises to 3x exactly where ``1 + e`` exceeds it.
+
+    >>> from exactodds import Shoe
+    >>> banker = solve_peek(Shoe.standard(decks=8), "B1").sides["banker"]
+    >>> banker.ev_best_raise_chance, banker.rtp_best_rtp > banker.ev_best_rtp
+    (Fraction(4, 13), True)
+    >>> PeekSide("banker")
+    Traceback (most recent call last):
+    ...
+    TypeError: PeekSide.__init__() missing 9 required positional arguments: 'never_raise_ev', 'never_raise_rtp', 'ev_best_ev', 'ev_best_rtp', 'ev_best_raise_chance', 'rtp_best_ev', 'rtp_best_rtp', 'rtp_best_raise_chance', and 'rtp_raises'
     """
 
     side: str
