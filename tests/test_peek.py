@@ -315,3 +315,18 @@ def test_cli_survey_of_every_reveal() -> None:
     assert data["reveals"][3]["sides"]["player"]["ev_best"]["rtp"] == str(
         solution.sides["player"].ev_best_rtp
     )
+
+
+@pytest.mark.parametrize(
+    ("positions", "message"),
+    [
+        ((), "shows no card"),
+        ((True,), "names no card position"),
+        ((1, 1), "names a position twice"),
+        (None, "is not a list of positions"),
+        ((0,), "names no card position"),
+    ],
+)
+def test_bad_reveal_objects(positions: object, message: str) -> None:
+    with pytest.raises(PeekError, match=message):
+        Reveal(positions)  # type: ignore[arg-type]

@@ -111,20 +111,29 @@ class Reveal:
 
     >>> Reveal((1, 2)).name, Reveal((1, 2, 3, 4)).name
     ('P1,B1', 'P1,B1,P2,B2')
-    >>> Reveal(())
+    >>> Reveal((5,))
     Traceback (most recent call last):
     ...
-    exactodds.games.peek.PeekError: Reveal '' for `reveal` shows no card; use a comma-separated list of the first four cards' positions P1, B1, P2, B2 (such as P1,B1), or all.
+    exactodds.games.peek.PeekError: Reveal '5' for `reveal` names no card position; use a comma-separated list of the first four cards' positions P1, B1, P2, B2 (such as P1,B1), or all.
     """
 
     positions: tuple[int, ...]
 
     def __post_init__(self) -> None:
+        if not isinstance(self.positions, tuple | list):
+            raise PeekError(
+                f"Reveal {quoted(repr(self.positions), 40)} for `reveal` is not a list of positions; {_HINT}."
+            )
         positions = tuple(self.positions)
-        if not positions or any(p not in POSITION_NAMES for p in positions):
-            raise PeekError(f"Reveal {quoted(self.name)} for `reveal` shows no card; {_HINT}.")
+        shown = ",".join(str(p) for p in positions)
+        if not positions:
+            raise PeekError(f"Reveal '' for `reveal` shows no card; {_HINT}.")
+        if any(isinstance(p, bool) or p not in POSITION_NAMES for p in positions):
+            raise PeekError(f"Reveal {quoted(shown)} for `reveal` names no card position; {_HINT}.")
         if len(set(positions)) != len(positions):
-            raise PeekError(f"Reveal {quoted(self.name)} for `reveal` names a position twice.")
+            raise PeekError(
+                f"Reveal {quoted(shown)} for `reveal` names a position twice; name each once."
+            )
         object.__setattr__(self, "positions", tuple(sorted(positions)))
 
     @property
