@@ -6,14 +6,38 @@ import click
 
 from exactodds.cli.app import emit
 from exactodds.cli.options import build_shoe, shoe_options
+from exactodds.cli.solve_peek import solve_peek_command
 from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, Solution, solve
 from exactodds.inputs import MOST_DECKS
 from exactodds.numbers import parse_commission
 from exactodds.report.registry import formats, render
 
+#: The games ``solve`` solves.
+GAMES = ("chemin-de-fer", "peek")
+
 
 @click.command(name="solve")
 @shoe_options
+@click.option(
+    "--game",
+    type=click.Choice(GAMES),
+    default="chemin-de-fer",
+    show_default=True,
+    help="chemin-de-fer: the two-sided game below; peek: Peek Baccarat's raise after some of "
+    "the first four cards are shown (docs/peek.md).",
+)
+@click.option(
+    "--reveal",
+    metavar="POSITIONS",
+    default=None,
+    help="With --game peek: the cards shown before the raise, such as P1,B1 (P1 B1 P2 B2, or all).",
+)
+@click.option(
+    "--fee",
+    metavar="RATE",
+    default=None,
+    help="With --game peek: the fee on the original stake, such as 20% (the default).",
+)
 @click.option(
     "--dealing",
     type=click.Choice(DEALINGS),
@@ -71,6 +95,9 @@ def solve_command(
     decks: str | None,
     shoe_spec: str | None,
     remove: tuple[str, ...],
+    game: str,
+    reveal: str | None,
+    fee: str | None,
     dealing: str,
     banker_sees: str,
     player_sees: str,
@@ -95,7 +122,15 @@ def solve_command(
                                                        # Kemeny and Snell's 1957 model
       exactodds solve --player-sees cards --format json
       exactodds solve --decks 8 --commission 5%        # a bimatrix game
+      exactodds solve --game peek --reveal P1,B1       # Peek Baccarat, 8 decks
     """
+    if game == "peek":
+        _refuse_chemin_options()
+        solve_peek_command(decks, shoe_spec, remove, reveal, fee, output_format, digits)
+        return
+    for name, value in (("--reveal", reveal), ("--fee", fee)):
+        if value is not None:
+            raise click.UsageError(f"{name} applies to --game peek only.")
     shoe = build_shoe(
         decks if decks is not None or shoe_spec else "6", shoe_spec, remove, most_decks=MOST_DECKS
     )
@@ -114,7 +149,16 @@ def solve_command(
     emit(render(solution, output_format, digits=digits))
 
 
+def _refuse_chemin_options() -> None:
+    """Chemin de fer's model options mean nothing in Peek Baccarat: refuse them when given."""
+    context = click.get_current_context()
+    for name in ("dealing", "banker_sees", "player_sees", "commission", "max_mixed"):
+        if context.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
+            flag = "--" + name.replace("_", "-")
+            raise click.UsageError(f"{flag} applies to chemin de fer, not to --game peek.")
+
+
 # The shared --decks option names the default of the other commands (8 decks).
 for _parameter in solve_command.params:
     if _parameter.name == "decks" and isinstance(_parameter, click.Option):
-        _parameter.help = "A full shoe of N 52-card decks (default 6)."
+        _parameter.help = "A full shoe of N 52-card decks (default 6; 8 with --game peek)."

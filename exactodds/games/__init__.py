@@ -2,4 +2,5 @@
 
 - :mod:`exactodds.games.equilibria`: exact Nash equilibria of additive two-person games.
 - :mod:`exactodds.games.simplex`: the exact simplex method over Fractions they are solved with.
+- :mod:`exactodds.games.peek`: Peek Baccarat, the player's raise after some cards are shown.
 """
