@@ -1,4 +1,8 @@
-"""``exactodds solve``: baccara chemin de fer solved exactly as a two-person game."""
+"""``exactodds solve``: games with a choice solved exactly.
+
+Chemin de fer (the default), a rules file's choice cells (``--rules``: the Player's option at
+5 and its kin) and baccara banque (``--game banque``); one function per game below.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,57 @@ import click
 
 from exactodds.cli.app import emit
 from exactodds.cli.options import build_shoe, shoe_options
+from exactodds.games.banque import ON_5, BanqueModel, solve_banque
 from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, solve
+from exactodds.games.option import OptionModel, solve_option
 from exactodds.numbers import parse_commission
+from exactodds.report.choice import (
+    render_banque_json,
+    render_banque_table,
+    render_option_json,
+    render_option_table,
+)
 from exactodds.report.game import SOLVE_FORMATS, render_solution_json, render_solution_table
+from exactodds.rulefiles import resolve_rules_file
+from exactodds.rules import Rules
+from exactodds.shoe import Shoe
+
+#: The games ``solve`` knows besides a rules file's choices.
+GAMES = ("chemin_de_fer", "banque")
 
 
 @click.command(name="solve")
 @shoe_options
+@click.option(
+    "--game",
+    type=click.Choice(GAMES),
+    default="chemin_de_fer",
+    show_default=True,
+    help="chemin_de_fer: the two-person game; banque: baccara banque's bank against two "
+    "Player hands (docs/solve.md says the model).",
+)
+@click.option(
+    "--rules",
+    "rules_file",
+    metavar="FILE",
+    default=None,
+    help='A rules file whose cells may say "choice" (the Player\'s option at 5, say): each '
+    "side's best play, the bets at it and at both fixed tableaux.",
+)
+@click.option(
+    "--players-on-5",
+    type=click.Choice(ON_5),
+    default="draw",
+    show_default=True,
+    help="banque: what both Player hands do on a two-card 5 (a fixed rule).",
+)
+@click.option(
+    "--stakes",
+    metavar="A:B",
+    default="1:1",
+    show_default=True,
+    help="banque: the stakes on tableau 1 and tableau 2, which the bank weighs.",
+)
 @click.option(
     "--dealing",
     type=click.Choice(DEALINGS),
@@ -26,22 +74,22 @@ from exactodds.report.game import SOLVE_FORMATS, render_solution_json, render_so
     type=click.Choice(SIGHTS),
     default="cards",
     show_default=True,
-    help="What the Banker knows of his own two cards: their total, or their values.",
+    help="What the Banker (the bank) knows of his own two cards: their total, or their values.",
 )
 @click.option(
     "--player-sees",
     type=click.Choice(SIGHTS),
-    default="total",
-    show_default=True,
-    help="What the Player knows of his own two cards when he holds 5.",
+    default=None,
+    help="What the Player knows of his own two cards when he chooses (default: his total in "
+    "chemin de fer, his cards with --rules).",
 )
 @click.option(
     "--commission",
     metavar="RATE",
-    default="0",
-    show_default=True,
-    help="The house's share of a Banker win: 5%, 0.05 or 1/20. Above 0 the game is no "
-    "longer zero-sum, and every equilibrium found is reported with both payoffs.",
+    default=None,
+    help="The house's share of a Banker win: 5%, 0.05 or 1/20 (default 0; 5% with --rules). "
+    "Above 0 chemin de fer is no longer zero-sum, and every equilibrium found is reported with "
+    "both payoffs.",
 )
 @click.option(
     "--max-mixed",
@@ -70,10 +118,14 @@ def solve_command(
     decks: str | None,
     shoe_spec: str | None,
     remove: tuple[str, ...],
+    game: str,
+    rules_file: str | None,
+    players_on_5: str,
+    stakes: str,
     dealing: str,
     banker_sees: str,
-    player_sees: str,
-    commission: str,
+    player_sees: str | None,
+    commission: str | None,
     max_mixed: int,
     output_format: str,
     digits: int,
@@ -87,6 +139,11 @@ def solve_command(
     program finds the equilibria, and each is checked exactly: each side's
     strategy is a best reply to the other's. Default: 6 decks, no commission.
 
+    With --rules, a rules file's "choice" cells are solved instead (the Player's
+    option at 5, say): each side's best play, and every bet priced at it and at
+    both fixed tableaux. With --game banque, baccara banque's bank plays against
+    two Player hands that follow a fixed rule.
+
     \b
     Examples:
       exactodds solve                                  # 6 decks, Banker sees his cards
@@ -94,13 +151,29 @@ def solve_command(
                                                        # Kemeny and Snell's 1957 model
       exactodds solve --player-sees cards --format json
       exactodds solve --decks 8 --commission 5%        # a bimatrix game
+      exactodds solve --decks 8 --rules examples/rules/option_at_5.toml
+      exactodds solve --game banque --banker-sees total
     """
     shoe = build_shoe(decks if decks is not None or shoe_spec else "6", shoe_spec, remove)
+    if rules_file is not None:
+        if game != "chemin_de_fer":
+            raise click.UsageError("--rules solves a rules file's choices; leave out --game.")
+        _solve_rules(shoe, rules_file, dealing, banker_sees, player_sees, commission,
+                     output_format, digits)  # fmt: skip
+        return
+    if game == "banque":
+        if commission is not None or player_sees is not None:
+            raise click.UsageError(
+                "Baccara banque here has no commission and fixed Player hands; leave out "
+                "--commission and --player-sees."
+            )
+        _solve_banque(shoe, dealing, banker_sees, players_on_5, stakes, output_format, digits)
+        return
     model = Model(
         dealing=dealing,
         banker_sees=banker_sees,
-        player_sees=player_sees,
-        commission=parse_commission(commission, "--commission"),
+        player_sees=player_sees or "total",
+        commission=parse_commission(commission or "0", "--commission"),
     )
     solution = solve(shoe, model, max_mixed=max_mixed)
     if not solution.equilibria:
@@ -112,6 +185,62 @@ def solve_command(
         emit(render_solution_json(solution))
     else:
         emit(render_solution_table(solution, digits))
+
+
+def _solve_rules(
+    shoe: Shoe,
+    rules_file: str,
+    dealing: str,
+    banker_sees: str,
+    player_sees: str | None,
+    commission: str | None,
+    output_format: str,
+    digits: int,
+) -> None:
+    """``solve --rules FILE``: a tableau's choice cells, solved."""
+    loaded = resolve_rules_file(rules_file)
+    rules = Rules(
+        tableau=loaded.drawing,
+        commission=None if commission is None else parse_commission(commission, "--commission"),
+        ties_push=loaded.ties_push is not False,
+    )
+    model = OptionModel(
+        dealing=dealing, player_sees=player_sees or "cards", banker_sees=banker_sees
+    )
+    solution = solve_option(shoe, loaded, rules, model)
+    if output_format == "json":
+        emit(render_option_json(solution))
+    else:
+        emit(render_option_table(solution, digits))
+
+
+def _solve_banque(
+    shoe: Shoe,
+    dealing: str,
+    banker_sees: str,
+    players_on_5: str,
+    stakes: str,
+    output_format: str,
+    digits: int,
+) -> None:
+    """``solve --game banque``: the bank's optimal play against two fixed Player hands."""
+    parts = stakes.split(":")
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise click.BadParameter(
+            f"{stakes!r} is not two whole numbers; use A:B, such as 1:1 or 3:1.",
+            param_hint="'--stakes'",
+        )
+    model = BanqueModel(
+        dealing=dealing,
+        bank_sees=banker_sees,
+        players_on_5=players_on_5,
+        stakes=(int(parts[0]), int(parts[1])),
+    )
+    solution = solve_banque(shoe, model)
+    if output_format == "json":
+        emit(render_banque_json(solution))
+    else:
+        emit(render_banque_table(solution, digits))
 
 
 # The shared --decks option names the default of the other commands (8 decks).

@@ -516,6 +516,9 @@ def _settlement(rules_file: RulesFile, rules: Rules | None) -> Rules:
 
 
 def _profiles(game: AdditiveGame) -> tuple[tuple[Profile, ...], str]:
+    if not game.player_choices or not game.banker_cells:
+        side = "Player" if game.player_choices else "Banker"
+        return search_equilibria(game), f"best reply, choice by choice (only the {side} chooses)"
     if len(game.player_choices) <= 1:
         return solve_one_choice(game), "Foster's algorithm (every equilibrium)"
     if game.zero_sum:
