@@ -248,7 +248,7 @@ def render_banque_table(solution: BanqueSolution, digits: int = 10) -> str:
     >>> model = BanqueModel(dealing="replacement", bank_sees="total")
     >>> report = render_banque_table(solve_banque(Shoe.standard(decks=1), model), 6)
     >>> report.splitlines()[3][:40]
-    "Bank's edge per unit staked: 1126593883"
+    "Bank's edge per unit staked: 97784512/10"
     """
     edge = solution.bank_edge
     lines = [
