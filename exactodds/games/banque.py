@@ -53,6 +53,7 @@ __all__ = [
     "BanqueError",
     "BanqueModel",
     "BanqueSolution",
+    "TableauResult",
     "solve_banque",
 ]
 

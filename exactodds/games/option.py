@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
+from typing import cast
 
 from exactodds.engine.walk import falling_factorial
 from exactodds.errors import ExactOddsError, ShoeError
@@ -383,7 +384,7 @@ def _banker(
     """Count the Banker's stand and draw from one state (both when his cell is open)."""
     if open_cell:
         counts.cells.add(cell)
-        actions = (False, True)
+        actions: tuple[bool, ...] = (False, True)
         key_cell: _Cell = cell
     else:
         actions = (forced,)
@@ -501,12 +502,19 @@ def build_option_game(
     tie_loss = Fraction(0) if rules.ties_push else Fraction(1)
     banker = _payoff(counts, choices, cells, lambda e: e[0] * keep - e[1] - e[2] * tie_loss)
     player = _payoff(counts, choices, cells, lambda e: e[1] - e[0] - e[2] * tie_loss)
-    outcomes = tuple(
-        _payoff(counts, choices, cells, lambda e, i=i: Fraction(e[i])) for i in range(3)
-    )
+    outcomes = tuple(_payoff(counts, choices, cells, _outcome(index)) for index in range(3))
     labels = tuple((hand, "stood" if third == _STOOD else str(third)) for hand, third in cells)
     game = AdditiveGame(tuple(choices), labels, banker, player)
     return game, (outcomes[0], outcomes[1], outcomes[2])
+
+
+def _outcome(index: int) -> Callable[[list[int]], Fraction]:
+    """The weigher that counts one outcome (0 Banker wins, 1 Player wins, 2 tie)."""
+
+    def weigh(entry: list[int]) -> Fraction:
+        return Fraction(entry[index])
+
+    return weigh
 
 
 def _settlement(rules_file: RulesFile, rules: Rules | None) -> Rules:
@@ -554,6 +562,7 @@ def solve_option(
     if not profiles:  # pragma: no cover - every finite game has an equilibrium; search bound
         raise OptionError("No equilibrium was found; this game needs a wider search.")
     profile = profiles[0]
+    labels = [cast(tuple[str, str], label) for label in game.banker_cells]
     failures = best_reply_failures(game, profile)
     player_count, cell_count = len(game.player_choices), len(game.banker_cells)
 
@@ -566,8 +575,8 @@ def solve_option(
         for j, (label, draw) in enumerate(zip(game.player_choices, profile.player, strict=True))
     )
     cells = tuple(
-        ChoiceCell(str(label[0]), str(label[1]), draw, game.banker.cell_gain(c, profile.player))  # type: ignore[index]
-        for c, (label, draw) in enumerate(zip(game.banker_cells, profile.banker, strict=True))
+        ChoiceCell(hand, information, draw, game.banker.cell_gain(c, profile.player))
+        for c, ((hand, information), draw) in enumerate(zip(labels, profile.banker, strict=True))
     )
     zero, one = Fraction(0), Fraction(1)
     return OptionSolution(

@@ -47,13 +47,16 @@ def _signed(value: Fraction, digits: int) -> str:
 def _bets_rows(solution: OptionSolution, digits: int) -> list[list[str]]:
     columns = (solution.best, solution.all_stand, solution.all_draw)
     rows = []
-    for name, ev in (
-        ("player", lambda v: v.player),
-        ("banker", lambda v: v.banker),
-        ("tie", lambda v: v.tie_bet),
-    ):
-        rows.append([name, *(f"{decimal_string(ev(values), digits)}" for values in columns)])
+    for name in ("player", "banker", "tie"):
+        rows.append([name, *(decimal_string(_ev(values, name), digits) for values in columns)])
     return rows
+
+
+def _ev(values: BetValues, bet: str) -> Fraction:
+    """One main bet's EV per unit: ``player``, ``banker`` or ``tie``."""
+    return (
+        values.player if bet == "player" else values.banker if bet == "banker" else values.tie_bet
+    )
 
 
 def render_option_table(solution: OptionSolution, digits: int = 10) -> str:
@@ -116,12 +119,12 @@ def _option_value_lines(solution: OptionSolution, digits: int) -> list[str]:
         return [
             "Both sides choose: the EVs under 'Best play' are at the equilibrium shown.",
         ]
-    best, stand, draw = solution.best, solution.all_stand, solution.all_draw
-    pick = (lambda v: v.player) if side == "Player" else (lambda v: v.banker)
+    bet = side.lower()
+    best = _ev(solution.best, bet)
     return [
         f"Value of the option to the {side} bet, per unit: "
-        f"{_signed(pick(best) - pick(stand), digits)} over standing on every choice,",
-        f"  {_signed(pick(best) - pick(draw), digits)} over drawing on every choice.",
+        f"{_signed(best - _ev(solution.all_stand, bet), digits)} over standing on every choice,",
+        f"  {_signed(best - _ev(solution.all_draw, bet), digits)} over drawing on every choice.",
     ]
 
 
@@ -149,11 +152,11 @@ def option_data(solution: OptionSolution) -> dict[str, Any]:
     side = solution.one_sided
     value: dict[str, str] | None = None
     if side is not None:
-        pick = (lambda v: v.player) if side == "Player" else (lambda v: v.banker)
+        bet = side.lower()
         value = {
-            "side": side.lower(),
-            "over_all_stand": fraction_string(pick(best) - pick(stand)),
-            "over_all_draw": fraction_string(pick(best) - pick(draw)),
+            "side": bet,
+            "over_all_stand": fraction_string(_ev(best, bet) - _ev(stand, bet)),
+            "over_all_draw": fraction_string(_ev(best, bet) - _ev(draw, bet)),
         }
     return {
         "shoe": shoe_data(solution.shoe),
