@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from exactodds import Rules, Shoe, analyze
 from exactodds.cli import cli
 from exactodds.games.banque import BanqueError, BanqueModel, solve_banque
+from exactodds.games.chemin_de_fer import Model, solve
 from exactodds.games.equilibria import Profile, best_reply_failures
 from exactodds.games.option import (
     OptionError,
@@ -41,7 +42,14 @@ from exactodds.games.option import (
     build_option_game,
     solve_option,
 )
-from exactodds.rulefiles import RulesFileError, parse_rules_file, resolve_rules_file
+from exactodds.rulefiles import (
+    RulesFile,
+    RulesFileError,
+    TableauChoices,
+    parse_rules_file,
+    resolve_rules_file,
+)
+from exactodds.rules import Tableau
 
 ROOT = Path(__file__).resolve().parent.parent
 OPTION_AT_5 = ROOT / "examples" / "rules" / "option_at_5.toml"
@@ -284,6 +292,28 @@ def test_the_chemin_de_fer_rule_on_eight_decks_is_the_punto_banco_tableau() -> N
         tuple(cell.draw for cell in solution.banker_cells),
     )
     assert best_reply_failures(game, profile) == []
+
+
+@pytest.mark.parametrize("decks", [1, 6])
+def test_every_banker_cell_a_choice_is_chemin_de_fer_exactly(decks: int) -> None:
+    """A rules file leaving the Player's 5 and every Banker cell open, zero-sum, Player seeing
+    his total and Banker his cards, is Downton and Lockwood's model B2: the same value and the
+    same Player strategy as games.chemin_de_fer (checked there against Kemeny and Snell)."""
+    choices = TableauChoices(
+        frozenset({5}),
+        frozenset(range(8)),
+        frozenset((total, third) for total in range(8) for third in range(10)),
+    )
+    rules_file = RulesFile(Tableau(), True, "", "every cell", choices)
+    shoe = Shoe.standard(decks=decks)
+    solution = solve_option(shoe, rules_file, Rules(commission=0), OptionModel(player_sees="total"))
+    chemin_de_fer = solve(shoe, Model())
+    assert chemin_de_fer.value is not None
+    assert solution.best.player == -chemin_de_fer.value
+    assert {hand.label: hand.draw for hand in solution.player_hands} == dict(
+        chemin_de_fer.player_draw_at_5
+    )
+    assert len(solution.banker_cells) == chemin_de_fer.banker_cells == 484
 
 
 def test_the_player_seeing_only_his_total_has_one_choice() -> None:
