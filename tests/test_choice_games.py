@@ -526,3 +526,27 @@ def test_banque_bad_input() -> None:
     assert result.exit_code == 2 and "needs at least 9" in result.stderr
     result = runner.invoke(cli, ["solve", "--game", "banque", "--rules", str(OPTION_AT_5)])
     assert result.exit_code == 2 and "leave out --game" in result.stderr
+
+
+@pytest.mark.parametrize("on_5", ["draw", "stand"])
+def test_banque_against_one_tableau_with_replacement_is_the_bankers_best_reply(on_5: str) -> None:
+    """With replacement the other tableau tells the bank nothing, so stakes 1:0 make banque a
+    one-hand game: the Banker's best reply in every cell, as games.option counts it (another
+    counter), against a Player drawing on 0-4 (and 5 if he draws there)."""
+    stand_on_5 = on_5 == "stand"
+    tableau = Tableau(
+        player_draws=tuple(total <= 4 or (total == 5 and not stand_on_5) for total in range(10))
+    )
+    choices = TableauChoices(
+        frozenset(),
+        frozenset(range(8)),
+        frozenset((total, third) for total in range(8) for third in range(10)),
+    )
+    rules_file = RulesFile(tableau, True, "", "the bank", choices)
+    shoe = Shoe.from_ranks({"A": 3, "4": 2, "5": 2, "6": 1, "9": 2, "K": 5})
+    option = solve_option(
+        shoe, rules_file, Rules(tableau=tableau, commission=0), OptionModel(dealing="replacement")
+    )
+    banque = solve_banque(shoe, BanqueModel("replacement", "cards", on_5, (1, 0)))
+    assert option.best.banker == banque.bank_edge
+    assert option.best.player == banque.tableaux[0].player_ev
