@@ -550,3 +550,9 @@ def test_banque_against_one_tableau_with_replacement_is_the_bankers_best_reply(o
     banque = solve_banque(shoe, BanqueModel("replacement", "cards", on_5, (1, 0)))
     assert option.best.banker == banque.bank_edge
     assert option.best.player == banque.tableaux[0].player_ev
+
+
+def test_banque_options_need_the_banque_game() -> None:
+    result = CliRunner().invoke(cli, ["solve", "--rules", str(OPTION_AT_5), "--stakes", "2:1"])
+    assert result.exit_code == 2
+    assert "--stakes and --players-on-5 are banque's; add --game banque." in result.stderr

@@ -155,6 +155,8 @@ def solve_command(
       exactodds solve --game banque --banker-sees total
     """
     shoe = build_shoe(decks if decks is not None or shoe_spec else "6", shoe_spec, remove)
+    if game != "banque" and (stakes != "1:1" or players_on_5 != "draw"):
+        raise click.UsageError("--stakes and --players-on-5 are banque's; add --game banque.")
     if rules_file is not None:
         if game != "chemin_de_fer":
             raise click.UsageError("--rules solves a rules file's choices; leave out --game.")
