@@ -160,7 +160,12 @@ def option_data(solution: OptionSolution) -> dict[str, Any]:
         }
     return {
         "shoe": shoe_data(solution.shoe),
-        "rules": solution.rules.as_dict(),
+        "rules": {
+            "tableau": solution.name,
+            "commission": fraction_string(solution.rules.commission),
+            "tie_pays": fraction_string(solution.rules.tie_pays),
+            "ties": "push" if solution.rules.ties_push else "lose",
+        },
         "choices": solution.choices.describe(),
         "model": {
             "dealing": solution.model.dealing,
