@@ -204,8 +204,13 @@ class BanqueSolution:
 
     ``bank_edge`` is the bank's expected gain per unit staked on the two
     tableaux together (stakes as the model says); ``tableaux`` gives each
-    tableau's probabilities.  ``verified`` is set after every cell's action
-    was checked against its exact gain.
+    tableau's probabilities.  ``verified`` says that every deal was counted
+    once (each tableau's outcomes sum to the denominator, the bank standing
+    everywhere and drawing everywhere).
+
+    >>> solution = solve_banque(Shoe.standard(decks=1), BanqueModel("replacement", "total"))
+    >>> solution.indifferent_cells, solution.bank_edge == -solution.tableaux[0].player_ev
+    (8, True)
     """
 
     shoe: Shoe

@@ -85,7 +85,9 @@ class OptionError(ExactOddsError):
 class OptionModel:
     """How cards are dealt and what each side sees when he chooses.
 
-    >>> OptionModel().player_sees, OptionModel(player_sees="hand")
+    >>> OptionModel().player_sees
+    'cards'
+    >>> OptionModel(player_sees="hand")
     Traceback (most recent call last):
     ...
     exactodds.games.option.OptionError: The Player sees 'hand' is not known; use cards or total.

@@ -201,7 +201,14 @@ def option_data(solution: OptionSolution) -> dict[str, Any]:
 
 
 def render_option_json(solution: OptionSolution) -> str:
-    """:func:`option_data` as indented JSON text."""
+    """:func:`option_data` as indented JSON text.
+
+    >>> import json
+    >>> from exactodds import Shoe
+    >>> from exactodds.games.option import _option_at_5, solve_option
+    >>> json.loads(render_option_json(solve_option(Shoe.standard(decks=8), _option_at_5())))["verified"]
+    True
+    """
     return json_text(option_data(solution))
 
 
@@ -340,5 +347,13 @@ def banque_data(solution: BanqueSolution) -> dict[str, Any]:
 
 
 def render_banque_json(solution: BanqueSolution) -> str:
-    """:func:`banque_data` as indented JSON text."""
+    """:func:`banque_data` as indented JSON text.
+
+    >>> import json
+    >>> from exactodds import Shoe
+    >>> from exactodds.games.banque import BanqueModel, solve_banque
+    >>> solution = solve_banque(Shoe.standard(decks=1), BanqueModel("replacement", "total"))
+    >>> json.loads(render_banque_json(solution))["model"]["stakes"]
+    [1, 1]
+    """
     return json_text(banque_data(solution))
