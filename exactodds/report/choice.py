@@ -220,22 +220,42 @@ _SHOWN = ("stood", *(str(value) for value in range(10)), "natural")
 _SHORT = {"stood": "st", "natural": "nat"}
 
 
-def _grids(solution: BanqueSolution) -> list[tuple[str, dict[tuple[str, str], BankCell]]]:
-    """One grid per bank hand; the hands of one total share a grid when they play alike."""
+def _grids(
+    solution: BanqueSolution,
+) -> list[tuple[str, dict[tuple[str, str], BankCell], list[str]]]:
+    """One grid per bank total: each cell the play of most of its two-card hands, and a line
+    for each hand that plays some cell otherwise."""
     by_hand: dict[str, dict[tuple[str, str], BankCell]] = {}
     for cell in solution.cells:
         by_hand.setdefault(cell.hand, {})[(cell.first, cell.second)] = cell
     by_total: dict[int, list[str]] = {}
     for hand, cells in by_hand.items():
         by_total.setdefault(next(iter(cells.values())).total, []).append(hand)
-    grids = []
+    grids: list[tuple[str, dict[tuple[str, str], BankCell], list[str]]] = []
     for total in sorted(by_total):
         hands = by_total[total]
-        plays = {tuple(sorted((k, c.draw) for k, c in by_hand[hand].items())) for hand in hands}
-        if len(hands) > 1 and len(plays) == 1:
-            grids.append((f"{total} (any two cards)", by_hand[hands[0]]))
-        else:
-            grids.extend((hand, by_hand[hand]) for hand in hands)
+        if len(hands) == 1:
+            grids.append((hands[0], by_hand[hands[0]], []))
+            continue
+        majority: dict[tuple[str, str], BankCell] = {}
+        for key in by_hand[hands[0]]:
+            draws = sum(by_hand[hand][key].draw for hand in hands)
+            majority[key] = min(
+                (by_hand[hand][key] for hand in hands),
+                key=lambda other: (other.draw != (2 * draws > len(hands)), other.indifferent),
+            )
+        exceptions = []
+        for hand in hands:
+            odd = [
+                f"{cell.action[0].upper()} at ({_SHORT.get(key[0], key[0])}, "
+                f"{_SHORT.get(key[1], key[1])})"
+                for key, cell in by_hand[hand].items()
+                if cell.draw != majority[key].draw and not cell.indifferent
+            ]
+            if odd:
+                exceptions.append(f"  Bank {hand} instead: " + ", ".join(odd))
+        label = f"{total} (any two cards)" if not exceptions else f"{total} (most two cards)"
+        grids.append((label, majority, exceptions))
     return grids
 
 
@@ -282,9 +302,14 @@ def render_banque_table(solution: BanqueSolution, digits: int = 10) -> str:
         "The bank's play: D draw, S stand, = either (no gain either way); rows: what tableau 1",
         "showed (st stood, 0-9 its third card, nat a natural), columns: what tableau 2 showed.",
     ]
+    if solution.model.bank_sees == "cards":
+        lines += [
+            "Seeing his cards, a grid shows what most two-card hands of a total do, and the lines",
+            "under it each hand that plays a cell (tableau 1, tableau 2) otherwise.",
+        ]
     previous_short = False
-    for label, cells in _grids(solution):
-        grid = _grid_lines(label, cells)
+    for label, cells, exceptions in _grids(solution):
+        grid = _grid_lines(label, cells) + exceptions
         short = len(grid) == 1
         lines += grid if short and previous_short else ["", *grid]
         previous_short = short
