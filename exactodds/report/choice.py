@@ -238,18 +238,16 @@ def _grids(
             grids.append((hands[0], by_hand[hands[0]], []))
             continue
         majority: dict[tuple[str, str], BankCell] = {}
-        for key in by_hand[hands[0]]:
-            draws = sum(by_hand[hand][key].draw for hand in hands)
-            majority[key] = min(
-                (by_hand[hand][key] for hand in hands),
-                key=lambda other: (other.draw != (2 * draws > len(hands)), other.indifferent),
-            )
+        for key in {key for hand in hands for key in by_hand[hand]}:
+            present = [by_hand[hand][key] for hand in hands if key in by_hand[hand]]
+            draws = 2 * sum(cell.draw for cell in present) > len(present)
+            majority[key] = min(present, key=lambda cell: (cell.draw != draws, cell.indifferent))
         exceptions = []
         for hand in hands:
             odd = [
                 f"{cell.action[0].upper()} at ({_SHORT.get(key[0], key[0])}, "
                 f"{_SHORT.get(key[1], key[1])})"
-                for key, cell in by_hand[hand].items()
+                for key, cell in sorted(by_hand[hand].items(), key=_shown_order)
                 if cell.draw != majority[key].draw and not cell.indifferent
             ]
             if odd:
@@ -257,6 +255,11 @@ def _grids(
         label = f"{total} (any two cards)" if not exceptions else f"{total} (most two cards)"
         grids.append((label, majority, exceptions))
     return grids
+
+
+def _shown_order(item: tuple[tuple[str, str], BankCell]) -> tuple[int, int]:
+    first, second = item[0]
+    return _SHOWN.index(first), _SHOWN.index(second)
 
 
 def _grid_lines(label: str, cells: dict[tuple[str, str], BankCell]) -> list[str]:
