@@ -560,3 +560,20 @@ def test_banque_options_need_the_banque_game() -> None:
     result = CliRunner().invoke(cli, ["solve", "--rules", str(OPTION_AT_5), "--stakes", "2:1"])
     assert result.exit_code == 2
     assert "--stakes and --players-on-5 are banque's; add --game banque." in result.stderr
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.dictionaries(st.sampled_from(["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]),
+                    st.integers(1, 4), min_size=1)
+)  # fmt: skip
+def test_depleted_shoes_render_in_100_columns(removed: dict[str, int]) -> None:
+    cards = " ".join(rank for rank, count in removed.items() for _ in range(count))
+    for arguments in (
+        ["--game", "banque"],
+        ["--rules", str(OPTION_AT_5)],
+        ["--rules", str(CHEMIN_DE_FER), "--player-sees", "total"],
+    ):
+        result = CliRunner().invoke(cli, ["solve", "--decks", "1", "--remove", cards, *arguments])
+        assert result.exit_code == 0, result.stderr
+        assert max(len(line) for line in result.stdout.splitlines()) <= 100

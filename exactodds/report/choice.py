@@ -251,7 +251,8 @@ def _grids(
                 if cell.draw != majority[key].draw and not cell.indifferent
             ]
             if odd:
-                exceptions.append(f"  Bank {hand} instead: " + ", ".join(odd))
+                text = f"  Bank {hand} instead: " + ", ".join(odd)
+                exceptions += textwrap.wrap(text, 100, subsequent_indent="    ")
         label = f"{total} (any two cards)" if not exceptions else f"{total} (most two cards)"
         grids.append((label, majority, exceptions))
     return grids
@@ -297,9 +298,9 @@ def render_banque_table(solution: BanqueSolution, digits: int = 10) -> str:
     for number, result in enumerate(solution.tableaux, 1):
         lines.append(
             f"Tableau {number}: bank wins {decimal_string(result.bank_wins, digits)}, Player wins "
-            f"{decimal_string(result.player_wins, digits)}, tie {decimal_string(result.tie, digits)};"
-            f" a unit bet on it: EV {decimal_string(result.player_ev, digits)}"
+            f"{decimal_string(result.player_wins, digits)}, tie {decimal_string(result.tie, digits)}"
         )
+        lines.append(f"  a unit bet on it: EV {decimal_string(result.player_ev, digits)}")
     lines += [
         "",
         "The bank's play: D draw, S stand, = either (no gain either way); rows: what tableau 1",
