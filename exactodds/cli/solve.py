@@ -1,7 +1,8 @@
 """``exactodds solve``: games with a choice solved exactly.
 
-Chemin de fer (the default), a rules file's choice cells (``--rules``: the Player's option at
-5 and its kin) and baccara banque (``--game banque``); one function per game below.
+Chemin de fer (the default, here), a rules file's choice cells (``--rules``: the Player's option
+at 5 and its kin) and baccara banque (``--game banque``), those two in
+:mod:`exactodds.cli.solve_choice`.
 """
 
 from __future__ import annotations
@@ -10,23 +11,14 @@ import click
 
 from exactodds.cli.app import emit
 from exactodds.cli.options import build_shoe, shoe_options
-from exactodds.games.banque import ON_5, BanqueModel, solve_banque
+from exactodds.cli.solve_choice import solve_banque_command, solve_rules_command
+from exactodds.games.banque import ON_5
 from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, solve
-from exactodds.games.option import OptionModel, solve_option
 from exactodds.numbers import parse_commission
-from exactodds.report.choice import (
-    render_banque_json,
-    render_banque_table,
-    render_option_json,
-    render_option_table,
-)
 from exactodds.report.game import SOLVE_FORMATS, render_solution_json, render_solution_table
-from exactodds.rulefiles import resolve_rules_file
-from exactodds.rules import Rules
-from exactodds.shoe import Shoe
 
 #: The games ``solve`` knows besides a rules file's choices.
-GAMES = ("chemin_de_fer", "banque")
+GAMES = ("chemin-de-fer", "banque")
 
 
 @click.command(name="solve")
@@ -34,9 +26,9 @@ GAMES = ("chemin_de_fer", "banque")
 @click.option(
     "--game",
     type=click.Choice(GAMES),
-    default="chemin_de_fer",
+    default="chemin-de-fer",
     show_default=True,
-    help="chemin_de_fer: the two-person game; banque: baccara banque's bank against two "
+    help="chemin-de-fer: the two-person game; banque: baccara banque's bank against two "
     "Player hands (docs/solve.md says the model).",
 )
 @click.option(
@@ -158,9 +150,9 @@ def solve_command(
     if game != "banque" and (stakes != "1:1" or players_on_5 != "draw"):
         raise click.UsageError("--stakes and --players-on-5 are banque's; add --game banque.")
     if rules_file is not None:
-        if game != "chemin_de_fer":
+        if game != "chemin-de-fer":
             raise click.UsageError("--rules solves a rules file's choices; leave out --game.")
-        _solve_rules(shoe, rules_file, dealing, banker_sees, player_sees, commission,
+        solve_rules_command(shoe, rules_file, dealing, banker_sees, player_sees, commission,
                      output_format, digits)  # fmt: skip
         return
     if game == "banque":
@@ -169,7 +161,9 @@ def solve_command(
                 "Baccara banque here has no commission and fixed Player hands; leave out "
                 "--commission and --player-sees."
             )
-        _solve_banque(shoe, dealing, banker_sees, players_on_5, stakes, output_format, digits)
+        solve_banque_command(
+            shoe, dealing, banker_sees, players_on_5, stakes, output_format, digits
+        )
         return
     model = Model(
         dealing=dealing,
@@ -187,62 +181,6 @@ def solve_command(
         emit(render_solution_json(solution))
     else:
         emit(render_solution_table(solution, digits))
-
-
-def _solve_rules(
-    shoe: Shoe,
-    rules_file: str,
-    dealing: str,
-    banker_sees: str,
-    player_sees: str | None,
-    commission: str | None,
-    output_format: str,
-    digits: int,
-) -> None:
-    """``solve --rules FILE``: a tableau's choice cells, solved."""
-    loaded = resolve_rules_file(rules_file)
-    rules = Rules(
-        tableau=loaded.drawing,
-        commission=None if commission is None else parse_commission(commission, "--commission"),
-        ties_push=loaded.ties_push is not False,
-    )
-    model = OptionModel(
-        dealing=dealing, player_sees=player_sees or "cards", banker_sees=banker_sees
-    )
-    solution = solve_option(shoe, loaded, rules, model)
-    if output_format == "json":
-        emit(render_option_json(solution))
-    else:
-        emit(render_option_table(solution, digits))
-
-
-def _solve_banque(
-    shoe: Shoe,
-    dealing: str,
-    banker_sees: str,
-    players_on_5: str,
-    stakes: str,
-    output_format: str,
-    digits: int,
-) -> None:
-    """``solve --game banque``: the bank's optimal play against two fixed Player hands."""
-    parts = stakes.split(":")
-    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
-        raise click.BadParameter(
-            f"{stakes!r} is not two whole numbers; use A:B, such as 1:1 or 3:1.",
-            param_hint="'--stakes'",
-        )
-    model = BanqueModel(
-        dealing=dealing,
-        bank_sees=banker_sees,
-        players_on_5=players_on_5,
-        stakes=(int(parts[0]), int(parts[1])),
-    )
-    solution = solve_banque(shoe, model)
-    if output_format == "json":
-        emit(render_banque_json(solution))
-    else:
-        emit(render_banque_table(solution, digits))
 
 
 # The shared --decks option names the default of the other commands (8 decks).
