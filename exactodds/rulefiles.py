@@ -31,6 +31,17 @@ card, valued 0-9).  Every key is required except ``description`` and
 ``ties``; an unknown key, a missing cell or a cell that is not a boolean is
 refused with one sentence that names it.
 
+A cell may instead say ``"choice"`` (in the ten-entry and table forms): the hand's
+owner may draw or stand there, as the Player on 5 under European rules.  Such a
+file describes a game, not a fixed tableau: :attr:`RulesFile.tableau` refuses it
+with one sentence, and :mod:`exactodds.games.option` finds the best play.
+
+>>> choice = parse_rules_file(format_rules_file(Tableau.standard()).replace(
+...     "player_draws = [0, 1, 2, 3, 4, 5]",
+...     'player_draws = [true, true, true, true, true, "choice", false, false, false, false]'))
+>>> choice.choices.describe()
+"the Player's 5"
+
 Shipped files (``exactodds/data/rules/``; :func:`shipped_rules_files` lists
 them, and :func:`resolve_rules_file` accepts their names):
 
@@ -63,8 +74,10 @@ from exactodds.inputs import load_toml, read_argument, read_file, whole_number
 from exactodds.rules import Tableau
 
 __all__ = [
+    "CHOICE",
     "RulesFile",
     "RulesFileError",
+    "TableauChoices",
     "format_rules_file",
     "load_rules_file",
     "parse_rules_file",
@@ -90,6 +103,10 @@ _REQUIRED_HINTS = {
     "banker_draws": "a [banker_draws] table with one line per Banker total, 0 = [true, ...]",
 }
 _TIES = {"push": True, "lose": False}
+#: What a cell says when its hand's owner may draw or stand there.
+CHOICE = "choice"
+_CELL_HINT = f'use true, false or "{CHOICE}"'
+
 _TOTALS = tuple(str(total) for total in range(10))
 
 
@@ -104,23 +121,99 @@ class RulesFileError(RulesError):
 
 
 @dataclass(frozen=True)
+class TableauChoices:
+    """The cells of a tableau where the hand's owner chooses to draw or stand.
+
+    ``player``: the Player's two-card totals; ``banker_when_player_stood``: the
+    Banker's totals when the Player stood; ``banker``: (Banker total, the
+    Player's third card) pairs.
+
+    >>> TableauChoices(frozenset({5}), frozenset(), frozenset({(3, 9)})).describe()
+    "the Player's 5 and the Banker's 3 against a third card of 9"
+    >>> bool(TableauChoices())
+    False
+    """
+
+    player: frozenset[int] = frozenset()
+    banker_when_player_stood: frozenset[int] = frozenset()
+    banker: frozenset[tuple[int, int]] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.player or self.banker_when_player_stood or self.banker)
+
+    def describe(self) -> str:
+        """The choice cells in words."""
+        parts = [f"the Player's {total}" for total in sorted(self.player)]
+        parts += [
+            f"the Banker's {total} when the Player stood"
+            for total in sorted(self.banker_when_player_stood)
+        ]
+        parts += [
+            f"the Banker's {total} against a third card of {third}"
+            for total, third in sorted(self.banker)
+        ]
+        if len(parts) <= 1:
+            return "".join(parts)
+        return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+    def resolve(self, tableau: Tableau, draw: bool) -> Tableau:
+        """*tableau* with every choice cell set to draw (True) or stand (False).
+
+        >>> TableauChoices(frozenset({5})).resolve(Tableau(), False).player_draws[5]
+        False
+        """
+        player = tuple(
+            draw if total in self.player else flag
+            for total, flag in enumerate(tableau.player_draws)
+        )
+        stood = tuple(
+            draw if total in self.banker_when_player_stood else flag
+            for total, flag in enumerate(tableau.banker_draws_when_player_stood)
+        )
+        rows = tuple(
+            tuple(draw if (total, third) in self.banker else flag for third, flag in enumerate(row))
+            for total, row in enumerate(tableau.banker_draws)
+        )
+        return Tableau(tableau.natural_totals, player, stood, rows, tableau.name)
+
+
+@dataclass(frozen=True)
 class RulesFile:
-    """What a rules file says: the tableau, and how ties settle if it says so.
+    """What a rules file says: the tableau, how ties settle if it says so, and its choices.
 
     ``ties_push`` is ``True`` (Player and Banker bets push on a tie),
     ``False`` (they lose) or ``None`` when the file leaves it to the caller.
+    ``drawing`` is the tableau with every choice cell set to stand; ``choices``
+    names those cells.  :attr:`tableau` is the fixed tableau, refused when the
+    file leaves a choice open (a game to solve, not a tableau to price).
 
     >>> shipped = read_rules_file(shipped_rules_files()["standard"])
     >>> shipped.tableau.name, shipped.ties_push
     ('standard', True)
     >>> RulesFile(Tableau(), None, "", "x").tableau.name
     'standard'
+    >>> RulesFile(Tableau(), None, "", "my.toml", TableauChoices(frozenset({5}))).tableau
+    Traceback (most recent call last):
+    ...
+    exactodds.rulefiles.RulesFileError: my.toml leaves the Player's 5 as a choice, so it is a game to solve, not a fixed tableau to price; set each choice cell to true or false, or find the best play with exactodds solve --rules.
     """
 
-    tableau: Tableau
+    drawing: Tableau
     ties_push: bool | None
     description: str
     source: str
+    choices: TableauChoices = TableauChoices()
+
+    @property
+    def tableau(self) -> Tableau:
+        """The fixed drawing tableau (refused when a choice cell is open)."""
+        if self.choices:
+            raise RulesFileError(
+                f"{self.source} leaves {self.choices.describe()} as a choice, so it is a game to "
+                "solve, not a fixed tableau to price; set each choice cell to true or false, or "
+                "find the best play with exactodds solve --rules."
+            )
+        return self.drawing
 
 
 def _kind(value: object) -> str:
@@ -165,8 +258,9 @@ def _toml(value: object) -> str:
     return str(value)
 
 
-def _flags(value: object, key: str, source: str) -> tuple[bool, ...]:
-    """Ten draw flags from a list of totals, ten booleans, or a table 0-9."""
+def _flags(value: object, key: str, source: str) -> tuple[tuple[bool, ...], frozenset[int]]:
+    """Ten draw flags (choices as stand) and the choice totals, from a list of totals, ten
+    booleans or choices, or a table 0-9."""
     if isinstance(value, dict):
         for name in value:
             if name not in _TOTALS:
@@ -180,33 +274,38 @@ def _flags(value: object, key: str, source: str) -> tuple[bool, ...]:
                 f"{', '.join(missing)}; give all ten totals 0-9 as true or false."
             )
         flags = []
-        for name in _TOTALS:
+        choices = set()
+        for total, name in enumerate(_TOTALS):
             cell = value[name]
+            if cell == CHOICE:
+                choices.add(total)
+                cell = False
             if not isinstance(cell, bool):
-                raise RulesFileError(
-                    f"{key}.{name} in {source} is {_toml(cell)}; use true or false."
-                )
+                raise RulesFileError(f"{key}.{name} in {source} is {_toml(cell)}; {_CELL_HINT}.")
             flags.append(cell)
-        return tuple(flags)
+        return tuple(flags), frozenset(choices)
     if not isinstance(value, list):
         raise RulesFileError(
             f"{key} in {source} is {_kind(value)} ({_toml(value)}); use a list of totals such "
             "as [0, 1, 2, 3, 4, 5], ten booleans, or a table {0 = true, ..., 9 = false}."
         )
-    if value and all(isinstance(cell, bool) for cell in value):
+    if value and all(isinstance(cell, bool) or cell == CHOICE for cell in value):
         if len(value) != 10:
             raise RulesFileError(
                 f"{key} in {source} has {len(value)} booleans; give ten, one per total 0-9, "
                 "or a list of totals such as [0, 1, 2, 3, 4, 5]."
             )
-        return tuple(value)
-    if any(isinstance(cell, bool) for cell in value):
-        bad = next(cell for cell in value if not isinstance(cell, bool))
+        return (
+            tuple(cell is True for cell in value),
+            frozenset(total for total, cell in enumerate(value) if cell == CHOICE),
+        )
+    if any(isinstance(cell, bool) or cell == CHOICE for cell in value):
+        bad = next(cell for cell in value if not (isinstance(cell, bool) or cell == CHOICE))
         raise RulesFileError(
             f"{key} in {source} mixes booleans with {_kind(bad)} ({_toml(bad)}); use ten "
             "booleans or a list of totals, not both."
         )
-    return _total_list(value, key, source)
+    return _total_list(value, key, source), frozenset()
 
 
 def _natural_totals(value: object, source: str) -> frozenset[int]:
@@ -219,7 +318,9 @@ def _natural_totals(value: object, source: str) -> frozenset[int]:
     return frozenset(total for total in range(10) if flags[total])
 
 
-def _banker_rows(value: object, source: str) -> tuple[tuple[bool, ...], ...]:
+def _banker_rows(
+    value: object, source: str
+) -> tuple[tuple[tuple[bool, ...], ...], frozenset[tuple[int, int]]]:
     if not isinstance(value, dict):
         raise RulesFileError(
             f"banker_draws in {source} is {_kind(value)}; use a [banker_draws] table with one "
@@ -238,7 +339,8 @@ def _banker_rows(value: object, source: str) -> tuple[tuple[bool, ...], ...]:
             "give all ten rows 0-9, each of ten booleans."
         )
     result = []
-    for name in _TOTALS:
+    choices = set()
+    for total, name in enumerate(_TOTALS):
         row = value[name]
         where = f"banker_draws row {name} in {source}"
         if not isinstance(row, list):
@@ -251,14 +353,19 @@ def _banker_rows(value: object, source: str) -> tuple[tuple[bool, ...], ...]:
                 f"{where} has {len(row)} entries; give ten booleans, one per Player's third "
                 "card 0-9."
             )
+        flags = []
         for card, cell in enumerate(row):
+            if cell == CHOICE:
+                choices.add((total, card))
+                cell = False
             if not isinstance(cell, bool):
                 raise RulesFileError(
                     f"banker_draws row {name}, Player's third card {card}, in {source} is "
-                    f"{_toml(cell)}; use true or false."
+                    f"{_toml(cell)}; {_CELL_HINT}."
                 )
-        result.append(tuple(row))
-    return tuple(result)
+            flags.append(cell)
+        result.append(tuple(flags))
+    return tuple(result), frozenset(choices)
 
 
 def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
@@ -298,11 +405,14 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
             'a tie) or "lose" (they lose).'
         )
     natural_totals = _natural_totals(data["natural_totals"], source)
-    player_draws = _flags(data["player_draws"], "player_draws", source)
-    stood = _flags(data["banker_draws_when_player_stood"], "banker_draws_when_player_stood", source)
-    banker_draws = _banker_rows(data["banker_draws"], source)
+    player_draws, player_choices = _flags(data["player_draws"], "player_draws", source)
+    stood, stood_choices = _flags(
+        data["banker_draws_when_player_stood"], "banker_draws_when_player_stood", source
+    )
+    banker_draws, banker_choices = _banker_rows(data["banker_draws"], source)
     tableau = Tableau(natural_totals, player_draws, stood, banker_draws, name.strip())
-    return RulesFile(tableau, None if ties is None else _TIES[ties], description, source)
+    choices = TableauChoices(player_choices, stood_choices, banker_choices)
+    return RulesFile(tableau, None if ties is None else _TIES[ties], description, source, choices)
 
 
 def read_rules_file(path: str | Path) -> RulesFile:

@@ -763,7 +763,7 @@ def test_past_the_largest_count_the_number_of_decks_is_one_sentence() -> None:
     from exactodds.inputs import MOST_DECKS
 
     assert Shoe.standard(MOST_DECKS).rank_count("A") == 4 * MOST_DECKS < 10**100
-    with pytest.raises(ExactOddsError, match="has 100 digits, too many; use fewer than 2.5"):
+    with pytest.raises(ExactOddsError, match=r"has 100 digits, too many; use fewer than 2\.5"):
         Shoe.standard(MOST_DECKS + 1)
     refused = CliRunner().invoke(cli, ["odds", "--decks", str(MOST_DECKS + 1)])
     assert refused.exit_code == 2

@@ -256,7 +256,7 @@ def test_bad_fee(eight_decks: Shoe) -> None:
         (["--reveal", "P5"], "Error: Reveal 'P5' for --reveal names no card position"),
         ([], "--game peek needs --reveal"),
         (["--reveal", "P1", "--fee", "x"], "Error: 'x' for --fee is not a number"),
-        (["--reveal", "P1", "--dealing", "replacement"], "--dealing applies to chemin de fer"),
+        (["--reveal", "P1", "--dealing", "replacement"], "--dealing applies to other games"),
         (["--reveal", "P1", "--decks", "0"], "Error: "),
     ],
 )

@@ -342,7 +342,7 @@ ERRORS = [
             "1 = true, 2 = true, 3 = true, 4 = true, 5 = 1, 6 = false, 7 = false, 8 = false, "
             "9 = false}"
         ),
-        "^banker_draws_when_player_stood.5 in rules.toml is 1; use true or false.$",
+        '^banker_draws_when_player_stood.5 in rules.toml is 1; use true, false or "choice".$',
         id="table cell not boolean",
     ),
     pytest.param(
@@ -391,7 +391,7 @@ ERRORS = [
     ),
     pytest.param(
         _standard_text().replace(GRID_ROW_3, GRID_ROW_3.replace("false", '"no"')),
-        "^banker_draws row 3, Player's third card 8, in rules.toml is 'no'; use true or false.$",
+        "^banker_draws row 3, Player's third card 8, in rules.toml is 'no'; use true, false or \"choice\".$",
         id="grid cell not boolean",
     ),
 ]

@@ -9,7 +9,8 @@ data goes to stdout only. A command's module is imported only when that command 
   :mod:`exactodds.cli.breakdown`, :mod:`exactodds.cli.eor`, :mod:`exactodds.cli.breakeven`,
   :mod:`exactodds.cli.batch` (its line pipeline in :mod:`exactodds.cli.batch_lines`),
   :mod:`exactodds.cli.depth`, :mod:`exactodds.cli.edgesort`, :mod:`exactodds.cli.solve`
-  (``--game peek`` in :mod:`exactodds.cli.solve_peek`),
+  (``--game peek`` in :mod:`exactodds.cli.solve_peek`; ``--rules`` and ``--game banque`` in
+  :mod:`exactodds.cli.solve_choice`),
   :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`, :mod:`exactodds.cli.simulate` (sweeps in
   :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)
   and :mod:`exactodds.cli.serve`.

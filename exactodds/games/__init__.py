@@ -3,4 +3,6 @@
 - :mod:`exactodds.games.equilibria`: exact Nash equilibria of additive two-person games.
 - :mod:`exactodds.games.simplex`: the exact simplex method over Fractions they are solved with.
 - :mod:`exactodds.games.peek`: Peek Baccarat, the player's raise after some cards are shown.
+- :mod:`exactodds.games.option`: a tableau whose cells may be choices (the Player's option at 5).
+- :mod:`exactodds.games.banque`: baccara banque's bank against two fixed Player hands.
 """

@@ -11,6 +11,7 @@
 - :mod:`exactodds.report.advantage`: depth tables and edge sorting.
 - :mod:`exactodds.report.game`: a two-sided game's solution (chemin de fer).
 - :mod:`exactodds.report.peek`: Peek Baccarat's raise, pattern by pattern.
+- :mod:`exactodds.report.choice`: a tableau's choices solved, and baccara banque.
 - :mod:`exactodds.report.simulation`: a simulation's result.
 - :mod:`exactodds.report.sweep`: a simulation sweep's rows.
 - :mod:`exactodds.report.plots`: figures shared by every command that draws (matplotlib).

@@ -122,7 +122,7 @@ class DealingProcedure:
             what="Rounds dealt when the cut card comes first",
         )
         burn = self.burn
-        if isinstance(burn, str) and burn.strip().isdigit():
+        if isinstance(burn, str) and burn.strip().isascii() and burn.strip().isdigit():
             burn = int(burn.strip())
         if isinstance(burn, str):
             if burn.strip().lower() not in ("standard", "none"):
