@@ -426,7 +426,7 @@ def dragon_tiger_removal(
     odds = dragon_tiger_odds(shoe, bets, pays)
     skipped = _skipped_ranks(shoe, cards)
     if len(skipped) == len(RANKS):
-        raise RemovalError(next(iter(skipped.values())))
+        raise RemovalError(_nothing_removable(shoe, cards))
     priced = tuple(odds.bets)
     effects: dict[str, dict[str, Fraction | None]] = {name: {} for name in priced}
     for rank in RANKS:
@@ -526,10 +526,23 @@ def _skipped_ranks(shoe: Shoe, cards: int) -> dict[str, str]:
             skipped[rank.symbol] = f"Cannot remove {cards} {rank.symbol}: the shoe holds {holds}."
         elif shoe.cards - cards < ROUND_CARDS:
             skipped[rank.symbol] = (
-                f"Removing {cards} cards from this {shoe.cards}-card shoe would leave "
+                f"Removing {cards} card{'' if cards == 1 else 's'} from this {shoe.cards}-card shoe would leave "
                 f"{shoe.cards - cards}; a Dragon Tiger round needs 2."
             )
     return skipped
+
+
+def _nothing_removable(shoe: Shoe, cards: int) -> str:
+    if shoe.cards - cards < ROUND_CARDS:
+        return (
+            f"Cannot remove {cards} card{'' if cards == 1 else 's'} from this {shoe.cards}-card "
+            "shoe: a Dragon Tiger round needs 2 left."
+        )
+    most = max(shoe.rank_counts)
+    return (
+        f"Cannot remove {cards} cards of any one rank: the shoe holds at most {most} of a rank; "
+        f"use a number of cards from 1 to {most}."
+    )
 
 
 def _expected_values_after(odds: DragonTigerOdds, index: int, cards: int) -> dict[str, Fraction]:
