@@ -7,6 +7,7 @@
 - :mod:`exactodds.report.breakdown`: frequencies of totals, cards and naturals.
 - :mod:`exactodds.report.advantage`: depth tables and edge sorting.
 - :mod:`exactodds.report.game`: a two-sided game's solution (chemin de fer).
+- :mod:`exactodds.report.dragon_tiger`: Dragon Tiger's odds and effects of removal.
 - :mod:`exactodds.report.simulation`: a simulation's result.
 - :mod:`exactodds.report.sweep`: a simulation sweep's rows.
 - :mod:`exactodds.report.plots`: figures shared by every command that draws (matplotlib).

@@ -30,6 +30,7 @@ from exactodds.shoe import Shoe
 
 __all__ = [
     "breakeven_data",
+    "removal_bet_table",
     "removal_data",
     "render_breakeven",
     "render_removal",
@@ -150,6 +151,16 @@ def _removal_table(result: EffectOfRemoval, name: str, digits: int, exact: bool)
         rows, headers, ("left", "right", "right", "right", "left") + (("right",) if exact else ())
     )
     return [heading, "", table]
+
+
+def removal_bet_table(
+    result: EffectOfRemoval, name: str, digits: int, exact: bool = False
+) -> list[str]:
+    """One bet's effects of removal as table lines: its heading, a blank line, the table.
+
+    The block ``eor`` prints a bet; other games' effects (Dragon Tiger's) print through it too.
+    """
+    return _removal_table(result, name, digits, exact)
 
 
 def render_removal(
