@@ -9,13 +9,14 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
+from exactodds.games.dragon_tiger import DragonTigerTable
 from exactodds.report.research import render_removal
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 
 @click.command()
-@built_options()
+@built_options(games=True)
 @output_options
 @click.option(
     "--cards",
@@ -44,6 +45,7 @@ def eor(
     cards: int,
     max_tag: int,
     plot_directory: str | None,
+    game: DragonTigerTable | None,
 ) -> None:
     """Effect of removal: how each bet's exact EV moves when a card of each rank leaves.
 
@@ -60,7 +62,13 @@ def eor(
       exactodds eor --decks 6 --remove "A K 7 7 T" --cards 4 --format json
       exactodds eor --shoe "A=4,5=4,9=4,T=16" --bets tie --exact --format csv
       exactodds eor --bets dragon7,panda8 --plot figures   # bar charts as PNG and SVG
+      exactodds eor --game dragon-tiger --bets tie --remove "7 7 7 K"  # Dragon Tiger
     """
+    if game is not None:
+        _dragon_tiger_eor(
+            shoe, game, (output_format, digits, exact), cards, max_tag, plot_directory
+        )
+        return
     note_pure_python()
     result = effect_of_removal(shoe, rules, bets, cards, max_tag)
     text = render_removal(result, output_format, digits, exact)
@@ -68,4 +76,26 @@ def eor(
         from exactodds.report.plots import removal_figures
 
         write_plots(removal_figures(result), plot_directory)
+    emit(text)
+
+
+def _dragon_tiger_eor(
+    shoe: Shoe,
+    game: DragonTigerTable,
+    display: tuple[str, int, bool],
+    cards: int,
+    max_tag: int,
+    plot_directory: str | None,
+) -> None:
+    """``eor --game dragon-tiger``: the game's own exact effects (no kernel involved)."""
+    from exactodds.games.dragon_tiger import dragon_tiger_removal
+    from exactodds.report.dragon_tiger import render_dragon_tiger_removal
+
+    output_format, digits, exact = display
+    result = dragon_tiger_removal(shoe, game.bet_names, game.pays, cards, max_tag)
+    text = render_dragon_tiger_removal(result, output_format, digits, exact)
+    if plot_directory is not None:
+        from exactodds.report.plots import removal_figures
+
+        write_plots(removal_figures(result.as_effect_of_removal()), plot_directory)
     emit(text)

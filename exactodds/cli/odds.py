@@ -8,6 +8,7 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, known_option, output_options
+from exactodds.games.dragon_tiger import DragonTigerTable
 from exactodds.report.odds import (
     analysis_data,
     render_csv,
@@ -20,7 +21,7 @@ from exactodds.shoe import Shoe
 
 
 @click.command()
-@built_options()
+@built_options(games=True)
 @known_option
 @output_options
 @click.option(
@@ -37,8 +38,12 @@ def odds(
     digits: int,
     exact: bool,
     wide: bool,
+    game: DragonTigerTable | None,
 ) -> None:
     """Exact odds of Banker, Player and Tie, and each bet's EV and house edge.
+
+    With --game dragon-tiger, Dragon Tiger from the same shoe: its outcomes and each bet's
+    EV, house edge and RTP (docs/dragon-tiger.md).
 
     \b
     Examples:
@@ -54,7 +59,15 @@ def odds(
       exactodds odds --rules chemin_de_fer_stand --tie-loses  # another tableau, ties lose
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
       exactodds odds --exact --wide                    # every column on one line
+      exactodds odds --game dragon-tiger --pay tie=11  # Dragon Tiger as a studio deals it
     """
+    if game is not None:
+        from exactodds.games.dragon_tiger import dragon_tiger_odds
+        from exactodds.report.dragon_tiger import render_odds
+
+        result = dragon_tiger_odds(shoe, game.bet_names, game.pays)
+        emit(render_odds(result, output_format, digits, exact=exact, wide=wide))
+        return None
     if known:
         return _odds_with_known(shoe, rules, bets, known, output_format, digits, (exact, wide))
     analysis = analyze(shoe, rules, bets)

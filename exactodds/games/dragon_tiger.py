@@ -56,6 +56,7 @@ __all__ = [
     "DragonTigerBet",
     "DragonTigerOdds",
     "DragonTigerRemoval",
+    "DragonTigerTable",
     "dragon_tiger_odds",
     "dragon_tiger_pays",
     "dragon_tiger_removal",
@@ -138,6 +139,26 @@ def dragon_tiger_pays(pays: Mapping[str, NumberLike] | None = None) -> dict[str,
             raise PayError(_not_a_bet(str(name), "pays"))
         chosen[key] = parse_pay(pay, f"{key} in {parameter('pays')}")
     return chosen
+
+
+@dataclass(frozen=True)
+class DragonTigerTable:
+    """A Dragon Tiger table as a command is asked for it: the bets chosen and every pay.
+
+    >>> table = DragonTigerTable(("tie",), dragon_tiger_pays({"tie": 11}))
+    >>> table.pays["tie"], table.bet_names
+    (Fraction(11, 1), ('tie',))
+    >>> DragonTigerTable(("banker",), dragon_tiger_pays())
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.BetError: Bet 'banker' in `bets` is a baccarat bet; Dragon Tiger's bets are dragon, tiger, tie, suited_tie, big and small.
+    """
+
+    bet_names: tuple[str, ...] = BET_NAMES
+    pays: Mapping[str, Fraction] = field(default_factory=lambda: dict(DEFAULT_PAYS))
+
+    def __post_init__(self) -> None:
+        select_dragon_tiger_bets(self.bet_names)
 
 
 @dataclass(frozen=True)
