@@ -26,10 +26,12 @@ ordered-sequence convention), so each of the Wizard's unordered counts is double
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from fractions import Fraction
 
 import pytest
+from cli_runner import run, run_ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -253,3 +255,76 @@ def test_a_rank_that_cannot_be_removed_is_skipped_with_its_reason() -> None:
     removal = dragon_tiger_removal(Shoe.parse("A=1,K=3"), cards=2)
     assert removal.effects["dragon"]["A"] is None and removal.effects["dragon"]["K"] is not None
     assert removal.skipped["A"] == "Cannot remove 2 A: the shoe holds only 1."
+
+
+# The command line -----------------------------------------------------------------------------
+
+
+def test_odds_game_baccarat_is_the_default_byte_for_byte() -> None:
+    for extra in ((), ("--format", "json"), ("--bets", "all", "--format", "csv")):
+        assert run_ok("odds", "--game", "baccarat", *extra).stdout == run_ok("odds", *extra).stdout
+    assert (
+        run_ok("eor", "--game", "baccarat", "--bets", "tie").stdout
+        == run_ok("eor", "--bets", "tie").stdout
+    )
+
+
+def test_odds_json_is_the_library_s_to_dict() -> None:
+    result = run_ok("odds", "--game", "dragon-tiger", "--pay", "tie=11", "--format", "json")
+    data = json.loads(result.stdout)
+    assert data == dragon_tiger_odds(EIGHT_DECKS, pays={"tie": 11}).to_dict(10)
+    assert data["bets"]["tie"]["rtp"] == "372/415" and data["outcomes"]["tie"]["rounds"] == 12_896
+
+
+def test_odds_table_fits_100_columns_and_shows_the_rtp() -> None:
+    for extra in ((), ("--exact",)):
+        text = run_ok("odds", "--game", "dragon-tiger", "--pay", "tie=11", *extra).stdout
+        assert max(len(line) for line in text.splitlines()) <= 100
+        assert "96.2650602410%" in text and "89.6385542169%" in text
+
+
+def test_odds_csv_and_a_suited_tie_on_a_shoe_without_suits() -> None:
+    result = run_ok("odds", "--game", "dragon-tiger", "--shoe", "A=4,K=4", "--format", "csv")
+    rows = result.stdout.splitlines()
+    assert rows[0].startswith("bet,pay,ev,") and len(rows) == 7
+    assert rows[4].startswith("suited_tie,") and "needs suits" in rows[4]
+    table = run_ok("odds", "--game", "dragon-tiger", "--shoe", "A=4,K=4").stdout
+    assert "not computable" in table
+
+
+def test_eor_json_is_the_library_s_to_dict() -> None:
+    args = ("eor", "--game", "dragon-tiger", "--remove", "7 7 K", "--bets", "big,tie")
+    data = json.loads(run_ok(*args, "--format", "json").stdout)
+    removal = dragon_tiger_removal(EIGHT_DECKS.remove("77K"), ["big", "tie"])
+    assert data == removal.to_dict(10)
+    assert "Change in EV" in run_ok(*args).stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("odds", "--bets", "banker"), "Error: Bet 'banker' in --bets is a baccarat bet;"),
+        (("odds", "--bets", "dragon9"), "Error: Unknown Dragon Tiger bet 'dragon9' in --bets;"),
+        (("odds", "--pay", "dragon7=30"), "Error: Bet 'dragon7' in --pay is a baccarat bet;"),
+        (("odds", "--pay", "tie"), "Error: Pay 'tie' in --pay has no value;"),
+        (("odds", "--pay", "tie=-1"), "Error: Pay '-1' for tie in --pay is not valid;"),
+        (("odds", "--tie-pays", "11"), "Error: --tie-pays is a baccarat option;"),
+        (("odds", "--variant", "ez"), "Error: --variant is a baccarat option;"),
+        (("odds", "--known", "1=9"), "Error: --known is a baccarat option;"),
+        (("eor", "--commission", "4%"), "Error: --commission is a baccarat option;"),
+        (("eor", "--cards", "0"), "Error: Number of cards to remove 0 for --cards is not valid;"),
+        (("eor", "--shoe", "K=1"), "Error: The shoe holds 1 card;"),
+    ],
+)
+def test_bad_usage_is_one_sentence_on_stderr_and_exit_2(
+    args: tuple[str, ...], message: str
+) -> None:
+    result = run(args[0], "--game", "dragon-tiger", *args[1:])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+def test_an_unknown_game_is_refused_by_click() -> None:
+    result = run("odds", "--game", "dragon_tiger")
+    assert result.exit_code == 2 and "dragon-tiger" in result.stderr and result.stdout == ""
