@@ -18,6 +18,9 @@ Published figures, as printed by their sources:
   ("Card value from the lowest to the highest ... A-2-3-4-5-6-7-8-9-10-J-Q-K"). One copy,
   https://casinogrounds.com/casino-games/dragon-tiger/, prints the main game's RTP as 96.72%: a
   transposition of 96.27% (the exact figure is 96.2651%, and 96.72% fits no pay or deck count).
+- Big and Small lose on a 7 ("If the card is exactly 7, the bet will lose"), Tie 11:1 and Suited
+  Tie 50:1, aces lowest and kings highest: a studio's rules page as served by an operator,
+  https://playgg.ro/poker-games/en_tablegame_dragontiger/.
 
 Our counts are ordered (the Dragon's card, then the Tiger's: n(n-1) rounds, baccarat's
 ordered-sequence convention), so each of the Wizard's unordered counts is doubled here.
