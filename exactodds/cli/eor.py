@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, effect_of_removal
@@ -9,10 +11,12 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
-from exactodds.games.dragon_tiger import DragonTigerTable
 from exactodds.report.research import render_removal
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
+
+if TYPE_CHECKING:  # the other game is loaded only when asked for
+    from exactodds.games.dragon_tiger import DragonTigerTable
 
 
 @click.command()

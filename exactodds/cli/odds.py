@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, known_option, output_options
-from exactodds.games.dragon_tiger import DragonTigerTable
 from exactodds.report.odds import (
     analysis_data,
     render_csv,
@@ -18,6 +19,9 @@ from exactodds.report.odds import (
 from exactodds.report.writer import json_text
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
+
+if TYPE_CHECKING:  # the other game is loaded only when asked for
+    from exactodds.games.dragon_tiger import DragonTigerTable
 
 
 @click.command()
