@@ -147,6 +147,30 @@ def test_an_effect_of_removal_is_the_brute_force_on_the_shoe_less_a_card(
         assert removal.effects[name][rank] == after - removal.expected_values[name], name
 
 
+@settings(max_examples=15, deadline=None)
+@given(spec=suited_specs, rank_index=st.integers(0, 12))
+def test_removing_two_cards_of_a_rank_averages_over_which_two(
+    spec: dict[str, int], rank_index: int
+) -> None:
+    """``cards=2`` on a suited shoe: every unordered pair of the rank's physical cards alike."""
+    face = FACES[rank_index * 4 + rank_index % 4]
+    spec = {**spec, face: spec.get(face, 0) + 2}
+    if sum(spec.values()) < 4:
+        spec = {**spec, FACES[51]: spec.get(FACES[51], 0) + 2}
+    rank = RANK_ORDER[rank_index]
+    removal = dragon_tiger_removal(Shoe.parse(spec_text(spec)), cards=2)
+    cards = physical_cards(spec)
+    members = [index for index, card in enumerate(cards) if card[0] == rank]
+    pairs = list(itertools.combinations(members, 2))
+    for name in removal.effects:
+        total = Fraction(0)
+        for gone in pairs:
+            left = Counter(card for index, card in enumerate(cards) if index not in gone)
+            tally = brute_force(dict(left), PAYS)[name]
+            total += Fraction(sum(result * n for result, n in tally.items()), sum(tally.values()))
+        assert removal.effects[name][rank] == total / len(pairs) - removal.expected_values[name]
+
+
 # Invariants ---------------------------------------------------------------------------------
 
 
