@@ -30,20 +30,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.cards import parse_cards
-from exactodds.errors import BetError, RulesError, ShoeError, parameter, quoted
+from exactodds.errors import BetError, PayError, RulesError, ShoeError, parameter, quoted
 from exactodds.inputs import MAX_DECKS, number_of_decks, read_argument
 from exactodds.numbers import NumberLike, parse_commission, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
 from exactodds.rules import Rules, Variant
 from exactodds.shoe import Shoe
 
+if TYPE_CHECKING:
+    from exactodds.games.dragon_tiger import DragonTigerTable
+
 __all__ = [
     "BET_OPTIONS",
+    "GAME_OPTION",
     "KNOWN_OPTION",
     "OPTIONS",
     "RULES_FILE_OPTION",
@@ -53,6 +57,7 @@ __all__ = [
     "bets_by_names",
     "bets_from_values",
     "build_bets",
+    "build_dragon_tiger",
     "build_rules",
     "build_shoe",
     "fields",
@@ -203,6 +208,18 @@ KNOWN_OPTION = Option(
     "--known 1=9 or --known P2=KS. May be repeated.",
     "POSITION=CARD",
     multiple=True,
+)
+
+
+#: ``--game``: which game the shoe deals (``odds`` and ``eor`` for now).
+GAME_OPTION = Option(
+    "game",
+    "--game",
+    "game",
+    "The game dealt from the shoe: baccarat (Punto Banco), or dragon-tiger (one card each to "
+    "Dragon and Tiger; bets dragon, tiger, tie, suited_tie, big, small; --pay tie=11).",
+    default="baccarat",
+    choices=("baccarat", "dragon-tiger"),
 )
 
 
@@ -416,6 +433,35 @@ def bets_by_names(
     custom = tuple(custom)
     chosen = {bet.name for entry in entries for bet in select_bets(entry, rules, pays, custom)}
     return [bet for bet in select_bets("all", rules, pays, custom) if bet.name in chosen]
+
+
+def build_dragon_tiger(selection: str | None, pays: Iterable[str]) -> DragonTigerTable:
+    """Dragon Tiger's bets and pays from ``--bets`` and ``--pay NAME=PAY`` texts.
+
+    >>> build_dragon_tiger("tie,dragon", ("tie=11",)).pays["tie"]
+    Fraction(11, 1)
+    >>> build_dragon_tiger(None, ("tie",))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.PayError: Pay 'tie' in `pays` has no value; use NAME=PAY such as tie=11.
+    """
+    # Imported here: baccarat's commands never load the other game.
+    from exactodds.games.dragon_tiger import (
+        DragonTigerTable,
+        dragon_tiger_pays,
+        select_dragon_tiger_bets,
+    )
+
+    changes: dict[str, str] = {}
+    for text in pays:
+        name, separator, value = str(text).partition("=")
+        if not separator or not name.strip() or not value.strip():
+            raise PayError(
+                f"Pay {quoted(str(text))} in {parameter('pays')} has no value; use NAME=PAY such "
+                "as tie=11."
+            )
+        changes[name.strip()] = value.strip()
+    return DragonTigerTable(select_dragon_tiger_bets(selection), dragon_tiger_pays(changes))
 
 
 def rules_from_values(values: Mapping[str, Any]) -> Rules:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, effect_of_removal
@@ -14,9 +16,12 @@ from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
+if TYPE_CHECKING:  # the other game is loaded only when asked for
+    from exactodds.games.dragon_tiger import DragonTigerTable
+
 
 @click.command()
-@built_options(most_decks=MOST_DECKS)
+@built_options(games=True, most_decks=MOST_DECKS)
 @output_options
 @click.option(
     "--cards",
@@ -45,6 +50,7 @@ def eor(
     cards: int,
     max_tag: int,
     plot_directory: str | None,
+    game: DragonTigerTable | None,
 ) -> None:
     """Effect of removal: how each bet's exact EV moves when a card of each rank leaves.
 
@@ -61,7 +67,13 @@ def eor(
       exactodds eor --decks 6 --remove "A K 7 7 T" --cards 4 --format json
       exactodds eor --shoe "A=4,5=4,9=4,T=16" --bets tie --exact --format csv
       exactodds eor --bets dragon7,panda8 --plot figures   # bar charts as PNG and SVG
+      exactodds eor --game dragon-tiger --bets tie --remove "7 7 7 K"  # Dragon Tiger
     """
+    if game is not None:
+        _dragon_tiger_eor(
+            shoe, game, (output_format, digits, exact), cards, max_tag, plot_directory
+        )
+        return
     note_pure_python()
     result = effect_of_removal(shoe, rules, bets, cards, max_tag)
     text = render(result, output_format, digits=digits, exact=exact)
@@ -69,4 +81,25 @@ def eor(
         from exactodds.report.plots import removal_figures
 
         write_plots(removal_figures(result), plot_directory)
+    emit(text)
+
+
+def _dragon_tiger_eor(
+    shoe: Shoe,
+    game: DragonTigerTable,
+    display: tuple[str, int, bool],
+    cards: int,
+    max_tag: int,
+    plot_directory: str | None,
+) -> None:
+    """``eor --game dragon-tiger``: the game's own exact effects (no kernel involved)."""
+    from exactodds.games.dragon_tiger import dragon_tiger_removal
+
+    output_format, digits, exact = display
+    result = dragon_tiger_removal(shoe, game.bet_names, game.pays, cards, max_tag)
+    text = render(result, output_format, digits=digits, exact=exact)
+    if plot_directory is not None:
+        from exactodds.report.plots import removal_figures
+
+        write_plots(removal_figures(result.as_effect_of_removal()), plot_directory)
     emit(text)

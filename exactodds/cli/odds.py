@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from exactodds.analysis.single import Analysis, analyze
@@ -13,9 +15,12 @@ from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
+if TYPE_CHECKING:  # the other game is loaded only when asked for
+    from exactodds.games.dragon_tiger import DragonTigerTable
+
 
 @click.command()
-@built_options(most_decks=MOST_DECKS)
+@built_options(games=True, most_decks=MOST_DECKS)
 @known_option
 @output_options
 @click.option(
@@ -32,8 +37,12 @@ def odds(
     digits: int,
     exact: bool,
     wide: bool,
+    game: DragonTigerTable | None,
 ) -> None:
     """Exact odds of Banker, Player and Tie, and each bet's EV and house edge.
+
+    With --game dragon-tiger, Dragon Tiger from the same shoe: its outcomes and each bet's
+    EV, house edge and RTP (docs/dragon-tiger.md).
 
     \b
     Examples:
@@ -49,8 +58,15 @@ def odds(
       exactodds odds --rules chemin_de_fer_stand --tie-loses  # another tableau, ties lose
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
       exactodds odds --exact --wide                    # every column on one line
+      exactodds odds --game dragon-tiger --pay tie=11  # Dragon Tiger as a studio deals it
     """
     analysis: Analysis
+    if game is not None:
+        from exactodds.games.dragon_tiger import dragon_tiger_odds
+
+        result = dragon_tiger_odds(shoe, game.bet_names, game.pays)
+        emit(render(result, output_format, digits=digits, exact=exact, wide=wide))
+        return
     if known:  # the known-card walk, imported only when cards are known
         from exactodds.analysis.known import analyze_known
         from exactodds.engine.known import parse_known

@@ -13,11 +13,13 @@ from exactodds.errors import ExactOddsError
 from exactodds.inputs import MAX_DECKS
 from exactodds.interface import (
     BET_OPTIONS,
+    GAME_OPTION,
     KNOWN_OPTION,
     RULES_FILE_OPTION,
     RULES_OPTIONS,
     SHOE_OPTIONS,
     Option,
+    build_dragon_tiger,
 )
 
 # The builders are library functions, shared with the web API (exactodds.web): one reading of
@@ -26,6 +28,7 @@ from exactodds.interface import build_bets as build_bets
 from exactodds.interface import build_rules as build_rules
 from exactodds.interface import build_shoe as build_shoe
 from exactodds.report.odds import FORMATS
+from exactodds.rules import Rules
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -107,6 +110,7 @@ def built_options(
     default_selection: Callable[[Mapping[str, Any]], str | None] | None = None,
     keep_values: bool = False,
     most_decks: int = MAX_DECKS,
+    games: bool = False,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -120,11 +124,21 @@ def built_options(
     parameter name), to build other variants from (``simulate --sweep``). *most_decks* bounds
     ``--decks``: :data:`~exactodds.inputs.MAX_DECKS` where memory grows with the shoe,
     :data:`~exactodds.inputs.MOST_DECKS` where the work does not.
+
+    With *games*, ``--game baccarat|dragon-tiger`` comes too and the command receives ``game``:
+    None for baccarat (the default, every option as before), or for ``dragon-tiger`` a
+    :class:`~exactodds.games.dragon_tiger.DragonTigerTable` built from ``--bets`` and ``--pay``
+    (``rules`` is then the default and ``bets`` empty, unused); a baccarat-only option given
+    with it is one sentence and exit 2.
     """
 
     def decorate(function: Function) -> Function:
         @functools.wraps(function)
         def command(**values: Any) -> Any:
+            if games and values.pop("game") == "dragon-tiger":
+                return function(**_dragon_tiger_values(values))
+            if games:
+                values["game"] = None
             if keep_values:
                 given = {option.parameter: values[option.parameter] for option in options}
             try:
@@ -161,6 +175,7 @@ def built_options(
             return function(**values)
 
         options = [
+            *((GAME_OPTION,) if games else ()),
             *(SHOE_OPTIONS if shoe else ()),
             *RULES_OPTIONS,
             *(BET_OPTIONS if bets else ()),
@@ -168,3 +183,33 @@ def built_options(
         return stack([click_option(option) for option in options], cast(Function, command))
 
     return decorate
+
+
+#: What a Dragon Tiger command takes of the shared options (the rest are baccarat's).
+DRAGON_TIGER_TAKES = "--decks, --shoe, --remove, --bets and --pay (such as --pay tie=11)"
+
+
+def _dragon_tiger_values(values: dict[str, Any]) -> dict[str, Any]:
+    """The command's values for ``--game dragon-tiger``: the shoe, and the table in ``game``.
+
+    A baccarat-only option given on the command line (rules, pay tables, bet files, known
+    cards) is refused in one sentence rather than silently ignored.
+    """
+    context = click.get_current_context()
+    baccarat_only = [*RULES_OPTIONS, *(option for option in BET_OPTIONS if option.files)]
+    if "known" in values:
+        baccarat_only.append(KNOWN_OPTION)
+    for option in baccarat_only:
+        source = context.get_parameter_source(option.parameter)
+        if source is not None and source != click.core.ParameterSource.DEFAULT:
+            raise click.UsageError(
+                f"{option.flag} is a baccarat option; --game dragon-tiger takes {DRAGON_TIGER_TAKES}."
+            )
+    try:
+        shoe = build_shoe(values.pop("decks"), values.pop("shoe_spec"), values.pop("remove"))
+        table = build_dragon_tiger(values.pop("selection"), values.pop("pays"))
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    for option in (*RULES_OPTIONS, *(option for option in BET_OPTIONS if option.files)):
+        values.pop(option.parameter)
+    return values | {"shoe": shoe, "rules": Rules(), "bets": [], "game": table}

@@ -12,6 +12,7 @@
 - :mod:`exactodds.report.game`: a two-sided game's solution (chemin de fer).
 - :mod:`exactodds.report.peek`: Peek Baccarat's raise, pattern by pattern.
 - :mod:`exactodds.report.choice`: a tableau's choices solved, and baccara banque.
+- :mod:`exactodds.report.dragon_tiger`: Dragon Tiger's odds and effects of removal.
 - :mod:`exactodds.report.simulation`: a simulation's result.
 - :mod:`exactodds.report.sweep`: a simulation sweep's rows.
 - :mod:`exactodds.report.plots`: figures shared by every command that draws (matplotlib).

@@ -29,6 +29,7 @@ from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 __all__ = [
+    "removal_bet_table",
     "render_breakeven_csv",
     "render_breakeven_json",
     "render_breakeven_table",
@@ -152,6 +153,16 @@ def _removal_table(result: EffectOfRemoval, name: str, digits: int, exact: bool)
         rows, headers, ("left", "right", "right", "right", "left") + (("right",) if exact else ())
     )
     return [heading, "", table]
+
+
+def removal_bet_table(
+    result: EffectOfRemoval, name: str, digits: int, exact: bool = False
+) -> list[str]:
+    """One bet's effects of removal as table lines: its heading, a blank line, the table.
+
+    The block ``eor`` prints a bet; other games' effects (Dragon Tiger's) print through it too.
+    """
+    return _removal_table(result, name, digits, exact)
 
 
 def render_removal_json(result: EffectOfRemoval, digits: int) -> str:
