@@ -606,5 +606,5 @@ def _shoe_data(shoe: Shoe) -> dict[str, Any]:
         "cards": shoe.cards,
         "decks": shoe.decks,
         "suits_known": shoe.suits_known,
-        "ranks": shoe.as_dict(),
+        "ranks": shoe.to_dict(),
     }
