@@ -7,7 +7,7 @@ import click
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
-from exactodds.cli.options import built_options, known_option, output_options
+from exactodds.cli.options import built_options, known_option, output_options, refuse_card_bets
 from exactodds.report.odds import (
     analysis_data,
     render_csv,
@@ -20,7 +20,7 @@ from exactodds.shoe import Shoe
 
 
 @click.command()
-@built_options()
+@built_options(card_bets=True)
 @known_option
 @output_options
 @click.option(
@@ -56,6 +56,7 @@ def odds(
       exactodds odds --exact --wide                    # every column on one line
     """
     if known:
+        refuse_card_bets(bets, " --known")
         return _odds_with_known(shoe, rules, bets, known, output_format, digits, (exact, wide))
     analysis = analyze(shoe, rules, bets)
     if output_format == "json":

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 import click
 
+from exactodds.bets.bet import Bet, card_level_refusal
 from exactodds.cli.app import usage_error
-from exactodds.errors import ExactOddsError
+from exactodds.errors import BetError, ExactOddsError
 from exactodds.interface import (
     BET_OPTIONS,
     KNOWN_OPTION,
@@ -103,6 +104,14 @@ def output_options(function: Function) -> Function:
     return stack(options, function)
 
 
+def refuse_card_bets(bets: Iterable[Bet], option: str = "") -> None:
+    """Refuse, in one sentence, a bet with card-level conditions on a command that cannot price it."""
+    for bet in bets:
+        if bet.cards is not None:
+            command = f"exactodds {click.get_current_context().info_name}{option}"
+            raise BetError(card_level_refusal(bet.name, f"`{command}`"))
+
+
 def bet_options(function: Function) -> Function:
     """``--bets``, ``--pay``, ``--paytable`` and ``--bet-file``."""
     return stack([click_option(option) for option in BET_OPTIONS], function)
@@ -115,6 +124,7 @@ def built_options(
     all_bets: bool = False,
     default_selection: Callable[[Mapping[str, Any]], str | None] | None = None,
     keep_values: bool = False,
+    card_bets: bool = False,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -125,7 +135,8 @@ def built_options(
     a bad value is one sentence and exit 2 before the command runs. Without ``--bets``,
     *default_selection* (given the command's other option values) may choose the bets.
     With *keep_values* the command also receives ``option_values``, the values as given (by
-    parameter name), to build other variants from (``simulate --sweep``).
+    parameter name), to build other variants from (``simulate --sweep``).  Bets with card-level
+    conditions are refused in one sentence unless *card_bets* (the command prices card rounds).
     """
 
     def decorate(function: Function) -> Function:
@@ -157,6 +168,8 @@ def built_options(
                         values.pop("paytable"),
                         values.pop("bet_files"),
                     )
+                    if not card_bets:
+                        refuse_card_bets(values["bets"])
             except ExactOddsError as error:
                 raise usage_error(error) from None
             if keep_values:
