@@ -31,13 +31,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from exactodds.cards import RANKS, SUITS, Rank, Suit, parse_cards, parse_rank
+from exactodds.cards import RANKS, SUITS, Card, Rank, Suit, parse_cards, parse_rank
 from exactodds.engine.cardwalk import CardClass, CardRound, CardView
 from exactodds.engine.walk import Winner
 from exactodds.errors import BetError, CardError, quoted
 from exactodds.inputs import shown, whole_number
 
-__all__ = ["CARD_CONDITIONS", "CardCondition", "card_condition", "merge_views"]
+__all__ = [
+    "CARD_CONDITIONS",
+    "CardCondition",
+    "CardConditionError",
+    "card_condition",
+    "merge_views",
+]
 
 _HANDS = ("player", "banker", "winner", "loser", "round")
 #: The condition keys this module reads.
@@ -265,11 +271,14 @@ def _suit(raw: Any, where: str) -> Suit:
 
 
 def _face(raw: Any, where: str) -> tuple[Rank, Suit]:
-    try:
-        (card,) = parse_cards(raw) if isinstance(raw, str) else ((),)  # type: ignore[assignment]
-    except (CardError, ValueError):
-        card = None
-    if card is None or not hasattr(card, "suit") or card.suit is None:
+    cards: tuple[Card, ...] = ()
+    if isinstance(raw, str):
+        try:
+            cards = parse_cards(raw)
+        except CardError:
+            cards = ()
+    card = cards[0] if len(cards) == 1 else None
+    if card is None or card.suit is None:
         raise CardConditionError(
             f'Face {_shown(raw)} in the {where} is not a card with its suit; use such as "7H" '
             'or "KS".'

@@ -67,6 +67,7 @@ from exactodds.bets.bet import Bet, card_level_refusal
 from exactodds.bets.cardconditions import (
     CARD_CONDITIONS,
     CardCondition,
+    CardConditionError,
     card_condition,
     merge_views,
 )
@@ -334,7 +335,10 @@ def _build_outcome(raw: Any, index: int, name: str, outcomes: list[_Outcome]) ->
     for key, value in when.items():
         if key in CARD_CONDITIONS:
             where = f"outcome {outcome_name!r} of bet {name!r}"
-            cards.append(card_condition(key, value, where))
+            try:
+                cards.append(card_condition(key, value, where))
+            except CardConditionError as error:  # one error class for every bet-file mistake
+                raise CustomBetError(str(error)) from None
             continue
         if key not in _FIELDS:
             raise CustomBetError(
@@ -406,7 +410,7 @@ def _build_bet(data: Any, taken: set[str], tableau: Tableau) -> Bet:
         raise CustomBetError(f"Description of bet {name!r} is not text.")
     if view is not None:
         card_settle = _CardSettle(name, tuple(outcomes), "lose")
-        return Bet(name, description, card_settle, pays, needs_suits=needs_suits, cards=view)  # type: ignore[arg-type]
+        return Bet(name, description, card_settle, pays, needs_suits=needs_suits, cards=view)
     settle = _CustomSettle(tuple(outcomes), "lose")
     return Bet(name, description, settle, pays, needs_suits=needs_suits)
 

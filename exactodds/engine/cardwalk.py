@@ -216,6 +216,7 @@ class _Walk:
         self.tableau = tableau
         ids: dict[CardClass, int] = {}
         class_counts: list[int] = []
+        types: list[tuple[int, int | None, int]]
         if shoe.suit_counts is None:
             types = [(rank, None, count) for rank, count in enumerate(shoe.rank_counts)]
         else:
