@@ -187,8 +187,27 @@ def _brute_force(shoe: Shoe, outcomes: list[_Condition]) -> Counter[str]:
     return counts
 
 
+_PAIRS: dict[str, Callable[[RoundSummary], bool]] = {
+    "player_pair": lambda summary: summary.player_pair,
+    "banker_suited_pair": lambda summary: bool(summary.banker_suited_pair),
+    "winner": lambda summary: summary.winner is Winner.PLAYER,
+}
+
+
+@st.composite
+def _outcomes(draw: st.DrawFn) -> _Condition:
+    """A card condition, sometimes with a round-summary condition beside it (a pair, a winner)."""
+    toml, test = draw(_conditions())
+    extra = draw(st.sampled_from([None, *_PAIRS]))
+    if extra is None:
+        return toml, test
+    summary_test = _PAIRS[extra]
+    written = 'winner = "player"' if extra == "winner" else f"{extra} = true"
+    return f"{toml}, {written}", lambda round_: test(round_) and summary_test(round_[0])
+
+
 @settings(max_examples=25, deadline=None)
-@given(shoe=_small_shoes(), outcomes=st.lists(_conditions(), min_size=1, max_size=2))
+@given(shoe=_small_shoes(), outcomes=st.lists(_outcomes(), min_size=1, max_size=2))
 def test_card_conditions_match_physical_cards(shoe: Shoe, outcomes: list[_Condition]) -> None:
     """Counts and EV of random card-level outcomes equal a brute force over physical cards."""
     text = '[[bet]]\nname = "card_bet"\n' + "".join(

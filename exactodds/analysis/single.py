@@ -468,13 +468,9 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
     if not card_bets:
         return Analysis(shoe, rules, *parts)
     outcomes, priced, unavailable, _ = parts
-    by_cards = {bet.name: price_card_bet(shoe, rules, bet) for bet in card_bets}
-    priced = {
-        bet.name: priced.get(bet.name) or by_cards[bet.name]
-        for bet in chosen
-        if bet.name in priced or bet.name in by_cards
-    }
-    return Analysis(shoe, rules, outcomes, priced, unavailable, tuple(bet.name for bet in chosen))
+    priced = dict(priced) | {bet.name: price_card_bet(shoe, rules, bet) for bet in card_bets}
+    in_order = {bet.name: priced[bet.name] for bet in chosen if bet.name in priced}
+    return Analysis(shoe, rules, outcomes, in_order, unavailable, tuple(bet.name for bet in chosen))
 
 
 def price_card_bet(shoe: Shoe, rules: Rules, bet: Bet) -> BetAnalysis:
