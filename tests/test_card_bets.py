@@ -338,3 +338,36 @@ def test_bad_card_conditions_are_one_sentence() -> None:
             raise AssertionError(f"{condition} was accepted")
         assert words in message, (condition, message)
         assert message.count(". ") == 0 or message.endswith("."), message
+
+
+def test_card_bets_leave_the_other_bets_unchanged() -> None:
+    """Beside a card-level bet, every other bet is priced as without it, in the order asked."""
+    from exactodds.bets.catalogue import select_bets
+
+    (perfect_9,) = load_custom_bets(EXAMPLES / "perfect_9.toml")
+    shoe = Shoe.standard(decks=6).remove("9H 9S KD")
+    others = select_bets("main,dragon7,player_pair")
+    alone = analyze(shoe, Rules(), others)
+    asked = [others[0], perfect_9, *others[1:]]
+    mixed = analyze(shoe, Rules(), asked)
+    assert list(mixed.bets) == [bet.name for bet in asked] == list(mixed.bet_names)
+    for name, priced in alone.bets.items():
+        assert mixed.bets[name].outcome_counts == priced.outcome_counts
+    assert mixed.outcomes == alone.outcomes
+
+
+def test_a_summary_path_refuses_a_card_bet_in_one_sentence() -> None:
+    """A path that settles round summaries only (here the value walk) says so in one sentence."""
+    from exactodds.analysis.single import price_bet
+    from exactodds.errors import BetError
+
+    (all_red,) = load_custom_bets(EXAMPLES / "all_red.toml")
+    try:
+        price_bet(enumerate_rounds(Shoe.standard(decks=1)), all_red)
+    except BetError as error:
+        assert str(error) == (
+            "Bet 'all_red' reads the cards themselves (card-level conditions), which this "
+            "calculation cannot price; price it with `exactodds odds` or analyze()."
+        )
+    else:  # pragma: no cover - the test fails here
+        raise AssertionError("the value walk priced a card-level bet")
