@@ -17,14 +17,15 @@ Fraction(1, 1)
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from exactodds.analysis.routing import key_winners, route_bet
 from exactodds.bets.bet import Bet, bets_given
+from exactodds.engine.cardwalk import CardRound, enumerate_card_rounds
 from exactodds.engine.coefficients import cached_polynomials, polynomials
 from exactodds.engine.walk import (
     OutcomeTable,
@@ -43,7 +44,15 @@ from exactodds.numbers import (
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
-__all__ = ["Analysis", "BetAnalysis", "OutcomeCount", "analyze", "price_bet", "price_table"]
+__all__ = [
+    "Analysis",
+    "BetAnalysis",
+    "OutcomeCount",
+    "analyze",
+    "price_bet",
+    "price_card_bet",
+    "price_table",
+]
 
 _NEW = object.__new__
 
@@ -451,10 +460,52 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
     require_countable(shoe)
-    parts = _price_by_value(shoe, rules, chosen)
+    card_bets = [bet for bet in chosen if bet.cards is not None]
+    summary_bets = tuple(bet for bet in chosen if bet.cards is None)
+    parts = _price_by_value(shoe, rules, summary_bets)
     if parts is None:
-        parts = price_table(enumerate_rounds(shoe, rules.tableau), rules, chosen)
-    return Analysis(shoe, rules, *parts)
+        parts = price_table(enumerate_rounds(shoe, rules.tableau), rules, summary_bets)
+    if not card_bets:
+        return Analysis(shoe, rules, *parts)
+    outcomes, priced, unavailable, _ = parts
+    priced = dict(priced) | {bet.name: price_card_bet(shoe, rules, bet) for bet in card_bets}
+    in_order = {bet.name: priced[bet.name] for bet in chosen if bet.name in priced}
+    return Analysis(shoe, rules, outcomes, in_order, unavailable, tuple(bet.name for bet in chosen))
+
+
+def price_card_bet(shoe: Shoe, rules: Rules, bet: Bet) -> BetAnalysis:
+    """Price a bet with card-level conditions by the card walk, at the detail it asks for.
+
+    >>> from exactodds.bets.custom import parse_custom_bets
+    >>> (bet,) = parse_custom_bets(
+    ...     '[[bet]]\\nname = "red"\\n[[bet.outcome]]\\n'
+    ...     'when = { player_first_two = { suited = true } }\\npays = 2\\n')
+    >>> price_card_bet(Shoe.standard(decks=1), Rules(), bet).win_probability
+    Fraction(4, 17)
+    >>> price_card_bet(Shoe.standard(decks=1).remove("K"), Rules(), bet)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.BetError: Bet 'red' reads suits or colours, and the shoe is known by rank only; name every card of the shoe and every card removed with its suit, such as KS or 7H.
+    """
+    view = bet.cards
+    if view is None:
+        raise BetError(f"Bet {bet.name!r} has no card-level conditions; price it with analyze().")
+    if view.needs_suits and not shoe.suits_known:
+        raise BetError(
+            f"Bet {bet.name!r} reads suits or colours, and the shoe is known by rank only; name "
+            "every card of the shoe and every card removed with its suit, such as KS or 7H."
+        )
+    table = enumerate_card_rounds(shoe, view, rules.tableau)
+    counts: dict[str, int] = defaultdict(int)
+    settle = cast(Callable[[CardRound], str], bet.settle)
+    try:
+        for round_, count in table.counts.items():
+            counts[settle(round_)] += count
+    except ExactOddsError:
+        raise
+    except Exception as error:  # pragma: no cover - bet files' settles do not raise
+        raise bet.settle_failure(error) from error
+    return _bet_analysis(bet, counts, table.total)
 
 
 #: Below this many cards the walk is quicker than compiling a tableau's polynomials.

@@ -4,5 +4,7 @@
 - :mod:`exactodds.bets.side`: the side bets casinos offer.
 - :mod:`exactodds.bets.catalogue`: every bet by name, and selection by name or group.
 - :mod:`exactodds.bets.custom`: user-defined bets read from TOML condition tables.
+- :mod:`exactodds.bets.cardconditions`: their card-level conditions (ranks, values, suits,
+  colours, faces of the cards dealt).
 - :mod:`exactodds.bets.paytables`: pay overrides and pay-table files.
 """

@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from exactodds.engine.cardwalk import CardView
 from exactodds.engine.walk import RoundSummary, Winner
 from exactodds.errors import BetError, ExactOddsError, PayError, quoted
 from exactodds.numbers import parse_number
 from exactodds.rules import Rules, Variant
 
-__all__ = ["Bet", "bets_given", "main_bets"]
+__all__ = ["Bet", "bets_given", "card_level_refusal", "main_bets"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,11 @@ class Bet:
     settle: Callable[[RoundSummary], str]
     pays: tuple[tuple[str, Fraction], ...] | Mapping[str, Fraction | int | str]
     needs_suits: bool = False
+    #: For a bet that reads the cards themselves (a bet file's card-level conditions): what
+    #: the card walk must tell apart. Its ``settle`` then takes a
+    #: :class:`~exactodds.engine.cardwalk.CardRound`, and only the commands that price card
+    #: rounds can price it (:func:`~exactodds.analysis.single.analyze`).
+    cards: CardView | None = None
     _pays: dict[str, Fraction] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -159,6 +165,18 @@ class Bet:
                 f"its outcomes are {', '.join(table)}."
             )
         return table[outcome]
+
+
+def card_level_refusal(bet: str, where: str) -> str:
+    """The one sentence for a card-level bet on a calculation that sees round summaries only.
+
+    >>> print(card_level_refusal("perfect_9", "`exactodds eor`"))
+    Bet 'perfect_9' reads the cards themselves (card-level conditions), which `exactodds eor` cannot price; price it with `exactodds odds` or analyze().
+    """
+    return (
+        f"Bet {bet!r} reads the cards themselves (card-level conditions), which {where} cannot "
+        "price; price it with `exactodds odds` or analyze()."
+    )
 
 
 def _settle_player(summary: RoundSummary) -> str:

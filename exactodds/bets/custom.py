@@ -63,7 +63,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from exactodds.bets.bet import Bet
+from exactodds.bets.bet import Bet, card_level_refusal
+from exactodds.bets.cardconditions import (
+    CARD_CONDITIONS,
+    CardCondition,
+    CardConditionError,
+    card_condition,
+    merge_views,
+)
+from exactodds.engine.cardwalk import CardRound, CardView
 from exactodds.engine.walk import RoundSummary, Winner, enumerate_rounds
 from exactodds.errors import BetError, PayError, quoted
 from exactodds.inputs import load_toml, read_file, sentence, shown, whole_number
@@ -106,7 +114,7 @@ _BOOLEANS = (
     "either_suited_pair",
 )
 _SUITED = {"player_suited_pair", "banker_suited_pair", "either_suited_pair"}
-_CONDITIONS = ("winner", *_NUMERIC_RANGES, *_BOOLEANS)
+_CONDITIONS = ("winner", *_NUMERIC_RANGES, *_BOOLEANS, *CARD_CONDITIONS)
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 _GROUP_NAMES = frozenset({"main", "side", "custom", "all"})
 
@@ -154,12 +162,16 @@ class _Outcome:
     name: str
     conditions: tuple[tuple[str, frozenset[object]], ...]
     pay: Fraction
+    cards: tuple[CardCondition, ...] = ()
 
     def matches(self, summary: RoundSummary) -> bool:
         return all(_FIELDS[key](summary) in allowed for key, allowed in self.conditions)
 
+    def matches_cards(self, round_: CardRound) -> bool:
+        return self.matches(round_.summary) and all(card.test(round_) for card in self.cards)
+
     def describe(self) -> str:
-        parts = []
+        parts = [card.text for card in self.cards]
         for key, allowed in self.conditions:
             values = [shown(value) for value in sorted(allowed, key=str)]
             parts.append(
@@ -178,6 +190,23 @@ class _CustomSettle:
     def __call__(self, summary: RoundSummary) -> str:
         for outcome in self.outcomes:
             if outcome.matches(summary):
+                return outcome.name
+        return self.otherwise
+
+
+@dataclass(frozen=True)
+class _CardSettle:
+    """The settle function of a bet with card-level conditions: it reads a card round."""
+
+    name: str
+    outcomes: tuple[_Outcome, ...]
+    otherwise: str
+
+    def __call__(self, round_: RoundSummary | CardRound) -> str:
+        if not isinstance(round_, CardRound):
+            raise BetError(card_level_refusal(self.name, "this calculation"))
+        for outcome in self.outcomes:
+            if outcome.matches_cards(round_):
                 return outcome.name
         return self.otherwise
 
@@ -302,14 +331,49 @@ def _build_outcome(raw: Any, index: int, name: str, outcomes: list[_Outcome]) ->
             'when = { winner = "banker", banker_total = 6 }.'
         )
     conditions = []
+    cards = []
     for key, value in when.items():
+        if key in CARD_CONDITIONS:
+            where = f"outcome {outcome_name!r} of bet {name!r}"
+            try:
+                cards.append(card_condition(key, value, where))
+            except CardConditionError as error:  # one error class for every bet-file mistake
+                raise CustomBetError(str(error)) from None
+            continue
         if key not in _FIELDS:
             raise CustomBetError(
                 f"Unknown condition {quoted(key)} in outcome {outcome_name!r} of bet {name!r}; "
                 f"use {', '.join(_CONDITIONS)}."
             )
         conditions.append((key, _allowed(name, outcome_name, key, value)))
-    return _Outcome(outcome_name, tuple(conditions), pay)
+    return _Outcome(outcome_name, tuple(conditions), pay, tuple(cards))
+
+
+#: What a card round must tell apart for each pair condition of a card-level bet.
+_PAIR_VIEWS = {
+    "player_pair": CardView(ranks=True, values=False, player_first=True),
+    "banker_pair": CardView(ranks=True, values=False, banker_first=True),
+    "either_pair": CardView(ranks=True, values=False, player_first=True, banker_first=True),
+    "player_suited_pair": CardView(ranks=True, suited=True, values=False, player_first=True),
+    "banker_suited_pair": CardView(ranks=True, suited=True, values=False, banker_first=True),
+    "either_suited_pair": CardView(
+        ranks=True, suited=True, values=False, player_first=True, banker_first=True
+    ),
+}
+
+
+def _card_view(outcomes: Sequence[_Outcome]) -> CardView | None:
+    """What the card walk must tell apart for these outcomes; None for a round-summary bet."""
+    if not any(outcome.cards for outcome in outcomes):
+        return None
+    views = [card.view() for outcome in outcomes for card in outcome.cards]
+    views += [
+        _PAIR_VIEWS[key]
+        for outcome in outcomes
+        for key, _ in outcome.conditions
+        if key in _PAIR_VIEWS
+    ]
+    return merge_views(views)
 
 
 def _build_bet(data: Any, taken: set[str], tableau: Tableau) -> Bet:
@@ -335,12 +399,18 @@ def _build_bet(data: Any, taken: set[str], tableau: Tableau) -> Bet:
     for index, raw in enumerate(raw_outcomes, start=1):
         outcomes.append(_build_outcome(raw, index, name, outcomes))
     otherwise = _pay(data.get("otherwise", -1), f"'otherwise' of bet {name!r}")
-    needs_suits = any(key in _SUITED for outcome in outcomes for key, _ in outcome.conditions)
+    view = _card_view(outcomes)
+    needs_suits = any(key in _SUITED for outcome in outcomes for key, _ in outcome.conditions) or (
+        view is not None and view.needs_suits
+    )
     _check_reachable(name, outcomes, tableau)
     pays = {outcome.name: outcome.pay for outcome in outcomes} | {"lose": otherwise}
     description = data.get("description", f"User-defined bet {name}.")
     if not isinstance(description, str):
         raise CustomBetError(f"Description of bet {name!r} is not text.")
+    if view is not None:
+        card_settle = _CardSettle(name, tuple(outcomes), "lose")
+        return Bet(name, description, card_settle, pays, needs_suits=needs_suits, cards=view)
     settle = _CustomSettle(tuple(outcomes), "lose")
     return Bet(name, description, settle, pays, needs_suits=needs_suits)
 
@@ -377,7 +447,9 @@ def _check_reachable(name: str, outcomes: Sequence[_Outcome], tableau: Tableau) 
                 f"Outcome {outcome.name!r} of bet {name!r} can never happen: no round has "
                 f"{outcome.describe()}."
             )
-        earlier = outcomes[:index]
+        if outcome.cards:  # which cards it sees is told by the walk only: no shadow check
+            continue
+        earlier = [other for other in outcomes[:index] if not other.cards]
         if all(any(other.matches(summary) for other in earlier) for summary in matching):
             raise CustomBetError(
                 f"Outcome {outcome.name!r} of bet {name!r} is never reached: every round with "

@@ -13,7 +13,7 @@ from exactodds.rules import Rules
 
 
 @click.command(name="bets")
-@built_options(shoe=False, all_bets=True)
+@built_options(shoe=False, all_bets=True, card_bets=True)
 @click.option(
     "--format",
     "output_format",

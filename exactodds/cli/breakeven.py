@@ -6,7 +6,14 @@ import click
 
 from exactodds.analysis.symbolic import find_breakeven
 from exactodds.cli.app import emit
-from exactodds.cli.options import Function, build_bets, built_options, output_options, stack
+from exactodds.cli.options import (
+    Function,
+    build_bets,
+    built_options,
+    output_options,
+    refuse_card_bets,
+    stack,
+)
 from exactodds.errors import BetError, PayError
 from exactodds.inputs import MOST_DECKS
 from exactodds.report.registry import render
@@ -97,6 +104,7 @@ def breakeven(
     """
     unknown, fixed = _split_pays(pays)
     bets = build_bets(rules, bet_name, fixed, paytable, bet_files)
+    refuse_card_bets(bets)
     if len(bets) != 1:
         raise BetError(
             f"--bet {bet_name!r} names {len(bets)} bets; name one, such as tie or dragon7."

@@ -9,7 +9,7 @@ import click
 from exactodds.analysis.single import Analysis, analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
-from exactodds.cli.options import built_options, known_option, output_options
+from exactodds.cli.options import built_options, known_option, output_options, refuse_card_bets
 from exactodds.inputs import MOST_DECKS
 from exactodds.report.registry import render
 from exactodds.rules import Rules
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
 
 
 @click.command()
-@built_options(games=True, most_decks=MOST_DECKS)
+@built_options(games=True, most_decks=MOST_DECKS, card_bets=True)
 @known_option
 @output_options
 @click.option(
@@ -68,6 +68,7 @@ def odds(
         emit(render(result, output_format, digits=digits, exact=exact, wide=wide))
         return
     if known:  # the known-card walk, imported only when cards are known
+        refuse_card_bets(bets, " --known")
         from exactodds.analysis.known import analyze_known
         from exactodds.engine.known import parse_known
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 import click
 
+from exactodds.bets.bet import Bet, card_level_refusal
 from exactodds.cli.app import usage_error
-from exactodds.errors import ExactOddsError
+from exactodds.errors import BetError, ExactOddsError
 from exactodds.inputs import MAX_DECKS
 from exactodds.interface import (
     BET_OPTIONS,
@@ -102,6 +103,14 @@ def output_options(function: Function) -> Function:
     return stack(options, function)
 
 
+def refuse_card_bets(bets: Iterable[Bet], option: str = "") -> None:
+    """Refuse, in one sentence, a bet with card-level conditions on a command that cannot price it."""
+    for bet in bets:
+        if bet.cards is not None:
+            command = f"exactodds {click.get_current_context().info_name}{option}"
+            raise BetError(card_level_refusal(bet.name, f"`{command}`"))
+
+
 def built_options(
     *,
     shoe: bool = True,
@@ -111,6 +120,7 @@ def built_options(
     keep_values: bool = False,
     most_decks: int = MAX_DECKS,
     games: bool = False,
+    card_bets: bool = False,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -123,7 +133,8 @@ def built_options(
     With *keep_values* the command also receives ``option_values``, the values as given (by
     parameter name), to build other variants from (``simulate --sweep``). *most_decks* bounds
     ``--decks``: :data:`~exactodds.inputs.MAX_DECKS` where memory grows with the shoe,
-    :data:`~exactodds.inputs.MOST_DECKS` where the work does not.
+    :data:`~exactodds.inputs.MOST_DECKS` where the work does not. Bets with card-level
+    conditions are refused in one sentence unless *card_bets* (the command prices card rounds).
 
     With *games*, ``--game baccarat|dragon-tiger`` comes too and the command receives ``game``:
     None for baccarat (the default, every option as before), or for ``dragon-tiger`` a
@@ -168,6 +179,8 @@ def built_options(
                         values.pop("paytable"),
                         values.pop("bet_files"),
                     )
+                    if not card_bets:
+                        refuse_card_bets(values["bets"])
             except ExactOddsError as error:
                 raise usage_error(error) from None
             if keep_values:
