@@ -414,7 +414,8 @@ def test_the_bankroll_estimate_is_in_the_json_and_the_table() -> None:
     low, high = estimate["interval"]
     assert low <= estimate["bankroll"] <= high
     table = CliRunner().invoke(cli, [*GRID_COMMAND, "--bets", "dragon7", "--risk", "10%"])
-    assert "estimate, a trip of" in table.stdout.split("Bankroll for a 10% risk")[1]
+    said = table.stdout.split("Bankroll for a 10% risk")[1]
+    assert f"  use: {estimate['bankroll']:g}; " in said and "others, with what they assume" in said
     assert f"{low:g} to {high:g} at the risk ± 2 standard errors" in " ".join(table.stdout.split())
 
 

@@ -440,7 +440,8 @@ def lundberg_ruin(outcomes: Outcomes, bankroll: int) -> tuple[float, float] | No
         return (1.0, 0.0) if mean <= 0 else (0.0, math.inf)
 
     def excess(rate: float) -> float:
-        return float(weights @ np.exp(-rate * totals)) - 1.0
+        with np.errstate(over="ignore"):  # past the root the sum is infinite: still above 1
+            return float(weights @ np.exp(-rate * totals)) - 1.0
 
     high = 1.0
     while excess(high) < 0 and high < 1e6:
