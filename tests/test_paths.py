@@ -203,12 +203,13 @@ def test_the_figures_draw_what_the_result_records() -> None:
     assert len(marked) == 1 and float(marked[0].get_xdata()[0]) == 41.0
 
 
-def test_the_curve_leaves_out_bankrolls_past_the_programmes_levels_and_says_so() -> None:
+def test_the_curve_past_every_fall_a_trip_can_take_is_safe_without_tracking_its_levels() -> None:
+    # A bankroll of 150,000 against shoes that fall at most 1: no level past 2 is tracked.
     coin = ((-1, -1, 1), (2, 0, 1))
-    curve = risk_curve(coin, Fraction(150_000), 1, 1)
+    curve = risk_curve(coin, Fraction(150_000), 2, 1)
     assert [point["bankroll"] for point in curve["points"]][-1] == 180_000.0
-    assert curve["note"] == "Bankrolls past 200,000 bins (the table minimum) are left out."
-    assert risk_curve(coin, Fraction(5), 1, 1)["note"] is None
+    assert all(point["trip"]["mean"] == 0.0 for point in curve["points"])
+    assert curve["note"] is None
 
 
 def test_the_ruin_programme_runs_once_per_question_for_the_table_and_the_plots(

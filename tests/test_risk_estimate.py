@@ -25,7 +25,8 @@ from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.errors import SimulationError
 from exactodds.simulation.dealing import DealingProcedure
-from exactodds.simulation.risk.ruin import lundberg_ruin, trip_bankroll, trip_ruin
+from exactodds.simulation.risk import ruin
+from exactodds.simulation.risk.ruin import lattice_step, lundberg_ruin, trip_bankroll, trip_ruin
 from exactodds.simulation.risk.tally import RiskTally, Segment, TripTally
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always
@@ -61,13 +62,13 @@ def test_the_programme_equals_brute_force(
 ) -> None:
     # A shoe's lowest point is at most 0 and at most its total.
     outcomes = [(total, min(0, total) - dip, count) for total, dip, count in shapes]
-    risk, _ = trip_ruin(outcomes, bankroll, shoes)
+    risk = trip_ruin(outcomes, bankroll, shoes).mean
     assert risk == pytest.approx(float(_brute_force(outcomes, bankroll, shoes)), abs=1e-12)
 
 
 def test_one_shoe_stderr_is_the_binomial_one() -> None:
     outcomes = [(-30, -30, 3), (5, -2, 7)]
-    risk, stderr = trip_ruin(outcomes, 20, 1)
+    risk, stderr = dataclasses.astuple(trip_ruin(outcomes, 20, 1))[:2]
     assert risk == pytest.approx(0.3)
     assert stderr == pytest.approx(math.sqrt(0.3 * 0.7 / 10))
 
@@ -81,15 +82,47 @@ def test_lundberg_solves_its_equation_and_bad_input_is_refused() -> None:
         trip_ruin([], 5, 2)
 
 
-def test_the_programme_refuses_tables_past_its_bounds_before_any_work() -> None:
-    # 150 shoes that can each fall 1,000 bins: 150,000 levels x 151 shoes, past 10^7 cells.
-    outcomes = [(-1000, -1000, 1), (5, 0, 1)]
-    for compute in (
-        lambda: trip_ruin(outcomes, 10, 150),
-        lambda: trip_bankroll(outcomes, 150, 0.1),
-    ):
-        with pytest.raises(SimulationError, match="past what the risk programme tracks"):
-            compute()
+def test_the_certain_ruin_of_a_level_pushed_below_zero() -> None:
+    # A total below its lowest point (figures rounded by a caller): 2 - 1 stands, 2 - 2 is 0;
+    # 4 falls to 2 then 0, 5 ends at 1.
+    assert trip_ruin(((-2, -1, 1),), 2, 2).mean == 1.0
+    assert trip_ruin(((-2, -1, 1),), 4, 2).mean == 1.0
+    assert trip_ruin(((-2, -1, 1),), 5, 2).mean == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-9, 12), st.integers(0, 9), st.integers(1, 3)), min_size=1, max_size=4
+    ),
+    st.integers(1, 12),
+    st.integers(1, 3),
+)
+def test_past_its_bounds_the_programme_brackets_the_exact_risk(
+    shapes: list[tuple[int, int, int]], bankroll: int, shoes: int
+) -> None:
+    # Bounds lowered so that the exact lattice is past them: the risks with every result
+    # rounded up and down to coarser bins bracket the brute force's exact risk.
+    outcomes = [(total, min(0, total) - dip, count) for total, dip, count in shapes]
+    exact = float(_brute_force(outcomes, bankroll, shoes))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ruin, "MOST_STATES", 4)
+        risk = trip_ruin(outcomes, bankroll, shoes)
+    if risk.bounds is None:
+        assert risk.mean == pytest.approx(exact, abs=1e-12)
+        return
+    low, high = risk.bounds
+    assert low - 1e-12 <= exact <= high + 1e-12 and risk.step > lattice_step(outcomes)
+    assert risk.mean == pytest.approx((low + high) / 2)
+
+
+def test_the_lattice_is_exact_where_results_are_not_whole_bins() -> None:
+    # Banker at 19/20 in twentieths: one shoe wins 19 twice, the other loses 20 once; a bankroll
+    # of 1 unit (20) survives two wins and a loss, not two losses.
+    outcomes = [(38, 0, 1), (-20, -20, 1)]
+    assert trip_ruin(outcomes, 20, 2).mean == pytest.approx(0.5)
+    assert trip_ruin(outcomes, 21, 2).mean == pytest.approx(0.25)
+    assert float(_brute_force(outcomes, 21, 2)) == 0.25
 
 
 @pytest.mark.parametrize("bet", ["player", "banker", "dragon7"])
@@ -348,15 +381,18 @@ def test_the_bankroll_for_a_risk_and_its_interval_follow_their_definitions(
 ) -> None:
     outcomes = [(total, min(0, total) - dip, count) for total, dip, count in shapes]
     point, low, high = trip_bankroll(outcomes, shoes, target)
-    deepest = max(-min(low for _, low, _ in outcomes), 1)
-    safe = shoes * deepest + 1  # no trip can fall this far
+    step = lattice_step(outcomes)
+    deepest = max(-min(low for _, low, _ in outcomes) // step, 1)
+    safe = shoes * deepest + 1  # no trip can fall this far (in steps of the lattice)
 
     def band(level: int, sign: int) -> float:
         if level >= safe:
             return 0.0
-        risk, stderr = trip_ruin(outcomes, level, shoes)
-        return risk + sign * 2 * stderr
+        risk = trip_ruin(outcomes, level * step, shoes)
+        return risk.mean + sign * 2 * risk.stderr
 
+    assert point % step == low % step == high % step == 0
+    point, low, high = point // step, low // step, high // step
     levels = range(1, safe + 1)
     # The bankroll: the least level whose programme risk is at most the target.
     assert point == next(level for level in levels if band(level, 0) <= target)
@@ -378,7 +414,8 @@ def test_the_bankroll_estimate_is_in_the_json_and_the_table() -> None:
     low, high = estimate["interval"]
     assert low <= estimate["bankroll"] <= high
     table = CliRunner().invoke(cli, [*GRID_COMMAND, "--bets", "dragon7", "--risk", "10%"])
-    assert "estimate, a trip of" in table.stdout.split("Bankroll for a 10% risk")[1]
+    said = table.stdout.split("Bankroll for a 10% risk")[1]
+    assert f"  use: {estimate['bankroll']:g}; " in said and "others, with what they assume" in said
     assert f"{low:g} to {high:g} at the risk ± 2 standard errors" in " ".join(table.stdout.split())
 
 

@@ -423,9 +423,12 @@ def test_unit_shows_money_beside_units_and_is_recorded() -> None:
     combined = second["combined"]
     ev = combined["ev_per_round"]["mean"] * 25
     assert f"In money at 25 a unit, all bets: EV {ev:,.2f} and SD" in table.stdout
-    assert "Risk of ruin of 20 units (500.00), all bets together:" in table.stdout
+    assert "Risk of ruin of 20 units (500.00), all bets together, a trip of" in table.stdout
     simulated = combined["bankroll_for_risk"]["simulated"]["trip"]
-    assert f"simulated, {combined['bankroll_for_risk']['trips']:,} trips: " in table.stdout
+    assert (
+        f"simulated, {combined['bankroll_for_risk']['trips']:,} trips of consecutive shoes: "
+        in table.stdout
+    )
     assert f"({simulated * 25:,.2f})" in table.stdout
 
 

@@ -294,7 +294,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
     if hour is not None:
         headers += ["N0 hours", "EV/hour", "SD/hour"]
         keys += ["n0_hours", "ev_per_hour", "sd_per_hour"]
-    headers += ["Units wagered", "ROI"]
+    headers += ["Units wagered", "Realized ROI"]
     exact = "exact_moments" in figures.of(names[0])
     if exact:
         headers += ["SD, exact moments", "DI, exact moments"]
@@ -323,6 +323,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         "EV per round from the exact EVs of the bets made, SD from the realized results; "
         "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
         *optimal_lines(result.simulation.stake),
+        *_one_shoe_target(result),
     ]
     combined = figures.combined
     unit = result.simulation.questions.unit
@@ -355,6 +356,19 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         ]
         lines += _ruin_lines(flat, digits, " (flat stakes)", unit)
     return lines
+
+
+def _one_shoe_target(result: SimulationResult) -> list[str]:
+    """Said when an optimal ramp met a risk target for the default trip of one shoe."""
+    basis = getattr(result.simulation.stake, "basis", None)
+    if basis is None or "risk_target" not in basis:
+        return []
+    if result.simulation.questions.trip_rounds is not None:
+        return []
+    return [
+        "The risk target is for a trip of one shoe (no trip length asked): a longer trip "
+        "risks more of the same bankroll."
+    ]
 
 
 def optimal_lines(stake: Any) -> list[str]:
@@ -438,6 +452,24 @@ def _money_line(combined: dict[str, Any], unit: Fraction, hourly: bool) -> str:
     return f"In money at {fraction_string(unit)} a unit, all bets: {'; '.join(parts)}."
 
 
+DIFFUSION = "assumes many small, symmetric bets"
+
+
+def _trip_text(data: dict[str, Any]) -> str:
+    """The trip the figures are for, said in full: its rounds and shoes, and what was asked
+    (or that nothing was: then a trip is one shoe)."""
+    shoes = data["trip_shoes"]
+    asked = (
+        "no trip length asked, so a trip is one shoe"
+        if data["trip_rounds"] is None
+        else f"asked {data['trip_rounds']}"
+    )
+    return (
+        f"a trip of {data['rounds_per_trip']:.0f} rounds ({shoes} shoe{'s' if shoes != 1 else ''}"
+        f"; {asked})"
+    )
+
+
 def _ruin_lines(
     combined: dict[str, Any],
     digits: int,
@@ -445,48 +477,95 @@ def _ruin_lines(
     unit: Fraction | None = None,
     width: int | None = None,
 ) -> list[str]:
+    """Each question (the trip's risk, unlimited play's, the bankroll for a risk) with the one
+    figure to use first, then the others with what they assume."""
     lines = []
-    for key in ("risk_of_ruin", "bankroll_for_risk"):
-        if key not in combined:
-            continue
-        data = combined[key]
-        trip = (
-            f"a trip of {data['rounds_per_trip']:.0f} rounds ({data['trip_shoes']} "
-            f"shoe{'s' if data['trip_shoes'] != 1 else ''}"
-            f"{'' if data['trip_rounds'] is None else ', asked ' + str(data['trip_rounds'])})"
-        )
-        if key == "risk_of_ruin":
-            formula = data["formula"]
-            lines += [
-                "",
-                f"Risk of ruin of {data['bankroll']:g} units{money_text(data['bankroll'], unit)}, "
-                f"all bets together{label}:",
-                *_estimate_lines(data.get("estimate"), trip),
-                f"  formula (diffusion), unlimited play: {_percent(formula['unlimited'], 3)}",
-                f"  formula (diffusion), {trip}: {_percent(formula['trip'], 3)}",
-                *([f"    warning: {formula['warning']}"] if formula.get("warning") else []),
-                f"  simulated, {data['trips']:,} trips of consecutive shoes: "
-                f"{_percent(data['simulated']['trip']['mean'], 3)} "
-                f"({data['simulated']['ruined_trips']:,} ruined)",
-            ]
-            if data.get("grid"):
-                lines += ["", _grid_table(data["grid"], unit, width)]
-        else:
-            formula = data["formula"]
-            lines += [
-                "",
-                f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units"
-                f"{' (money)' if unit is not None else ''}{label}:",
-                *_bankroll_estimate_lines(data.get("estimate"), trip, unit),
-                f"  formula (diffusion), unlimited play: {figure_text({'mean': formula['unlimited']}, digits)}"
-                f"{money_text(formula['unlimited'], unit)}",
-                f"  formula (diffusion), {trip}: {figure_text({'mean': formula['trip']}, digits)}"
-                f"{money_text(formula['trip'], unit)}",
-                f"  simulated, {data['trips']:,} trips: "
-                f"{figure_text({'mean': data['simulated']['trip']}, digits)}"
-                f"{money_text(data['simulated']['trip'], unit)}",
-            ]
+    if "risk_of_ruin" in combined:
+        data = combined["risk_of_ruin"]
+        bankroll = f"{data['bankroll']:g} units{money_text(data['bankroll'], unit)}"
+        lines += [
+            "",
+            f"Risk of ruin of {bankroll}, all bets together{label}, {_trip_text(data)}:",
+            *_trip_risk_lines(data),
+            "",
+            f"Risk of ruin of {bankroll} in unlimited play (never stopping){label}:",
+            *_unlimited_lines(data),
+        ]
+        if data.get("grid"):
+            lines += ["", _grid_table(data["grid"], unit, width)]
+    if "bankroll_for_risk" in combined:
+        data = combined["bankroll_for_risk"]
+        formula = data["formula"]
+        simulated = data["simulated"]["trip"]
+        lines += [
+            "",
+            f"Bankroll for a {100 * data['risk']:g}% risk of ruin, units"
+            f"{' (money)' if unit is not None else ''}{label}, {_trip_text(data)}:",
+            *_bankroll_estimate_lines(data.get("estimate"), unit),
+            f"    simulated, {data['trips']:,} trips of consecutive shoes: "
+            f"{figure_text({'mean': simulated}, digits)}{money_text(simulated, unit)} (the same "
+            "question on fewer trips: coarser)",
+            f"    formula (diffusion), the trip: {figure_text({'mean': formula['trip']}, digits)}"
+            f"{money_text(formula['trip'], unit)} ({DIFFUSION})",
+            f"    formula (diffusion), unlimited play: "
+            f"{figure_text({'mean': formula['unlimited']}, digits)}"
+            f"{money_text(formula['unlimited'], unit)} (never stopping; {DIFFUSION})",
+        ]
     return lines
+
+
+def _trip_risk_lines(data: dict[str, Any]) -> list[str]:
+    """The trip's risk: the programme's estimate to use, then the simulated share and the
+    diffusion formula with what they assume."""
+    formula, simulated = data["formula"], data["simulated"]
+    trips = (
+        f"simulated, {data['trips']:,} trips of consecutive shoes: "
+        f"{_percent(simulated['trip']['mean'], 3)} ({simulated['ruined_trips']:,} ruined; "
+        "the same question on fewer trips: a wider error)"
+    )
+    estimate = (data.get("estimate") or {}).get("trip")
+    if estimate is None or estimate.get("mean") is None:
+        note = "" if estimate is None else f"; no estimate: {estimate.get('note')}"
+        use = [f"  use: {trips.replace(', a wider error', '')}{note}"]
+        others = []
+    else:
+        use = [f"  use: {_with_error(estimate)} ({_estimate_method(estimate)})"]
+        others = [f"    {trips}"]
+    return [
+        *use,
+        "  others, with what they assume:",
+        *others,
+        f"    formula (diffusion): {_percent(formula['trip'], 3)} ({DIFFUSION})",
+        *([f"      warning: {formula['warning']}"] if formula.get("warning") else []),
+    ]
+
+
+def _estimate_method(estimate: dict[str, Any]) -> str:
+    """How the programme's figure was found, short: on the exact lattice, or bracketed."""
+    bounds = estimate.get("bounds")
+    if bounds is None:
+        return (
+            "the programme over the bankroll on the exact lattice of the measured shoes, "
+            "assumed independent and alike"
+        )
+    return (
+        f"the programme over the bankroll, measured shoes; the exact lattice is past its bounds: "
+        f"between {_percent(bounds[0], 3)} and {_percent(bounds[1], 3)}, proven"
+    )
+
+
+def _unlimited_lines(data: dict[str, Any]) -> list[str]:
+    """Unlimited play: Cramer-Lundberg on the measured shoes to use, the diffusion beside it."""
+    formula = data["formula"]
+    unlimited = (data.get("estimate") or {}).get("unlimited")
+    diffusion = f"formula (diffusion): {_percent(formula['unlimited'], 3)} ({DIFFUSION})"
+    if unlimited is None:
+        return [f"  use: {diffusion}"]
+    return [
+        f"  use: {_percent(unlimited['mean'], 3)} (Cramer-Lundberg on the measured shoes: an "
+        "upper bound for ruin at the ends of shoes; dips within a shoe are not in it)",
+        f"  others, with what they assume: {diffusion}",
+    ]
 
 
 def _with_error(estimate: dict[str, Any] | None) -> str:
@@ -520,16 +599,16 @@ def _grid_table(cells: list[dict[str, Any]], unit: Fraction | None, width: int |
     )
 
 
-def _bankroll_estimate_lines(
-    estimate: dict[str, Any] | None, trip: str, unit: Fraction | None
-) -> list[str]:
-    """The programme's bankroll for the risk target, with its interval (± 2 standard errors)."""
+def _bankroll_estimate_lines(estimate: dict[str, Any] | None, unit: Fraction | None) -> list[str]:
+    """The programme's bankroll for the risk target to use, with its interval (± 2 standard
+    errors), and the heading of the others."""
     shown = (estimate or {}).get("trip")
+    others = "  others, with what they assume:"
     if shown is None:
-        return []
+        return [others]
     bankroll, interval = shown.get("bankroll"), shown.get("interval")
     if bankroll is None:
-        return [f"  estimate, {trip}: - ({shown.get('note', 'no estimate')})"]
+        return [f"  no estimate: {shown.get('note', 'no estimate')}", others]
     money = (
         f" ({interval[0] * float(unit):,.2f} to {interval[1] * float(unit):,.2f})"
         if unit is not None and interval is not None
@@ -541,22 +620,9 @@ def _bankroll_estimate_lines(
         else ""
     )
     return [
-        f"  estimate, {trip}: {bankroll:g}{money_text(bankroll, unit)}{between} (programme over "
-        "the bankroll)"
-    ]
-
-
-def _estimate_lines(estimate: dict[str, Any] | None, trip: str) -> list[str]:
-    """The risk estimate the tool stands behind, first: the trip by the programme over the
-    bankroll, unlimited play by Cramer-Lundberg (both on the measured per-shoe results)."""
-    if estimate is None:
-        return []
-    shown = estimate["trip"]
-    error = f" ± {_percent(1.96 * shown['stderr'], 3)}" if shown.get("stderr") is not None else ""
-    return [
-        f"  estimate, {trip}: {_percent(shown['mean'], 3)}{error} (programme over the bankroll)",
-        f"  estimate, unlimited play: {_percent(estimate['unlimited']['mean'], 3)} "
-        "(Cramer-Lundberg)",
+        f"  use: {bankroll:g}{money_text(bankroll, unit)}{between} (the programme over the "
+        "bankroll, measured shoes assumed independent and alike)",
+        others,
     ]
 
 

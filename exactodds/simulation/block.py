@@ -376,7 +376,6 @@ def risk_tally(
             _product(fixed, stakes),
             rounds_per_shoe,
             _summable(stakes).sum(axis=0).tolist(),
-            bin_units=simulation.limits.minimum,
         )
     tally = block_risk_tally(
         denominators,
@@ -388,7 +387,6 @@ def risk_tally(
         _summable(sized.stakes).sum(axis=0).tolist(),
         sum(sized.growth),
         sized.exact_squares,
-        bin_units=simulation.limits.minimum,
         grid_trip_shoes=simulation.grid_trip_shoes,
     )
     return dataclasses.replace(tally, flat=flat) if flat is not None else tally

@@ -50,7 +50,7 @@ from exactodds.simulation.risk.tally import (
     Segment,
     SeriesMoments,
     TripTally,
-    binned_outcomes,
+    shoe_outcomes,
 )
 from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Always, Perfect
@@ -357,9 +357,7 @@ def _risk(
             tuple(sums[j * _BET_SUMS + 3] for j in range(width)),
             0,
             (),
-            shoe_outcomes=binned_outcomes(
-                totals, lows, empty.combined_denominator * simulation.limits.minimum
-            ),
+            shoe_outcomes=shoe_outcomes(totals, lows),
             grid_trips=tuple(
                 TripTally.of_shoes(shoes, first_shoe, totals, lows)
                 for shoes in simulation.grid_trip_shoes

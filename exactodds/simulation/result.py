@@ -370,7 +370,6 @@ def _flat_figures(result: SimulationResult, flat_risk: Any) -> dict[str, Any]:
         flat,
         simulation.bankroll,
         simulation.questions,
-        simulation.limits.minimum,
         _bets_per_round(result, flat=True),
     )
 
@@ -389,7 +388,9 @@ def _bankroll_figures(result: SimulationResult) -> dict[str, Any]:
         "paths": path_figures(paths, bankroll, minimum)
         if paths is not None and paths.trips and paths.trips == risk.trips
         else None,
-        "curve": risk_curve(risk.shoe_outcomes, bankroll, risk.trip_shoes, minimum)
+        "curve": risk_curve(
+            risk.shoe_outcomes, bankroll, risk.trip_shoes, risk.combined_denominator
+        )
         if shoes and shoes == tally.shoes
         else None,
     }
@@ -458,7 +459,6 @@ def _risk_figures(result: SimulationResult) -> RiskFigures:
             combined,
             simulation.bankroll,
             simulation.questions,
-            simulation.limits.minimum,
             _bets_per_round(result),
             simulation.grid,
         )

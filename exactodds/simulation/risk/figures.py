@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from exactodds.analysis import risk as formulas
 from exactodds.errors import SimulationError
 from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions
+from exactodds.simulation.risk.ruin import TRIP_METHOD
 from exactodds.simulation.risk.sums import EV_SCALE, Estimate, RoundCounts, Sums
 from exactodds.simulation.risk.tally import RiskTally, SeriesMoments
 
@@ -355,22 +356,30 @@ def diffusion_warning(
 
 def _measured(risk: RiskTally, shoes: int) -> bool:
     """Whether the per-shoe outcomes cover the *shoes* (a checkpoint written before they were
-    kept has none)."""
+    kept exactly has none)."""
     return shoes > 0 and sum(count for *_, count in risk.shoe_outcomes) == shoes
 
 
-def _trip_estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
+def _in_units(risk: RiskTally, bankroll: Fraction) -> int:
+    """*bankroll* in the unit of the per-shoe outcomes, rounded up: a result falls to minus the
+    bankroll exactly when it falls to minus this many of its units."""
+    return max(math.ceil(bankroll * risk.combined_denominator), 1)
+
+
+def _trip_estimate(risk: RiskTally, bankroll: Fraction, shoes: int) -> dict[str, Any] | None:
     """``risk_of_ruin.estimate.trip``: the programme's risk for trips of ``risk.trip_shoes``."""
     from exactodds.simulation.risk.ruin import trip_ruin
 
     if not _measured(risk, shoes):
         return None
+    unit = Fraction(1, risk.combined_denominator)
     try:
-        mean, stderr = trip_ruin(risk.shoe_outcomes, bins, risk.trip_shoes)
-        trip: dict[str, Any] = {"mean": mean, "stderr": stderr if shoes > 1 else None}
+        found = trip_ruin(risk.shoe_outcomes, _in_units(risk, bankroll), risk.trip_shoes)
     except SimulationError as error:
-        trip = {"mean": None, "stderr": None, "note": str(error)}
-    return trip | {"method": "dynamic programme over the bankroll, measured shoes"}
+        return {"mean": None, "stderr": None, "bounds": None, "note": str(error)} | {
+            "method": TRIP_METHOD
+        }
+    return found.to_dict(unit, shoes)
 
 
 def _simulated(risk: RiskTally, bankroll: Fraction) -> dict[str, Any]:
@@ -386,9 +395,7 @@ def _simulated(risk: RiskTally, bankroll: Fraction) -> dict[str, Any]:
     }
 
 
-def _grid(
-    tally: TallySums, risk: RiskTally, grid: RiskGrid, bin_units: int
-) -> list[dict[str, Any]]:
+def _grid(tally: TallySums, risk: RiskTally, grid: RiskGrid) -> list[dict[str, Any]]:
     """``risk_of_ruin.grid``: each cell's programme estimate and simulated frequency, each
     computed as a run of that one bankroll and trip length computes its own."""
     cells = []
@@ -402,16 +409,14 @@ def _grid(
                 "trip_shoes": shoes,
                 "rounds_per_trip": finite(per_trip),
                 "trips": trips.trips,
-                "estimate": _trip_estimate(trips, math.ceil(bankroll / bin_units), tally.shoes),
+                "estimate": _trip_estimate(trips, bankroll, tally.shoes),
                 "simulated": _simulated(trips, bankroll),
             }
         )
     return cells
 
 
-def _bankroll_estimate(
-    risk: RiskTally, target: float, shoes: int, bin_units: int
-) -> dict[str, Any] | None:
+def _bankroll_estimate(risk: RiskTally, target: float, shoes: int) -> dict[str, Any] | None:
     """``bankroll_for_risk.estimate.trip``: the least bankroll whose programme risk is at most
     *target*, with the bankrolls where the risk +- 2 standard errors crosses it."""
     from exactodds.simulation.risk.ruin import trip_bankroll
@@ -419,36 +424,39 @@ def _bankroll_estimate(
     if not _measured(risk, shoes):
         return None
     method = {
-        "method": "least whole bins of the table minimum whose programme risk (the estimate "
-        "above) is at most the target; interval: where the risk - and + 2 standard errors "
-        "crosses it (stepping out from the bankroll, then bisection)"
+        "method": "least bankroll on the exact lattice of the measured results (or, past the "
+        "programme's bounds, on bins with every result rounded down: enough for the exact "
+        "risk too) whose programme risk is at most the target; interval: where the risk - and "
+        "+ 2 standard errors crosses it (stepping out from the bankroll, then bisection)"
     }
     try:
         point, low, high = trip_bankroll(risk.shoe_outcomes, risk.trip_shoes, target)
     except SimulationError as error:
         return {"bankroll": None, "interval": None, "note": str(error)} | method
-    interval = [float(low * bin_units), float(high * bin_units)] if shoes > 1 else None
-    return {"bankroll": float(point * bin_units), "interval": interval} | method
+    unit = Fraction(1, risk.combined_denominator)
+    interval = [float(low * unit), float(high * unit)] if shoes > 1 else None
+    return {"bankroll": float(point * unit), "interval": interval} | method
 
 
-def _estimate(risk: RiskTally, bins: int, shoes: int) -> dict[str, Any] | None:
+def _estimate(risk: RiskTally, bankroll: Fraction, shoes: int) -> dict[str, Any] | None:
     """``risk_of_ruin.estimate``: the trip by the programme, unlimited play by Lundberg."""
     from exactodds.simulation.risk.ruin import lundberg_ruin
 
     outcomes = risk.shoe_outcomes
-    trip = _trip_estimate(risk, bins, shoes)
+    trip = _trip_estimate(risk, bankroll, shoes)
     if trip is None:
         return None
     try:
-        unlimited = lundberg_ruin(outcomes, bins)
+        unlimited = lundberg_ruin(outcomes, _in_units(risk, bankroll))
     except SimulationError:
         unlimited = None
+    per_unit = risk.combined_denominator  # R per unit of money, from R per outcome unit
     return {
         "trip": trip,
         "unlimited": {
             "mean": finite(unlimited[0]) if unlimited else None,
             "stderr": None,
-            "adjustment_coefficient": finite(unlimited[1]) if unlimited else None,
+            "adjustment_coefficient": finite(unlimited[1] * per_unit) if unlimited else None,
             "method": "Cramer-Lundberg, measured per-shoe results",
         },
     }
@@ -460,13 +468,11 @@ def ruin_figures(
     combined: SeriesFigures,
     bankroll: Fraction | None,
     questions: RiskQuestions,
-    bin_units: int = 1,
     bets: tuple[float, float] | None = None,
     grid: RiskGrid | None = None,
 ) -> dict[str, Any]:
     """``risk_of_ruin`` and ``bankroll_for_risk`` (estimate, formula and simulated) for the
-    combined result.  *bin_units*: the bins of the per-shoe outcomes (the table minimum);
-    *bets*: the largest loss of one round and the bets made per round (for the warning);
+    combined result.  *bets*: the largest loss of one round and the bets made per round (for the warning);
     *grid*: more bankrolls and trip lengths (``risk_of_ruin.grid``)."""
     ev, sd = combined["ev"].mean, combined["sd"].mean
     rounds_per_trip = risk.trip_shoes * tally.rounds / tally.shoes if tally.shoes else math.nan
@@ -479,8 +485,7 @@ def ruin_figures(
     }
     usable = not (math.isnan(ev) or math.isnan(sd) or math.isnan(rounds_per_trip))
     if bankroll is not None:
-        bins = math.ceil(bankroll / bin_units)
-        estimate = _estimate(risk, bins, tally.shoes)
+        estimate = _estimate(risk, bankroll, tally.shoes)
         loss, per_round = bets if bets is not None else (1.0, 1.0)
         warning = diffusion_warning(
             risk.shoe_outcomes, float(bankroll) / loss, per_round * rounds_per_trip
@@ -501,14 +506,14 @@ def ruin_figures(
             "simulated": _simulated(risk, bankroll),
         } | trip
         if grid is not None:
-            data["risk_of_ruin"]["grid"] = _grid(tally, risk, grid, bin_units)
+            data["risk_of_ruin"]["grid"] = _grid(tally, risk, grid)
     if questions.risk is not None:
         # The target is exact; the formulas take a float, kept strictly inside (0, 1) even
         # for a risk like 0.999999999999999999999, whose nearest float is 1.
         target = min(max(float(questions.risk), math.ulp(0.0)), math.nextafter(1.0, 0.0))
         data["bankroll_for_risk"] = {
             "risk": target,
-            "estimate": {"trip": _bankroll_estimate(risk, target, tally.shoes, bin_units)},
+            "estimate": {"trip": _bankroll_estimate(risk, target, tally.shoes)},
             "formula": {
                 "unlimited": finite(formulas.bankroll_for_risk(ev, sd, target)) if usable else None,
                 "trip": finite(formulas.bankroll_for_risk(ev, sd, target, rounds_per_trip))

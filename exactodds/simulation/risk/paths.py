@@ -338,7 +338,7 @@ def path_figures(paths: PathTally, bankroll: Fraction, bin_units: int) -> dict[s
     }
 
 
-def _curve_bins(asked: int) -> list[int]:
+def _curve_levels(asked: int) -> list[int]:
     return sorted({max(1, math.ceil(asked * fifth / 5)) for fifth in range(1, CURVE_FIFTHS + 1)})
 
 
@@ -346,11 +346,12 @@ def risk_curve(
     outcomes: Sequence[tuple[int, int, int]],
     bankroll: Fraction,
     trip_shoes: int,
-    bin_units: int,
+    denominator: int,
 ) -> dict[str, Any]:
     """``risk_of_ruin.curve``: the risk of ruin at bankrolls from 0.2x to 4x *bankroll*
     (stopping past it where a trip's risk is below 0.1%), by the methods of
-    ``risk_of_ruin.estimate``; the asked bankroll's point is that estimate.
+    ``risk_of_ruin.estimate``; the asked bankroll's point is that estimate.  *outcomes* are
+    in units of 1 / *denominator* (the combined result's).
 
     >>> curve = risk_curve(((-1, -1, 1), (2, 0, 1)), Fraction(2), 3, 1)
     >>> [(point["bankroll"], round(point["trip"]["mean"], 4)) for point in curve["points"]][:3]
@@ -360,9 +361,10 @@ def risk_curve(
     ...
     exactodds.errors.SimulationError: outcomes holds no shoe; a risk of ruin needs shoes dealt.
     """
-    from exactodds.simulation.risk.ruin import MOST_STATES, lundberg_ruin, trip_ruin_at
+    from exactodds.simulation.risk.ruin import TRIP_METHOD, lundberg_ruin, trip_ruin_at
 
-    asked = math.ceil(bankroll / bin_units)
+    asked = max(math.ceil(bankroll * denominator), 1)
+    unit = Fraction(1, denominator)
     dealt = sum(count for *_, count in outcomes)
     if dealt == 0:
         raise SimulationError("outcomes holds no shoe; a risk of ruin needs shoes dealt.")
@@ -373,28 +375,25 @@ def risk_curve(
     except SimulationError as error:  # the trip's programme below says the same
         unlimited, note = None, str(error)
     coefficient = unlimited[1] if unlimited is not None else None
-    bankrolls = [bins for bins in _curve_bins(asked) if bins <= MOST_STATES]
-    if len(bankrolls) < len(_curve_bins(asked)):
-        note = f"Bankrolls past {MOST_STATES:,} bins (the table minimum) are left out."
+    levels = _curve_levels(asked)
     try:
-        risks = trip_ruin_at(outcomes, bankrolls, trip_shoes)
+        risks = trip_ruin_at(outcomes, levels, trip_shoes)
     except SimulationError as error:
         risks, note = [], str(error)
-    for bins, (mean, stderr) in zip(bankrolls, risks, strict=False):
+    for level, risk in zip(levels, risks, strict=False):
         points.append(
             {
-                "bankroll": float(bankroll) if bins == asked else float(bins * bin_units),
-                "asked": bins == asked,
-                "trip": {"mean": mean, "stderr": stderr if dealt > 1 else None},
-                "unlimited": _lundberg_at(coefficient, bins),
+                "bankroll": float(bankroll) if level == asked else float(level * unit),
+                "asked": level == asked,
+                "trip": risk.to_dict(unit, dealt),
+                "unlimited": _lundberg_at(coefficient, level),
             }
         )
-        if bins > asked and mean < CURVE_FLOOR:
+        if level > asked and risk.mean < CURVE_FLOOR:
             break
     return {
         "method": {
-            "trip": "dynamic programme over the bankroll, measured shoes (float estimate, "
-            "delta-method standard error)",
+            "trip": TRIP_METHOD + " (float estimate, delta-method standard error)",
             "unlimited": "Cramer-Lundberg, measured per-shoe results (float estimate)",
         },
         "points": points,

@@ -42,9 +42,9 @@ __all__ = [
     "SeriesMoments",
     "TripPart",
     "TripTally",
-    "binned_outcomes",
     "block_risk_tally",
     "joined_parts",
+    "shoe_outcomes",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -345,8 +345,8 @@ class RiskTally:
     exact_squares: tuple[SeriesMoments, ...] = ()
     #: For a stake other than flat: the same sums for flat betting (None otherwise).
     flat: RiskTally | None = None
-    #: Per shoe, (total, lowest point, shoes) of the combined result in bins of the table
-    #: minimum (total rounded, lowest rounded up): what :mod:`~exactodds.simulation.risk.ruin` runs on.
+    #: Per shoe, (total, lowest point, shoes) of the combined result, exactly (units of
+    #: ``1 / combined_denominator``): what :mod:`~exactodds.simulation.risk.ruin` runs on.
     shoe_outcomes: tuple[tuple[int, int, int], ...] = ()
     #: The simulated trips of a risk grid's other lengths, by length (:meth:`for_trip`).
     grid_trips: tuple[TripTally, ...] = ()
@@ -465,7 +465,9 @@ class RiskTally:
             "growth": self.growth,
             "exact_squares": [moments.as_list() for moments in self.exact_squares],
             "flat": None if self.flat is None else self.flat.to_dict(),
-            "shoe_outcomes": [list(entry) for entry in self.shoe_outcomes],
+            # Exact since record 1's "shoe_outcomes" (bins of the table minimum, rounded),
+            # which a checkpoint of that time still holds and is not read back.
+            "shoe_results": [list(entry) for entry in self.shoe_outcomes],
         } | (
             {"grid_trips": [trips.to_dict() for trips in self.grid_trips]}
             if self.grid_trips
@@ -493,7 +495,7 @@ class RiskTally:
             None if data["flat"] is None else cls.from_dict(data["flat"]),
             tuple(
                 (_whole(total), _whole(low), _whole(count))
-                for total, low, count in data.get("shoe_outcomes", [])
+                for total, low, count in data.get("shoe_results", [])
             ),
             tuple(TripTally.from_dict(entry) for entry in data.get("grid_trips", [])),
         )
@@ -508,21 +510,16 @@ def _merge_outcomes(
     return tuple((total, low, count) for (total, low), count in sorted(merged.items()))
 
 
-def binned_outcomes(
-    totals: list[int], lows: list[int], width: int
-) -> tuple[tuple[int, int, int], ...]:
-    """Each shoe's (total, lowest) in bins of *width*: the total rounded, the lowest rounded up.
+def shoe_outcomes(totals: list[int], lows: list[int]) -> tuple[tuple[int, int, int], ...]:
+    """Each shoe's (total, lowest), exactly, counted and sorted as
+    :attr:`RiskTally.shoe_outcomes` holds them:
 
-    Counted and sorted, as :attr:`RiskTally.shoe_outcomes` holds them:
-
-    >>> binned_outcomes([5, -3, 4], [-2, -4, 0], 2)
-    ((-1, -2, 1), (2, 0, 1), (3, -1, 1))
+    >>> shoe_outcomes([5, -3, 5], [-2, -4, -2])
+    ((-3, -4, 1), (5, -2, 2))
     """
-    pairs = [
-        ((2 * total + width) // (2 * width), -(-low // width))
-        for total, low in zip(totals, lows, strict=True)
-    ]
-    return _merge_outcomes((), tuple((total, low, 1) for total, low in pairs))
+    return _merge_outcomes(
+        (), tuple((total, low, 1) for total, low in zip(totals, lows, strict=True))
+    )
 
 
 def _merge_flat(first: RiskTally | None, second: RiskTally | None) -> RiskTally | None:
@@ -590,7 +587,6 @@ def block_risk_tally(
     wagered: Sequence[int] = (),
     growth: int = 0,
     exact_squares: IntArray | None = None,
-    bin_units: int = 1,
     grid_trip_shoes: Sequence[int] = (),
 ) -> RiskTally:
     """The risk tally of one block of shoes from its per-round results.
@@ -599,7 +595,6 @@ def block_risk_tally(
     units of the bet's pay denominator; *expected*: the exact EVs of the bets made in
     units of 2**-40; *rounds_per_shoe*: the block's shoes' rounds, in order; *exact_squares*
     (optional): stake**2 x the exact E[X**2] per unit of the bets made, in 2**-MOMENT_BITS;
-    *bin_units*: the bins of :attr:`RiskTally.shoe_outcomes`, in units (the table minimum);
     *grid_trip_shoes*: more trip lengths to chain the same shoes into (a risk grid).
 
     >>> results = np.array([[20, -1], [-20, 8], [19, -1]])
@@ -660,9 +655,7 @@ def block_risk_tally(
             tuple(wagered) if wagered else (0,) * len(denominators),
             growth,
             tuple(exact),
-            shoe_outcomes=binned_outcomes(
-                combined_realized, lowest, empty.combined_denominator * bin_units
-            ),
+            shoe_outcomes=shoe_outcomes(combined_realized, lowest),
             grid_trips=tuple(
                 TripTally.of_shoes(shoes, first_shoe, combined_realized, lowest)
                 for shoes in grid_trip_shoes
