@@ -24,8 +24,10 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from cli_runner import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import ROUND_LENGTH, PhysicalCard, baccarat_value, physical_cards, play_round
 
 from exactodds import Rank, Rules, Shoe, analyze
 from exactodds.analysis.known import analyze_known
@@ -44,8 +46,6 @@ from exactodds.games.peek import (
     policy_figures,
     solve_peek,
 )
-from tests.cli_runner import run
-from tests.reference import ROUND_LENGTH, PhysicalCard, baccarat_value, physical_cards, play_round
 
 FEW_RANKS = [Rank.ACE, Rank.TWO, Rank.FIVE, Rank.SIX, Rank.EIGHT, Rank.NINE, Rank.KING, Rank.TEN]
 
