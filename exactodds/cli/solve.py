@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from exactodds.cli.app import emit
-from exactodds.cli.options import build_shoe, shoe_options
+from exactodds.cli.options import build_shoe, shoe_options, wide_option
 from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, Solution, solve
 from exactodds.numbers import parse_commission
 from exactodds.report.registry import formats, render
@@ -66,6 +66,7 @@ from exactodds.report.registry import formats, render
     show_default=True,
     help="Decimal places shown beside the exact fractions in the table.",
 )
+@wide_option
 def solve_command(
     decks: str | None,
     shoe_spec: str | None,
@@ -77,6 +78,7 @@ def solve_command(
     max_mixed: int,
     output_format: str,
     digits: int,
+    wide: bool,
 ) -> None:
     """Chemin de fer as a game: each side's optimal strategy, exactly.
 
@@ -108,7 +110,7 @@ def solve_command(
             f"No equilibrium was found where the Player mixes in at most {max_mixed} "
             "compositions; search more with --max-mixed 5."
         )
-    emit(render(solution, output_format, digits=digits))
+    emit(render(solution, output_format, digits=digits, wide=wide))
 
 
 # The shared --decks option names the default of the other commands (8 decks).
