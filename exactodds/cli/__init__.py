@@ -14,7 +14,8 @@ data goes to stdout only. A command's module is imported only when that command 
   and :mod:`exactodds.cli.serve`.
 - Shared: :mod:`exactodds.cli.options` (the option decorators), :mod:`exactodds.cli.plots`
   (``--plot DIR``), :mod:`exactodds.cli.header` (a filed sheet's header options, for ``report``
-  and ``audit``) and :mod:`exactodds.cli.files` (an output file, written whole or not at all).
+  and ``audit``), :mod:`exactodds.cli.files` (an output file, written whole or not at all) and
+  :mod:`exactodds.cli.progress` (a progress line on stderr at a terminal).
 """
 
 from __future__ import annotations
