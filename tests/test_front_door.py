@@ -305,8 +305,24 @@ def _as_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
         ("edgesort", "--cards", "1", *SMALL_SHOE),
         ("edgesort", "--cards", "1", "--search", "--top", "2", *SMALL_SHOE),
         (*SMALL_SHEET, "--format", "markdown"),
+        ("depth", "--decks", "1", "--cards", "6"),
+        (
+            "audit",
+            "--bets",
+            "dragon7",
+            "--decks",
+            "1",
+            "--cut",
+            "10",
+            "--budget",
+            "6",
+            "--depths",
+            "none",
+            "--cuts",
+            "10",
+        ),
     ],
-    ids=["edgesort", "edgesort-search", "report"],
+    ids=["edgesort", "edgesort-search", "report", "depth", "audit"],
 )
 def test_long_work_draws_progress_only_at_a_terminal_and_not_with_quiet(
     arguments: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
