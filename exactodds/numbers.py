@@ -35,6 +35,7 @@ __all__ = [
     "parse_commission",
     "parse_number",
     "parse_pay",
+    "percent_hint",
     "percent_string",
     "ratio_decimal_string",
     "ratio_fraction",
@@ -185,6 +186,18 @@ def parse_pay(text: NumberLike, what: str, *, allow_zero: bool = False) -> Fract
     return value
 
 
+def percent_hint(text: object, value: Fraction) -> str:
+    """``" (did you mean 5%?)"`` for a rate given as a bare number from 1 to 100 (``"5"``,
+    read as 500%), else ``""``: the end of the sentence refusing it.
+
+    >>> percent_hint("5", Fraction(5)), percent_hint("5%", Fraction(1, 20)), percent_hint(5, 5)
+    (' (did you mean 5%?)', '', '')
+    """
+    if isinstance(text, str) and _NUMBER.fullmatch(text.strip()) and 1 <= value < 100:
+        return f" (did you mean {text.strip()}%?)"
+    return ""
+
+
 def parse_commission(text: NumberLike, what: str | None = None) -> Fraction:
     """Read a commission exactly: ``5%``, ``0.05`` or ``1/20`` (all the same).
 
@@ -225,9 +238,7 @@ def parse_commission(text: NumberLike, what: str | None = None) -> Fraction:
             "1/20."
         ) from None
     if not 0 <= value < 1:
-        hint = ""
-        if isinstance(text, str) and _NUMBER.fullmatch(text.strip()) and 1 <= value < 100:
-            hint = f" (did you mean {text.strip()}%?)"
+        hint = percent_hint(text, value)
         shown = quoted(text) if isinstance(text, str) else fraction_string(value)
         where = f" for {what}" if what else ""
         raise RulesError(

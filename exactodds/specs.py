@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, SimulationError, parameter, quoted
 from exactodds.inputs import whole_number
-from exactodds.numbers import parse_number
+from exactodds.numbers import parse_number, percent_hint
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions, check_grid_size
@@ -149,7 +149,7 @@ def sizing_from_options(
     if target is not None and not 0 < target < 1:
         raise SimulationError(
             f"`risk` {risk} is not valid; use a risk of ruin strictly between 0 and 1, such as "
-            "5% or 0.05."
+            f"5% or 0.05{percent_hint(risk, target)}."
         )
     money = (
         read_number(unit, "unit", "use a positive amount of money for one unit, such as 25")

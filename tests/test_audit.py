@@ -320,7 +320,8 @@ def test_pdf_is_written_to_the_output_file(tmp_path: Path) -> None:
     pytest.importorskip("fpdf")
     target = tmp_path / "audit.pdf"
     written = run("audit", *SMALL, "--cuts", "10", "--format", "pdf", "-o", str(target))
-    assert written.exit_code == 0 and written.stdout == "" and written.stderr == ""
+    assert written.exit_code == 0 and written.stdout == ""
+    assert written.stderr == f"Wrote {target}.\n"  # the file named, nothing else
     assert target.read_bytes().startswith(b"%PDF")
     result = run("audit", *SMALL, "--format", "pdf")
     assert result.exit_code == 2 and "give --output FILE" in result.stderr
@@ -352,7 +353,8 @@ def test_a_full_disk_is_exit_1_in_one_sentence() -> None:
 def test_the_output_file_is_written_whole_and_equals_stdout(tmp_path: Path) -> None:
     target = tmp_path / "audit.json"
     written = run("audit", *SMALL, "--cuts", "10", "--format", "json", "-o", str(target))
-    assert written.exit_code == 0 and written.stdout == "" and written.stderr == ""
+    assert written.exit_code == 0 and written.stdout == ""
+    assert written.stderr == f"Wrote {target}.\n"  # the file named, nothing else
     shown = run_ok("audit", *SMALL, "--cuts", "10", "--format", "json")
     assert target.read_text(encoding="utf-8") == shown.stdout
     assert [path.name for path in tmp_path.iterdir()] == ["audit.json"]  # no temporary file
@@ -373,7 +375,8 @@ def test_xlsx_figures_are_numbers_equal_to_the_json(tmp_path: Path) -> None:
     data = json.loads(run_ok("audit", *arguments, "--format", "json").stdout)["bets"]["dragon7"]
     target = tmp_path / "audit.xlsx"
     written = run("audit", *arguments, "--format", "xlsx", "-o", str(target))
-    assert written.exit_code == 0 and written.stdout == "" and written.stderr == ""
+    assert written.exit_code == 0 and written.stdout == ""
+    assert written.stderr == f"Wrote {target}.\n"  # the file named, nothing else
     workbook = openpyxl.load_workbook(target)
     assert workbook.sheetnames == ["Summary", "dragon7"]
     header = _column_b(workbook["Summary"])

@@ -264,3 +264,159 @@ def test_the_depth_table_fits_100_columns_header_lines_included() -> None:
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 100
     assert "Player and Banker push on a tie" in " ".join(lines[:3])  # wrapped, not cut
+
+
+# Word on long work: grouped help, progress, "Wrote FILE", the PDF, serve's stop, --risk ------
+
+SMALL_SHOE = ("--shoe", "A=4,5=4,9=4,T=16")
+SMALL_SHEET = ("report", "--decks", "1", "--bets", "tie", "--no-breakeven", "--rounds", "10")
+
+
+def test_help_lists_every_command_once_by_task_each_line_whole() -> None:
+    from exactodds.cli import COMMANDS, TASKS
+
+    result = run("--help")
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    headings = [line[:-1] for line in lines if line.endswith(":") and not line.startswith(" ")]
+    assert headings == ["Options", *TASKS]  # by task, in the order set, after the options
+    listed = [line.split()[0] for line in lines if line.startswith("  ") and "  " in line[2:]]
+    commands = [name for name in listed if name in COMMANDS]
+    assert sorted(commands) == sorted(COMMANDS)  # each command once, none missing
+    for task in TASKS.values():
+        for name, summary in task.items():
+            assert any(line.split() == [name, *summary.split()] for line in lines), name
+    assert not any(line.endswith("...") for line in lines[1:])  # nothing cut short
+    assert max(map(len, lines)) <= 80
+    text = " ".join(result.stdout.split())
+    assert "README.md" in text and "docs/" in text and "mkdocs serve" in text
+    assert "http" not in text  # no address is invented: there is no hosted manual
+
+
+def _as_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import exactodds.cli.progress as progress
+
+    monkeypatch.setattr(progress, "_terminal", lambda stream: True)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ("edgesort", "--cards", "1", *SMALL_SHOE),
+        ("edgesort", "--cards", "1", "--search", "--top", "2", *SMALL_SHOE),
+        (*SMALL_SHEET, "--format", "markdown"),
+        ("depth", "--decks", "1", "--cards", "6"),
+        (
+            "audit",
+            "--bets",
+            "dragon7",
+            "--decks",
+            "1",
+            "--cut",
+            "10",
+            "--budget",
+            "6",
+            "--depths",
+            "none",
+            "--cuts",
+            "10",
+        ),
+    ],
+    ids=["edgesort", "edgesort-search", "report", "depth", "audit"],
+)
+def test_long_work_draws_progress_only_at_a_terminal_and_not_with_quiet(
+    arguments: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quiet_run = run(*arguments)  # CliRunner's stderr is no terminal: no line
+    assert quiet_run.exit_code == 0 and quiet_run.stderr == ""
+    _as_terminal(monkeypatch)
+    from exactodds.advantage import edgesort
+
+    edgesort._TUPLES.clear()  # walked again, not taken from the first run's cache
+    shown = run(*arguments)
+    assert shown.exit_code == 0, shown.stderr
+    assert shown.stdout == quiet_run.stdout  # the result is the same, on stdout alone
+    label = arguments[0]
+    assert f"\r{label} [" in shown.stderr and "/" in shown.stderr
+    assert shown.stderr.endswith("\r" + " " * 99 + "\r")  # the line is cleared at the end
+    assert "\n" not in shown.stderr
+    edgesort._TUPLES.clear()
+    silenced = run(*arguments, "--quiet")
+    assert silenced.exit_code == 0 and silenced.stderr == ""
+    # (a par sheet's header records its command line, --quiet included)
+    assert silenced.stdout.replace(" --quiet", "") == quiet_run.stdout
+
+
+def test_a_written_file_is_named_on_stderr_and_nothing_on_stdout(tmp_path: Path) -> None:
+    target = tmp_path / "sheet.md"
+    result = run(*SMALL_SHEET, "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == f"Wrote {target}.\n"
+    assert target.read_text(encoding="utf-8").startswith("# ")
+
+
+def test_the_pdf_carries_its_metadata_and_its_sections(tmp_path: Path) -> None:
+    pytest.importorskip("fpdf")
+    target = tmp_path / "sheet.pdf"
+    arguments = (*SMALL_SHEET, "--no-figures", "--author", "A. Tester", "--title", "Tie sheet")
+    result = run(*arguments, "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    data = target.read_bytes()
+    assert b"/Author (A. Tester)" in data
+    assert b"/Title (Tie sheet)" in data
+    assert b"/Subject (Baccarat par sheet: tie)" in data
+    assert re.search(rb"/Creator \(exactodds [0-9]", data)
+    # The sections are bookmarks and lines of the contents on the first page.
+    assert b"/Outlines" in data
+    for section in (b"Rules of play", b"Bet: tie", b"How this report was made"):
+        assert b"/Title (" + section + b")" in data
+    without = tmp_path / "anonymous.pdf"
+    assert run(*SMALL_SHEET, "--no-figures", "-o", str(without)).exit_code == 0
+    assert b"/Author" not in without.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("risk", "hint"),
+    [("5", True), ("50", True), ("5.5", True), ("150", False), ("0", False), ("1", True)],
+)
+def test_a_risk_given_as_a_bare_percentage_gets_did_you_mean(risk: str, hint: bool) -> None:
+    result = run("simulate", "--shoes", "1", "--jobs", "1", "--risk", risk)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: --risk {risk} is not valid; use a risk of ruin")
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.endswith(f" (did you mean {risk}%?).\n" if hint else "or 0.05.\n")
+
+
+def test_the_commission_and_the_risk_share_the_hint() -> None:
+    commission = run("odds", "--commission", "5")
+    risk = run("simulate", "--shoes", "1", "--jobs", "1", "--risk", "5")
+    assert commission.stderr.endswith(" (did you mean 5%?).\n")
+    assert risk.stderr.endswith(" (did you mean 5%?).\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", ["SIGTERM", "SIGINT"])
+def test_serve_stops_quietly_on_sigterm_and_ctrl_c(number: str, tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    import signal
+    import subprocess
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "exactodds", "serve", "--port", "0", "--db", str(tmp_path / "t.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    shown = []
+    for line in process.stderr:  # until it is listening
+        shown.append(line)
+        if "Press Ctrl+C to stop." in line:
+            break
+    process.send_signal(getattr(signal, number))
+    stdout, rest = process.communicate(timeout=60)
+    assert process.returncode == 0, rest
+    assert stdout == ""
+    assert rest == "Stopped.\n"  # one line, no "Error: Terminated."
+    assert shown[0].startswith("Serving the exactodds tracker on http://127.0.0.1:")

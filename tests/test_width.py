@@ -1,5 +1,7 @@
 """Table widths: the default table output fits 100 columns, header lines included; ``--wide``
-keeps the former layouts, one line a bet (``odds``) or a combination (``simulate --sweep``).
+keeps the former layouts, one line a bet (``odds``) or a combination (``simulate --sweep``), or
+a row of the grid of totals (``breakdown``), or a line of prose (``solve``, ``eor``,
+``breakeven``). Every command is either one whose table fits or one with no table format.
 
 Each check runs a small, fast configuration in-process, as the other CLI tests do; the wide
 tables are read back cell by cell and compared with the command's own ``--format json``. The last
@@ -30,7 +32,25 @@ SWEEP = (*SIMULATE, "--bets", "dragon7", "--sweep", "cut=14,30", "--sweep", f"pl
 ODDS_COLUMNS = ["Bet", "EV", "House edge", "Edge (no pushes)", "Win", "Push", "Loss", "Std dev"]
 SWEEP_COLUMNS = ["Penetration", "Units/shoe, exact EV", "EV/round", "DI", "SCORE", "N0 rounds"]
 #: The commands whose default table fits (``bets`` wraps; the others split tables by columns).
-FITTED = ("odds", "bets", "depth", "simulate", "audit")
+FITTED = (
+    "odds",
+    "bets",
+    "depth",
+    "simulate",
+    "audit",
+    "breakdown",
+    "solve",
+    "eor",
+    "breakeven",
+    "edgesort",
+)
+#: The commands with no table to fit, and why.
+NO_TABLE = {
+    "batch": "one JSON line a shoe",
+    "report": "documents: Markdown, HTML, xlsx and PDF, whose tables are the format's own",
+    "serve": "a server: its page and JSON",
+}
+SMALL_SHOE = ("--shoe", "A=4,5=4,9=4,T=16")
 
 
 def widest(text: str) -> int:
@@ -77,8 +97,27 @@ def shown_as(shown: str, value: float) -> bool:
         ("depth", "--decks", "1", "--cards", "6,8", "--bets", "dragon_bonus_player,perfect_pair"),
         (*SIMULATE, "--bets", "all", "--bankroll", "50", "--rounds-per-hour", "70"),
         (*SWEEP, "--bankroll", "100"),
+        ("breakdown", "--decks", "1"),
+        ("breakdown", "--decks", "1", "--exact", "--digits", "4"),
+        ("solve", "--decks", "1", "--dealing", "replacement", "--banker-sees", "total"),
+        ("eor", "--decks", "1", "--bets", "tie"),
+        ("breakeven", "--bet", "tie", "--decks", "1"),
+        ("breakeven", "--bet", "banker", "--pay", "commission", "--latex", "--decks", "1"),
     ],
-    ids=["odds", "odds-exact-all", "odds-known", "depth", "simulate", "sweep"],
+    ids=[
+        "odds",
+        "odds-exact-all",
+        "odds-known",
+        "depth",
+        "simulate",
+        "sweep",
+        "breakdown",
+        "breakdown-exact",
+        "solve",
+        "eor",
+        "breakeven",
+        "breakeven-latex",
+    ],
 )
 def test_the_default_table_fits_and_wide_holds_the_same_words(arguments: tuple[str, ...]) -> None:
     shown = run_ok(*arguments).stdout
@@ -96,8 +135,10 @@ def test_the_default_table_fits_and_wide_holds_the_same_words(arguments: tuple[s
         ("bets", "--bets", "lucky6,dragon7"),
         (*AUDIT, "--depths", "none", "--cuts", "10"),
         (*AUDIT, "--design", "win=36..44", "--target-edge", "4%..9%", "--design-top", "1"),
+        ("edgesort", "--cards", "2", *SMALL_SHOE),
+        ("edgesort", "--cards", "1", "--search", "--by", "rank", "--top", "3", *SMALL_SHOE),
     ],
-    ids=["bets", "bets-two", "audit", "audit-design"],
+    ids=["bets", "bets-two", "audit", "audit-design", "edgesort", "edgesort-search"],
 )
 def test_the_default_table_fits(arguments: tuple[str, ...]) -> None:
     assert widest(run_ok(*arguments).stdout) <= WIDTH
@@ -159,6 +200,22 @@ def test_simulate_sweep_wide_keeps_one_line_a_combination_with_the_json_figures(
             mean, error = shown.split(" ± ")
             assert shown_as(mean, estimate["mean"]), (figure, shown, estimate)
             assert shown_as(error, 1.96 * estimate["stderr"]), (figure, shown, estimate)
+
+
+def test_every_command_has_a_table_that_fits_or_none() -> None:
+    import click
+
+    from exactodds.cli import cli
+
+    assert isinstance(cli, click.Group)
+    commands = set(cli.list_commands(click.Context(cli)))
+    assert commands == set(FITTED) | set(NO_TABLE)
+    assert not set(FITTED) & set(NO_TABLE)
+    for name in NO_TABLE:  # no table format to fit
+        command = cli.get_command(click.Context(cli), name)
+        assert command is not None
+        formats = [p for p in command.params if p.name == "output_format"]
+        assert all("table" not in getattr(p.type, "choices", ()) for p in formats), name
 
 
 def _table_session(command: str) -> bool:

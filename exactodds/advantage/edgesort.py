@@ -29,10 +29,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -157,8 +156,33 @@ def _check_bets(bets: Sequence[Bet], rules: Rules) -> None:
         )
 
 
-@lru_cache(maxsize=8)
-def _value_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuples:
+#: A progress callback: ``(done, total, step)``, the step a few words saying what is counted.
+Progress = Callable[[int, int, str], None]
+
+#: The tuples of the last few shoes, rules and bets (by value or rank): a search and a sort of
+#: one shoe walk its rounds once.  A dict, not ``lru_cache``, so that a progress callback is no
+#: part of the key.
+_TUPLES: dict[tuple[str, Shoe, Rules, tuple[Bet, ...]], _Tuples] = {}
+_TUPLES_KEPT = 8
+
+
+def _tuples(
+    shoe: Shoe, rules: Rules, bets: tuple[Bet, ...], by: str, progress: Progress | None
+) -> _Tuples:
+    """The value (or rank) tuples of the first four cards, computed once per shoe, rules, bets."""
+    key = (by, shoe, rules, bets)
+    if key not in _TUPLES:
+        count = _value_numerators if by == "value" else _rank_numerators
+        tuples = count(shoe, rules, bets, progress)
+        while len(_TUPLES) >= _TUPLES_KEPT:
+            del _TUPLES[next(iter(_TUPLES))]
+        _TUPLES[key] = tuples
+    return _TUPLES[key]
+
+
+def _value_numerators(
+    shoe: Shoe, rules: Rules, bets: tuple[Bet, ...], progress: Progress | None = None
+) -> _Tuples:
     """Per tuple of the first four values: weight and weighted net pay numerators."""
     counts = shoe.value_counts
     # One rank per value holds all of that value's cards: the walk of a value-level bet sees the
@@ -166,7 +190,9 @@ def _value_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuple
     shoe = Shoe.from_ranks({_SYMBOLS[value]: count for value, count in enumerate(counts)})
     integer_pays = [bet.integer_pays() for bet in bets]
     rows, weights, numerators = [], [], []
-    for values in itertools.product(range(10), repeat=4):
+    for done, values in enumerate(itertools.product(range(10), repeat=4)):
+        if progress is not None and done % 100 == 0:
+            progress(done, 10**4, "first four cards' values")
         weight = ordered_ways(counts, values)
         if weight == 0:
             continue
@@ -179,6 +205,8 @@ def _value_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuple
         rows.append(values)
         weights.append(weight)
         numerators.append([weight * s for s in sums])
+    if progress is not None:
+        progress(10**4, 10**4, "first four cards' values")
     return _arrays(rows, weights, numerators, [d for _, d in integer_pays], shoe.cards)
 
 
@@ -201,10 +229,11 @@ def _arrays(
     )
 
 
-@lru_cache(maxsize=8)
-def _rank_numerators(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Tuples:
+def _rank_numerators(
+    shoe: Shoe, rules: Rules, bets: tuple[Bet, ...], progress: Progress | None = None
+) -> _Tuples:
     """The same by rank: each rank tuple weighs its own ordered ways, numerators by value."""
-    by_value = _value_numerators(shoe, rules, bets)
+    by_value = _tuples(shoe, rules, bets, "value", progress)
     per_value = {
         tuple(row): (int(w), [int(n) for n in numerators])
         for row, w, numerators in zip(
@@ -292,14 +321,16 @@ def edge_sort(
     high: str | Iterable[str] = "6789",
     cards: int = 4,
     by: str = "value",
+    progress: Progress | None = None,
 ) -> EdgeSort:
     """The exact advantage of seeing the groups of the first *cards* cards (1-4) before betting.
 
     *high* lists the high group: values (``"6789"`` or ``"6,7,8,9"``) or, with ``by="rank"``,
     ranks (``"6789TJ"``); the rest are low.  *bets* default to Banker, Player and Tie as
-    *rules* pay them.
+    *rules* pay them.  *progress*, if given, is called now and then with the tuples of the
+    first four cards counted so far, their number and what they are.
     """
-    rules, chosen, tuples = _prepare(shoe, rules, bets, cards, by)
+    rules, chosen, tuples = _prepare(shoe, rules, bets, cards, by, progress)
     classes = _high_classes(high, by)
     weights, numerators = _evaluate(tuples, classes, cards)
     follow = tuples.total // int(tuples.weights.sum())
@@ -330,7 +361,12 @@ def edge_sort(
 
 
 def _prepare(
-    shoe: Shoe, rules: Rules | None, bets: Iterable[Bet] | None, cards: int, by: str
+    shoe: Shoe,
+    rules: Rules | None,
+    bets: Iterable[Bet] | None,
+    cards: int,
+    by: str,
+    progress: Progress | None = None,
 ) -> tuple[Rules, tuple[Bet, ...], _Tuples]:
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
@@ -344,8 +380,7 @@ def _prepare(
     plain = shoe.without_suits()
     if plain.cards < 6:
         raise EdgeSortError(f"The shoe holds {plain.cards} cards; a round needs at least 6.")
-    numerators = _value_numerators if by == "value" else _rank_numerators
-    return rules, chosen, numerators(plain, rules, chosen)
+    return rules, chosen, _tuples(plain, rules, chosen, by, progress)
 
 
 def _label(classes: frozenset[int], by: str) -> str:
@@ -360,20 +395,27 @@ def search_partitions(
     bets: Iterable[Bet] | None = None,
     cards: int = 4,
     by: str = "value",
+    progress: Progress | None = None,
 ) -> tuple[tuple[str, Fraction], ...]:
     """Every split into two groups and its advantage, best first.
 
     The high group is taken to be the one holding the 9 (both labels give the same advantage),
-    so each split is listed once: 511 by value, 4095 by rank.
+    so each split is listed once: 511 by value, 4095 by rank.  *progress*, if given, is called
+    now and then as :func:`edge_sort` calls it, then with the splits tried so far.
     """
-    _, _, tuples = _prepare(shoe, rules, bets, cards, by)
+    _, _, tuples = _prepare(shoe, rules, bets, cards, by, progress)
     size = 10 if by == "value" else 13
     nine = 9 if by == "value" else 8  # rank index of the 9
     others = [c for c in range(size) if c != nine]
     found = []
-    for mask in range((1 << len(others)) - 1):
+    splits = (1 << len(others)) - 1
+    for mask in range(splits):
+        if progress is not None and mask % 16 == 0:
+            progress(mask, splits, "splits")
         classes = frozenset([nine] + [c for i, c in enumerate(others) if mask >> i & 1])
         weights, numerators = _evaluate(tuples, classes, cards)
         found.append((_label(classes, by), _advantage(tuples, weights, numerators)))
+    if progress is not None:
+        progress(splits, splits, "splits")
     found.sort(key=lambda item: (-item[1], item[0]))
     return tuple(found)

@@ -16,7 +16,8 @@ data goes to stdout only. A command's module is imported only when that command 
   and :mod:`exactodds.cli.serve`.
 - Shared: :mod:`exactodds.cli.options` (the option decorators), :mod:`exactodds.cli.plots`
   (``--plot DIR``), :mod:`exactodds.cli.header` (a filed sheet's header options, for ``report``
-  and ``audit``) and :mod:`exactodds.cli.files` (an output file, written whole or not at all).
+  and ``audit``), :mod:`exactodds.cli.files` (an output file, written whole or not at all) and
+  :mod:`exactodds.cli.progress` (a progress line on stderr at a terminal).
 """
 
 from __future__ import annotations
@@ -41,4 +42,31 @@ COMMANDS = {
 }
 cli.lazy_commands.update(COMMANDS)
 
-__all__ = ["COMMANDS", "cli", "main"]
+#: ``exactodds --help`` lists the commands by task, each with one line that fits 80 columns
+#: (and no command module is imported to write it).
+TASKS = {
+    "Price a game": {
+        "odds": "Exact odds of Banker, Player, Tie and every side bet",
+        "bets": "The bets exactodds prices, their outcomes and pays",
+        "breakdown": "How rounds end: totals, cards dealt, naturals",
+        "breakeven": "The pay or commission that makes a bet fair",
+        "solve": "Chemin de fer solved exactly as a two-person game",
+    },
+    "Study a shoe": {
+        "eor": "Effect of removal of each rank, and the count it implies",
+        "depth": "Perfect play by depth: how often a bet turns positive",
+        "edgesort": "The advantage of seeing the groups of the first cards",
+        "batch": "Exact EVs for many shoes, one JSON line each",
+    },
+    "Simulate and audit": {
+        "simulate": "Deal shoes as a casino does and play each bet",
+        "audit": "Can this bet be beaten? Edge, counts, simulation",
+        "report": "Par sheet of each bet: Markdown, HTML, xlsx or PDF",
+    },
+    "Tools": {
+        "serve": "The live shoe tracker page and the JSON API",
+    },
+}
+cli.task_summaries.update(TASKS)
+
+__all__ = ["COMMANDS", "TASKS", "cli", "main"]

@@ -192,6 +192,28 @@ class _Group(click.Group):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lazy_commands: dict[str, str] = {}
+        self.task_summaries: dict[str, dict[str, str]] = {}
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands by task, each with its one line whole (click would cut it at 45
+        characters and sort the commands by name); a command in no task is listed last."""
+        listed = {name for summaries in self.task_summaries.values() for name in summaries}
+        sections = [
+            (task, list(summaries.items())) for task, summaries in self.task_summaries.items()
+        ]
+        others = [name for name in self.list_commands(ctx) if name not in listed]
+        if others:
+            rows = []
+            for name in others:
+                command = self.get_command(ctx, name)
+                if command is not None and not command.hidden:
+                    rows.append((name, command.get_short_help_str(limit=1000)))
+            sections.append(("Other commands", rows))
+        widest = max((len(name) for _, rows in sections for name, _ in rows), default=0)
+        for task, rows in sections:  # one column for the lines of every section
+            if rows:
+                with formatter.section(task):
+                    formatter.write_dl([(name.ljust(widest), line) for name, line in rows])
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_commands})
@@ -328,6 +350,10 @@ def cli() -> None:
 
     Every figure is an exact rational: counts of every ordered six-card
     sequence a shoe can deal, for any shoe, drawing rules and pay table.
+
+    The manual: README.md and the docs/ folder of the source, also as a site
+    (`mkdocs serve`, with the docs extra). `exactodds COMMAND --help` gives a
+    command's options and examples.
     """
 
 

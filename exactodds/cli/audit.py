@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -12,6 +11,7 @@ from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.header import Header, RecordingCommand, header_options
 from exactodds.cli.options import built_options
+from exactodds.cli.progress import finish_progress, progress_line
 from exactodds.rules import Rules
 
 if TYPE_CHECKING:
@@ -26,20 +26,6 @@ _DESIGN_FORMATS = ("table", "json", "markdown", "html")
 _SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"} | {
     name: name for name in _FILE_FORMATS
 }
-
-
-def _progress(quiet: bool) -> Any:
-    """A bar of the audit's steps on stderr, only when stderr is a terminal."""
-    if quiet or sys.stderr is None or not sys.stderr.isatty():
-        return None
-
-    def report(done: int, total: int, step: str) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'-' * (width - filled)}] {done}/{total} {step:<40}")
-        sys.stderr.flush()
-
-    return report
 
 
 @click.command(name="audit", cls=RecordingCommand)
@@ -182,7 +168,8 @@ def audit_command(
     _check_output(output_format, output, bool(design_ranges), jobs, dask_address)
     identity = header.identity(option_values, "Countability audit")
     procedure = DealingProcedure(decks=decks, cut=cut, burn=burn, cut_first_rounds=cut_first_rounds)
-    run = {"jobs": jobs, "dask": dask_address, "progress": _progress(quiet)}
+    progress = progress_line(quiet, "audit")
+    run = {"jobs": jobs, "dask": dask_address, "progress": progress}
     text: str | bytes
     if design_ranges:
         design = (design_ranges, target_edge, design_top)
@@ -202,8 +189,7 @@ def audit_command(
             rounds_per_hour=rounds_per_hour,
         )
         text = _audit(spec, run, output_format, digits, identity)
-    if _progress(quiet) is not None:
-        sys.stderr.write("\n")
+    finish_progress(progress)
     if output is None:
         assert isinstance(text, str)
         emit(text)

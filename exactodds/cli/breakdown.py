@@ -12,6 +12,7 @@ from exactodds.cli.options import (
     output_options,
     rules_file_option,
     shoe_options,
+    wide_option,
 )
 from exactodds.engine.known import enumerate_known, parse_known
 from exactodds.engine.walk import enumerate_rounds
@@ -26,6 +27,7 @@ from exactodds.rules import Tableau
 @rules_file_option
 @known_option
 @output_options
+@wide_option
 def breakdown_command(
     decks: str | None,
     shoe_spec: str | None,
@@ -35,6 +37,7 @@ def breakdown_command(
     output_format: str,
     digits: int,
     exact: bool,
+    wide: bool,
 ) -> None:
     """Breakdown tables: how rounds end, counted exactly.
 
@@ -49,6 +52,7 @@ def breakdown_command(
       exactodds breakdown --rules banker_as_player     # another drawing tableau
       exactodds breakdown --decks 6 --format csv       # every figure, one per row
       exactodds breakdown --known 1=9 --format json    # given the Player's first card
+      exactodds breakdown --wide                       # the grid of totals on 11 columns
     """
     shoe = build_shoe(decks, shoe_spec, remove, most_decks=MOST_DECKS)
     tableau = resolve_rules_file(rules_file).tableau if rules_file else Tableau.standard()
@@ -59,5 +63,5 @@ def breakdown_command(
         else enumerate_rounds(shoe, tableau)
     )
     result = breakdown(table)
-    options = {"digits": digits, "exact": exact, "shoe": shoe, "tableau": tableau}
+    options = {"digits": digits, "exact": exact, "shoe": shoe, "tableau": tableau, "wide": wide}
     emit(render(result, output_format, **options, known=known_cards or None))

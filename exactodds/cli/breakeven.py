@@ -13,6 +13,7 @@ from exactodds.cli.options import (
     output_options,
     refuse_card_bets,
     stack,
+    wide_option,
 )
 from exactodds.errors import BetError, PayError
 from exactodds.inputs import MOST_DECKS
@@ -75,6 +76,7 @@ def _split_pays(pays: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
 @breakeven_bet_options
 @output_options
 @click.option("--latex", is_flag=True, help="In the table, show the EV expression as LaTeX.")
+@wide_option
 def breakeven(
     shoe: Shoe,
     rules: Rules,
@@ -86,6 +88,7 @@ def breakeven(
     digits: int,
     exact: bool,
     latex: bool,
+    wide: bool,
 ) -> None:
     """Break-even pay: the exact pay (or commission) at which a bet's EV is zero.
 
@@ -110,5 +113,7 @@ def breakeven(
             f"--bet {bet_name!r} names {len(bets)} bets; name one, such as tie or dragon7."
         )
     solved = find_breakeven(bets[0], unknown, shoe, rules)
-    text = render(solved, output_format, digits=digits, shoe=shoe, rules=rules, latex=latex)
+    text = render(
+        solved, output_format, digits=digits, shoe=shoe, rules=rules, latex=latex, wide=wide
+    )
     emit(text)

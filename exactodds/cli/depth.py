@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -11,6 +10,7 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.options import built_options, output_options
 from exactodds.cli.plots import plot_option, write_plots
+from exactodds.cli.progress import finish_progress, progress_line
 from exactodds.errors import ExactOddsError
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -117,8 +117,12 @@ def depth(
         known = parse_known_counts(left_known)
         if dask_address is not None and jobs != 1:
             raise ExactOddsError("--jobs and --dask both choose where to run; give one of them.")
-        bar = _progress_bar(quiet)
-        table = depth_table(shoe, rules, bets, cards, min_edge, jobs, dask_address, bar, known)
+        line = progress_line(quiet, "depth")
+        bar = None if line is None else lambda done, total: line(done, total, "pieces")
+        try:
+            table = depth_table(shoe, rules, bets, cards, min_edge, jobs, dask_address, bar, known)
+        finally:
+            finish_progress(line)
     except DepthCheckError as error:
         raise click.ClickException(str(error)) from None
     emit(render(table, output_format, digits=digits, wide=wide))
@@ -132,20 +136,3 @@ NO_EXACT = (
     "digits, too long for a table's columns; use --format json or --format csv, which carry "
     "every figure as an exact fraction."
 )
-
-
-def _progress_bar(quiet: bool) -> Any:
-    """A progress callback drawing on stderr, only when stderr is a terminal."""
-    if quiet or sys.stderr is None or not sys.stderr.isatty():
-        return None
-
-    def report(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        end = "\n" if done == total else ""
-        sys.stderr.write(
-            f"\rcompositions [{'#' * filled}{'-' * (width - filled)}] {done}/{total} pieces{end}"
-        )
-        sys.stderr.flush()
-
-    return report

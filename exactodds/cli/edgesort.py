@@ -50,6 +50,7 @@ from exactodds.shoe import Shoe
     help="How many splits --search lists.",
 )
 @output_options
+@click.option("--quiet", is_flag=True, help="No progress line.")
 def edgesort(
     high: str,
     seen: int,
@@ -62,8 +63,12 @@ def edgesort(
     shoe: Shoe,
     rules: Rules,
     bets: list[Bet],
+    quiet: bool,
 ) -> None:
     """Edge sorting: the best bet for each pattern of groups seen, and the advantage.
+
+    A full shoe takes from seconds to about a minute; a progress line is drawn on stderr
+    when it is a terminal (--quiet: none).
 
     \b
     Examples:
@@ -74,13 +79,20 @@ def edgesort(
     """
     from exactodds.advantage.edgesort import PartitionSearch, edge_sort, search_partitions
     from exactodds.cli.depth import NO_EXACT
+    from exactodds.cli.progress import finish_progress, progress_line
     from exactodds.report.registry import render
 
     if exact:
         raise click.UsageError(NO_EXACT.format(command="edgesort"))
+    progress = progress_line(quiet, "edgesort")
+    try:
+        if search:
+            best = PartitionSearch(search_partitions(shoe, rules, bets, seen, by, progress))
+        else:
+            result = edge_sort(shoe, rules, bets, high, seen, by, progress)
+    finally:
+        finish_progress(progress)
     if search:
-        best = PartitionSearch(search_partitions(shoe, rules, bets, seen, by))
         emit(render(best, output_format, top=top, digits=digits))
-        return
-    result = edge_sort(shoe, rules, bets, high, seen, by)
-    emit(render(result, output_format, digits=digits))
+    else:
+        emit(render(result, output_format, digits=digits))

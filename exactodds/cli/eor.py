@@ -9,7 +9,7 @@ import click
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, effect_of_removal
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
-from exactodds.cli.options import built_options, output_options
+from exactodds.cli.options import built_options, output_options, wide_option
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.inputs import MOST_DECKS
 from exactodds.report.registry import render
@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
     help="Largest tag of the derived linear count, in absolute value (a level-N count).",
 )
 @plot_option
+@wide_option
 def eor(
     shoe: Shoe,
     rules: Rules,
@@ -51,6 +52,7 @@ def eor(
     max_tag: int,
     plot_directory: str | None,
     game: DragonTigerTable | None,
+    wide: bool,
 ) -> None:
     """Effect of removal: how each bet's exact EV moves when a card of each rank leaves.
 
@@ -76,7 +78,7 @@ def eor(
         return
     note_pure_python()
     result = effect_of_removal(shoe, rules, bets, cards, max_tag)
-    text = render(result, output_format, digits=digits, exact=exact)
+    text = render(result, output_format, digits=digits, exact=exact, wide=wide)
     if plot_directory is not None:
         from exactodds.report.plots import removal_figures
 

@@ -15,6 +15,7 @@ exactodds.errors.ExactOddsError: Cannot write the par sheet to '/': it is a dire
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -54,7 +55,8 @@ def check_writable(output: str, what: str, example: str) -> None:
 
 
 def write_file(output: str, content: bytes, what: str) -> None:
-    """Write *content* whole or not at all: a temporary file beside *output*, renamed into place.
+    """Write *content* whole or not at all: a temporary file beside *output*, renamed into place,
+    and say so on stderr ("Wrote FILE.").
 
     A device or a pipe (``/dev/stdout``, ``/dev/full``) is written in place. On any failure the
     temporary file is removed and the run ends with exit 1, in one sentence naming *what*.
@@ -64,7 +66,8 @@ def write_file(output: str, content: bytes, what: str) -> None:
         if path.exists() and not path.is_file():
             with open(path, "wb") as stream:
                 stream.write(content)
-            return
+            return  # a device or a pipe: nothing to name
+
         handle, temporary = tempfile.mkstemp(
             prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else "."
         )
@@ -82,6 +85,8 @@ def write_file(output: str, content: bytes, what: str) -> None:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+        if sys.stderr is not None:
+            click.echo(f"Wrote {output}.", err=True)
     except OSError as error:
         raise click.ClickException(
             f"Cannot write {what} to {output!r}: {error.strerror or error}; no file was left "

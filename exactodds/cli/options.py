@@ -76,6 +76,15 @@ def known_option(function: Function) -> Function:
     return click_option(KNOWN_OPTION)(function)
 
 
+def wide_option(function: Function) -> Function:
+    """``--wide``: tables and prose as wide as they are (by default they fit 100 columns)."""
+    return click.option(
+        "--wide",
+        is_flag=True,
+        help="Tables and lines as wide as they are (by default they fit 100 columns).",
+    )(function)
+
+
 def output_options(function: Function) -> Function:
     """``--format``, ``--digits`` and ``--exact``."""
     options = [

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from exactodds.cli.options import Function
+from exactodds.cli.progress import ProgressLine, finish_progress
 
 __all__ = ["plot_option", "write_plots"]
 
@@ -28,10 +29,14 @@ def plot_option(function: Function) -> Function:
     )(function)
 
 
-def write_plots(figures: Iterable[tuple[str, str, Any]], directory: str) -> list[Path]:
-    """Save *figures* into *directory*, and say on stderr how many files were written."""
+def write_plots(
+    figures: Iterable[tuple[str, str, Any]], directory: str, progress: ProgressLine | None = None
+) -> list[Path]:
+    """Save *figures* into *directory*, and say on stderr how many files were written (after
+    clearing the *progress* line drawn meanwhile, if any)."""
     from exactodds.report.plots import save_figures
 
     written = save_figures(iter(figures), directory)
+    finish_progress(progress)
     click.echo(f"Wrote {len(written)} figure files to {directory}.", err=True)
     return written

@@ -21,6 +21,7 @@ from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.header import Header, RecordingCommand, header_options
 from exactodds.cli.options import built_options
 from exactodds.cli.plots import plot_option, write_plots
+from exactodds.cli.progress import finish_progress, progress_line
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.interface import bets_from_values, build_shoe, rules_from_values
 from exactodds.report.registry import formats
@@ -298,6 +299,7 @@ def _render(
 )
 @click.option("--rounds-per-hour", metavar="N", help="Rounds an hour, for theo and SD an hour.")
 @click.option("--average-bet", metavar="AMOUNT", help="Average bet, for theo and SD an hour.")
+@click.option("--quiet", is_flag=True, help="No progress line.")
 def report(
     shoe: Shoe,
     rules: Rules,
@@ -317,6 +319,7 @@ def report(
     drop_ratio: str | None,
     rounds_per_hour: str | None,
     average_bet: str | None,
+    quiet: bool,
 ) -> None:
     """Par sheet: the probability and accounting report of each chosen bet.
 
@@ -329,7 +332,9 @@ def report(
     Takes the same shoe, rules and bet options as 'odds'. Every format
     starts with a header (title, pay table, version, command line, date)
     and shows the rules of play; --compare adds alternatives side by side.
-    A file is written whole or not at all (exit 1 when it cannot be).
+    A file is written whole or not at all (exit 1 when it cannot be), and
+    named on stderr ("Wrote FILE."); a progress line is drawn on stderr when
+    it is a terminal (--quiet: none).
 
     \b
     Examples:
@@ -377,6 +382,7 @@ def report(
     ratio = _positive(drop_ratio, "--drop-ratio")
     identity = header.identity(option_values, default_title(shoe, bets))
     comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
+    progress = progress_line(quiet, "report")
     try:
         sheet = par_sheet(
             shoe,
@@ -391,14 +397,21 @@ def report(
             drop_ratio=ratio,
             identity=identity,
             comparisons=comparisons,
+            progress=progress,
         )
+        if plot_directory is not None:
+            from exactodds.report.parsheet.figures import par_sheet_figures
+
+            if progress is not None:
+                progress(1, 1, "drawing the figures")
+            write_plots(par_sheet_figures(sheet), plot_directory, progress)
+        if progress is not None:
+            progress(1, 1, f"writing the {chosen_format}")
+        content = _render(sheet, chosen_format, digits, figures, plot_directory, output)
     except NothingPricedError as error:
         raise click.ClickException(str(error)) from None
-    if plot_directory is not None:
-        from exactodds.report.parsheet.figures import par_sheet_figures
-
-        write_plots(par_sheet_figures(sheet), plot_directory)
-    content = _render(sheet, chosen_format, digits, figures, plot_directory, output)
+    finally:
+        finish_progress(progress)
     if output is not None:
         write_file(output, content, "the par sheet")
     if output is None:

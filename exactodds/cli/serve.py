@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from exactodds.bets.bet import Bet
+from exactodds.cli.app import signals_request_stop
 from exactodds.errors import ExactOddsError, import_extra
 
 #: Hosts that only this computer can reach.
@@ -141,7 +142,7 @@ def serve(
     or a --host that other computers can reach, every API request needs the
     token printed at start-up: in an X-Exactodds-Token header, or as ?token=
     in the address (the printed address carries it); /openapi.json and /docs
-    need none.
+    need none. Ctrl-C or SIGTERM stops it: "Stopped.", exit 0.
 
     \b
     Examples:
@@ -169,7 +170,22 @@ def serve(
     hosts = (host, *allowed_hosts) if host not in ("0.0.0.0", "::") else allowed_hosts
     app = _open_app(path, custom, hosts, token)
     listener = _listen(host, port)
-    bound = listener.getsockname()[1]
+    # The app answers 503 itself past 100 requests in flight (a JSON sentence, as every error).
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+
+    def stop(_number: int) -> None:  # Ctrl-C or SIGTERM: finish the requests, then leave
+        server.should_exit = True
+
+    with signals_request_stop(stop):
+        _say_where(host, listener.getsockname()[1], hosts, token, path)
+        server.run(sockets=[listener])
+    click.echo("Stopped.", err=True)
+
+
+def _say_where(
+    host: str, bound: int, hosts: tuple[str, ...], token: str | None, path: Path
+) -> None:
+    """The address to open (with the token when others can reach it) and the database, on stderr."""
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Serving the exactodds tracker on http://{shown}:{bound}/", err=True)
     if token is None:
@@ -185,6 +201,3 @@ def serve(
             shown_name = f"[{name}]" if ":" in name else name
             click.echo(f"  http://{shown_name}:{bound}/?token={token}", err=True)
     click.echo(f"Shoes are kept in {path}. Press Ctrl+C to stop.", err=True)
-    # The app answers 503 itself past 100 requests in flight (a JSON sentence, as every error).
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
-    uvicorn.Server(config).run(sockets=[listener])

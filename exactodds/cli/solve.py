@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from exactodds.cli.app import emit
-from exactodds.cli.options import build_shoe, shoe_options
+from exactodds.cli.options import build_shoe, shoe_options, wide_option
 from exactodds.cli.solve_choice import solve_banque_command, solve_rules_command
 from exactodds.cli.solve_peek import solve_peek_command
 from exactodds.games.banque import ON_5
@@ -121,6 +121,7 @@ GAMES = ("chemin-de-fer", "peek", "banque")
     show_default=True,
     help="Decimal places shown beside the exact fractions in the table.",
 )
+@wide_option
 def solve_command(
     decks: str | None,
     shoe_spec: str | None,
@@ -138,6 +139,7 @@ def solve_command(
     max_mixed: int,
     output_format: str,
     digits: int,
+    wide: bool,
 ) -> None:
     """Chemin de fer as a game: each side's optimal strategy, exactly.
 
@@ -205,7 +207,7 @@ def solve_command(
             f"No equilibrium was found where the Player mixes in at most {max_mixed} "
             "compositions; search more with --max-mixed 5."
         )
-    emit(render(solution, output_format, digits=digits))
+    emit(render(solution, output_format, digits=digits, wide=wide))
 
 
 def _refuse_chemin_options() -> None:

@@ -234,6 +234,8 @@ def audit_pdf(result: Audit, digits: int = 4, identity: SheetIdentity | None = N
         identity.title if identity else "Countability audit",
         identity.version if identity else None,
         identity.date if identity else None,
+        author=identity.author if identity else "",
+        subject="Countability audit: " + ", ".join(result.bets),
     )
 
 

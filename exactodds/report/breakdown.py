@@ -21,7 +21,7 @@ from exactodds.analysis.breakdown import TOTALS, WINNERS, Breakdown, Frequency
 from exactodds.cards import Card
 from exactodds.engine.known import describe_known
 from exactodds.numbers import decimal_string, fraction_string
-from exactodds.report.table import simple_table
+from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_lines
 from exactodds.report.writer import json_text, known_block, shoe_block
 from exactodds.rules import Tableau
 from exactodds.shoe import Shoe
@@ -211,6 +211,7 @@ def _simple_table(
     rows: Sequence[tuple[str, Frequency]],
     digits: int,
     exact: bool,
+    width: int | None = None,
 ) -> str:
     headers = [title, "Combinations", "Probability"] + (["Exact"] if exact else [])
     body = []
@@ -219,14 +220,14 @@ def _simple_table(
         if exact:
             row.append(fraction_string(frequency.probability))
         body.append(row)
-    return simple_table(body, headers, ("left",) + ("right",) * (len(headers) - 1))
+    return fitted_table(body, headers, ("left",) + ("right",) * (len(headers) - 1), width)
 
 
 def _count_and_probability(frequency: Frequency, digits: int) -> list[str]:
     return [f"{frequency.count:,}", decimal_string(frequency.probability, digits)]
 
 
-def _winning_totals_table(result: Breakdown, digits: int) -> str:
+def _winning_totals_table(result: Breakdown, digits: int, width: int | None = None) -> str:
     rows = [
         [str(total)]
         + [
@@ -249,10 +250,11 @@ def _winning_totals_table(result: Breakdown, digits: int) -> str:
         for side in ("Player wins", "Banker wins", "Tie")
         for heading in (side, "Probability")
     ]
-    return simple_table(rows, headers, ("left",) + ("right",) * 6)
+    # a side's count and probability stay together
+    return fitted_table(rows, headers, ("left",) + ("right",) * 6, width, breaks=(1, 3, 5))
 
 
-def _side_totals_table(result: Breakdown, digits: int) -> str:
+def _side_totals_table(result: Breakdown, digits: int, width: int | None = None) -> str:
     rows = [
         [
             str(total),
@@ -262,10 +264,10 @@ def _side_totals_table(result: Breakdown, digits: int) -> str:
         for total in reversed(TOTALS)
     ]
     headers = ["Final total", "Player", "Probability", "Banker", "Probability"]
-    return simple_table(rows, headers, ("left",) + ("right",) * 4)
+    return fitted_table(rows, headers, ("left",) + ("right",) * 4, width, breaks=(1, 3))
 
 
-def _final_totals_grid(result: Breakdown, digits: int) -> str:
+def _final_totals_grid(result: Breakdown, digits: int, width: int | None = None) -> str:
     grid = [
         [f"P {player}"]
         + [
@@ -275,7 +277,8 @@ def _final_totals_grid(result: Breakdown, digits: int) -> str:
         for player in TOTALS
     ]
     headers = ["", *(f"B {banker}" for banker in TOTALS)]
-    return simple_table(grid, headers, ("left",) + ("right",) * 10)
+    # split, the grid falls in two halves, Banker totals 0-4 and 5-9
+    return fitted_table(grid, headers, ("left",) + ("right",) * 10, width, breaks=(6,))
 
 
 def render_breakdown_table(
@@ -285,18 +288,25 @@ def render_breakdown_table(
     shoe: Shoe | None = None,
     tableau: Tableau | None = None,
     known: Mapping[int, Card] | None = None,
+    wide: bool = False,
 ) -> str:
     """The breakdown as text tables for a terminal.
 
     The grid of final totals shows probabilities only (counts would not fit
-    a terminal); JSON and CSV carry its counts and exact fractions.
+    a terminal); JSON and CSV carry its counts and exact fractions.  Every line
+    fits :data:`~exactodds.report.table.TABLE_WIDTH` columns unless *wide*: the
+    grid is split by columns (the Player's total leading each part), prose wrapped.
 
     >>> from exactodds import Shoe, enumerate_rounds
     >>> from exactodds.analysis.breakdown import breakdown
     >>> text = render_breakdown_table(breakdown(enumerate_rounds(Shoe.standard(decks=8))), 6)
     >>> print(text.splitlines()[5])
-    6  312,658,895,192,064  0.062552  269,232,304,455,680  0.053864  96,170,001,308,416  0.019240
+    6                  312,658,895,192,064       0.062552    269,232,304,455,680       0.053864
+    >>> wide = render_breakdown_table(breakdown(enumerate_rounds(Shoe.standard(decks=8))), 6, wide=True)
+    >>> max(map(len, text.splitlines())), max(map(len, wide.splitlines()))
+    (91, 127)
     """
+    width = None if wide else TABLE_WIDTH
     lines: list[str] = []
     if shoe is not None:
         lines.append(f"Shoe: {shoe.describe()}")
@@ -310,12 +320,13 @@ def render_breakdown_table(
     draws = [(label, frequency) for label, _, frequency in _draw_rows(result)]
     naturals = [(label, frequency) for label, _, frequency in _natural_rows(result)]
     sections = [
-        _winning_totals_table(result, digits),
-        _side_totals_table(result, digits),
+        _winning_totals_table(result, digits, width),
+        _side_totals_table(result, digits, width),
         "Final totals (probability): rows are the Player's total, columns the Banker's\n"
-        + _final_totals_grid(result, digits),
-        _simple_table("Cards dealt", cards, digits, exact),
-        _simple_table("Third cards", draws, digits, exact),
-        _simple_table("Naturals", naturals, digits, exact),
+        + _final_totals_grid(result, digits, width),
+        _simple_table("Cards dealt", cards, digits, exact, width),
+        _simple_table("Third cards", draws, digits, exact, width),
+        _simple_table("Naturals", naturals, digits, exact, width),
     ]
-    return "\n".join(lines) + ("\n" if lines else "") + "\n\n".join(sections)
+    text = "\n".join(lines) + ("\n" if lines else "") + "\n\n".join(sections)
+    return text if width is None else "\n".join(wrapped_lines([text], width))

@@ -10,7 +10,7 @@ one total share a row when they play alike, else each composition has its own.
 >>> from exactodds import Shoe
 >>> from exactodds.games.chemin_de_fer import Model, solve
 >>> solution = solve(Shoe.standard(decks=1), Model(dealing="replacement", banker_sees="total"))
->>> print(render_solution_table(solution, 6).splitlines()[4])
+>>> print(render_solution_table(solution, 6).splitlines()[5])
 Value (Banker's expected payoff per unit): 679568/53094899 = 0.012799 (Banker edge 1.2799%)
 """
 
@@ -25,7 +25,7 @@ from exactodds.games.chemin_de_fer import (
     Solution,
 )
 from exactodds.numbers import decimal_string, fraction_string, percent_string
-from exactodds.report.table import simple_table
+from exactodds.report.table import TABLE_WIDTH, simple_table, wrapped_lines
 from exactodds.report.writer import json_text, shoe_block
 
 __all__ = ["render_solution_json", "render_solution_table"]
@@ -87,13 +87,20 @@ def _tableau(equilibrium: Equilibrium, digits: int) -> list[str]:
     return lines + notes
 
 
-def render_solution_table(solution: Solution, digits: int = 10) -> str:
+def render_solution_table(solution: Solution, digits: int = 10, wide: bool = False) -> str:
     """The solution as a text report: model, value, both strategies, the check.
+
+    Lines longer than :data:`~exactodds.report.table.TABLE_WIDTH` columns are wrapped
+    between words unless *wide* (the Banker's table, 11 narrow columns, always fits).
 
     >>> from exactodds import Shoe
     >>> from exactodds.games.chemin_de_fer import solve
-    >>> print(render_solution_table(solve(Shoe.standard(decks=8)), 4).splitlines()[-1][:40])
+    >>> text = render_solution_table(solve(Shoe.standard(decks=8)), 4)
+    >>> print(text.splitlines()[-2][:40])
     Verified: yes; in every equilibrium each
+    >>> wide = render_solution_table(solve(Shoe.standard(decks=8)), 4, wide=True)
+    >>> print(wide.splitlines()[-1][-26:])
+    cells and 1 Player choice.
     """
     model = solution.model
     count = len(solution.equilibria)
@@ -168,7 +175,7 @@ def render_solution_table(solution: Solution, digits: int = 10) -> str:
         f"cells and {solution.player_choices} Player choice"
         f"{'' if solution.player_choices == 1 else 's'}."
     )
-    return "\n".join(lines)
+    return "\n".join(lines if wide else wrapped_lines(lines, TABLE_WIDTH))
 
 
 def _range_list(payoff_range: tuple[Any, Any] | None) -> list[str] | None:

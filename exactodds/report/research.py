@@ -23,7 +23,7 @@ from typing import Any
 from exactodds.analysis.removal import EffectOfRemoval, LinearCount
 from exactodds.analysis.symbolic import Breakeven
 from exactodds.numbers import decimal_string, fraction_string, percent_string
-from exactodds.report.table import simple_table
+from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_lines
 from exactodds.report.writer import json_text, shoe_block
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -122,7 +122,9 @@ def _bar(effect: Fraction, largest: Fraction) -> str:
     return f"{left:>{BAR_WIDTH}}|{right:<{BAR_WIDTH}}".rstrip()
 
 
-def _removal_table(result: EffectOfRemoval, name: str, digits: int, exact: bool) -> list[str]:
+def _removal_table(
+    result: EffectOfRemoval, name: str, digits: int, exact: bool, width: int | None = None
+) -> list[str]:
     effects = result.effects[name]
     count = result.counts[name]
     correlation, _ = _correlation(count, 4)
@@ -149,9 +151,8 @@ def _removal_table(result: EffectOfRemoval, name: str, digits: int, exact: bool)
             _bar(effect, Fraction(largest)),
         ]
         rows.append(row + ([fraction_string(effect)] if exact else []))
-    table = simple_table(
-        rows, headers, ("left", "right", "right", "right", "left") + (("right",) if exact else ())
-    )
+    aligns = ("left", "right", "right", "right", "left") + (("right",) if exact else ())
+    table = fitted_table(rows, headers, aligns, width)
     return [heading, "", table]
 
 
@@ -170,15 +171,20 @@ def render_removal_json(result: EffectOfRemoval, digits: int) -> str:
     return json_text(_removal_dict(result, digits))
 
 
-def render_removal_table(result: EffectOfRemoval, digits: int, exact: bool = False) -> str:
+def render_removal_table(
+    result: EffectOfRemoval, digits: int, exact: bool = False, wide: bool = False
+) -> str:
     """The effects of removal as text tables, a bar chart beside each rank's effect.
+
+    Every line fits :data:`~exactodds.report.table.TABLE_WIDTH` columns unless *wide*:
+    prose is wrapped, a table too wide split by columns, each part led by the rank.
 
     >>> from exactodds import Rules, Shoe
     >>> from exactodds.bets.catalogue import select_bets
     >>> from exactodds.analysis.removal import effect_of_removal
     >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
     >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
-    >>> print(render_removal_table(result, 4).splitlines()[4])
+    >>> print(render_removal_table(result, 4).splitlines()[5])
     tie: EV -0.1657; level-2 count (balanced), betting correlation 0.9762
     """
     cards = (
@@ -189,13 +195,14 @@ def render_removal_table(result: EffectOfRemoval, digits: int, exact: bool = Fal
         f"Rules: {result.rules.describe()}",
         f"Effect of removal: the change in each bet's EV when {cards} the shoe",
     ]
+    width = None if wide else TABLE_WIDTH
     for name in result.effects:
-        lines += ["", *_removal_table(result, name, digits, exact)]
+        lines += ["", *_removal_table(result, name, digits, exact, width)]
     notes = [f"{name}: not computable. {reason}" for name, reason in result.unavailable.items()]
     notes += [f"Rank {rank} skipped: {reason}" for rank, reason in result.skipped.items()]
     if notes:
         lines += ["", *notes]
-    return "\n".join(lines)
+    return "\n".join(lines if width is None else wrapped_lines(lines, width))
 
 
 REMOVAL_CSV_COLUMNS = (
@@ -334,8 +341,12 @@ def render_breakeven_table(
     shoe: Shoe,
     rules: Rules,
     latex: bool = False,
+    wide: bool = False,
 ) -> str:
     """A solved break-even question as text; the EV is shown as LaTeX with *latex*.
+
+    Lines longer than :data:`~exactodds.report.table.TABLE_WIDTH` columns are wrapped
+    between words, unless *wide* (which keeps the EV expression on one line to copy).
 
     >>> from exactodds.analysis.symbolic import find_breakeven
     >>> table = render_breakeven_table(find_breakeven("tie"), 6, Shoe.standard(8), Rules())
@@ -367,4 +378,4 @@ def render_breakeven_table(
     ]
     if solved.note:
         lines.append(solved.note)
-    return "\n".join(lines)
+    return "\n".join(lines if wide else wrapped_lines(lines, TABLE_WIDTH))

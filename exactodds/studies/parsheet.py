@@ -42,7 +42,7 @@ each square root is correctly rounded to the digits shown.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
@@ -674,6 +674,7 @@ def par_sheet(
     drop_ratio: Fraction | None = None,
     identity: SheetIdentity | None = None,
     comparisons: Sequence[ComparisonRow] = (),
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> ParSheet:
     """The par sheet of *bets* (default: Banker, Player, Tie) on *shoe* under *rules*.
 
@@ -686,7 +687,8 @@ def par_sheet(
     no bet can be priced, :class:`NothingPricedError` says why.  With
     *tails*, each number of rounds gets the exact distribution's figures;
     *rounds_per_hour* and *average_bet* give theo and SD an hour;
-    *drop_ratio* (handle / drop) gives hold as win / drop.
+    *drop_ratio* (handle / drop) gives hold as win / drop.  *progress*, if given, is called
+    before each step with the steps done, their number and what comes next.
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("banker"), breakeven=False)
@@ -705,6 +707,12 @@ def par_sheet(
     scores = {level: z_score(level) for level in levels}
     rules = rules if rules is not None else Rules()
     chosen = tuple(bets) if bets is not None else None
+
+    def step(done: int, what: str) -> None:
+        if progress is not None:
+            progress(done, 2 + len(analysis.bets) if done else 2, what)
+
+    step(0, "odds")
     analysis = analyze(shoe, rules, chosen)
     if not analysis.bets:
         reasons = "; ".join(f"{name}: {reason}" for name, reason in analysis.unavailable.items())
@@ -714,6 +722,7 @@ def par_sheet(
         )
     removal: EffectOfRemoval | None = None
     removal_reason: str | None = None
+    step(1, "effect of removal")
     try:
         removal = effect_of_removal(shoe, rules, chosen, cards=1, max_tag=max_tag)
     except ExactOddsError as error:
@@ -723,12 +732,13 @@ def par_sheet(
         if rounds_per_hour is not None and average_bet is not None
         else None
     )
-    sheets = {
-        name: _bet_sheet(
+    sheets = {}
+    for done, (name, result) in enumerate(analysis.bets.items(), 2):
+        step(done, name)
+        sheets[name] = _bet_sheet(
             result, analysis, removal, scores, tuple(rounds), breakeven, tails, hourly, drop_ratio
         )
-        for name, result in analysis.bets.items()
-    }
+    step(2 + len(analysis.bets), "done")
     return ParSheet(
         analysis=analysis,
         bets=sheets,

@@ -5,8 +5,12 @@ footer with the title, the version, the date and "page x of y".  Text is set in 
 embedded in the file (subset): the TrueType font matplotlib ships in ``mpl-data/fonts/ttf``
 (Bitstream Vera licence, which allows redistribution), found without importing matplotlib.
 Lines wrap between words; a cell's long exact fraction, one word, wraps between its digits.
-A heading stays on the page of what follows it, and a table that fits on one page is never
-split; figures go two side by side.  fpdf2 is imported inside :func:`blocks_pdf` only.
+A heading stays on the page of what follows it, and a table that fits on one page is split
+only when more than a third of the page is left (so no page is left half empty for it);
+figures go two side by side.  The first page lists the sections (level 1 and 2 headings, each
+a bookmark too) with their pages, and the file's metadata carry the title, the subject, the
+author when given, and exactodds as the creator.  fpdf2 is imported inside :func:`blocks_pdf`
+only.
 
 >>> from exactodds.report.document.blocks import Heading, Table
 >>> blocks_pdf([Heading(1, "Audit"), Table("t", ("A",), (("1",),), (True,))], "Audit",
@@ -162,6 +166,68 @@ def _fits(pdf: Any, blocks: Sequence[Block]) -> bool:
     return not dummy.page_break_triggered
 
 
+#: Below this share of the page's body left, a unit that does not fit starts a new page.
+_LEFT_TO_SPLIT = 1 / 3
+
+
+def _contents(pdf: Any, outline: list[Any]) -> None:
+    """The table of contents: each section's title, dots, its page (fpdf2 calls this last)."""
+    from fpdf.enums import XPos, YPos
+
+    pdf.set_font(_FONT, "B", _HEADING_SIZES[2])
+    pdf.ln(2)
+    pdf.cell(0, 8, "Contents", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(_FONT, "", _TEXT_SIZE + 1)
+    for section in outline:
+        indent = 6 * section.level
+        page = str(section.page_number)
+        link = pdf.add_link(page=section.page_number)
+        pdf.set_x(pdf.l_margin + indent)
+        room = pdf.epw - indent - pdf.get_string_width(page) - 4
+        name = section.name
+        dots = " " + "." * int(
+            (room - pdf.get_string_width(name + " ")) / max(pdf.get_string_width("."), 0.1)
+        )
+        pdf.cell(room, 5, name + dots, link=link)
+        pdf.cell(0, 5, page, align="R", link=link, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+
+
+def _bookmark(pdf: Any, unit: Sequence[Block]) -> None:
+    """Level 1 and 2 headings as sections: bookmarks, and lines of the table of contents."""
+    for block in unit:
+        if isinstance(block, Heading) and block.level <= 2:
+            pdf.start_section(block.text, block.level - 1, strict=False)
+
+
+def _place(pdf: Any, unit: list[Block]) -> None:
+    """Draw *unit*: on a new page when it does not fit in less than a third of a page left;
+    else here, its prose first, its closing table then on a new page only when that table,
+    too long for what is left, fits on one (so a few of its rows never stand alone)."""
+    body = pdf.page_break_trigger - pdf.t_margin
+    left = pdf.page_break_trigger - pdf.get_y()
+    if pdf.get_y() <= pdf.t_margin + 1 or _fits(pdf, unit):
+        _draw(pdf, unit)
+        return
+    if left < body * _LEFT_TO_SPLIT:
+        pdf.add_page()  # keep a heading with its table, and a small table whole
+        _draw(pdf, unit)
+        return
+    *prose, last = unit
+    if isinstance(last, Table) and any(isinstance(block, Paragraph) for block in prose):
+        _draw(pdf, prose)
+        if not _fits(pdf, [last]):
+            with pdf.offset_rendering() as dummy:
+                dummy.add_page()
+                page = dummy.page
+                _draw(dummy, [last])
+                whole = dummy.page == page  # the table fits on a page of its own
+            if whole:
+                pdf.add_page()
+        _draw(pdf, [last])
+        return
+    _draw(pdf, unit)
+
+
 def _units(blocks: list[Block]) -> list[list[Block]]:
     """Blocks grouped so that headings and paragraphs travel with the table after them."""
     units: list[list[Block]] = []
@@ -188,8 +254,16 @@ def blocks_pdf(
     version: str | None = None,
     date: str | None = None,
     figure_png: Callable[[str, str], bytes] | None = None,
+    *,
+    author: str = "",
+    subject: str = "",
 ) -> bytes:
-    """Blocks (of a par sheet, an audit ...) as PDF bytes, *title* and *date* in the footer."""
+    """Blocks (of a par sheet, an audit ...) as PDF bytes, *title* and *date* in the footer.
+
+    *title*, *subject* and *author* (when given) are the file's metadata too; the sections
+    are listed on the first page, after the blocks before the first level 2 heading, when
+    there are at least two.
+    """
     pdf_class = require_fpdf()
     regular, bold = font_files()
     footer = f"{title} - exactodds {version or package_version()}"
@@ -200,7 +274,12 @@ def blocks_pdf(
     pdf.add_font(_FONT, "B", str(bold))
     pdf.set_auto_page_break(auto=True, margin=14)
     pdf.set_title(title)
+    pdf.set_subject(subject or title)
+    if author:
+        pdf.set_author(author)
     pdf.set_creator(f"exactodds {package_version()}")
+    sections = sum(isinstance(block, Heading) and block.level == 2 for block in blocks)
+    listed = sections < 2  # whether the table of contents is in place (or not wanted)
     if date:
         pdf.set_creation_date(_creation_date(date))
     pdf.add_page()
@@ -229,11 +308,11 @@ def blocks_pdf(
         if pending_figure:
             pdf.set_y(top + _FIGURE_HEIGHT)
             pending_figure = False
-        if isinstance(first, Heading) and first.level == 2 and pdf.get_y() > pdf.h * 0.6:
-            pdf.add_page()  # a new bet starts high on a page
-        elif not _fits(pdf, unit) and pdf.get_y() > pdf.t_margin + 1:
-            pdf.add_page()  # keep a heading with its table, and a small table whole
-        _draw(pdf, unit)
+        if not listed and any(isinstance(b, Heading) and b.level == 2 for b in unit):
+            pdf.insert_toc_placeholder(_contents, allow_extra_pages=True, reset_page_indices=False)
+            listed = True
+        _bookmark(pdf, unit)
+        _place(pdf, unit)
     if pending_figure:
         pdf.set_y(top + _FIGURE_HEIGHT)
     return bytes(pdf.output())

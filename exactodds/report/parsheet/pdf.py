@@ -35,4 +35,6 @@ def render_pdf(
         identity.version if identity else None,
         identity.date if identity else None,
         figure_png,
+        author=identity.author if identity else "",
+        subject="Baccarat par sheet: " + ", ".join(sheet.bets),
     )
