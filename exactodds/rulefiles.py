@@ -45,6 +45,12 @@ them, and :func:`resolve_rules_file` accepts their names):
 >>> loaded = parse_rules_file(text)
 >>> loaded.tableau == Tableau.standard(), loaded.ties_push
 (True, None)
+>>> parse_rules_file('fee = "20%"\\n' + text).fee
+Fraction(1, 5)
+>>> parse_rules_file('fee = "120%"\\n' + text, "my.toml")
+Traceback (most recent call last):
+...
+exactodds.rulefiles.RulesFileError: Fee '120%' for fee in my.toml is not valid; use a value from 0 up to but not including 1 (100%), such as 20%, 0.2 or 1/5.
 >>> parse_rules_file(text.replace("player_draws = [0, 1,", "player_draws = [0, 10,"), "my.toml")
 Traceback (most recent call last):
 ...
@@ -55,11 +61,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from exactodds.errors import RulesError, quoted
 from exactodds.inputs import load_toml, read_argument, read_file, whole_number
+from exactodds.numbers import parse_fee
 from exactodds.rules import Tableau
 
 __all__ = [
@@ -77,6 +85,7 @@ _KEYS = (
     "name",
     "description",
     "ties",
+    "fee",
     "natural_totals",
     "player_draws",
     "banker_draws_when_player_stood",
@@ -99,7 +108,7 @@ class RulesFileError(RulesError):
     >>> parse_rules_file('name = "x"\\ncolour = "red"\\n', "my.toml")
     Traceback (most recent call last):
     ...
-    exactodds.rulefiles.RulesFileError: Unknown key 'colour' in my.toml; use name, description, ties, natural_totals, player_draws, banker_draws_when_player_stood and banker_draws.
+    exactodds.rulefiles.RulesFileError: Unknown key 'colour' in my.toml; use name, description, ties, fee, natural_totals, player_draws, banker_draws_when_player_stood and banker_draws.
     """
 
 
@@ -108,7 +117,8 @@ class RulesFile:
     """What a rules file says: the tableau, and how ties settle if it says so.
 
     ``ties_push`` is ``True`` (Player and Banker bets push on a tie),
-    ``False`` (they lose) or ``None`` when the file leaves it to the caller.
+    ``False`` (they lose) or ``None`` when the file leaves it to the caller; ``fee`` is the
+    table's fee on every bet (``fee = "20%"``), or ``None`` when the file sets none.
 
     >>> shipped = read_rules_file(shipped_rules_files()["standard"])
     >>> shipped.tableau.name, shipped.ties_push
@@ -121,6 +131,7 @@ class RulesFile:
     ties_push: bool | None
     description: str
     source: str
+    fee: Fraction | None = None
 
 
 def _kind(value: object) -> str:
@@ -297,12 +308,31 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
             f'ties in {source} is {_toml(ties)}; use "push" (Player and Banker bets push on '
             'a tie) or "lose" (they lose).'
         )
+    fee = data.get("fee")
+    if fee is not None and not isinstance(fee, str):
+        raise RulesFileError(
+            f'fee in {source} is {_kind(fee)}; use a rate in quotes, such as fee = "20%".'
+        )
     natural_totals = _natural_totals(data["natural_totals"], source)
     player_draws = _flags(data["player_draws"], "player_draws", source)
     stood = _flags(data["banker_draws_when_player_stood"], "banker_draws_when_player_stood", source)
     banker_draws = _banker_rows(data["banker_draws"], source)
     tableau = Tableau(natural_totals, player_draws, stood, banker_draws, name.strip())
-    return RulesFile(tableau, None if ties is None else _TIES[ties], description, source)
+    return RulesFile(
+        tableau,
+        None if ties is None else _TIES[ties],
+        description,
+        source,
+        None if fee is None else _fee(fee, source),
+    )
+
+
+def _fee(text: str, source: str) -> Fraction:
+    """A rules file's fee, read as ``--fee`` is, its error naming the file."""
+    try:
+        return parse_fee(text, f"fee in {source}")
+    except RulesError as error:
+        raise RulesFileError(str(error)) from None
 
 
 def read_rules_file(path: str | Path) -> RulesFile:
