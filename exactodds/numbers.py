@@ -34,7 +34,6 @@ __all__ = [
     "not_exact",
     "parse_commission",
     "parse_fee",
-    "return_to_player_ratio",
     "parse_number",
     "parse_pay",
     "percent_string",
@@ -42,6 +41,7 @@ __all__ = [
     "ratio_fraction",
     "ratio_square_root_string",
     "ratio_strings",
+    "return_to_player_ratio",
     "square_root_decimal_string",
 ]
 
