@@ -37,7 +37,7 @@ from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.cards import parse_cards
 from exactodds.errors import BetError, PayError, RulesError, ShoeError, parameter, quoted
 from exactodds.inputs import MAX_DECKS, number_of_decks, read_argument
-from exactodds.numbers import NumberLike, parse_commission, parse_pay
+from exactodds.numbers import NumberLike, parse_commission, parse_fee, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
 from exactodds.rules import Rules, Variant
 from exactodds.shoe import Shoe
@@ -144,6 +144,14 @@ RULES_OPTIONS: tuple[Option, ...] = (
         "RATE",
     ),
     Option(
+        "fee",
+        "--fee",
+        "fee",
+        "A fee on every bet, win or lose: 20%, 0.2 or 1/5 (default none, or the rules "
+        "file's fee). EVs stay per unit staked; the RTP is (1 + EV) / (1 + fee).",
+        "RATE",
+    ),
+    Option(
         "tie_pays",
         "--tie-pays",
         "tie_pays",
@@ -229,7 +237,7 @@ def fields(*groups: Sequence[Option], files: bool = False) -> tuple[str, ...]:
     What a web request may name, from the same list the command line's flags come from.
 
     >>> fields(SHOE_OPTIONS, RULES_OPTIONS, BET_OPTIONS, (KNOWN_OPTION,))
-    ('decks', 'shoe', 'remove', 'variant', 'commission', 'tie_pays', 'tie_loses', 'rules', 'bets', 'pay', 'known')
+    ('decks', 'shoe', 'remove', 'variant', 'commission', 'fee', 'tie_pays', 'tie_loses', 'rules', 'bets', 'pay', 'known')
     """
     return tuple(option.field for group in groups for option in group if files or not option.files)
 
@@ -313,11 +321,13 @@ def build_rules(
     tie_loses: bool,
     rules_file: str | None = None,
     *,
+    fee: NumberLike | None = None,
     files: bool = True,
 ) -> Rules:
     """The rules the rules options describe (``--rules`` gives the tableau).
 
-    *commission* and *tie_pays* are text (``"5%"``, ``"8:1"``) or exact numbers.
+    *commission*, *tie_pays* and *fee* are text (``"5%"``, ``"8:1"``) or exact numbers; a
+    *fee* given wins over the rules file's.
 
     >>> from decimal import Decimal
     >>> build_rules("standard", Decimal("0.04"), 9, False) == build_rules("standard", "4%", "9", False)
@@ -329,6 +339,7 @@ def build_rules(
     """
     tableau = None
     ties_push = not tie_loses
+    table_fee = None if fee is None else parse_fee(fee, parameter("fee"))
     if rules_file is not None:
         shipped = shipped_rules_files()
         if not files and rules_file not in shipped:
@@ -340,6 +351,8 @@ def build_rules(
         tableau = loaded.tableau
         if not tie_loses and loaded.ties_push is not None:
             ties_push = loaded.ties_push
+        if table_fee is None:
+            table_fee = loaded.fee
     if variant not in {member.value for member in Variant}:
         # The command line's click.Choice refuses it first; the web API needs the sentence.
         variants = [member.value for member in Variant]
@@ -354,6 +367,7 @@ def build_rules(
         tie_pays=parse_pay(tie_pays, parameter("tie_pays")),
         ties_push=ties_push,
         variant=Variant(variant),
+        fee=table_fee or 0,
     )
 
 
@@ -484,6 +498,7 @@ def rules_from_values(values: Mapping[str, Any]) -> Rules:
         values["tie_pays"],
         values["tie_loses"],
         values["rules_file"],
+        fee=values.get("fee"),
     )
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "fraction_string",
     "not_exact",
     "parse_commission",
+    "parse_fee",
     "parse_number",
     "parse_pay",
     "percent_hint",
@@ -41,6 +42,7 @@ __all__ = [
     "ratio_fraction",
     "ratio_square_root_string",
     "ratio_strings",
+    "return_to_player_ratio",
     "square_root_decimal_string",
 ]
 
@@ -215,10 +217,40 @@ def parse_commission(text: NumberLike, what: str | None = None) -> Fraction:
     ...
     exactodds.errors.RulesError: The float 0.05 for the commission is not exact; pass "5%", "0.05" or Fraction(1, 20).
     """
-    where = what or "the commission"
+    return _parse_rate(text, what, "commission")
+
+
+def parse_fee(text: NumberLike, what: str | None = None) -> Fraction:
+    """Read a fee charged on every bet exactly: ``20%``, ``0.2`` or ``1/5`` (all the same).
+
+    A fee is a rate of the stake, from 0 up to but not including 1 (100%), read as a
+    commission is.
+
+    >>> parse_fee("20%")
+    Fraction(1, 5)
+    >>> parse_fee("-5%", "`fee`")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Fee '-5%' for `fee` is not valid; use a value from 0 up to but not including 1 (100%), such as 20%, 0.2 or 1/5.
+    >>> parse_fee("abc", "`fee`")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Fee 'abc' for `fee` is not a number; use a rate such as 20%, 0.2 or 1/5.
+    """
+    return _parse_rate(text, what, "fee")
+
+
+_RATE_EXAMPLES = {"commission": ("5%", "0.05", "1/20"), "fee": ("20%", "0.2", "1/5")}
+
+
+def _parse_rate(text: NumberLike, what: str | None, noun: str) -> Fraction:
+    """A rate from 0 up to but not including 1: a commission or a fee (*noun*)."""
+    percent_form, decimal_form, fraction_form = _RATE_EXAMPLES[noun]
+    examples = f"{percent_form}, {decimal_form} or {fraction_form}"
+    where = what or f"the {noun}"
     if isinstance(text, float):
         if not math.isfinite(text):
-            raise RulesError(not_exact(text, where, "a value such as 5%, 0.05 or 1/20"))
+            raise RulesError(not_exact(text, where, f"a value such as {examples}"))
         exact = Fraction(repr(text))
         percent = exact * 100
         forms = [f'"{fraction_string(percent)}%"'] if percent.denominator == 1 else []
@@ -234,18 +266,38 @@ def parse_commission(text: NumberLike, what: str | None = None) -> Fraction:
             raise RulesError(str(error)) from None
         named = f" for {what}" if what else ""
         raise RulesError(
-            f"Commission {quoted(text)}{named} is not a number; use a rate such as 5%, 0.05 or "
-            "1/20."
+            f"{noun.capitalize()} {quoted(text)}{named} is not a number; use a rate such as "
+            f"{examples}."
         ) from None
     if not 0 <= value < 1:
         hint = percent_hint(text, value)
         shown = quoted(text) if isinstance(text, str) else fraction_string(value)
         where = f" for {what}" if what else ""
         raise RulesError(
-            f"Commission {shown}{where} is not valid; use a value from 0 up to "
-            f"but not including 1 (100%), such as 5%, 0.05 or 1/20{hint}."
+            f"{noun.capitalize()} {shown}{where} is not valid; use a value from 0 up to "
+            f"but not including 1 (100%), such as {examples}{hint}."
         )
     return value
+
+
+def return_to_player_ratio(
+    numerator: int, denominator: int, fee: Fraction = Fraction(0)
+) -> tuple[int, int]:
+    """The return to player of a bet whose EV per unit staked is *numerator* / *denominator*.
+
+    A fee charged on every bet, win or lose, is a share *fee* of the stake, so a unit bet
+    costs ``1 + fee`` and returns ``1 + EV`` on average: the RTP is ``(1 + EV) / (1 + fee)``,
+    as unreduced integers over a positive denominator (*denominator* > 0).  With no fee it
+    is ``1 + EV``, one minus the house edge.
+
+    >>> return_to_player_ratio(-1, 100)
+    (99, 100)
+    >>> Fraction(*return_to_player_ratio(-1, 100, Fraction(1, 5))) == Fraction(99, 120)
+    True
+    """
+    return (denominator + numerator) * fee.denominator, denominator * (
+        fee.denominator + fee.numerator
+    )
 
 
 def ratio_fraction(numerator: int, denominator: int) -> Fraction:

@@ -56,6 +56,12 @@ them, and :func:`resolve_rules_file` accepts their names):
 >>> loaded = parse_rules_file(text)
 >>> loaded.tableau == Tableau.standard(), loaded.ties_push
 (True, None)
+>>> parse_rules_file('fee = "20%"\\n' + text).fee
+Fraction(1, 5)
+>>> parse_rules_file('fee = "120%"\\n' + text, "my.toml")
+Traceback (most recent call last):
+...
+exactodds.rulefiles.RulesFileError: Fee '120%' for fee in my.toml is not valid; use a value from 0 up to but not including 1 (100%), such as 20%, 0.2 or 1/5.
 >>> parse_rules_file(text.replace("player_draws = [0, 1,", "player_draws = [0, 10,"), "my.toml")
 Traceback (most recent call last):
 ...
@@ -66,11 +72,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from exactodds.errors import RulesError, quoted
 from exactodds.inputs import load_toml, read_argument, read_file, whole_number
+from exactodds.numbers import parse_fee
 from exactodds.rules import Tableau
 
 __all__ = [
@@ -90,6 +98,7 @@ _KEYS = (
     "name",
     "description",
     "ties",
+    "fee",
     "natural_totals",
     "player_draws",
     "banker_draws_when_player_stood",
@@ -116,7 +125,7 @@ class RulesFileError(RulesError):
     >>> parse_rules_file('name = "x"\\ncolour = "red"\\n', "my.toml")
     Traceback (most recent call last):
     ...
-    exactodds.rulefiles.RulesFileError: Unknown key 'colour' in my.toml; use name, description, ties, natural_totals, player_draws, banker_draws_when_player_stood and banker_draws.
+    exactodds.rulefiles.RulesFileError: Unknown key 'colour' in my.toml; use name, description, ties, fee, natural_totals, player_draws, banker_draws_when_player_stood and banker_draws.
     """
 
 
@@ -186,6 +195,8 @@ class RulesFile:
     ``drawing`` is the tableau with every choice cell set to stand; ``choices``
     names those cells.  :attr:`tableau` is the fixed tableau, refused when the
     file leaves a choice open (a game to solve, not a tableau to price).
+    ``fee`` is the table's fee on every bet (``fee = "20%"``), or ``None`` when the file sets
+    none.
 
     >>> shipped = read_rules_file(shipped_rules_files()["standard"])
     >>> shipped.tableau.name, shipped.ties_push
@@ -203,6 +214,7 @@ class RulesFile:
     description: str
     source: str
     choices: TableauChoices = TableauChoices()
+    fee: Fraction | None = None
 
     @property
     def tableau(self) -> Tableau:
@@ -404,6 +416,11 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
             f'ties in {source} is {_toml(ties)}; use "push" (Player and Banker bets push on '
             'a tie) or "lose" (they lose).'
         )
+    fee = data.get("fee")
+    if fee is not None and not isinstance(fee, str):
+        raise RulesFileError(
+            f'fee in {source} is {_kind(fee)}; use a rate in quotes, such as fee = "20%".'
+        )
     natural_totals = _natural_totals(data["natural_totals"], source)
     player_draws, player_choices = _flags(data["player_draws"], "player_draws", source)
     stood, stood_choices = _flags(
@@ -412,7 +429,22 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
     banker_draws, banker_choices = _banker_rows(data["banker_draws"], source)
     tableau = Tableau(natural_totals, player_draws, stood, banker_draws, name.strip())
     choices = TableauChoices(player_choices, stood_choices, banker_choices)
-    return RulesFile(tableau, None if ties is None else _TIES[ties], description, source, choices)
+    return RulesFile(
+        tableau,
+        None if ties is None else _TIES[ties],
+        description,
+        source,
+        choices,
+        None if fee is None else _fee(fee, source),
+    )
+
+
+def _fee(text: str, source: str) -> Fraction:
+    """A rules file's fee, read as ``--fee`` is, its error naming the file."""
+    try:
+        return parse_fee(text, f"fee in {source}")
+    except RulesError as error:
+        raise RulesFileError(str(error)) from None
 
 
 def read_rules_file(path: str | Path) -> RulesFile:

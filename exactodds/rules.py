@@ -25,7 +25,13 @@ from typing import Any
 
 from exactodds.errors import RulesError, quoted
 from exactodds.inputs import boolean, whole_number
-from exactodds.numbers import fraction_string, parse_commission, parse_pay, percent_string
+from exactodds.numbers import (
+    fraction_string,
+    parse_commission,
+    parse_fee,
+    parse_pay,
+    percent_string,
+)
 
 __all__ = ["FirstDraw", "Rules", "Tableau", "Variant", "next_draw", "round_problem"]
 
@@ -215,8 +221,14 @@ class Rules:
     no-commission variants; numbers may be given loosely (``"5%"``, ``0.05``
     as text, ``Fraction(1, 20)``) and are kept as exact fractions.
 
+    ``fee`` is a table's fee on every bet, win or lose, as a share of the stake (0 up to
+    but not including 1; default 0): it changes no count and no EV (each stays per unit
+    staked, fee excluded), only the return to player, ``(1 + EV) / (1 + fee)``.
+
     >>> Rules(commission="4%").commission
     Fraction(1, 25)
+    >>> Rules(fee="20%").describe().endswith("a fee of 20% on every bet")
+    True
     >>> Rules(variant="super6").describe()
     'standard tableau; Super 6: no commission, a winning Banker 6 pays 1:2; Tie pays 8:1; Player and Banker push on a tie'
     >>> Rules(variant="ez", commission="5%")
@@ -231,6 +243,7 @@ class Rules:
     ties_push: bool
     variant: Variant
     banker_six_pays: Fraction
+    fee: Fraction
 
     def __init__(
         self,
@@ -240,6 +253,7 @@ class Rules:
         ties_push: bool = True,
         variant: Variant | str = Variant.STANDARD,
         banker_six_pays: Fraction | int | str = Fraction(1, 2),
+        fee: Fraction | int | str = 0,
     ) -> None:
         try:
             chosen = Variant(variant)
@@ -268,6 +282,7 @@ class Rules:
         object.__setattr__(self, "ties_push", ties_push)
         object.__setattr__(self, "variant", chosen)
         object.__setattr__(self, "banker_six_pays", parse_pay(banker_six_pays, "banker_six_pays"))
+        object.__setattr__(self, "fee", parse_fee(fee, "`fee`"))
 
     @classmethod
     def given(cls, rules: object) -> Rules:
@@ -310,14 +325,26 @@ class Rules:
         tie = fraction_string(self.tie_pays).replace("/", ":")
         tie = tie if ":" in tie else f"{tie}:1"
         ties = "push" if self.ties_push else "lose"
+        fee = (
+            f"; a fee of {percent_string(self.fee, 2).replace('.00%', '%')} on every bet"
+            if self.fee
+            else ""
+        )
         return (
             f"{self.tableau.name} tableau; {banker}; Tie pays {tie}; "
-            f"Player and Banker {ties} on a tie"
+            f"Player and Banker {ties} on a tie{fee}"
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The rules as JSON-ready data, exact numbers as ``"n/d"`` strings."""
-        return {
+        """The rules as JSON-ready data, exact numbers as ``"n/d"`` strings.
+
+        ``fee`` is written only when the table charges one, so that a table without a fee
+        reads as it always has.
+
+        >>> Rules(fee="1/5").to_dict()["fee"], "fee" in Rules().to_dict()
+        ('1/5', False)
+        """
+        data: dict[str, Any] = {
             "tableau": self.tableau.name,
             "variant": self.variant.value,
             "commission": fraction_string(self.banker_commission),
@@ -327,6 +354,9 @@ class Rules:
                 fraction_string(self.banker_six_pays) if self.variant is Variant.SUPER6 else None
             ),
         }
+        if self.fee:
+            data["fee"] = fraction_string(self.fee)
+        return data
 
 
 # Checking a dealt round against a tableau -------------------------------------------------

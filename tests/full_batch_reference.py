@@ -77,8 +77,10 @@ def _exact(value: Any, digits: int) -> tuple[str | None, str | None]:
     return fraction_string(value), decimal_string(value, digits)
 
 
-def reference_bet_data(result: BetAnalysis, digits: int) -> dict[str, Any]:
-    """One bet's figures as JSON-ready data, by Fraction arithmetic."""
+def reference_bet_data(
+    result: BetAnalysis, digits: int, fee: Fraction = Fraction(0)
+) -> dict[str, Any]:
+    """One bet's figures as JSON-ready data, by Fraction arithmetic (RTP with *fee*)."""
     data: dict[str, Any] = {"computable": True, "description": result.bet.description}
     expected_value = _moment(result, 1)
     variance = _moment(result, 2) - expected_value**2
@@ -87,6 +89,7 @@ def reference_bet_data(result: BetAnalysis, digits: int) -> dict[str, Any]:
     figures = {
         "ev": expected_value,
         "house_edge": -expected_value,
+        "rtp": (1 + expected_value) / (1 + fee),
         "house_edge_per_resolved_bet": per_resolved,
         "win_probability": win,
         "push_probability": push,
@@ -120,7 +123,7 @@ def reference_full_line(analysis: Analysis, digits: int) -> str:
     bets: dict[str, Any] = {}
     for name in analysis.bet_names or tuple(analysis.bets):
         if name in analysis.bets:
-            bets[name] = reference_bet_data(analysis.bets[name], digits)
+            bets[name] = reference_bet_data(analysis.bets[name], digits, analysis.rules.fee)
         else:
             bets[name] = {"computable": False, "reason": analysis.unavailable[name]}
     record = {

@@ -27,7 +27,7 @@ ALL_RULES = [
     Rules(),
     Rules(variant="ez"),
     Rules(variant="super6"),
-    Rules(commission="4%", tie_pays=9, ties_push=False),
+    Rules(commission="4%", tie_pays=9, ties_push=False, fee="1/5"),
 ]
 
 # A user-defined bet that mixes pair states with totals, so it takes the exact-walk route.

@@ -50,6 +50,8 @@ BET_KEYS = {
     "ev_decimal",
     "house_edge",
     "house_edge_decimal",
+    "rtp",
+    "rtp_decimal",
     "house_edge_per_resolved_bet",
     "house_edge_per_resolved_bet_decimal",
     "win_probability",
@@ -69,6 +71,7 @@ BET_KEYS = {
 EXACT_BET_FIGURES = (
     "ev",
     "house_edge",
+    "rtp",
     "house_edge_per_resolved_bet",
     "win_probability",
     "push_probability",
@@ -85,6 +88,8 @@ CSV_COLUMNS = [
     "ev_decimal",
     "house_edge",
     "house_edge_decimal",
+    "rtp",
+    "rtp_decimal",
     "house_edge_per_resolved_bet",
     "house_edge_per_resolved_bet_decimal",
     "win_probability",
@@ -172,6 +177,8 @@ def check_contract(data: dict[str, Any], digits: int) -> None:
             if bet[key] is not None:
                 check_decimal(bet[f"{key}_decimal"], exact(bet[key]), digits)
         assert exact(bet["house_edge"]) == -exact(bet["ev"])
+        fee = exact(data["rules"].get("fee", "0"))
+        assert exact(bet["rtp"]) == (1 + exact(bet["ev"])) / (1 + fee)
         probabilities = ("win_probability", "push_probability", "loss_probability")
         assert sum(exact(bet[key]) for key in probabilities) == 1
         assert sum(bet["outcome_counts"].values()) == total

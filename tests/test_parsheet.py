@@ -407,6 +407,7 @@ def _model_figures(worksheet: Any, bet: BetSheet) -> dict[str, Fraction]:
     exact = {
         "Expected value (EV)": result.expected_value,
         "House edge": result.house_edge,
+        "Return to player (RTP)": bet.return_to_player,
         "Hit frequency": result.win_probability,
         "Push probability": result.push_probability,
         "Loss probability": result.loss_probability,

@@ -190,7 +190,7 @@ def test_compare_rows_equal_separate_runs() -> None:
             for line in alone.stdout.splitlines()
             if line.startswith(("| banker |", "| tie |"))
             for cells in [[cell.strip() for cell in line.strip("|").split("|")]]
-            if len(cells) == 7
+            if len(cells) == 8
         }
         for bet in ("banker", "tie"):
             assert rows[f"decks={decks}", bet] == summary[bet]

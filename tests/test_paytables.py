@@ -323,6 +323,8 @@ BET_FIELDS = {
     "ev_decimal",
     "house_edge",
     "house_edge_decimal",
+    "rtp",
+    "rtp_decimal",
     "house_edge_percent",
     "hit_frequency",
     "hit_frequency_decimal",

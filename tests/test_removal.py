@@ -40,6 +40,7 @@ from exactodds.analysis.removal import (
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.errors import ExactOddsError, RemovalError
+from exactodds.numbers import percent_string
 
 TENS = ("T", "J", "Q", "K")
 
@@ -413,7 +414,11 @@ def test_cli_csv_and_table() -> None:
         in table
     )
     tie = select_bets("tie")[0]
-    heading = f"tie: EV {float(ev(Shoe.parse(SMALL), tie)):.4f}; level-2 count (balanced)"
+    expected = ev(Shoe.parse(SMALL), tie)
+    heading = (
+        f"tie: EV {float(expected):.4f}, RTP {percent_string(1 + expected, 2)}; "
+        "level-2 count (balanced)"
+    )
     assert heading in table
     seven_line = next(line for line in table.splitlines() if line.startswith("7 "))
     assert "-0.0218" in seven_line and "#|" in seven_line and "-501169/23023000" in seven_line

@@ -102,6 +102,11 @@ SAME_REQUESTS: list[tuple[dict[str, Any], list[str]]] = [
     ),
     ({"bets": "big", "pay": {"big": 0.54}}, ["--bets", "big", "--pay", "big=0.54"]),
     (
+        {"decks": 1, "fee": "20%", "commission": "4%", "bets": "main,dragon7"},
+        ["--decks", "1", "--fee", "20%", "--commission", "4%", "--bets", "main,dragon7"],
+    ),
+    ({"shoe": SMALL_SHOE, "fee": 0.2}, ["--shoe", json.dumps(SMALL_SHOE), "--fee", "1/5"]),
+    (
         {"rules": "banker_as_player", "variant": "super6", "bets": "main"},
         ["--rules", "banker_as_player", "--variant", "super6", "--bets", "main"],
     ),

@@ -29,7 +29,17 @@ SIMULATE = ("simulate", "--shoes", "4", "--seed", "3", "--decks", "2", "--jobs",
 AUDIT = ("audit", "--bets", "dragon7", "--decks", "1", "--cut", "10", "--budget", "6")
 COUNT = "count:0,0,0,-1,-1,-1,-1,2,2,0:4"
 SWEEP = (*SIMULATE, "--bets", "dragon7", "--sweep", "cut=14,30", "--sweep", f"play=perfect|{COUNT}")
-ODDS_COLUMNS = ["Bet", "EV", "House edge", "Edge (no pushes)", "Win", "Push", "Loss", "Std dev"]
+ODDS_COLUMNS = [
+    "Bet",
+    "EV",
+    "House edge",
+    "Edge (no pushes)",
+    "RTP",
+    "Win",
+    "Push",
+    "Loss",
+    "Std dev",
+]
 SWEEP_COLUMNS = ["Penetration", "Units/shoe, exact EV", "EV/round", "DI", "SCORE", "N0 rounds"]
 #: The commands whose default table fits (``bets`` wraps; the others split tables by columns).
 FITTED = (
@@ -175,6 +185,7 @@ def test_odds_wide_keeps_each_bet_on_one_line_with_the_json_figures(
             bet["ev_decimal"],
             percent_string(Fraction(bet["house_edge"]), digits - 2),
             "-" if per_resolved is None else percent_string(Fraction(per_resolved), digits - 2),
+            percent_string(Fraction(bet["rtp"]), digits - 2),
             bet["win_probability_decimal"],
             bet["push_probability_decimal"],
             bet["loss_probability_decimal"],

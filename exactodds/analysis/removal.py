@@ -254,6 +254,18 @@ class EffectOfRemoval:
             raise RemovalError(f"Bet {bet!r} was not analysed; the bets analysed are {known}.")
         return self.effects[bet]
 
+    def return_to_player(self, bet: str) -> Fraction:
+        """*bet*'s return to player on the shoe, before any removal: ``(1 + EV) / (1 + fee)``.
+
+        >>> from exactodds.bets.catalogue import select_bets
+        >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
+        >>> result = effect_of_removal(shoe, Rules(fee="1/5"), select_bets("tie"))
+        >>> result.return_to_player("tie") == (1 + result.expected_values["tie"]) / Fraction(6, 5)
+        True
+        """
+        self._effects_of(bet)  # a bet not analysed is refused in one sentence
+        return (1 + self.expected_values[bet]) / (1 + self.rules.fee)
+
     def expected_value_after(self, bet: str, rank: str) -> Fraction:
         """The exact EV of *bet* once ``cards`` cards of *rank* are removed."""
         return self.expected_values[bet] + self.effect(bet, rank)

@@ -39,6 +39,7 @@ from exactodds.numbers import (
     decimal_string,
     percent_string,
     ratio_fraction,
+    return_to_player_ratio,
     square_root_decimal_string,
 )
 from exactodds.rules import Rules
@@ -352,6 +353,21 @@ class BetAnalysis:
         numerator, denominator = self.moment_ratio()
         # house_edge / (resolved / total) = -numerator / (denominator * resolved / total)
         return -numerator * self.total, denominator * resolved
+
+    def return_to_player(self, fee: Fraction = Fraction(0)) -> Fraction:
+        """The return to player: ``(1 + EV) / (1 + fee)``, *fee* charged on every bet.
+
+        The EV stays per unit staked, fee excluded; with no fee the RTP is one minus the
+        house edge.
+
+        >>> from exactodds import Rules, Shoe
+        >>> banker = analyze(Shoe.standard(decks=8), Rules()).bets["banker"]
+        >>> banker.return_to_player() == 1 - banker.house_edge
+        True
+        >>> banker.return_to_player(Fraction(1, 5)) == (1 + banker.expected_value) / Fraction(6, 5)
+        True
+        """
+        return Fraction(*return_to_player_ratio(*self.moment_ratio(), fee))
 
     def house_edge_percent(self, digits: int) -> str:
         """The house edge as a percentage, correctly rounded."""

@@ -41,8 +41,9 @@ _LAYING_OUT = threading.Lock()
 def batch_program(analyzer: Analyzer) -> Program | None:
     """*analyzer*'s lean program with the text layout of ``exactodds batch`` set on it.
 
-    None when a bet needs the walk, a pay denominator does not fit 63 bits, or the compiled
-    kernel is not built: then every line goes through the Python reader and writer.
+    None when a bet needs the walk, a pay denominator does not fit 63 bits, the rules charge a
+    fee (the kernel's text has no ``rtp``), or the compiled kernel is not built: then every
+    line goes through the Python reader and writer.
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> program = batch_program(Analyzer(bets=select_bets("banker")))
@@ -57,6 +58,8 @@ def batch_program(analyzer: Analyzer) -> Program | None:
 
 def _lay_out(analyzer: Analyzer) -> Program | None:
     module = native_module()
+    if analyzer.rules.fee:
+        return None
     lean = analyzer.lean_outputs() if module is not None else None
     if module is None or lean is None:
         return None

@@ -175,6 +175,7 @@ def built_options(
                     values.pop("tie_pays"),
                     values.pop("tie_loses"),
                     values.pop("rules_file"),
+                    fee=values.pop("fee"),
                 )
                 values["rules"] = rules
                 if bets:

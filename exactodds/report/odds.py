@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -30,6 +31,7 @@ from exactodds.numbers import (
     ratio_decimal_string,
     ratio_square_root_string,
     ratio_strings,
+    return_to_player_ratio,
 )
 from exactodds.report.table import (
     TABLE_WIDTH,
@@ -55,8 +57,8 @@ __all__ = [
 FORMATS = ("table", "json", "csv")
 
 
-def _bet_dict(result: BetAnalysis, digits: int) -> dict[str, Any]:
-    """One bet's figures as JSON-ready data.
+def _bet_dict(result: BetAnalysis, digits: int, fee: Fraction = Fraction(0)) -> dict[str, Any]:
+    """One bet's figures as JSON-ready data; ``rtp`` is ``(1 + EV) / (1 + fee)``.
 
     Written from the bet's integers (counts, EV and variance numerators over their
     denominators): each exact field is reduced by one gcd and each decimal rounded in
@@ -64,8 +66,8 @@ def _bet_dict(result: BetAnalysis, digits: int) -> dict[str, Any]:
 
     >>> from exactodds import Rules, Shoe, analyze
     >>> tie = _bet_dict(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], 6)
-    >>> tie["house_edge_percent"], tie["pays"]
-    ('14.3596%', {'lose': '-1', 'win': '8'})
+    >>> tie["house_edge_percent"], tie["pays"], tie["rtp_decimal"]
+    ('14.3596%', {'lose': '-1', 'win': '8'}, '0.856404')
     >>> _bet_dict(analyze(Shoe.standard(decks=8), Rules()).bets["tie"], -1)
     Traceback (most recent call last):
     ...
@@ -83,6 +85,9 @@ def _bet_dict(result: BetAnalysis, digits: int) -> dict[str, Any]:
         "house_edge": edge,
         "house_edge_decimal": edge_decimal,
     }
+    data["rtp"], data["rtp_decimal"] = ratio_strings(
+        *return_to_player_ratio(numerator, denominator, fee), digits
+    )[:2]
     per_resolved = result.house_edge_per_resolved_ratio()
     data["house_edge_per_resolved_bet"], data["house_edge_per_resolved_bet_decimal"] = (
         (None, None) if per_resolved is None else ratio_strings(*per_resolved, digits)[:2]
@@ -173,7 +178,7 @@ def _bet_names(analysis: Analysis) -> tuple[str, ...]:
 
 def _any_bet_dict(analysis: Analysis, name: str, digits: int) -> dict[str, Any]:
     if name in analysis.bets:
-        return _bet_dict(analysis.bets[name], digits)
+        return _bet_dict(analysis.bets[name], digits, analysis.rules.fee)
     return {"computable": False, "reason": analysis.unavailable[name]}
 
 
@@ -182,7 +187,8 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
 
     ``bets`` has the shape of ``exactodds odds --format json``: by default
     each bet carries its exact and decimal EV and house edge (and
-    ``computable``); with *full*, every field ``odds`` gives.
+    ``computable``), and its ``rtp`` too when the rules charge a fee; with *full*,
+    every field ``odds`` gives.
 
     >>> from exactodds import Shoe, analyze
     >>> record = batch_record(analyze(Shoe.standard(decks=1)), 4)
@@ -190,6 +196,7 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
     {'computable': True, 'ev': '-2003549/12724075', 'ev_decimal': '-0.1575', 'house_edge': '2003549/12724075', 'house_edge_decimal': '0.1575'}
     """
     bets: dict[str, Any] = {}
+    fee = analysis.rules.fee
     for name in _bet_names(analysis):
         if full or name not in analysis.bets:
             bets[name] = _any_bet_dict(analysis, name, digits)
@@ -204,6 +211,10 @@ def batch_record(analysis: Analysis, digits: int, full: bool = False) -> dict[st
             "house_edge": edge,
             "house_edge_decimal": edge_decimal,
         }
+        if fee:
+            bets[name]["rtp"], bets[name]["rtp_decimal"] = ratio_strings(
+                *return_to_player_ratio(numerator, denominator, fee), digits
+            )[:2]
     return {
         "shoe": {"cards": analysis.shoe.cards, "ranks": analysis.shoe.to_dict()},
         "total": analysis.total,
@@ -223,11 +234,16 @@ def batch_line(analysis: Analysis, digits: int, full: bool = False) -> str:
     >>> result = analyze(Shoe.standard(decks=1))
     >>> batch_line(result, 4) == json.dumps(batch_record(result, 4))
     True
+    >>> from exactodds import Rules
+    >>> result = analyze(Shoe.standard(decks=1), Rules(fee="1/5"))
+    >>> batch_line(result, 4) == json.dumps(batch_record(result, 4))
+    True
     """
     if full:
         return json.dumps(batch_record(analysis, digits, True))
     fast = getattr(analysis.bets, "expected_value_ratio", None)
     unavailable = analysis.unavailable
+    fee = analysis.rules.fee
     parts = []
     for name in _bet_names(analysis):
         key = _json_text(name)
@@ -236,9 +252,15 @@ def batch_line(analysis: Analysis, digits: int, full: bool = False) -> str:
             continue
         numerator, denominator = fast(name) if fast else analysis.bets[name].moment_ratio()
         ev, ev_decimal, edge, edge_decimal = ratio_strings(numerator, denominator, digits)
+        rtp = ""
+        if fee:
+            exact, rounded = ratio_strings(
+                *return_to_player_ratio(numerator, denominator, fee), digits
+            )[:2]
+            rtp = f', "rtp": "{exact}", "rtp_decimal": "{rounded}"'
         parts.append(
             f'{key}: {{"computable": true, "ev": "{ev}", "ev_decimal": "{ev_decimal}", '
-            f'"house_edge": "{edge}", "house_edge_decimal": "{edge_decimal}"}}'
+            f'"house_edge": "{edge}", "house_edge_decimal": "{edge_decimal}"{rtp}}}'
         )
     shoe = analysis.shoe
     ranks = ", ".join(
@@ -283,7 +305,7 @@ def render_table(
     Shoe: 416 cards (8 decks), suits known
     >>> max(map(len, text.splitlines())), max(map(len, render_table(
     ...     analyze(Shoe.standard(decks=8), Rules()), 10, wide=True).splitlines()))
-    (100, 111)
+    (100, 125)
     >>> render_table(analyze(Shoe.standard(decks=8), Rules()), -1)
     Traceback (most recent call last):
     ...
@@ -334,6 +356,7 @@ def _bet_table(
         "EV",
         "House edge",
         "Edge (no pushes)",
+        "RTP",
         "Win",
         "Push",
         "Loss",
@@ -353,6 +376,7 @@ def _bet_table(
             decimal_string(result.expected_value, digits),
             percent_string(result.house_edge, percent_digits),
             "-" if per_resolved is None else percent_string(per_resolved, percent_digits),
+            percent_string(result.return_to_player(analysis.rules.fee), percent_digits),
             decimal_string(result.win_probability, digits),
             decimal_string(result.push_probability, digits),
             decimal_string(result.loss_probability, digits),
@@ -374,6 +398,8 @@ CSV_COLUMNS = (
     "ev_decimal",
     "house_edge",
     "house_edge_decimal",
+    "rtp",
+    "rtp_decimal",
     "house_edge_per_resolved_bet",
     "house_edge_per_resolved_bet_decimal",
     "win_probability",
@@ -392,7 +418,7 @@ def render_csv(analysis: Analysis, digits: int) -> str:
 
     >>> from exactodds import Rules, Shoe, analyze
     >>> print(render_csv(analyze(Shoe.standard(decks=8), Rules()), 4).splitlines()[1])
-    outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,,,
+    outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,,,,,
     """
     import csv
     import io

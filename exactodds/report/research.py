@@ -91,6 +91,8 @@ def _removal_dict(result: EffectOfRemoval, digits: int) -> dict[str, Any]:
         bets[name] = {
             "ev": fraction_string(before),
             "ev_decimal": decimal_string(before, digits),
+            "rtp": fraction_string(result.return_to_player(name)),
+            "rtp_decimal": decimal_string(result.return_to_player(name), digits),
             "eor_decimal": {rank: _decimal(effect, digits) for rank, effect in effects.items()},
             "ev_after": {
                 rank: _exact(None if effect is None else before + effect)
@@ -130,7 +132,8 @@ def _removal_table(
     correlation, _ = _correlation(count, 4)
     balance = "balanced" if count.balanced else f"imbalance {count.imbalance:+d}"
     heading = (
-        f"{name}: EV {decimal_string(result.expected_values[name], digits)}; "
+        f"{name}: EV {decimal_string(result.expected_values[name], digits)}, RTP "
+        f"{percent_string(result.return_to_player(name), max(digits - 2, 0))}; "
         f"level-{count.max_tag} count ({balance}), betting correlation "
         + (correlation if correlation is not None else _undefined(count))
     )
@@ -185,7 +188,7 @@ def render_removal_table(
     >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
     >>> result = effect_of_removal(shoe, Rules(), select_bets("tie"))
     >>> print(render_removal_table(result, 4).splitlines()[5])
-    tie: EV -0.1657; level-2 count (balanced), betting correlation 0.9762
+    tie: EV -0.1657, RTP 83.43%; level-2 count (balanced), betting correlation 0.9762
     """
     cards = (
         "1 card of a rank leaves" if result.cards == 1 else f"{result.cards} cards of a rank leave"

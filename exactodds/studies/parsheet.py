@@ -401,7 +401,8 @@ class BetSheet:
     the exact distribution's figures for each number of rounds
     (``tails_reason`` says why there are none); ``hourly`` theo and SD an
     hour when asked for; ``expected_hold`` hold as win / drop (house edge *
-    drop ratio) when a drop ratio was given.
+    drop ratio) when a drop ratio was given; ``fee`` the table's fee on every bet, which
+    :attr:`return_to_player` divides by.
     """
 
     result: BetAnalysis
@@ -417,11 +418,17 @@ class BetSheet:
     hourly: HourlyFigures | None = None
     expected_values_after: Mapping[str, Fraction | None] | None = None
     expected_hold: Fraction | None = None
+    fee: Fraction = Fraction(0)
 
     @property
     def name(self) -> str:
         """The bet's name."""
         return self.result.name
+
+    @property
+    def return_to_player(self) -> Fraction:
+        """The RTP regulators file: ``(1 + EV) / (1 + fee)``, exact (1 - house edge with no fee)."""
+        return self.result.return_to_player(self.fee)
 
     @property
     def expected_value(self) -> Fraction:
@@ -575,6 +582,12 @@ class ComparisonRow:
     bet: str
     result: BetAnalysis
     volatility: tuple[VolatilityIndex, ...]
+    fee: Fraction = Fraction(0)
+
+    @property
+    def return_to_player(self) -> Fraction:
+        """The bet's RTP under the alternative: ``(1 + EV) / (1 + fee)``."""
+        return self.result.return_to_player(self.fee)
 
 
 def compare_alternatives(
@@ -589,7 +602,7 @@ def compare_alternatives(
             volatility = tuple(
                 VolatilityIndex(level, z_score(level), result.variance) for level in confidences
             )
-            rows.append(ComparisonRow(label, name, result, volatility))
+            rows.append(ComparisonRow(label, name, result, volatility, rules.fee))
     return tuple(rows)
 
 
@@ -811,6 +824,7 @@ def _bet_sheet(
         count=removal.counts[name] if removal is not None else None,
         weighted_sum=removal.weighted_sum(name) if removal is not None else None,
         breakevens=_breakevens(result, analysis) if breakeven else (),
+        fee=analysis.rules.fee,
     )
 
 

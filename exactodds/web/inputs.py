@@ -18,7 +18,7 @@ requests that mean the same table store the same settings
 >>> odds_settings({"decks": 6, "deck": 8})
 Traceback (most recent call last):
 ...
-exactodds.web.reader.RequestError: Unknown option 'deck'; use bets, commission, decks, digits, known, pay, remove, rules, shoe, tie_loses, tie_pays, variant.
+exactodds.web.reader.RequestError: Unknown option 'deck'; use bets, commission, decks, digits, fee, known, pay, remove, rules, shoe, tie_loses, tie_pays, variant.
 """
 
 from __future__ import annotations
@@ -93,13 +93,14 @@ def _shoe(data: Mapping[str, Any]) -> Shoe:
 
 def _rules(data: Mapping[str, Any]) -> Rules:
     """The rules ``variant``, ``commission``, ``tie_pays``, ``tie_loses`` and ``rules`` say."""
-    commission, rules_name = data.get("commission"), data.get("rules")
+    commission, rules_name, fee = data.get("commission"), data.get("rules"), data.get("fee")
     return build_rules(
         check_text(data.get("variant", "standard"), "variant"),
         None if commission is None else check_number(commission, "commission"),
         check_number(data.get("tie_pays", 8), "tie_pays"),
         check_flag(data.get("tie_loses", False), "tie_loses"),
         None if rules_name is None else check_text(rules_name, "rules"),
+        fee=None if fee is None else check_number(fee, "fee"),
         files=False,
     )
 

@@ -27,6 +27,11 @@ _RULES_OPTIONS: dict[str, Any] = {
     },
     "variant": {"type": "string", "enum": ["standard", "ez", "super6"], "default": "standard"},
     "commission": {**_TEXT_OR_NUMBER, "description": "5%, 0.05 or 1/20 (default 5%)."},
+    "fee": {
+        **_TEXT_OR_NUMBER,
+        "description": "A fee on every bet, win or lose: 20%, 0.2 or 1/5 (default none). "
+        "EVs stay per unit staked; rtp = (1 + ev) / (1 + fee).",
+    },
     "tie_pays": {**_TEXT_OR_NUMBER, "default": "8", "description": "8, 8:1, 9 ..."},
     "tie_loses": {"type": "boolean", "default": False},
     "bets": {
@@ -91,10 +96,19 @@ _RULES = _object(
         "banker_six_pays": _NULLABLE_STRING,
     }
 )
+#: Written only when the table charges a fee, so not required.
+_FEE = {**_STRING, "description": "The fee on every bet, present only when one is charged."}
+_RULES["properties"]["fee"] = _FEE
 _OUTCOME = _object({"count": _INTEGER, "probability": _STRING, "decimal": _STRING})
 _BET_RESULT = {
     "type": "object",
-    "properties": {"computable": {"type": "boolean"}, "ev": _STRING, "ev_decimal": _STRING},
+    "properties": {
+        "computable": {"type": "boolean"},
+        "ev": _STRING,
+        "ev_decimal": _STRING,
+        "rtp": {**_STRING, "description": "(1 + ev) / (1 + fee), exact."},
+        "rtp_decimal": _STRING,
+    },
     "required": ["computable"],
 }
 ODDS_SCHEMA = _object(
@@ -164,6 +178,7 @@ _SETTINGS = _object(
         },
     }
 )
+_SETTINGS["properties"]["fee"] = _FEE
 _CARDS = {"type": "array", "items": _STRING}
 _ROUND = _object(
     {

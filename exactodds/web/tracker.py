@@ -226,7 +226,7 @@ def _settings_json(settings: TableSettings) -> dict[str, Any]:
     tableau = next((name for found, name in _shipped_tableaus() if found == rules.tableau), None)
     names = [bet.name for bet in settings.bets]
     custom = [bet.name for bet in settings.custom]
-    return {
+    data: dict[str, Any] = {
         "decks": settings.decks,
         "suits": settings.suits,
         "variant": rules.variant.value,
@@ -239,6 +239,9 @@ def _settings_json(settings: TableSettings) -> dict[str, Any]:
         "bets": _selection_words(names, catalogue, custom),
         "pay": _pay_changes(settings.bets, own) or [],
     }
+    if rules.fee:  # written only when charged, so a table without a fee reads as it always has
+        data["fee"] = _exact_text(rules.fee)
+    return data
 
 
 @dataclass(frozen=True)

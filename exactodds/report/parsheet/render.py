@@ -311,6 +311,11 @@ def _figure_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
             fraction_string(result.house_edge),
         ),
         (
+            "Return to player (RTP)",
+            percent_string(sheet.return_to_player, percent_digits),
+            fraction_string(sheet.return_to_player),
+        ),
+        (
             "Edge per resolved bet",
             _percent_or_dash(per_resolved, percent_digits),
             "-" if per_resolved is None else fraction_string(per_resolved),
@@ -456,6 +461,7 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
             (
                 "Bet",
                 "House edge",
+                "RTP",
                 "Hit frequency",
                 "Standard deviation",
                 *(f"VI {level}%" for level in sheet.confidences),
@@ -464,13 +470,14 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
                 (
                     name,
                     percent_string(bet.result.house_edge, max(digits - 2, 0)),
+                    percent_string(bet.return_to_player, max(digits - 2, 0)),
                     decimal_string(bet.result.win_probability, digits),
                     bet.result.standard_deviation(digits),
                     *(index.decimal(digits) for index in bet.volatility),
                 )
                 for name, bet in sheet.bets.items()
             ),
-            (False,) + (True,) * (3 + len(sheet.confidences)),
+            (False,) + (True,) * (4 + len(sheet.confidences)),
         ),
     ]
     for name, reason in sheet.unavailable.items():
@@ -517,6 +524,7 @@ def _comparison_blocks(sheet: ParSheet, digits: int) -> Iterator[Block]:
             "Alternative",
             "Bet",
             "House edge",
+            "RTP",
             "Hit frequency",
             "Standard deviation",
             *(f"VI {level}%" for level in sheet.confidences),
@@ -526,13 +534,14 @@ def _comparison_blocks(sheet: ParSheet, digits: int) -> Iterator[Block]:
                 row.alternative,
                 row.bet,
                 percent_string(row.result.house_edge, max(digits - 2, 0)),
+                percent_string(row.return_to_player, max(digits - 2, 0)),
                 decimal_string(row.result.win_probability, digits),
                 row.result.standard_deviation(digits),
                 *(index.decimal(digits) for index in row.volatility),
             )
             for row in sheet.comparisons
         ),
-        (False, False) + (True,) * (3 + len(sheet.confidences)),
+        (False, False) + (True,) * (4 + len(sheet.confidences)),
     )
     for row in sheet.comparisons:
         if row.result.house_edge < 0:

@@ -192,6 +192,17 @@ def _figure_rows(writer: SheetWriter, sheet: BetSheet, first: int, last: int) ->
         "-EV",
         formats={2: _PERCENT_FORMAT},
     )
+    fee = sheet.fee
+    writer.line(
+        "Return to player (RTP)",
+        Formula(
+            f"=(1+B{ev})*{fee.denominator}/{fee.denominator + fee.numerator}",
+            sheet.return_to_player,
+        ),
+        fraction_string(sheet.return_to_player),
+        f"(1 + EV) / (1 + fee), fee {fraction_string(fee)}",
+        formats={2: _PERCENT_FORMAT},
+    )
     writer.line(
         "Hit frequency",
         Formula(f'=SUMIF({pays},">0",{probabilities})', result.win_probability),
@@ -394,6 +405,8 @@ def _summary(writer: SheetWriter, parsheet: ParSheet) -> None:
         "Bet",
         "House edge",
         "House edge (exact)",
+        "RTP",
+        "RTP (exact)",
         "Hit frequency",
         "Hit frequency (exact)",
         "SD",
@@ -411,6 +424,8 @@ def _summary(writer: SheetWriter, parsheet: ParSheet) -> None:
             name,
             float(sheet.result.house_edge),
             fraction_string(sheet.result.house_edge),
+            float(sheet.return_to_player),
+            fraction_string(sheet.return_to_player),
             float(sheet.result.win_probability),
             fraction_string(sheet.result.win_probability),
             float(deviation),
@@ -420,7 +435,7 @@ def _summary(writer: SheetWriter, parsheet: ParSheet) -> None:
                 for index in sheet.volatility
                 for value in (float(index.decimal(TEXT_DIGITS)), index.decimal(TEXT_DIGITS))
             ),
-            formats={2: _PERCENT_FORMAT, 4: _PROBABILITY_FORMAT},
+            formats={2: _PERCENT_FORMAT, 4: _PERCENT_FORMAT, 6: _PROBABILITY_FORMAT},
         )
     for name, reason in parsheet.unavailable.items():
         writer.line(name, "not computable", reason)
