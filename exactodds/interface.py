@@ -32,7 +32,7 @@ from typing import Any
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.cards import parse_cards
-from exactodds.errors import RulesError, ShoeError, parameter, quoted
+from exactodds.errors import BetError, RulesError, ShoeError, parameter, quoted
 from exactodds.inputs import number_of_decks, read_argument
 from exactodds.numbers import parse_commission, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
@@ -344,6 +344,11 @@ def build_bets(
     >>> build_bets(Rules(), "dragon7", {"dragon7": 30})[0].pay("win")
     Fraction(30, 1)
     """
+    if selection is not None and not selection.replace(",", " ").strip():
+        raise BetError(
+            f"{parameter('selection')} {selection!r} names no bet; give bet names such as "
+            "banker,dragon7 (or main, side, all), or leave it out for Banker, Player and Tie."
+        )
     chosen_custom: list[Bet] = list(custom)
     bet_files = tuple(bet_files)
     if bet_files:  # imported only when used: plain `exactodds odds` reads no bet file
