@@ -179,6 +179,7 @@ def audit_command(
     from exactodds.specs import audit_spec
 
     note_pure_python(quiet)
+    _check_design_options(bool(design_ranges))
     _check_output(output_format, output, bool(design_ranges), jobs, dask_address)
     identity = header.identity(option_values, "Countability audit")
     procedure = DealingProcedure(decks=decks, cut=cut, burn=burn, cut_first_rounds=cut_first_rounds)
@@ -210,6 +211,19 @@ def audit_command(
         return
     data = text.encode("utf-8") + b"\n" if isinstance(text, str) else text
     write_file(output, data, "the audit")
+
+
+def _check_design_options(design: bool) -> None:
+    """Refuse --target-edge or --design-top given without --design (they would be ignored)."""
+    if design:
+        return
+    context = click.get_current_context()
+    for name, option in (("target_edge", "--target-edge"), ("design_top", "--design-top")):
+        if context.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT):
+            raise click.UsageError(
+                f"{option} applies to pay-table design only; give --design OUTCOME=LOW..HIGH "
+                f"with it, or leave {option} out."
+            )
 
 
 def _check_output(

@@ -39,6 +39,7 @@ __all__ = [
     "RiskQuestions",
     "Simulation",
     "check_grid_size",
+    "seed_words",
 ]
 
 #: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
@@ -50,6 +51,16 @@ MOST_SHOES = 10**15
 MOST_UNITS = 10**70
 #: The largest seed: 128 bits, as many as numpy's SeedSequence draws its entropy from.
 MOST_SEED = 2**128 - 1
+def seed_words(seed: int) -> str:
+    """A seed as a message shows it: its digits, or how many there are when they are many.
+
+    >>> seed_words(2**128), seed_words(10**120)
+    ('Seed 340282366920938463463374607431768211456', 'A seed of 121 digits')
+    """
+    digits = len(str(seed))
+    return f"Seed {seed}" if digits <= 40 else f"A seed of {digits:,} digits"
+
+
 #: The most combinations of bankroll and trip length one risk grid holds (a trip programme each).
 MOST_GRID_CELLS = 100
 
@@ -204,7 +215,7 @@ class Simulation:
         whole_number(self.seed, "seed", SimulationError, what="Seed")
         if self.seed > MOST_SEED:
             raise SimulationError(
-                f"A seed of {len(str(self.seed)):,} digits is not valid; use a whole number "
+                f"{seed_words(self.seed)} for `seed` is above 2^128 - 1; use a whole number "
                 "from 0 to 2^128 - 1 (128 bits)."
             )
         whole_number(
