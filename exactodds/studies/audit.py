@@ -76,6 +76,7 @@ __all__ = [
     "Thresholds",
     "audit",
     "audit_bet",
+    "audit_seconds",
     "count_search",
     "counted_progress",
     "default_cuts",
@@ -86,6 +87,7 @@ __all__ = [
     "require_seed",
     "score",
     "search_shoes",
+    "walked_seconds",
 ]
 
 #: Shoes per candidate by default: one bet's audit in at most 5 minutes on two cores
@@ -786,6 +788,49 @@ def require_jobs(jobs: object) -> int:
     exactodds.studies.audit.AuditError: Number of processes 0 for `jobs` is not valid; use a whole number of at least 1.
     """
     return whole_number(jobs, "jobs", AuditError, minimum=1, what="Number of processes")
+
+
+def walked_seconds(bet: Bet, rules: Rules, procedure: DealingProcedure, shoes: int) -> float | None:
+    """About how many seconds the exact EVs of *shoes* dealt shoes take for *bet*, when only
+    the exact walk can price it (a pair condition with other conditions: some tenths of a
+    second a round, where the kernel takes microseconds); None when the kernel prices it.
+
+    Measured here, on one shoe less a few cards (so on this machine, at its load now), and
+    multiplied by the rounds dealt: an estimate to say before the work, not a promise.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> walked_seconds(select_bets("dragon7")[0], Rules(), DealingProcedure(), 500) is None
+    True
+    """
+    import time
+
+    from exactodds.analysis.many import Analyzer
+
+    analyzer = Analyzer(rules, [bet])
+    if analyzer.routes()[bet.name] != "walk":
+        return None
+    started = time.perf_counter()
+    analyzer.analyze(Shoe.standard(procedure.decks).remove("A 7 K 3 9 2")).bets[bet.name]
+    rounds_per_shoe = (procedure.cards - procedure.cut) // 5 + procedure.after_cut
+    return (time.perf_counter() - started) * rounds_per_shoe * shoes
+
+
+def audit_seconds(spec: AuditSpec) -> dict[str, float]:
+    """The bets of *spec* whose exact EVs only the walk gives, with about how many seconds
+    their audit takes (:func:`walked_seconds` over every shoe the audit deals for them: the
+    search, the found count, perfect play and each other cut, ``budget`` shoes each).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> audit_seconds(AuditSpec(select_bets("dragon7")))
+    {}
+    """
+    shoes = spec.budget * (_steps(spec.procedure, spec.cuts) - 1)
+    found = {}
+    for bet in spec.bets:
+        seconds = walked_seconds(bet, spec.rules, spec.procedure, shoes)
+        if seconds is not None:
+            found[bet.name] = seconds
+    return found
 
 
 def audit(
