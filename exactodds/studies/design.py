@@ -110,6 +110,7 @@ class PayRange:
                     f"`{name}` {where} is {quoted(repr(value), 40)[1:-1]}; use an exact number "
                     "(an int or a Fraction)."
                 )
+            object.__setattr__(self, name, Fraction(value))
         if self.step not in (1, Fraction(1, 2)):
             raise AuditError(
                 f"`step` {fraction_string(Fraction(self.step))} {where} is not valid; use 1 or 1/2."
