@@ -964,8 +964,8 @@ def test_a_plot_directory_that_is_a_file_or_under_one_is_refused_before_the_work
 
     monkeypatch.setattr(plots, "write_plots", no_work)
     for directory, fragment in [
-        (a_file, "it is not a directory"),
-        (a_file / "figures", f"{str(a_file)!r} is not a directory"),
+        (a_file, "it is a file, not a directory"),
+        (a_file / "figures", f"{str(a_file)!r} is a file, not a directory"),
     ]:
         result = run(*arguments, "--plot", str(directory))
         assert_one_error(result, f"Cannot write figures to --plot {str(directory)!r}", fragment)

@@ -46,7 +46,7 @@ def check_plot_directory(directory: str) -> None:
     >>> check_plot_directory("/dev/null/figures")
     Traceback (most recent call last):
     ...
-    click.exceptions.UsageError: Cannot write figures to --plot '/dev/null/figures': '/dev/null' is not a directory.
+    click.exceptions.UsageError: Cannot write figures to --plot '/dev/null/figures': '/dev/null' is a file, not a directory; give a directory for the figures.
     """
     where = f"Cannot write figures to --plot {directory!r}"
     if not directory.strip():
@@ -57,7 +57,9 @@ def check_plot_directory(directory: str) -> None:
         existing = existing.parent
     if not existing.is_dir():
         shown = "it" if existing == path else repr(str(existing))
-        raise click.UsageError(f"{where}: {shown} is not a directory.")
+        raise click.UsageError(
+            f"{where}: {shown} is a file, not a directory; give a directory for the figures."
+        )
     if not os.access(existing, os.W_OK | os.X_OK):
         raise click.UsageError(f"{where}: permission denied.")
 
