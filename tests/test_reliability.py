@@ -855,7 +855,7 @@ def test_design_paytables_given_text_ranges_names_the_parameter() -> None:
 
     window = (Fraction(1, 20), Fraction(2, 25))
     for ranges in ("win=30..45", ["win=30..45"]):
-        with pytest.raises(AuditError, match="`ranges` .*parse_pay_range"):
+        with pytest.raises(AuditError, match=r"`ranges` .*parse_pay_range"):
             design_paytables(select_bets("dragon7")[0], ranges, window)  # type: ignore[arg-type]
 
 
