@@ -394,6 +394,11 @@ def build_bets(
     >>> build_bets(Rules(), "dragon7", {"dragon7": 30})[0].pay("win")
     Fraction(30, 1)
     """
+    if isinstance(selection, str) and not selection.replace(",", " ").strip():
+        raise BetError(
+            f"{parameter('selection')} {selection!r} names no bet; give bet names such as "
+            "banker,dragon7 (or main, side, all), or leave it out for Banker, Player and Tie."
+        )
     chosen_custom: list[Bet] = list(custom)
     bet_files = tuple(bet_files)
     if bet_files:  # imported only when used: plain `exactodds odds` reads no bet file

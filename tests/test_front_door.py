@@ -205,7 +205,7 @@ def test_the_token_session_in_the_serve_page_is_real() -> None:
             assert _replay(client, command) == shown, command
 
 
-def test_the_token_is_needed_on_every_api_method_and_nowhere_else() -> None:
+def test_the_token_is_needed_on_every_api_method_and_the_schema() -> None:
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
 
@@ -214,15 +214,20 @@ def test_the_token_is_needed_on_every_api_method_and_nowhere_else() -> None:
 
     app = create_app(":memory:", hosts=("192.168.1.20",), token="s3cret")
     with TestClient(app, base_url=LAN) as client:
-        assert client.get("/openapi.json").status_code == 200
+        assert client.get("/openapi.json").status_code == 403
+        assert client.get("/openapi.json?token=s3cret").status_code == 200
         assert client.get("/docs").status_code == 200
         assert client.post("/api/shoes", json={}).status_code == 403
         assert client.post("/api/shoes?token=guess", json={}).status_code == 403
-        created = client.post("/api/shoes?token=s3cret", json={})
+        # A request that changes something sends the header: ?token= is for a GET's link.
+        assert client.post("/api/shoes?token=s3cret", json={}).status_code == 403
+        created = client.post("/api/shoes", json={}, headers={TOKEN_HEADER: "s3cret"})
         assert created.status_code == 201, created.text
         shoe = created.json()["shoe"]["id"]
         assert client.delete(f"/api/shoes/{shoe}").status_code == 403
-        assert client.delete(f"/api/shoes/{shoe}?token=s3cret").status_code in (200, 204)
+        assert client.delete(f"/api/shoes/{shoe}?token=s3cret").status_code == 403
+        deleted = client.delete(f"/api/shoes/{shoe}", headers={TOKEN_HEADER: "s3cret"})
+        assert deleted.status_code in (200, 204)
         # The header wins: a wrong header is refused even beside a right ?token=.
         wrong = client.get("/api/shoes?token=s3cret", headers={TOKEN_HEADER: "guess"})
         assert wrong.status_code == 403

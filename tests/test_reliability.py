@@ -716,3 +716,267 @@ def test_property_the_loader_returns_or_refuses(document: Any) -> None:
         assert "\n" not in str(error)
         return
     assert json.dumps(loaded, default=str) is not None
+
+
+# Round five (issue 36, item 6): the new surfaces (audit, design, specs, serve) -------------
+
+PAIR_CONDITION_BET = """
+[[bet]]
+name = "tie_pair"
+[[bet.outcome]]
+name = "win"
+when = { winner = "tie", player_total = 0, player_pair = true }
+pays = 500
+"""
+QUICK_AUDIT = ["audit", "--bets", "dragon7", "--budget", "1", "--depths", "none", "--cuts", "14"]
+
+
+def test_design_refuses_an_outcome_given_twice() -> None:
+    result = run("audit", "--bets", "dragon7", "--design", "win=10..40", "--design", "win=20..30")
+    assert_one_error(result, "--design gives outcome 'win' twice")
+
+
+def test_design_json_with_a_window_below_break_even_is_json() -> None:
+    result = run(
+        "audit", "--bets", "dragon7", "--decks", "1", "--design", "win=42..45",
+        "--target-edge", "-10%..-1%", "--design-top", "0", "--format", "json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    design = json.loads(result.stdout, parse_constant=refuse)["design"]
+    assert design and all(table["removal_index"] is None for table in design)
+
+
+def test_design_bound_is_checked_before_the_grid_is_built() -> None:
+    """10^8 tables: one sentence at once (the grid was built first, which did not answer)."""
+    from exactodds.studies.design import PayRange, design_paytables
+
+    huge = PayRange("win", Fraction(1), Fraction(10**8), Fraction(1))
+    assert huge.size == 10**8
+    with pytest.raises(ExactOddsError, match=r"hold 100,000,000 tables; narrow them"):
+        design_paytables(select_bets("dragon7")[0], [huge], (Fraction(0), Fraction(1)))
+    result = run("audit", "--bets", "dragon7", "--design", "win=1..100000000")
+    assert_one_error(result, "--design hold 100,000,000 tables")
+
+
+@pytest.mark.parametrize("rounds", ["1000000000", "100000000000", "1000000000000000000"])
+def test_trip_rounds_past_what_the_programme_follows_are_refused_before_dealing(
+    rounds: str,
+) -> None:
+    result = run("simulate", "--bets", "tie", "--shoes", "5", "--bankroll", "100",
+                 "--trip-rounds", f"800,{rounds}")  # fmt: skip
+    assert_one_error(result, f"--trip-rounds {int(rounds):,} makes trips of", "at most 3,000")
+
+
+def test_an_audit_of_a_pair_condition_bet_says_how_long_before_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """30 s for a budget of 1, hours at the default, used to start without a word."""
+    import exactodds.cli.audit as audit_cli
+    import exactodds.studies.audit as audit_module
+
+    bet_file = tmp_path / "tie_pair.toml"
+    bet_file.write_text(PAIR_CONDITION_BET, encoding="utf-8")
+    spec = audit_module.AuditSpec(
+        parse_custom_bets(PAIR_CONDITION_BET, "tie_pair.toml"), budget=500
+    )
+    seconds = audit_module.audit_seconds(spec)
+    assert list(seconds) == ["tie_pair"] and seconds["tie_pair"] > 0
+    assert audit_module.audit_seconds(audit_module.AuditSpec(select_bets("dragon7"))) == {}
+
+    def stop(*_arguments: Any, **_keywords: Any) -> None:
+        raise audit_module.AuditError("The work started.")
+
+    monkeypatch.setattr(audit_module, "audit", stop)
+    monkeypatch.setattr(audit_cli, "_ANNOUNCED_SECONDS", 0)
+    result = run("audit", "--bet-file", str(bet_file), "--bets", "tie_pair", "--depths", "none")
+    note, error = result.stderr.splitlines()
+    assert note.startswith("Note: tie_pair is priced round by round by the exact walk")
+    assert "takes about" in note and "--budget (now 500)" in note
+    assert error == "Error: The work started."
+
+
+@pytest.mark.parametrize(
+    ("seed", "fragment"),
+    [
+        ("1" + "0" * 119, "A seed of 120 digits for --seed is above 2^128 - 2"),
+        ("-1", "Seed -1 for --seed is not valid; use a whole number of at least 0"),
+        (str(2**128 - 1), f"Seed {2**128 - 1} for --seed is above 2^128 - 2"),
+    ],
+)
+def test_audit_seed_out_of_range_is_one_sentence(seed: str, fragment: str) -> None:
+    assert_one_error(run(*QUICK_AUDIT, "--seed", seed), fragment)
+
+
+def test_audit_seed_of_the_largest_simulation_seed_no_longer_contradicts_itself() -> None:
+    """2^128 - 1 was refused with 'A seed of 39 digits ... use 0 to 2^128 - 1'."""
+    stderr = assert_one_error(run(*QUICK_AUDIT, "--seed", str(2**128 - 1)))
+    assert "digits" not in stderr and "0 to 2^128 - 2" in stderr
+
+
+@pytest.mark.parametrize(
+    ("fields", "fragment"),
+    [
+        ({"seed": 1.5}, "Seed 1.5 for `seed` is not valid"),
+        ({"seed": -1}, "Seed -1 for `seed` is not valid"),
+        ({"depths": [18.0]}, "Depth 18.0 for `depths` is not valid; use a whole number from 6"),
+        ({"depths": [5, 417]}, "Depth 5 for `depths` is not valid"),
+        ({"depths": [18, 18]}, "`depths` names 18 cards left twice"),
+        ({"depths": "18"}, "not a sequence of cards left"),
+    ],
+)
+def test_audit_spec_refuses_bad_fields_naming_them(fields: dict[str, Any], fragment: str) -> None:
+    from exactodds.studies.audit import AuditError, AuditSpec
+
+    with pytest.raises(AuditError) as raised:
+        AuditSpec(select_bets("dragon7"), **fields)
+    assert fragment in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_audit_and_design_refuse_jobs_zero() -> None:
+    from exactodds.studies.audit import AuditError, AuditSpec, audit
+    from exactodds.studies.design import PayRange, design_paytables
+
+    spec = AuditSpec(select_bets("dragon7"), budget=1, depths=())
+    with pytest.raises(AuditError, match="Number of processes 0 for `jobs`"):
+        audit(spec, jobs=0)
+    pays = [PayRange("win", Fraction(40), Fraction(41), Fraction(1))]
+    with pytest.raises(AuditError, match="Number of processes 0 for `jobs`"):
+        design_paytables(select_bets("dragon7")[0], pays, (Fraction(0), Fraction(1)), jobs=0)
+
+
+def test_design_paytables_given_text_ranges_names_the_parameter() -> None:
+    """It raised AttributeError ('str' object has no attribute 'outcome')."""
+    from exactodds.studies.audit import AuditError
+    from exactodds.studies.design import design_paytables
+
+    window = (Fraction(1, 20), Fraction(2, 25))
+    for ranges in ("win=30..45", ["win=30..45"]):
+        with pytest.raises(AuditError, match=r"`ranges` .*parse_pay_range"):
+            design_paytables(select_bets("dragon7")[0], ranges, window)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "step", "fragment"),
+    [
+        (10, 20, 0, "`step` 0 of the pay range for 'win' is not valid; use 1 or 1/2"),
+        (10, 20, Fraction(1, 3), "use 1 or 1/2"),
+        (Fraction(21, 2), 20, 1, "not whole steps of 1"),
+        (20, 10, 1, "is empty"),
+        (-5, 3, 1, "starts at -5, below -1"),
+        (10.5, 20, 1, "use an exact number"),
+    ],
+)
+def test_pay_range_checks_itself(low: Any, high: Any, step: Any, fragment: str) -> None:
+    """PayRange(step=0) raised ZeroDivisionError; a pay below -1 was designed."""
+    from exactodds.studies.audit import AuditError
+    from exactodds.studies.design import PayRange
+
+    with pytest.raises(AuditError) as raised:
+        PayRange("win", low, high, step)
+    assert fragment in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "fragment"),
+    [
+        (["--depths", "5,417"], "Depth 5 for --depths is not valid; use a whole number from 6"),
+        (["--depths", "18,417"], "Depth 417 for --depths is not valid"),
+        (["--depths", "18,18"], "--depths names 18 cards left twice"),
+        (["--bets", ""], "--bets '' names no bet"),
+        (["--bets", " , "], "names no bet"),
+        (["--design", "win=-5..3"], "starts at -5, below -1"),
+        (["--target-edge", "1%..2%"], "--target-edge applies to pay-table design only"),
+        (["--design-top", "2"], "--design-top applies to pay-table design only"),
+    ],
+)
+def test_audit_bad_input_that_was_accepted(arguments: list[str], fragment: str) -> None:
+    base = ["audit", "--bets", "dragon7", "--budget", "1", "--cuts", "14"]
+    assert_one_error(run(*base, *arguments), fragment)
+
+
+def test_simulate_ramp_of_zero_units_is_refused() -> None:
+    result = run("simulate", "--bets", "tie", "--shoes", "1", "--stake", "ramp:0=0")
+    assert_one_error(result, "Ramp step '0=0' in --stake 'ramp:0=0' bets 0 units")
+
+
+def test_optimal_ramp_writes_no_step_of_zero_units() -> None:
+    from exactodds.simulation.staking.optimal import BandSums, ramp_of
+    from exactodds.simulation.staking.stakes import parse_stake
+
+    bands = tuple(BandSums(band, 1, Fraction(0), Fraction(1)) for band in (1, 2, 3))
+    ramp = ramp_of(bands, (0, 1, 4), "true_count")
+    assert ramp.text() == "ramp:tc:2=1,3=4"
+    assert parse_stake(ramp.text()).describe() == ramp.describe()
+
+
+# Round four's leftovers ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["depth", "--decks", "1", "--cards", "6", "--bets", "tie"],
+        ["eor", "--decks", "1", "--bets", "tie"],
+        ["report", "--decks", "1", "--bets", "tie", "--no-figures"],
+    ],
+)
+def test_a_figure_that_cannot_be_written_is_an_output_failure(
+    arguments: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk while the figures are written: exit 1 (an output failure), not 2."""
+    pytest.importorskip("matplotlib")
+    import errno
+
+    from matplotlib.figure import Figure
+
+    def full(*_arguments: Any, **_keywords: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", full)
+    result = run(*arguments, "--plot", str(tmp_path / "figures"))
+    assert result.exit_code == 1, result.stderr
+    assert result.stderr.splitlines()[-1].startswith("Error: Cannot write the figure")
+    assert "No space left on device" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["depth", "--decks", "1", "--cards", "6", "--bets", "tie"],
+        ["eor", "--decks", "1", "--bets", "tie"],
+        ["report", "--decks", "1", "--bets", "tie", "--no-figures"],
+    ],
+)
+def test_a_plot_directory_that_is_a_file_or_under_one_is_refused_before_the_work(
+    arguments: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import exactodds.cli.plots as plots
+
+    a_file = tmp_path / "regular"
+    a_file.write_text("x", encoding="utf-8")
+
+    def no_work(*_arguments: Any, **_keywords: Any) -> None:
+        raise AssertionError("the figures were drawn before the directory was checked")
+
+    monkeypatch.setattr(plots, "write_plots", no_work)
+    for directory, fragment in [
+        (a_file, "it is a file, not a directory"),
+        (a_file / "figures", f"{str(a_file)!r} is a file, not a directory"),
+    ]:
+        result = run(*arguments, "--plot", str(directory))
+        assert_one_error(result, f"Cannot write figures to --plot {str(directory)!r}", fragment)
+
+
+@pytest.mark.parametrize("value", ["0", "-1"])
+def test_report_max_tag_below_one_is_refused(value: str) -> None:
+    result = run("report", "--decks", "1", "--bets", "tie", "--max-tag", value)
+    assert_one_error(result, f"Largest tag {value} for --max-tag is not valid")
+
+
+def test_depth_min_edge_names_the_flag() -> None:
+    stderr = assert_one_error(run("depth", "--decks", "1", "--cards", "6", "--min-edge", "x"))
+    assert "'x' for --min-edge is not a number" in stderr and "min_edge" not in stderr

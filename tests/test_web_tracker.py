@@ -121,6 +121,41 @@ def test_allow_host_requires_the_start_up_token() -> None:
         assert other.get("/api/shoes", headers={TOKEN_HEADER: "s3cret"}).status_code == 421
 
 
+def test_a_token_in_the_address_of_a_post_is_refused() -> None:
+    """Round five: a token in an address ends in logs; a request that changes something must
+    send the header, so ``?token=`` is honoured on a GET (an export link) only."""
+    app = create_app(":memory:", token="s3cret")
+    with TestClient(app, base_url=BASE) as client:
+        refused = client.post("/api/shoes?token=s3cret", json={})
+        assert refused.status_code == 403 and "start-up token" in refused.json()["error"]
+        assert client.get("/api/shoes?token=s3cret").status_code == 200
+        assert client.get("/api/shoes?token=s3cret").json()["shoes"] == []
+
+
+def test_the_openapi_schema_needs_the_token_when_one_is_set() -> None:
+    app = create_app(":memory:", token="s3cret")
+    with TestClient(app, base_url=BASE) as client:
+        refused = client.get("/openapi.json")
+        assert refused.status_code == 403 and list(refused.json()) == ["error"]
+        allowed = client.get("/openapi.json", headers={TOKEN_HEADER: "s3cret"})
+        assert allowed.status_code == 200 and allowed.json() == openapi_schema()
+    with TestClient(create_app(":memory:"), base_url=BASE) as open_client:
+        assert open_client.get("/openapi.json").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "origin", ["https://127.0.0.1:8000", "http://127.0.0.1:8000/x", "http://127.0.0.1:8000?a=1"]
+)
+def test_an_origin_of_another_scheme_or_with_a_path_may_not_write(origin: str) -> None:
+    with TestClient(create_app(":memory:"), base_url=BASE) as client:
+        headers = {"host": "127.0.0.1:8000", "origin": origin}
+        response = client.post("/api/shoes", json={}, headers=headers)
+        assert response.status_code == 403
+        assert response.json()["error"].startswith("A request from the page at")
+        same = {"host": "127.0.0.1:8000", "origin": "http://127.0.0.1:8000"}
+        assert client.post("/api/shoes", json={}, headers=same).status_code == 201
+
+
 def test_too_many_requests_at_once_get_a_json_503() -> None:
     app = create_app(":memory:", max_in_flight=0)
     with TestClient(app, base_url=BASE) as client:

@@ -40,7 +40,7 @@ from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.polynomial import compile_tableau
 from exactodds.engine.walk import NO_PAIR, falling_factorial, require_countable, summary_of
-from exactodds.errors import ExactOddsError, quoted
+from exactodds.errors import ExactOddsError, parameter, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import NumberLike, fraction_string, parse_number
 from exactodds.rules import Rules
@@ -396,7 +396,7 @@ def partial_odds(
         )
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
-    edge = parse_number(min_edge, "min_edge")
+    edge = parse_number(min_edge, parameter("min_edge"))
     problem, scale = partial_problem(partial, rules, chosen, edge)
     _check_one_composition(partial, rules, chosen, problem, scale)
     cards = partial.cards
@@ -547,7 +547,7 @@ def depth_table(
     require_countable(shoe)
     partials = [partial_shoe(shoe, depth, known) for depth in _depths_given(cards)]
     values, routes = _split_bets(chosen, rules, shoe, known)
-    edge = parse_number(min_edge, "min_edge")
+    edge = parse_number(min_edge, parameter("min_edge"))
     full = analyze(shoe if routes else shoe.without_suits(), rules, chosen)
     full_ev = {bet.name: full.bets[bet.name].expected_value for bet in chosen}
     from exactodds.advantage.parallel import runner

@@ -163,8 +163,10 @@ def audit_command(
     """
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.specs import audit_spec
+    from exactodds.studies.audit import audit_seconds
 
     note_pure_python(quiet)
+    _check_design_options(bool(design_ranges))
     _check_output(output_format, output, bool(design_ranges), jobs, dask_address)
     identity = header.identity(option_values, "Countability audit")
     procedure = DealingProcedure(decks=decks, cut=cut, burn=burn, cut_first_rounds=cut_first_rounds)
@@ -188,6 +190,7 @@ def audit_command(
             max_bet=max_bet,
             rounds_per_hour=rounds_per_hour,
         )
+        _note_walked(audit_seconds(spec), spec.budget)
         text = _audit(spec, run, output_format, digits, identity)
     finish_progress(progress)
     if output is None:
@@ -196,6 +199,46 @@ def audit_command(
         return
     data = text.encode("utf-8") + b"\n" if isinstance(text, str) else text
     write_file(output, data, "the audit")
+
+
+#: An audit estimated to take longer than this is announced before it starts.
+_ANNOUNCED_SECONDS = 60
+
+
+def _note_walked(seconds: dict[str, float], budget: int) -> None:
+    """Say on stderr, before the work, how long the bets only the exact walk prices take."""
+    slow = {name: time for name, time in seconds.items() if time > _ANNOUNCED_SECONDS}
+    if not slow:
+        return
+    names = ", ".join(slow)
+    click.echo(
+        f"Note: {names} {'is' if len(slow) == 1 else 'are'} priced round by round by the exact "
+        "walk (a pair condition with other conditions), so this audit takes about "
+        f"{_duration(sum(slow.values()))} here; a smaller --budget (now {budget}) is faster.",
+        err=True,
+    )
+
+
+def _duration(seconds: float) -> str:
+    """*seconds* in words, to two figures: ``40 seconds``, ``12 minutes``, ``4.1 hours``."""
+    if seconds < 90:
+        return f"{seconds:.0f} seconds"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.2g} hours"
+
+
+def _check_design_options(design: bool) -> None:
+    """Refuse --target-edge or --design-top given without --design (they would be ignored)."""
+    if design:
+        return
+    context = click.get_current_context()
+    for name, option in (("target_edge", "--target-edge"), ("design_top", "--design-top")):
+        if context.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT):
+            raise click.UsageError(
+                f"{option} applies to pay-table design only; give --design OUTCOME=LOW..HIGH "
+                f"with it, or leave {option} out."
+            )
 
 
 def _check_output(
@@ -255,7 +298,7 @@ def _design(
     """``--design``: the pay tables of the one bet in the ranges, rendered."""
     from exactodds.report.registry import render
     from exactodds.specs import parse_edge_window, parse_pay_range
-    from exactodds.studies.audit import DEFAULT_BUDGET
+    from exactodds.studies.audit import DEFAULT_BUDGET, walked_seconds
     from exactodds.studies.design import design_paytables
 
     texts, target_edge, top = design
@@ -264,6 +307,9 @@ def _design(
     ranges = [parse_pay_range(text) for text in texts]
     window = parse_edge_window(target_edge)
     shoes = budget if budget is not None else DEFAULT_BUDGET
+    if top > 0:  # each table audited: the search's shoes and the found count's
+        seconds = walked_seconds(bets[0], rules, procedure, 2 * shoes * top)
+        _note_walked({bets[0].name: seconds} if seconds is not None else {}, shoes)
     found = design_paytables(
         bets[0], ranges, window, rules, procedure, top=top, budget=shoes, seed=seed, **run
     )

@@ -184,7 +184,7 @@ def built_options(
                         selection = default_selection(values)
                     values["bets"] = build_bets(
                         rules,
-                        selection or ("all" if all_bets else None),
+                        selection if selection is not None else ("all" if all_bets else None),
                         values.pop("pays"),
                         values.pop("paytable"),
                         values.pop("bet_files"),

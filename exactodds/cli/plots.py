@@ -1,11 +1,15 @@
 """``--plot DIR``, shared by ``eor`` and ``report``: figures as PNG and SVG files (matplotlib).
 
 matplotlib is imported only when ``--plot`` is given; without the ``plot`` extra the option
-fails with one sentence saying how to install it (exit 2).
+fails with one sentence saying how to install it (exit 2). A directory that cannot be made
+(a path naming a file, or under one; no permission) is refused when the option is read,
+before any work (exit 2); a figure that cannot be written then (a full disk) is an output
+failure (exit 1).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -14,8 +18,9 @@ import click
 
 from exactodds.cli.options import Function
 from exactodds.cli.progress import ProgressLine, finish_progress
+from exactodds.errors import ExactOddsError, MissingExtraError
 
-__all__ = ["plot_option", "write_plots"]
+__all__ = ["check_plot_directory", "plot_option", "write_plots"]
 
 
 def plot_option(function: Function) -> Function:
@@ -26,7 +31,38 @@ def plot_option(function: Function) -> Function:
         metavar="DIR",
         help="Also draw the figures (matplotlib, the 'plot' extra) into DIR as "
         "<bet>-<figure>.png and .svg; DIR is created if missing.",
+        callback=_checked,
     )(function)
+
+
+def _checked(_context: click.Context, _parameter: click.Parameter, value: str | None) -> str | None:
+    if value is not None:
+        check_plot_directory(value)
+    return value
+
+
+def check_plot_directory(directory: str) -> None:
+    """Refuse, before any work, a ``--plot`` directory that cannot be made or written.
+
+    >>> check_plot_directory("/dev/null/figures")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.UsageError: Cannot write figures to --plot '/dev/null/figures': '/dev/null' is a file, not a directory; give a directory for the figures.
+    """
+    where = f"Cannot write figures to --plot {directory!r}"
+    if not directory.strip():
+        raise click.UsageError(f"{where}: the path is empty; give a directory such as figures.")
+    path = Path(directory)
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        shown = "it" if existing == path else repr(str(existing))
+        raise click.UsageError(
+            f"{where}: {shown} is a file, not a directory; give a directory for the figures."
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise click.UsageError(f"{where}: permission denied.")
 
 
 def write_plots(
@@ -36,7 +72,13 @@ def write_plots(
     clearing the *progress* line drawn meanwhile, if any)."""
     from exactodds.report.plots import save_figures
 
-    written = save_figures(iter(figures), directory)
-    finish_progress(progress)
+    try:
+        written = save_figures(iter(figures), directory)
+    except MissingExtraError:
+        raise
+    except ExactOddsError as error:  # an output failure (a full disk): exit 1
+        raise click.ClickException(str(error)) from None
+    finally:
+        finish_progress(progress)
     click.echo(f"Wrote {len(written)} figure files to {directory}.", err=True)
     return written

@@ -139,10 +139,11 @@ def serve(
     answers with the commands' JSON; its schema is at /openapi.json and /docs.
     Only the tracker's own page may change a shoe: requests from other sites,
     for other host names, or not sent as JSON are refused. With --allow-host,
-    or a --host that other computers can reach, every API request needs the
-    token printed at start-up: in an X-Exactodds-Token header, or as ?token=
-    in the address (the printed address carries it); /openapi.json and /docs
-    need none. Ctrl-C or SIGTERM stops it: "Stopped.", exit 0.
+    or a --host that other computers can reach, every API request and
+    /openapi.json need the token printed at start-up: in an X-Exactodds-Token
+    header, or, on a GET only, as ?token= in the address (the printed address
+    carries it); the page and /docs need none. Ctrl-C or SIGTERM stops it:
+    "Stopped.", exit 0.
 
     \b
     Examples:

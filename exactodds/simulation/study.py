@@ -28,7 +28,7 @@ from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
 from exactodds.simulation.dealing import DealingProcedure
-from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions
+from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions, check_trip_shoes
 from exactodds.simulation.staking.stakes import Flat, Kelly, Optimal, Ramp, Stake, TableLimits
 from exactodds.simulation.strategies import Count, Perfect, Strategy
 
@@ -37,6 +37,7 @@ __all__ = [
     "MOST_SHOES",
     "MOST_UNITS",
     "Simulation",
+    "seed_words",
 ]
 
 #: Most shoes one run deals: a checkpoint keeps each exact sum of a run in at most 1,000
@@ -48,6 +49,16 @@ MOST_SHOES = 10**15
 MOST_UNITS = 10**70
 #: The largest seed: 128 bits, as many as numpy's SeedSequence draws its entropy from.
 MOST_SEED = 2**128 - 1
+
+
+def seed_words(seed: int) -> str:
+    """A seed as a message shows it: its digits, or how many there are when they are many.
+
+    >>> seed_words(2**128), seed_words(10**120)
+    ('Seed 340282366920938463463374607431768211456', 'A seed of 121 digits')
+    """
+    digits = len(str(seed))
+    return f"Seed {seed}" if digits <= 40 else f"A seed of {digits:,} digits"
 
 
 def _shown(value: int) -> str:
@@ -93,12 +104,13 @@ class Simulation:
         whole_number(self.seed, "seed", SimulationError, what="Seed")
         if self.seed > MOST_SEED:
             raise SimulationError(
-                f"A seed of {len(str(self.seed)):,} digits is not valid; use a whole number "
+                f"{seed_words(self.seed)} for `seed` is above 2^128 - 1; use a whole number "
                 "from 0 to 2^128 - 1 (128 bits)."
             )
         whole_number(
             self.trip_shoes, "trip_shoes", SimulationError, minimum=1, what="Shoes per trip"
         )
+        check_trip_shoes(self.trip_shoes, self.questions.trip_rounds)
         if self.bankroll is not None and self.bankroll <= 0:
             raise SimulationError(
                 f"`bankroll` {fraction_string(self.bankroll)} is not valid; use a positive "

@@ -79,6 +79,7 @@ __all__ = [
     "Thresholds",
     "audit",
     "audit_bet",
+    "audit_seconds",
     "count_search",
     "counted_progress",
     "default_cuts",
@@ -86,8 +87,11 @@ __all__ = [
     "found_count",
     "mean_and_error",
     "require_budget",
+    "require_jobs",
+    "require_seed",
     "score",
     "search_shoes",
+    "walked_seconds",
 ]
 
 #: Shoes per candidate by default: one bet's audit in at most 5 minutes on two cores
@@ -720,9 +724,105 @@ class AuditSpec:
         # A cut the dealing cannot take is refused as the dealing refuses it.
         cuts = tuple(replace(self.procedure, cut=cut).cut for cut in self.cuts)
         require_budget(self.budget)
-        normal = {"rules": rules, "bets": chosen, "depths": tuple(self.depths), "cuts": cuts}
+        require_seed(self.seed)
+        depths = _checked_depths(self.depths, self.procedure)
+        normal = {"rules": rules, "bets": chosen, "depths": depths, "cuts": cuts}
         for name, value in normal.items():
             object.__setattr__(self, name, value)
+
+
+def require_seed(seed: object) -> int:
+    """*seed* if the search (on it) and the figures (on ``seed + 1``) can both take it.
+
+    >>> require_seed(2**128 - 1)
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: Seed 340282366920938463463374607431768211455 for `seed` is above 2^128 - 2; use a whole number from 0 to 2^128 - 2 (the figures are simulated on seed + 1, at most 2^128 - 1).
+    """
+    from exactodds.simulation.study import MOST_SEED, seed_words
+
+    whole_number(seed, "seed", AuditError, what="Seed")
+    assert isinstance(seed, int)
+    if seed > MOST_SEED - 1:
+        raise AuditError(
+            f"{seed_words(seed)} for `seed` is above 2^128 - 2; use a whole number from 0 to "
+            "2^128 - 2 (the figures are simulated on seed + 1, at most 2^128 - 1)."
+        )
+    return seed
+
+
+def _checked_depths(depths: object, procedure: DealingProcedure) -> tuple[int, ...]:
+    """*depths* as cards left the depth tables take on *procedure*'s shoe, each once."""
+    from exactodds.advantage.depth import MAX_DEPTH_CARDS
+
+    if isinstance(depths, (str, bytes, Mapping)) or not isinstance(depths, Iterable):
+        raise AuditError(
+            f"`depths` is {quoted(repr(depths), 40)[1:-1]}, not a sequence of cards left; use e.g. "
+            "depths=(18, 26), or () for none."
+        )
+    most = min(procedure.cards, MAX_DEPTH_CARDS)
+    checked: list[int] = []
+    for depth in depths:
+        checked.append(
+            whole_number(depth, "depths", AuditError, minimum=6, maximum=most, what="Depth")
+        )
+        if checked.count(depth) > 1:
+            raise AuditError(f"`depths` names {depth} cards left twice; give each depth once.")
+    return tuple(checked)
+
+
+def require_jobs(jobs: object) -> int:
+    """*jobs* if it is a number of processes (at least 1).
+
+    >>> require_jobs(0)
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: Number of processes 0 for `jobs` is not valid; use a whole number of at least 1.
+    """
+    return whole_number(jobs, "jobs", AuditError, minimum=1, what="Number of processes")
+
+
+def walked_seconds(bet: Bet, rules: Rules, procedure: DealingProcedure, shoes: int) -> float | None:
+    """About how many seconds the exact EVs of *shoes* dealt shoes take for *bet*, when only
+    the exact walk can price it (a pair condition with other conditions: some tenths of a
+    second a round, where the kernel takes microseconds); None when the kernel prices it.
+
+    Measured here, on one shoe less a few cards (so on this machine, at its load now), and
+    multiplied by the rounds dealt: an estimate to say before the work, not a promise.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> walked_seconds(select_bets("dragon7")[0], Rules(), DealingProcedure(), 500) is None
+    True
+    """
+    import time
+
+    from exactodds.analysis.many import Analyzer
+
+    analyzer = Analyzer(rules, [bet])
+    if analyzer.routes()[bet.name] != "walk":
+        return None
+    started = time.perf_counter()
+    analyzer.analyze(Shoe.standard(procedure.decks).remove("A 7 K 3 9 2")).bets[bet.name]
+    rounds_per_shoe = (procedure.cards - procedure.cut) // 5 + procedure.after_cut
+    return (time.perf_counter() - started) * rounds_per_shoe * shoes
+
+
+def audit_seconds(spec: AuditSpec) -> dict[str, float]:
+    """The bets of *spec* whose exact EVs only the walk gives, with about how many seconds
+    their audit takes (:func:`walked_seconds` over every shoe the audit deals for them: the
+    search, the found count, perfect play and each other cut, ``budget`` shoes each).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> audit_seconds(AuditSpec(select_bets("dragon7")))
+    {}
+    """
+    shoes = spec.budget * (_steps(spec.procedure, spec.cuts) - 1)
+    found = {}
+    for bet in spec.bets:
+        seconds = walked_seconds(bet, spec.rules, spec.procedure, shoes)
+        if seconds is not None:
+            found[bet.name] = seconds
+    return found
 
 
 def audit(
@@ -737,6 +837,7 @@ def audit(
     *jobs* and *dask* say where the simulations run; *progress* is told what runs:
     ``progress(steps done, steps in all, what runs now)``.
     """
+    require_jobs(jobs)
     run = {"jobs": jobs, "dask": dask}
     tell = counted_progress(progress, len(spec.bets) * _steps(spec.procedure, spec.cuts))
     results = {bet.name: audit_bet(bet, spec, run, tell) for bet in spec.bets}

@@ -60,6 +60,8 @@ from exactodds.studies.audit import (
     found_count,
     mean_and_error,
     require_budget,
+    require_jobs,
+    require_seed,
 )
 
 __all__ = [
@@ -82,8 +84,15 @@ VOLATILITY_Z = Fraction(329, 200)
 class PayRange:
     """The pays one outcome may take: ``low`` to ``high`` in steps of ``step`` (1 or 1/2).
 
+    The pays are at least -1 (a bet loses at most its stake, as :class:`Bet` has it), and
+    both ends are on the step.
+
     >>> PayRange("win", Fraction(10), Fraction(11), Fraction(1, 2)).values()
     (Fraction(10, 1), Fraction(21, 2), Fraction(11, 1))
+    >>> PayRange("win", Fraction(10), Fraction(11), Fraction(0))
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: `step` 0 of the pay range for 'win' is not valid; use 1 or 1/2.
     """
 
     outcome: str
@@ -91,10 +100,46 @@ class PayRange:
     high: Fraction
     step: Fraction
 
+    def __post_init__(self) -> None:
+        where = f"of the pay range for {quoted(str(self.outcome))}"
+        if not isinstance(self.outcome, str) or not self.outcome.strip():
+            raise AuditError(f"`outcome` {where} is not an outcome's name; use one such as 'win'.")
+        for name in ("low", "high", "step"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+                raise AuditError(
+                    f"`{name}` {where} is {quoted(repr(value), 40)[1:-1]}; use an exact number "
+                    "(an int or a Fraction)."
+                )
+            object.__setattr__(self, name, Fraction(value))
+        if self.step not in (1, Fraction(1, 2)):
+            raise AuditError(
+                f"`step` {fraction_string(Fraction(self.step))} {where} is not valid; use 1 or 1/2."
+            )
+        if (self.low / self.step).denominator != 1 or (self.high / self.step).denominator != 1:
+            raise AuditError(
+                f"The ends {where} are not whole steps of {fraction_string(Fraction(self.step))}; "
+                "use whole pays, or half pays with a step of 1/2."
+            )
+        if self.low > self.high:
+            raise AuditError(
+                f"The pay range for {quoted(self.outcome)} is empty ({fraction_string(self.low)} "
+                f"above {fraction_string(self.high)}); give `low` at most `high`."
+            )
+        if self.low < -1:
+            raise AuditError(
+                f"The pay range for {quoted(self.outcome)} starts at {fraction_string(self.low)}, "
+                "below -1; a bet loses at most its stake, so use pays of at least -1."
+            )
+
+    @property
+    def size(self) -> int:
+        """How many pays the range holds (counted, not built)."""
+        return int((self.high - self.low) / self.step) + 1
+
     def values(self) -> tuple[Fraction, ...]:
         """Every pay of the range, ascending."""
-        count = int((self.high - self.low) / self.step) + 1
-        return tuple(self.low + index * self.step for index in range(count))
+        return tuple(self.low + index * self.step for index in range(self.size))
 
 
 @dataclass(frozen=True)
@@ -124,7 +169,8 @@ class DesignedTable:
             "house_edge": fraction_string(self.house_edge),
             "hit_frequency": fraction_string(self.hit_frequency),
             "volatility_index": self.volatility_index(4),
-            "removal_index": self.removal_index,
+            # A table at or above break even has no finite index; JSON has no Infinity.
+            "removal_index": self.removal_index if math.isfinite(self.removal_index) else None,
         }
         if self.count is not None:
             data["units_per_100_rounds"] = mean_and_error(self.count.units_per_100_rounds)
@@ -179,13 +225,25 @@ def _moment(counts: _Counts, pays: Mapping[str, Fraction], power: int) -> Fracti
 
 def _grid(bet: Bet, ranges: Sequence[PayRange]) -> Iterable[dict[str, Fraction]]:
     base = bet.pay_table
+    seen: set[str] = set()
     for pay in ranges:
+        if not isinstance(pay, PayRange):
+            raise AuditError(
+                f"`ranges` holds {quoted(repr(pay), 40)[1:-1]}, not a PayRange; build each with "
+                "PayRange(...) or read text such as 'win=30..45' with "
+                "exactodds.specs.parse_pay_range."
+            )
         if pay.outcome not in base:
             raise AuditError(
                 f"Bet {quoted(bet.name)} has no outcome {quoted(pay.outcome)} to design in `ranges`; its "
                 f"outcomes are {', '.join(sorted(base))}."
             )
-    size = math.prod(len(pay.values()) for pay in ranges)
+        if pay.outcome in seen:
+            raise AuditError(
+                f"`ranges` gives outcome {quoted(pay.outcome)} twice; give each outcome one range."
+            )
+        seen.add(pay.outcome)
+    size = math.prod(pay.size for pay in ranges)  # counted before any table is built
     if size > MOST_TABLES:
         raise AuditError(
             f"The pay ranges in `ranges` hold {size:,} tables; narrow them to at most "
@@ -243,17 +301,24 @@ def design_paytables(
 
     rules = Rules.given(rules)
     procedure = procedure if procedure is not None else DealingProcedure()
+    if isinstance(ranges, (str, bytes, Mapping)) or not isinstance(ranges, Sequence):
+        raise AuditError(
+            f"`ranges` is {quoted(repr(ranges), 40)[1:-1]}, not a sequence of PayRange; read "
+            "text such as 'win=30..45' with exactodds.specs.parse_pay_range."
+        )
     if not ranges:
         raise AuditError(
             "`ranges` is empty; a design needs at least one pay range, such as win=10..40."
         )
     whole_number(top, "top", AuditError)
     require_budget(budget)
+    require_seed(seed)
+    require_jobs(jobs)
+    grid = list(_grid(bet, ranges))  # checked and bounded before the shoe is priced
     shoe = Shoe.standard(procedure.decks)
     if not bet.needs_suits:
         shoe = shoe.without_suits()
     counts = _outcome_counts(shoe, rules, bet)
-    grid = list(_grid(bet, ranges))
     edges = [-_moment(counts, pays, 1) for pays in grid]
     inside = [
         (pays, edge)

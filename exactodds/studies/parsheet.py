@@ -716,6 +716,8 @@ def par_sheet(
     exactodds.errors.ExactOddsError: Number of rounds 0 for `rounds` is not valid; use a whole number of at least 1.
     """
     _check_inputs(rounds, rounds_per_hour, average_bet, drop_ratio)
+    # Checked here, not left to the removal (whose refusals become a note on the sheet).
+    whole_number(max_tag, "max_tag", ExactOddsError, minimum=1, what="Largest tag")
     levels = tuple(confidences)
     scores = {level: z_score(level) for level in levels}
     rules = rules if rules is not None else Rules()

@@ -7,15 +7,17 @@ So every request passes :class:`Guard` first:
 * ``Host`` must name an address the tracker serves (the loopback names, the ``--host`` it was
   bound to, and each ``--allow-host``), else **421**;
 * a request that changes something (any method but GET, HEAD, OPTIONS) must come from the
-  tracker's own page: a foreign ``Origin`` (``null`` included), or no Origin with a
+  tracker's own page: a foreign ``Origin`` (``null`` included; the page's origin is exactly
+  ``http://`` and the Host, no other scheme and no path), or no Origin with a
   ``Sec-Fetch-Site`` of ``cross-site`` or ``same-site``, is refused with **403**; and a POST's
   body must be sent as ``Content-Type: application/json`` (which no HTML form and no
   ``no-cors`` fetch can send), else **415**;
 * with a start-up token (``--allow-host`` requires one), every API request (``/api/...``, any
-  method) carries it in an ``X-Exactodds-Token`` header or as ``?token=`` in its address (the
-  page reads it once from the address that ``serve`` printed, then sends the header), else
-  **403**; the page, ``/docs`` and ``/openapi.json`` hold no shoe and need no token, so a
-  script's client can read the schema first;
+  method) and ``/openapi.json`` carries it in an ``X-Exactodds-Token`` header, or, on a GET
+  or HEAD only (an export link), as ``?token=`` in its address (the page reads it once from
+  the address that ``serve`` printed, then sends the header), else **403**: a token in an
+  address ends up in logs and histories, so a request that changes something must send the
+  header; the page and ``/docs`` hold no shoe and need no token;
 * past :data:`MAX_IN_FLIGHT` requests at once, **503** at once rather than an unbounded queue.
 
 Each refusal is one JSON sentence, ``{"error": "..."}``, as every other error.
@@ -26,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 from collections.abc import Iterable
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -127,9 +129,9 @@ class Guard:
                 "exactodds serve printed, or start it with --allow-host for that name.",
             )
         path: str = scope.get("path", "")
-        if self.token is not None and path.startswith("/api/"):
+        if self.token is not None and (path.startswith("/api/") or path == "/openapi.json"):
             given = headers.get(TOKEN_HEADER, "")
-            if not given:  # an export link, or a script's address
+            if not given and scope["method"] in ("GET", "HEAD"):  # an export link
                 given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(
                     "token", [""]
                 )[0]
@@ -137,8 +139,8 @@ class Guard:
                 return (
                     403,
                     "This tracker answers requests with its start-up token only: send it in an "
-                    "X-Exactodds-Token header or as ?token=, or open the address exactodds "
-                    "serve printed (it ends in ?token=...).",
+                    "X-Exactodds-Token header (or as ?token= on a GET), or open the address "
+                    "exactodds serve printed (it ends in ?token=...).",
                 )
         if scope["method"] in _SAFE_METHODS:
             return None
@@ -151,8 +153,8 @@ class Guard:
 def _cross_site(headers: Headers, host: str) -> tuple[int, str] | None:
     origin = headers.get("origin")
     if origin is not None:
-        parts = urlsplit(origin)
-        if origin == "null" or parts.netloc.lower() != host.strip().lower():
+        # The page is served over plain http; an origin is a scheme and a host, no path.
+        if origin.strip().lower() != f"http://{host.strip().lower()}":
             return (
                 403,
                 f"A request from the page at {origin[:100]!r} may not change the tracker; only "

@@ -13,10 +13,46 @@ from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 
-__all__ = ["MOST_GRID_CELLS", "RiskGrid", "RiskQuestions", "check_grid_size"]
+__all__ = [
+    "MOST_GRID_CELLS",
+    "MOST_TRIP_SHOES",
+    "RiskGrid",
+    "RiskQuestions",
+    "check_grid_size",
+    "check_trip_shoes",
+]
 
 #: The most combinations of bankroll and trip length one risk grid holds (a trip programme each).
 MOST_GRID_CELLS = 100
+#: The most shoes a trip holds. The risk programme follows (shoes + 1) x (levels + 1) cells,
+#: at most 10^7, with at least as many levels as shoes (each shoe can lose a bin), so it can
+#: follow no trip of more than 3,161 shoes; and the trips' paths keep a tally per shoe of a
+#: trip in every block. Checked before dealing, where memory would grow with the trip.
+MOST_TRIP_SHOES = 3_000
+
+
+def check_trip_shoes(shoes: int, rounds: int | None) -> None:
+    """Refuse a trip of more than :data:`MOST_TRIP_SHOES` shoes, naming `trip_rounds`.
+
+    >>> check_trip_shoes(1_234_568, 100_000_000)
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.SimulationError: `trip_rounds` 100,000,000 makes trips of 1,234,568 shoes, longer than the risk programme follows; use trips of at most 3,000 shoes (about 242,000 rounds on this shoe).
+    """
+    if shoes <= MOST_TRIP_SHOES:
+        return
+    if rounds is None:
+        raise SimulationError(
+            f"`trip_shoes` {shoes:,} is longer than the risk programme follows; use trips of at "
+            f"most {MOST_TRIP_SHOES:,} shoes."
+        )
+    most_rounds = rounds * MOST_TRIP_SHOES // shoes
+    most_rounds -= most_rounds % 1000 if most_rounds >= 1000 else 0
+    raise SimulationError(
+        f"`trip_rounds` {rounds:,} makes trips of {shoes:,} shoes, longer than the risk "
+        f"programme follows; use trips of at most {MOST_TRIP_SHOES:,} shoes (about "
+        f"{most_rounds:,} rounds on this shoe)."
+    )
 
 
 @dataclass(frozen=True)
@@ -97,8 +133,9 @@ class RiskGrid:
         for rounds in self.trip_rounds:
             if rounds is not None:
                 whole_number(rounds, "trip_rounds", SimulationError, minimum=1)
-        for shoes in self.trip_shoes:
+        for rounds, shoes in zip(self.trip_rounds, self.trip_shoes, strict=True):
             whole_number(shoes, "trip_shoes", SimulationError, minimum=1, what="Shoes per trip")
+            check_trip_shoes(shoes, rounds)
 
     def cells(self) -> list[tuple[Fraction, int | None, int]]:
         """(bankroll, trip rounds asked, shoes per trip) of every cell, bankroll by bankroll."""

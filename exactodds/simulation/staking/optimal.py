@@ -281,7 +281,7 @@ def ramp_of(
     """
     steps: list[tuple[Fraction, int]] = []
     for index, (band, units) in enumerate(zip(bands, stakes, strict=True)):
-        if steps and units <= steps[-1][1]:
+        if units < 1 or (steps and units <= steps[-1][1]):  # a step of 0 units bets nothing
             continue
         if counted == "ev_band":
             edge = Fraction(band.band - (1 if index == 0 else 0), 100)

@@ -359,6 +359,11 @@ def parse_stake(text: str, limits: TableLimits | None = None) -> Stake:
                 f"Ramp step {entry.strip()!r} in {where} is not EDGE=UNITS; use e.g. 1%=4."
             )
         edge, units = parse_number(edge_text.strip(), where), int(units_text)
+        if units < 1:  # below the first step the ramp already bets nothing
+            raise SimulationError(
+                f"Ramp step {entry.strip()!r} in {where} bets 0 units; give each step at least "
+                "1 unit (below the first step's edge the ramp bets nothing), as in ramp:0=1,1%=4."
+            )
         if steps and (edge <= steps[-1][0] or units <= steps[-1][1]):
             raise SimulationError(
                 f"Ramp {text.strip()!r} is not increasing at {entry.strip()!r}; give steps "

@@ -1,6 +1,11 @@
 // The API page: lists every route of /openapi.json, with its example body.
 "use strict";
-fetch("/openapi.json").then((response) => response.json()).then((schema) => {
+// The start-up token (only when serve printed one): from ?token= or the tracker page's tab.
+const params = new URLSearchParams(location.search);
+if (params.get("token")) sessionStorage.setItem("exactodds.token", params.get("token"));
+const token = sessionStorage.getItem("exactodds.token");
+fetch("/openapi.json", token ? { headers: { "X-Exactodds-Token": token } } : {})
+  .then((response) => response.json()).then((schema) => {
   const container = document.getElementById("paths");
   for (const [path, operations] of Object.entries(schema.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
