@@ -194,7 +194,9 @@ def test_a_one_hundred_digit_count_still_parses() -> None:
 # Simulate: bounded before work starts, checkpoints read as hostile input ---------------------
 
 
-def test_ten_billion_shoes_start_dealing_at_once_in_bounded_memory(tmp_path: Path) -> None:
+def test_ten_billion_shoes_start_dealing_at_once_in_bounded_memory(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     command = [sys.executable, "-m", "exactodds", "simulate", "--quiet", "--format", "json"]
     process = subprocess.Popen(
         [*command, "--shoes", "10000000000", "--jobs", "1"],
@@ -202,6 +204,7 @@ def test_ten_billion_shoes_start_dealing_at_once_in_bounded_memory(tmp_path: Pat
         stderr=subprocess.PIPE,
         text=True,
     )
+    request.addfinalizer(process.kill)  # not left dealing if the test fails before it ends
     time.sleep(3.5)  # start-up (slow on a loaded machine), then dealing: blocks planned lazily
     status = Path(f"/proc/{process.pid}/status")
     peak = status.read_text() if status.exists() else ""  # this process's own peak, VmHWM
