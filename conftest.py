@@ -10,6 +10,7 @@ The header of every run names the profile and the seed.
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -27,6 +28,13 @@ def _profile() -> str:
 
 
 settings.load_profile(_profile())
+
+# A run started in the background by a shell without job control (`python -m pytest &` in a
+# script) ignores SIGINT, and so would every command the tests start and then interrupt: they
+# would never stop. Ctrl-C's usual handler is put back (a command started after this gets the
+# default action, which Python turns into its own handler).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # A machine without the compiled kernel runs the same tests on the pure-Python twin; the note
 # the heavy commands print there would add a line to every stderr the tests compare

@@ -21,6 +21,7 @@ the n cards left are nines, the others random) is tested against physical cards 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -55,8 +56,13 @@ BETS = select_bets("main,dragon7,big,egalite_5")
 EIGHT_DECKS = Shoe.standard(decks=8)
 
 
+# Subsets of physical cards repeat compositions, and every bet settles the same rounds: each
+# composition is dealt once.
+_dealt_counts = functools.cache(dealt_counts)
+
+
 def _ev(shoe: Shoe, bet: Bet) -> Fraction:
-    counts = dealt_counts(shoe)
+    counts = _dealt_counts(shoe)
     total = sum(counts.values())
     return sum((bet.pay(bet.settle(s)) * c for s, c in counts.items()), Fraction(0)) / total
 

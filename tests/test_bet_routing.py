@@ -23,6 +23,7 @@ from exactodds.cli.batch_lines import BadLine, batch_lines
 from exactodds.engine.coefficients import polynomials
 from exactodds.engine.walk import RoundSummary
 from exactodds.errors import BetError
+from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import simulate
 from exactodds.simulation.study import Simulation
 from exactodds.studies.parsheet import par_sheet
@@ -81,8 +82,11 @@ def _web(client: TestClient, shoe: Shoe) -> Fraction:
 
 def _simulate(shoe: Shoe) -> Fraction:
     assert shoe.suits_known  # a simulation deals physical cards, suits and all
-    simulate(Simulation.of(shoes=2, seed=1, rules=RULES, bets=[BET]))
-    raise AssertionError("a simulation dealt two 8-deck shoes without a suited Player pair")
+    # Every round of the study is priced by the walk before any is settled, so the study is a
+    # few rounds: seed 6's 2-deck shoe, cut 60 cards from the back, deals a suited Player pair.
+    procedure = DealingProcedure(decks=2, cut=60)
+    simulate(Simulation.of(shoes=1, seed=6, rules=RULES, bets=[BET], procedure=procedure))
+    raise AssertionError("the simulation dealt no suited Player pair")
 
 
 ENTRY_POINTS: dict[str, Callable[[Shoe], Fraction]] = {

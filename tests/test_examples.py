@@ -71,7 +71,17 @@ def test_every_example_is_listed_and_shown() -> None:
     assert set(documented_outputs()) == names
 
 
-@pytest.mark.parametrize("script", EXAMPLES, ids=[path.name for path in EXAMPLES])
+# Research scripts of several seconds each (chemin de fer solved for 1 to 8 decks; a known card
+# at each of six positions of 8 decks): slow tests. Their figures are held in the default run
+# too, by tests/test_solve.py (9/11, one deck and 5,000) and tests/test_known.py (6.765%).
+LONG_STUDIES = {"chemin_de_fer_decks.py", "known_card_value.py"}
+SCRIPTS = [
+    pytest.param(path, marks=pytest.mark.slow) if path.name in LONG_STUDIES else path
+    for path in EXAMPLES
+]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[path.name for path in EXAMPLES])
 def test_example_prints_what_the_manual_shows(script: Path) -> None:
     result = subprocess.run(
         [sys.executable, str(script)],

@@ -201,6 +201,9 @@ def test_engine_agrees_with_reference_rank_only(shoe: Shoe) -> None:
     assert _nonzero(enumerate_rounds(shoe).counts) == _nonzero(dealt_counts(shoe))
 
 
+# The longest of these (up to 14 distinct cards, 2 s each): a slow test. Suited shoes of up to
+# 12 cards, copies and distinct cards, are held in the default run by the test after it.
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(suited_shoes())
 def test_engine_agrees_with_reference_suited(shoe: Shoe) -> None:

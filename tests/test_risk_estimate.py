@@ -12,6 +12,7 @@ import dataclasses
 import itertools
 import json
 import math
+import os
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -162,13 +163,36 @@ def test_the_smooth_bet_estimate_agrees_with_simulated_trips() -> None:
     assert ruin["formula"]["trip"] == pytest.approx(simulated["mean"], abs=4 * spread)
 
 
+@pytest.fixture(scope="module")
+def dragon7_one_shoe_trips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Issue 25's case: 8 decks, cut at 14, flat perfect play, one-shoe trips, 4,000 shoes of
+    seed 25; the risk of a bankroll of 20 and the bankroll for a 20% risk, from one study (each
+    question alone gives the same figures: the shoes and the trips are the same).
+
+    Dealt once a run: kept as JSON in the folder the run's pytest-xdist workers share (each
+    worker's base folder is inside it), so a worker that needs it later reads it."""
+    base = tmp_path_factory.getbasetemp()
+    saved = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "dragon7.json"
+    if saved.exists():
+        read: dict[str, Any] = json.loads(saved.read_text(encoding="utf-8"))
+        return read
+    procedure = DealingProcedure()
+    sizing = sizing_from_options(procedure, bankroll="20", risk="20%")
+    study = Simulation.of(4000, 25, bets=select_bets("dragon7"), procedure=procedure, **sizing)
+    combined: dict[str, Any] = simulate(study, jobs=2).to_dict()["combined"]
+    partial = saved.with_name(f"dragon7.{os.getpid()}.json")
+    partial.write_text(json.dumps(combined), encoding="utf-8")
+    partial.replace(saved)  # whole or not there, if two workers deal it at once
+    return combined
+
+
 @pytest.mark.slow
-def test_dragon7_long_shot_estimate_agrees_where_the_diffusion_does_not() -> None:
+def test_dragon7_long_shot_estimate_agrees_where_the_diffusion_does_not(
+    dragon7_one_shoe_trips: dict[str, Any],
+) -> None:
     # Issue 25's case: 8 decks, cut at 14, flat perfect play, bankroll 20, one-shoe trips.
     procedure = DealingProcedure()
-    sizing = sizing_from_options(procedure, bankroll="20")
-    study = Simulation.of(4000, 25, bets=select_bets("dragon7"), procedure=procedure, **sizing)
-    ruin = simulate(study, jobs=2).to_dict()["combined"]["risk_of_ruin"]
+    ruin = dragon7_one_shoe_trips["risk_of_ruin"]
     estimate, simulated = ruin["estimate"]["trip"], ruin["simulated"]["trip"]
     assert abs(estimate["mean"] - simulated["mean"]) <= max(3 * estimate["stderr"], 0.015)
     assert abs(estimate["mean"] - 0.109) <= max(3 * estimate["stderr"], 0.015)
@@ -420,15 +444,14 @@ def test_the_bankroll_estimate_is_in_the_json_and_the_table() -> None:
 
 
 @pytest.mark.slow
-def test_dragon7_bankroll_for_a_risk_and_its_interval() -> None:
+def test_dragon7_bankroll_for_a_risk_and_its_interval(
+    dragon7_one_shoe_trips: dict[str, Any],
+) -> None:
     # Issue 25: the bankroll for 20% risk of one-shoe trips, 8 decks, cut at 14, flat perfect
     # play: about 14 units simulated, 25.4 by the diffusion.  The programme's bankroll equals
     # the simulated trips' (one-shoe trips: the same frequency), and its interval, a few
     # units wide, leaves the diffusion's out.
-    procedure = DealingProcedure()
-    sizing = sizing_from_options(procedure, risk="20%")
-    study = Simulation.of(4000, 25, bets=select_bets("dragon7"), procedure=procedure, **sizing)
-    figures = simulate(study, jobs=2).to_dict()["combined"]["bankroll_for_risk"]
+    figures = dragon7_one_shoe_trips["bankroll_for_risk"]
     estimate = figures["estimate"]["trip"]
     low, high = estimate["interval"]
     assert estimate["bankroll"] == figures["simulated"]["trip"]
