@@ -14,7 +14,7 @@ flag it did not type.
 ...     Shoe.standard(decks=0)
 ... except ExactOddsError as error:
 ...     print(error)
-Number of decks 0 for `decks` is not valid; use a whole number from 1 to 64.
+Number of decks 0 for `decks` is not valid; use a whole number of at least 1.
 """
 
 from __future__ import annotations

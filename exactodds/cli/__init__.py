@@ -46,11 +46,11 @@ cli.lazy_commands.update(COMMANDS)
 #: (and no command module is imported to write it).
 TASKS = {
     "Price a game": {
-        "odds": "Exact odds of Banker, Player, Tie and every side bet",
+        "odds": "Exact odds of every bet (or Dragon Tiger) for one shoe",
         "bets": "The bets exactodds prices, their outcomes and pays",
         "breakdown": "How rounds end: totals, cards dealt, naturals",
         "breakeven": "The pay or commission that makes a bet fair",
-        "solve": "Chemin de fer solved exactly as a two-person game",
+        "solve": "Games with a choice solved: chemin de fer, Peek, banque",
     },
     "Study a shoe": {
         "eor": "Effect of removal of each rank, and the count it implies",

@@ -28,7 +28,7 @@ result below report/ cannot import it), registered here under the format ``"dict
 >>> from exactodds import Shoe, analyze
 >>> analysis = analyze(Shoe.standard(decks=8))
 >>> print(render(analysis, "csv", digits=4, wide=True).splitlines()[1])
-outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,,,
+outcome,banker,2292252566437888,8954111587648/19524993263685,0.4586,,,,,,,,,,,,,,,,
 >>> to_dict(analysis, digits=4)["bets"]["tie"]["house_edge_decimal"]
 '0.1436'
 >>> formats(analysis)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, ShoeError
+from exactodds.inputs import MOST_DECKS
 from exactodds.interface import build_bets, build_rules, build_shoe
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -88,6 +89,7 @@ def _shoe(data: Mapping[str, Any]) -> Shoe:
         None if shoe is None else check_type(shoe, (dict, str), "shoe", _SHOE_VALID),
         check_texts(data["remove"], "remove") if "remove" in data else (),
         files=False,
+        most_decks=MOST_DECKS,  # odds and eor: the work does not grow with the shoe
     )
 
 
