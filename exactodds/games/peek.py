@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations, product
 
 from exactodds.cards import RANKS, VALUES
@@ -481,7 +481,13 @@ def solve_peek(
             "20%, 0.2 or 1/5."
         )
     require_countable(shoe)
-    tableau = tableau if tableau is not None else Tableau()
+    return _solved(shoe, chosen, rate, tableau if tableau is not None else Tableau())
+
+
+@lru_cache(maxsize=64)
+def _solved(shoe: Shoe, chosen: Reveal, rate: Fraction, tableau: Tableau) -> PeekSolution:
+    # Cached as the walk's tables are (every argument is immutable): a survey and the reveals
+    # it shares with a single solve are counted once a process.
     value_counts = shoe.value_counts
     patterns: list[Pattern] = []
     for seen in _patterns(chosen):
