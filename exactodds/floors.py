@@ -92,12 +92,12 @@ ROOMS: tuple[Room, ...] = (
             "simulation.dealing",
             "simulation.evaluate",
             "simulation.strategies",
-            "simulation.study",
             "simulation.tally",
         ),
         "stakes, the stakes of a block's rounds and the optimal ramp: on the risk room and the "
-        "pipeline's words (the study, the dealt block, its values, the plays, the tally), "
-        "never on its runners (block, result, run, checkpoint, sweep)",
+        "pipeline's lowest words (the dealt block, its values, the plays, the tally); the study "
+        "it reads is a protocol of its own (staking.study), so it never imports the study "
+        "(study) nor the runners (block, result, run, checkpoint, sweep)",
     ),
 )
 

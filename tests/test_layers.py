@@ -103,6 +103,7 @@ def test_the_room_check_finds_an_import_out_of_a_room() -> None:
     assert not room_allows("exactodds.simulation.risk.ruin", "exactodds.simulation.block")
     assert not room_allows("exactodds.simulation.risk.ruin", "exactodds.simulation.staking.stakes")
     assert not room_allows("exactodds.simulation.staking.sizing", "exactodds.simulation.result")
+    assert not room_allows("exactodds.simulation.staking.optimal", "exactodds.simulation.study")
     assert room_allows("exactodds.simulation.staking.sizing", "exactodds.simulation.risk.sums")
     assert room_allows("exactodds.simulation.risk.ruin", "exactodds.errors")
     assert room_allows("exactodds.simulation.block", "exactodds.simulation.risk.ruin")

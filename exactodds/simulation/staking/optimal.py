@@ -54,7 +54,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
@@ -62,8 +62,8 @@ from exactodds.simulation.risk.figures import RiskFigures
 from exactodds.simulation.risk.questions import RiskQuestions
 from exactodds.simulation.risk.sums import EV_SCALE
 from exactodds.simulation.staking.stakes import Flat, Optimal, Ramp, TableLimits
+from exactodds.simulation.staking.study import StakedStudy
 from exactodds.simulation.strategies import counted_by
-from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
 
 __all__ = [
@@ -77,6 +77,9 @@ __all__ = [
     "risk_limited_study",
     "score",
 ]
+
+#: A study the ramp is derived for: what comes back is the same kind of study, replaced.
+StudyT = TypeVar("StudyT", bound=StakedStudy)
 
 
 @dataclass(frozen=True)
@@ -291,7 +294,7 @@ def ramp_of(
     return Ramp(tuple(steps), counted != "ev_band", basis)
 
 
-def pilot_study(simulation: Simulation) -> Simulation:
+def pilot_study(simulation: StudyT) -> StudyT:
     """The flat pilot of an optimal study: the same shoes, seed and plays, 1 unit a bet."""
     return dataclasses.replace(
         simulation,
@@ -304,9 +307,7 @@ def pilot_study(simulation: Simulation) -> Simulation:
     )
 
 
-def derived_study(
-    simulation: Simulation, pilot: Tally, multiplier: Fraction = Fraction(1)
-) -> Simulation:
+def derived_study(simulation: StudyT, pilot: Tally, multiplier: Fraction = Fraction(1)) -> StudyT:
     """*simulation* with its optimal stake replaced by the ramp the pilot's bands give
     (with a bankroll: the growth of *multiplier* times it, a Kelly fraction).
 
@@ -357,9 +358,7 @@ def derived_study(
 RISK_MULTIPLIERS = tuple(Fraction(1, 2**power) for power in range(7))
 
 
-def risk_limited_study(
-    simulation: Simulation, pilot: Tally, run: Callable[[Simulation], Any]
-) -> Simulation:
+def risk_limited_study(simulation: StudyT, pilot: Tally, run: Callable[[StudyT], Any]) -> StudyT:
     """With a bankroll and a `risk` target: the growth-optimal ramp of the largest multiplier
     of the bankroll (1, 1/2, ..., 1/64, :data:`RISK_MULTIPLIERS`) whose trip's risk estimate
     (``risk_of_ruin.estimate.trip``, *run* on the same shoes) is at most the target; else
@@ -372,7 +371,7 @@ def risk_limited_study(
     if target is None or bankroll is None:
         return derived_study(simulation, pilot)
     tried: list[dict[str, Any]] = []
-    chosen: Simulation | None = None
+    chosen: StudyT | None = None
     met = False
     for multiplier in RISK_MULTIPLIERS:
         study = derived_study(simulation, pilot, multiplier)

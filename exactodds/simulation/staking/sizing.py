@@ -38,8 +38,8 @@ from exactodds.simulation.staking.stakes import (
     product_bets,
     squared_bets,
 )
+from exactodds.simulation.staking.study import StakedStudy
 from exactodds.simulation.strategies import Count
-from exactodds.simulation.study import Simulation
 
 __all__ = [
     "Sized",
@@ -85,7 +85,7 @@ def _product_analyzer(
 
 
 def _cross_moments(
-    simulation: Simulation, block: DealtBlock, values: ExpectedValues, decisions: list[Any]
+    simulation: StakedStudy, block: DealtBlock, values: ExpectedValues, decisions: list[Any]
 ) -> Any:
     """``cross(row, i, j)``: E[X_i X_j] per unit where two or more bets are made, or None."""
     if len(simulation.bets) < 2:
@@ -118,7 +118,7 @@ def second_moments(
 
 
 def sized(
-    simulation: Simulation,
+    simulation: StakedStudy,
     bets: tuple[Bet, ...],
     block: DealtBlock,
     values: ExpectedValues,
@@ -174,7 +174,7 @@ def sized(
     return Sized(stakes, exact_product(stakes, pays), growth, exact, decided, pays)
 
 
-def carried_bankroll(simulation: Simulation, first_shoe: int, before: Any) -> Fraction | None:
+def carried_bankroll(simulation: StakedStudy, first_shoe: int, before: Any) -> Fraction | None:
     """The Kelly bankroll shoe *first_shoe* starts from, when a trip carries it there.
 
     None when no bankroll carries over (another stake, or the shoe starts its trip);
@@ -191,7 +191,7 @@ def carried_bankroll(simulation: Simulation, first_shoe: int, before: Any) -> Fr
 
 
 def _moments_where_bet(
-    simulation: Simulation, block: DealtBlock, decisions: list[npt.NDArray[np.bool_]]
+    simulation: StakedStudy, block: DealtBlock, decisions: list[npt.NDArray[np.bool_]]
 ) -> ExpectedValues:
     """The exact second moments on every row where some bet is made (1 elsewhere, unused).
 
@@ -212,7 +212,7 @@ def _moments_where_bet(
 
 
 def _true_counts(
-    simulation: Simulation, block: DealtBlock
+    simulation: StakedStudy, block: DealtBlock
 ) -> list[tuple[IntArray, IntArray]] | None:
     """Each bet's count before every round as a ratio, for a count ramp (else None)."""
     assert isinstance(simulation.stake, Ramp)
