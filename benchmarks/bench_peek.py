@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from exactodds import Rules, Shoe, analyze
 from exactodds.engine.walk import _enumerate_cached
+from exactodds.games import peek
 from exactodds.games.peek import REVEAL_CLASSES, solve_peek, survey_peek
 
 
@@ -52,11 +53,13 @@ def main() -> None:
         reveal = members[0]
 
         def work(reveal: str = reveal.name) -> object:
+            peek._solved.cache_clear()  # every run counts: solutions are cached a process
             return solve_peek(shoe, reveal).sides  # the policies too, not only the counts
 
         print(f"{arguments.decks} decks, --reveal {reveal.name}: {_times(work, arguments.runs)}")
 
     def survey() -> object:
+        peek._solved.cache_clear()
         return [solution.sides for _, solution in survey_peek(shoe)]
 
     print(f"{arguments.decks} decks, --reveal each: {_times(survey, arguments.runs)}")
