@@ -230,3 +230,35 @@ def test_the_reproduction_line_carries_the_bet_file_pay_and_rules_and_reproduces
         audited = data["bets"][name]["count"]["units_per_100_rounds"]
         assert simulated["mean"] == audited["mean"]
         assert simulated["stderr"] == audited["stderr"]
+
+
+def _found(mean: float, stderr: float) -> FoundCount:
+    zero = Estimate(0.0, 0.0)
+    return FoundCount(
+        (0,) * 9 + (1,), Fraction(1), None, 0.1, None, Estimate(mean, stderr), zero, zero, zero,
+        None, 2, 1, 0.0, 1,
+    )  # fmt: skip
+
+
+def test_design_tables_within_error_of_each_other_are_ties() -> None:
+    from exactodds.studies.design import DesignedTable, ranked
+
+    def table(win: int, mean: float, stderr: float) -> DesignedTable:
+        pays = {"win": Fraction(win), "lose": Fraction(-1)}
+        return DesignedTable(
+            pays, Fraction(1, 20), Fraction(1, 40), Fraction(1), 0.3, _found(mean, stderr)
+        )
+
+    # Issue 36: an order decided by differences of 0.007 against errors of 0.06.
+    tables = ranked([table(40, 0.500, 0.06), table(41, 0.507, 0.06), table(42, 0.9, 0.01)])
+    assert [found.rank for found in tables] == [1, 1, 3]
+
+
+def test_a_design_of_a_pair_bet_prices_every_table_and_says_why_none_is_audited() -> None:
+    shown = run_ok(
+        "audit", "--bets", "player_pair", *ONE_DECK, "--design", "win=10..12",
+        "--target-edge", "1%..40%", "--design-top", "1", "--budget", "2", "--format", "json",
+    ).stdout  # fmt: skip
+    data = json.loads(shown)
+    assert data["audited"] == 0 and len(data["design"]) == 3
+    assert data["note"].startswith("No count can track player_pair")

@@ -38,7 +38,7 @@ from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.risk.sums import Estimate
 from exactodds.studies.audit import Audit, BetAudit, fraction_words, percent_words
-from exactodds.studies.design import PayDesign
+from exactodds.studies.design import TIE_SIGMAS, PayDesign
 from exactodds.studies.parsheet import SheetIdentity
 
 __all__ = [
@@ -390,6 +390,7 @@ def design_document(design: PayDesign, digits: int = 4) -> list[Block]:
         units = table.units_per_100_rounds
         rows.append(
             (
+                "-" if table.rank is None else str(table.rank),
                 ", ".join(
                     f"{outcome} {fraction_string(pay)}" for outcome, pay in table.pays.items()
                 ),
@@ -405,11 +406,12 @@ def design_document(design: PayDesign, digits: int = 4) -> list[Block]:
         Paragraph(
             f"Pay tables for {design.bet} with a house edge from {percent_string(low, 2)} to "
             f"{percent_string(high, 2)}: {len(design.tables)} of {design.priced} priced, "
-            f"{design.audited} audited."
+            f"{design.audited} audited." + (f" {design.note}" if design.note else "")
         ),
         Table(
             f"{design.bet}-design",
             (
+                "Rank",
                 "Pays",
                 "House edge",
                 "Hit frequency",
@@ -418,11 +420,14 @@ def design_document(design: PayDesign, digits: int = 4) -> list[Block]:
                 "Count's units per 100 rounds",
             ),
             tuple(rows),
-            (False, True, True, True, True, True),
+            (True, False, True, True, True, True, True),
         ),
         Paragraph(
             "Best first: the audited tables (least won by their best count first), then the "
-            "others by removal index (how far one card moves the EV against the house edge)."
+            "others by removal index (how far one card moves the EV against the house edge). "
+            "Audited tables of the same rank are tied: their counts' wins differ by less than "
+            f"{TIE_SIGMAS} standard errors of the difference, so the order among them is "
+            "chance."
         ),
     ]
 
