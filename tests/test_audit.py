@@ -98,14 +98,14 @@ def test_every_simulated_figure_is_a_simulate_run_on_the_same_seed(dragon7_audit
         assert row.units_per_100_rounds.mean == at_cut["units_per_100_rounds"]["exact_ev"]["mean"]
 
 
-def test_the_found_count_is_balanced_level_1_to_3_and_its_score_is_the_search_shoes() -> None:
+def test_the_found_count_is_balanced_level_1_to_5_and_its_score_is_the_search_shoes() -> None:
     (bet,) = select_bets("dragon7")
     spec = AuditSpec([bet], procedure=ONE_DECK, budget=BUDGET, seed=SEED, depths=(), cuts=(10,))
     result = audit(spec)
     count = result.bets["dragon7"].count
     assert count is not None
     assert sum(count.tags[:9]) + 4 * count.tags[9] == 0
-    assert 1 <= count.level <= 3
+    assert 1 <= count.level <= 5
     dealt = search_shoes(bet, Rules(), ONE_DECK, BUDGET, SEED)
     value, trigger = score(count.tags, dealt)
     assert (value, trigger) == (count.search_units_per_100_rounds, count.trigger)
@@ -121,10 +121,24 @@ def test_the_search_starts_from_the_derived_count_and_never_scores_below_it() ->
     from exactodds.studies.audit import count_search
 
     _, _, best, _ = count_search("dragon7", removal, dealt)
-    for level in (1, 2, 3):
+    for level in (1, 2, 3, 4, 5):
         start = removal.linear_count("dragon7", level).tags
         derived = tuple(start[symbol] for symbol in "A23456789T")
         assert best >= score(derived, dealt)[0]
+
+
+def test_the_search_goes_to_level_5_and_never_scores_below_the_level_3_search() -> None:
+    # Issue 36: a search that stopped at level 3 fell 3.4% short of Jacobson's level-5 counts.
+    from exactodds.studies.audit import LEVELS, count_search
+
+    assert max(LEVELS) == 5
+    (bet,) = select_bets("dragon7")
+    dealt = search_shoes(bet, Rules(), ONE_DECK, BUDGET, SEED)
+    removal = effect_of_removal(Shoe.standard(1), Rules(), [bet])
+    _, _, to_three, _ = count_search("dragon7", removal, dealt, (1, 2, 3))
+    tags, _, to_five, _ = count_search("dragon7", removal, dealt)
+    assert to_five >= to_three
+    assert max(abs(tag) for tag in tags) <= 5
 
 
 def test_pair_bets_get_the_depth_tables_values() -> None:

@@ -7,7 +7,7 @@
   (:func:`~exactodds.analysis.single.analyze`);
 * the exact effect of removal of each rank
   (:func:`~exactodds.analysis.removal.effect_of_removal`);
-* **the best count, found rather than typed**: balanced integer tags of level 1 to 3, started
+* **the best count, found rather than typed**: balanced integer tags of level 1 to 5, started
   from the scaled effects of removal (:meth:`~exactodds.analysis.removal.EffectOfRemoval.linear_count`)
   and improved by local search (moves that keep the count balanced), each candidate scored by
   its win per 100 rounds at its best trigger, with the exact-EV estimator, on the same
@@ -31,7 +31,7 @@ effects of removal and depth values are exact fractions.
 >>> found = audit(spec)
 >>> found.bets["dragon7"].house_edge
 Fraction(3857697, 50896300)
->>> found.bets["dragon7"].count.level in (1, 2, 3)
+>>> found.bets["dragon7"].count.level in LEVELS
 True
 >>> AuditSpec(select_bets("dragon7"), budget=0)
 Traceback (most recent call last):
@@ -104,8 +104,9 @@ __all__ = [
 #: Shoes per candidate by default: one bet's audit in at most 5 minutes on two cores
 #: (benchmarks/bench_audit.py measures it).
 DEFAULT_BUDGET = 500
-#: Levels of the counts searched: the largest tag, in absolute value.
-LEVELS = (1, 2, 3)
+#: Levels of the counts searched: the largest tag, in absolute value. Up to 5, the level of
+#: Jacobson's strongest published counts (level 3 left the search short of them).
+LEVELS = (1, 2, 3, 4, 5)
 #: Most rounds of local search per level (each tries every balanced one-step move).
 _SEARCH_STEPS = 12
 #: Trigger grid: true counts in steps of 1/2 (Jacobson's triggers are whole or half counts).
@@ -624,6 +625,7 @@ def count_search(
     """
     best: tuple[tuple[int, ...], Fraction, float] | None = None
     tried = 0
+    levels = tuple(levels)
     for level in levels:
         count = removal.linear_count(name, level)
         if count.correlation is None:
@@ -641,7 +643,7 @@ def count_search(
     if best is None:
         raise AuditError(
             f"Bet {quoted(name)} has no balanced count on this shoe; its effects of removal "
-            "cannot be balanced with tags of level 1 to 3."
+            f"cannot be balanced with tags of level {min(levels)} to {max(levels)}."
         )
     return best[0], best[1], best[2], tried
 
