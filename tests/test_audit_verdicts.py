@@ -99,6 +99,11 @@ def test_a_confidence_outside_50_to_100_percent_is_refused(confidence: Fraction)
         Thresholds(confidence=confidence)
 
 
+def test_a_float_confidence_is_refused_as_not_exact() -> None:
+    with pytest.raises(AuditError, match=r"`thresholds.confidence` 0.95 is not exact"):
+        Thresholds(confidence=0.95)  # type: ignore[arg-type]
+
+
 def test_confidence_option_out_of_range_is_one_sentence_and_exit_2() -> None:
     result = run("audit", "--bets", "dragon7", *ONE_DECK, "--confidence", "40%")
     assert result.exit_code == 2

@@ -163,6 +163,11 @@ class Thresholds:
                     + ("amount of money." if name != "units_per_100_rounds" else "number of units.")
                 )
         whole_number(self.rounds_per_hour, "thresholds.rounds_per_hour", AuditError, minimum=1)
+        if not isinstance(self.confidence, (int, Fraction)) or isinstance(self.confidence, bool):
+            raise AuditError(
+                f"{parameter('thresholds.confidence')} {self.confidence!r} is not exact; pass "
+                "Fraction(95, 100) for 95%."
+            )
         if not Fraction(1, 2) <= self.confidence < 1:
             raise AuditError(
                 f"{parameter('thresholds.confidence')} {percent_words(self.confidence)} is not "
