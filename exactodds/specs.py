@@ -432,14 +432,16 @@ def audit_spec(
     depths: str = "18,26",
     cuts: str | None = None,
     safe_units: str = "0.1",
-    safe_per_hour: str = "25",
+    safe_per_hour: str | None = None,
     max_bet: str = "100",
     rounds_per_hour: int = 70,
+    confidence: str = "95%",
 ) -> AuditSpec:
     """The :class:`AuditSpec` that ``audit``'s option values describe.
 
     *depths* are cards left (``"18,26"``, or ``"none"``), *cuts* cut-card positions (None:
-    the default cuts), and the thresholds positive numbers.
+    the default cuts), the thresholds positive numbers (*safe_per_hour* None: no money
+    threshold), *confidence* the one-sided confidence of the verdict's bound (``"95%"``).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> audit_spec(select_bets("dragon7"), Rules(), DealingProcedure(), depths="none").depths
@@ -457,9 +459,12 @@ def audit_spec(
     cut_cards = parse_depths(cuts, "`cuts`") if cuts else ()
     thresholds = Thresholds(
         parse_threshold(safe_units, "thresholds.units_per_100_rounds"),
-        parse_threshold(safe_per_hour, "thresholds.money_per_hour"),
+        None
+        if safe_per_hour is None
+        else parse_threshold(safe_per_hour, "thresholds.money_per_hour"),
         parse_threshold(max_bet, "thresholds.max_bet"),
         rounds_per_hour,
+        parse_threshold(confidence, "thresholds.confidence"),
     )
     return AuditSpec(
         tuple(bets),
