@@ -35,6 +35,7 @@ COMMANDS = {
     "edgesort": "exactodds.cli.edgesort:edgesort",
     "eor": "exactodds.cli.eor:eor",
     "odds": "exactodds.cli.odds:odds",
+    "protection": "exactodds.cli.protection:protection",
     "report": "exactodds.cli.report:report",
     "serve": "exactodds.cli.serve:serve",
     "simulate": "exactodds.cli.simulate:simulate",
@@ -61,6 +62,7 @@ TASKS = {
     "Simulate and audit": {
         "simulate": "Deal shoes as a casino does and play each bet",
         "audit": "Can this bet be beaten? Edge, counts, simulation",
+        "protection": "The casino's levers against an advantage player, priced",
         "report": "Par sheet of each bet: Markdown, HTML, xlsx or PDF",
     },
     "Tools": {
