@@ -118,7 +118,9 @@ def test_the_printed_table_shows_simulate_figures() -> None:
 # Against a slow reference, round by round ----------------------------------------------------
 
 
-def _reference(study: Simulation, lever: str, value: Fraction | int) -> tuple[list[Fraction], int]:
+def _reference(
+    study: Simulation, lever: str, value: Fraction | int | Cap
+) -> tuple[list[Fraction], int]:
     """Each shoe's exact-EV win under *lever* and the side bets placed, priced round by round
     by analyze on the same dealt shoes, the lever applied by hand."""
     rules = Rules()
@@ -132,7 +134,8 @@ def _reference(study: Simulation, lever: str, value: Fraction | int) -> tuple[li
         depth = int(block.depth[row])
         counts = block.known[row].copy()
         if lever == "known card":
-            position = int(value)
+            assert isinstance(value, int)
+            position = value
             first = int(block.depth[(block.round_shoe == shoe) & (block.round_number == 0)][0])
             burned = (1 if block.exposed[shoe] >= 0 else 0) <= position < first
             if burned or position >= depth + 6:
@@ -147,7 +150,8 @@ def _reference(study: Simulation, lever: str, value: Fraction | int) -> tuple[li
             assert isinstance(cap, Cap)
             main_stake = 1 / cap.share if depth >= cap.from_depth else Fraction(0)
         elif lever == "main bet":
-            main_stake = Fraction(value)
+            assert isinstance(value, Fraction)
+            main_stake = value
         else:
             main_stake = Fraction(0)
         worth = side + main_stake * best_main
