@@ -518,9 +518,9 @@ def protection_spec(
         rules,
         bets,
         procedure,
-        (values.get("play") or "perfect",),
-        values.get("min_edge") or "0",
-        {"table_min": values.get("table_min") or 1},
+        (values.get("play", "perfect"),),
+        values.get("min_edge", "0"),
+        {"table_min": values.get("table_min", 1)},
     )
     caps = values.get("caps")
     mains = values.get("main_bets")
@@ -531,7 +531,7 @@ def protection_spec(
         main_bets=parse_values(mains, "main_bets", units) if mains else (),
         teams=whole("teams", "Team size", 1),
         known_cards=whole("known_cards", "Known card position", 0),
-        rounds_per_hour=values.get("rounds_per_hour") or 70,
+        rounds_per_hour=values.get("rounds_per_hour", 70),
     )
 
 

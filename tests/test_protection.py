@@ -241,6 +241,15 @@ def test_the_work_is_bounded_before_any_dealing() -> None:
             "Error: Known card position 52 for --known-cards is past the shoe; use a position from 0 to 51 (0 is the first card).\n",
         ),
         (
+            ("--rounds-per-hour", "0"),
+            "Error: --rounds-per-hour is 0; use a whole number of at least 1.\n",
+        ),
+        (
+            ("--cuts", "999"),
+            "Error: Cut card 999 cards from the back is deeper than a 52-card shoe allows; use a "
+            "cut of at most 35 (the burn takes up to 11 cards and a round up to 6).\n",
+        ),
+        (
             ("--bets", "dragon7,panda8"),
             "Error: The countermeasure table prices one bet, not 2; name one with --bets.\n",
         ),
