@@ -24,7 +24,7 @@ from exactodds.simulation.dealing import DealingProcedure, deal_block
 from exactodds.simulation.evaluate import known_shoe
 from exactodds.simulation.study import Simulation
 from exactodds.studies.audit import AuditError
-from exactodds.studies.protection import Cap, ProtectionSpec, protection_table
+from exactodds.studies.protection import ProtectionSpec, SideBetCap, protection_table
 from tests.cli_runner import run, run_ok
 
 SMALL = DealingProcedure(decks=1, cut=10)
@@ -119,7 +119,7 @@ def test_the_printed_table_shows_simulate_figures() -> None:
 
 
 def _reference(
-    study: Simulation, lever: str, value: Fraction | int | Cap
+    study: Simulation, lever: str, value: Fraction | int | SideBetCap
 ) -> tuple[list[Fraction], int]:
     """Each shoe's exact-EV win under *lever* and the side bets placed, priced round by round
     by analyze on the same dealt shoes, the lever applied by hand."""
@@ -147,7 +147,7 @@ def _reference(
         best_main = max(priced["banker"].expected_value, priced["player"].expected_value)
         if lever == "cap":
             cap = value
-            assert isinstance(cap, Cap)
+            assert isinstance(cap, SideBetCap)
             main_stake = 1 / cap.share if depth >= cap.from_depth else Fraction(0)
         elif lever == "main bet":
             assert isinstance(value, Fraction)
@@ -176,7 +176,7 @@ def _check(row: object, totals: list[Fraction], placed: int) -> None:
 @pytest.mark.parametrize("share", [Fraction(1, 2), Fraction(4)])
 def test_a_cap_against_the_reference(share: Fraction) -> None:
     study = _study()
-    cap = Cap(share, 20)
+    cap = SideBetCap(share, 20)
     (row,) = protection_table(ProtectionSpec(study, caps=(cap,))).rows[1:]
     _check(row, *_reference(study, "cap", cap))
 
@@ -192,7 +192,9 @@ def test_a_required_main_bet_against_the_reference() -> None:
 
 def test_a_cap_that_never_binds_is_the_baseline() -> None:
     study = _study()
-    baseline, capped = protection_table(ProtectionSpec(study, caps=(Cap(Fraction(1), 52),))).rows
+    baseline, capped = protection_table(
+        ProtectionSpec(study, caps=(SideBetCap(Fraction(1), 52),))
+    ).rows
     assert capped.bets_made == baseline.bets_made
     assert capped.per_shoe.mean == pytest.approx(baseline.per_shoe.mean, abs=1e-9)
 

@@ -48,7 +48,7 @@ levers need (:meth:`ProtectionSpec.work`) at most :data:`MOST_WORK`.
 ['baseline', 'team']
 >>> table.rows[1].per_shoe.mean == 2 * table.rows[0].per_shoe.mean
 True
->>> ProtectionSpec(study, caps=(Cap(Fraction(0), 10),))
+>>> ProtectionSpec(study, caps=(SideBetCap(Fraction(0), 10),))
 Traceback (most recent call last):
 ...
 exactodds.studies.audit.AuditError: Cap share 0 for `caps` is not valid; use a positive share of the main bet, such as 1/2 or 50%.
@@ -80,10 +80,10 @@ __all__ = [
     "DEFAULT_SHOES",
     "MOST_SETTINGS",
     "MOST_WORK",
-    "Cap",
     "LeverRow",
     "ProtectionSpec",
     "ProtectionTable",
+    "SideBetCap",
     "parse_caps",
     "parse_values",
     "protection_table",
@@ -102,10 +102,10 @@ _ROUND_CARDS = 6
 
 
 @dataclass(frozen=True)
-class Cap:
+class SideBetCap:
     """From *from_depth* cards dealt on, the side bet at most *share* of the main bet.
 
-    >>> Cap(Fraction(1, 2), 300).describe()
+    >>> SideBetCap(Fraction(1, 2), 300).describe()
     'side <= 1/2 of main from 300 dealt'
     """
 
@@ -121,14 +121,14 @@ class Cap:
 class ProtectionSpec:
     """The study (one bet, flat stake: the baseline) and the lever settings to price.
 
-    *cuts* are cards behind the cut card, *caps* :class:`Cap` s, *main_bets* main-bet units
+    *cuts* are cards behind the cut card, *caps* :class:`SideBetCap` s, *main_bets* main-bet units
     required with each side bet, *teams* numbers of players, *known_cards* shoe positions
     (0-based, burn cards included); *rounds_per_hour* turns a win per round into an hour's.
     """
 
     simulation: Simulation
     cuts: tuple[int, ...] = ()
-    caps: tuple[Cap, ...] = ()
+    caps: tuple[SideBetCap, ...] = ()
     main_bets: tuple[Fraction, ...] = ()
     teams: tuple[int, ...] = ()
     known_cards: tuple[int, ...] = ()
@@ -280,12 +280,12 @@ def parse_values(text: str, name: str, read: Callable[[str], Any]) -> tuple[Any,
     return tuple(read(value) for value in values)
 
 
-def parse_caps(texts: Sequence[str]) -> tuple[Cap, ...]:
+def parse_caps(texts: Sequence[str]) -> tuple[SideBetCap, ...]:
     """Caps from ``SHARE@DEPTH`` texts: the side bet at most SHARE of the main bet from DEPTH
     cards dealt on (``@DEPTH`` left out: from the first round).
 
     >>> parse_caps(["1/2@300", "25%"])
-    (Cap(share=Fraction(1, 2), from_depth=300), Cap(share=Fraction(1, 4), from_depth=0))
+    (SideBetCap(share=Fraction(1, 2), from_depth=300), SideBetCap(share=Fraction(1, 4), from_depth=0))
     >>> parse_caps(["half@300"])
     Traceback (most recent call last):
     ...
@@ -304,7 +304,7 @@ def parse_caps(texts: Sequence[str]) -> tuple[Cap, ...]:
         depth = whole_number(
             depth_text.strip() or "0", "caps", AuditError, what="Cap depth", text=True
         )
-        caps.append(Cap(share, depth))
+        caps.append(SideBetCap(share, depth))
     return tuple(caps)
 
 
@@ -371,7 +371,7 @@ class _Lever:
 
     lever: str
     setting: str
-    cap: Cap | None = None
+    cap: SideBetCap | None = None
     main_units: Fraction = Fraction(0)
     known_card: int | None = None
 
