@@ -45,6 +45,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "shoe": ("Shoe",),
     "studies.audit": ("Audit", "AuditSpec", "Thresholds", "audit"),
     "studies.design": ("PayDesign", "design_paytables"),
+    "studies.protection": ("ProtectionSpec", "ProtectionTable", "SideBetCap", "protection_table"),
 }
 _LAZY = {name: module for module, names in _PUBLIC.items() for name in names}
 __all__ = sorted(_LAZY)
@@ -97,6 +98,10 @@ if TYPE_CHECKING:
     from exactodds.studies.audit import audit as audit
     from exactodds.studies.design import PayDesign as PayDesign
     from exactodds.studies.design import design_paytables as design_paytables
+    from exactodds.studies.protection import ProtectionSpec as ProtectionSpec
+    from exactodds.studies.protection import ProtectionTable as ProtectionTable
+    from exactodds.studies.protection import SideBetCap as SideBetCap
+    from exactodds.studies.protection import protection_table as protection_table
 
     __version__: str
 

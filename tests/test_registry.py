@@ -51,6 +51,7 @@ RENDERED_BY = {
         "exactodds.simulation.sweep.SweepResult",
     ),
     "audit": ("exactodds.studies.audit.Audit",),
+    "protection": ("exactodds.studies.protection.ProtectionTable",),
     "report": ("exactodds.studies.parsheet.ParSheet",),
 }
 

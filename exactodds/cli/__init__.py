@@ -11,7 +11,8 @@ data goes to stdout only. A command's module is imported only when that command 
   :mod:`exactodds.cli.depth`, :mod:`exactodds.cli.edgesort`, :mod:`exactodds.cli.solve`
   (``--game peek`` in :mod:`exactodds.cli.solve_peek`; ``--rules`` and ``--game banque`` in
   :mod:`exactodds.cli.solve_choice`),
-  :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`, :mod:`exactodds.cli.simulate` (sweeps in
+  :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`, :mod:`exactodds.cli.protection`,
+  :mod:`exactodds.cli.simulate` (sweeps in
   :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)
   and :mod:`exactodds.cli.serve`.
 - Shared: :mod:`exactodds.cli.options` (the option decorators), :mod:`exactodds.cli.plots`
@@ -35,6 +36,7 @@ COMMANDS = {
     "edgesort": "exactodds.cli.edgesort:edgesort",
     "eor": "exactodds.cli.eor:eor",
     "odds": "exactodds.cli.odds:odds",
+    "protection": "exactodds.cli.protection:protection",
     "report": "exactodds.cli.report:report",
     "serve": "exactodds.cli.serve:serve",
     "simulate": "exactodds.cli.simulate:simulate",
@@ -61,6 +63,7 @@ TASKS = {
     "Simulate and audit": {
         "simulate": "Deal shoes as a casino does and play each bet",
         "audit": "Can this bet be beaten? Edge, counts, simulation",
+        "protection": "The casino's levers against an advantage player, priced",
         "report": "Par sheet of each bet: Markdown, HTML, xlsx or PDF",
     },
     "Tools": {

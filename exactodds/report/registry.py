@@ -178,6 +178,8 @@ _TABLE = (
     ("studies.design.PayDesign", "json", "audit:render_design"),
     ("studies.design.PayDesign", "markdown", "audit:render_design"),
     ("studies.design.PayDesign", "html", "audit:render_design"),
+    ("studies.protection.ProtectionTable", "table", "protection:render_protection"),
+    ("studies.protection.ProtectionTable", "json", "protection:render_protection"),
     ("studies.parsheet.ParSheet", "html", "parsheet.render:render_html"),
     ("studies.parsheet.ParSheet", "markdown", "parsheet.render:render_markdown"),
     ("studies.parsheet.ParSheet", "xlsx", "registry:_parsheet_xlsx"),

@@ -7,6 +7,8 @@ Each study returns frozen results; :mod:`exactodds.report` lays them out.
   removal, the best count found by search, the perfect-play bound, win by cut card, a verdict).
 - :mod:`exactodds.studies.design`: pay tables designed against the audit (every table in
   ranges of pays whose exact house edge falls in a window, ranked by the best count's win).
+- :mod:`exactodds.studies.protection`: the countermeasure table (an advantage player's win
+  per shoe and per hour by cut card, side-bet cap, required main bet, team size, known card).
 """
 
-__all__ = ["audit", "design", "parsheet"]
+__all__ = ["audit", "design", "parsheet", "protection"]
