@@ -457,7 +457,7 @@ def _rebate(value: object, source: str) -> Rebate | None:
     texts = [value] if isinstance(value, str) else value
     if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
         raise RulesFileError(
-            f'rebate in {source} is {_kind(value)}; use text in quotes or a list of them, such '
+            f"rebate in {source} is {_kind(value)}; use text in quotes or a list of them, such "
             'as rebate = ["rolling=1.2%", "loss=10%"].'
         )
     try:

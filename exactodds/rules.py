@@ -261,7 +261,9 @@ class Rebate:
         object.__setattr__(self, "rolling", exact_rolling)
         object.__setattr__(self, "loss", parse_rebate_share(loss, "`rebate`"))
         # With no rolling rebate the convention means nothing: one zero rebate, not two.
-        object.__setattr__(self, "rolling_counts_pushes", rolling_counts_pushes and bool(exact_rolling))
+        object.__setattr__(
+            self, "rolling_counts_pushes", rolling_counts_pushes and bool(exact_rolling)
+        )
 
     @classmethod
     def parse(cls, texts: Iterable[str], what: str = "`rebate`") -> Rebate:
@@ -296,8 +298,10 @@ class Rebate:
         """One phrase for report headers (empty for no rebate)."""
         parts = []
         if self.rolling:
-            counted = "every stake, pushes too" if self.rolling_counts_pushes else (
-                "each stake that wins or loses (pushes not counted)"
+            counted = (
+                "every stake, pushes too"
+                if self.rolling_counts_pushes
+                else ("each stake that wins or loses (pushes not counted)")
             )
             parts.append(f"a rolling rebate of {exact_percent_string(self.rolling)} of {counted}")
         if self.loss:

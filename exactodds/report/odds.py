@@ -42,7 +42,6 @@ from exactodds.report.table import (
     wrapped_text,
 )
 from exactodds.report.writer import json_text, known_block, shoe_block
-from exactodds.rules import Rebate
 from exactodds.shoe import RANK_SYMBOLS
 
 __all__ = [
@@ -128,6 +127,7 @@ def _rebate_dict(figures: RebateFigures, fee: Fraction, digits: int) -> dict[str
     """A bet's figures under a rebate, per unit staked, exact and decimal (a one-round trip).
 
     >>> from exactodds import Rules, Shoe, analyze
+    >>> from exactodds.rules import Rebate
     >>> banker = analyze(Shoe.standard(decks=8), Rules()).bets["banker"]
     >>> data = _rebate_dict(rebate_figures(banker, Rebate(loss="10%")), Fraction(0), 6)
     >>> data["loss_trip_rounds"], data["effective_house_edge_decimal"]
@@ -479,20 +479,23 @@ CSV_COLUMNS = (
 )
 
 #: The columns a rebate adds to the CSV (``rebate_`` and each key of a bet's JSON ``rebate``).
-REBATE_CSV_COLUMNS = tuple(
-    f"rebate_{key}{suffix}"
-    for key in (
-        "turnover",
-        "expected_loss",
-        "rolling_value",
-        "loss_value",
-        "value",
-        "effective_ev",
-        "effective_house_edge",
-        "effective_rtp",
-    )
-    for suffix in ("", "_decimal")
-) + ("rebate_loss_trip_rounds",)
+REBATE_CSV_COLUMNS = (
+    *(
+        f"rebate_{key}{suffix}"
+        for key in (
+            "turnover",
+            "expected_loss",
+            "rolling_value",
+            "loss_value",
+            "value",
+            "effective_ev",
+            "effective_house_edge",
+            "effective_rtp",
+        )
+        for suffix in ("", "_decimal")
+    ),
+    "rebate_loss_trip_rounds",
+)
 
 
 def render_csv(analysis: Analysis, digits: int) -> str:
