@@ -32,6 +32,7 @@ from exactodds.analysis.rebates import expected_loss, rebate_figures
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import cli
 from exactodds.errors import RulesError
+from exactodds.numbers import decimal_string
 from exactodds.rulefiles import format_rules_file, parse_rules_file
 from exactodds.rules import Rebate, Tableau
 
@@ -244,3 +245,64 @@ def test_the_library_refuses_what_is_not_a_rebate() -> None:
         Rules(rebate="10%")  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="Rebate 1 for `rebate` is not valid"):
         Rebate(loss=1)
+
+
+# Par sheets ---------------------------------------------------------------------------------
+
+SHEET_OPTIONS: dict[str, Any] = {"breakeven": False, "tails": False, "rounds": (1000,)}
+
+
+def test_a_par_sheet_without_a_rebate_is_unchanged() -> None:
+    from exactodds.report.parsheet.render import render_markdown
+    from exactodds.studies.parsheet import par_sheet
+
+    bets = select_bets("banker,dragon7", Rules())
+    plain = par_sheet(Shoe.standard(decks=8), Rules(), bets, **SHEET_OPTIONS)
+    zero = par_sheet(Shoe.standard(decks=8), Rules(rebate=Rebate(0, 0)), bets, **SHEET_OPTIONS)
+    assert render_markdown(zero) == render_markdown(plain)
+    assert "Rebate" not in render_markdown(plain)
+
+
+def test_a_par_sheet_gives_the_rebate_section_in_markdown_and_xlsx() -> None:
+    from openpyxl import load_workbook
+    from test_parsheet import Workbook, _rows
+
+    from exactodds.report.parsheet.render import render_markdown
+    from exactodds.report.parsheet.xlsx import write_xlsx
+    from exactodds.studies.parsheet import par_sheet
+
+    rules = Rules(fee="1%", rebate=Rebate("1.2%", "10%"))
+    sheet = par_sheet(Shoe.standard(decks=8), rules, select_bets("banker,dragon7", rules), **SHEET_OPTIONS)  # fmt: skip
+    text = render_markdown(sheet)
+    assert text.count("### Rebate") == 2
+    effective = (
+        BANKER_EV + Fraction(LOSSES, 10 * TOTAL) + Fraction(3, 250) * (WINS + LOSSES) / TOTAL
+    )
+    assert f"| Effective EV | {decimal_string(effective, 10)} | {effective} |" in text
+    buffer = io.BytesIO()
+    write_xlsx(sheet, buffer)
+    book = load_workbook(io.BytesIO(buffer.getvalue()))
+    for name, bet in sheet.bets.items():
+        assert bet.rebate is not None
+        worksheet = book[name]
+        rows, evaluated = _rows(worksheet), Workbook(worksheet)
+        for label, value in (
+            ("Turnover counted per unit staked", bet.rebate.turnover),
+            ("Expected loss E[max(0, -X)]", bet.rebate.expected_loss),
+            ("Rebate per unit staked", bet.rebate.value),
+            ("Effective EV", bet.rebate.effective_expected_value),
+            ("Effective house edge", bet.rebate.effective_house_edge),
+            ("Effective RTP", bet.rebate.effective_return_to_player(Fraction(1, 100))),
+        ):
+            assert evaluated.value(f"B{rows[label]}") == value, (name, label)  # exact formulas
+            assert worksheet[f"C{rows[label]}"].value == str(value)
+    assert sheet.bets["banker"].rebate.effective_expected_value == effective  # type: ignore[union-attr]
+
+
+def test_report_takes_the_rebate_option() -> None:
+    result = run(
+        "report", "--bets", "tie", "--rebate", "loss=10%", "--no-figures", "--rounds", "1000"
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "a loss rebate of 10% of the net loss" in result.stdout
+    assert "| Loss rebate per unit staked |" in result.stdout
