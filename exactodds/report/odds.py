@@ -443,7 +443,7 @@ def _rebate_table(analysis: Analysis, digits: int, exact: bool, width: int | Non
         rows.append(row + ([fraction_string(figures.effective_expected_value)] if exact else []))
     trip = (
         "; the loss rebate over a trip of one round, its most per unit staked (over a longer "
-        "trip wins offset losses first: exactodds simulate --trip-rounds)"
+        "trip wins offset losses before it is paid)"
         if rebate.loss
         else ""
     )
