@@ -306,3 +306,17 @@ def test_report_takes_the_rebate_option() -> None:
     assert result.exit_code == 0, result.stderr
     assert "a loss rebate of 10% of the net loss" in result.stdout
     assert "| Loss rebate per unit staked |" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["eor"], ["simulate", "--shoes", "2"], ["batch"]])
+def test_a_command_that_prices_no_rebate_refuses_a_rules_file_with_one(
+    tmp_path: Path, command: list[str]
+) -> None:
+    path = tmp_path / "rebate.toml"
+    path.write_text('rebate = "loss=10%"\n' + format_rules_file(Tableau.standard()))
+    result = run(*command, "--rules", str(path))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"Error: The rules file gives a rebate (loss=1/10), which `exactodds {command[0]}` does "
+        "not price; remove it from the file, or use exactodds odds or exactodds report.\n"
+    )

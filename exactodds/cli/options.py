@@ -182,6 +182,8 @@ def built_options(
                     rebate=values.pop("rebate") if rebate else (),
                 )
                 values["rules"] = rules
+                if rules.rebate and not rebate:
+                    raise BetError(_rebate_refusal(rules))
                 if bets:
                     selection = values.pop("selection")
                     if selection is None and default_selection is not None:
@@ -211,6 +213,15 @@ def built_options(
         return stack([click_option(option) for option in options], cast(Function, command))
 
     return decorate
+
+
+def _rebate_refusal(rules: Rules) -> str:
+    """Why a command that prices no rebate refuses a rules file that gives one."""
+    command = f"exactodds {click.get_current_context().info_name}"
+    return (
+        f"The rules file gives a rebate ({', '.join(rules.rebate.texts())}), which `{command}` "
+        "does not price; remove it from the file, or use exactodds odds or exactodds report."
+    )
 
 
 #: What a Dragon Tiger command takes of the shared options (the rest are baccarat's).
