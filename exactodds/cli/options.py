@@ -10,7 +10,7 @@ import click
 
 from exactodds.bets.bet import Bet, card_level_refusal
 from exactodds.cli.app import usage_error
-from exactodds.errors import BetError, ExactOddsError
+from exactodds.errors import BetError, ExactOddsError, RulesError
 from exactodds.inputs import MAX_DECKS
 from exactodds.interface import (
     BET_OPTIONS,
@@ -183,7 +183,7 @@ def built_options(
                 )
                 values["rules"] = rules
                 if rules.rebate and not rebate:
-                    raise BetError(_rebate_refusal(rules))
+                    raise RulesError(_rebate_refusal(rules))
                 if bets:
                     selection = values.pop("selection")
                     if selection is None and default_selection is not None:
