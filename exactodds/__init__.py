@@ -41,7 +41,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "engine.walk": ("OutcomeTable", "RoundSummary", "Winner", "enumerate_rounds"),
     "errors": ("CardError", "ExactOddsError", "PayError", "RulesError", "ShoeError"),
     "rulefiles": ("load_rules_file",),
-    "rules": ("Rules", "Tableau", "Variant"),
+    "rules": ("Rebate", "Rules", "Tableau", "Variant"),
     "shoe": ("Shoe",),
     "studies.audit": ("Audit", "AuditSpec", "Thresholds", "audit"),
     "studies.design": ("PayDesign", "design_paytables"),
@@ -88,6 +88,7 @@ if TYPE_CHECKING:
     from exactodds.errors import RulesError as RulesError
     from exactodds.errors import ShoeError as ShoeError
     from exactodds.rulefiles import load_rules_file as load_rules_file
+    from exactodds.rules import Rebate as Rebate
     from exactodds.rules import Rules as Rules
     from exactodds.rules import Tableau as Tableau
     from exactodds.rules import Variant as Variant

@@ -39,7 +39,7 @@ from exactodds.errors import BetError, PayError, RulesError, ShoeError, paramete
 from exactodds.inputs import MAX_DECKS, number_of_decks, read_argument
 from exactodds.numbers import NumberLike, parse_commission, parse_fee, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
-from exactodds.rules import Rules, Variant
+from exactodds.rules import Rebate, Rules, Variant
 from exactodds.shoe import Shoe
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ __all__ = [
     "GAME_OPTION",
     "KNOWN_OPTION",
     "OPTIONS",
+    "REBATE_OPTION",
     "RULES_FILE_OPTION",
     "RULES_OPTIONS",
     "SHOE_OPTIONS",
@@ -219,6 +220,19 @@ KNOWN_OPTION = Option(
 )
 
 
+#: ``--rebate``: a rebate programme (``odds`` and ``report`` take it).
+REBATE_OPTION = Option(
+    "rebate",
+    "--rebate",
+    "rebate",
+    "A rebate paid back to the player: rolling=1.2% (a share of the stakes that win or lose; "
+    "pushes are not turnover), rolling-with-pushes=1.2% (every stake counts) or loss=10% (a "
+    "share of the net loss, over a trip of one round). May be repeated, one of each kind.",
+    "KIND=SHARE",
+    multiple=True,
+)
+
+
 #: ``--game``: which game the shoe deals (``odds`` and ``eor`` for now).
 GAME_OPTION = Option(
     "game",
@@ -244,7 +258,13 @@ def fields(*groups: Sequence[Option], files: bool = False) -> tuple[str, ...]:
 
 #: Every option both skins take, once: the command line maps a message's parameter names to
 #: flags from it (:func:`exactodds.cli.app.flag`), the web API to JSON fields.
-OPTIONS: tuple[Option, ...] = (*SHOE_OPTIONS, *RULES_OPTIONS, *BET_OPTIONS, KNOWN_OPTION)
+OPTIONS: tuple[Option, ...] = (
+    *SHOE_OPTIONS,
+    *RULES_OPTIONS,
+    *BET_OPTIONS,
+    KNOWN_OPTION,
+    REBATE_OPTION,
+)
 
 
 def _read_shoe(text: str, files: bool) -> Shoe:
@@ -322,12 +342,14 @@ def build_rules(
     rules_file: str | None = None,
     *,
     fee: NumberLike | None = None,
+    rebate: Sequence[str] = (),
     files: bool = True,
 ) -> Rules:
     """The rules the rules options describe (``--rules`` gives the tableau).
 
     *commission*, *tie_pays* and *fee* are text (``"5%"``, ``"8:1"``) or exact numbers; a
-    *fee* given wins over the rules file's.
+    *fee* given wins over the rules file's, and so does a *rebate* (``--rebate`` texts such as
+    ``"rolling=1.2%"``, read by :meth:`~exactodds.rules.Rebate.parse`).
 
     >>> from decimal import Decimal
     >>> build_rules("standard", Decimal("0.04"), 9, False) == build_rules("standard", "4%", "9", False)
@@ -340,6 +362,7 @@ def build_rules(
     tableau = None
     ties_push = not tie_loses
     table_fee = None if fee is None else parse_fee(fee, parameter("fee"))
+    table_rebate = Rebate.parse(rebate, parameter("rebate")) if rebate else None
     if rules_file is not None:
         shipped = shipped_rules_files()
         if not files and rules_file not in shipped:
@@ -353,6 +376,8 @@ def build_rules(
             ties_push = loaded.ties_push
         if table_fee is None:
             table_fee = loaded.fee
+        if table_rebate is None:
+            table_rebate = loaded.rebate
     if variant not in {member.value for member in Variant}:
         # The command line's click.Choice refuses it first; the web API needs the sentence.
         variants = [member.value for member in Variant]
@@ -368,6 +393,7 @@ def build_rules(
         ties_push=ties_push,
         variant=Variant(variant),
         fee=table_fee or 0,
+        rebate=table_rebate,
     )
 
 
@@ -504,6 +530,7 @@ def rules_from_values(values: Mapping[str, Any]) -> Rules:
         values["tie_loses"],
         values["rules_file"],
         fee=values.get("fee"),
+        rebate=values.get("rebate", ()),
     )
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
 
 
 @click.command()
-@built_options(games=True, most_decks=MOST_DECKS, card_bets=True)
+@built_options(games=True, most_decks=MOST_DECKS, card_bets=True, rebate=True)
 @known_option
 @output_options
 @click.option(
@@ -59,6 +59,7 @@ def odds(
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
       exactodds odds --exact --wide                    # every column on one line
       exactodds odds --game dragon-tiger --pay tie=11  # Dragon Tiger as a studio deals it
+      exactodds odds --rebate rolling=1.2%             # the effective edge after a rebate
     """
     analysis: Analysis
     if game is not None:

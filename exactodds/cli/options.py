@@ -10,12 +10,13 @@ import click
 
 from exactodds.bets.bet import Bet, card_level_refusal
 from exactodds.cli.app import usage_error
-from exactodds.errors import BetError, ExactOddsError
+from exactodds.errors import BetError, ExactOddsError, RulesError
 from exactodds.inputs import MAX_DECKS
 from exactodds.interface import (
     BET_OPTIONS,
     GAME_OPTION,
     KNOWN_OPTION,
+    REBATE_OPTION,
     RULES_FILE_OPTION,
     RULES_OPTIONS,
     SHOE_OPTIONS,
@@ -130,6 +131,7 @@ def built_options(
     most_decks: int = MAX_DECKS,
     games: bool = False,
     card_bets: bool = False,
+    rebate: bool = False,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -144,6 +146,7 @@ def built_options(
     ``--decks``: :data:`~exactodds.inputs.MAX_DECKS` where memory grows with the shoe,
     :data:`~exactodds.inputs.MOST_DECKS` where the work does not. Bets with card-level
     conditions are refused in one sentence unless *card_bets* (the command prices card rounds).
+    With *rebate*, ``--rebate KIND=SHARE`` comes too, read into ``rules.rebate``.
 
     With *games*, ``--game baccarat|dragon-tiger`` comes too and the command receives ``game``:
     None for baccarat (the default, every option as before), or for ``dragon-tiger`` a
@@ -176,8 +179,11 @@ def built_options(
                     values.pop("tie_loses"),
                     values.pop("rules_file"),
                     fee=values.pop("fee"),
+                    rebate=values.pop("rebate") if rebate else (),
                 )
                 values["rules"] = rules
+                if rules.rebate and not rebate:
+                    raise RulesError(_rebate_refusal(rules))
                 if bets:
                     selection = values.pop("selection")
                     if selection is None and default_selection is not None:
@@ -201,11 +207,21 @@ def built_options(
             *((GAME_OPTION,) if games else ()),
             *(SHOE_OPTIONS if shoe else ()),
             *RULES_OPTIONS,
+            *((REBATE_OPTION,) if rebate else ()),
             *(BET_OPTIONS if bets else ()),
         ]
         return stack([click_option(option) for option in options], cast(Function, command))
 
     return decorate
+
+
+def _rebate_refusal(rules: Rules) -> str:
+    """Why a command that prices no rebate refuses a rules file that gives one."""
+    command = f"exactodds {click.get_current_context().info_name}"
+    return (
+        f"The rules file gives a rebate ({', '.join(rules.rebate.texts())}), which `{command}` "
+        "does not price; remove it from the file, or use exactodds odds or exactodds report."
+    )
 
 
 #: What a Dragon Tiger command takes of the shared options (the rest are baccarat's).
@@ -222,6 +238,8 @@ def _dragon_tiger_values(values: dict[str, Any]) -> dict[str, Any]:
     baccarat_only = [*RULES_OPTIONS, *(option for option in BET_OPTIONS if option.files)]
     if "known" in values:
         baccarat_only.append(KNOWN_OPTION)
+    if "rebate" in values:
+        baccarat_only.append(REBATE_OPTION)
     for option in baccarat_only:
         source = context.get_parameter_source(option.parameter)
         if source is not None and source != click.core.ParameterSource.DEFAULT:
@@ -235,4 +253,5 @@ def _dragon_tiger_values(values: dict[str, Any]) -> dict[str, Any]:
         raise usage_error(error) from None
     for option in (*RULES_OPTIONS, *(option for option in BET_OPTIONS if option.files)):
         values.pop(option.parameter)
+    values.pop("rebate", None)
     return values | {"shoe": shoe, "rules": Rules(), "bets": [], "game": table}
