@@ -49,6 +49,7 @@ __all__ = [
     "BET_OPTIONS",
     "GAME_OPTION",
     "KNOWN_OPTION",
+    "MULTIPLIERS_OPTION",
     "OPTIONS",
     "RULES_FILE_OPTION",
     "RULES_OPTIONS",
@@ -216,6 +217,19 @@ KNOWN_OPTION = Option(
     "--known 1=9 or --known P2=KS. May be repeated.",
     "POSITION=CARD",
     multiple=True,
+)
+
+
+#: ``--multipliers``: a random-multiplier overlay (``exactodds odds`` and ``bets``).
+MULTIPLIERS_OPTION = Option(
+    "multipliers",
+    "--multipliers",
+    "multipliers",
+    "A random-multiplier overlay: a TOML file (faces drawn, [law] of each face's multiplier, "
+    "optional fee and [bets.NAME] pay, cap or off), or a shipped one by name: golden_wealth, "
+    "prosperity_tree (docs/multipliers.md).",
+    "FILE|NAME",
+    files=True,
 )
 
 
