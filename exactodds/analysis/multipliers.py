@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -127,6 +127,34 @@ class MultipliedBet:
     def expected_value(self) -> Fraction:
         """Expected net result per unit staked, fee excluded."""
         return sum((net * chance for net, chance in self.distribution.items()), Fraction(0))
+
+    def expected_value_with(self, overlay: MultiplierOverlay) -> Fraction:
+        """The EV under another overlay's faces and law, this bet's settings kept.
+
+        The face patterns do not depend on the law, so a design or an inference prices many
+        laws from one count; without a cap only the law's moments are needed.
+        """
+        if self.settings.cap is not None:
+            return replace(self, overlay=overlay).expected_value
+        constant, weights = self.linear_form
+        return constant + sum(
+            (weight * overlay.mean_multiple(pattern) for pattern, weight in weights.items()),
+            Fraction(0),
+        )
+
+    @cached_property
+    def linear_form(self) -> tuple[Fraction, dict[Pattern, Fraction]]:
+        """The EV as ``constant + sum of weight * mean multiple`` over face patterns (no cap)."""
+        constant = Fraction(0)
+        weights: dict[Pattern, Fraction] = defaultdict(Fraction)
+        for outcome, by_pattern in self.pattern_counts.items():
+            pay = self.base_pay(outcome)
+            for pattern, count in by_pattern.items():
+                if self.multiplied and pay > 0:
+                    weights[pattern] += Fraction(pay * count, self.total)
+                else:
+                    constant += Fraction(pay * count, self.total)
+        return constant, dict(weights)
 
     @property
     def house_edge(self) -> Fraction:

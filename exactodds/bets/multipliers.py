@@ -227,6 +227,38 @@ class MultiplierOverlay:
         self._cache[key] = found
         return found
 
+    def mean_multiple(self, pattern: tuple[int, ...]) -> Fraction:
+        """E[product of multipliers] over cards of face *pattern*, from the law's moments.
+
+        Without a cap the mean needs no law of the product: each drawn face held ``c``
+        times contributes ``E[m**c]``, independently.
+
+        >>> overlay = MultiplierOverlay(2, {2: Fraction(1, 2), 3: Fraction(1, 2)}, deck=4)
+        >>> overlay.mean_multiple((2, 1)) == sum(m * p for m, p in overlay.multiples((2, 1)).items())
+        True
+        """
+        classes = sorted(Counter(pattern).items())
+        total = Fraction(0)
+        for taken in itertools.product(*(range(size + 1) for _, size in classes)):
+            ways = math.prod(
+                math.comb(size, k) for (_, size), k in zip(classes, taken, strict=True)
+            )
+            chance = ways * self.drawn_probability(len(pattern), sum(taken))
+            if chance:
+                total += chance * math.prod(
+                    (self.moment(times) ** k for (times, _), k in zip(classes, taken, strict=True)),
+                    start=Fraction(1),
+                )
+        return total
+
+    def moment(self, power: int) -> Fraction:
+        """E[m**power] for one face's multiplier *m*.
+
+        >>> MultiplierOverlay(1, {2: Fraction(1, 2), 4: Fraction(1, 2)}).moment(2)
+        Fraction(10, 1)
+        """
+        return sum((value**power * chance for value, chance in self.law_items), Fraction(0))
+
     def _product_law(self, powers: tuple[int, ...]) -> dict[Fraction, Fraction]:
         """The law of the product of independent multipliers raised to *powers*."""
         cache = self._cache

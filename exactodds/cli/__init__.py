@@ -34,6 +34,7 @@ COMMANDS = {
     "depth": "exactodds.cli.depth:depth",
     "edgesort": "exactodds.cli.edgesort:edgesort",
     "eor": "exactodds.cli.eor:eor",
+    "multipliers": "exactodds.cli.multipliers:multipliers_command",
     "odds": "exactodds.cli.odds:odds",
     "report": "exactodds.cli.report:report",
     "serve": "exactodds.cli.serve:serve",
@@ -51,6 +52,7 @@ TASKS = {
         "breakdown": "How rounds end: totals, cards dealt, naturals",
         "breakeven": "The pay or commission that makes a bet fair",
         "solve": "Games with a choice solved: chemin de fer, Peek, banque",
+        "multipliers": "A multiplier law designed for target RTPs, or inferred",
     },
     "Study a shoe": {
         "eor": "Effect of removal of each rank, and the count it implies",

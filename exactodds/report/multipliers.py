@@ -29,10 +29,15 @@ from exactodds.numbers import (
 )
 from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_lines
 from exactodds.report.writer import json_text
+from exactodds.studies.multipliers import LawDesign, LawInference
 
 __all__ = [
     "CSV_COLUMNS",
     "overlay_lines",
+    "render_design_json",
+    "render_design_table",
+    "render_inference_json",
+    "render_inference_table",
     "render_law_csv",
     "render_law_json",
     "render_law_table",
@@ -205,3 +210,95 @@ def render_law_csv(overlay: MultiplierOverlay) -> str:
         [fraction_string(value), fraction_string(chance)] for value, chance in overlay.law_items
     )
     return buffer.getvalue().rstrip("\n")
+
+
+def render_design_table(design: LawDesign, digits: int = 4) -> str:
+    """The laws of a design grid inside every target window, best first."""
+    grid = design.grid
+    values = ", ".join(f"{fraction_string(value)}x" for value in grid.values)
+    targets = ", ".join(
+        f"{t.bet} {percent_string(t.low, digits)} to {percent_string(t.high, digits)}"
+        for t in design.targets
+    )
+    lines = [
+        f"Grid: {', '.join(map(str, grid.faces))} faces; multipliers {values}; probabilities "
+        f"in steps of 1/{grid.steps} ({grid.size:,} laws)",
+        f"Targets (RTP, fee {percent_string(design.fee, 2)}): {targets}",
+        f"Inside every window: {len(design.laws)} shown (score: the worst bet's distance from "
+        "its window's centre, in half-widths)",
+        "",
+    ]
+    bets = [target.bet for target in design.targets]
+    rows = [
+        [
+            str(found.faces),
+            ", ".join(f"{fraction_string(v)}x {fraction_string(p)}" for v, p in found.law),
+            *(percent_string(found.rtps[bet], digits) for bet in bets),
+            decimal_string(found.score, 3),
+        ]
+        for found in design.laws
+    ]
+    headers = ["Faces", "Law", *bets, "Score"]
+    if rows:
+        lines.append(
+            fitted_table(
+                rows, headers, ("right", "left") + ("right",) * (len(bets) + 1), TABLE_WIDTH
+            )
+        )
+    else:
+        lines.append("No law of the grid has every RTP inside its window.")
+    return "\n".join(wrapped_lines(lines, TABLE_WIDTH))
+
+
+def render_design_json(design: LawDesign) -> str:
+    """A design as JSON (:meth:`~exactodds.studies.multipliers.LawDesign.to_dict`)."""
+    return json_text(design.to_dict())
+
+
+def render_inference_table(inference: LawInference, digits: int = 6) -> str:
+    """What each published RTP implies for the free probability, and what all allow."""
+    free = f"P({fraction_string(inference.free)}x)"
+    others = ", ".join(
+        f"{fraction_string(v)}x" for v, _ in inference.template.law_items if v != inference.free
+    )
+    lines = [
+        f"Overlay: {inference.template.name or 'the overlay'}, {inference.template.faces} faces; "
+        f"free: p = {free}, the rest ({others}) in the file's proportions",
+        f"RTP with a fee of {percent_string(inference.fee, 2)}; a published figure stands for "
+        "every RTP that rounds to it",
+        "",
+    ]
+    rows = []
+    for found in inference.implied:
+        rows.append(
+            [
+                found.published.bet,
+                found.published.text,
+                str(found.degree),
+                "-" if found.solution is None else decimal_string(found.solution, digits),
+                "; ".join(
+                    f"{decimal_string(a, digits)} to {decimal_string(b, digits)}"
+                    for a, b in found.intervals
+                )
+                or "none in [0, 1]",
+            ]
+        )
+    headers = ["Bet", "Published", "Degree", f"{free} exactly", f"{free} rounding to it"]
+    lines.append(
+        fitted_table(rows, headers, ("left", "right", "right", "right", "left"), TABLE_WIDTH)
+    )
+    lines.append("")
+    if inference.consistent:
+        spans = "; ".join(
+            f"{decimal_string(a, digits)} to {decimal_string(b, digits)}"
+            for a, b in inference.consistent
+        )
+        lines.append(f"Consistent: every published RTP holds for {free} from {spans}.")
+    else:
+        lines.append(f"Inconsistent: no {free} gives every published RTP; the bets above disagree.")
+    return "\n".join(wrapped_lines(lines, TABLE_WIDTH))
+
+
+def render_inference_json(inference: LawInference) -> str:
+    """An inference as JSON (:meth:`~exactodds.studies.multipliers.LawInference.to_dict`)."""
+    return json_text(inference.to_dict())
