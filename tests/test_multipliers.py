@@ -252,3 +252,79 @@ def test_bad_overlays_are_one_sentence() -> None:
             assert message.count(". ") == 0 and message.endswith(".") and "\n" not in message
         else:
             raise AssertionError(f"{text!r} was accepted")
+
+
+def test_odds_with_multipliers_in_every_format() -> None:
+    """The command's JSON carries the library's exact figures; CSV a row a bet."""
+    import json
+
+    from cli_runner import run_ok
+
+    args = ("odds", "--decks", "1", "--multipliers", "prosperity_tree")
+    data = json.loads(run_ok(*args, "--format", "json").stdout)
+    priced = analyze_overlay(
+        Shoe.standard(decks=1), Rules(), overlay=resolve_overlay("prosperity_tree")
+    )
+    for name, bet in priced.bets.items():
+        assert Fraction(data["bets"][name]["rtp"]) == priced.return_to_player(name)
+        assert Fraction(data["bets"][name]["variance"]) == bet.variance
+        assert sum(Fraction(p) for p in data["bets"][name]["distribution"].values()) == 1
+    assert data["overlay"]["law_assumed"] is True and data["fee"] == "1/5"
+    rows = run_ok(*args, "--format", "csv").stdout.splitlines()
+    assert [row.split(",")[0] for row in rows[1:]] == ["banker", "player", "tie"]
+    table = run_ok(*args).stdout
+    assert "assumed" in table and "RTP" in table
+    law = run_ok("bets", "--multipliers", "prosperity_tree").stdout
+    assert "8 faces drawn of 52" in law and "tie: pays 5 times the multiple" in law
+
+
+def test_bad_multiplier_input_is_one_sentence_and_exit_2(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from cli_runner import run
+
+    folder = Path(str(tmp_path))
+    cases = {
+        "half": ('faces = 5\n[law]\n2 = "1/2"\n', "sums to 1/2, not 1"),
+        "zero": ("faces = 5\n[law]\n0 = 1\n", "is not positive"),
+        "many": ("faces = 60\n[law]\n2 = 1\n", "more than the 52 faces"),
+        "key": ("faces = 5\n[law]\n2 = 1\n[bets.tie]\nboost = 1\n", "Unknown key 'boost'"),
+    }
+    for name, (text, words) in cases.items():
+        path = folder / f"{name}.toml"
+        path.write_text(text)
+        result = run("odds", "--multipliers", str(path))
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
+    for args, words in (
+        (("odds", "--multipliers", "no_such_law"), "neither a file that exists"),
+        (("odds", "--multipliers", "golden_wealth", "--remove", "K"), "known by rank only"),
+        (("odds", "--multipliers", "golden_wealth", "--known", "1=9"), "drop --known"),
+        (
+            (
+                "multipliers",
+                "--multipliers",
+                "golden_wealth",
+                "--steps",
+                "1000",
+                "--target",
+                "player=98.9%",
+            ),
+            "more than 20,000",
+        ),
+        (
+            (
+                "multipliers",
+                "--multipliers",
+                "prosperity_tree",
+                "--infer",
+                "2",
+                "--rtp",
+                "player=lots",
+            ),
+            "is not a percentage",
+        ),
+    ):
+        result = run(*args)
+        assert result.exit_code == 2 and result.stdout == "", (args, result.stderr)
+        assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr

@@ -9,4 +9,5 @@
 - :mod:`exactodds.analysis.known`: exact odds when some of the next cards are known.
 - :mod:`exactodds.analysis.tails`: N independent rounds: exact distribution, tails, percentiles.
 - :mod:`exactodds.analysis.risk`: DI, SCORE, N0, risk of ruin and Kelly stakes.
+- :mod:`exactodds.analysis.multipliers`: bets priced under a random-multiplier overlay.
 """
