@@ -255,22 +255,23 @@ def pattern_counts(
     # Rounds summed by (outcome, multiplied values) first: a few hundred splits, not a split
     # per round (each sum is still a multiple of its values' ways).
     by_values: dict[tuple[str, tuple[int, ...]], int] = defaultdict(int)
-    settled: dict[tuple[int, ...], str] = {}
+    settled: dict[tuple[object, ...], tuple[str, bool]] = {}
     for key, count in table.counts.items():
         head = key[:6]
-        outcome = settled.get(head)
-        if outcome is None:
-            outcome = settled[head] = bet.settle_round(
-                RoundSummary(*head, False, False, None, None)
-            )
-        if bet.pay(outcome) <= 0:
+        found = settled.get(head)
+        if found is None:
+            outcome = bet.settle_round(RoundSummary(*key[:6], False, False, None, None))
+            found = settled[head] = (outcome, bet.pay(outcome) > 0)
+        outcome, wins = found
+        if not wins:
             result[outcome][()] += count
             continue
-        player, banker = key[6], key[7]
-        values = player if role == "player" else banker if role == "banker" else None
-        by_values[(outcome, values if values is not None else merge_values(player, banker))] += (
-            count
-        )
+        if role == "player":
+            by_values[(outcome, key[6])] += count
+        elif role == "banker":
+            by_values[(outcome, key[7])] += count
+        else:
+            by_values[(outcome, merge_values(key[6], key[7]))] += count
     for (outcome, values), count in by_values.items():
         for pattern, share in split_by_pattern(count, faces, table.value_counts, values).items():
             result[outcome][pattern] += share

@@ -223,6 +223,14 @@ def _walk(values: list[int], cards: int, tableau: Tableau) -> dict[HandKey, int]
     return counts
 
 
+#: A two-card hand's sorted values with a third card's: (low, high) -> third -> sorted triple.
+_WITH_THIRD: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
+    (low, high): tuple(tuple(sorted((low, high, third))) for third in range(10))
+    for low in range(10)
+    for high in range(low, 10)
+}
+
+
 def _endings(
     counts: dict[HandKey, int],
     values: list[int],
@@ -235,32 +243,56 @@ def _endings(
     """Add the rounds that start with these two hands, each hand's third card by value."""
     player_total = sum(player) % 10
     banker_total = sum(banker) % 10
-    naturals = (player_total in tableau.natural_totals, banker_total in tableau.natural_totals)
+    p_natural = player_total in tableau.natural_totals
+    b_natural = banker_total in tableau.natural_totals
     draw = tableau.first_draw(player_total, banker_total)
     if draw is FirstDraw.NATURAL or draw is FirstDraw.NONE:
-        key: HandKey = (player_total, banker_total, 2, 2, *naturals, player, banker)
+        key: HandKey = (player_total, banker_total, 2, 2, p_natural, b_natural, player, banker)
         counts[key] += weight * left * (left - 1)
         return
+    stand = weight * (left - 1)
+    banker_thirds = _WITH_THIRD[banker]
+    if draw is FirstDraw.BANKER:
+        for third in range(10):
+            if values[third] > 0:
+                key = (
+                    player_total,
+                    (banker_total + third) % 10,
+                    2,
+                    3,
+                    p_natural,
+                    b_natural,
+                    player,
+                    banker_thirds[third],
+                )
+                counts[key] += stand * values[third]
+        return
+    draws = tableau.banker_draws[banker_total]
+    player_thirds = _WITH_THIRD[player]
     for third in range(10):
         third_ways = values[third]
         if third_ways <= 0:
             continue
-        if draw is FirstDraw.BANKER:
-            drawn = tuple(sorted((*banker, third)))
-            key = (player_total, (banker_total + third) % 10, 2, 3, *naturals, player, drawn)
-            counts[key] += weight * third_ways * (left - 1)
-            continue
         final = (player_total + third) % 10
-        hand = tuple(sorted((*player, third)))
-        if not tableau.banker_draws[banker_total][third]:
-            counts[(final, banker_total, 3, 2, *naturals, hand, banker)] += (
-                weight * third_ways * (left - 1)
-            )
+        hand = player_thirds[third]
+        if not draws[third]:
+            key = (final, banker_total, 3, 2, p_natural, b_natural, hand, banker)
+            counts[key] += stand * third_ways
             continue
         values[third] -= 1
+        both = weight * third_ways
         for banker_third in range(10):
-            if values[banker_third] > 0:
-                drawn = tuple(sorted((*banker, banker_third)))
-                key = (final, (banker_total + banker_third) % 10, 3, 3, *naturals, hand, drawn)
-                counts[key] += weight * third_ways * values[banker_third]
+            ways = values[banker_third]
+            if ways > 0:
+                key = (
+                    final,
+                    (banker_total + banker_third) % 10,
+                    3,
+                    3,
+                    p_natural,
+                    b_natural,
+                    hand,
+                    banker_thirds[banker_third],
+                )
+                counts[key] += both * ways
         values[third] += 1
