@@ -328,3 +328,47 @@ def test_bad_multiplier_input_is_one_sentence_and_exit_2(tmp_path: object) -> No
         result = run(*args)
         assert result.exit_code == 2 and result.stdout == "", (args, result.stderr)
         assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
+
+
+def test_inferred_polynomials_are_the_exact_rtps() -> None:
+    """Each bet's RTP polynomial in P(2x) equals the priced RTP at a point it was not built on."""
+    from exactodds.bets.catalogue import select_bets
+    from exactodds.studies.multipliers import infer_law, published_rtp
+
+    shoe = Shoe.standard(decks=1)
+    template = resolve_overlay("prosperity_tree")
+    figures = [published_rtp(bet, "95%") for bet in ("player", "banker", "tie", "player_pair")]
+    found = infer_law(shoe, Rules(), template, Fraction(2), figures)
+    point = Fraction(2, 7)
+    law = MultiplierOverlay(8, {2: point, 3: 1 - point}, template.fee, template.bets_items)
+    bets = select_bets("player,banker,tie,player_pair", Rules())
+    priced = analyze_overlay(shoe, Rules(), bets, overlay=law)
+    for implied in found.implied:
+        value = sum(c * point**power for power, c in enumerate(implied.polynomial))
+        assert value == priced.return_to_player(implied.published.bet)
+        for low, high in implied.intervals:  # every p inside rounds to the figure
+            middle = (low + high) / 2
+            at = sum(c * middle**power for power, c in enumerate(implied.polynomial))
+            assert implied.published.holds(at)
+
+
+def test_design_keeps_only_laws_inside_every_window() -> None:
+    from exactodds.studies.multipliers import LawGrid, design_laws, published_rtp
+
+    shoe = Shoe.standard(decks=2)
+    template = resolve_overlay("prosperity_tree")
+    targets = {
+        "player": published_rtp("player", "95%:105%"),
+        "tie": published_rtp("tie", "80%:110%"),
+    }
+    grid = LawGrid((6, 8), (Fraction(2), Fraction(3)), 8)
+    design = design_laws(shoe, Rules(), template, grid, targets, top=100)
+    assert design.examined == grid.size == 18
+    for found in design.laws:
+        law = MultiplierOverlay(found.faces, dict(found.law), template.fee, template.bets_items)
+        priced = analyze_overlay(shoe, Rules(), overlay=law)
+        for bet, target in targets.items():
+            assert found.rtps[bet] == priced.return_to_player(bet)
+            assert target.holds(found.rtps[bet])
+    scores = [found.score for found in design.laws]
+    assert scores == sorted(scores) and len(scores) > 0

@@ -78,7 +78,7 @@ class PublishedRTP:
 
     >>> found = published_rtp("player", "98.9%")
     >>> found.low, found.high
-    (Fraction(19771, 20000), Fraction(19791, 20000))
+    (Fraction(1977, 2000), Fraction(1979, 2000))
     """
 
     bet: str
@@ -412,7 +412,7 @@ def _interpolate(points: Sequence[Fraction], values: Sequence[Fraction]) -> tupl
             )
     result = [Fraction(0)] * count
     for index in range(count - 1, -1, -1):  # Horner on the Newton basis
-        shifted = [Fraction(0)] + result[:-1]
+        shifted = [Fraction(0), *result[:-1]]
         result = [s - points[index] * r for s, r in zip(shifted, result, strict=True)]
         result[0] += coefficients[index]
     return tuple(result)
