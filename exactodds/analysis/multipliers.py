@@ -32,10 +32,10 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.bets.multipliers import MULTIPLIED_BETS, BetMultipliers, MultiplierOverlay
 from exactodds.engine.faces import (
+    Head,
     Pattern,
     enumerate_hand_rounds,
     face_counts,
-    merge_values,
     split_by_pattern,
 )
 from exactodds.engine.walk import RoundSummary, enumerate_rounds
@@ -255,23 +255,17 @@ def pattern_counts(
     # Rounds summed by (outcome, multiplied values) first: a few hundred splits, not a split
     # per round (each sum is still a multiple of its values' ways).
     by_values: dict[tuple[str, tuple[int, ...]], int] = defaultdict(int)
-    settled: dict[tuple[object, ...], tuple[str, bool]] = {}
-    for key, count in table.counts.items():
-        head = key[:6]
+    settled: dict[Head, tuple[str, bool]] = {}
+    for (head, values), count in table.by_cards[role].items():
         found = settled.get(head)
         if found is None:
-            outcome = bet.settle_round(RoundSummary(*key[:6], False, False, None, None))
+            outcome = bet.settle_round(RoundSummary(*head, False, False, None, None))
             found = settled[head] = (outcome, bet.pay(outcome) > 0)
         outcome, wins = found
-        if not wins:
-            result[outcome][()] += count
-            continue
-        if role == "player":
-            by_values[(outcome, key[6])] += count
-        elif role == "banker":
-            by_values[(outcome, key[7])] += count
+        if wins:
+            by_values[(outcome, values)] += count
         else:
-            by_values[(outcome, merge_values(key[6], key[7]))] += count
+            result[outcome][()] += count
     for (outcome, values), count in by_values.items():
         for pattern, share in split_by_pattern(count, faces, table.value_counts, values).items():
             result[outcome][pattern] += share

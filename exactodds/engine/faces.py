@@ -35,7 +35,7 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from exactodds.cards import VALUES
 from exactodds.engine.walk import falling_factorial, require_countable, sequences
@@ -46,6 +46,7 @@ from exactodds.shoe import Shoe
 __all__ = [
     "HandKey",
     "HandTable",
+    "Head",
     "Pattern",
     "enumerate_hand_rounds",
     "face_counts",
@@ -57,6 +58,8 @@ __all__ = [
 #: The multiplicities of the distinct faces among some cards, descending: (2, 1) is two cards
 #: of one face and one of another.
 Pattern = tuple[int, ...]
+#: A round's totals, cards per hand and naturals.
+Head = tuple[int, int, int, int, bool, bool]
 #: A round by value: Player total, Banker total, cards per hand, naturals, then each hand's
 #: card values sorted ascending.
 HandKey = tuple[int, int, int, int, bool, bool, tuple[int, ...], tuple[int, ...]]
@@ -69,6 +72,26 @@ class HandTable:
     counts: Mapping[HandKey, int]
     total: int
     value_counts: tuple[int, ...]
+
+    @cached_property
+    def by_cards(self) -> dict[str, dict[tuple[Head, tuple[int, ...]], int]]:
+        """The counts summed by (totals, cards, naturals) and the values of some cards.
+
+        Under ``"player"`` the Player's cards, ``"banker"`` the Banker's, ``"round"`` both
+        hands' (one pass for the three): what a multiplied bet reads.
+        """
+        found: dict[str, dict[tuple[Head, tuple[int, ...]], int]] = {
+            "player": defaultdict(int),
+            "banker": defaultdict(int),
+            "round": defaultdict(int),
+        }
+        player, banker, both = found["player"], found["banker"], found["round"]
+        for key, count in self.counts.items():
+            head: Head = key[:6]
+            player[(head, key[6])] += count
+            banker[(head, key[7])] += count
+            both[(head, merge_values(key[6], key[7]))] += count
+        return {role: dict(counts) for role, counts in found.items()}
 
 
 def face_counts(shoe: Shoe) -> tuple[int, ...]:
