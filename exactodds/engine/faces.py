@@ -86,11 +86,16 @@ class HandTable:
             "round": defaultdict(int),
         }
         player, banker, both = found["player"], found["banker"], found["round"]
+        merged: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         for key, count in self.counts.items():
             head: Head = key[:6]
-            player[(head, key[6])] += count
-            banker[(head, key[7])] += count
-            both[(head, merge_values(key[6], key[7]))] += count
+            hands = key[6:]
+            player[(head, hands[0])] += count
+            banker[(head, hands[1])] += count
+            union = merged.get(hands)
+            if union is None:
+                union = merged[hands] = merge_values(*hands)
+            both[(head, union)] += count
         return {role: dict(counts) for role, counts in found.items()}
 
 
