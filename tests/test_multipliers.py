@@ -344,11 +344,11 @@ def test_inferred_polynomials_are_the_exact_rtps() -> None:
     bets = select_bets("player,banker,tie,player_pair", Rules())
     priced = analyze_overlay(shoe, Rules(), bets, overlay=law)
     for implied in found.implied:
-        value = sum(c * point**power for power, c in enumerate(implied.polynomial))
+        value = sum((c * point**power for power, c in enumerate(implied.polynomial)), Fraction(0))
         assert value == priced.return_to_player(implied.published.bet)
         for low, high in implied.intervals:  # every p inside rounds to the figure
             middle = (low + high) / 2
-            at = sum(c * middle**power for power, c in enumerate(implied.polynomial))
+            at = sum((c * middle**power for power, c in enumerate(implied.polynomial)), Fraction(0))
             assert implied.published.holds(at)
 
 
