@@ -49,6 +49,7 @@ __all__ = [
     "BET_OPTIONS",
     "GAME_OPTION",
     "KNOWN_OPTION",
+    "MULTIPLIERS_OPTION",
     "OPTIONS",
     "REBATE_OPTION",
     "RULES_FILE_OPTION",
@@ -230,6 +231,18 @@ REBATE_OPTION = Option(
     "share of the net loss, over a trip of one round). May be repeated, one of each kind.",
     "KIND=SHARE",
     multiple=True,
+)
+
+#: ``--multipliers``: a random-multiplier overlay (``exactodds odds`` and ``bets``).
+MULTIPLIERS_OPTION = Option(
+    "multipliers",
+    "--multipliers",
+    "multipliers",
+    "A random-multiplier overlay: a TOML file (faces drawn, [law] of each face's multiplier, "
+    "optional fee and [bets.NAME] pay, cap or off), or a shipped one by name: golden_wealth, "
+    "prosperity_tree (docs/multipliers.md).",
+    "FILE|NAME",
+    files=True,
 )
 
 

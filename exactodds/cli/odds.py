@@ -9,8 +9,16 @@ import click
 from exactodds.analysis.single import Analysis, analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
-from exactodds.cli.options import built_options, known_option, output_options, refuse_card_bets
+from exactodds.cli.options import (
+    built_options,
+    click_option,
+    known_option,
+    output_options,
+    refuse_card_bets,
+)
+from exactodds.errors import BetError
 from exactodds.inputs import MOST_DECKS
+from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -22,6 +30,7 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
 @click.command()
 @built_options(games=True, most_decks=MOST_DECKS, card_bets=True, rebate=True)
 @known_option
+@click_option(MULTIPLIERS_OPTION)
 @output_options
 @click.option(
     "--wide",
@@ -38,6 +47,7 @@ def odds(
     exact: bool,
     wide: bool,
     game: DragonTigerTable | None,
+    multipliers: str | None = None,
 ) -> None:
     """Exact odds of Banker, Player and Tie, and each bet's EV and house edge.
 
@@ -60,8 +70,14 @@ def odds(
       exactodds odds --exact --wide                    # every column on one line
       exactodds odds --game dragon-tiger --pay tie=11  # Dragon Tiger as a studio deals it
       exactodds odds --rebate rolling=1.2%             # the effective edge after a rebate
+      exactodds odds --multipliers golden_wealth --bets main,player_pair,banker_pair
     """
     analysis: Analysis
+    if multipliers is not None:
+        _odds_with_multipliers(
+            shoe, rules, bets, known, game, multipliers, output_format, digits, exact, wide
+        )
+        return
     if game is not None:
         from exactodds.games.dragon_tiger import dragon_tiger_odds
 
@@ -77,3 +93,27 @@ def odds(
     else:
         analysis = analyze(shoe, rules, bets)
     emit(render(analysis, output_format, digits=digits, exact=exact, wide=wide))
+
+
+def _odds_with_multipliers(
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
+    known: tuple[str, ...],
+    game: DragonTigerTable | None,
+    multipliers: str,
+    output_format: str,
+    digits: int,
+    exact: bool,
+    wide: bool,
+) -> None:
+    """``--multipliers``: every bet priced under the overlay (docs/multipliers.md)."""
+    if game is not None or known:
+        other = "--game dragon-tiger" if game is not None else "--known"
+        raise BetError(f"--multipliers prices baccarat from a full round's cards; drop {other}.")
+    from exactodds.analysis.multipliers import analyze_overlay
+    from exactodds.bets.multipliers import resolve_overlay
+
+    overlay = resolve_overlay(multipliers)
+    result = analyze_overlay(shoe, rules, bets, overlay=overlay)
+    emit(render(result, output_format, digits=digits, exact=exact, wide=wide))

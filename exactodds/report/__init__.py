@@ -13,6 +13,8 @@
 - :mod:`exactodds.report.peek`: Peek Baccarat's raise, pattern by pattern.
 - :mod:`exactodds.report.choice`: a tableau's choices solved, and baccara banque.
 - :mod:`exactodds.report.dragon_tiger`: Dragon Tiger's odds and effects of removal.
+- :mod:`exactodds.report.multipliers`: bets under a multiplier overlay, a law's design and
+  inference.
 - :mod:`exactodds.report.simulation`: a simulation's result.
 - :mod:`exactodds.report.sweep`: a simulation sweep's rows.
 - :mod:`exactodds.report.plots`: figures shared by every command that draws (matplotlib).
