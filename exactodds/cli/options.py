@@ -231,7 +231,7 @@ def table_listing() -> str:
     """The shipped tables, one line each: the name and what the table deals.
 
     >>> print(table_listing().splitlines()[0])
-    classic                  8 decks: Banker 1:1 less 5%, Player 1:1, Tie 8:1, Player and Banker Pair 11:1.
+    classic                  8 decks: Banker 1:1 less 5%, Player 1:1, Tie 8:1, pairs 11:1.
     """
     tables = {name: read_table_file(path) for name, path in shipped_tables().items()}
     width = max(len(name) for name in tables) + 2
