@@ -331,3 +331,13 @@ def test_a_bad_table_file_is_one_sentence(text: str, words: str) -> None:
         parse_table_file(text, "t.toml")
     assert words in str(caught.value)
     assert str(caught.value).count(".") >= 1 and "\n" not in str(caught.value)
+
+
+def test_a_reports_alternatives_keep_the_tables_rules() -> None:
+    """``report --compare`` rebuilds each alternative from the option values: the table's too."""
+    text = run_ok("report", "--table", "ez", "--bets", "banker", "--compare", "decks=6,8").stdout
+    ez_banker = percent_string(
+        Fraction(odds("--table", "ez", "--bets", "banker")["bets"]["banker"]["house_edge"]), 8
+    )
+    assert ez_banker == "1.01830076%"
+    assert f"| decks=8 | banker | {ez_banker} |" in text
