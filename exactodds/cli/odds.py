@@ -52,7 +52,8 @@ def odds(
     """Exact odds of Banker, Player and Tie, and each bet's EV and house edge.
 
     With --game dragon-tiger, Dragon Tiger from the same shoe: its outcomes and each bet's
-    EV, house edge and RTP (docs/dragon-tiger.md).
+    EV, house edge and RTP (docs/dragon-tiger.md). With --table NAME, a named table's
+    decks, rules, pays, fee, game and bets; an option given explicitly wins (docs/tables.md).
 
     \b
     Examples:
@@ -65,6 +66,8 @@ def odds(
       exactodds odds --bets lucky6 --pay lucky6.three_card_win=23
       exactodds odds --bet-file examples/bets/six_bonus.toml
       exactodds odds --rules banker_as_player          # a shipped rules file
+      exactodds odds --table ez --decks 6              # a named table, on 6 decks
+      exactodds odds --table list                      # the shipped tables
       exactodds odds --rules chemin_de_fer_stand --tie-loses  # another tableau, ties lose
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
       exactodds odds --exact --wide                    # every column on one line
