@@ -15,6 +15,7 @@ import math
 from fractions import Fraction
 
 import pytest
+from cli_runner import run, run_ok
 
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import main_bets
@@ -25,7 +26,6 @@ from exactodds.simulation.evaluate import known_shoe
 from exactodds.simulation.study import Simulation
 from exactodds.studies.audit import AuditError
 from exactodds.studies.protection import ProtectionSpec, SideBetCap, protection_table
-from tests.cli_runner import run, run_ok
 
 SMALL = DealingProcedure(decks=1, cut=10)
 SHOES, SEED = 4, 3
