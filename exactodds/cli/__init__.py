@@ -11,7 +11,7 @@ data goes to stdout only. A command's module is imported only when that command 
   :mod:`exactodds.cli.depth`, :mod:`exactodds.cli.edgesort`, :mod:`exactodds.cli.solve`
   (``--game peek`` in :mod:`exactodds.cli.solve_peek`; ``--rules`` and ``--game banque`` in
   :mod:`exactodds.cli.solve_choice`),
-  :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`, :mod:`exactodds.cli.simulate` (sweeps in
+  :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`, :mod:`exactodds.cli.review`, :mod:`exactodds.cli.simulate` (sweeps in
   :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)
   and :mod:`exactodds.cli.serve`.
 - Shared: :mod:`exactodds.cli.options` (the option decorators), :mod:`exactodds.cli.plots`
@@ -36,6 +36,7 @@ COMMANDS = {
     "eor": "exactodds.cli.eor:eor",
     "odds": "exactodds.cli.odds:odds",
     "report": "exactodds.cli.report:report",
+    "review": "exactodds.cli.review:review_command",
     "serve": "exactodds.cli.serve:serve",
     "simulate": "exactodds.cli.simulate:simulate",
     "solve": "exactodds.cli.solve:solve_command",
@@ -62,6 +63,7 @@ TASKS = {
         "simulate": "Deal shoes as a casino does and play each bet",
         "audit": "Can this bet be beaten? Edge, counts, simulation",
         "report": "Par sheet of each bet: Markdown, HTML, xlsx or PDF",
+        "review": "A player's logged bets against the exact EV: luck or skill?",
     },
     "Tools": {
         "serve": "The live shoe tracker page and the JSON API",

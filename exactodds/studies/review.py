@@ -51,8 +51,8 @@ from fractions import Fraction
 from functools import reduce
 from typing import Any
 
-from exactodds.analysis.routing import route_bet
-from exactodds.analysis.single import Analysis, analyze
+from exactodds.analysis.routing import BetRoute, route_bet
+from exactodds.analysis.single import Analysis
 from exactodds.bets.bet import Bet
 from exactodds.cards import RANKS, Card, parse_cards
 from exactodds.engine.coefficients import polynomials
@@ -77,8 +77,9 @@ __all__ = [
 ]
 
 #: Exact convolution while (lattice points reached) x (results of the next round) x (bits of
-#: the weights), summed over the rounds, stays below this (a few seconds at most).
-EXACT_WORK_LIMIT = 2 * 10**10
+#: the weights), summed over the rounds, stays below this (about a second or two; 160 rounds of
+#: Banker at one unit come to about 7 * 10**9, so they take the normal approximation).
+EXACT_WORK_LIMIT = 2 * 10**9
 Distribution = Mapping[Fraction, Fraction]
 
 
@@ -339,7 +340,10 @@ def _cards(text: str, what: str, line: int, source: str, suits: bool) -> tuple[C
     try:
         cards = parse_cards(text)
     except ExactOddsError as error:
-        raise _line_error(line, source, f"the {what} {str(error)[:1].lower()}{str(error)[1:-1]}")
+        message = str(error)
+        raise _line_error(
+            line, source, f"the {what}: {message[:1].lower()}{message[1:-1]}"
+        ) from None
     return cards if suits else tuple(Card(card.rank) for card in cards)
 
 
@@ -421,17 +425,37 @@ def _summary(player: Sequence[Card], banker: Sequence[Card], rules: Rules) -> Ro
 
 
 class _Pricer:
-    """Every bet of the log priced on a composition, once per composition."""
+    """Every bet of the log priced on a composition, once per composition, by the Analyzer
+    (the compiled kernel where it is built; the same exact values as ``analyze``), and the
+    counts the joint distributions of a round read, once per composition."""
 
     def __init__(self, rules: Rules, bets: tuple[Bet, ...]) -> None:
+        from exactodds.analysis.many import Analyzer
+
         self.rules = rules
         self.bets = bets
+        self.analyzer = Analyzer(rules, bets)
         self.analyses: dict[Shoe, Analysis] = {}
+        self.compiled = polynomials(rules.tableau)
+        self.routes: dict[tuple[Bet, bool], BetRoute] = {}
+        self.key_counts: dict[Shoe, list[int]] = {}
 
     def analysis(self, shoe: Shoe) -> Analysis:
         found = self.analyses.get(shoe)
         if found is None:
-            found = self.analyses[shoe] = analyze(shoe, self.rules, self.bets)
+            found = self.analyses[shoe] = self.analyzer.analyze(shoe)
+        return found
+
+    def route(self, bet: Bet, suits: bool) -> BetRoute:
+        found = self.routes.get((bet, suits))
+        if found is None:
+            found = self.routes[bet, suits] = route_bet(bet, self.compiled.keys, (suits,))
+        return found
+
+    def counts(self, shoe: Shoe) -> list[int]:
+        found = self.key_counts.get(shoe)
+        if found is None:
+            found = self.key_counts[shoe] = self.compiled.key_counts(shoe.value_counts)
         return found
 
 
@@ -543,31 +567,33 @@ def _tags(spec: ReviewSpec, bets: tuple[Bet, ...], suits: bool) -> dict[str, tup
 # The distributions of the rounds --------------------------------------------------------------
 
 
-def _joint(shoe: Shoe, rules: Rules, stakes: Mapping[Bet, Fraction]) -> dict[Fraction, Fraction]:
-    """The exact distribution of a round's net result for several *stakes* on one *shoe*."""
-    compiled = polynomials(rules.tableau)
-    routes = [route_bet(bet, compiled.keys, (shoe.suits_known,)) for bet in stakes]
+def _joint(pricer: _Pricer, shoe: Shoe, stakes: Mapping[Bet, Fraction]) -> dict[Fraction, Fraction]:
+    """The exact distribution of a round's net result for several *stakes* on one *shoe*:
+    from the tableau's key counts when every bet reads only the values, else the walk."""
+    routes = [pricer.route(bet, shoe.suits_known) for bet in stakes]
     counts: dict[Fraction, int] = defaultdict(int)
     if all(route.how == "polynomial" for route in routes):
-        key_counts = compiled.key_counts(shoe.value_counts)
-        for index, count in enumerate(key_counts):
+        pays = [
+            [stake * bet.pay(outcome) for outcome in route.key_outcomes]
+            for (bet, stake), route in zip(stakes.items(), routes, strict=True)
+        ]
+        for index, count in enumerate(pricer.counts(shoe)):
             if count:
-                net = sum(
-                    (stake * bet.pay(route.key_outcomes[index]))
-                    for (bet, stake), route in zip(stakes.items(), routes, strict=True)
-                )
-                counts[Fraction(net)] += count
+                counts[sum((pay[index] for pay in pays), Fraction(0))] += count
     else:
-        for summary, count in enumerate_rounds(shoe, rules.tableau).counts.items():
-            net = sum(stake * bet.pay(bet.settle(summary)) for bet, stake in stakes.items())
-            counts[Fraction(net)] += count
+        for summary, count in enumerate_rounds(shoe, pricer.rules.tableau).counts.items():
+            net = sum(
+                (stake * bet.pay(bet.settle(summary)) for bet, stake in stakes.items()), Fraction(0)
+            )
+            counts[net] += count
     total = sequences(shoe.cards)
-    return {value: Fraction(count, total) for value, count in sorted(counts.items())}
+    return {value: Fraction(count, total) for value, count in sorted(counts.items()) if count}
 
 
 def _distribution(
-    analysis: Analysis, shoe: Shoe, rules: Rules, stakes: Mapping[Bet, Fraction]
+    pricer: _Pricer, shoe: Shoe, stakes: Mapping[Bet, Fraction]
 ) -> dict[Fraction, Fraction]:
+    analysis = pricer.analysis(shoe)
     placed = {bet: stake for bet, stake in stakes.items() if stake}
     if len(placed) == 1:
         ((bet, stake),) = placed.items()
@@ -575,7 +601,7 @@ def _distribution(
             stake * value: probability
             for value, probability in analysis.bets[bet.name].distribution.items()
         }
-    return _joint(shoe, rules, placed)
+    return _joint(pricer, shoe, placed)
 
 
 def _moments(distribution: Distribution) -> tuple[Fraction, Fraction]:
@@ -630,16 +656,20 @@ def _work(lattices: Sequence[tuple[dict[int, int], int]]) -> int:
 
 
 def _exact_tail(lattices: Sequence[tuple[dict[int, int], int]], threshold: int) -> Fraction:
-    """The exact P(sum >= threshold / denominator) by convolution over integer weights."""
-    current: dict[int, int] = {0: 1}
-    total = 1
+    """The exact P(sum >= threshold / denominator) by convolution over integer weights (a
+    dense array of Python integers, so each step is a few whole-array products)."""
+    import numpy
+
+    low, current, total = 0, numpy.array([1], dtype=object), 1
     for weights, scale in lattices:
-        following: dict[int, int] = defaultdict(int)
-        for point, weight in current.items():
-            for step, step_weight in weights.items():
-                following[point + step] += weight * step_weight
-        current, total = following, total * scale
-    return Fraction(sum(weight for point, weight in current.items() if point >= threshold), total)
+        first, last = min(weights), max(weights)
+        following = numpy.zeros(len(current) + last - first, dtype=object)
+        for step, weight in weights.items():
+            start = step - first
+            following[start : start + len(current)] += current * weight
+        low, current, total = low + first, following, total * scale
+    start = max(threshold - low, 0)
+    return Fraction(int(current[start:].sum()) if start < len(current) else 0, total)
 
 
 # The figures -----------------------------------------------------------------------------------
@@ -740,7 +770,7 @@ def _lucks(
     chosen: Sequence[Bet],
     records: Sequence[RoundRecord],
     states: Sequence[Shoe],
-    full: Analysis,
+    full: Shoe,
     spec: ReviewSpec,
     pricer: _Pricer,
 ) -> tuple[Luck, Luck]:
@@ -753,8 +783,8 @@ def _lucks(
         if not stakes:
             continue
         actual += sum((record.results[bet.name] for bet in stakes), Fraction(0))
-        seen.append(_distribution(pricer.analysis(state), state, spec.rules, stakes))
-        blind.append(_distribution(full, full.shoe, spec.rules, stakes))
+        seen.append(_distribution(pricer, state, stakes))
+        blind.append(_distribution(pricer, full, stakes))
     limit = spec.exact_work_limit
     return luck_probability(seen, actual, limit), luck_probability(blind, actual, limit)
 
@@ -778,18 +808,17 @@ def review(log: BetLog, spec: ReviewSpec) -> Review:
     tags = _tags(spec, bets, suits)
     pricer = _Pricer(spec.rules, bets)
     records, states, shoes = _replay(log, spec, pricer, suits, tags)
-    full = pricer.analysis(full_shoe)
     figures = tuple(
         _bet_review(
             bet,
             records,
-            _lucks((bet,), records, states, full, spec, pricer),
+            _lucks((bet,), records, states, full_shoe, spec, pricer),
             tags[bet.name],
             spec.triggers.get(bet.name),
         )
         for bet in bets
     )
-    luck = _lucks(bets, records, states, full, spec, pricer)
+    luck = _lucks(bets, records, states, full_shoe, spec, pricer)
     total = BetReview(
         "total",
         len(records),

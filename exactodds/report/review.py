@@ -1,0 +1,123 @@
+"""The winning-player review written out: a table (with each figure's method) or JSON.
+
+Every figure comes from the :class:`~exactodds.studies.review.Review`; nothing is computed
+here but the rounding of exact values for display.
+
+>>> from exactodds import Rules, Shoe
+>>> from exactodds.bets.catalogue import select_bets
+>>> from exactodds.studies.review import ReviewSpec, review
+>>> from exactodds.studies.review_log import read_log
+>>> shoe = Shoe.parse("A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=16")
+>>> log = read_log('{"cards": "8 T 3 9", "bets": {"banker": 1}}\\n')
+>>> result = review(log, ReviewSpec(shoe, Rules(), tuple(select_bets("banker"))))
+>>> print(render_review_table(result, digits=4).splitlines()[0])
+Review of the log: 1 round in 1 shoe, suits not known, each shoe 52 cards
+"""
+
+from __future__ import annotations
+
+from exactodds.numbers import decimal_string, fraction_string
+from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_text
+from exactodds.report.writer import json_text
+from exactodds.studies.review import METHODS, BetReview, Review
+
+__all__ = ["render_review_json", "render_review_table"]
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _money(value: object, digits: int, exact: bool) -> str:
+    from fractions import Fraction
+
+    assert isinstance(value, Fraction)
+    if exact:
+        return fraction_string(value)
+    return decimal_string(value, digits)
+
+
+def _result_rows(figures: list[BetReview], digits: int, exact: bool) -> list[list[str]]:
+    return [
+        [
+            figure.name,
+            f"{figure.bets_placed:,}",
+            _money(figure.wagered, digits, exact),
+            _money(figure.actual, digits, exact),
+            _money(figure.theoretical, digits, exact),
+            figure.luck.decimal(digits),
+            figure.luck_without_information.decimal(digits),
+        ]
+        for figure in figures
+    ]
+
+
+def _behaviour_rows(result: Review, digits: int) -> list[list[str]]:
+    rows = []
+    for figure in result.bets:
+        assert figure.stake_and_ev is not None and figure.stake_and_count is not None
+        assert figure.follows_ev is not None and figure.follows_count is not None
+        share = figure.positive_share
+        trigger = figure.follows_count.trigger
+        rows.append(
+            [
+                figure.name,
+                figure.stake_and_ev.decimal(digits),
+                figure.stake_and_count.decimal(digits),
+                f"{figure.positive_taken:,} of {figure.positive_opportunities:,}",
+                "n/a" if share is None else decimal_string(share, digits),
+                f"{figure.follows_ev.log10_ratio:.2f}",
+                f"{figure.follows_count.log10_ratio:.2f}",
+                "n/a" if trigger is None else decimal_string(trigger, 2),
+            ]
+        )
+    return rows
+
+
+def render_review_table(
+    result: Review, digits: int = 4, exact: bool = False, wide: bool = False
+) -> str:
+    """The review as text: results, betting behaviour, counts, and each figure's method."""
+    width = None if wide else TABLE_WIDTH
+    suits = "suits known" if result.suits_known else "suits not known"
+    head = (
+        f"Review of {result.source}: {_plural(len(result.rounds), 'round')} in "
+        f"{_plural(result.shoes, 'shoe')}, {suits}, each shoe {result.spec.shoe.cards:,} cards"
+    )
+    results = fitted_table(
+        _result_rows([*result.bets, result.total], digits, exact),
+        ["Bet", "Bets", "Wagered", "Actual", "Theoretical", "Luck", "Luck, no information"],
+        ("left", "right", "right", "right", "right", "right", "right"),
+        width,
+    )
+    behaviour = fitted_table(
+        _behaviour_rows(result, digits),
+        [
+            "Bet",
+            "Corr. stake-EV",
+            "Corr. stake-count",
+            "+EV rounds bet",
+            "Share",
+            "log10 LR EV",
+            "log10 LR count",
+            "Trigger",
+        ],
+        ("left", "right", "right", "right", "right", "right", "right", "right"),
+        width,
+    )
+    counts = [
+        f"Count of {figure.name}: tags {','.join(str(tag) for tag in figure.count_tags)} (A-K)"
+        for figure in result.bets
+    ]
+    notes = [f"{name[:1].upper()}{name[1:]}: {text}." for name, text in METHODS]
+    prose = "\n".join(
+        line if width is None else wrapped_text(line, width) for line in [*counts, *notes]
+    )
+    return "\n\n".join(
+        [head if width is None else wrapped_text(head, width), results, behaviour, prose]
+    )
+
+
+def render_review_json(result: Review) -> str:
+    """The review's JSON contract (:meth:`~exactodds.studies.review.Review.to_dict`)."""
+    return json_text(result.to_dict())
