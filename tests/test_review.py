@@ -15,7 +15,7 @@ import itertools
 import json
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from exactodds import Rules, Shoe, analyze
 from exactodds.bets.catalogue import select_bets
 from exactodds.cards import RANKS
 from exactodds.rules import next_draw
-from exactodds.studies.review import ReviewSpec, luck_probability, review
+from exactodds.studies.review import Review, ReviewSpec, luck_probability, review
 from exactodds.studies.review_log import read_log
 
 RULES = Rules()
@@ -58,7 +58,7 @@ def deal_shoe(shoe: Shoe, rng: random.Random, left: int) -> list[list[str]]:
     return rounds
 
 
-def log_text(shoes: Sequence[Sequence[tuple[list[str], dict[str, int]]]]) -> str:
+def log_text(shoes: Sequence[Sequence[tuple[list[str], Mapping[str, object]]]]) -> str:
     return "".join(
         json.dumps({"shoe": str(number), "cards": " ".join(cards), "bets": bets}) + "\n"
         for number, rounds in enumerate(shoes, start=1)
@@ -132,10 +132,11 @@ def test_luck_probability_is_the_brute_force_convolution(seed: int) -> None:
         {"banker": Fraction(3), "player_pair": Fraction(1)},
         {"tie": Fraction(1)},
     ]
-    shoes, bets_of = [], []
+    shoes: list[list[tuple[list[str], Mapping[str, object]]]] = []
+    bets_of: list[dict[str, Fraction]] = []
     while len(bets_of) < len(plan):
         shoe = deal_shoe(full, rng, left=0)
-        rounds = []
+        rounds: list[tuple[list[str], Mapping[str, object]]] = []
         for cards in shoe:
             if len(bets_of) < len(plan):
                 rounds.append((cards, {k: str(v) for k, v in plan[len(bets_of)].items()}))
@@ -146,7 +147,7 @@ def test_luck_probability_is_the_brute_force_convolution(seed: int) -> None:
     for rounds in shoes:
         state = full.without_suits()
         for cards, bets in rounds:
-            stakes = {name: Fraction(stake) for name, stake in bets.items()}
+            stakes = {name: Fraction(str(stake)) for name, stake in bets.items()}
             distributions.append(physical_distribution(state, stakes))
             state = state.remove(" ".join(cards))
     assert result.total.luck.method == "exact convolution"
@@ -196,35 +197,42 @@ def counter_and_random_logs(seed: int, shoes: int) -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def counter_and_random() -> tuple[object, object]:
+def counter_and_random() -> tuple[Review, Review]:
     counter, random_bettor = counter_and_random_logs(11, 12)
     spec = ReviewSpec(Shoe.standard(decks=1), RULES, ALL_BETS)
     return review(read_log(counter), spec), review(read_log(random_bettor), spec)
 
 
-def test_likelihood_ratio_tells_a_counter_from_a_random_bettor(counter_and_random: tuple) -> None:
+def test_likelihood_ratio_tells_a_counter_from_a_random_bettor(
+    counter_and_random: tuple[Review, Review],
+) -> None:
     counter, random_bettor = counter_and_random
     for figures in counter.bets:  # never wrong: the EV model fits with no error
+        assert figures.follows_ev is not None
         assert figures.follows_ev.error_rate == 0
         assert figures.follows_ev.log10_ratio > 4
         assert figures.positive_taken == figures.positive_opportunities > 0
     for figures in random_bettor.bets:
+        assert figures.follows_ev is not None
         assert figures.follows_ev.log10_ratio < 0
 
 
-def test_luck_probability_tells_a_counter_from_a_random_bettor(counter_and_random: tuple) -> None:
+def test_luck_probability_tells_a_counter_from_a_random_bettor(
+    counter_and_random: tuple[Review, Review],
+) -> None:
     counter, random_bettor = counter_and_random
     # The counter's exact EVs explain its result: the luck it needed given the cards is far
     # more than a player without information would need to do as well. The random bettor's
     # EVs explain nothing: the two figures agree.
     assert counter.total.theoretical > 0 > random_bettor.total.theoretical
-    gap = counter.total.luck.probability - counter.total.luck_without_information.probability
-    assert gap > Fraction(15, 100)
-    other = (
-        random_bettor.total.luck.probability
-        - random_bettor.total.luck_without_information.probability
-    )
-    assert abs(other) < Fraction(5, 100)
+    lucks = []
+    for result in (counter, random_bettor):
+        for luck in (result.total.luck, result.total.luck_without_information):
+            assert isinstance(luck.probability, Fraction)  # exact, every one
+            lucks.append(luck.probability)
+    counted, counted_blind, guessed, guessed_blind = lucks
+    assert counted - counted_blind > Fraction(15, 100)
+    assert abs(guessed - guessed_blind) < Fraction(5, 100)
 
 
 BAD_LOGS = {

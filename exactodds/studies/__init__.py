@@ -7,6 +7,9 @@ Each study returns frozen results; :mod:`exactodds.report` lays them out.
   removal, the best count found by search, the perfect-play bound, win by cut card, a verdict).
 - :mod:`exactodds.studies.design`: pay tables designed against the audit (every table in
   ranges of pays whose exact house edge falls in a window, ranked by the best count's win).
+- :mod:`exactodds.studies.review`: the winning-player review (a player's logged bets against
+  the exact EV of every moment: theoretical result, luck, correlations, likelihood ratios),
+  its log read strictly by :mod:`exactodds.studies.review_log`.
 """
 
-__all__ = ["audit", "design", "parsheet"]
+__all__ = ["audit", "design", "parsheet", "review", "review_log"]

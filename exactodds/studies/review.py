@@ -157,7 +157,9 @@ class Luck:
         """JSON-ready data."""
         exact = isinstance(self.probability, Fraction)
         return {
-            "probability": fraction_string(self.probability) if exact else None,
+            "probability": fraction_string(self.probability)
+            if isinstance(self.probability, Fraction)
+            else None,
             "approximate": None if exact else self.probability,
             "method": self.method,
             "mean": fraction_string(self.mean),
@@ -467,10 +469,11 @@ def _log_bets(log: BetLog, spec: ReviewSpec, suits: bool) -> tuple[Bet, ...]:
             line = next(
                 (found.line for found in log.rounds if name in found.bets), log.rounds[0].line
             )
-            known = ", ".join(sorted(catalogue)[:8])
-            raise _line_error(
-                line, log.source, f"unknown bet {name!r}; the bets are {known} ... (exactodds bets)"
-            )
+            import difflib
+
+            close = difflib.get_close_matches(name, list(catalogue), n=1)
+            hint = f"did you mean {close[0]}?" if close else "exactodds bets lists them"
+            raise _line_error(line, log.source, f"unknown bet {name!r} ({hint})")
         bet = catalogue[name]
         if bet.cards is not None:
             raise ReviewError(

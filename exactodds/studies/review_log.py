@@ -117,7 +117,7 @@ def _json_line(text: str, line: int, source: str, shoe: str) -> LogLine | str:
     try:
         data = load_json(text, "the line", ReviewError)
     except ReviewError as error:
-        reason = str(error).removeprefix("The line ").rstrip(".")
+        reason = str(error).removeprefix("The line ").rstrip(".").replace(" at at ", " at ")
         raise _problem(
             line, source, f"the line {reason} (a truncated line?); each line is one JSON object"
         ) from None
