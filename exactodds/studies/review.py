@@ -161,6 +161,7 @@ class Luck:
             if isinstance(self.probability, Fraction)
             else None,
             "approximate": None if exact else self.probability,
+            "decimal": self.decimal(10),
             "method": self.method,
             "mean": fraction_string(self.mean),
             "variance": fraction_string(self.variance),
@@ -722,7 +723,9 @@ def _count_model(
     placed: Sequence[bool], counts: Sequence[Fraction], trigger: Fraction | None
 ) -> tuple[float, Fraction, Fraction]:
     """The count model's (log10 likelihood, error rate, trigger), the trigger fitted if None."""
-    candidates = [trigger] if trigger is not None else sorted(set(counts))
+    # Every distinct count, and one above them all (never bet): the independent model's
+    # likelihood is then within reach, so a fitted count never scores below it.
+    candidates = [trigger] if trigger is not None else [*sorted(set(counts)), max(counts) + 1]
     best: tuple[float, Fraction, Fraction] | None = None
     for candidate in candidates:
         value, rate = _follows(placed, [count >= candidate for count in counts])
