@@ -52,6 +52,7 @@ RENDERED_BY = {
     ),
     "audit": ("exactodds.studies.audit.Audit",),
     "report": ("exactodds.studies.parsheet.ParSheet",),
+    "review": ("exactodds.studies.review.Review",),
 }
 
 
