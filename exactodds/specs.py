@@ -566,7 +566,7 @@ def review_spec(
     >>> review_spec(Shoe.standard(8), Rules(), select_bets("tie"), ["lucky=1,1"])
     Traceback (most recent call last):
     ...
-    exactodds.errors.SimulationError: Unknown bet 'lucky' in `counts` 'lucky=1,1'; the bets are tie.
+    exactodds.errors.SimulationError: Unknown bet 'lucky' in `count` 'lucky=1,1'; the bets are tie.
     """
     from exactodds.simulation.strategies import parse_strategy
     from exactodds.studies.review import ReviewSpec
@@ -586,13 +586,13 @@ def review_spec(
 
     tags: dict[str, tuple[int, ...]] = {}
     for text in counts:
-        chosen, value = split(text, "counts")
-        count = parse_strategy(f"count:{value}:0", where=f"{parameter('counts')} {text!r}")
+        chosen, value = split(text, "count")
+        count = parse_strategy(f"count:{value}:0", where=f"{parameter('count')} {text!r}")
         tags |= dict.fromkeys(chosen, tuple(getattr(count, "tags", ())))
     levels: dict[str, Fraction] = {}
     for text in triggers:
-        chosen, value = split(text, "triggers")
+        chosen, value = split(text, "trigger")
         levels |= dict.fromkeys(
-            chosen, read_number(value, "triggers", "use a true count such as 4")
+            chosen, read_number(value, "trigger", "use a true count such as 4")
         )
     return ReviewSpec(shoe, rules, tuple(bets), tags, levels)

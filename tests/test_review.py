@@ -296,3 +296,54 @@ def test_a_good_log_writes_its_file(tmp_path: Path) -> None:
     result = run("review", "-", "--shoe", SMALL, "--format", "json", "-o", str(output), input=text)
     assert result.exit_code == 0, result.stderr
     assert json.loads(output.read_text())["total"]["actual"] == "19/20"
+
+
+def test_burned_cards_shown_and_suits_price_the_cards_not_yet_seen() -> None:
+    text = (
+        '{"cards": "8S TH 3D 9C", "burn": "7H", "bets": {"perfect_pair": 1, "banker": 2}}\n'
+        '{"cards": "2S 3S 4S 5S", "bets": {"perfect_pair": 1}}\n'
+    )
+    result = review(read_log(text), ReviewSpec(Shoe.standard(decks=2), RULES, ALL_BETS))
+    assert result.suits_known
+    first = Shoe.standard(decks=2).remove("7H")
+    second = first.remove("8S TH 3D 9C")
+    pairs = [
+        analyze(shoe, RULES, select_bets("perfect_pair")).bets["perfect_pair"].expected_value
+        for shoe in (first, second)
+    ]
+    banker = analyze(first, RULES).bets["banker"].expected_value
+    figures = {figure.name: figure for figure in result.bets}
+    assert figures["perfect_pair"].theoretical == sum(pairs)
+    assert figures["banker"].theoretical == 2 * banker
+    assert figures["banker"].actual == Fraction(19, 10)  # Banker's natural 9 against 1
+
+
+def test_a_named_count_and_trigger_are_the_count_models() -> None:
+    tags = "0,0,0,-1,-1,-1,-1,2,2,0"
+    result = run_ok(
+        "review",
+        "examples/review/counter.csv",
+        "--decks",
+        "1",
+        "--format",
+        "json",
+        "--count",
+        f"tie={tags}",
+        "--trigger",
+        "tie=2",
+    )
+    data = json.loads(result.stdout)
+    assert data["bets"]["tie"]["count_tags"] == [int(tag) for tag in tags.split(",")] + [0] * 3
+    assert data["bets"]["tie"]["likelihood"][1]["trigger"] == "2"
+    # The true count before each round: the tags of the cards dealt in its shoe, per unseen deck.
+    values = dict(zip("A23456789TJQK", data["bets"]["tie"]["count_tags"], strict=True))
+    seen: list[str] = []
+    shoe = None
+    for record in data["round_by_round"]:
+        if record["shoe"] != shoe:
+            shoe, seen = record["shoe"], []
+        running = sum(values[card] for card in seen)
+        assert Fraction(record["bets"]["tie"]["true_count"]) == Fraction(
+            running * 52, 52 - len(seen)
+        )
+        seen += record["cards"].split()
