@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from cli_runner import run, run_ok
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import dealt_counts
 
 from exactodds import Rules, Shoe, analyze
@@ -347,3 +349,29 @@ def test_a_named_count_and_trigger_are_the_count_models() -> None:
             running * 52, 52 - len(seen)
         )
         seen += record["cards"].split()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.dictionaries(
+            st.fractions(min_value=-3, max_value=3, max_denominator=4),
+            st.integers(min_value=1, max_value=9),
+            min_size=1,
+            max_size=3,
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    st.fractions(min_value=-8, max_value=8, max_denominator=4),
+)
+def test_luck_probability_is_brute_force_on_any_small_distributions(
+    weights: list[dict[Fraction, int]], actual: Fraction
+) -> None:
+    distributions = [
+        {value: Fraction(weight, sum(each.values())) for value, weight in each.items()}
+        for each in weights
+    ]
+    luck = luck_probability(distributions, actual)
+    assert luck.method == "exact convolution"
+    assert luck.probability == brute_force_tail(distributions, actual)

@@ -148,7 +148,13 @@ class Luck:
     z_score: float | None
 
     def decimal(self, digits: int) -> str:
-        """The probability, correctly rounded when exact; ``~`` marks an approximation."""
+        """The probability, correctly rounded when exact; ``~`` marks an approximation.
+
+        >>> Luck(Fraction(1, 3), "exact convolution", Fraction(0), Fraction(1), 0.0).decimal(3)
+        '0.333'
+        >>> Luck(0.25, "normal approximation", Fraction(0), Fraction(1), 0.67).decimal(2)
+        '~0.25'
+        """
         if isinstance(self.probability, Fraction):
             return decimal_string(self.probability, digits)
         return "~" + decimal_string(Fraction(self.probability), digits)
@@ -178,7 +184,11 @@ class Correlation:
     pairs: int
 
     def decimal(self, digits: int) -> str:
-        """The correlation, correctly rounded (``n/a`` when one side never varies)."""
+        """The correlation, correctly rounded (``n/a`` when one side never varies).
+
+        >>> Correlation(-1, Fraction(1, 4), 10).decimal(2), Correlation(0, None, 10).decimal(2)
+        ('-0.50', 'n/a')
+        """
         if self.squared is None:
             return "n/a"
         root = square_root_decimal_string(self.squared, digits)
@@ -237,7 +247,14 @@ class BetReview:
 
     @property
     def positive_share(self) -> Fraction | None:
-        """The share of the positive-EV rounds the bet was placed on (None when none)."""
+        """The share of the positive-EV rounds the bet was placed on (None when none).
+
+        >>> luck = Luck(Fraction(1), "exact convolution", Fraction(0), Fraction(0), None)
+        >>> zero = Fraction(0)
+        >>> BetReview("tie", 9, 1, zero, zero, zero, luck, luck, positive_opportunities=4,
+        ...           positive_taken=1).positive_share
+        Fraction(1, 4)
+        """
         if not self.positive_opportunities:
             return None
         return Fraction(self.positive_taken, self.positive_opportunities)
