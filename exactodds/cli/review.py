@@ -35,10 +35,11 @@ from exactodds.shoe import Shoe
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["table", "json"]),
+    type=click.Choice(["table", "json", "markdown", "html"]),
     default="table",
     show_default=True,
-    help="Output format; json carries the exact fractions and every round.",
+    help="Output format; json carries the exact fractions and every round; markdown and html "
+    "are the document a report files.",
 )
 @click.option(
     "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."

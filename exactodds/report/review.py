@@ -1,4 +1,5 @@
-"""The winning-player review written out: a table (with each figure's method) or JSON.
+"""The winning-player review written out: a table (with each figure's method), JSON, or the
+document layer's Markdown and HTML.
 
 Every figure comes from the :class:`~exactodds.studies.review.Review`; nothing is computed
 here but the rounding of exact values for display.
@@ -17,11 +18,21 @@ Review of the log: 1 round in 1 shoe, suits not known, each shoe 52 cards
 from __future__ import annotations
 
 from exactodds.numbers import decimal_string, fraction_string
+from exactodds.report.document import Block, Heading, Paragraph, Table
+from exactodds.report.document.html import blocks_html
+from exactodds.report.document.markdown import blocks_markdown
 from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_text
 from exactodds.report.writer import json_text
 from exactodds.studies.review import METHODS, BetReview, Review
 
-__all__ = ["render_review_json", "render_review_table"]
+__all__ = [
+    "BEHAVIOUR_HEADERS",
+    "RESULT_HEADERS",
+    "render_review_document",
+    "render_review_json",
+    "render_review_table",
+    "review_document",
+]
 
 
 def _plural(count: int, word: str) -> str:
@@ -74,6 +85,26 @@ def _behaviour_rows(result: Review, digits: int) -> list[list[str]]:
     return rows
 
 
+RESULT_HEADERS = ("Bet", "Bets", "Wagered", "Actual", "Theoretical", "Luck", "Luck, no information")
+BEHAVIOUR_HEADERS = (
+    "Bet",
+    "Corr. stake-EV",
+    "Corr. stake-count",
+    "+EV rounds bet",
+    "Share",
+    "log10 LR EV",
+    "log10 LR count",
+    "Trigger",
+)
+
+
+def _count_lines(result: Review) -> list[str]:
+    return [
+        f"Count of {figure.name}: tags {','.join(str(tag) for tag in figure.count_tags)} (A-K)"
+        for figure in result.bets
+    ]
+
+
 def render_review_table(
     result: Review, digits: int = 4, exact: bool = False, wide: bool = False
 ) -> str:
@@ -86,29 +117,17 @@ def render_review_table(
     )
     results = fitted_table(
         _result_rows([*result.bets, result.total], digits, exact),
-        ["Bet", "Bets", "Wagered", "Actual", "Theoretical", "Luck", "Luck, no information"],
+        list(RESULT_HEADERS),
         ("left", "right", "right", "right", "right", "right", "right"),
         width,
     )
     behaviour = fitted_table(
         _behaviour_rows(result, digits),
-        [
-            "Bet",
-            "Corr. stake-EV",
-            "Corr. stake-count",
-            "+EV rounds bet",
-            "Share",
-            "log10 LR EV",
-            "log10 LR count",
-            "Trigger",
-        ],
+        list(BEHAVIOUR_HEADERS),
         ("left", "right", "right", "right", "right", "right", "right", "right"),
         width,
     )
-    counts = [
-        f"Count of {figure.name}: tags {','.join(str(tag) for tag in figure.count_tags)} (A-K)"
-        for figure in result.bets
-    ]
+    counts = _count_lines(result)
     notes = [f"{name[:1].upper()}{name[1:]}: {text}." for name, text in METHODS]
     prose = "\n".join(
         line if width is None else wrapped_text(line, width) for line in [*counts, *notes]
@@ -116,6 +135,47 @@ def render_review_table(
     return "\n\n".join(
         [head if width is None else wrapped_text(head, width), results, behaviour, prose]
     )
+
+
+def review_document(result: Review, digits: int = 4, exact: bool = False) -> list[Block]:
+    """The review as document blocks (what the Markdown and HTML formats write)."""
+    suits = "suits known" if result.suits_known else "suits not known"
+    results = _result_rows([*result.bets, result.total], digits, exact)
+    behaviour = _behaviour_rows(result, digits)
+    return [
+        Heading(1, "Winning-player review", "review"),
+        Paragraph(
+            f"{result.source[:1].upper()}{result.source[1:]}: {_plural(len(result.rounds), 'round')} in "
+            f"{_plural(result.shoes, 'shoe')}, {suits}, each shoe {result.spec.shoe.cards:,} cards."
+        ),
+        Heading(2, "Results", "results"),
+        Table(
+            "results",
+            RESULT_HEADERS,
+            tuple(tuple(row) for row in results),
+            (False, *(True,) * (len(RESULT_HEADERS) - 1)),
+        ),
+        Heading(2, "Betting against the cards", "behaviour"),
+        Table(
+            "behaviour",
+            BEHAVIOUR_HEADERS,
+            tuple(tuple(row) for row in behaviour),
+            (False, *(True,) * (len(BEHAVIOUR_HEADERS) - 1)),
+        ),
+        *(Paragraph(line) for line in _count_lines(result)),
+        Heading(2, "Methods", "methods"),
+        *(Paragraph(f"{name[:1].upper()}{name[1:]}: {text}.") for name, text in METHODS),
+    ]
+
+
+def render_review_document(
+    result: Review, output_format: str, digits: int = 4, exact: bool = False
+) -> str:
+    """The review as Markdown or HTML (the document layer's writers)."""
+    blocks = review_document(result, digits, exact)
+    if output_format == "html":
+        return blocks_html(blocks, "Winning-player review").rstrip("\n")
+    return blocks_markdown(blocks).rstrip("\n")
 
 
 def render_review_json(result: Review) -> str:
