@@ -8,6 +8,7 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.options import built_options
+from exactodds.cli.plots import plot_option, write_plots
 from exactodds.inputs import read_file
 from exactodds.report.registry import render
 from exactodds.rules import Rules
@@ -46,6 +47,7 @@ from exactodds.shoe import Shoe
 )
 @click.option("--exact", is_flag=True, help="In the table, money as exact fractions.")
 @click.option("--wide", is_flag=True, help="Tables as wide as their columns.")
+@plot_option
 @click.option(
     "--output",
     "-o",
@@ -63,6 +65,7 @@ def review_command(
     digits: int,
     exact: bool,
     wide: bool,
+    plot_directory: str | None,
     output: str | None,
 ) -> None:
     """A player's logged bets against the exact EV: luck or skill? (docs/review.md)
@@ -78,6 +81,7 @@ def review_command(
       exactodds review examples/review/session.jsonl
       exactodds review log.csv --decks 6 --format json
       exactodds review log.jsonl --count dragon7=0,0,0,-1,-1,-1,-1,2,2,0 --trigger 4
+      exactodds review log.jsonl --plot figures   # each bet's stake against its exact EV
     """
     from exactodds.specs import review_spec
     from exactodds.studies.review import review
@@ -93,3 +97,7 @@ def review_command(
         emit(text)
     else:
         write_file(output, (text + "\n").encode("utf-8"), "the review")
+    if plot_directory is not None:
+        from exactodds.report.review import review_figures
+
+        write_plots(review_figures(result), plot_directory)

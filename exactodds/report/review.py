@@ -1,5 +1,6 @@
 """The winning-player review written out: a table (with each figure's method), JSON, or the
-document layer's Markdown and HTML.
+document layer's Markdown and HTML; and the chart of each bet's stake against its exact EV,
+round by round (:func:`stake_figure`, ``review --plot DIR``).
 
 Every figure comes from the :class:`~exactodds.studies.review.Review`; nothing is computed
 here but the rounding of exact values for display.
@@ -17,6 +18,9 @@ Review of the log: 1 round in 1 shoe, suits not known, each shoe 52 cards
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from exactodds.numbers import decimal_string, fraction_string
 from exactodds.report.document import Block, Heading, Paragraph, Table
 from exactodds.report.document.html import blocks_html
@@ -32,6 +36,8 @@ __all__ = [
     "render_review_json",
     "render_review_table",
     "review_document",
+    "review_figures",
+    "stake_figure",
 ]
 
 
@@ -181,3 +187,41 @@ def render_review_document(
 def render_review_json(result: Review) -> str:
     """The review's JSON contract (:meth:`~exactodds.studies.review.Review.to_dict`)."""
     return json_text(result.to_dict())
+
+
+def stake_figure(result: Review, bet: str) -> Any:
+    """One bet's stake against its exact EV, round by round (matplotlib, the ``plot`` extra):
+    the exact EV in percent as a line, the stake as bars on a second axis.
+
+    >>> from exactodds import Rules, Shoe
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> from exactodds.studies.review import ReviewSpec, review
+    >>> from exactodds.studies.review_log import read_log
+    >>> log = read_log('{"cards": "8 T 3 9", "bets": {"banker": 2}}\\n{"cards": "2 3 4 5"}\\n')
+    >>> result = review(log, ReviewSpec(Shoe.standard(1), Rules(), tuple(select_bets("banker"))))
+    >>> figure = stake_figure(result, "banker")
+    >>> [float(bar.get_height()) for bar in figure.axes[1].patches]
+    [2.0, 0.0]
+    """
+    from exactodds.report.plots import NEUTRAL, POSITIVE, new_figure
+
+    figure = new_figure(8, 3.6)
+    axes = figure.add_subplot()
+    rounds = list(range(1, len(result.rounds) + 1))
+    values = [float(record.expected_values[bet]) * 100 for record in result.rounds]
+    axes.plot(rounds, values, color=POSITIVE, linewidth=1, label="exact EV")
+    axes.axhline(0, color="black", linewidth=0.8)
+    axes.set_xlabel("Round of the log")
+    axes.set_ylabel("Exact EV (% of stake)", color=POSITIVE)
+    stakes_axes = axes.twinx()
+    stakes = [float(record.stakes[bet]) for record in result.rounds]
+    stakes_axes.bar(rounds, stakes, color=NEUTRAL, alpha=0.35, width=1.0, label="stake")
+    stakes_axes.set_ylabel("Stake", color=NEUTRAL)
+    axes.set_title(f"{bet}: stake against the exact EV, round by round")
+    return figure
+
+
+def review_figures(result: Review) -> Iterator[tuple[str, str, Any]]:
+    """``(bet, "stakes", figure)`` for every bet of the review."""
+    for figure in result.bets:
+        yield figure.name, "stakes", stake_figure(result, figure.name)
