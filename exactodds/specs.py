@@ -592,7 +592,5 @@ def review_spec(
     levels: dict[str, Fraction] = {}
     for text in triggers:
         chosen, value = split(text, "trigger")
-        levels |= dict.fromkeys(
-            chosen, read_number(value, "trigger", "use a true count such as 4")
-        )
+        levels |= dict.fromkeys(chosen, read_number(value, "trigger", "use a true count such as 4"))
     return ReviewSpec(shoe, rules, tuple(bets), tags, levels)
