@@ -253,6 +253,11 @@ BAD_LOGS = {
         "Line 2 of the log",
         "unknown bet 'bankr'",
     ),
+    "unknown bet column": (
+        "cards,banker,bankr\n8 T 3 9,1,\n",
+        "Line 1 of the log",
+        "unknown bet 'bankr' (did you mean banker?)",
+    ),
     "stake of 0": (
         "cards,banker\n8 T 3 9,1\nA 4 6 5,0\n",
         "Line 3 of the log",

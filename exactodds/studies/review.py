@@ -484,9 +484,7 @@ def _log_bets(log: BetLog, spec: ReviewSpec, suits: bool) -> tuple[Bet, ...]:
     catalogue = {bet.name: bet for bet in spec.bets}
     for name in log.bet_names:
         if name not in catalogue:
-            line = next(
-                (found.line for found in log.rounds if name in found.bets), log.rounds[0].line
-            )
+            line = log.named_at.get(name, log.rounds[0].line)
             import difflib
 
             close = difflib.get_close_matches(name, list(catalogue), n=1)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
@@ -69,6 +69,8 @@ class BetLog:
     rounds: tuple[LogLine, ...]
     bet_names: tuple[str, ...]
     source: str
+    #: The line that first names each bet (the CSV header, or a round's line).
+    named_at: Mapping[str, int] = field(default_factory=dict)
 
 
 def _problem(line: int, source: str, text: str) -> ReviewError:
@@ -210,10 +212,13 @@ def read_log(text: str, source: str = "the log") -> BetLog:
         raise ReviewError(f"{source[:1].upper()}{source[1:]} holds no rounds.")
     if len(rounds) > MAX_ROUNDS:
         raise ReviewError(f"{source} holds {len(rounds):,} rounds; review at most {MAX_ROUNDS:,}.")
-    names = dict.fromkeys(name for found in rounds for name in found.bets)
+    named: dict[str, int] = {}
     if reader is _csv_rounds:
         header = next(csv.reader([lines[0][1]]))
-        names = dict.fromkeys(
-            name.strip().lower() for name in header if name.strip().lower() not in _CSV_FIELDS
-        )
-    return BetLog(tuple(rounds), tuple(names), source)
+        for name in header:
+            if name.strip().lower() not in _CSV_FIELDS:
+                named.setdefault(name.strip().lower(), lines[0][0])
+    for found in rounds:
+        for name in found.bets:
+            named.setdefault(name, found.line)
+    return BetLog(tuple(rounds), tuple(named), source, named)
