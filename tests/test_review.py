@@ -390,3 +390,33 @@ def test_the_document_formats_hold_the_table_figures(output_format: str) -> None
     for row in table.split("\n\n")[1].splitlines()[2:]:  # the results: every figure shown
         for cell in row.split():
             assert cell in document, (cell, output_format)
+
+
+def test_a_long_log_s_luck_exact_and_normal_are_within_3_se_of_a_simulation() -> None:
+    import numpy
+
+    rng = random.Random(3)
+    full = Shoe.standard(decks=8)
+    shoe = deal_shoe(full, rng, left=14)
+    plan = [(cards, {"banker": 1 + index % 3}) for index, cards in enumerate(shoe)]
+    log = read_log(log_text([plan]))
+    result = review(log, ReviewSpec(full, RULES, ALL_BETS))
+    bounded = review(log, ReviewSpec(full, RULES, ALL_BETS, exact_work_limit=1))
+    assert result.total.luck.method == "exact convolution"
+    assert bounded.total.luck.method == "normal approximation"  # past the bound, labelled so
+    # The same rounds simulated: each round's result drawn from its exact distribution.
+    generator = numpy.random.default_rng(37)
+    draws = 20_000
+    totals = numpy.zeros(draws)
+    state = full.without_suits()
+    for cards, bets in plan:
+        distribution = analyze(state, RULES).bets["banker"].distribution
+        values = numpy.array([float(value) * bets["banker"] for value in distribution])
+        chances = numpy.array([float(p) for p in distribution.values()])
+        totals += generator.choice(values, size=draws, p=chances / chances.sum())
+        state = state.remove(" ".join(cards))
+    simulated = float(numpy.mean(totals >= float(result.total.actual) - 1e-9))
+    error = (simulated * (1 - simulated) / draws) ** 0.5
+    for luck in (result.total.luck, bounded.total.luck):
+        shown = float(luck.probability)
+        assert abs(shown - simulated) <= 3 * error, (luck.method, shown, simulated, error)
