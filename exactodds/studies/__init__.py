@@ -10,6 +10,10 @@ Each study returns frozen results; :mod:`exactodds.report` lays them out.
 - :mod:`exactodds.studies.review`: the winning-player review (a player's logged bets against
   the exact EV of every moment: theoretical result, luck, correlations, likelihood ratios),
   its log read strictly by :mod:`exactodds.studies.review_log`.
+- :mod:`exactodds.studies.protection`: the countermeasure table (an advantage player's win
+  per shoe and per hour by cut card, side-bet cap, required main bet, team size, known card).
+- :mod:`exactodds.studies.multipliers`: multiplier laws designed for target RTPs on a grid,
+  and inferred from published RTPs (exact polynomials, with a consistency check).
 """
 
-__all__ = ["audit", "design", "parsheet", "review", "review_log"]
+__all__ = ["audit", "design", "multipliers", "parsheet", "protection", "review", "review_log"]
