@@ -55,6 +55,7 @@ FITTED = (
     "breakeven",
     "edgesort",
     "multipliers",
+    "protection",
 )
 #: The commands with no table to fit, and why.
 NO_TABLE = {

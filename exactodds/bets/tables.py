@@ -319,7 +319,7 @@ def resolve_table(spec: str | Path) -> Table:
     >>> resolve_table("no_such_table")
     Traceback (most recent call last):
     ...
-    exactodds.bets.tables.TableError: Table 'no_such_table' is neither a file that exists nor a shipped table; use a TOML file or one of classic, dai_bacc, dragon_tiger_studio, ez, no_commission_super6_12, no_commission_super6_15.
+    exactodds.bets.tables.TableError: Table 'no_such_table' is neither a file that exists nor a shipped table; use a TOML file or one of classic, dai_bacc, dragon_tiger_studio, ez, golden_wealth, no_commission_super6_12, no_commission_super6_15, prosperity_tree.
     """
     if not isinstance(spec, (str, Path)):
         raise TableError(f"Table {spec!r:.60} is not a file name or a shipped table name.")
