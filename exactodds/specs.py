@@ -9,7 +9,8 @@ the library's frozen specs, which the library then runs:
   :func:`simulation_spec`;
 * a sweep's variants, by :func:`sweep_variants`: the same spec with the swept fields
   ``dataclasses.replace``\\ d, so that every variant is checked as any study is;
-* an :class:`~exactodds.studies.audit.AuditSpec`, by :func:`audit_spec`.
+* an :class:`~exactodds.studies.audit.AuditSpec`, by :func:`audit_spec`;
+* a :class:`~exactodds.studies.review.ReviewSpec`, by :func:`review_spec`.
 
 The option text is read here and handed down as typed values: numbers (``--min-edge``,
 ``--risk``, ``--unit``, the thresholds), lists (``--bankroll 100,200``, ``--trip-rounds``,
@@ -48,6 +49,7 @@ from exactodds.errors import ExactOddsError, SimulationError, parameter, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import parse_number, percent_hint
 from exactodds.rules import Rules
+from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.risk.questions import RiskGrid, RiskQuestions, check_grid_size
 from exactodds.simulation.staking.sizing import trip_shoes_for
@@ -59,6 +61,7 @@ if TYPE_CHECKING:  # the audit's study is imported by the audit alone
     from exactodds.studies.audit import AuditSpec
     from exactodds.studies.design import PayRange
     from exactodds.studies.protection import ProtectionSpec
+    from exactodds.studies.review import ReviewSpec
 
 __all__ = [
     "MOST_COMBINATIONS",
@@ -71,6 +74,7 @@ __all__ = [
     "parse_threshold",
     "protection_spec",
     "read_number",
+    "review_spec",
     "simulation_spec",
     "sizing_from_options",
     "sweep_variants",
@@ -606,3 +610,54 @@ def _span(
             f"such as {example}."
         )
     return low, high
+
+
+def review_spec(
+    shoe: Shoe,
+    rules: Rules,
+    bets: Sequence[Bet],
+    counts: Iterable[str] = (),
+    triggers: Iterable[str] = (),
+) -> ReviewSpec:
+    """The :class:`~exactodds.studies.review.ReviewSpec` of ``review``'s option values.
+
+    *counts* are ``TAGS`` (every bet) or ``BET=TAGS``, the tags as simulate's ``--play
+    count:TAGS:T`` takes them (10 for A 2-9 and the ten-values, or 13 for A-K); *triggers*
+    ``T`` or ``BET=T``, the true count at which the count model bets (fitted when not given).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> spec = review_spec(Shoe.standard(8), Rules(), select_bets("dragon7"),
+    ...                    ["dragon7=0,0,0,-1,-1,-1,-1,2,2,0"], ["4"])
+    >>> spec.counts["dragon7"][-3:], spec.triggers["dragon7"]
+    ((0, 0, 0), Fraction(4, 1))
+    >>> review_spec(Shoe.standard(8), Rules(), select_bets("tie"), ["lucky=1,1"])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.SimulationError: Unknown bet 'lucky' in `count` 'lucky=1,1'; the bets are tie.
+    """
+    from exactodds.simulation.strategies import parse_strategy
+    from exactodds.studies.review import ReviewSpec
+
+    names = [bet.name for bet in bets]
+
+    def split(text: str, what: str) -> tuple[list[str], str]:
+        name, separator, value = text.partition("=")
+        if not separator:
+            return names, text
+        if name.strip().lower() not in names:
+            raise SimulationError(
+                f"Unknown bet {name.strip()!r} in {parameter(what)} {text!r}; the bets are "
+                f"{', '.join(names)}."
+            )
+        return [name.strip().lower()], value
+
+    tags: dict[str, tuple[int, ...]] = {}
+    for text in counts:
+        chosen, value = split(text, "count")
+        count = parse_strategy(f"count:{value}:0", where=f"{parameter('count')} {text!r}")
+        tags |= dict.fromkeys(chosen, tuple(getattr(count, "tags", ())))
+    levels: dict[str, Fraction] = {}
+    for text in triggers:
+        chosen, value = split(text, "trigger")
+        levels |= dict.fromkeys(chosen, read_number(value, "trigger", "use a true count such as 4"))
+    return ReviewSpec(shoe, rules, tuple(bets), tags, levels)

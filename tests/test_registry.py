@@ -56,6 +56,7 @@ RENDERED_BY = {
     "audit": ("exactodds.studies.audit.Audit",),
     "protection": ("exactodds.studies.protection.ProtectionTable",),
     "report": ("exactodds.studies.parsheet.ParSheet",),
+    "review": ("exactodds.studies.review.Review",),
     "multipliers": (
         "exactodds.studies.multipliers.LawDesign",
         "exactodds.studies.multipliers.LawInference",

@@ -43,6 +43,7 @@ ODDS_COLUMNS = [
 SWEEP_COLUMNS = ["Penetration", "Units/shoe, exact EV", "EV/round", "DI", "SCORE", "N0 rounds"]
 #: The commands whose default table fits (``bets`` wraps; the others split tables by columns).
 FITTED = (
+    "review",
     "odds",
     "bets",
     "depth",

@@ -12,7 +12,7 @@ data goes to stdout only. A command's module is imported only when that command 
   (``--game peek`` in :mod:`exactodds.cli.solve_peek`; ``--rules`` and ``--game banque`` in
   :mod:`exactodds.cli.solve_choice`),
   :mod:`exactodds.cli.multipliers`, :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`,
-  :mod:`exactodds.cli.protection`,
+  :mod:`exactodds.cli.protection`, :mod:`exactodds.cli.review`,
   :mod:`exactodds.cli.simulate` (sweeps in
   :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)
   and :mod:`exactodds.cli.serve`.
@@ -40,6 +40,7 @@ COMMANDS = {
     "odds": "exactodds.cli.odds:odds",
     "protection": "exactodds.cli.protection:protection",
     "report": "exactodds.cli.report:report",
+    "review": "exactodds.cli.review:review_command",
     "serve": "exactodds.cli.serve:serve",
     "simulate": "exactodds.cli.simulate:simulate",
     "solve": "exactodds.cli.solve:solve_command",
@@ -68,6 +69,7 @@ TASKS = {
         "audit": "Can this bet be beaten? Edge, counts, simulation",
         "protection": "The casino's levers against an advantage player, priced",
         "report": "Par sheet of each bet: Markdown, HTML, xlsx or PDF",
+        "review": "A player's logged bets against the exact EV: luck or skill?",
     },
     "Tools": {
         "serve": "The live shoe tracker page and the JSON API",

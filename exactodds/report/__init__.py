@@ -22,5 +22,6 @@
   xlsx writers the par sheet and the audit share.
 - :mod:`exactodds.report.parsheet`: a par sheet as HTML, Markdown, a workbook or a PDF.
 - :mod:`exactodds.report.audit`: a countability audit and a pay-table design, in every format.
+- :mod:`exactodds.report.review`: a winning-player review, as a table or JSON.
 - :mod:`exactodds.report.protection`: the countermeasure table, as a table or JSON.
 """

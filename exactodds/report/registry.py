@@ -195,6 +195,10 @@ _TABLE = (
     ("studies.parsheet.ParSheet", "markdown", "parsheet.render:render_markdown"),
     ("studies.parsheet.ParSheet", "xlsx", "registry:_parsheet_xlsx"),
     ("studies.parsheet.ParSheet", "pdf", "parsheet.pdf:render_pdf"),
+    ("studies.review.Review", "table", "review:render_review_table"),
+    ("studies.review.Review", "json", "review:render_review_json"),
+    ("studies.review.Review", "markdown", "review:render_review_document"),
+    ("studies.review.Review", "html", "review:render_review_document"),
 )
 for _result, _format, _function in _TABLE:
     register(f"exactodds.{_result}", _format, f"exactodds.report.{_function}")
