@@ -403,10 +403,17 @@ def optimal_lines(stake: Any, measured: dict[str, Any] | None = None) -> list[st
             else ""
         )
     )
-    short = "SCORE" if basis["objective"] == "score" else "growth per round"
+    short = "SCORE" if basis["objective"] == "score" else "Growth per round"
     pilot = basis["pilot"]
     bands = len(basis["bands"])
     merged = basis.get("bands_measured", bands)
+    least = basis.get("min_band_bets", 1)
+    made = sum(band.get("bets_made", least) for band in basis["bands"])
+    grouped = (
+        f"of at least {least} bets each"
+        if made >= least
+        else f"since the pilot made fewer than {least} bets"
+    )
     quoted = (
         f"{short} {figure_text(measured, 4)} on this run's {measured['shoes']:,} shoes, which "
         "the fit did not see (on the pilot, in sample: "
@@ -416,8 +423,8 @@ def optimal_lines(stake: Any, measured: dict[str, Any] | None = None) -> list[st
     return [
         f"Optimal ramp, spread {basis['spread']}: the stakes by {measure} that maximize "
         f"{objective}, fitted on a flat 1-unit pilot of {pilot['shoes']:,} other shoes "
-        f"({pilot['rounds']:,} rounds; its {merged} bands bet merged to {bands} of at least "
-        f"{basis.get('min_band_bets', 1)} bets each). {quoted}"
+        f"({pilot['rounds']:,} rounds; its {merged} bands bet merged to {bands} {grouped}). "
+        f"{quoted}"
         f"{basis['value']:.4g}, against {basis['flat_value']:.4g} flat at the spread's "
         f"minimum{')' if measured is not None and measured.get('mean') is not None else ''}; "
         f"type it in as {stake.text()} for the same figures." + _risk_target_text(basis)
