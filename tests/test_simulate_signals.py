@@ -38,6 +38,19 @@ def checkpoint_shoes(path: Path) -> int:
     return int(json.loads(path.read_text(encoding="utf-8"))["next_shoe"])
 
 
+def _wait_for_shoes(path: Path, seconds: float = 90.0) -> None:
+    """Until the run's checkpoint holds some shoes (a loaded machine starts slowly; a fixed
+    sleep signalled some runs before their first block), at most *seconds*."""
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        time.sleep(0.5)
+        try:
+            if checkpoint_shoes(path) > 0:
+                return
+        except (OSError, ValueError, KeyError):
+            continue  # not written yet
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
@@ -51,7 +64,7 @@ def test_a_signal_keeps_the_finished_shoes_and_resume_completes_them(
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3.0)  # start-up, then some blocks of 64 shoes
+    _wait_for_shoes(checkpoint)  # start-up, then some blocks of 64 shoes, however loaded
     process.send_signal(number)
     sent = time.perf_counter()
     stdout, stderr = process.communicate(timeout=60)
@@ -95,3 +108,41 @@ def test_a_signal_to_the_whole_process_group_keeps_the_finished_shoes(
     # On a loaded machine the workers may not have finished a block yet: 0 shoes is a result too.
     assert json.loads(stdout)["shoes"] == checkpoint_shoes(checkpoint)
     assert "Traceback" not in stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_then_resume_with_two_jobs_many_times_under_load(tmp_path: Path) -> None:
+    """Issue 36: this case hung once in three runs under load (a worker blocked on the pool's
+    lock, the parent in join). Each stop and each resume must end within its deadline."""
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        for attempt in range(8):
+            checkpoint = tmp_path / f"run{attempt}.json"
+            process = subprocess.Popen(
+                [*COMMAND, "--shoes", LONG_RUN, "--jobs", "2", "--checkpoint", str(checkpoint)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            _wait_for_shoes(checkpoint)
+            process.send_signal(signal.SIGINT)
+            try:
+                stdout, stderr = process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                pytest.fail(f"attempt {attempt}: the run did not stop within 60 s of Ctrl-C")
+            assert process.returncode == 130, stderr
+            finished = json.loads(stdout)["shoes"]
+            try:
+                resumed = deal(
+                    "--shoes", str(finished + 130), "--jobs", "2",
+                    "--checkpoint", str(checkpoint), "--resume",
+                )  # fmt: skip
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"attempt {attempt}: the resumed run hung")
+            assert resumed.returncode == 0, resumed.stderr
+            assert json.loads(resumed.stdout)["shoes"] == finished + 130
+    finally:
+        for burner in load:
+            burner.kill()
+            burner.wait()

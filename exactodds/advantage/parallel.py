@@ -21,7 +21,7 @@ from typing import Any
 from exactodds.advantage.compositions import Problem, solve_task
 from exactodds.errors import ExactOddsError, import_extra, quoted
 
-__all__ = ["Run", "check_dask_address", "runner"]
+__all__ = ["Run", "WorkerLostError", "check_dask_address", "runner"]
 
 Result = tuple[list[list[int]], list[int], int]
 Run = Callable[[Problem, list[tuple[int, ...]]], Iterable[Result]]
@@ -30,13 +30,32 @@ Run = Callable[[Problem, list[tuple[int, ...]]], Iterable[Result]]
 DASK_TIMEOUT = 10
 
 
+class WorkerLostError(ExactOddsError):
+    """A worker process of the pool ended before its pieces were done (exit 1: a failure,
+    not the user's input).
+
+    >>> str(WorkerLostError("A worker process ended."))
+    'A worker process ended.'
+    """
+
+
 def _reporting(
     results: Iterable[Result], total: int, progress: Callable[[int, int], None] | None
 ) -> Iterator[Result]:
-    for done, result in enumerate(results, start=1):
-        if progress is not None:
-            progress(done, total)
-        yield result
+    from concurrent.futures.process import BrokenProcessPool
+
+    done = 0
+    try:
+        for done, result in enumerate(results, start=1):
+            if progress is not None:
+                progress(done, total)
+            yield result
+    except BrokenProcessPool:
+        raise WorkerLostError(
+            f"A worker process ended abruptly after {done:,} of {total:,} pieces of the depth "
+            "table (killed, or out of memory); nothing was computed with it: run again, or "
+            "with fewer jobs."
+        ) from None
 
 
 @contextmanager

@@ -99,6 +99,7 @@ def depth(
         parse_depths,
         parse_known_counts,
     )
+    from exactodds.advantage.parallel import WorkerLostError
     from exactodds.report.advantage import depth_figures
     from exactodds.report.registry import render
 
@@ -123,7 +124,7 @@ def depth(
             table = depth_table(shoe, rules, bets, cards, min_edge, jobs, dask_address, bar, known)
         finally:
             finish_progress(line)
-    except DepthCheckError as error:
+    except (DepthCheckError, WorkerLostError) as error:
         raise click.ClickException(str(error)) from None
     emit(render(table, output_format, digits=digits, wide=wide))
     if plot_directory is not None:

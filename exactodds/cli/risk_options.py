@@ -30,7 +30,7 @@ _OPTIONS = (
         "--bankroll); ramp:0=1,1%=4,2%=8 (units by exact EV above each edge); "
         "ramp:tc:2=1,4=4 (units by the count strategy's true count); optimal (with --spread: "
         "the ramp that maximizes growth at --bankroll, or SCORE without one, on a flat pilot "
-        "of the same shoes).",
+        "of as many other shoes; quoted as measured on the run's shoes).",
     ),
     click.option(
         "--spread",

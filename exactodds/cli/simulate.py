@@ -328,8 +328,8 @@ def simulate(
         _write_result(result, output_format, digits, plot_directory, show_risk, (wide, by_count))
         if parquet and trace_file is not None:
             _parquet_trace(trace_file, result.complete)
-    if failure is not None:  # the checkpoint could not be kept: an output failure
-        raise click.ClickException(str(failure))
+    if failure is not None:  # the checkpoint could not be kept, or a worker died: exit 1
+        raise click.ClickException(_failure_text(failure, checkpoint_file))
     if not result.complete:
         number = signals[0] if signals else signal.SIGINT
         _say(
@@ -411,16 +411,28 @@ def _say(line: str) -> None:
         click.echo(line, err=True)
 
 
+def _failure_text(failure: ExactOddsError, checkpoint_file: str | None) -> str:
+    """The sentence a run stopped early by *failure* ends with; a worker that died or stalled
+    says how to continue from the checkpoint, which holds the shoes finished."""
+    from exactodds.simulation.workers import WorkerError
+
+    text = str(failure)
+    if isinstance(failure, WorkerError) and checkpoint_file and text.endswith("."):
+        return f"{text[:-1]}; continue with --resume --checkpoint {checkpoint_file}."
+    return text
+
+
 def _run(
     run_simulation: Callable[..., SimulationResult], simulation: Simulation, **options: Any
 ) -> tuple[SimulationResult, ExactOddsError | None]:
     """The result, and the checkpoint failure that stopped the run early, if one did."""
     from exactodds.simulation.checkpoint import CheckpointError
+    from exactodds.simulation.workers import WorkerError
 
     progress = options["progress"]
     try:
         result = run_simulation(simulation, **options)
-    except CheckpointError as error:
+    except (CheckpointError, WorkerError) as error:
         if error.result is None:  # before the first shoe: the --checkpoint given is wrong
             raise usage_error(error) from None
         return error.result, error

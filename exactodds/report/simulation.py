@@ -187,7 +187,7 @@ def _band_lines(result: SimulationResult, bets: list[BetResult], digits: int) ->
 
 def band_table(
     name: str,
-    bands: tuple[tuple[int, int, int, int, int, int], ...],
+    bands: tuple[tuple[int, ...], ...],
     counted: str | None,
     denominator: int,
     digits: int,
@@ -322,7 +322,7 @@ def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> lis
         f"Stakes: {result.simulation.stake.describe()} ({result.simulation.limits.describe()}). "
         "EV per round from the exact EVs of the bets made, SD from the realized results; "
         "DI = 1000 EV / SD, SCORE = DI², N0 = (SD / EV)²; ± 95% (delta method over shoes).",
-        *optimal_lines(result.simulation.stake),
+        *optimal_lines(result.simulation.stake, figures.combined.get("ramp_out_of_sample")),
         *_one_shoe_target(result),
     ]
     combined = figures.combined
@@ -371,16 +371,19 @@ def _one_shoe_target(result: SimulationResult) -> list[str]:
     ]
 
 
-def optimal_lines(stake: Any) -> list[str]:
-    """What an optimal ramp was derived from (:mod:`~exactodds.simulation.staking.optimal`), or none.
+def optimal_lines(stake: Any, measured: dict[str, Any] | None = None) -> list[str]:
+    """What an optimal ramp was derived from (:mod:`~exactodds.simulation.staking.optimal`) and
+    what it earned on the run's shoes, which its fit did not see (*measured*: the result's
+    ``combined.ramp_out_of_sample``), or none.
 
     >>> from fractions import Fraction
     >>> from exactodds.simulation.staking.stakes import Ramp
     >>> basis = {"objective": "score", "bankroll": None, "spread": "1-8", "counted": "true_count",
     ...          "pilot": {"shoes": 10, "rounds": 800}, "bands": [{}] * 3, "value": 2.5,
-    ...          "flat_value": 0.0}
-    >>> print(optimal_lines(Ramp(((Fraction(0), 1),), True, basis))[0])
-    Optimal ramp, spread 1-8: the stakes by true count that maximize SCORE on a flat 1-unit pilot of the same 10 shoes (800 rounds, 3 bands bet): SCORE 2.5 there, against 0 flat at the spread's minimum; type it in as ramp:tc:0=1 for the same figures.
+    ...          "flat_value": 0.0, "bands_measured": 7, "min_band_bets": 100}
+    >>> measured = {"objective": "score", "shoes": 10, "mean": 1.25, "stderr": 0.5}
+    >>> print(optimal_lines(Ramp(((Fraction(0), 1),), True, basis), measured)[0])
+    Optimal ramp, spread 1-8: the stakes by true count that maximize SCORE, fitted on a flat 1-unit pilot of 10 other shoes (800 rounds; its 7 bands bet merged to 3 of at least 100 bets each). SCORE 1.25 ± 0.98 on this run's 10 shoes, which the fit did not see (on the pilot, in sample: 2.5, against 0 flat at the spread's minimum); type it in as ramp:tc:0=1 for the same figures.
     >>> optimal_lines(Ramp(((Fraction(0), 1),), True))
     []
     """
@@ -400,14 +403,31 @@ def optimal_lines(stake: Any) -> list[str]:
             else ""
         )
     )
-    short = "SCORE" if basis["objective"] == "score" else "growth"
+    short = "SCORE" if basis["objective"] == "score" else "Growth per round"
     pilot = basis["pilot"]
+    bands = len(basis["bands"])
+    merged = basis.get("bands_measured", bands)
+    least = basis.get("min_band_bets", 1)
+    made = sum(band.get("bets_made", least) for band in basis["bands"])
+    grouped = (
+        f"of at least {least} bets each"
+        if made >= least
+        else f"since the pilot made fewer than {least} bets"
+    )
+    quoted = (
+        f"{short} {figure_text(measured, 4)} on this run's {measured['shoes']:,} shoes, which "
+        "the fit did not see (on the pilot, in sample: "
+        if measured is not None and measured.get("mean") is not None
+        else f"{short} on the pilot, in sample: "
+    )
     return [
         f"Optimal ramp, spread {basis['spread']}: the stakes by {measure} that maximize "
-        f"{objective} on a flat 1-unit pilot of the same {pilot['shoes']:,} shoes "
-        f"({pilot['rounds']:,} rounds, {len(basis['bands'])} bands bet): {short} "
-        f"{basis['value']:.4g} there, against {basis['flat_value']:.4g} flat at the spread's "
-        f"minimum; type it in as {stake.text()} for the same figures." + _risk_target_text(basis)
+        f"{objective}, fitted on a flat 1-unit pilot of {pilot['shoes']:,} other shoes "
+        f"({pilot['rounds']:,} rounds; its {merged} bands bet merged to {bands} {grouped}). "
+        f"{quoted}"
+        f"{basis['value']:.4g}, against {basis['flat_value']:.4g} flat at the spread's "
+        f"minimum{')' if measured is not None and measured.get('mean') is not None else ''}; "
+        f"type it in as {stake.text()} for the same figures." + _risk_target_text(basis)
     ]
 
 
@@ -421,7 +441,7 @@ def _risk_target_text(basis: dict[str, Any]) -> str:
     steps = ", ".join(f"x {tried['multiplier']}" for tried in basis["tried"])
     return (
         f" For a risk of ruin of at most {100 * float(Fraction(basis['risk_target'])):g}%, the "
-        f"ramp was derived at the bankroll {steps} in turn, each run on the same shoes: at "
+        f"ramp was derived at the bankroll {steps} in turn, each run on this run's shoes: at "
         f"x {last['multiplier']}, the trip's risk estimate {risk} {outcome}."
     )
 

@@ -13,6 +13,8 @@
 * :mod:`~exactodds.simulation.checkpoint`: checkpoints written atomically, read as hostile input;
 * :mod:`~exactodds.simulation.run`: :func:`~exactodds.simulation.run.simulate`, in this process,
   in worker processes or on Dask.
+* :mod:`~exactodds.simulation.workers`: forked worker processes, each on its own pipe (a
+  worker that dies or stalls is one sentence; shutting down never waits on a shared lock);
 * :mod:`~exactodds.simulation.pairs`: pair bets' exact EV in closed form;
 * :mod:`~exactodds.simulation.pair_study`: a pairs-only block dealt, priced, decided and
   tallied in one pass of the compiled kernel (the numpy road of ``block`` its twin);

@@ -51,7 +51,7 @@ from exactodds.simulation.staking import sizing
 from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
+from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, Band, BetTally, Tally
 
 __all__ = ["BlockResult", "compiled_pairs", "prepare", "risk_tally", "run_block"]
 
@@ -189,13 +189,15 @@ def _band_sums(
     decided: npt.NDArray[np.bool_],
     expected: npt.NDArray[Any],
     realized: npt.NDArray[Any],
-) -> tuple[tuple[int, int, int, int, int, int], ...]:
-    """Per band (sorted): rounds, bets made and the sums of the EV, the results and their
-    squares, all exact (Python integers where int64 could overflow).
+    moments: npt.NDArray[Any] | None = None,
+) -> tuple[Band, ...]:
+    """Per band (sorted): rounds, bets made and the sums of the EV, the results, their
+    squares and the exact second moments (*moments*, each round's stake**2 x E[X**2]; 0
+    without them), all exact (Python integers where int64 could overflow).
 
     >>> _band_sums(np.array([1, 0, 1]), np.array([True, False, True]), np.array([3, 0, 4]),
-    ...            np.array([2, 0, -1]))
-    ((0, 1, 0, 0, 0, 0), (1, 2, 2, 7, 1, 5))
+    ...            np.array([2, 0, -1]), np.array([5, 0, 6]))
+    ((0, 1, 0, 0, 0, 0, 0), (1, 2, 2, 7, 1, 5, 11))
     """
     if not len(keys):
         return ()
@@ -207,7 +209,13 @@ def _band_sums(
         realized = realized.astype(object)
     columns = [
         np.add.reduceat(np.asarray(values)[order], starts).tolist()
-        for values in (decided.astype(np.int64), expected, realized, realized * realized)
+        for values in (
+            decided.astype(np.int64),
+            expected,
+            realized,
+            realized * realized,
+            moments if moments is not None else np.zeros(len(keys), dtype=np.int64),
+        )
     ]
     return tuple(
         (int(key), int(count), *(int(column[index]) for column in columns))  # type: ignore[misc]
@@ -215,6 +223,14 @@ def _band_sums(
             zip(ordered[starts].tolist(), rounds.tolist(), strict=True)
         )
     )
+
+
+def _made_moments(sized: sizing.Sized, column: int) -> npt.NDArray[Any] | None:
+    """Bet *column*'s exact stake**2 x E[X**2] on the rounds it is made (0 elsewhere), or None
+    for a study without exact moments."""
+    if sized.exact_squares is None:
+        return None
+    return np.where(sized.stakes[:, column] > 0, sized.exact_squares[:, column], 0)
 
 
 @lru_cache(maxsize=4)
@@ -305,7 +321,7 @@ def run_block(
                 tuple(zip(bins.tolist(), counts.tolist(), strict=True)),
                 tuple(depth_ev.tolist()),
                 tuple(depth_rounds.tolist()),
-                _band_sums(keys, decided, expected, realized),
+                _band_sums(keys, decided, expected, realized, _made_moments(sized, column)),
             )
         )
     fixed = np.column_stack(fixed_columns)

@@ -253,14 +253,15 @@ class _Counted:
         return tuple(zip((present + low + row[7]).tolist(), counts[present].tolist(), strict=True))
 
     def in_bands(self, column: int, row: list[int], at: int) -> tuple[tuple[int, ...], ...]:
-        """Bet *column*'s bands (they start at *at*): (band, rounds, made, EV, result, squares)."""
+        """Bet *column*'s bands (they start at *at*): (band, rounds, made, EV, result, squares,
+        0: a study with exact moments is never tallied here)."""
         low, high = (
             (bin_slot + row[7]) // _BAND_BINS - row[9] for bin_slot in self.touched[column].tolist()
         )
         chosen = self.bands[at + low : at + high + 1]
         held = np.flatnonzero(chosen[:, 0])
         return tuple(
-            (band + low + row[9], *values)
+            (band + low + row[9], *values, 0)
             for band, values in zip(held.tolist(), chosen[held].tolist(), strict=True)
         )
 

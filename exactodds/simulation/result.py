@@ -81,7 +81,7 @@ class BetResult:
 
 
 def band_rows(
-    bands: tuple[tuple[int, int, int, int, int, int], ...],
+    bands: tuple[tuple[int, ...], ...],
     counted: str | None,
     rounds: int,
     pay_denominator: int,
@@ -93,17 +93,17 @@ def band_rows(
     ``sd_per_round`` (of the realized results), ``units_expected`` and ``units_won``.
     Sums are exact; the ratios are floats.
 
-    >>> row, = band_rows(((2, 4, 2, 2**39, 2, 2),), "true_count", 8, 1)
+    >>> row, = band_rows(((2, 4, 2, 2**39, 2, 2, 0),), "true_count", 8, 1)
     >>> row["true_count"], row["share_of_rounds"], row["ev_per_round"], row["sd_per_round"]
     (2, 0.5, 0.125, 0.5)
-    >>> band_rows(((2, 0, 0, 0, 0, 0),), None, 8, 1)
+    >>> band_rows(((2, 0, 0, 0, 0, 0, 0),), None, 8, 1)
     Traceback (most recent call last):
     ...
     ValueError: a band of 0 rounds is not tallied; rounds must be at least 1.
     """
     rows = []
     unit = Fraction(1, pay_denominator)
-    for band, count, made, expected, realized, squares in bands:
+    for band, count, made, expected, realized, squares, *_ in bands:
         if count < 1:
             raise ValueError(f"a band of {count} rounds is not tallied; rounds must be at least 1.")
         mean = Fraction(realized, count) * unit
@@ -468,6 +468,9 @@ def _risk_figures(result: SimulationResult) -> RiskFigures:
         ruin |= _bankroll_figures(result)
     if risk.flat is not None:
         data["combined"]["flat"] = _flat_figures(result, risk.flat)
+    measured = _ramp_out_of_sample(result, combined)
+    if measured is not None:
+        data["combined"]["ramp_out_of_sample"] = measured
     if isinstance(simulation.stake, Kelly):
         data["combined"]["growth_rate_per_round"] = (
             risk.growth / GROWTH_SCALE / tally.rounds if tally.rounds else None
@@ -475,3 +478,25 @@ def _risk_figures(result: SimulationResult) -> RiskFigures:
     series["combined"] = combined
     everything = data.pop("combined")
     return RiskFigures(data, everything, series)
+
+
+def _ramp_out_of_sample(result: SimulationResult, combined: SeriesFigures) -> dict[str, Any] | None:
+    """An optimal ramp's objective measured on the run's shoes, which its pilot did not see
+    (:mod:`~exactodds.simulation.staking.optimal`): SCORE (the combined figure), or the
+    second-order log growth per round of the bankroll; None for any other stake."""
+    from exactodds.simulation.risk.figures import series_growth
+
+    basis = getattr(result.simulation.stake, "basis", None)
+    risk = result.tally.risk
+    if basis is None or risk is None:
+        return None
+    bankroll = result.simulation.bankroll
+    if basis.get("objective") == "growth" and bankroll is not None:
+        unit = Fraction(1, risk.combined_denominator)
+        estimate = series_growth(
+            result.tally, risk.combined_expected, risk.combined, unit**2, bankroll
+        )
+        objective = "growth"
+    else:
+        estimate, objective = combined["score"], "score"
+    return {"objective": objective, "shoes": result.tally.shoes} | estimate.to_dict()

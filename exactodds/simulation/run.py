@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import multiprocessing
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
@@ -45,6 +44,7 @@ from exactodds.simulation.result import BetResult, SimulationResult
 from exactodds.simulation.staking.stakes import Kelly, Optimal
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import Tally
+from exactodds.simulation.workers import WorkerError, forked_workers
 
 __all__ = [
     "BetResult",
@@ -77,8 +77,6 @@ DASK_TIMEOUT = "10s"
 
 _Blocks = Iterable[tuple[int, int]]
 Stop = Callable[[], bool]
-#: How often (seconds) a runner waiting for a worker's block looks whether to stop.
-_POLL_SECONDS = 0.05
 #: The simulation a forked worker process runs (set before the fork).
 _WORKER_SIMULATION: Simulation | None = None
 
@@ -86,11 +84,6 @@ _WORKER_SIMULATION: Simulation | None = None
 def _worker_block(job: tuple[int, int, bool]) -> BlockResult:
     assert _WORKER_SIMULATION is not None, "worker started without its simulation"
     return run_block(_WORKER_SIMULATION, *job)
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C goes to the whole process group: the parent decides what to do with it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _never() -> bool:
@@ -108,29 +101,27 @@ def _serial(
 def _processes(
     simulation: Simulation, blocks: _Blocks, trace: bool, jobs: int, stop: Stop
 ) -> Iterator[Iterator[BlockResult]]:
+    """The blocks on *jobs* forked workers, each on its own pipe (:mod:`.workers`): a worker
+    that dies or stalls stops the run with one sentence, and shutting down never waits on a
+    lock a worker held."""
     global _WORKER_SIMULATION
     _WORKER_SIMULATION = simulation
     prepare(simulation.rules, simulation.bets)  # compiled once here; the workers inherit it
-    context = multiprocessing.get_context("fork")
-    pool = context.Pool(jobs, initializer=_ignore_interrupts)
-    pending = pool.imap(_worker_block, ((first, count, trace) for first, count in blocks))
-
-    def results() -> Iterator[BlockResult]:
-        # Poll, so that a stop request is seen while a worker is still dealing.
-        while not stop():
-            try:
-                yield pending.next(timeout=_POLL_SECONDS)
-            except multiprocessing.TimeoutError:
-                continue
-            except StopIteration:
-                return
-
+    work = ((first, count, trace) for first, count in blocks)
     try:
-        yield results()
+        with forked_workers(_worker_block, work, jobs, stop, _shoes_of) as results:
+            yield results
     finally:
-        pool.terminate()
-        pool.join()
         _WORKER_SIMULATION = None
+
+
+def _shoes_of(job: tuple[int, int, bool]) -> str:
+    """A block job as a message names it.
+
+    >>> _shoes_of((64, 64, False))
+    'shoes 64 to 127'
+    """
+    return f"shoes {job[0]:,} to {job[0] + job[1] - 1:,}"
 
 
 @contextlib.contextmanager
@@ -338,7 +329,9 @@ def simulate(
     block), stops the run; the result then covers the shoes finished before it, with
     ``complete`` false, and the checkpoint holds them.  A checkpoint that cannot be
     written during the run stops it too: :class:`CheckpointError` then carries the
-    result of the shoes finished (``error.result``).
+    result of the shoes finished (``error.result``); so does
+    :class:`~exactodds.simulation.workers.WorkerError` when a worker process dies or stalls
+    (the checkpoint then holds those shoes, for *resume*).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> one_deck = Simulation.of(3, 5, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
@@ -384,7 +377,7 @@ def simulate(
     last_save = started
     rounds_before = tally.rounds
     running = _Running(tally)
-    failure: CheckpointError | None = None
+    failure: CheckpointError | WorkerError | None = None
     try:
         with runner as results:
             for block in results:
@@ -403,11 +396,11 @@ def simulate(
                     break
     except KeyboardInterrupt:
         pass  # the result covers the shoes finished
-    except CheckpointError as error:
+    except (CheckpointError, WorkerError) as error:
         failure = error
     finally:
         tally = running.tally()
-        if checkpoint_path is not None and failure is None:
+        if checkpoint_path is not None and not isinstance(failure, CheckpointError):
             try:
                 save_checkpoint(checkpoint_path, simulation, tally, position)
             except CheckpointError as error:
@@ -425,7 +418,7 @@ def simulate(
         rounds_run=tally.rounds - rounds_before,
     )
     if failure is not None:
-        raise CheckpointError(str(failure), result)
+        raise type(failure)(str(failure), result)
     return result
 
 

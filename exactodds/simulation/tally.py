@@ -31,7 +31,10 @@ from exactodds.simulation.risk.paths import PathTally
 from exactodds.simulation.risk.sums import Sums, merge_counts
 from exactodds.simulation.risk.tally import RiskTally
 
-__all__ = ["HISTOGRAM_BINS_PER_UNIT", "BetTally", "Tally", "merge_bands", "merge_ranges"]
+__all__ = ["HISTOGRAM_BINS_PER_UNIT", "Band", "BetTally", "Tally", "merge_bands", "merge_ranges"]
+
+#: One band's sums: band, rounds, bets made, expected, realized, realized squares, exact squares.
+Band = tuple[int, int, int, int, int, int, int]
 
 #: The EV distribution is kept in bins of 0.01% (1/10000 of a unit).
 HISTOGRAM_BINS_PER_UNIT = 10_000
@@ -56,8 +59,11 @@ class BetTally:
     dealt (cards out of the shoe // 52).  ``bands`` holds, per band of the round's count (the
     true count floored, or the running count, for a count strategy) or of its exact EV (1%
     bands, the floor of 100 EV, otherwise), sorted by band: ``(band, rounds, bets_made,
-    expected, realized, realized_squares)`` (the last three summed over the rounds, the
-    squares per round).
+    expected, realized, realized_squares, exact_squares)`` (summed over the rounds, the
+    squares per round).  The seventh, ``exact_squares``, is the band's exact second moment:
+    the sum over its bets made of stake**2 x E[X**2 | the composition], in units of
+    2**-:data:`~exactodds.simulation.risk.tally.MOMENT_BITS`, kept only by a study with
+    exact moments (``exact_moments``, as the optimal ramp's pilot is); 0 otherwise.
     """
 
     pay_denominator: int
@@ -69,7 +75,7 @@ class BetTally:
     histogram: tuple[tuple[int, int], ...] = ()
     depth_ev: tuple[int, ...] = ()
     depth_rounds: tuple[int, ...] = ()
-    bands: tuple[tuple[int, int, int, int, int, int], ...] = ()
+    bands: tuple[Band, ...] = ()
 
     def merged(self, other: BetTally) -> BetTally:
         """The sums of both (the same bet over other shoes)."""
@@ -89,24 +95,26 @@ class BetTally:
 
 def merge_bands(
     first: tuple[tuple[int, ...], ...], second: tuple[tuple[int, ...], ...]
-) -> tuple[tuple[int, int, int, int, int, int], ...]:
+) -> tuple[Band, ...]:
     """Two tallies' bands as one: the sums of a band present in both added, sorted by band.
 
-    >>> merge_bands(((0, 5, 1, 2, 3, 9),), ((-1, 1, 0, 0, 0, 0), (0, 1, 1, 1, 1, 1)))
-    ((-1, 1, 0, 0, 0, 0), (0, 6, 2, 3, 4, 10))
+    A band of six numbers (recorded before the exact squares were kept) has 0 for them.
+
+    >>> merge_bands(((0, 5, 1, 2, 3, 9, 4),), ((-1, 1, 0, 0, 0, 0, 0), (0, 1, 1, 1, 1, 1)))
+    ((-1, 1, 0, 0, 0, 0, 0), (0, 6, 2, 3, 4, 10, 4))
     >>> merge_bands(((0, 1),), ())
     Traceback (most recent call last):
     ...
-    ValueError: a band needs 6 numbers (band, rounds, bets made, expected, realized, squares); one has 2.
+    ValueError: a band needs 7 numbers (band, rounds, bets made, expected, realized, squares, exact squares); one has 2.
     """
     joined: dict[int, list[int]] = {}
     for band in (*first, *second):
-        if len(band) != 6:
+        if len(band) not in (6, 7):
             raise ValueError(
-                "a band needs 6 numbers (band, rounds, bets made, expected, realized, "
-                f"squares); one has {len(band)}."
+                "a band needs 7 numbers (band, rounds, bets made, expected, realized, "
+                f"squares, exact squares); one has {len(band)}."
             )
-        sums = joined.setdefault(band[0], [0] * 5)
+        sums = joined.setdefault(band[0], [0] * 6)
         for index, value in enumerate(band[1:]):
             sums[index] += value
     return tuple((key, *joined[key]) for key in sorted(joined))  # type: ignore[misc]

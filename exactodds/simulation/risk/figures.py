@@ -77,6 +77,7 @@ __all__ = [
     "finite",
     "ruin_figures",
     "series_figures",
+    "series_growth",
 ]
 
 Means = tuple[float, float, float]
@@ -224,15 +225,11 @@ def _scaled(estimate: Estimate, factor: float) -> Estimate:
     return Estimate(estimate.mean * factor, estimate.stderr * factor)
 
 
-def series_figures(
-    tally: TallySums,
-    expected: Sums,
-    moments: SeriesMoments,
-    square_unit: Fraction,
-    wagered: int | None = None,
-    won: Fraction | None = None,
-) -> SeriesFigures:
-    """The figures of one series from its exact sums (*square_unit*: the unit of X**2)."""
+def _series_moments(
+    tally: TallySums, expected: Sums, moments: SeriesMoments, square_unit: Fraction
+) -> tuple[Means, list[list[float]] | None]:
+    """The per-shoe means of a series' (exact EV, X**2, rounds) and their covariance over
+    shoes (None for fewer than two shoes)."""
     shoes = tally.shoes
     ev_unit = Fraction(1, EV_SCALE)
     totals = [
@@ -245,11 +242,8 @@ def series_figures(
         if shoes
         else (math.nan, math.nan, math.nan)
     )
-    point = _figures(means)
     if shoes < 2:
-        return SeriesFigures(
-            {key: Estimate(value, math.nan) for key, value in point.items()}, wagered, won
-        )
+        return means, None
     products = [
         [
             Fraction(expected.squares) * ev_unit**2,
@@ -267,15 +261,63 @@ def series_figures(
             Fraction(tally.rounds_squares),
         ],
     ]
-    covariance = _covariance(products, totals, shoes)
+    return means, _covariance(products, totals, shoes)
+
+
+def series_figures(
+    tally: TallySums,
+    expected: Sums,
+    moments: SeriesMoments,
+    square_unit: Fraction,
+    wagered: int | None = None,
+    won: Fraction | None = None,
+) -> SeriesFigures:
+    """The figures of one series from its exact sums (*square_unit*: the unit of X**2)."""
+    means, covariance = _series_moments(tally, expected, moments, square_unit)
+    point = _figures(means)
+    if covariance is None:
+        return SeriesFigures(
+            {key: Estimate(value, math.nan) for key, value in point.items()}, wagered, won
+        )
     estimates = {
         key: Estimate(
             value,
-            _delta(lambda m, key=key: _figures(m)[key], means, covariance, shoes),  # type: ignore[misc]
+            _delta(lambda m, key=key: _figures(m)[key], means, covariance, tally.shoes),  # type: ignore[misc]
         )
         for key, value in point.items()
     }
     return SeriesFigures(estimates, wagered, won)
+
+
+def series_growth(
+    tally: TallySums,
+    expected: Sums,
+    moments: SeriesMoments,
+    square_unit: Fraction,
+    bankroll: Fraction,
+) -> Estimate:
+    """The expected log growth per round of *bankroll*, to second order, (EV - E[X**2] / 2B)
+    / B, from the same sums as :func:`series_figures` (the optimal ramp's objective, measured),
+    with its delta-method error over shoes.
+
+    >>> class Shoes:
+    ...     shoes, rounds, rounds_squares, bets = 2, 20, 200, ()
+    >>> moments = SeriesMoments(Sums(40, 800, 400))
+    >>> series_growth(Shoes(), Sums(2 * 2**40), moments, Fraction(1), Fraction(10)).mean
+    0.0
+    """
+    means, covariance = _series_moments(tally, expected, moments, square_unit)
+    size = float(bankroll)
+
+    def growth(m: Means) -> float:
+        if m[2] <= 0:
+            return math.nan
+        return (m[0] - m[1] / (2 * size)) / m[2] / size
+
+    value = growth(means)
+    if covariance is None:
+        return Estimate(value, math.nan)
+    return Estimate(value, _delta(growth, means, covariance, tally.shoes))
 
 
 def combined_covariance(

@@ -1,14 +1,17 @@
 """The ramp that maximizes growth (or SCORE) within a spread, from a flat pilot's bands.
 
-What CVCX calls "optimal bets".  A flat pilot (1 unit whenever the strategy bets) on the
-study's own shoes measures, per band of the count (the true count floored, or the running
-count for a running count) or, for other plays, per 1% band of the exact EV, the bets
-made and the sum ``E_b`` of their exact EVs per unit staked
-(:attr:`~exactodds.simulation.tally.BetTally.bands`); ``S_b`` is the band's bets made times
-the bet's second moment per bet, E[X**2], measured over all the pilot's bets of that bet
-(the squared results of one thin band are noise for a long shot: a band of 30 Dragon 7 bets
-holds one 40:1 win or none).  A ramp that stakes ``s_b`` units in band ``b`` then wins, per
-round of the study (N rounds),
+What CVCX calls "optimal bets".  A flat pilot (1 unit whenever the strategy bets) on
+*other* shoes than the study's (as many, dealt from :func:`pilot_seed`: the fit never sees
+the shoes the ramp is then run and measured on) measures, per band of the count (the true
+count floored, or the running count for a running count) or, for other plays, per 1% band
+of the exact EV, the bets made, the sum ``E_b`` of their exact EVs per unit staked and the
+sum ``S_b`` of their exact second moments E[X**2 | composition] (the pilot keeps exact
+moments: the seventh number of :attr:`~exactodds.simulation.tally.BetTally.bands`, so a
+bet whose E[X**2] rises with the count, as Dragon 7's does, is priced band by band, and no
+band's figure rests on its few realized 40:1 wins).  Bands with fewer than
+:data:`MIN_BAND_BETS` bets are merged into their neighbours before fitting
+(:func:`merged_bands`), so that no step rests on a handful of bets.  A ramp that stakes
+``s_b`` units in band ``b`` then wins, per round of the pilot (N rounds),
 
     A(s) = sum_b s_b E_b / N     on average, with second moment   Q(s) = sum_b s_b**2 S_b / N.
 
@@ -26,15 +29,17 @@ The stakes are chosen among the chip multiples within the spread and the table l
 and never decrease from one band to the next (a ramp's steps increase); ties go to the
 smaller stakes.  Bands where the pilot made no bet take the stake of the band below; the
 strategy still decides whether to bet, and the ramp's first step is the lowest band bet.
-Every comparison is exact (Fractions from the integer sums; the EVs summed are the exact
-EVs rounded to 2**-40, as the tally keeps them); floats appear only in the recorded basis.
+Every comparison is exact (Fractions from the integer sums; the EVs and second moments
+summed are the exact figures rounded to 2**-40 and 2**-24, as the tally keeps them);
+floats appear only in the recorded basis.
 
-It assumes what the pilot measures holds on the run (the same shoes, so the same bands), a
-second moment per bet that does not depend on the band (a bet whose E[X**2] rises with the
-count, as Dragon 7's does, is staked somewhat more at high counts than a per-band moment
-would give), and bets whose results are independent of each other (several bets' bands are
-pooled; their covariance within a round is left out).  :func:`risk_limited_study` holds the
-ramp to a risk target by fitting it to a fraction of the bankroll.
+The objective on the pilot is an in-sample figure (the ramp is fitted to it, so it
+overstates what the ramp earns); the figure to quote is the same objective measured on
+the study's own shoes, which the fit did not see: the result's
+``combined.ramp_out_of_sample`` (:mod:`~exactodds.simulation.result`), with its error.  It
+assumes bets whose results are independent of each other (several bets' bands are
+pooled; their covariance within a round is left out).  :func:`risk_limited_study` holds
+the ramp to a risk target by fitting it to a fraction of the bankroll.
 
 >>> bands = (BandSums(0, 50, Fraction(-1), Fraction(50)), BandSums(2, 10, Fraction(2), Fraction(10)))
 >>> optimal_stakes(bands, (1, 2, 4, 8), Fraction(10))  # growth with a bankroll of 10 units
@@ -61,22 +66,30 @@ from exactodds.numbers import fraction_string
 from exactodds.simulation.risk.figures import RiskFigures
 from exactodds.simulation.risk.questions import RiskQuestions
 from exactodds.simulation.risk.sums import EV_SCALE
+from exactodds.simulation.risk.tally import MOMENT_BITS
 from exactodds.simulation.staking.stakes import Flat, Optimal, Ramp, TableLimits
 from exactodds.simulation.staking.study import StakedStudy
 from exactodds.simulation.strategies import counted_by
 from exactodds.simulation.tally import Tally
 
 __all__ = [
+    "MIN_BAND_BETS",
     "BandSums",
     "derived_study",
     "growth",
+    "merged_bands",
     "optimal_stakes",
     "pilot_bands",
+    "pilot_seed",
     "pilot_study",
     "ramp_of",
     "risk_limited_study",
     "score",
 ]
+
+#: Bands of the pilot with fewer bets than this are merged into their neighbours before the
+#: ramp is fitted: a step fitted to 1 to 11 bets moved on every refit (issue 36).
+MIN_BAND_BETS = 100
 
 #: A study the ramp is derived for: what comes back is the same kind of study, replaced.
 StudyT = TypeVar("StudyT", bound=StakedStudy)
@@ -100,14 +113,19 @@ class BandSums:
 def pilot_bands(tally: Tally, strategies: Sequence[Any]) -> tuple[str, tuple[BandSums, ...]]:
     """What the bands count (``true_count``, ``running_count`` or ``ev_band``) and, per band
     with a bet made, the pilot's sums over every bet, per unit (the pilot stakes 1 unit): the
-    exact EVs of the band's bets, and its bets made times the bet's second moment per bet
-    measured over all its bets (the realized squares of a band alone are too noisy).
+    exact EVs of the band's bets and their exact second moments (the bands' seventh number).
+    A tally without them (a study without exact moments) gives each band its bets made times
+    the bet's realized second moment per bet over all its bands (a thin band's own squares
+    are noise: a few 40:1 wins or none).
 
     >>> from exactodds.simulation.strategies import Perfect
     >>> from exactodds.simulation.tally import BetTally
-    >>> bet = BetTally(20, bands=((-1, 9, 1, 0, 0, 400), (0, 3, 2, 2**38, 20, 800)))
-    >>> pilot_bands(Tally(1, 12, 144, (), (bet,)), [Perfect()])
-    ('ev_band', (BandSums(band=-1, bets_made=1, expected=Fraction(0, 1), squares=Fraction(1, 1)), BandSums(band=0, bets_made=2, expected=Fraction(1, 4), squares=Fraction(2, 1))))
+    >>> bet = BetTally(20, bands=((-1, 9, 1, 0, 0, 400, 2**24), (0, 3, 2, 2**38, 20, 800, 3 * 2**24)))
+    >>> pilot_bands(Tally(1, 12, 144, (), (bet,)), [Perfect()])[1][1]
+    BandSums(band=0, bets_made=2, expected=Fraction(1, 4), squares=Fraction(3, 1))
+    >>> realized = BetTally(20, bands=((-1, 9, 1, 0, 0, 400, 0), (0, 3, 2, 2**38, 20, 800, 0)))
+    >>> pilot_bands(Tally(1, 12, 144, (), (realized,)), [Perfect()])[1][1].squares
+    Fraction(2, 1)
     """
     kinds = {counted_by(strategy) or "ev_band" for strategy in strategies}
     if len(kinds) > 1:
@@ -121,16 +139,50 @@ def pilot_bands(tally: Tally, strategies: Sequence[Any]) -> tuple[str, tuple[Ban
         made_all = sum(band[2] for band in bet.bands)
         if not made_all:
             continue
-        # One second moment per bet made, over all its bands: a thin band's own squares are
-        # noise (a few 40:1 wins or none), while E[X**2] moves little with the count.
+        exact = any(len(band) > 6 and band[6] for band in bet.bands)
         moment = Fraction(sum(band[5] for band in bet.bands), made_all * bet.pay_denominator**2)
-        for band, _rounds, made, expected, _realized, _squares in bet.bands:
+        for band, _rounds, made, expected, _realized, _squares, *rest in bet.bands:
             if made:
                 sums = pooled.setdefault(band, [0, Fraction(0), Fraction(0)])
                 sums[0] += made
                 sums[1] += Fraction(expected, EV_SCALE)
-                sums[2] += made * moment
+                sums[2] += Fraction(rest[0], 2**MOMENT_BITS) if exact else made * moment
     return kinds.pop(), tuple(BandSums(band, *pooled[band]) for band in sorted(pooled))
+
+
+def merged_bands(bands: Sequence[BandSums], minimum: int = MIN_BAND_BETS) -> tuple[BandSums, ...]:
+    """*bands* with the thin ones merged: from the top band down, bands are joined until the
+    group holds at least *minimum* bets; a thin group left at the bottom joins the one above.
+    A group is named by its lowest band (where its step starts).
+
+    >>> bands = [BandSums(b, made, Fraction(made), Fraction(made)) for b, made in
+    ...          ((-1, 30), (0, 500), (2, 90), (3, 40), (5, 3))]
+    >>> [(band.band, band.bets_made) for band in merged_bands(bands)]
+    [(-1, 530), (2, 133)]
+    >>> merged_bands(bands[:1])
+    (BandSums(band=-1, bets_made=30, expected=Fraction(30, 1), squares=Fraction(30, 1)),)
+    """
+    groups: list[list[BandSums]] = []
+    current: list[BandSums] = []
+    for band in reversed(bands):
+        current.append(band)
+        if sum(part.bets_made for part in current) >= minimum:
+            groups.append(current)
+            current = []
+    if current:
+        if groups:
+            groups[-1].extend(current)
+        else:
+            groups.append(current)
+    return tuple(
+        BandSums(
+            min(part.band for part in group),
+            sum(part.bets_made for part in group),
+            sum((part.expected for part in group), Fraction(0)),
+            sum((part.squares for part in group), Fraction(0)),
+        )
+        for group in reversed(groups)
+    )
 
 
 def _moments(bands: Sequence[BandSums], stakes: Sequence[int]) -> tuple[Fraction, Fraction]:
@@ -294,15 +346,33 @@ def ramp_of(
     return Ramp(tuple(steps), counted != "ev_band", basis)
 
 
+def pilot_seed(seed: int) -> int:
+    """The seed of an optimal study's pilot: as many shoes, other than the study's.
+
+    Drawn from ``numpy.random.SeedSequence(seed)`` (128 bits of its state; each shoe is
+    one of its spawned children, so no shoe of the study is dealt again).
+
+    >>> pilot_seed(1) != 1, pilot_seed(1) == pilot_seed(1), pilot_seed(1) < 2**128
+    (True, True, True)
+    """
+    import numpy as np
+
+    words = np.random.SeedSequence(seed).generate_state(4, np.uint32).tolist()
+    return sum(int(word) << (32 * index) for index, word in enumerate(words))
+
+
 def pilot_study(simulation: StudyT) -> StudyT:
-    """The flat pilot of an optimal study: the same shoes, seed and plays, 1 unit a bet."""
+    """The flat pilot of an optimal study: as many shoes of another seed (:func:`pilot_seed`,
+    so that the ramp is measured on shoes its fit did not see), the same plays, 1 unit a
+    bet, with exact second moments (each band's, for the fit)."""
     return dataclasses.replace(
         simulation,
+        seed=pilot_seed(simulation.seed),
         stake=Flat(1),
         limits=TableLimits(),
         bankroll=None,
         trip_shoes=1,
-        exact_moments=False,
+        exact_moments=True,
         questions=RiskQuestions(),
     )
 
@@ -311,15 +381,17 @@ def derived_study(simulation: StudyT, pilot: Tally, multiplier: Fraction = Fract
     """*simulation* with its optimal stake replaced by the ramp the pilot's bands give
     (with a bankroll: the growth of *multiplier* times it, a Kelly fraction).
 
-    The ramp records its basis (``staking.optimal`` in the JSON): the objective, the bands
-    with their per-bet figures and stakes, and the objective of the ramp and of flat
+    The pilot's bands are merged to at least :data:`MIN_BAND_BETS` bets each first.  The
+    ramp records its basis (``staking.optimal`` in the JSON): the objective, the (merged)
+    bands with their per-bet figures and stakes, and the objective of the ramp and of flat
     betting at the spread's minimum (floats, for display: the choice was made exactly).
     """
     optimal = simulation.stake
     if not isinstance(optimal, Optimal):
         raise SimulationError("derived_study needs a study whose `stake` is optimal.")
     levels = optimal.levels(simulation.limits)
-    counted, bands = pilot_bands(pilot, simulation.strategies)
+    counted, measured = pilot_bands(pilot, simulation.strategies)
+    bands = merged_bands(measured)
     bankroll = simulation.bankroll
     stakes = optimal_stakes(bands, levels, bankroll * multiplier if bankroll else None)
     flat = tuple(levels[0] for _ in bands)
@@ -335,9 +407,16 @@ def derived_study(simulation: StudyT, pilot: Tally, multiplier: Fraction = Fract
         "bankroll_multiplier": fraction_string(multiplier) if bankroll is not None else None,
         "spread": f"{optimal.minimum}-{optimal.maximum}",
         "stakes": list(levels) if len(levels) <= 20 else [levels[0], levels[-1]],
-        "pilot": {"stake": "flat 1", "shoes": pilot.shoes, "rounds": pilot.rounds},
+        "pilot": {
+            "stake": "flat 1",
+            "shoes": pilot.shoes,
+            "rounds": pilot.rounds,
+            "seed": str(pilot_seed(simulation.seed)),
+        },
         "counted": counted,
-        "second_moment": "per bet, over all the pilot's bets of that bet",
+        "second_moment": "per band, the exact E[X**2] of the pilot's bets in it",
+        "min_band_bets": MIN_BAND_BETS,
+        "bands_measured": len(measured),
         "bands": [
             {
                 "band": band.band,
@@ -348,7 +427,7 @@ def derived_study(simulation: StudyT, pilot: Tally, multiplier: Fraction = Fract
             }
             for band, units in zip(bands, stakes, strict=True)
         ],
-        "value": objective(stakes),
+        "value": objective(stakes),  # in sample: on the pilot the ramp was fitted to
         "flat_value": objective(flat),
     }
     return dataclasses.replace(simulation, stake=ramp_of(bands, stakes, counted, basis))
