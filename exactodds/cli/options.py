@@ -10,8 +10,8 @@ import click
 
 from exactodds.bets.bet import Bet, card_level_refusal
 from exactodds.cli.app import usage_error
-from exactodds.errors import BetError, ExactOddsError
-from exactodds.inputs import MAX_DECKS
+from exactodds.errors import BetError, ExactOddsError, ShoeError
+from exactodds.inputs import DEALS_FINITE, MAX_DECKS, infinite_decks, number_of_decks
 from exactodds.interface import (
     BET_OPTIONS,
     GAME_OPTION,
@@ -59,6 +59,28 @@ def click_option(option: Option) -> Callable[[Function], Function]:
         option.flag, option.parameter, **settings
     )
     return decorator
+
+
+class DealtDecks(click.ParamType):
+    """``--decks`` of a command that deals its shoes (a whole number, checked by the library).
+
+    ``infinite`` is refused in the library's sentence, which says what is valid, rather than
+    click's "not a valid integer".
+    """
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if infinite_decks(value):
+            try:
+                number_of_decks(value, ShoeError)
+            except ExactOddsError as error:
+                raise usage_error(error) from None
+        return click.INT.convert(value, param, ctx)
+
+
+#: The type of ``--decks`` where shoes are dealt card by card (``simulate``, ``audit``).
+DEALT_DECKS = DealtDecks()
 
 
 def shoe_options(function: Function) -> Function:
@@ -130,6 +152,8 @@ def built_options(
     most_decks: int = MAX_DECKS,
     games: bool = False,
     card_bets: bool = False,
+    infinite: bool = False,
+    finite_because: str = DEALS_FINITE,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -142,7 +166,8 @@ def built_options(
     With *keep_values* the command also receives ``option_values``, the values as given (by
     parameter name), to build other variants from (``simulate --sweep``). *most_decks* bounds
     ``--decks``: :data:`~exactodds.inputs.MAX_DECKS` where memory grows with the shoe,
-    :data:`~exactodds.inputs.MOST_DECKS` where the work does not. Bets with card-level
+    :data:`~exactodds.inputs.MOST_DECKS` where the work does not; ``--decks infinite`` is an
+    infinite shoe with *infinite*, else refused with *finite_because*. Bets with card-level
     conditions are refused in one sentence unless *card_bets* (the command prices card rounds).
 
     With *games*, ``--game baccarat|dragon-tiger`` comes too and the command receives ``game``:
@@ -168,6 +193,8 @@ def built_options(
                         values.pop("shoe_spec"),
                         values.pop("remove"),
                         most_decks=most_decks,
+                        infinite=infinite,
+                        finite_because=finite_because,
                     )
                 rules = build_rules(
                     values.pop("variant"),
