@@ -45,6 +45,7 @@ from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import MAX_DIGITS
 
 __all__ = [
+    "DEALS_FINITE",
     "INFINITE",
     "MAX_DECKS",
     "MAX_DEPTH",
@@ -54,11 +55,11 @@ __all__ = [
     "TOO_LONG",
     "Document",
     "boolean",
+    "infinite_decks",
     "json_depth",
     "line_problem",
     "load_json",
     "load_toml",
-    "infinite_decks",
     "number_of_decks",
     "read_argument",
     "read_file",
