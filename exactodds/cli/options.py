@@ -181,7 +181,9 @@ def built_options(
         @functools.wraps(function)
         def command(**values: Any) -> Any:
             if games and values.pop("game") == "dragon-tiger":
-                return function(**_dragon_tiger_values(values))
+                return function(
+                    **_dragon_tiger_values(values, most_decks, infinite, finite_because)
+                )
             if games:
                 values["game"] = None
             if keep_values:
@@ -239,7 +241,12 @@ def built_options(
 DRAGON_TIGER_TAKES = "--decks, --shoe, --remove, --bets and --pay (such as --pay tie=11)"
 
 
-def _dragon_tiger_values(values: dict[str, Any]) -> dict[str, Any]:
+def _dragon_tiger_values(
+    values: dict[str, Any],
+    most_decks: int = MAX_DECKS,
+    infinite: bool = False,
+    finite_because: str = DEALS_FINITE,
+) -> dict[str, Any]:
     """The command's values for ``--game dragon-tiger``: the shoe, and the table in ``game``.
 
     A baccarat-only option given on the command line (rules, pay tables, bet files, known
@@ -256,7 +263,14 @@ def _dragon_tiger_values(values: dict[str, Any]) -> dict[str, Any]:
                 f"{option.flag} is a baccarat option; --game dragon-tiger takes {DRAGON_TIGER_TAKES}."
             )
     try:
-        shoe = build_shoe(values.pop("decks"), values.pop("shoe_spec"), values.pop("remove"))
+        shoe = build_shoe(
+            values.pop("decks"),
+            values.pop("shoe_spec"),
+            values.pop("remove"),
+            most_decks=most_decks,
+            infinite=infinite,
+            finite_because=finite_because,
+        )
         table = build_dragon_tiger(values.pop("selection"), values.pop("pays"))
     except ExactOddsError as error:
         raise usage_error(error) from None
