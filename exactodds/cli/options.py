@@ -61,14 +61,12 @@ def click_option(option: Option) -> Callable[[Function], Function]:
     return decorator
 
 
-class DealtDecks(click.ParamType):
+class DealtDecks(click.types.IntParamType):
     """``--decks`` of a command that deals its shoes (a whole number, checked by the library).
 
     ``infinite`` is refused in the library's sentence, which says what is valid, rather than
     click's "not a valid integer".
     """
-
-    name = "integer"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if infinite_decks(value):
@@ -76,7 +74,7 @@ class DealtDecks(click.ParamType):
                 number_of_decks(value, ShoeError)
             except ExactOddsError as error:
                 raise usage_error(error) from None
-        return click.INT.convert(value, param, ctx)
+        return super().convert(value, param, ctx)
 
 
 #: The type of ``--decks`` where shoes are dealt card by card (``simulate``, ``audit``).

@@ -102,7 +102,7 @@ def drawn(count: int, length: int, taken: int = 1) -> int:
     """
     if taken:
         return falling_factorial(count, length)
-    return max(count, 0) ** length
+    return math.prod([max(count, 0)] * length)
 
 
 def ordered_ways(counts: Sequence[int], picks: Iterable[int]) -> int:
@@ -256,7 +256,9 @@ def require_countable(shoe: Shoe) -> None:
             f"The shoe is {quoted(repr(shoe), 40)[1:-1]}, not a Shoe; use Shoe.standard(decks=8), "
             'Shoe.parse("A=4,T=16") or Shoe.from_ranks({...}).'
         )
-    if shoe.cards < 6:
+    if shoe.infinite and shoe.cards == 0:
+        raise ShoeError("The infinite shoe holds no cards to draw from; give it at least one.")
+    if shoe.cards < 6 and not shoe.infinite:  # with replacement, any card may come again
         raise ShoeError(
             f"The shoe holds {shoe.cards} cards; a round is counted as a sequence of 6 cards, "
             "so a shoe needs at least 6."
