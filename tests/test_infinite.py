@@ -259,3 +259,21 @@ def test_library_refusals() -> None:
         Shoe((4,) * 13, infinite=1)  # type: ignore[arg-type]
     with pytest.raises(ShoeError, match="Pricing shoes many at a time needs a finite shoe"):
         list(Analyzer().analyze_many([INFINITE]))
+
+
+def test_web_odds_takes_infinite_and_eor_refuses_it() -> None:
+    from starlette.testclient import TestClient
+
+    from exactodds.web.app import create_app
+
+    client = TestClient(create_app(":memory:"), base_url="http://127.0.0.1")
+    answer = client.post("/api/odds", json={"decks": "infinite", "bets": "tie", "digits": 6})
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["total"] == 52**6 and data["shoe"]["decks"] == "infinite"
+    assert data["outcomes"]["tie"]["decimal"] == DECKS_PROBABILITIES["infinite"][2]
+    refused = client.post("/api/eor", json={"decks": "infinite"})
+    assert refused.status_code == 422
+    assert "the effect of removal of an infinite shoe is zero" in refused.json()["error"]
+    table = client.post("/api/shoes", json={"name": "T", "settings": {"decks": "infinite"}})
+    assert table.status_code == 422 and "finite shoe" in table.json()["error"]
