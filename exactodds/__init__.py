@@ -41,10 +41,11 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "engine.walk": ("OutcomeTable", "RoundSummary", "Winner", "enumerate_rounds"),
     "errors": ("CardError", "ExactOddsError", "PayError", "RulesError", "ShoeError"),
     "rulefiles": ("load_rules_file",),
-    "rules": ("Rules", "Tableau", "Variant"),
+    "rules": ("Rebate", "Rules", "Tableau", "Variant"),
     "shoe": ("Shoe",),
     "studies.audit": ("Audit", "AuditSpec", "Thresholds", "audit"),
     "studies.design": ("PayDesign", "design_paytables"),
+    "studies.protection": ("ProtectionSpec", "ProtectionTable", "SideBetCap", "protection_table"),
 }
 _LAZY = {name: module for module, names in _PUBLIC.items() for name in names}
 __all__ = sorted(_LAZY)
@@ -87,6 +88,7 @@ if TYPE_CHECKING:
     from exactodds.errors import RulesError as RulesError
     from exactodds.errors import ShoeError as ShoeError
     from exactodds.rulefiles import load_rules_file as load_rules_file
+    from exactodds.rules import Rebate as Rebate
     from exactodds.rules import Rules as Rules
     from exactodds.rules import Tableau as Tableau
     from exactodds.rules import Variant as Variant
@@ -97,6 +99,10 @@ if TYPE_CHECKING:
     from exactodds.studies.audit import audit as audit
     from exactodds.studies.design import PayDesign as PayDesign
     from exactodds.studies.design import design_paytables as design_paytables
+    from exactodds.studies.protection import ProtectionSpec as ProtectionSpec
+    from exactodds.studies.protection import ProtectionTable as ProtectionTable
+    from exactodds.studies.protection import SideBetCap as SideBetCap
+    from exactodds.studies.protection import protection_table as protection_table
 
     __version__: str
 

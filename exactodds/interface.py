@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
+from exactodds.bets.tables import Table, TableError, shipped_tables
 from exactodds.cards import parse_cards
 from exactodds.errors import BetError, PayError, RulesError, ShoeError, parameter, quoted
 from exactodds.inputs import (
@@ -42,10 +43,11 @@ from exactodds.inputs import (
     infinite_decks,
     number_of_decks,
     read_argument,
+    sentence,
 )
 from exactodds.numbers import NumberLike, parse_commission, parse_fee, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
-from exactodds.rules import Rules, Variant
+from exactodds.rules import Rebate, Rules, Variant
 from exactodds.shoe import Shoe
 
 if TYPE_CHECKING:
@@ -55,10 +57,13 @@ __all__ = [
     "BET_OPTIONS",
     "GAME_OPTION",
     "KNOWN_OPTION",
+    "MULTIPLIERS_OPTION",
     "OPTIONS",
+    "REBATE_OPTION",
     "RULES_FILE_OPTION",
     "RULES_OPTIONS",
     "SHOE_OPTIONS",
+    "TABLE_OPTION",
     "Option",
     "bets_by_names",
     "bets_from_values",
@@ -68,6 +73,7 @@ __all__ = [
     "build_shoe",
     "fields",
     "rules_from_values",
+    "table_values",
 ]
 
 
@@ -225,6 +231,31 @@ KNOWN_OPTION = Option(
 )
 
 
+#: ``--rebate``: a rebate programme (``odds`` and ``report`` take it).
+REBATE_OPTION = Option(
+    "rebate",
+    "--rebate",
+    "rebate",
+    "A rebate paid back to the player: rolling=1.2% (a share of the stakes that win or lose; "
+    "pushes are not turnover), rolling-with-pushes=1.2% (every stake counts) or loss=10% (a "
+    "share of the net loss, over a trip of one round). May be repeated, one of each kind.",
+    "KIND=SHARE",
+    multiple=True,
+)
+
+#: ``--multipliers``: a random-multiplier overlay (``exactodds odds`` and ``bets``).
+MULTIPLIERS_OPTION = Option(
+    "multipliers",
+    "--multipliers",
+    "multipliers",
+    "A random-multiplier overlay: a TOML file (faces drawn, [law] of each face's multiplier, "
+    "optional fee and [bets.NAME] pay, cap or off), or a shipped one by name: golden_wealth, "
+    "prosperity_tree (docs/multipliers.md).",
+    "FILE|NAME",
+    files=True,
+)
+
+
 #: ``--game``: which game the shoe deals (``odds`` and ``eor`` for now).
 GAME_OPTION = Option(
     "game",
@@ -235,6 +266,60 @@ GAME_OPTION = Option(
     default="baccarat",
     choices=("baccarat", "dragon-tiger"),
 )
+
+
+#: ``--table``: a named table's settings, each overridden by its option given explicitly.
+TABLE_OPTION = Option(
+    "table",
+    "--table",
+    "table",
+    "A named table: its decks, rules, pays, fee, game and bets, from a TOML table file or a "
+    f"shipped one by name: {', '.join(shipped_tables())} ('list' lists them). An option "
+    "given explicitly overrides the table's setting (--pay and --bet-file add to its own).",
+    "NAME|FILE",
+)
+
+#: The sentence a table that names a random-multiplier overlay gets, until overlays are wired.
+MULTIPLIERS_UNAVAILABLE = "multiplier overlays are not available in this build"
+
+
+def table_values(table: Table) -> dict[str, Any]:
+    """The option values a table sets, by the parameter names the command line hands them.
+
+    ``game`` is always there; ``pays`` and ``bet_files`` are tuples to go before the
+    options' own; every other key is one option's value, to take unless given explicitly.
+    A table that names a multiplier overlay is refused here, the one place a table becomes
+    options.
+
+    >>> from exactodds.bets.tables import resolve_table
+    >>> table_values(resolve_table("no_commission_super6_15"))["pays"]
+    ('super6=15',)
+    >>> table_values(Table("gold", "gold.toml", multipliers="golden_wealth"))
+    Traceback (most recent call last):
+    ...
+    exactodds.bets.tables.TableError: gold.toml names the multiplier overlay 'golden_wealth', but multiplier overlays are not available in this build.
+    """
+    if table.multipliers is not None:
+        raise TableError(
+            f"{sentence(table.source)} names the multiplier overlay {table.multipliers!r}, but "
+            f"{MULTIPLIERS_UNAVAILABLE}."
+        )
+    settings: dict[str, Any] = {
+        "game": table.game,
+        "decks": table.decks,
+        "rules_file": table.rules,
+        "variant": table.variant,
+        "commission": table.commission,
+        "tie_pays": table.tie_pays,
+        "tie_loses": None if table.ties_push is None else not table.ties_push,
+        "fee": table.fee,
+        "selection": ",".join(table.bets) if table.bets else None,
+    }
+    values = {name: value for name, value in settings.items() if value is not None}
+    return values | {
+        "pays": table.pays,
+        "bet_files": tuple(str(path) for path in table.bet_files),
+    }
 
 
 def fields(*groups: Sequence[Option], files: bool = False) -> tuple[str, ...]:
@@ -250,7 +335,13 @@ def fields(*groups: Sequence[Option], files: bool = False) -> tuple[str, ...]:
 
 #: Every option both skins take, once: the command line maps a message's parameter names to
 #: flags from it (:func:`exactodds.cli.app.flag`), the web API to JSON fields.
-OPTIONS: tuple[Option, ...] = (*SHOE_OPTIONS, *RULES_OPTIONS, *BET_OPTIONS, KNOWN_OPTION)
+OPTIONS: tuple[Option, ...] = (
+    *SHOE_OPTIONS,
+    *RULES_OPTIONS,
+    *BET_OPTIONS,
+    KNOWN_OPTION,
+    REBATE_OPTION,
+)
 
 
 def _read_shoe(text: str, files: bool) -> Shoe:
@@ -346,12 +437,14 @@ def build_rules(
     rules_file: str | None = None,
     *,
     fee: NumberLike | None = None,
+    rebate: Sequence[str] = (),
     files: bool = True,
 ) -> Rules:
     """The rules the rules options describe (``--rules`` gives the tableau).
 
     *commission*, *tie_pays* and *fee* are text (``"5%"``, ``"8:1"``) or exact numbers; a
-    *fee* given wins over the rules file's.
+    *fee* given wins over the rules file's, and so does a *rebate* (``--rebate`` texts such as
+    ``"rolling=1.2%"``, read by :meth:`~exactodds.rules.Rebate.parse`).
 
     >>> from decimal import Decimal
     >>> build_rules("standard", Decimal("0.04"), 9, False) == build_rules("standard", "4%", "9", False)
@@ -364,6 +457,7 @@ def build_rules(
     tableau = None
     ties_push = not tie_loses
     table_fee = None if fee is None else parse_fee(fee, parameter("fee"))
+    table_rebate = Rebate.parse(rebate, parameter("rebate")) if rebate else None
     if rules_file is not None:
         shipped = shipped_rules_files()
         if not files and rules_file not in shipped:
@@ -377,6 +471,8 @@ def build_rules(
             ties_push = loaded.ties_push
         if table_fee is None:
             table_fee = loaded.fee
+        if table_rebate is None:
+            table_rebate = loaded.rebate
     if variant not in {member.value for member in Variant}:
         # The command line's click.Choice refuses it first; the web API needs the sentence.
         variants = [member.value for member in Variant]
@@ -392,6 +488,7 @@ def build_rules(
         ties_push=ties_push,
         variant=Variant(variant),
         fee=table_fee or 0,
+        rebate=table_rebate,
     )
 
 
@@ -528,6 +625,7 @@ def rules_from_values(values: Mapping[str, Any]) -> Rules:
         values["tie_loses"],
         values["rules_file"],
         fee=values.get("fee"),
+        rebate=values.get("rebate", ()),
     )
 
 

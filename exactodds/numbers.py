@@ -36,6 +36,7 @@ __all__ = [
     "parse_fee",
     "parse_number",
     "parse_pay",
+    "parse_rebate_share",
     "percent_hint",
     "percent_string",
     "ratio_decimal_string",
@@ -240,7 +241,27 @@ def parse_fee(text: NumberLike, what: str | None = None) -> Fraction:
     return _parse_rate(text, what, "fee")
 
 
-_RATE_EXAMPLES = {"commission": ("5%", "0.05", "1/20"), "fee": ("20%", "0.2", "1/5")}
+def parse_rebate_share(text: NumberLike, what: str | None = None) -> Fraction:
+    """Read a rebate's share exactly: ``10%``, ``0.1`` or ``1/10`` (all the same).
+
+    A share of the turnover or of the loss paid back, from 0 up to but not including 1
+    (100%), read as a fee is.
+
+    >>> parse_rebate_share("1.2%")
+    Fraction(3, 250)
+    >>> parse_rebate_share("100%", "`rebate`")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Rebate '100%' for `rebate` is not valid; use a value from 0 up to but not including 1 (100%), such as 10%, 0.1 or 1/10.
+    """
+    return _parse_rate(text, what, "rebate")
+
+
+_RATE_EXAMPLES = {
+    "commission": ("5%", "0.05", "1/20"),
+    "fee": ("20%", "0.2", "1/5"),
+    "rebate": ("10%", "0.1", "1/10"),
+}
 
 
 def _parse_rate(text: NumberLike, what: str | None, noun: str) -> Fraction:

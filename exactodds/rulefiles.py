@@ -62,6 +62,12 @@ Fraction(1, 5)
 Traceback (most recent call last):
 ...
 exactodds.rulefiles.RulesFileError: Fee '120%' for fee in my.toml is not valid; use a value from 0 up to but not including 1 (100%), such as 20%, 0.2 or 1/5.
+>>> parse_rules_file('rebate = ["rolling=1.2%", "loss=10%"]\\n' + text).rebate.describe()
+'a rolling rebate of 1.2% of each stake that wins or loses (pushes not counted); a loss rebate of 10% of the net loss'
+>>> parse_rules_file('rebate = "loss=100%"\\n' + text, "my.toml")
+Traceback (most recent call last):
+...
+exactodds.rulefiles.RulesFileError: Rebate '100%' for rebate in my.toml is not valid; use a value from 0 up to but not including 1 (100%), such as 10%, 0.1 or 1/10.
 >>> parse_rules_file(text.replace("player_draws = [0, 1,", "player_draws = [0, 10,"), "my.toml")
 Traceback (most recent call last):
 ...
@@ -79,7 +85,7 @@ from typing import Any
 from exactodds.errors import RulesError, quoted
 from exactodds.inputs import load_toml, read_argument, read_file, whole_number
 from exactodds.numbers import parse_fee
-from exactodds.rules import Tableau
+from exactodds.rules import Rebate, Tableau
 
 __all__ = [
     "CHOICE",
@@ -99,6 +105,7 @@ _KEYS = (
     "description",
     "ties",
     "fee",
+    "rebate",
     "natural_totals",
     "player_draws",
     "banker_draws_when_player_stood",
@@ -125,7 +132,7 @@ class RulesFileError(RulesError):
     >>> parse_rules_file('name = "x"\\ncolour = "red"\\n', "my.toml")
     Traceback (most recent call last):
     ...
-    exactodds.rulefiles.RulesFileError: Unknown key 'colour' in my.toml; use name, description, ties, fee, natural_totals, player_draws, banker_draws_when_player_stood and banker_draws.
+    exactodds.rulefiles.RulesFileError: Unknown key 'colour' in my.toml; use name, description, ties, fee, rebate, natural_totals, player_draws, banker_draws_when_player_stood and banker_draws.
     """
 
 
@@ -196,7 +203,8 @@ class RulesFile:
     names those cells.  :attr:`tableau` is the fixed tableau, refused when the
     file leaves a choice open (a game to solve, not a tableau to price).
     ``fee`` is the table's fee on every bet (``fee = "20%"``), or ``None`` when the file sets
-    none.
+    none; ``rebate`` its rebate programme (``rebate = ["rolling=1.2%", "loss=10%"]``, read as
+    ``--rebate`` is), or ``None``.
 
     >>> shipped = read_rules_file(shipped_rules_files()["standard"])
     >>> shipped.tableau.name, shipped.ties_push
@@ -215,6 +223,7 @@ class RulesFile:
     source: str
     choices: TableauChoices = TableauChoices()
     fee: Fraction | None = None
+    rebate: Rebate | None = None
 
     @property
     def tableau(self) -> Tableau:
@@ -421,6 +430,7 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
         raise RulesFileError(
             f'fee in {source} is {_kind(fee)}; use a rate in quotes, such as fee = "20%".'
         )
+    rebate = _rebate(data.get("rebate"), source)
     natural_totals = _natural_totals(data["natural_totals"], source)
     player_draws, player_choices = _flags(data["player_draws"], "player_draws", source)
     stood, stood_choices = _flags(
@@ -436,7 +446,24 @@ def parse_rules_file(text: str, source: str = "the rules file") -> RulesFile:
         source,
         choices,
         None if fee is None else _fee(fee, source),
+        rebate,
     )
+
+
+def _rebate(value: object, source: str) -> Rebate | None:
+    """A rules file's rebate: ``KIND=SHARE`` text or a list of them, read as ``--rebate`` is."""
+    if value is None:
+        return None
+    texts = [value] if isinstance(value, str) else value
+    if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+        raise RulesFileError(
+            f"rebate in {source} is {_kind(value)}; use text in quotes or a list of them, such "
+            'as rebate = ["rolling=1.2%", "loss=10%"].'
+        )
+    try:
+        return Rebate.parse(texts, f"rebate in {source}")
+    except RulesError as error:
+        raise RulesFileError(str(error)) from None
 
 
 def _fee(text: str, source: str) -> Fraction:

@@ -26,14 +26,16 @@ from typing import Any
 from exactodds.errors import RulesError, quoted
 from exactodds.inputs import boolean, whole_number
 from exactodds.numbers import (
+    exact_percent_string,
     fraction_string,
     parse_commission,
     parse_fee,
     parse_pay,
+    parse_rebate_share,
     percent_string,
 )
 
-__all__ = ["FirstDraw", "Rules", "Tableau", "Variant", "next_draw", "round_problem"]
+__all__ = ["FirstDraw", "Rebate", "Rules", "Tableau", "Variant", "next_draw", "round_problem"]
 
 
 def _sequence(values: object, what: str) -> tuple[Any, ...]:
@@ -213,6 +215,125 @@ class Variant(enum.Enum):
         return {"standard": "Punto Banco", "ez": "EZ Baccarat", "super6": "Super 6"}[self.value]
 
 
+#: The kinds of rebate, as ``--rebate KIND=SHARE`` names them.
+REBATE_KINDS = ("rolling", "rolling-with-pushes", "loss")
+
+
+@dataclass(frozen=True, init=False)
+class Rebate:
+    """What a rebate programme pays the player back, as shares (0 up to but not including 1).
+
+    ``rolling`` is a rolling-chip rebate, a share of the turnover paid on every round.  By
+    the casinos' dead-chip convention a push is not turnover (the chips come back as they
+    went), so only stakes that win or lose count; ``rolling_counts_pushes`` counts every
+    stake, pushes too, for a programme that says so.  ``loss`` is a loss rebate, a share of
+    the player's net loss on the bets at the end of a trip (nothing when the trip wins),
+    fee and rolling rebate left out.  Both may be given; each is worked out on its own.
+
+    >>> Rebate.parse(["rolling=1.2%"]).rolling
+    Fraction(3, 250)
+    >>> Rebate.parse(["loss=10%", "rolling-with-pushes=0.5%"]).describe()
+    'a rolling rebate of 0.5% of every stake, pushes too; a loss rebate of 10% of the net loss'
+    >>> bool(Rebate()), Rebate() == Rebate.parse(["rolling=0%"])
+    (False, True)
+    >>> Rebate.parse(["cashback=5%"])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Unknown rebate 'cashback=5%' in `rebate`; use rolling=SHARE, rolling-with-pushes=SHARE or loss=SHARE, such as rolling=1.2% or loss=10%.
+    >>> Rebate.parse(["loss=-5%"])
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Rebate '-5%' for `rebate` is not valid; use a value from 0 up to but not including 1 (100%), such as 10%, 0.1 or 1/10.
+    """
+
+    rolling: Fraction
+    loss: Fraction
+    rolling_counts_pushes: bool
+
+    def __init__(
+        self,
+        rolling: Fraction | int | str = 0,
+        loss: Fraction | int | str = 0,
+        rolling_counts_pushes: bool = False,
+    ) -> None:
+        boolean(rolling_counts_pushes, "rolling_counts_pushes", RulesError)
+        exact_rolling = parse_rebate_share(rolling, "`rebate`")
+        object.__setattr__(self, "rolling", exact_rolling)
+        object.__setattr__(self, "loss", parse_rebate_share(loss, "`rebate`"))
+        # With no rolling rebate the convention means nothing: one zero rebate, not two.
+        object.__setattr__(
+            self, "rolling_counts_pushes", rolling_counts_pushes and bool(exact_rolling)
+        )
+
+    @classmethod
+    def parse(cls, texts: Iterable[str], what: str = "`rebate`") -> Rebate:
+        """The rebate ``KIND=SHARE`` texts describe (``rolling=1.2%``, ``loss=10%``), each kind once."""
+        shares: dict[str, str] = {}
+        for text in texts:
+            kind, separator, share = str(text).partition("=")
+            kind = kind.strip().lower()
+            if not separator or kind not in REBATE_KINDS or not share.strip():
+                raise RulesError(
+                    f"Unknown rebate {quoted(str(text))} in {what}; use rolling=SHARE, "
+                    "rolling-with-pushes=SHARE or loss=SHARE, such as rolling=1.2% or loss=10%."
+                )
+            family = "loss" if kind == "loss" else "rolling"
+            if family in shares:
+                raise RulesError(
+                    f"The {family} rebate is given twice in {what}; give each kind once."
+                )
+            shares[family] = share.strip()
+            if kind == "rolling-with-pushes":
+                shares["pushes"] = "yes"
+        return cls(
+            parse_rebate_share(shares.get("rolling", "0"), what),
+            parse_rebate_share(shares.get("loss", "0"), what),
+            "pushes" in shares,
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.rolling or self.loss)
+
+    def describe(self) -> str:
+        """One phrase for report headers (empty for no rebate)."""
+        parts = []
+        if self.rolling:
+            counted = (
+                "every stake, pushes too"
+                if self.rolling_counts_pushes
+                else ("each stake that wins or loses (pushes not counted)")
+            )
+            parts.append(f"a rolling rebate of {exact_percent_string(self.rolling)} of {counted}")
+        if self.loss:
+            parts.append(f"a loss rebate of {exact_percent_string(self.loss)} of the net loss")
+        return "; ".join(parts)
+
+    def texts(self) -> tuple[str, ...]:
+        """The ``KIND=SHARE`` texts that give this rebate back (exact fractions).
+
+        >>> Rebate.parse(Rebate("3/250", "1/10").texts()) == Rebate("3/250", "1/10")
+        True
+        """
+        kind = "rolling-with-pushes" if self.rolling_counts_pushes else "rolling"
+        return tuple(
+            f"{name}={fraction_string(share)}"
+            for name, share in ((kind, self.rolling), ("loss", self.loss))
+            if share
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rebate as JSON-ready data, exact shares as ``"n/d"`` strings.
+
+        >>> Rebate("1/100").to_dict()
+        {'rolling': '1/100', 'rolling_counts_pushes': False, 'loss': '0'}
+        """
+        return {
+            "rolling": fraction_string(self.rolling),
+            "rolling_counts_pushes": self.rolling_counts_pushes,
+            "loss": fraction_string(self.loss),
+        }
+
+
 @dataclass(frozen=True, init=False)
 class Rules:
     """The drawing tableau plus the settlement of the Banker, Player and Tie bets.
@@ -225,6 +346,11 @@ class Rules:
     but not including 1; default 0): it changes no count and no EV (each stays per unit
     staked, fee excluded), only the return to player, ``(1 + EV) / (1 + fee)``.
 
+    ``rebate`` is what a rebate programme pays back (a :class:`Rebate`; default none): it
+    changes no count and no EV either, only the effective edge the rebate's figures give.
+
+    >>> Rules(rebate=Rebate(loss="10%")).describe().endswith("a loss rebate of 10% of the net loss")
+    True
     >>> Rules(commission="4%").commission
     Fraction(1, 25)
     >>> Rules(fee="20%").describe().endswith("a fee of 20% on every bet")
@@ -244,6 +370,7 @@ class Rules:
     variant: Variant
     banker_six_pays: Fraction
     fee: Fraction
+    rebate: Rebate
 
     def __init__(
         self,
@@ -254,6 +381,7 @@ class Rules:
         variant: Variant | str = Variant.STANDARD,
         banker_six_pays: Fraction | int | str = Fraction(1, 2),
         fee: Fraction | int | str = 0,
+        rebate: Rebate | None = None,
     ) -> None:
         try:
             chosen = Variant(variant)
@@ -283,6 +411,11 @@ class Rules:
         object.__setattr__(self, "variant", chosen)
         object.__setattr__(self, "banker_six_pays", parse_pay(banker_six_pays, "banker_six_pays"))
         object.__setattr__(self, "fee", parse_fee(fee, "`fee`"))
+        if rebate is not None and not isinstance(rebate, Rebate):
+            raise RulesError(
+                f"rebate is {_short(rebate)}; use a Rebate, such as Rebate(rolling='1.2%')."
+            )
+        object.__setattr__(self, "rebate", rebate if rebate is not None else Rebate())
 
     @classmethod
     def given(cls, rules: object) -> Rules:
@@ -330,16 +463,17 @@ class Rules:
             if self.fee
             else ""
         )
+        rebate = f"; {self.rebate.describe()}" if self.rebate else ""
         return (
             f"{self.tableau.name} tableau; {banker}; Tie pays {tie}; "
-            f"Player and Banker {ties} on a tie{fee}"
+            f"Player and Banker {ties} on a tie{fee}{rebate}"
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as JSON-ready data, exact numbers as ``"n/d"`` strings.
 
-        ``fee`` is written only when the table charges one, so that a table without a fee
-        reads as it always has.
+        ``fee`` is written only when the table charges one, and ``rebate`` only when a
+        rebate is given, so that a table without either reads as it always has.
 
         >>> Rules(fee="1/5").to_dict()["fee"], "fee" in Rules().to_dict()
         ('1/5', False)
@@ -356,6 +490,8 @@ class Rules:
         }
         if self.fee:
             data["fee"] = fraction_string(self.fee)
+        if self.rebate:
+            data["rebate"] = self.rebate.to_dict()
         return data
 
 

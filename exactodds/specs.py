@@ -58,6 +58,7 @@ from exactodds.simulation.study import Simulation
 if TYPE_CHECKING:  # the audit's study is imported by the audit alone
     from exactodds.studies.audit import AuditSpec
     from exactodds.studies.design import PayRange
+    from exactodds.studies.protection import ProtectionSpec
 
 __all__ = [
     "MOST_COMBINATIONS",
@@ -68,6 +69,7 @@ __all__ = [
     "parse_pay_range",
     "parse_sweeps",
     "parse_threshold",
+    "protection_spec",
     "read_number",
     "simulation_spec",
     "sizing_from_options",
@@ -432,14 +434,16 @@ def audit_spec(
     depths: str = "18,26",
     cuts: str | None = None,
     safe_units: str = "0.1",
-    safe_per_hour: str = "25",
+    safe_per_hour: str | None = None,
     max_bet: str = "100",
     rounds_per_hour: int = 70,
+    confidence: str = "95%",
 ) -> AuditSpec:
     """The :class:`AuditSpec` that ``audit``'s option values describe.
 
     *depths* are cards left (``"18,26"``, or ``"none"``), *cuts* cut-card positions (None:
-    the default cuts), and the thresholds positive numbers.
+    the default cuts), the thresholds positive numbers (*safe_per_hour* None: no money
+    threshold), *confidence* the one-sided confidence of the verdict's bound (``"95%"``).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> audit_spec(select_bets("dragon7"), Rules(), DealingProcedure(), depths="none").depths
@@ -457,9 +461,12 @@ def audit_spec(
     cut_cards = parse_depths(cuts, "`cuts`") if cuts else ()
     thresholds = Thresholds(
         parse_threshold(safe_units, "thresholds.units_per_100_rounds"),
-        parse_threshold(safe_per_hour, "thresholds.money_per_hour"),
+        None
+        if safe_per_hour is None
+        else parse_threshold(safe_per_hour, "thresholds.money_per_hour"),
         parse_threshold(max_bet, "thresholds.max_bet"),
         rounds_per_hour,
+        parse_threshold(confidence, "thresholds.confidence"),
     )
     return AuditSpec(
         tuple(bets),
@@ -470,6 +477,66 @@ def audit_spec(
         depth_cards,
         cut_cards,
         thresholds,
+    )
+
+
+def protection_spec(
+    rules: Rules, bets: Sequence[Bet], procedure: DealingProcedure, values: Mapping[str, Any]
+) -> ProtectionSpec:
+    """The :class:`~exactodds.studies.protection.ProtectionSpec` that ``protection``'s option
+    values (by parameter name: ``shoes``, ``seed``, ``play``, ``min_edge``, ``table_min``,
+    ``cuts``, ``caps``, ``main_bets``, ``teams``, ``known_cards``, ``rounds_per_hour``)
+    describe.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> spec = protection_spec(Rules(), select_bets("dragon7"), DealingProcedure(),
+    ...                        {"shoes": 10, "seed": 1, "caps": "1/2@300", "teams": "2,3"})
+    >>> spec.caps[0].from_depth, spec.teams
+    (300, (2, 3))
+    >>> protection_spec(Rules(), select_bets("dragon7"), DealingProcedure(),
+    ...                 {"shoes": 10, "seed": 1, "teams": "two"})
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: Team size 'two' for `teams` is not valid; use a whole number of at least 1.
+    """
+    from exactodds.studies.audit import AuditError
+    from exactodds.studies.protection import ProtectionSpec, parse_caps, parse_values
+
+    def whole(name: str, what: str, minimum: int) -> tuple[int, ...]:
+        text = values.get(name)
+        if not text:
+            return ()
+        return parse_values(
+            text,
+            name,
+            lambda value: whole_number(
+                value, name, AuditError, minimum=minimum, what=what, text=True
+            ),
+        )
+
+    def units(value: str) -> Fraction:
+        return read_number(value, "main_bets", "use a positive number of units, such as 1")
+
+    study = simulation_spec(
+        values["shoes"],
+        values["seed"],
+        rules,
+        bets,
+        procedure,
+        (values.get("play", "perfect"),),
+        values.get("min_edge", "0"),
+        {"table_min": values.get("table_min", 1)},
+    )
+    caps = values.get("caps")
+    mains = values.get("main_bets")
+    return ProtectionSpec(
+        study,
+        cuts=whole("cuts", "Cut card depth", 0),
+        caps=parse_caps(parse_values(caps, "caps", str)) if caps else (),
+        main_bets=parse_values(mains, "main_bets", units) if mains else (),
+        teams=whole("teams", "Team size", 1),
+        known_cards=whole("known_cards", "Known card position", 0),
+        rounds_per_hour=values.get("rounds_per_hour", 70),
     )
 
 

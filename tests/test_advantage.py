@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import budgeted
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -400,7 +401,7 @@ def _walked_depth(
     return _figures(evs, edge)
 
 
-@settings(max_examples=6, deadline=None)
+@budgeted(6, deadline=None)
 @given(small_shoes, st.data())
 def test_depth_prices_every_tableau_on_its_own_rounds(
     counts: dict[str, int], data: st.DataObject
@@ -643,7 +644,7 @@ def _scaled(bet: Bet, name: str, factor: Fraction, losing: bool = True) -> Bet:
     return Bet(name, f"{bet.name} scaled", bet.settle, pays)
 
 
-@settings(max_examples=6, deadline=None)
+@budgeted(6, deadline=None)
 @given(small_shoes, st.data())
 def test_bets_that_share_a_pay_row_equal_the_tables_of_each_bet_alone(
     counts: dict[str, int], data: st.DataObject

@@ -45,6 +45,7 @@ BUDGET = 1500
 def _check(bet: Any, rules: Rules, his_play: str | None, published: float, per: str) -> None:
     spec = AuditSpec([bet], rules, JACOBSON, budget=BUDGET, seed=26, depths=(), cuts=(14,))
     result = audit(spec, jobs=2).bets[bet.name]
+    assert result.count is not None
     found = result.count.units_per_shoe if per == "shoe" else result.count.units_per_100_rounds
     assert found.mean is not None and found.stderr is not None
     assert found.mean + 3 * found.stderr >= published

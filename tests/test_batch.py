@@ -11,6 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from budget import budgeted
 from cli_runner import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -114,7 +115,7 @@ def test_nearly_empty_rank_shoes_equal_the_walk(shoe: Shoe) -> None:
     assert_same(shoe, Rules(), [*select_bets("all"), MIXED_BET])
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=suited_shoes(2))
 def test_small_suited_shoes_equal_the_walk(shoe: Shoe) -> None:
     assert_same(shoe, Rules(), [*select_bets("all"), MIXED_BET])

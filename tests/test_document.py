@@ -130,6 +130,28 @@ def test_pdf_holds_every_cell_and_is_the_same_file_on_the_same_date() -> None:
         assert cell in text
 
 
+@pytest.mark.parametrize("sections", [3, 40, 80])
+def test_a_long_table_of_contents_keeps_every_page_number_right(sections: int) -> None:
+    # A par sheet of all 27 bets lists more sections than a page holds: its contents once ran
+    # onto pages fpdf2 added at the end, which crashed the PDF writer.
+    pypdf = pytest.importorskip("pypdf")
+    pytest.importorskip("fpdf")
+    from exactodds.report.document.pdf import blocks_pdf
+
+    blocks: list[Block] = [Heading(1, "Many sections"), Paragraph("Before the contents.")]
+    for number in range(sections):
+        blocks += [Heading(2, f"Section {number}"), DOCUMENT[3]]
+    reader = pypdf.PdfReader(io.BytesIO(blocks_pdf(blocks, "Long", "9.9", "2026-01-01")))
+    pages = [page.extract_text() for page in reader.pages]
+    for number, text in enumerate(pages, start=1):
+        assert f"page {number} of {len(pages)}" in text
+    listed = "\n".join(text for text in pages if "...." in text)
+    for number in range(sections):
+        line = next(line for line in listed.splitlines() if line.startswith(f"Section {number} "))
+        page = int(line.rsplit(" ", 1)[1].strip("."))
+        assert f"Section {number}" in pages[page - 1]
+
+
 def test_xlsx_keeps_numbers_as_numbers_and_is_the_same_file_on_the_same_date() -> None:
     openpyxl = pytest.importorskip("openpyxl")
     from exactodds.report.document.xlsx import write_blocks_xlsx

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 
+from budget import budgeted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,7 +54,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
     )
 
 
-FEW = settings(max_examples=20, deadline=None)
+FEW = budgeted(20, deadline=None)
 
 
 def _winner_probabilities(analysis: Analysis) -> dict[str, Fraction]:

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from budget import budgeted
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -129,13 +130,13 @@ def shoes_of_decks() -> st.SearchStrategy[Shoe]:
     return st.builds(build, st.integers(1, 12), st.integers(0, 2**32), st.booleans())
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=shoes_of_decks())
 def test_random_shoes_of_1_to_12_decks(shoe: Shoe) -> None:
     assert_kernel_is_the_walk(shoe)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts=st.lists(st.integers(0, 2), min_size=52, max_size=52), suited=st.booleans())
 def test_nearly_empty_shoes(counts: list[int], suited: bool) -> None:
     if sum(counts) < 6:
@@ -144,7 +145,7 @@ def test_nearly_empty_shoes(counts: list[int], suited: bool) -> None:
     assert_kernel_is_the_walk(Shoe(ranks, tuple(counts) if suited else None))
 
 
-@settings(max_examples=30, deadline=None)
+@budgeted(30, deadline=None)
 @given(
     counts=st.lists(st.integers(0, 2**66), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6)
 )

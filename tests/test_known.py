@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
+from budget import budgeted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -203,7 +204,7 @@ def _agrees_with_reference(shoe: Shoe, tableau: Tableau, known: dict[int, Card])
         assert reference[summary] * table.total == count * reference_total
 
 
-@settings(max_examples=40, deadline=None)
+@budgeted(40, deadline=None)
 @given(case=shoes_with_known_cards(suited=False), tableau=tableaux())
 def test_agrees_with_physical_cards_by_rank(
     case: tuple[Shoe, dict[int, Card]], tableau: Tableau
@@ -212,7 +213,7 @@ def test_agrees_with_physical_cards_by_rank(
     _agrees_with_reference(shoe, tableau, known)
 
 
-@settings(max_examples=40, deadline=None)
+@budgeted(40, deadline=None)
 @given(case=shoes_with_known_cards(suited=True), tableau=tableaux())
 def test_agrees_with_physical_cards_with_suits(
     case: tuple[Shoe, dict[int, Card]], tableau: Tableau
@@ -274,7 +275,7 @@ def test_averaging_over_the_card_at_a_position_gives_back_the_whole_table(
     assert sum(count * table.total for count, table in tables) == whole.total
 
 
-@pytest.mark.parametrize("position", [1, 6])
+@pytest.mark.parametrize("position", [1, pytest.param(6, marks=pytest.mark.slow)])
 def test_averaging_identity_on_eight_decks(position: int) -> None:
     shoe = Shoe.standard(decks=8).without_suits()
     tables = [
@@ -283,9 +284,16 @@ def test_averaging_identity_on_eight_decks(position: int) -> None:
     assert _mix(tables) == Counter(enumerate_rounds(shoe).counts)
 
 
-def test_nothing_known_is_the_main_engine_including_suited_pairs() -> None:
-    for shoe in (Shoe.standard(decks=8), Shoe.standard(decks=1), Shoe.standard(2).remove("KS")):
-        assert dict(enumerate_known(shoe, None, {}).counts) == dict(enumerate_rounds(shoe).counts)
+@pytest.mark.parametrize(
+    "shoe",
+    [
+        pytest.param(Shoe.standard(decks=8), marks=pytest.mark.slow, id="8 decks"),
+        pytest.param(Shoe.standard(decks=1), id="1 deck"),
+        pytest.param(Shoe.standard(2).remove("KS"), id="2 decks less a king"),
+    ],
+)
+def test_nothing_known_is_the_main_engine_including_suited_pairs(shoe: Shoe) -> None:
+    assert dict(enumerate_known(shoe, None, {}).counts) == dict(enumerate_rounds(shoe).counts)
 
 
 @settings(max_examples=20, deadline=None)

@@ -31,11 +31,22 @@ def _modules() -> dict[str, Path]:
     return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
+@cache
+def _source(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+@cache
+def _tree(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once a run: the checks below only read it."""
+    return ast.parse(_source(path))
+
+
 def _imports(module: str, path: Path) -> Iterator[tuple[str, int]]:
     """Every ``exactodds`` module *module* imports, with the line that imports it."""
     modules = _modules()
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -55,11 +66,17 @@ def _imports(module: str, path: Path) -> Iterator[tuple[str, int]]:
                 yield target, node.lineno
 
 
-def _graph() -> dict[str, set[str]]:
-    return {
-        module: {target for target, _ in _imports(module, path) if target != module}
+@cache
+def _arrows() -> tuple[tuple[str, frozenset[str]], ...]:
+    return tuple(
+        (module, frozenset(target for target, _ in _imports(module, path) if target != module))
         for module, path in _modules().items()
-    }
+    )
+
+
+def _graph() -> dict[str, set[str]]:
+    """Each module's imports of the package: a fresh copy, so a test may change its own."""
+    return {module: set(targets) for module, targets in _arrows()}
 
 
 def test_every_module_has_a_floor() -> None:
@@ -114,7 +131,7 @@ def test_no_module_imports_another_modules_private_names() -> None:
     private = [
         f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {alias.name} from {node.module}"
         for path in _modules().values()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(_tree(path))
         if isinstance(node, ast.ImportFrom)
         and (node.level or (node.module or "").startswith("exactodds"))
         for alias in node.names
@@ -203,10 +220,9 @@ def _code_lines(lines: list[str], function: ast.FunctionDef | ast.AsyncFunctionD
 def test_no_function_is_longer_than_80_lines_of_code() -> None:
     long = []
     for module, path in _modules().items():
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()
+        lines = _source(path).splitlines()
         where = str(path.relative_to(PACKAGE))
-        for node in ast.walk(ast.parse(source)):
+        for node in ast.walk(_tree(path)):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             length = _code_lines(lines, node)
@@ -292,7 +308,7 @@ def test_report_renders_and_never_computes() -> None:
         line
         for module, path in _modules().items()
         if module == "exactodds.report" or module.startswith("exactodds.report.")
-        for line in _computing(module, path.read_text(encoding="utf-8"))
+        for line in _computing(module, _source(path))
     ]
     assert not found, "report/ computes:\n" + "\n".join(found)
 
@@ -337,7 +353,7 @@ def test_every_package_docstring_names_its_modules() -> None:
 def test_every_all_lists_the_module_s_public_functions_and_classes() -> None:
     incomplete = []
     for module, path in _modules().items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         listed: set[str] | None = None
         for node in tree.body:
             if (

@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from budget import budgeted
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, example, given
 from hypothesis import strategies as st
 
 from exactodds import (
@@ -61,9 +62,7 @@ from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.run import Simulation, simulate
 from exactodds.simulation.strategies import Always, Count, parse_strategy
 
-PROPERTY = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+PROPERTY = budgeted(60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 #: Magnitudes around every 64/128-bit edge, small ones, and 100-digit ones.
 EDGES = st.sampled_from(
     [0, 1, 2**31, 2**62, 2**63 - 1, 2**63, 2**64, 2**127, 2**128, 10**99, 10**100 - 1]

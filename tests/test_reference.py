@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 import pytest
+from budget import budgeted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import PhysicalCard, dealt_counts, permutation_counts, play_round
@@ -195,7 +196,7 @@ def crowded_suited_shoes(draw: st.DrawFn) -> Shoe:
 
 
 # A 14-card shoe takes the reference about 2 s (a 10-card one 0.25 s), so examples are few.
-@settings(max_examples=15, deadline=None)
+@budgeted(15, deadline=None)
 @given(rank_only_shoes())
 def test_engine_agrees_with_reference_rank_only(shoe: Shoe) -> None:
     assert _nonzero(enumerate_rounds(shoe).counts) == _nonzero(dealt_counts(shoe))
@@ -210,7 +211,7 @@ def test_engine_agrees_with_reference_suited(shoe: Shoe) -> None:
     assert _nonzero(enumerate_rounds(shoe).counts) == _nonzero(dealt_counts(shoe))
 
 
-@settings(max_examples=30, deadline=None)
+@budgeted(30, deadline=None)
 @given(crowded_suited_shoes())
 def test_engine_agrees_with_reference_suited_copies(shoe: Shoe) -> None:
     assert _nonzero(enumerate_rounds(shoe).counts) == _nonzero(dealt_counts(shoe))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
+from budget import budgeted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -459,7 +460,7 @@ def test_engine_matches_independent_settlement_on_fixed_shoes() -> None:
         assert seen[bet.name] == set(bet.pay_table), bet.name
 
 
-@settings(max_examples=25, deadline=None)
+@budgeted(25, deadline=None)
 @given(compositions(RANK_SYMBOLS))
 def test_engine_matches_independent_settlement_rank_only(counts: dict[str, int]) -> None:
     assert_engine_matches(counts, Shoe.from_ranks(counts))

@@ -35,8 +35,11 @@ PACKAGE = Path(importlib.import_module("exactodds").__file__ or "").parent
 
 #: The result types each command with a --format option renders (dotted names).
 RENDERED_BY = {
-    "odds": ("exactodds.analysis.single.Analysis",),
-    "bets": ("exactodds.bets.catalogue.BetList",),
+    "odds": (
+        "exactodds.analysis.single.Analysis",
+        "exactodds.analysis.multipliers.OverlayAnalysis",
+    ),
+    "bets": ("exactodds.bets.catalogue.BetList", "exactodds.bets.multipliers.MultiplierOverlay"),
     "eor": ("exactodds.analysis.removal.EffectOfRemoval",),
     "breakeven": ("exactodds.analysis.symbolic.Breakeven",),
     "breakdown": ("exactodds.analysis.breakdown.Breakdown",),
@@ -51,7 +54,12 @@ RENDERED_BY = {
         "exactodds.simulation.sweep.SweepResult",
     ),
     "audit": ("exactodds.studies.audit.Audit",),
+    "protection": ("exactodds.studies.protection.ProtectionTable",),
     "report": ("exactodds.studies.parsheet.ParSheet",),
+    "multipliers": (
+        "exactodds.studies.multipliers.LawDesign",
+        "exactodds.studies.multipliers.LawInference",
+    ),
 }
 
 

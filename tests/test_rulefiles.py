@@ -239,7 +239,7 @@ ERRORS = [
     ),
     pytest.param(
         "colour = 1\n" + _standard_text(),
-        "^Unknown key 'colour' in rules.toml; use name, description, ties, fee, natural_totals, "
+        "^Unknown key 'colour' in rules.toml; use name, description, ties, fee, rebate, natural_totals, "
         "player_draws, banker_draws_when_player_stood and banker_draws.$",
         id="unknown top-level key",
     ),

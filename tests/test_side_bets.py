@@ -16,7 +16,8 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from hypothesis import given, settings
+from budget import budgeted
+from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds import Analysis, BetAnalysis, Rules, Shoe, analyze
@@ -326,7 +327,7 @@ def test_every_distribution_sums_to_one_8_decks() -> None:
 CARD_SYMBOLS = [rank.symbol + suit.symbol for rank in RANKS for suit in SUITS]
 
 
-@settings(max_examples=8, deadline=None)
+@budgeted(8, deadline=None)
 @given(
     st.lists(st.sampled_from(CARD_SYMBOLS), max_size=40),
     st.integers(1, 2),

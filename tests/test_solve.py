@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import cast
 
 import pytest
+from budget import budgeted
 from click.testing import CliRunner
 from game_reference import Deals
 from hypothesis import HealthCheck, assume, given, settings
@@ -222,7 +223,7 @@ def _pure_minimax(deals: Deals) -> Fraction:
     return min(max(a + b * p for a, b in lines) for p in points)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@budgeted(12, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(_tiny_shoes(), st.sampled_from(["total", "cards"]))
 def test_tiny_shoes_zero_sum_against_brute_force(counts: dict[str, int], banker_sees: str) -> None:
     shoe = Shoe.from_ranks(counts)
@@ -233,7 +234,7 @@ def test_tiny_shoes_zero_sum_against_brute_force(counts: dict[str, int], banker_
         assert solution.value == _pure_minimax(deals)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@budgeted(10, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
     _tiny_shoes(),
     st.sampled_from(["total", "cards"]),

@@ -217,6 +217,7 @@ def test_the_audit_spec_is_the_typed_audit_the_options_say() -> None:
         safe_per_hour="30",
         max_bet="500",
         rounds_per_hour=60,
+        confidence="99%",
     )
     expected = AuditSpec(
         tuple(bets),
@@ -226,7 +227,7 @@ def test_the_audit_spec_is_the_typed_audit_the_options_say() -> None:
         2,
         (18, 26),
         (10, 20),
-        Thresholds(Fraction(1, 10), Fraction(30), Fraction(500), 60),
+        Thresholds(Fraction(1, 10), Fraction(30), Fraction(500), 60, Fraction(99, 100)),
     )
     assert built == expected
     assert audit_spec(bets, Rules(), procedure, depths="none").depths == ()
@@ -254,7 +255,7 @@ def test_the_audit_command_hands_the_library_its_spec(monkeypatch: pytest.Monkey
             budget=40,
             depths=(),
             cuts=(10, 20),
-            thresholds=Thresholds(Fraction(1, 10), Fraction(25), Fraction(500), 70),
+            thresholds=Thresholds(Fraction(1, 10), None, Fraction(500), 70),
         )
     ]
 

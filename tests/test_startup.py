@@ -26,8 +26,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from budget import budgeted
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, Tableau, Variant
@@ -171,9 +172,7 @@ def random_tableaux() -> st.SearchStrategy[Tableau]:
     )
 
 
-@settings(
-    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@budgeted(6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tableau=random_tableaux())
 def test_cache_round_trips_for_any_tableau(tableau: Tableau) -> None:
     forget()
@@ -392,9 +391,7 @@ shoes = st.builds(
 )
 
 
-@settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@budgeted(12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     shape=shoes,
     variant=st.sampled_from(list(Variant)),

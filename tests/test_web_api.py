@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import budgeted
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -694,7 +695,7 @@ def test_one_request_records_at_most_64_cards() -> None:
         assert response.status_code == 400 and "at most 64" in response.json()["error"]
 
 
-@settings(max_examples=25, deadline=None)
+@budgeted(25, deadline=None)
 @given(st.lists(st.sampled_from(["card", "burn", "unseen", "undo"]), max_size=30), st.randoms())
 def test_the_cards_left_are_the_shoe_less_every_card_recorded(
     actions: list[str], random: Any

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import budgeted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -383,9 +384,7 @@ def json_text(value: Any) -> str:
     return json.dumps(value)
 
 
-@settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@budgeted(120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(HOSTILE_BODIES)
 def test_no_hostile_body_gets_a_5xx(client: TestClient, case: tuple[str, Any]) -> None:
     if not client.get("/api/shoes").json()["shoes"]:

@@ -53,6 +53,7 @@ FITTED = (
     "eor",
     "breakeven",
     "edgesort",
+    "multipliers",
 )
 #: The commands with no table to fit, and why.
 NO_TABLE = {

@@ -9,4 +9,6 @@
 - :mod:`exactodds.analysis.known`: exact odds when some of the next cards are known.
 - :mod:`exactodds.analysis.tails`: N independent rounds: exact distribution, tails, percentiles.
 - :mod:`exactodds.analysis.risk`: DI, SCORE, N0, risk of ruin and Kelly stakes.
+- :mod:`exactodds.analysis.rebates`: a rolling or loss rebate's worth and the effective edge.
+- :mod:`exactodds.analysis.multipliers`: bets priced under a random-multiplier overlay.
 """

@@ -7,4 +7,8 @@
 - :mod:`exactodds.bets.cardconditions`: their card-level conditions (ranks, values, suits,
   colours, faces of the cards dealt).
 - :mod:`exactodds.bets.paytables`: pay overrides and pay-table files.
+- :mod:`exactodds.bets.multipliers`: random-multiplier overlays (the law, the faces drawn, the
+  multiple paid) and their checked reader.
+- :mod:`exactodds.bets.tables`: named tables (a game as a casino deals it: decks, rules, pays,
+  fee, game and bets) read from TOML table files.
 """

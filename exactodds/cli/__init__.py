@@ -11,7 +11,9 @@ data goes to stdout only. A command's module is imported only when that command 
   :mod:`exactodds.cli.depth`, :mod:`exactodds.cli.edgesort`, :mod:`exactodds.cli.solve`
   (``--game peek`` in :mod:`exactodds.cli.solve_peek`; ``--rules`` and ``--game banque`` in
   :mod:`exactodds.cli.solve_choice`),
-  :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`, :mod:`exactodds.cli.simulate` (sweeps in
+  :mod:`exactodds.cli.multipliers`, :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`,
+  :mod:`exactodds.cli.protection`,
+  :mod:`exactodds.cli.simulate` (sweeps in
   :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)
   and :mod:`exactodds.cli.serve`.
 - Shared: :mod:`exactodds.cli.options` (the option decorators), :mod:`exactodds.cli.plots`
@@ -34,7 +36,9 @@ COMMANDS = {
     "depth": "exactodds.cli.depth:depth",
     "edgesort": "exactodds.cli.edgesort:edgesort",
     "eor": "exactodds.cli.eor:eor",
+    "multipliers": "exactodds.cli.multipliers:multipliers_command",
     "odds": "exactodds.cli.odds:odds",
+    "protection": "exactodds.cli.protection:protection",
     "report": "exactodds.cli.report:report",
     "serve": "exactodds.cli.serve:serve",
     "simulate": "exactodds.cli.simulate:simulate",
@@ -51,6 +55,7 @@ TASKS = {
         "breakdown": "How rounds end: totals, cards dealt, naturals",
         "breakeven": "The pay or commission that makes a bet fair",
         "solve": "Games with a choice solved: chemin de fer, Peek, banque",
+        "multipliers": "A multiplier law designed for target RTPs, or inferred",
     },
     "Study a shoe": {
         "eor": "Effect of removal of each rank, and the count it implies",
@@ -61,6 +66,7 @@ TASKS = {
     "Simulate and audit": {
         "simulate": "Deal shoes as a casino does and play each bet",
         "audit": "Can this bet be beaten? Edge, counts, simulation",
+        "protection": "The casino's levers against an advantage player, priced",
         "report": "Par sheet of each bet: Markdown, HTML, xlsx or PDF",
     },
     "Tools": {

@@ -88,6 +88,7 @@ _FLAGS = {
     "thresholds.money_per_hour": "--safe-per-hour",
     "thresholds.max_bet": "--max-bet",
     "thresholds.rounds_per_hour": "--rounds-per-hour",
+    "thresholds.confidence": "--confidence",
 }
 
 

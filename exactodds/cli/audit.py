@@ -73,13 +73,23 @@ _SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"} |
     help="Safe below this many units per 100 rounds.",
 )
 @click.option(
-    "--safe-per-hour", default="25", show_default=True, help="Safe below this much money an hour."
+    "--safe-per-hour",
+    default=None,
+    help="Safe below this much money an hour too (betting --max-bet at --rounds-per-hour); the "
+    "stricter threshold decides [default: none].",
 )
 @click.option(
     "--max-bet", default="100", show_default=True, help="The table's maximum bet, in money."
 )
 @click.option(
     "--rounds-per-hour", type=int, default=70, show_default=True, help="Rounds dealt an hour."
+)
+@click.option(
+    "--confidence",
+    default="95%",
+    show_default=True,
+    help="Safe only when the win's one-sided upper bound at this confidence is below the "
+    "threshold.",
 )
 @click.option(
     "--design",
@@ -134,9 +144,10 @@ def audit_command(
     depths: str,
     cuts: str | None,
     safe_units: str,
-    safe_per_hour: str,
+    safe_per_hour: str | None,
     max_bet: str,
     rounds_per_hour: int,
+    confidence: str,
     design_ranges: tuple[str, ...],
     target_edge: str,
     design_top: int,
@@ -189,9 +200,11 @@ def audit_command(
             safe_per_hour=safe_per_hour,
             max_bet=max_bet,
             rounds_per_hour=rounds_per_hour,
+            confidence=confidence,
         )
         _note_walked(audit_seconds(spec), spec.budget)
-        text = _audit(spec, run, output_format, digits, identity)
+        given = command_options(option_values)
+        text = _audit(spec, run, output_format, digits, identity, given)
     finish_progress(progress)
     if output is None:
         assert isinstance(text, str)
@@ -226,6 +239,30 @@ def _duration(seconds: float) -> str:
     if seconds < 90 * 60:
         return f"{seconds / 60:.0f} minutes"
     return f"{seconds / 3600:.2g} hours"
+
+
+def command_options(option_values: dict[str, Any]) -> tuple[str, ...]:
+    """The rules and bet options given (all but ``--bets``), as words of a command line that
+    ``simulate`` takes: what the reproduction line needs to price the same bets at the same
+    rules.
+
+    >>> command_options({"variant": "ez", "pays": ("dragon7=30",), "selection": "dragon7",
+    ...                  "tie_loses": False, "bet_files": ()})
+    ('--variant', 'ez', '--pay', 'dragon7=30')
+    """
+    from exactodds.interface import BET_OPTIONS, RULES_OPTIONS
+
+    words: list[str] = []
+    for option in (*RULES_OPTIONS, *BET_OPTIONS):
+        value = option_values.get(option.parameter)
+        if option.parameter == "selection" or value in (None, False, (), option.default):
+            continue
+        if option.is_flag:
+            words.append(option.flag)
+            continue
+        for one in value if option.multiple else (value,):
+            words += [option.flag, str(one)]
+    return tuple(words)
 
 
 def _check_design_options(design: bool) -> None:
@@ -272,12 +309,16 @@ def _audit(
     output_format: str,
     digits: int,
     identity: SheetIdentity,
+    given: tuple[str, ...],
 ) -> str | bytes:
-    """The audit of *spec*, rendered (the header's *identity* in every format but the table)."""
+    """The audit of *spec*, rendered (the header's *identity* in every format but the table;
+    *given*, the rules and bet options, in its reproduction lines)."""
+    from dataclasses import replace
+
     from exactodds.report.registry import BINARY_FORMATS, render, render_bytes
     from exactodds.studies.audit import audit
 
-    result = audit(spec, **run)
+    result = replace(audit(spec, **run), command_options=given)
     shown = identity if output_format != "table" else None
     if output_format in BINARY_FORMATS:
         return render_bytes(result, output_format, digits=digits, identity=shown)

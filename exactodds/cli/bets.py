@@ -7,7 +7,8 @@ import click
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import BetList
 from exactodds.cli.app import emit
-from exactodds.cli.options import built_options
+from exactodds.cli.options import built_options, click_option
+from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.report.registry import formats, render
 from exactodds.rules import Rules
 
@@ -27,11 +28,13 @@ from exactodds.rules import Rules
     is_flag=True,
     help="Do not wrap the table's pays and descriptions to 100 columns.",
 )
+@click_option(MULTIPLIERS_OPTION)
 def list_bets(
     rules: Rules,
     bets: list[Bet],
     output_format: str,
     wide: bool,
+    multipliers: str | None = None,
 ) -> None:
     """List the bets exactodds prices, with their outcomes and pays.
 
@@ -40,5 +43,11 @@ def list_bets(
       exactodds bets                                   # every bet and its pays
       exactodds bets --bets side --format json
       exactodds bets --pay lucky6.three_card_win=23 --bets lucky6
+      exactodds bets --multipliers prosperity_tree     # an overlay: its law and bets
     """
+    if multipliers is not None:
+        from exactodds.bets.multipliers import resolve_overlay
+
+        emit(render(resolve_overlay(multipliers), output_format))
+        return
     emit(render(BetList.of(bets), output_format, wide=wide))

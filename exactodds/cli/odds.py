@@ -9,8 +9,16 @@ import click
 from exactodds.analysis.single import Analysis, analyze
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
-from exactodds.cli.options import built_options, known_option, output_options, refuse_card_bets
+from exactodds.cli.options import (
+    built_options,
+    click_option,
+    known_option,
+    output_options,
+    refuse_card_bets,
+)
+from exactodds.errors import BetError
 from exactodds.inputs import MOST_DECKS
+from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -20,8 +28,9 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
 
 
 @click.command()
-@built_options(games=True, most_decks=MOST_DECKS, card_bets=True, infinite=True)
+@built_options(games=True, most_decks=MOST_DECKS, card_bets=True, rebate=True, infinite=True)
 @known_option
+@click_option(MULTIPLIERS_OPTION)
 @output_options
 @click.option(
     "--wide",
@@ -38,11 +47,13 @@ def odds(
     exact: bool,
     wide: bool,
     game: DragonTigerTable | None,
+    multipliers: str | None = None,
 ) -> None:
     """Exact odds of Banker, Player and Tie, and each bet's EV and house edge.
 
     With --game dragon-tiger, Dragon Tiger from the same shoe: its outcomes and each bet's
-    EV, house edge and RTP (docs/dragon-tiger.md).
+    EV, house edge and RTP (docs/dragon-tiger.md). With --table NAME, a named table's
+    decks, rules, pays, fee, game and bets; an option given explicitly wins (docs/tables.md).
 
     \b
     Examples:
@@ -56,12 +67,21 @@ def odds(
       exactodds odds --bets lucky6 --pay lucky6.three_card_win=23
       exactodds odds --bet-file examples/bets/six_bonus.toml
       exactodds odds --rules banker_as_player          # a shipped rules file
+      exactodds odds --table ez --decks 6              # a named table, on 6 decks
+      exactodds odds --table list                      # the shipped tables
       exactodds odds --rules chemin_de_fer_stand --tie-loses  # another tableau, ties lose
       exactodds odds --known 1=9 --known P2=K          # the next cards are partly known
       exactodds odds --exact --wide                    # every column on one line
       exactodds odds --game dragon-tiger --pay tie=11  # Dragon Tiger as a studio deals it
+      exactodds odds --rebate rolling=1.2%             # the effective edge after a rebate
+      exactodds odds --multipliers golden_wealth --bets main,player_pair,banker_pair
     """
     analysis: Analysis
+    if multipliers is not None:
+        _odds_with_multipliers(
+            shoe, rules, bets, known, game, multipliers, output_format, digits, exact, wide
+        )
+        return
     if game is not None:
         from exactodds.games.dragon_tiger import dragon_tiger_odds
 
@@ -77,3 +97,27 @@ def odds(
     else:
         analysis = analyze(shoe, rules, bets)
     emit(render(analysis, output_format, digits=digits, exact=exact, wide=wide))
+
+
+def _odds_with_multipliers(
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
+    known: tuple[str, ...],
+    game: DragonTigerTable | None,
+    multipliers: str,
+    output_format: str,
+    digits: int,
+    exact: bool,
+    wide: bool,
+) -> None:
+    """``--multipliers``: every bet priced under the overlay (docs/multipliers.md)."""
+    if game is not None or known:
+        other = "--game dragon-tiger" if game is not None else "--known"
+        raise BetError(f"--multipliers prices baccarat from a full round's cards; drop {other}.")
+    from exactodds.analysis.multipliers import analyze_overlay
+    from exactodds.bets.multipliers import resolve_overlay
+
+    overlay = resolve_overlay(multipliers)
+    result = analyze_overlay(shoe, rules, bets, overlay=overlay)
+    emit(render(result, output_format, digits=digits, exact=exact, wide=wide))

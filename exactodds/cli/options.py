@@ -9,18 +9,22 @@ from typing import Any, TypeVar, cast
 import click
 
 from exactodds.bets.bet import Bet, card_level_refusal
+from exactodds.bets.tables import read_table_file, resolve_table, shipped_tables
 from exactodds.cli.app import usage_error
-from exactodds.errors import BetError, ExactOddsError, ShoeError
+from exactodds.errors import BetError, ExactOddsError, RulesError, ShoeError
 from exactodds.inputs import DEALS_FINITE, MAX_DECKS, infinite_decks, number_of_decks
 from exactodds.interface import (
     BET_OPTIONS,
     GAME_OPTION,
     KNOWN_OPTION,
+    REBATE_OPTION,
     RULES_FILE_OPTION,
     RULES_OPTIONS,
     SHOE_OPTIONS,
+    TABLE_OPTION,
     Option,
     build_dragon_tiger,
+    table_values,
 )
 
 # The builders are library functions, shared with the web API (exactodds.web): one reading of
@@ -150,6 +154,7 @@ def built_options(
     most_decks: int = MAX_DECKS,
     games: bool = False,
     card_bets: bool = False,
+    rebate: bool = False,
     infinite: bool = False,
     finite_because: str = DEALS_FINITE,
 ) -> Callable[[Function], Function]:
@@ -167,6 +172,11 @@ def built_options(
     :data:`~exactodds.inputs.MOST_DECKS` where the work does not; ``--decks infinite`` is an
     infinite shoe with *infinite*, else refused with *finite_because*. Bets with card-level
     conditions are refused in one sentence unless *card_bets* (the command prices card rounds).
+    With *rebate*, ``--rebate KIND=SHARE`` comes too, read into ``rules.rebate``.
+
+    ``--table NAME|FILE`` sets any of these options the command takes (and ``--game``)
+    from a named table, unless the option is given explicitly (:func:`apply_table`);
+    ``--table list`` prints the shipped tables and exits.
 
     With *games*, ``--game baccarat|dragon-tiger`` comes too and the command receives ``game``:
     None for baccarat (the default, every option as before), or for ``dragon-tiger`` a
@@ -178,6 +188,7 @@ def built_options(
     def decorate(function: Function) -> Function:
         @functools.wraps(function)
         def command(**values: Any) -> Any:
+            apply_table(values)
             if games and values.pop("game") == "dragon-tiger":
                 return function(
                     **_dragon_tiger_values(values, most_decks, infinite, finite_because)
@@ -185,7 +196,11 @@ def built_options(
             if games:
                 values["game"] = None
             if keep_values:
-                given = {option.parameter: values[option.parameter] for option in options}
+                given = {
+                    option.parameter: values[option.parameter]
+                    for option in options
+                    if option is not TABLE_OPTION
+                }
             try:
                 if shoe:
                     values["shoe"] = build_shoe(
@@ -203,8 +218,11 @@ def built_options(
                     values.pop("tie_loses"),
                     values.pop("rules_file"),
                     fee=values.pop("fee"),
+                    rebate=values.pop("rebate") if rebate else (),
                 )
                 values["rules"] = rules
+                if rules.rebate and not rebate:
+                    raise RulesError(_rebate_refusal(rules))
                 if bets:
                     selection = values.pop("selection")
                     if selection is None and default_selection is not None:
@@ -225,14 +243,83 @@ def built_options(
             return function(**values)
 
         options = [
+            TABLE_OPTION,
             *((GAME_OPTION,) if games else ()),
             *(SHOE_OPTIONS if shoe else ()),
             *RULES_OPTIONS,
+            *((REBATE_OPTION,) if rebate else ()),
             *(BET_OPTIONS if bets else ()),
         ]
         return stack([click_option(option) for option in options], cast(Function, command))
 
     return decorate
+
+
+def _rebate_refusal(rules: Rules) -> str:
+    """Why a command that prices no rebate refuses a rules file that gives one."""
+    command = f"exactodds {click.get_current_context().info_name}"
+    return (
+        f"The rules file gives a rebate ({', '.join(rules.rebate.texts())}), which `{command}` "
+        "does not price; remove it from the file, or use exactodds odds or exactodds report."
+    )
+def _explicit(context: click.Context, parameter: str) -> bool:
+    """Whether the user gave the option *parameter* (not its default)."""
+    source = context.get_parameter_source(parameter)
+    return source is not None and source != click.core.ParameterSource.DEFAULT
+
+
+def table_listing() -> str:
+    """The shipped tables, one line each: the name and what the table deals.
+
+    >>> print(table_listing().splitlines()[0])
+    classic                  8 decks: Banker 1:1 less 5%, Player 1:1, Tie 8:1, pairs 11:1.
+    """
+    tables = {name: read_table_file(path) for name, path in shipped_tables().items()}
+    width = max(len(name) for name in tables) + 2
+    return "\n".join(f"{name:<{width}}{table.description}" for name, table in tables.items())
+
+
+def apply_table(values: dict[str, Any]) -> None:
+    """Set, in the command's *values*, what ``--table`` says, unless given explicitly.
+
+    ``--pay`` and ``--bet-file`` add to the table's own (a pay given wins over the table's);
+    ``--shoe`` given explicitly replaces the table's decks. A table's game that the command
+    cannot deal, or that an explicit ``--game`` contradicts, is one sentence and exit 2.
+    """
+    spec = values.pop("table")
+    if spec is None:
+        return
+    context = click.get_current_context()
+    if spec.strip() == "list":
+        click.echo(table_listing())
+        context.exit(0)
+    try:
+        table = resolve_table(spec)
+        settings = table_values(table)
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    game = settings.pop("game")
+    if "game" not in values and game != "baccarat":
+        raise click.UsageError(
+            f"Table {table.name!r} deals {game}, and exactodds {context.info_name} prices "
+            "baccarat only; use exactodds odds or eor for it."
+        )
+    if "game" in values:
+        if _explicit(context, "game") and values["game"] != game:
+            raise click.UsageError(
+                f"--game {values['game']} contradicts --table {spec}, which deals {game}; "
+                "give one of them."
+            )
+        values["game"] = game
+    if "shoe_spec" in values and _explicit(context, "shoe_spec"):
+        settings.pop("decks", None)
+    for parameter, value in settings.items():
+        if parameter not in values:
+            continue  # the command does not take this option (breakeven has no --bets)
+        if parameter in ("pays", "bet_files"):
+            values[parameter] = (*value, *values[parameter])
+        elif not _explicit(context, parameter):
+            values[parameter] = value
 
 
 #: What a Dragon Tiger command takes of the shared options (the rest are baccarat's).
@@ -254,6 +341,8 @@ def _dragon_tiger_values(
     baccarat_only = [*RULES_OPTIONS, *(option for option in BET_OPTIONS if option.files)]
     if "known" in values:
         baccarat_only.append(KNOWN_OPTION)
+    if "rebate" in values:
+        baccarat_only.append(REBATE_OPTION)
     for option in baccarat_only:
         source = context.get_parameter_source(option.parameter)
         if source is not None and source != click.core.ParameterSource.DEFAULT:
@@ -274,4 +363,5 @@ def _dragon_tiger_values(
         raise usage_error(error) from None
     for option in (*RULES_OPTIONS, *(option for option in BET_OPTIONS if option.files)):
         values.pop(option.parameter)
+    values.pop("rebate", None)
     return values | {"shoe": shoe, "rules": Rules(), "bets": [], "game": table}

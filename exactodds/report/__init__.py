@@ -13,6 +13,8 @@
 - :mod:`exactodds.report.peek`: Peek Baccarat's raise, pattern by pattern.
 - :mod:`exactodds.report.choice`: a tableau's choices solved, and baccara banque.
 - :mod:`exactodds.report.dragon_tiger`: Dragon Tiger's odds and effects of removal.
+- :mod:`exactodds.report.multipliers`: bets under a multiplier overlay, a law's design and
+  inference.
 - :mod:`exactodds.report.simulation`: a simulation's result.
 - :mod:`exactodds.report.sweep`: a simulation sweep's rows.
 - :mod:`exactodds.report.plots`: figures shared by every command that draws (matplotlib).
@@ -20,4 +22,5 @@
   xlsx writers the par sheet and the audit share.
 - :mod:`exactodds.report.parsheet`: a par sheet as HTML, Markdown, a workbook or a PDF.
 - :mod:`exactodds.report.audit`: a countability audit and a pay-table design, in every format.
+- :mod:`exactodds.report.protection`: the countermeasure table, as a table or JSON.
 """

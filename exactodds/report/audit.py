@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import shlex
 from collections.abc import Iterator
 
 from exactodds.errors import ExactOddsError
@@ -36,8 +37,8 @@ from exactodds.report.document.text import blocks_text
 from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.risk.sums import Estimate
-from exactodds.studies.audit import Audit, BetAudit
-from exactodds.studies.design import PayDesign
+from exactodds.studies.audit import Audit, BetAudit, fraction_words, percent_words
+from exactodds.studies.design import TIE_SIGMAS, PayDesign
 from exactodds.studies.parsheet import SheetIdentity
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "identity_table",
     "render_audit",
     "render_design",
+    "reproduction",
 ]
 
 #: The formats of ``exactodds audit --format``.
@@ -78,11 +80,99 @@ def _simulate_options(procedure: DealingProcedure) -> str:
     return " ".join(words)
 
 
-def _bet_blocks(result: BetAudit, procedure: DealingProcedure, digits: int) -> Iterator[Block]:
-    name = result.name
-    count = result.count
-    yield Heading(2, name, anchor=name)
+def reproduction(result: BetAudit, audit: Audit) -> str:
+    """The ``simulate`` command that gives *result*'s decided-on figures again: the dealing,
+    every rules and bet option of the run (:attr:`Audit.command_options`), the shoes, the
+    seed and the play."""
+    shoes, seed = audit.budget, audit.seed + 1
+    play = "perfect" if result.count is None else result.count.strategy
+    options = " ".join(shlex.quote(word) for word in audit.command_options)
+    return " ".join(
+        word
+        for word in (
+            "exactodds simulate",
+            _simulate_options(audit.procedure),
+            options,
+            f"--shoes {shoes} --seed {seed} --bets {shlex.quote(result.name)}",
+            f"--play {shlex.quote(result.name + '=' + play)}",
+        )
+        if word
+    )
+
+
+def _verdict_blocks(result: BetAudit, digits: int) -> Iterator[Block]:
+    decision = result.decision
+    thresholds = decision.thresholds
+    confidence = percent_words(thresholds.confidence)
     yield Paragraph(result.verdict)
+    yield Table(
+        f"{result.name}-verdict",
+        ("Decision", "Value"),
+        (
+            ("Decided on", decision.played),
+            ("Units per 100 rounds (mean ± standard error)", _estimate(decision.estimate, digits)),
+            (f"{confidence} upper bound (one-sided)", _bound(decision.upper, digits)),
+            ("Threshold", thresholds.deciding()[1]),
+            ("Verdict", "safe" if decision.safe else "can be beaten"),
+        ),
+        (False, True),
+    )
+
+
+def _bound(value: float, digits: int) -> str:
+    return "-" if math.isinf(value) else f"{value:.{digits}f}"
+
+
+def _count_blocks(result: BetAudit, audit: Audit, digits: int) -> Iterator[Block]:
+    name, count = result.name, result.count
+    if count is None:
+        yield Heading(3, "No count: perfect play")
+        yield Paragraph(
+            f"No count can track {name}: every rank's effect of removal is 0 (a card of any "
+            "rank changes its chances alike), so it is audited by its exact perfect play: bet "
+            "exactly when the round's exact EV is positive, simulated on "
+            f"{audit.budget} shoes (seed {audit.seed + 1}), as {reproduction(result, audit)} "
+            "gives it."
+        )
+        yield Table(
+            f"{name}-perfect",
+            ("Figure", "Value"),
+            (("Perfect play, units per 100 rounds", _estimate(result.perfect_play, digits)),),
+            (False, True),
+        )
+        return
+    yield Heading(3, "Best count found")
+    yield Table(
+        f"{name}-count",
+        ("Figure", "Value"),
+        (
+            ("Tags (A 2 3 4 5 6 7 8 9 T)", " ".join(f"{tag:+d}" for tag in count.tags)),
+            ("Trigger (true count at least)", fraction_words(count.trigger)),
+            ("Betting correlation", count.betting_correlation or "-"),
+            ("Frequency of bets", _float(count.frequency, digits)),
+            ("Average edge when betting", _float(count.average_edge, digits)),
+            ("Units per 100 rounds", _estimate(count.units_per_100_rounds, digits)),
+            ("DI, exactodds (1000 EV / SD of every round)", _estimate(count.di, digits)),
+            (
+                "DI, Jacobson (1000 EV / sqrt(frequency x variance))",
+                _estimate(count.di_jacobson, digits),
+            ),
+            ("N0 (rounds)", _float(count.n0_rounds, 0)),
+            ("Perfect play, units per 100 rounds", _estimate(result.perfect_play, digits)),
+        ),
+        (False, True),
+    )
+    yield Paragraph(
+        f"Found among {count.candidates} candidates on {count.shoes} shoes (seed "
+        f"{count.seed - 1}); simulated on {count.shoes} fresh shoes (seed {count.seed}), as "
+        f"{reproduction(result, audit)} gives them."
+    )
+
+
+def _bet_blocks(result: BetAudit, audit: Audit, digits: int) -> Iterator[Block]:
+    name = result.name
+    yield Heading(2, name, anchor=name)
+    yield from _verdict_blocks(result, digits)
     pays = ", ".join(f"{outcome} {fraction_string(pay)}" for outcome, pay in result.pays.items())
     yield Table(
         f"{name}-figures",
@@ -104,29 +194,7 @@ def _bet_blocks(result: BetAudit, procedure: DealingProcedure, digits: int) -> I
         ),
         (False, True),
     )
-    yield Heading(3, "Best count found")
-    yield Table(
-        f"{name}-count",
-        ("Figure", "Value"),
-        (
-            ("Tags (A 2 3 4 5 6 7 8 9 T)", " ".join(f"{tag:+d}" for tag in count.tags)),
-            ("Trigger (true count at least)", fraction_string(count.trigger)),
-            ("Betting correlation", count.betting_correlation or "-"),
-            ("Frequency of bets", _float(count.frequency, digits)),
-            ("Average edge when betting", _float(count.average_edge, digits)),
-            ("Units per 100 rounds", _estimate(count.units_per_100_rounds, digits)),
-            ("DI", _estimate(count.di, digits)),
-            ("N0 (rounds)", _float(count.n0_rounds, 0)),
-            ("Perfect play, units per 100 rounds", _estimate(result.perfect_play, digits)),
-        ),
-        (False, True),
-    )
-    yield Paragraph(
-        f"Found among {count.candidates} candidates on {count.shoes} shoes (seed "
-        f"{count.seed - 1}); simulated on {count.shoes} fresh shoes (seed {count.seed}), as "
-        f"exactodds simulate {_simulate_options(procedure)} --shoes {count.shoes} --seed "
-        f"{count.seed} --bets {name} --play {name}={count.strategy} gives them, at the same rules."
-    )
+    yield from _count_blocks(result, audit, digits)
     if result.depth:
         yield Heading(3, "Perfect play by depth (exact)")
         yield Table(
@@ -144,20 +212,40 @@ def _bet_blocks(result: BetAudit, procedure: DealingProcedure, digits: int) -> I
         )
     elif result.depth_note:
         yield Paragraph(f"Depth tables: {result.depth_note}")
+    yield from _cut_blocks(result, digits)
+
+
+def _cut_blocks(result: BetAudit, digits: int) -> Iterator[Block]:
+    decision = result.decision
+    thresholds = decision.thresholds
+    confidence = percent_words(thresholds.confidence)
     yield Heading(3, "Win by cut card")
     yield Table(
-        f"{name}-cut",
-        ("Cards behind the cut card", "Units per 100 rounds"),
-        tuple((str(row.cut), _estimate(row.units_per_100_rounds, digits)) for row in result.by_cut),
-        (True, True),
+        f"{result.name}-cut",
+        (
+            "Cards behind the cut card",
+            "Units per 100 rounds",
+            f"{confidence} upper bound",
+            "Below threshold",
+        ),
+        tuple(
+            (
+                str(row.cut),
+                _estimate(row.units_per_100_rounds, digits),
+                _bound(thresholds.upper(row.units_per_100_rounds), digits),
+                "yes" if thresholds.upper(row.units_per_100_rounds) < decision.threshold else "no",
+            )
+            for row in result.by_cut
+        ),
+        (True, True, True, False),
     )
-    safe = (
-        f"From {result.safe_cut} cards behind the cut card on, the count wins less than the "
-        "threshold."
+    yield Paragraph(
+        f"From {result.safe_cut} cards behind the cut card on, the {confidence} upper bound of "
+        f"{decision.played}'s win is below the threshold: the safe cut."
         if result.safe_cut is not None
-        else "No cut card listed brings the count's win below the threshold."
+        else f"No cut card listed brings the {confidence} upper bound of {decision.played}'s "
+        "win below the threshold."
     )
-    yield Paragraph(safe)
 
 
 def identity_table(identity: SheetIdentity) -> Table:
@@ -187,15 +275,14 @@ def audit_document(
         Paragraph(f"Rules: {result.rules.describe()}"),
         Paragraph(f"Dealing: {result.procedure.describe()}"),
         Paragraph(
-            f"Budget: {result.budget} shoes per candidate, seed {result.seed}. Thresholds: "
-            f"{fraction_string(thresholds.units_per_100_rounds)} units per 100 rounds, "
-            f"{fraction_string(thresholds.money_per_hour)} an hour betting "
-            f"{fraction_string(thresholds.max_bet)} at {thresholds.rounds_per_hour} rounds an "
-            "hour. Simulated figures are estimates (mean ± standard error)."
+            f"Budget: {result.budget} shoes per candidate, seed {result.seed}. Safe when the "
+            f"{percent_words(thresholds.confidence)} one-sided upper bound of the win is below "
+            f"{thresholds.deciding()[1]}. Simulated figures are estimates (mean ± standard "
+            "error)."
         ),
     ]
     for bet in result.bets.values():
-        blocks.extend(_bet_blocks(bet, result.procedure, digits))
+        blocks.extend(_bet_blocks(bet, result, digits))
     return blocks
 
 
@@ -303,6 +390,7 @@ def design_document(design: PayDesign, digits: int = 4) -> list[Block]:
         units = table.units_per_100_rounds
         rows.append(
             (
+                "-" if table.rank is None else str(table.rank),
                 ", ".join(
                     f"{outcome} {fraction_string(pay)}" for outcome, pay in table.pays.items()
                 ),
@@ -318,11 +406,12 @@ def design_document(design: PayDesign, digits: int = 4) -> list[Block]:
         Paragraph(
             f"Pay tables for {design.bet} with a house edge from {percent_string(low, 2)} to "
             f"{percent_string(high, 2)}: {len(design.tables)} of {design.priced} priced, "
-            f"{design.audited} audited."
+            f"{design.audited} audited." + (f" {design.note}" if design.note else "")
         ),
         Table(
             f"{design.bet}-design",
             (
+                "Rank",
                 "Pays",
                 "House edge",
                 "Hit frequency",
@@ -331,11 +420,14 @@ def design_document(design: PayDesign, digits: int = 4) -> list[Block]:
                 "Count's units per 100 rounds",
             ),
             tuple(rows),
-            (False, True, True, True, True, True),
+            (True, False, True, True, True, True, True),
         ),
         Paragraph(
             "Best first: the audited tables (least won by their best count first), then the "
-            "others by removal index (how far one card moves the EV against the house edge)."
+            "others by removal index (how far one card moves the EV against the house edge). "
+            "Audited tables of the same rank are tied: their counts' wins differ by less than "
+            f"{TIE_SIGMAS} standard errors of the difference, so the order among them is "
+            "chance."
         ),
     ]
 

@@ -20,6 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from exactodds.analysis.rebates import RebateFigures, rebate_figures
 from exactodds.analysis.single import Analysis, BetAnalysis
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import BetList
@@ -122,6 +123,32 @@ def _bet_dict(result: BetAnalysis, digits: int, fee: Fraction = Fraction(0)) -> 
     return data
 
 
+def _rebate_dict(figures: RebateFigures, fee: Fraction, digits: int) -> dict[str, Any]:
+    """A bet's figures under a rebate, per unit staked, exact and decimal (a one-round trip).
+
+    >>> from exactodds import Rules, Shoe, analyze
+    >>> from exactodds.rules import Rebate
+    >>> banker = analyze(Shoe.standard(decks=8), Rules()).bets["banker"]
+    >>> data = _rebate_dict(rebate_figures(banker, Rebate(loss="10%")), Fraction(0), 6)
+    >>> data["loss_trip_rounds"], data["effective_house_edge_decimal"]
+    (1, '-0.034046')
+    """
+    data: dict[str, Any] = {"loss_trip_rounds": 1}
+    for key, value in (
+        ("turnover", figures.turnover),
+        ("expected_loss", figures.expected_loss),
+        ("rolling_value", figures.rolling_value),
+        ("loss_value", figures.loss_value),
+        ("value", figures.value),
+        ("effective_ev", figures.effective_expected_value),
+        ("effective_house_edge", figures.effective_house_edge),
+        ("effective_rtp", figures.effective_return_to_player(fee)),
+    ):
+        data[key] = fraction_string(value)
+        data[f"{key}_decimal"] = decimal_string(value, digits)
+    return data
+
+
 @lru_cache(maxsize=1024)
 def _pay_layout(
     bet: Bet,
@@ -178,7 +205,12 @@ def _bet_names(analysis: Analysis) -> tuple[str, ...]:
 
 def _any_bet_dict(analysis: Analysis, name: str, digits: int) -> dict[str, Any]:
     if name in analysis.bets:
-        return _bet_dict(analysis.bets[name], digits, analysis.rules.fee)
+        data = _bet_dict(analysis.bets[name], digits, analysis.rules.fee)
+        rebate = analysis.rules.rebate
+        if rebate:
+            figures = rebate_figures(analysis.bets[name], rebate)
+            data["rebate"] = _rebate_dict(figures, analysis.rules.fee, digits)
+        return data
     return {"computable": False, "reason": analysis.unavailable[name]}
 
 
@@ -341,6 +373,8 @@ def render_table(
     lands = bet_headers.index("Win")
     bet_alignments = ("left",) + ("right",) * (len(bet_headers) - 1)
     lines.append(fitted_table(bet_rows, bet_headers, bet_alignments, width, breaks=(lands,)))
+    if analysis.rules.rebate:
+        lines += ["", *_rebate_table(analysis, digits, exact, width)]
     if notes:
         lines += ["", *notes]
     return "\n".join(lines if width is None else wrapped_lines(lines, width))
@@ -388,6 +422,38 @@ def _bet_table(
     return bet_headers, bet_rows, notes
 
 
+def _rebate_table(analysis: Analysis, digits: int, exact: bool, width: int | None) -> list[str]:
+    """The rebate's section: what it pays per unit staked and the effective EV, edge and RTP."""
+    percent_digits = max(digits - 2, 0)
+    rebate = analysis.rules.rebate
+    headers = ["Bet", "Rebate", "Effective EV", "Effective edge", "Effective RTP"]
+    headers += ["Exact effective EV"] if exact else []
+    rows = []
+    for name in _bet_names(analysis):
+        if name not in analysis.bets:
+            continue
+        figures = rebate_figures(analysis.bets[name], rebate)
+        row = [
+            name,
+            decimal_string(figures.value, digits),
+            decimal_string(figures.effective_expected_value, digits),
+            percent_string(figures.effective_house_edge, percent_digits),
+            percent_string(figures.effective_return_to_player(analysis.rules.fee), percent_digits),
+        ]
+        rows.append(row + ([fraction_string(figures.effective_expected_value)] if exact else []))
+    trip = (
+        "; the loss rebate over a trip of one round, its most per unit staked (over a longer "
+        "trip wins offset losses before it is paid)"
+        if rebate.loss
+        else ""
+    )
+    alignments = ("left",) + ("right",) * (len(headers) - 1)
+    return [
+        f"With the rebate, per unit staked{trip}:",
+        fitted_table(rows, headers, alignments, width),
+    ]
+
+
 CSV_COLUMNS = (
     "kind",
     "name",
@@ -412,6 +478,25 @@ CSV_COLUMNS = (
     "reason",
 )
 
+#: The columns a rebate adds to the CSV (``rebate_`` and each key of a bet's JSON ``rebate``).
+REBATE_CSV_COLUMNS = (
+    *(
+        f"rebate_{key}{suffix}"
+        for key in (
+            "turnover",
+            "expected_loss",
+            "rolling_value",
+            "loss_value",
+            "value",
+            "effective_ev",
+            "effective_house_edge",
+            "effective_rtp",
+        )
+        for suffix in ("", "_decimal")
+    ),
+    "rebate_loss_trip_rounds",
+)
+
 
 def render_csv(analysis: Analysis, digits: int) -> str:
     """The analysis as CSV: one row per outcome, then one row per bet.
@@ -424,7 +509,9 @@ def render_csv(analysis: Analysis, digits: int) -> str:
     import io
 
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    rebate = bool(analysis.rules.rebate)
+    columns = CSV_COLUMNS + (REBATE_CSV_COLUMNS if rebate else ())
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     for name, outcome in analysis.outcomes.items():
         writer.writerow(
@@ -440,6 +527,8 @@ def render_csv(analysis: Analysis, digits: int) -> str:
         data = _any_bet_dict(analysis, name, digits)
         row = {column: data[column] for column in CSV_COLUMNS[5:] if column in data}
         row["computable"] = "true" if data["computable"] else "false"
+        if rebate and "rebate" in data:
+            row |= {f"rebate_{key}": value for key, value in data["rebate"].items()}
         writer.writerow({"kind": "bet", "name": name} | row)
     return buffer.getvalue().rstrip("\n")
 

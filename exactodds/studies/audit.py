@@ -7,7 +7,7 @@
   (:func:`~exactodds.analysis.single.analyze`);
 * the exact effect of removal of each rank
   (:func:`~exactodds.analysis.removal.effect_of_removal`);
-* **the best count, found rather than typed**: balanced integer tags of level 1 to 3, started
+* **the best count, found rather than typed**: balanced integer tags of level 1 to 5, started
   from the scaled effects of removal (:meth:`~exactodds.analysis.removal.EffectOfRemoval.linear_count`)
   and improved by local search (moves that keep the count balanced), each candidate scored by
   its win per 100 rounds at its best trigger, with the exact-EV estimator, on the same
@@ -31,7 +31,7 @@ effects of removal and depth values are exact fractions.
 >>> found = audit(spec)
 >>> found.bets["dragon7"].house_edge
 Fraction(3857697, 50896300)
->>> found.bets["dragon7"].count.level in (1, 2, 3)
+>>> found.bets["dragon7"].count.level in LEVELS
 True
 >>> AuditSpec(select_bets("dragon7"), budget=0)
 Traceback (most recent call last):
@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -56,7 +57,7 @@ from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.errors import ExactOddsError, parameter, quoted
 from exactodds.inputs import whole_number
-from exactodds.numbers import fraction_string, square_root_decimal_string
+from exactodds.numbers import decimal_string, fraction_string, square_root_decimal_string
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealingProcedure
@@ -77,6 +78,7 @@ __all__ = [
     "Progress",
     "SearchShoes",
     "Thresholds",
+    "Verdict",
     "audit",
     "audit_bet",
     "audit_seconds",
@@ -85,20 +87,26 @@ __all__ = [
     "default_cuts",
     "depth_rows",
     "found_count",
+    "fraction_words",
+    "jacobson_di",
     "mean_and_error",
+    "percent_words",
     "require_budget",
     "require_jobs",
     "require_seed",
+    "safe_cut",
     "score",
     "search_shoes",
+    "trackable",
     "walked_seconds",
 ]
 
 #: Shoes per candidate by default: one bet's audit in at most 5 minutes on two cores
 #: (benchmarks/bench_audit.py measures it).
 DEFAULT_BUDGET = 500
-#: Levels of the counts searched: the largest tag, in absolute value.
-LEVELS = (1, 2, 3)
+#: Levels of the counts searched: the largest tag, in absolute value. Up to 5, the level of
+#: Jacobson's strongest published counts (level 3 left the search short of them).
+LEVELS = (1, 2, 3, 4, 5)
 #: Most rounds of local search per level (each tries every balanced one-step move).
 _SEARCH_STEPS = 12
 #: Trigger grid: true counts in steps of 1/2 (Jacobson's triggers are whole or half counts).
@@ -115,10 +123,24 @@ class AuditError(ExactOddsError):
 
 @dataclass(frozen=True)
 class Thresholds:
-    """What counts as safe: win per 100 rounds, and money per hour at a max bet and pace.
+    """What counts as safe, and how sure the audit must be before it says so.
+
+    A bet is safe when the upper bound of its win per 100 rounds, at the one-sided
+    *confidence* (95% by default: the estimate plus 1.645 standard errors), is below the
+    threshold; else it can be beaten. The threshold is ``units_per_100_rounds``, or, when
+    ``money_per_hour`` is given, whichever of the two is stricter (money per hour turned into
+    units per 100 rounds at ``max_bet`` and ``rounds_per_hour``). No money threshold by
+    default: at the table's 100 and 70 rounds an hour, the old default of 25 an hour was 0.357
+    units per 100 rounds and could never decide beside 0.1.
 
     >>> Thresholds().hourly(1.0)  # 1 unit per 100 rounds: 0.7 max bets an hour
     70.0
+    >>> Thresholds().deciding()
+    (Fraction(1, 10), '0.1 units per 100 rounds')
+    >>> Thresholds(money_per_hour=Fraction(5)).deciding()[1]
+    '5 an hour betting 100 at 70 rounds an hour (0.0714 units per 100 rounds)'
+    >>> round(Thresholds().upper(Estimate(0.093, 0.017)), 4)  # Dragon 7 at cut 156
+    0.121
     >>> Thresholds(max_bet=Fraction(0))
     Traceback (most recent call last):
     ...
@@ -126,32 +148,157 @@ class Thresholds:
     """
 
     units_per_100_rounds: Fraction = Fraction(1, 10)
-    money_per_hour: Fraction = Fraction(25)
+    money_per_hour: Fraction | None = None
     max_bet: Fraction = Fraction(100)
     rounds_per_hour: int = 70
+    confidence: Fraction = Fraction(95, 100)
 
     def __post_init__(self) -> None:
         for name in ("units_per_100_rounds", "money_per_hour", "max_bet"):
             value = getattr(self, name)
-            if value <= 0:
+            if value is not None and value <= 0:
                 raise AuditError(
                     f"{parameter('thresholds.' + name)} {fraction_string(value)} is not valid; "
                     "use a positive "
                     + ("amount of money." if name != "units_per_100_rounds" else "number of units.")
                 )
         whole_number(self.rounds_per_hour, "thresholds.rounds_per_hour", AuditError, minimum=1)
+        if not isinstance(self.confidence, (int, Fraction)) or isinstance(self.confidence, bool):
+            raise AuditError(
+                f"{parameter('thresholds.confidence')} {self.confidence!r} is not exact; pass "
+                "Fraction(95, 100) for 95%."
+            )
+        if not Fraction(1, 2) <= self.confidence < 1:
+            raise AuditError(
+                f"{parameter('thresholds.confidence')} {percent_words(self.confidence)} is not "
+                "valid; use a confidence from 50% to below 100%, such as 95%."
+            )
 
     def hourly(self, units_per_100_rounds: float) -> float:
         """Money won per hour betting ``max_bet`` at each trigger (a float: an estimate)."""
         return units_per_100_rounds / 100 * self.rounds_per_hour * float(self.max_bet)
 
+    def deciding(self) -> tuple[Fraction, str]:
+        """The threshold that decides, in units per 100 rounds (the stricter one), in words."""
+        units = self.units_per_100_rounds
+        if self.money_per_hour is not None:
+            money = self.money_per_hour * 100 / (self.rounds_per_hour * self.max_bet)
+            if money < units:
+                return money, (
+                    f"{fraction_words(self.money_per_hour)} an hour betting "
+                    f"{fraction_words(self.max_bet)} at {self.rounds_per_hour} rounds an hour "
+                    f"({fraction_words(money)} units per 100 rounds)"
+                )
+        return units, f"{fraction_words(units)} units per 100 rounds"
+
+    @property
+    def sigmas(self) -> float:
+        """Standard errors from the estimate to its one-sided bound at ``confidence``."""
+        return statistics.NormalDist().inv_cdf(float(self.confidence))
+
+    def upper(self, estimate: Estimate) -> float:
+        """The upper bound of *estimate* at ``confidence``: infinite when it has no error."""
+        if math.isnan(estimate.mean) or math.isnan(estimate.stderr):
+            return math.inf
+        return estimate.mean + self.sigmas * estimate.stderr
+
     def to_dict(self) -> dict[str, Any]:
         """The thresholds as the JSON contract prints them."""
+        threshold, words = self.deciding()
         return {
             "units_per_100_rounds": fraction_string(self.units_per_100_rounds),
-            "money_per_hour": fraction_string(self.money_per_hour),
+            "money_per_hour": None
+            if self.money_per_hour is None
+            else fraction_string(self.money_per_hour),
             "max_bet": fraction_string(self.max_bet),
             "rounds_per_hour": self.rounds_per_hour,
+            "confidence": fraction_string(self.confidence),
+            "deciding": {"units_per_100_rounds": fraction_string(threshold), "words": words},
+        }
+
+
+def fraction_words(value: Fraction) -> str:
+    """*value* as a short decimal for a sentence: exact when it has at most 4 decimals.
+
+    >>> fraction_words(Fraction(1, 10)), fraction_words(Fraction(11, 2)), fraction_words(Fraction(1, 14))
+    ('0.1', '5.5', '0.0714')
+    """
+    for digits in range(5):
+        if (value * 10**digits).denominator == 1:
+            return decimal_string(value, digits)
+    return decimal_string(value, 4)
+
+
+def percent_words(value: Fraction) -> str:
+    """*value* as a percentage for a sentence (``95%``, ``97.5%``)."""
+    return fraction_words(value * 100) + "%"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A yes/no decided on a confidence bound, with what decided it.
+
+    *played* is what wins (``"the best count"`` or ``"perfect play"``), *estimate* its win per
+    100 rounds, *upper* and *lower* the bounds at *thresholds*' confidence; the bet is safe
+    when *upper* is below the deciding threshold.
+    """
+
+    played: str
+    estimate: Estimate
+    thresholds: Thresholds
+
+    @property
+    def threshold(self) -> Fraction:
+        """The deciding threshold, units per 100 rounds."""
+        return self.thresholds.deciding()[0]
+
+    @property
+    def upper(self) -> float:
+        """The estimate's upper bound at the stated confidence."""
+        return self.thresholds.upper(self.estimate)
+
+    @property
+    def safe(self) -> bool:
+        """Safe: the upper bound is below the threshold."""
+        return self.upper < self.threshold
+
+    def sentence(self, name: str) -> str:
+        """The verdict, one sentence: estimate +- SE, the bound, the threshold, the word."""
+        thresholds = self.thresholds
+        mean, stderr = self.estimate.mean, self.estimate.stderr
+        shown = "-" if math.isnan(mean) else f"{mean:.3f}"
+        error = "no error (one shoe)" if math.isnan(stderr) else f"± {stderr:.3f}"
+        bound = f"{percent_words(thresholds.confidence)} upper bound {self.upper:.3f}"
+        pace = (
+            f"{thresholds.hourly(0.0 if math.isnan(mean) else mean):,.2f} an hour betting "
+            f"{fraction_words(thresholds.max_bet)} at {thresholds.rounds_per_hour} rounds an hour"
+        )
+        words = thresholds.deciding()[1]
+        if self.safe:
+            return (
+                f"{name} is safe: {self.played} wins {shown} {error} units per 100 rounds "
+                f"({pace}); its {bound} is below the threshold {words}."
+            )
+        doubt = (
+            "; the estimate alone is below the threshold, but not by enough to call it safe "
+            "(more shoes may)"
+            if mean < self.threshold
+            else ""
+        )
+        return (
+            f"{name} can be beaten: {self.played} wins {shown} {error} units per 100 rounds "
+            f"({pace}); its {bound} is at or above the threshold {words}{doubt}."
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``decision`` object of the JSON contract."""
+        return {
+            "played": self.played,
+            "units_per_100_rounds": mean_and_error(self.estimate),
+            "confidence": fraction_string(self.thresholds.confidence),
+            "upper_bound": None if math.isinf(self.upper) else self.upper,
+            "threshold": fraction_string(self.threshold),
+            "safe": self.safe,
         }
 
 
@@ -171,6 +318,9 @@ class FoundCount:
 
     ``tags`` are ten integers (A 2 ... 9 T); ``trigger`` is the true count at which to bet;
     ``search_units_per_100_rounds`` is its score on the search's shoes (seed ``seed - 1``).
+    DI comes in two conventions: ``di`` is this tool's, 1000 EV / SD with SD the standard
+    deviation of the realized results per round (rounds not bet count 0); ``di_jacobson`` is
+    Jacobson's catalogue's, 1000 EV / sqrt(frequency of bets x the bet's variance off the top).
     """
 
     tags: tuple[int, ...]
@@ -181,6 +331,7 @@ class FoundCount:
     units_per_100_rounds: Estimate
     units_per_shoe: Estimate
     di: Estimate
+    di_jacobson: Estimate
     n0_rounds: float | None
     seed: int
     shoes: int
@@ -196,7 +347,7 @@ class FoundCount:
     def strategy(self) -> str:
         """The ``simulate --play`` spelling of this count."""
         tags = ",".join(str(tag) for tag in self.tags)
-        return f"count:{tags}:{fraction_string(self.trigger)}"
+        return f"count:{tags}:{fraction_words(self.trigger)}"
 
     def to_dict(self) -> dict[str, Any]:
         """The ``count`` object of the JSON contract."""
@@ -209,6 +360,7 @@ class FoundCount:
             "units_per_100_rounds": mean_and_error(self.units_per_100_rounds),
             "units_per_shoe": mean_and_error(self.units_per_shoe),
             "di": mean_and_error(self.di),
+            "di_jacobson": mean_and_error(self.di_jacobson),
             "n0_rounds": self.n0_rounds,
             "level": self.level,
             "play": self.strategy,
@@ -228,9 +380,17 @@ class CutRow:
     cut: int
     units_per_100_rounds: Estimate
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"cut": ..., "units_per_100_rounds": {...}}``."""
-        return {"cut": self.cut, "units_per_100_rounds": mean_and_error(self.units_per_100_rounds)}
+    def to_dict(self, thresholds: Thresholds | None = None) -> dict[str, Any]:
+        """``{"cut": ..., "units_per_100_rounds": {...}}``, and the upper bound at
+        *thresholds*' confidence when given."""
+        data: dict[str, Any] = {
+            "cut": self.cut,
+            "units_per_100_rounds": mean_and_error(self.units_per_100_rounds),
+        }
+        if thresholds is not None:
+            upper = thresholds.upper(self.units_per_100_rounds)
+            data["upper_bound"] = None if math.isinf(upper) else upper
+        return data
 
 
 @dataclass(frozen=True)
@@ -252,7 +412,11 @@ class DepthValue:
 
 @dataclass(frozen=True)
 class BetAudit:
-    """One bet's audit (see the module docstring for what each part is)."""
+    """One bet's audit (see the module docstring for what each part is).
+
+    *count* is None for a bet no count can track (every effect of removal is 0: the pair
+    bets); its verdict and cut table are then perfect play's (*decision* says which).
+    """
 
     name: str
     pays: Mapping[str, Fraction]
@@ -260,14 +424,23 @@ class BetAudit:
     variance: Fraction
     hit_frequency: Fraction
     eor: Mapping[str, Fraction | None]
-    count: FoundCount
+    count: FoundCount | None
     depth: tuple[DepthValue, ...]
     depth_note: str | None
     perfect_play: Estimate
     by_cut: tuple[CutRow, ...]
     safe_cut: int | None
-    vulnerable: bool
-    verdict: str
+    decision: Verdict
+
+    @property
+    def vulnerable(self) -> bool:
+        """Can be beaten: the win's upper bound is at or above the threshold."""
+        return not self.decision.safe
+
+    @property
+    def verdict(self) -> str:
+        """The verdict, one sentence."""
+        return self.decision.sentence(self.name)
 
     def standard_deviation(self, digits: int = 4) -> str:
         """The standard deviation off the top, correctly rounded."""
@@ -275,6 +448,7 @@ class BetAudit:
 
     def to_dict(self) -> dict[str, Any]:
         """One ``bets.NAME`` entry of the JSON contract."""
+        thresholds = self.decision.thresholds
         return {
             "pays": {outcome: fraction_string(pay) for outcome, pay in self.pays.items()},
             "house_edge": fraction_string(self.house_edge),
@@ -284,12 +458,13 @@ class BetAudit:
                 rank: None if effect is None else fraction_string(effect)
                 for rank, effect in self.eor.items()
             },
-            "count": self.count.to_dict(),
+            "count": None if self.count is None else self.count.to_dict(),
             "depth": [row.to_dict() for row in self.depth],
             "depth_note": self.depth_note,
             "perfect_play": {"units_per_100_rounds": mean_and_error(self.perfect_play)},
-            "by_cut": [row.to_dict() for row in self.by_cut],
+            "by_cut": [row.to_dict(thresholds) for row in self.by_cut],
             "safe_cut": self.safe_cut,
+            "decision": self.decision.to_dict(),
             "vulnerable": self.vulnerable,
             "verdict": self.verdict,
         }
@@ -305,6 +480,9 @@ class Audit:
     seed: int
     thresholds: Thresholds
     bets: Mapping[str, BetAudit]
+    #: The rules and bet options (``--bet-file``, ``--pay``, ``--variant`` ...) as a command
+    #: line gives them, for the reproduction line: the command line fills them in.
+    command_options: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``exactodds audit --format json``."""
@@ -452,6 +630,7 @@ def count_search(
     """
     best: tuple[tuple[int, ...], Fraction, float] | None = None
     tried = 0
+    levels = tuple(levels)
     for level in levels:
         count = removal.linear_count(name, level)
         if count.correlation is None:
@@ -469,7 +648,7 @@ def count_search(
     if best is None:
         raise AuditError(
             f"Bet {quoted(name)} has no balanced count on this shoe; its effects of removal "
-            "cannot be balanced with tags of level 1 to 3."
+            f"cannot be balanced with tags of level {min(levels)} to {max(levels)}."
         )
     return best[0], best[1], best[2], tried
 
@@ -532,37 +711,22 @@ def depth_rows(
     )
 
 
-def _safe_cut(rows: Sequence[CutRow], threshold: Fraction) -> int | None:
-    """The fewest cards behind the cut card from which on every listed cut is below *threshold*."""
+def safe_cut(rows: Sequence[CutRow], thresholds: Thresholds) -> int | None:
+    """The fewest cards behind the cut card from which on (that cut and every deeper one
+    listed) the win's upper bound at the stated confidence is below the deciding threshold.
+
+    >>> rows = [CutRow(14, Estimate(0.3, 0.02)), CutRow(156, Estimate(0.093, 0.017)),
+    ...         CutRow(208, Estimate(0.05, 0.01))]
+    >>> safe_cut(rows, Thresholds())  # 0.093 + 1.645 x 0.017 = 0.121 is not below 0.1
+    208
+    """
+    threshold = thresholds.deciding()[0]
     safe = None
     for row in sorted(rows, key=lambda row: -row.cut):
-        mean = row.units_per_100_rounds.mean
-        if math.isnan(mean) or mean >= threshold:
+        if not thresholds.upper(row.units_per_100_rounds) < threshold:
             break
         safe = row.cut
     return safe
-
-
-def _verdict(name: str, count: FoundCount, thresholds: Thresholds) -> tuple[bool, str]:
-    units = count.units_per_100_rounds
-    mean = 0.0 if math.isnan(units.mean) else units.mean
-    stderr = 0.0 if math.isnan(units.stderr) else units.stderr
-    money = thresholds.hourly(mean)
-    vulnerable = mean >= thresholds.units_per_100_rounds or money >= thresholds.money_per_hour
-    pace = (
-        f"{money:,.2f} an hour betting {fraction_string(thresholds.max_bet)} at "
-        f"{thresholds.rounds_per_hour} rounds an hour"
-    )
-    limits = (
-        f"the thresholds {fraction_string(thresholds.units_per_100_rounds)} units per 100 rounds "
-        f"and {fraction_string(thresholds.money_per_hour)} an hour"
-    )
-    word = "can be beaten" if vulnerable else "is safe"
-    relation = "at or above one of" if vulnerable else "below"
-    return vulnerable, (
-        f"{name} {word}: its best count wins {mean:.3f} units per 100 rounds (standard error "
-        f"{stderr:.3f}), {pace}, {relation} {limits}."
-    )
 
 
 # The audit -----------------------------------------------------------------------------
@@ -584,6 +748,24 @@ def default_cuts(procedure: DealingProcedure) -> tuple[int, ...]:
     return tuple(sorted(cut for cut in cuts if 0 <= cut <= deepest))
 
 
+def _variance(bet: Bet, rules: Rules, procedure: DealingProcedure) -> Fraction:
+    """The bet's variance off the top of the dealing's full shoe (exact)."""
+    return analyze(Shoe.standard(procedure.decks), rules, [bet]).bets[bet.name].variance
+
+
+def jacobson_di(units: Estimate, frequency: float, variance: Fraction) -> Estimate:
+    """DI in Jacobson's convention: 1000 x EV per round / sqrt(frequency x the bet's
+    variance off the top), from the win per 100 rounds *units* (its error carried over).
+
+    >>> jacobson_di(Estimate(1.0, 0.1), 0.25, Fraction(4))  # 1000 x 0.01 / sqrt(0.25 x 4)
+    Estimate(mean=10.0, stderr=1.0)
+    """
+    if frequency <= 0 or variance <= 0:
+        return Estimate(math.nan, math.nan)
+    scale = 1000 / 100 / math.sqrt(frequency * float(variance))
+    return Estimate(units.mean * scale, units.stderr * scale)
+
+
 def found_count(
     bet: Bet,
     rules: Rules,
@@ -602,15 +784,17 @@ def found_count(
         bet, rules, procedure, Count(_tags13(tags), trigger), budget, seed + 1, run
     )
     correlation = removal.betting_correlation(bet.name, dict(zip("A23456789T", tags, strict=True)))
+    units = figures.units_per_100_rounds["exact_ev"]
     return FoundCount(
         tags,
         trigger,
         correlation.decimal(3) if correlation.defined else None,
         figures.frequency,
         nan_to_none(figures.average_edge),
-        figures.units_per_100_rounds["exact_ev"],
+        units,
         figures.units_per_shoe["exact_ev"],
         risk.estimate(bet.name, "di"),
+        jacobson_di(units, figures.frequency, _variance(bet, rules, procedure)),
         nan_to_none(risk.estimate(bet.name, "n0").mean),
         seed + 1,
         budget,
@@ -619,40 +803,67 @@ def found_count(
     )
 
 
+def trackable(removal: EffectOfRemoval, name: str) -> bool:
+    """Whether some count can track bet *name*: some rank's effect of removal is not 0.
+
+    The pair bets' are all 0 (removing a card of any rank changes the chance of a pair
+    alike), so they are audited by their exact perfect play instead.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> shoe = Shoe.standard(1)
+    >>> bets = select_bets("dragon7,player_pair")
+    >>> removal = effect_of_removal(shoe, Rules(), bets)
+    >>> trackable(removal, "dragon7"), trackable(removal, "player_pair")
+    (True, False)
+    """
+    return removal.linear_count(name, 1).correlation is not None
+
+
 def audit_bet(
     bet: Bet,
     spec: AuditSpec,
     run: Mapping[str, Any],
     progress: Callable[[str], None],
 ) -> BetAudit:
-    """One bet's audit at *spec*'s rules, dealing, budget, seed, depths, cuts and thresholds."""
+    """One bet's audit at *spec*'s rules, dealing, budget, seed, depths, cuts and thresholds.
+
+    A bet no count can track (:func:`trackable`) is decided on perfect play: its win by cut
+    card and safe cut are perfect play's.
+    """
     from exactodds.simulation.strategies import Count, Perfect
 
     rules, procedure = spec.rules, spec.procedure
     shoe = Shoe.standard(procedure.decks)
     budget, seed = spec.budget, spec.seed
-    thresholds = spec.thresholds
     progress(f"{bet.name}: exact figures")
     priced = analyze(shoe, rules, [bet]).bets[bet.name]
     removal = effect_of_removal(shoe, rules, [bet])
-    progress(f"{bet.name}: count search")
-    count = found_count(bet, rules, procedure, removal, budget, seed, run)
+    count = None
+    if trackable(removal, bet.name):
+        progress(f"{bet.name}: count search")
+        count = found_count(bet, rules, procedure, removal, budget, seed, run)
+    else:
+        progress(f"{bet.name}: no count tracks it (every effect of removal is 0)")
     progress(f"{bet.name}: perfect play")
     perfect, _ = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run)
+    perfect_units = perfect.units_per_100_rounds["exact_ev"]
     progress(f"{bet.name}: depth tables")
     depth, note = depth_rows(bet, shoe, rules, spec.depths, run)
-    strategy = Count(_tags13(count.tags), count.trigger)
+    strategy = Perfect() if count is None else Count(_tags13(count.tags), count.trigger)
+    played = perfect_units if count is None else count.units_per_100_rounds
     rows = []
     for cut in spec.cuts or default_cuts(procedure):
-        if cut == procedure.cut:  # the found count's own run
-            rows.append(CutRow(cut, count.units_per_100_rounds))
+        if cut == procedure.cut:  # the found count's (or perfect play's) own run
+            rows.append(CutRow(cut, played))
             continue
         progress(f"{bet.name}: cut {cut}")
         figures, _ = _simulated(
             bet, rules, replace(procedure, cut=cut), strategy, budget, seed + 1, run
         )
         rows.append(CutRow(cut, figures.units_per_100_rounds["exact_ev"]))
-    vulnerable, verdict = _verdict(bet.name, count, thresholds)
+    decision = Verdict(
+        "perfect play" if count is None else "the best count", played, spec.thresholds
+    )
     return BetAudit(
         bet.name,
         dict(bet.pay_table),
@@ -663,11 +874,10 @@ def audit_bet(
         count,
         depth,
         note,
-        perfect.units_per_100_rounds["exact_ev"],
+        perfect_units,
         tuple(rows),
-        _safe_cut(rows, thresholds.units_per_100_rounds),
-        vulnerable,
-        verdict,
+        safe_cut(rows, spec.thresholds),
+        decision,
     )
 
 

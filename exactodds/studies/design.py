@@ -62,15 +62,19 @@ from exactodds.studies.audit import (
     require_budget,
     require_jobs,
     require_seed,
+    trackable,
 )
 
 __all__ = [
     "MOST_TABLES",
+    "TIE_SIGMAS",
     "VOLATILITY_Z",
     "DesignedTable",
     "PayDesign",
     "PayRange",
     "design_paytables",
+    "ranked",
+    "tied",
 ]
 
 #: Most pay tables one design prices (the product of the ranges' sizes).
@@ -152,6 +156,8 @@ class DesignedTable:
     variance: Fraction
     removal_index: float
     count: FoundCount | None = None
+    #: The audited table's place, best first; tables within error of each other share one.
+    rank: int | None = None
 
     def volatility_index(self, digits: int = 4) -> str:
         """``VI = 1.645 * sd`` (90% confidence), correctly rounded."""
@@ -174,6 +180,7 @@ class DesignedTable:
         }
         if self.count is not None:
             data["units_per_100_rounds"] = mean_and_error(self.count.units_per_100_rounds)
+            data["rank"] = self.rank
             data["count"] = {
                 "tags": list(self.count.tags),
                 "trigger": fraction_string(self.count.trigger),
@@ -191,6 +198,8 @@ class PayDesign:
     priced: int
     audited: int
     tables: tuple[DesignedTable, ...]
+    #: Why no table was audited, when none could be (a bet no count can track).
+    note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``exactodds audit --design``."""
@@ -204,6 +213,7 @@ class PayDesign:
             "target_edge": [fraction_string(self.window[0]), fraction_string(self.window[1])],
             "priced": self.priced,
             "audited": self.audited,
+            "note": self.note,
             "design": [table.to_dict() for table in self.tables],
         }
 
@@ -278,6 +288,39 @@ def _count_win(table: DesignedTable) -> float:
     return estimate.mean if estimate is not None and not math.isnan(estimate.mean) else 0.0
 
 
+#: Standard errors of a difference within which two audited tables are a tie (95%, two-sided).
+TIE_SIGMAS = 1.96
+
+
+def tied(first: Estimate | None, second: Estimate | None) -> bool:
+    """Whether two counts' wins are within :data:`TIE_SIGMAS` standard errors of their
+    difference (no error: a tie only when equal).
+
+    >>> tied(Estimate(0.50, 0.03), Estimate(0.507, 0.03)), tied(Estimate(0.5, 0.01), Estimate(0.6, 0.01))
+    (True, False)
+    """
+    if first is None or second is None:
+        return first is second
+    error = math.hypot(first.stderr, second.stderr)
+    if math.isnan(error):
+        return first.mean == second.mean
+    return abs(first.mean - second.mean) <= TIE_SIGMAS * error
+
+
+def ranked(tables: Sequence[DesignedTable]) -> tuple[DesignedTable, ...]:
+    """*tables* (audited, best first) each with its rank: a table tied (:func:`tied`) with the
+    first table of the rank before it shares that rank."""
+    found: list[DesignedTable] = []
+    leader: DesignedTable | None = None
+    for place, table in enumerate(tables, start=1):
+        if leader is not None and tied(leader.units_per_100_rounds, table.units_per_100_rounds):
+            found.append(replace(table, rank=leader.rank))
+            continue
+        leader = replace(table, rank=place)
+        found.append(leader)
+    return tuple(found)
+
+
 def design_paytables(
     bet: Bet,
     ranges: Sequence[PayRange],
@@ -349,14 +392,27 @@ def design_paytables(
     tell = counted_progress(progress, min(top, len(tables)))
     run = {"jobs": jobs, "dask": dask}
     audited = []
+    note = None
     for index, table in enumerate(tables[:top]):
         tell(f"{bet.name}: auditing table {index + 1} of {min(top, len(tables))}")
         designed = replace(bet, pays=tuple(sorted(table.pays.items())))
         removal = effect_of_removal(shoe, rules, [designed])
+        if not trackable(removal, designed.name):
+            note = (
+                f"No count can track {bet.name} (every rank's effect of removal is 0), so no "
+                "table was audited; audit a table alone (--pay) to decide it on perfect play."
+            )
+            break
         count = found_count(designed, rules, procedure, removal, budget, seed, run)
         audited.append(replace(table, count=count))
     tell("done")
     audited.sort(key=_count_win)
     return PayDesign(
-        bet.name, tuple(ranges), window, len(grid), len(audited), (*audited, *tables[top:])
+        bet.name,
+        tuple(ranges),
+        window,
+        len(grid),
+        len(audited),
+        (*ranked(audited), *tables[len(audited) :]),
+        note,
     )

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
 
+from ..analysis.rebates import RebateFigures, rebate_figures
 from ..analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount, effect_of_removal
 from ..analysis.single import Analysis, BetAnalysis, analyze
 from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, one_in, session_tails
@@ -402,7 +403,8 @@ class BetSheet:
     (``tails_reason`` says why there are none); ``hourly`` theo and SD an
     hour when asked for; ``expected_hold`` hold as win / drop (house edge *
     drop ratio) when a drop ratio was given; ``fee`` the table's fee on every bet, which
-    :attr:`return_to_player` divides by.
+    :attr:`return_to_player` divides by; ``rebate`` the bet's figures under the rules'
+    rebate (:func:`~exactodds.analysis.rebates.rebate_figures`), ``None`` without one.
     """
 
     result: BetAnalysis
@@ -419,6 +421,7 @@ class BetSheet:
     expected_values_after: Mapping[str, Fraction | None] | None = None
     expected_hold: Fraction | None = None
     fee: Fraction = Fraction(0)
+    rebate: RebateFigures | None = None
 
     @property
     def name(self) -> str:
@@ -827,6 +830,7 @@ def _bet_sheet(
         weighted_sum=removal.weighted_sum(name) if removal is not None else None,
         breakevens=_breakevens(result, analysis) if breakeven else (),
         fee=analysis.rules.fee,
+        rebate=rebate_figures(result, analysis.rules.rebate) if analysis.rules.rebate else None,
     )
 
 

@@ -116,6 +116,10 @@ def _heading(pdf: Any, block: Heading) -> None:
 
     pdf.set_font(_FONT, "B", _HEADING_SIZES.get(block.level, 10))
     pdf.ln(2)
+    if block.level <= 2:  # a section: a bookmark and a line of the contents, on its own page
+        if pdf.will_page_break(7):
+            pdf.add_page()
+        pdf.start_section(block.text, block.level - 1, strict=False)
     pdf.multi_cell(pdf.epw, 7, block.text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(1)
 
@@ -159,11 +163,19 @@ def _draw(pdf: Any, blocks: Sequence[Block]) -> None:
             _table(pdf, block)
 
 
-def _fits(pdf: Any, blocks: Sequence[Block]) -> bool:
-    """Whether *blocks* fit in what is left of the page (rendered on a dummy, then undone)."""
-    with pdf.offset_rendering() as dummy:
-        _draw(dummy, blocks)
-    return not dummy.page_break_triggered
+def _fits(pdf: Any, scratch: Any, blocks: Sequence[Block], *, fresh_page: bool = False) -> bool:
+    """Whether *blocks* fit in what is left of *pdf*'s page (or on a fresh page).
+
+    They are drawn from the same height on a new page of *scratch*, a twin document that is
+    never written out: fpdf2's ``offset_rendering`` would copy the whole document, fonts
+    included, for every trial, which made a par sheet's PDF take seconds per section.
+    """
+    scratch.add_page()
+    if not fresh_page:
+        scratch.set_y(pdf.get_y())
+    page = scratch.page
+    _draw(scratch, blocks)
+    return bool(scratch.page == page)
 
 
 #: Below this share of the page's body left, a unit that does not fit starts a new page.
@@ -192,20 +204,13 @@ def _contents(pdf: Any, outline: list[Any]) -> None:
         pdf.cell(0, 5, page, align="R", link=link, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
 
-def _bookmark(pdf: Any, unit: Sequence[Block]) -> None:
-    """Level 1 and 2 headings as sections: bookmarks, and lines of the table of contents."""
-    for block in unit:
-        if isinstance(block, Heading) and block.level <= 2:
-            pdf.start_section(block.text, block.level - 1, strict=False)
-
-
-def _place(pdf: Any, unit: list[Block]) -> None:
+def _place(pdf: Any, scratch: Any, unit: list[Block]) -> None:
     """Draw *unit*: on a new page when it does not fit in less than a third of a page left;
     else here, its prose first, its closing table then on a new page only when that table,
     too long for what is left, fits on one (so a few of its rows never stand alone)."""
     body = pdf.page_break_trigger - pdf.t_margin
     left = pdf.page_break_trigger - pdf.get_y()
-    if pdf.get_y() <= pdf.t_margin + 1 or _fits(pdf, unit):
+    if pdf.get_y() <= pdf.t_margin + 1 or _fits(pdf, scratch, unit):
         _draw(pdf, unit)
         return
     if left < body * _LEFT_TO_SPLIT:
@@ -215,14 +220,8 @@ def _place(pdf: Any, unit: list[Block]) -> None:
     *prose, last = unit
     if isinstance(last, Table) and any(isinstance(block, Paragraph) for block in prose):
         _draw(pdf, prose)
-        if not _fits(pdf, [last]):
-            with pdf.offset_rendering() as dummy:
-                dummy.add_page()
-                page = dummy.page
-                _draw(dummy, [last])
-                whole = dummy.page == page  # the table fits on a page of its own
-            if whole:
-                pdf.add_page()
+        if not _fits(pdf, scratch, [last]) and _fits(pdf, scratch, [last], fresh_page=True):
+            pdf.add_page()  # the table fits on a page of its own
         _draw(pdf, [last])
         return
     _draw(pdf, unit)
@@ -269,10 +268,7 @@ def blocks_pdf(
     footer = f"{title} - exactodds {version or package_version()}"
     if date:
         footer += f" - {date}"
-    pdf = _document_class(pdf_class, footer)(orientation="L", format="A4")
-    pdf.add_font(_FONT, "", str(regular))
-    pdf.add_font(_FONT, "B", str(bold))
-    pdf.set_auto_page_break(auto=True, margin=14)
+    pdf, scratch = (_new_document(pdf_class, footer, regular, bold) for _ in range(2))
     pdf.set_title(title)
     pdf.set_subject(subject or title)
     if author:
@@ -309,13 +305,34 @@ def blocks_pdf(
             pdf.set_y(top + _FIGURE_HEIGHT)
             pending_figure = False
         if not listed and any(isinstance(b, Heading) and b.level == 2 for b in unit):
-            pdf.insert_toc_placeholder(_contents, allow_extra_pages=True, reset_page_indices=False)
+            pdf.insert_toc_placeholder(_contents, pages=_contents_pages(pdf, blocks))
             listed = True
-        _bookmark(pdf, unit)
-        _place(pdf, unit)
+        _place(pdf, scratch, unit)
     if pending_figure:
         pdf.set_y(top + _FIGURE_HEIGHT)
     return bytes(pdf.output())
+
+
+def _new_document(pdf_class: Any, footer: str, regular: Path, bold: Path) -> Any:
+    """An A4 landscape document with the fonts, the footer and the page breaks of a sheet."""
+    pdf = _document_class(pdf_class, footer)(orientation="L", format="A4")
+    pdf.add_font(_FONT, "", str(regular))
+    pdf.add_font(_FONT, "B", str(bold))
+    pdf.set_auto_page_break(auto=True, margin=14)
+    return pdf
+
+
+def _contents_pages(pdf: Any, blocks: Sequence[Block]) -> int:
+    """The pages the table of contents spans from here, laid out as :func:`_contents` does
+    (fpdf2 needs the count up front: pages it adds later would leave the page numbers
+    already printed in the footers wrong)."""
+    sections = sum(isinstance(block, Heading) and block.level <= 2 for block in blocks)
+    pages, top = 1, pdf.get_y() + 2
+    for height in (8, *[5] * sections):
+        if top + height > pdf.page_break_trigger:
+            pages, top = pages + 1, pdf.t_margin
+        top += height
+    return pages
 
 
 def _creation_date(date: str) -> Any:

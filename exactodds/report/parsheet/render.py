@@ -25,7 +25,13 @@ from fractions import Fraction
 from ...analysis.removal import LinearCount
 from ...analysis.tails import Bounded
 from ...bets.custom import custom_conditions
-from ...numbers import decimal_string, fraction_string, percent_string, square_root_decimal_string
+from ...numbers import (
+    decimal_string,
+    exact_percent_string,
+    fraction_string,
+    percent_string,
+    square_root_decimal_string,
+)
 from ...rules import Tableau
 from ...studies.parsheet import BetSheet, ParSheet
 from ..document.blocks import Block, Figure, Heading, Paragraph, Table, package_version
@@ -235,6 +241,7 @@ def _bet_blocks(sheet: BetSheet, parsheet: ParSheet, digits: int) -> Iterator[Bl
     yield Paragraph(f"{sheet.result.bet.description} Pays (net, to 1): {pays}.")
     yield from _outcome_blocks(sheet, digits)
     yield from _figure_blocks(sheet, digits)
+    yield from _rebate_blocks(sheet, digits)
     yield from _volatility_blocks(sheet, digits)
     yield from _win_blocks(sheet, parsheet, digits)
     yield Figure(
@@ -329,6 +336,52 @@ def _figure_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
     yield Heading(3, "Figures")
     yield Table(
         f"{sheet.name}-figures", ("Figure", "Value", "Exact"), tuple(figures), (False, True, True)
+    )
+
+
+def _rebate_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
+    """With a rebate: what it pays per unit staked and the effective EV, edge and RTP."""
+    figures = sheet.rebate
+    if figures is None:
+        return
+    percent_digits = max(digits - 2, 0)
+    rebate = figures.rebate
+    sentences = ["Per unit staked, the fee left out as the EV leaves it."]
+    if rebate.rolling:
+        counted = (
+            "every stake counts, pushes too"
+            if rebate.rolling_counts_pushes
+            else "a push is not turnover, so only stakes that win or lose count"
+        )
+        sentences.append(
+            f"Rolling rebate: {exact_percent_string(rebate.rolling)} of the turnover ({counted})."
+        )
+    if rebate.loss:
+        sentences.append(
+            f"Loss rebate: {exact_percent_string(rebate.loss)} of the net loss, here over a trip "
+            "of one round (share x E[max(0, -X)]), its most per unit staked: over a longer trip "
+            "wins offset losses before it is paid."
+        )
+    yield Heading(3, "Rebate")
+    yield Paragraph(" ".join(sentences))
+
+    def row(label: str, value: Fraction, percent: bool = False) -> tuple[str, str, str]:
+        shown = percent_string(value, percent_digits) if percent else decimal_string(value, digits)
+        return (label, shown, fraction_string(value))
+
+    yield Table(
+        f"{sheet.name}-rebate",
+        ("Figure", "Value", "Exact"),
+        (
+            row("Turnover counted per unit staked", figures.turnover),
+            row("Rolling rebate per unit staked", figures.rolling_value),
+            row("Expected loss E[max(0, -X)]", figures.expected_loss),
+            row("Loss rebate per unit staked", figures.loss_value),
+            row("Effective EV", figures.effective_expected_value),
+            row("Effective house edge", figures.effective_house_edge, percent=True),
+            row("Effective RTP", figures.effective_return_to_player(sheet.fee), percent=True),
+        ),
+        (False, True, True),
     )
 
 

@@ -242,7 +242,68 @@ def _figure_rows(writer: SheetWriter, sheet: BetSheet, first: int, last: int) ->
         "sqrt(variance), correctly rounded",
     )
     writer.skip()
+    if sheet.rebate is not None:
+        _rebate_rows(writer, sheet, (first, last), ev, push)
     return _Rows(first, ev, edge, deviation)
+
+
+def _rebate_rows(
+    writer: SheetWriter, sheet: BetSheet, outcomes: tuple[int, int], ev: int, push: int
+) -> None:
+    """With a rebate: its worth per unit staked and the effective EV, edge and RTP, as formulas
+    over the outcome table (rows *outcomes*), the EV (row *ev*) and the push probability (row
+    *push*), the exact value beside."""
+    figures = sheet.rebate
+    assert figures is not None  # the caller asks only with a rebate
+    rebate, fee = figures.rebate, sheet.fee
+    first, last = outcomes
+    writer.line("Rebate", "Value", "Exact", "How", bold=True)
+    turnover = writer.line(
+        "Turnover counted per unit staked",
+        Formula("=1", figures.turnover)
+        if rebate.rolling_counts_pushes
+        else Formula(f"=1-B{push}", figures.turnover),
+        fraction_string(figures.turnover),
+        "every stake" if rebate.rolling_counts_pushes else "1 - push probability (dead chips)",
+    )
+    loss = writer.line(
+        "Expected loss E[max(0, -X)]",
+        Formula(f'=-SUMIF(B{first}:B{last},"<0",H{first}:H{last})', figures.expected_loss),
+        fraction_string(figures.expected_loss),
+        "minus the returns of the losing outcomes: a trip of one round",
+    )
+    value = writer.line(
+        "Rebate per unit staked",
+        Formula(
+            f"={fraction_string(rebate.rolling)}*B{turnover}+{fraction_string(rebate.loss)}*B{loss}",
+            figures.value,
+        ),
+        fraction_string(figures.value),
+        f"rolling {fraction_string(rebate.rolling)} x turnover + loss "
+        f"{fraction_string(rebate.loss)} x expected loss",
+    )
+    effective = writer.line(
+        "Effective EV",
+        Formula(f"=B{ev}+B{value}", figures.effective_expected_value),
+        fraction_string(figures.effective_expected_value),
+        "EV + rebate",
+    )
+    writer.line(
+        "Effective house edge",
+        Formula(f"=-B{effective}", figures.effective_house_edge),
+        fraction_string(figures.effective_house_edge),
+        "-effective EV",
+        formats={2: _PERCENT_FORMAT},
+    )
+    rtp = figures.effective_return_to_player(fee)
+    writer.line(
+        "Effective RTP",
+        Formula(f"=(1+B{effective})*{fee.denominator}/{fee.denominator + fee.numerator}", rtp),
+        fraction_string(rtp),
+        "(1 + effective EV) / (1 + fee)",
+        formats={2: _PERCENT_FORMAT},
+    )
+    writer.skip()
 
 
 def _volatility_rows(writer: SheetWriter, sheet: BetSheet, rows: _Rows) -> None:
