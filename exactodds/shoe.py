@@ -99,11 +99,12 @@ def _cards_of_key(key: str) -> tuple[Card, ...]:
 
 @dataclass(frozen=True)
 class Shoe:
-    """A finite shoe: how many cards of each rank (and suit, when known) remain.
+    """A shoe: how many cards of each rank (and suit, when known) remain.
 
     ``rank_counts`` follows :data:`~exactodds.cards.RANKS` (A 2 ... 9 T J Q K).
     ``suit_counts``, when not ``None``, has 52 entries, rank by rank, suits in
-    the order S H D C; suited bets need it.
+    the order S H D C; suited bets need it. With ``infinite`` the counts are weights
+    per draw and every card is put back (:meth:`infinite_decks`).
 
     >>> Shoe.standard(decks=1).rank_counts
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)
