@@ -277,3 +277,32 @@ def test_web_odds_takes_infinite_and_eor_refuses_it() -> None:
     assert "the effect of removal of an infinite shoe is zero" in refused.json()["error"]
     table = client.post("/api/shoes", json={"name": "T", "settings": {"decks": "infinite"}})
     assert table.status_code == 422 and "finite shoe" in table.json()["error"]
+
+
+@pytest.mark.parametrize("game", ["chemin-de-fer", "banque"])
+def test_solve_infinite_is_dealing_with_replacement_from_one_deck(game: str) -> None:
+    infinite = run_ok("solve", "--game", game, "--decks", "infinite", "--banker-sees", "total")
+    one_deck = run_ok(
+        "solve",
+        "--game",
+        game,
+        "--decks",
+        "1",
+        "--dealing",
+        "replacement",
+        "--banker-sees",
+        "total",
+    )
+    assert infinite.stdout.splitlines()[1:] == one_deck.stdout.splitlines()[1:]
+
+
+def test_breakeven_and_breakdown_take_infinite() -> None:
+    """The Tie breaks even at 4366208/460601 to 1: its losing over its winning sequences."""
+    tie = analyze(INFINITE).outcomes["tie"]
+    breakeven = run_ok("breakeven", "--decks", "infinite", "--bet", "tie").stdout
+    assert f"x = {Fraction(tie.total - tie.count, tie.count)} = " in breakeven
+    breakdown = run_ok("breakdown", "--decks", "infinite").stdout
+    assert breakdown.splitlines()[0].endswith(
+        "infinite decks (cards drawn with replacement), suits known"
+    )
+    assert "Rounds: 19,770,609,664 ordered six-card sequences" in breakdown
