@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets, select_bets
-from exactodds.bets.tables import Table, TableError, shipped_tables
+from exactodds.bets.tables import Table, shipped_tables
 from exactodds.cards import parse_cards
 from exactodds.errors import BetError, PayError, RulesError, ShoeError, parameter, quoted
 from exactodds.inputs import (
@@ -43,7 +43,6 @@ from exactodds.inputs import (
     infinite_decks,
     number_of_decks,
     read_argument,
-    sentence,
 )
 from exactodds.numbers import NumberLike, parse_commission, parse_fee, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
@@ -279,31 +278,20 @@ TABLE_OPTION = Option(
     "NAME|FILE",
 )
 
-#: The sentence a table that names a random-multiplier overlay gets, until overlays are wired.
-MULTIPLIERS_UNAVAILABLE = "multiplier overlays are not available in this build"
-
 
 def table_values(table: Table) -> dict[str, Any]:
     """The option values a table sets, by the parameter names the command line hands them.
 
     ``game`` is always there; ``pays`` and ``bet_files`` are tuples to go before the
-    options' own; every other key is one option's value, to take unless given explicitly.
-    A table that names a multiplier overlay is refused here, the one place a table becomes
-    options.
+    options' own; every other key is one option's value, to take unless given explicitly;
+    ``multipliers``, the overlay a table names, is there only when it names one.
 
     >>> from exactodds.bets.tables import resolve_table
     >>> table_values(resolve_table("no_commission_super6_15"))["pays"]
     ('super6=15',)
-    >>> table_values(Table("gold", "gold.toml", multipliers="golden_wealth"))
-    Traceback (most recent call last):
-    ...
-    exactodds.bets.tables.TableError: gold.toml names the multiplier overlay 'golden_wealth', but multiplier overlays are not available in this build.
+    >>> table_values(resolve_table("golden_wealth"))["multipliers"]
+    'golden_wealth'
     """
-    if table.multipliers is not None:
-        raise TableError(
-            f"{sentence(table.source)} names the multiplier overlay {table.multipliers!r}, but "
-            f"{MULTIPLIERS_UNAVAILABLE}."
-        )
     settings: dict[str, Any] = {
         "game": table.game,
         "decks": table.decks,
@@ -314,6 +302,7 @@ def table_values(table: Table) -> dict[str, Any]:
         "tie_loses": None if table.ties_push is None else not table.ties_push,
         "fee": table.fee,
         "selection": ",".join(table.bets) if table.bets else None,
+        "multipliers": table.multipliers,
     }
     values = {name: value for name, value in settings.items() if value is not None}
     return values | {

@@ -42,7 +42,6 @@ from cli_runner import run, run_ok
 from exactodds.bets.tables import (
     TableError,
     parse_table_file,
-    read_table_file,
     resolve_table,
     shipped_bet_files,
     shipped_tables,
@@ -50,7 +49,6 @@ from exactodds.bets.tables import (
 from exactodds.numbers import percent_string
 
 ROOT = Path(__file__).resolve().parent.parent
-PENDING = ROOT / "exactodds" / "data" / "tables" / "pending"
 
 
 def odds(*arguments: str) -> dict[str, Any]:
@@ -139,6 +137,7 @@ def typed_out(name: str) -> list[str]:
         "--commission": table.commission,
         "--tie-pays": table.tie_pays,
         "--fee": table.fee,
+        "--multipliers": table.multipliers,
     }
     for flag, value in settings.items():
         if value is not None:
@@ -253,7 +252,6 @@ def test_table_list_shows_each_shipped_table_on_one_line() -> None:
     lines = run_ok("odds", "--table", "list").stdout.splitlines()
     assert [line.split()[0] for line in lines] == list(shipped_tables())
     assert all(len(line.split(None, 1)) == 2 for line in lines)
-    assert not any("golden_wealth" in line or "prosperity_tree" in line for line in lines)
     assert run_ok("eor", "--table", "list").stdout.splitlines() == lines
 
 
@@ -262,22 +260,28 @@ def test_the_shipped_dai_bacc_bet_file_is_the_example() -> None:
     assert shipped_bet_files()["dai_bacc"].read_text() == example.read_text()
 
 
-# Multiplier tables: written, kept back until overlays are wired -------------------------------
+# Multiplier tables: the shipped overlay of their name -----------------------------------------
 
 
 @pytest.mark.parametrize(("name", "pair_pay"), [("golden_wealth", "9"), ("prosperity_tree", "10")])
-def test_pending_multiplier_tables_read_and_are_refused_in_one_sentence(
-    name: str, pair_pay: str
-) -> None:
-    path = PENDING / f"{name}.toml"
-    table = read_table_file(path)
+def test_a_multiplier_table_names_its_shipped_overlay(name: str, pair_pay: str) -> None:
+    # Its pricing is held to its options typed out, --multipliers too, with every shipped table.
+    table = resolve_table(name)
     assert (table.multipliers, table.fee, table.tie_pays) == (name, "20%", "5")
     assert table.pays == (f"player_pair={pair_pay}", f"banker_pair={pair_pay}")
-    assert name not in shipped_tables()
-    result = run("odds", "--table", str(path))
+    assert "--multipliers" in typed_out(name)
+    assert odds("--table", name)["overlay"]["name"] == name
+
+
+@pytest.mark.parametrize("command", ["eor", "breakeven", "simulate", "audit", "report"])
+def test_a_multiplier_table_on_a_command_that_cannot_price_it_is_one_sentence(
+    command: str,
+) -> None:
+    needed = ("--bet", "banker", "--pay", "banker.win") if command == "breakeven" else ()
+    result = run(command, "--table", "golden_wealth", *needed)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1
-    assert "multiplier overlays are not available in this build" in result.stderr
+    assert "pays random multipliers" in result.stderr and f"exactodds {command}" in result.stderr
 
 
 # Bad input: one sentence, exit 2 -------------------------------------------------------------
@@ -341,3 +345,19 @@ def test_a_reports_alternatives_keep_the_tables_rules() -> None:
     )
     assert ez_banker == "1.01830076%"
     assert f"| decks=8 | banker | {ez_banker} |" in text
+
+
+def test_prosperity_trees_assumed_law_gives_three_of_its_four_published_rtps() -> None:
+    # win2day, Prosperity Tree Baccarat terms: RTP Player ca. 98.9%, Banker ca. 98.7%, Tie ca.
+    # 92.8%, pairs ca. 92.5%. The law is assumed (2x with probability 15/16); the Banker's
+    # figure cannot hold beside the others for a Banker paid 0.95 times the multiple
+    # (docs/tables.md, docs/multipliers.md).
+    bets = odds("--table", "prosperity_tree")["bets"]
+    printed = {name: percent_string(Fraction(bet["rtp"]), 1) for name, bet in bets.items()}
+    assert printed == {
+        "banker": "97.9%",
+        "player": "98.9%",
+        "tie": "92.8%",
+        "player_pair": "92.5%",
+        "banker_pair": "92.5%",
+    }

@@ -30,9 +30,9 @@ checked reader as rules and bet files (:mod:`exactodds.inputs`).
 
 Shipped tables (``exactodds/data/tables/``; :func:`shipped_tables` lists them and
 :func:`resolve_table` takes their names): ``classic``, ``no_commission_super6_12``,
-``no_commission_super6_15``, ``ez``, ``dai_bacc`` and ``dragon_tiger_studio``, each with its
-source in the file's comments.  Tables that need a random-multiplier overlay wait in
-``exactodds/data/tables/pending/`` (readable by path, not listed) until overlays are wired.
+``no_commission_super6_15``, ``ez``, ``dai_bacc``, ``dragon_tiger_studio``, and the
+random-multiplier tables ``golden_wealth`` and ``prosperity_tree`` (each naming the shipped
+overlay of its name, whose law is assumed), each with its source in the file's comments.
 
 >>> table = resolve_table("classic")
 >>> table.decks, table.bets, table.pays
@@ -293,10 +293,11 @@ def _shipped(folder: Path) -> dict[str, Path]:
 
 
 def shipped_tables() -> dict[str, Path]:
-    """The tables shipped with exactodds, by name (``pending/`` is not listed).
+    """The tables shipped with exactodds, by name.
 
-    >>> list(shipped_tables())
-    ['classic', 'dai_bacc', 'dragon_tiger_studio', 'ez', 'no_commission_super6_12', 'no_commission_super6_15']
+    >>> list(shipped_tables())  # doctest: +NORMALIZE_WHITESPACE
+    ['classic', 'dai_bacc', 'dragon_tiger_studio', 'ez', 'golden_wealth',
+     'no_commission_super6_12', 'no_commission_super6_15', 'prosperity_tree']
     """
     return _shipped(_DATA / "tables")
 

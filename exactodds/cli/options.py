@@ -262,6 +262,8 @@ def _rebate_refusal(rules: Rules) -> str:
         f"The rules file gives a rebate ({', '.join(rules.rebate.texts())}), which `{command}` "
         "does not price; remove it from the file, or use exactodds odds or exactodds report."
     )
+
+
 def _explicit(context: click.Context, parameter: str) -> bool:
     """Whether the user gave the option *parameter* (not its default)."""
     source = context.get_parameter_source(parameter)
@@ -311,6 +313,12 @@ def apply_table(values: dict[str, Any]) -> None:
                 "give one of them."
             )
         values["game"] = game
+    if "multipliers" in settings and "multipliers" not in values:
+        raise click.UsageError(
+            f"Table {table.name!r} pays random multipliers (the overlay "
+            f"{settings['multipliers']!r}), which exactodds {context.info_name} does not price; "
+            "use exactodds odds --table for it."
+        )
     if "shoe_spec" in values and _explicit(context, "shoe_spec"):
         settings.pop("decks", None)
     for parameter, value in settings.items():
