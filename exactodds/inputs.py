@@ -45,6 +45,8 @@ from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import MAX_DIGITS
 
 __all__ = [
+    "DEALS_FINITE",
+    "INFINITE",
     "MAX_DECKS",
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
@@ -53,6 +55,7 @@ __all__ = [
     "TOO_LONG",
     "Document",
     "boolean",
+    "infinite_decks",
     "json_depth",
     "line_problem",
     "load_json",
@@ -518,6 +521,21 @@ MAX_DECKS = 64
 MOST_DECKS = (10**MAX_DIGITS - 1) // 4
 
 
+#: The number of decks of an infinite shoe (cards drawn with replacement), as ``--decks`` takes it.
+INFINITE = "infinite"
+#: Why a command refuses an infinite shoe, unless it says its own reason.
+DEALS_FINITE = "this deals a finite shoe, card by card"
+
+
+def infinite_decks(value: object) -> bool:
+    """Whether *value* names an infinite shoe: the word ``infinite`` (any case, spaces around).
+
+    >>> infinite_decks("infinite"), infinite_decks(" Infinite "), infinite_decks(8)
+    (True, True, False)
+    """
+    return isinstance(value, str) and value.strip().lower() == INFINITE
+
+
 def _seen(value: object) -> str:
     """*value* in a message: text quoted, a float as Python writes it, else as read (:func:`shown`)."""
     if isinstance(value, float):
@@ -637,11 +655,14 @@ def number_of_decks(
     *,
     text: bool = True,
     most: int = MAX_DECKS,
+    finite_because: str = DEALS_FINITE,
 ) -> int:
     """A number of decks from 1 to *most*: a whole number, or (*text*) its digits.
 
     The one check of a number of decks, so that every path words its limit alike: *most* is
     :data:`MAX_DECKS` where memory grows with the shoe, :data:`MOST_DECKS` where it does not.
+    ``infinite`` (:func:`infinite_decks`), which a caller that takes it reads before this,
+    is refused here with *finite_because*.
 
     >>> number_of_decks(8), number_of_decks(" 6 "), number_of_decks("1000000", most=MOST_DECKS)
     (8, 6, 1000000)
@@ -653,7 +674,17 @@ def number_of_decks(
     Traceback (most recent call last):
     ...
     exactodds.errors.ExactOddsError: Number of decks for `decks` has 100 digits, too many; use fewer than 2.5 x 10^99 decks (each rank's count stays below 10^100).
+    >>> number_of_decks("infinite")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Number of decks 'infinite' for `decks` is not valid here: this deals a finite shoe, card by card; use a whole number from 1 to 64.
     """
+    if text and infinite_decks(value):
+        valid = f"from 1 to {most}" if most <= MAX_DECKS else "of decks, such as 8"
+        raise error(
+            f"Number of decks {_seen(value)} for `{name}` is not valid here: {finite_because}; "
+            f"use a whole number {valid}."
+        )
     if most <= MAX_DECKS:
         return whole_number(
             value, name, error, minimum=1, maximum=most, what="Number of decks", text=text

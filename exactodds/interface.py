@@ -37,7 +37,13 @@ from exactodds.bets.catalogue import available_bets, select_bets
 from exactodds.bets.tables import Table, shipped_tables
 from exactodds.cards import parse_cards
 from exactodds.errors import BetError, PayError, RulesError, ShoeError, parameter, quoted
-from exactodds.inputs import MAX_DECKS, number_of_decks, read_argument
+from exactodds.inputs import (
+    DEALS_FINITE,
+    MAX_DECKS,
+    infinite_decks,
+    number_of_decks,
+    read_argument,
+)
 from exactodds.numbers import NumberLike, parse_commission, parse_fee, parse_pay
 from exactodds.rulefiles import RulesFileError, resolve_rules_file, shipped_rules_files
 from exactodds.rules import Rebate, Rules, Variant
@@ -362,13 +368,24 @@ def build_shoe(
     *,
     files: bool = True,
     most_decks: int = MAX_DECKS,
+    infinite: bool = False,
+    finite_because: str = DEALS_FINITE,
 ) -> Shoe:
     """The shoe the shoe options describe (8 decks by default).
 
     *decks* is ``--decks``'s text or (from JSON) the number itself; *shoe* is ``--shoe``'s
     text, or (from JSON) the object itself. *most_decks* bounds *decks*:
     :data:`~exactodds.inputs.MAX_DECKS` where memory grows with the shoe,
-    :data:`~exactodds.inputs.MOST_DECKS` where the work does not.
+    :data:`~exactodds.inputs.MOST_DECKS` where the work does not. *decks* ``infinite`` is
+    an infinite shoe (:meth:`~exactodds.shoe.Shoe.infinite_decks`) where *infinite* says
+    the command prices one, else refused with *finite_because*.
+
+    >>> build_shoe("infinite", None, (), infinite=True).describe()
+    'infinite decks (cards drawn with replacement), suits known'
+    >>> build_shoe("infinite", None, ())
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: Number of decks 'infinite' for `decks` is not valid here: this deals a finite shoe, card by card; use a whole number from 1 to 64.
 
     >>> build_shoe(None, {"A": 4, "K": 4}, ("K",)).cards
     7
@@ -387,9 +404,16 @@ def build_shoe(
         built = Shoe.from_mapping(shoe)
     elif shoe is not None:
         built = _read_shoe(shoe, files)
+    elif infinite and infinite_decks(decks):
+        built = Shoe.infinite_decks()
     else:
         built = Shoe.standard(
-            number_of_decks("8" if decks is None else decks, ShoeError, most=most_decks)
+            number_of_decks(
+                "8" if decks is None else decks,
+                ShoeError,
+                most=most_decks,
+                finite_because=finite_because,
+            )
         )
     return built.remove(parse_cards(" ".join(remove), parameter("remove"))) if remove else built
 

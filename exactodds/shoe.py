@@ -10,6 +10,13 @@ suits are known.  All parsing and validation of shoes lives here.
 (411, 30, False)
 >>> Shoe.parse("A=4,K=4,9=2").cards
 10
+
+An infinite shoe (:meth:`Shoe.infinite`) draws every card with replacement from one deck's
+make-up: each rank-and-suit card with probability 1/52, whatever came before. It is the limit
+of a shoe of ``n`` decks as ``n`` grows, and the published "infinite decks" figures are its.
+
+>>> Shoe.infinite_decks().describe()
+'infinite decks (cards drawn with replacement), suits known'
 """
 
 from __future__ import annotations
@@ -92,11 +99,12 @@ def _cards_of_key(key: str) -> tuple[Card, ...]:
 
 @dataclass(frozen=True)
 class Shoe:
-    """A finite shoe: how many cards of each rank (and suit, when known) remain.
+    """A shoe: how many cards of each rank (and suit, when known) remain.
 
     ``rank_counts`` follows :data:`~exactodds.cards.RANKS` (A 2 ... 9 T J Q K).
     ``suit_counts``, when not ``None``, has 52 entries, rank by rank, suits in
-    the order S H D C; suited bets need it.
+    the order S H D C; suited bets need it. With ``infinite`` the counts are weights
+    per draw and every card is put back (:meth:`infinite_decks`).
 
     >>> Shoe.standard(decks=1).rank_counts
     (4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)
@@ -108,12 +116,16 @@ class Shoe:
 
     rank_counts: tuple[int, ...]
     suit_counts: tuple[int, ...] | None = None
+    #: Cards drawn with replacement: the counts are each card's weight per draw, never used up.
+    infinite: bool = False
 
     def __post_init__(self) -> None:
         if type(self.rank_counts) is not tuple:
             object.__setattr__(self, "rank_counts", _counts(self.rank_counts, "rank_counts"))
         if self.suit_counts is not None and type(self.suit_counts) is not tuple:
             object.__setattr__(self, "suit_counts", _counts(self.suit_counts, "suit_counts"))
+        if type(self.infinite) is not bool:
+            raise ShoeError(f"infinite is {self.infinite!r}; use True or False.")
         if len(self.rank_counts) != len(RANKS):
             raise ShoeError(
                 f"A shoe needs 13 rank counts (A 2-9 T J Q K), not {len(self.rank_counts)}."
@@ -150,6 +162,7 @@ class Shoe:
         shoe = object.__new__(cls)
         object.__setattr__(shoe, "rank_counts", rank_counts)
         object.__setattr__(shoe, "suit_counts", suit_counts)
+        object.__setattr__(shoe, "infinite", False)
         return shoe
 
     @classmethod
@@ -169,6 +182,26 @@ class Shoe:
         """
         decks = number_of_decks(decks, ShoeError, text=False, most=MOST_DECKS)
         return cls((4 * decks,) * 13, (decks,) * 52)
+
+    @classmethod
+    def infinite_decks(cls) -> Shoe:
+        """An infinite shoe: every card drawn with replacement, suits known.
+
+        Each draw is any of the 52 rank-and-suit cards with probability 1/52 (a value of
+        zero, ten or a face, 16/52; any other value 4/52), whatever was drawn before: the
+        limit of :meth:`standard` as the number of decks grows. Its counts are one deck's,
+        read as weights per draw; a round's count is then a count of the 52^6 ordered
+        sequences of six cards, each drawn from a full deck (:attr:`sequences`).
+
+        >>> shoe = Shoe.infinite_decks()
+        >>> shoe.infinite, shoe.decks, shoe.sequences == 52**6
+        (True, None, True)
+        >>> shoe.remove("K")
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: An infinite shoe draws every card with replacement, so no card can be removed from it; give a number of decks to remove cards from.
+        """
+        return cls((4,) * 13, (1,) * 52, infinite=True)
 
     @classmethod
     def from_ranks(cls, counts: Mapping[Any, Any] | Iterable[int]) -> Shoe:
@@ -377,8 +410,23 @@ class Shoe:
 
     @property
     def cards(self) -> int:
-        """How many cards the shoe holds."""
+        """How many cards the shoe holds (an infinite shoe: the cards of one draw's deck)."""
         return sum(self.rank_counts)
+
+    @property
+    def sequences(self) -> int:
+        """How many ordered six-card sequences a round is counted among.
+
+        ``n (n-1) ... (n-5)`` for a shoe of ``n`` cards; ``n^6`` for an infinite shoe, whose
+        every draw is any of its ``n`` card types (52 for :meth:`infinite_decks`).
+
+        >>> Shoe.standard(decks=1).sequences, Shoe.infinite_decks().sequences
+        (14658134400, 19770609664)
+        """
+        cards = self.cards
+        if self.infinite:
+            return cards**6
+        return cards * (cards - 1) * (cards - 2) * (cards - 3) * (cards - 4) * (cards - 5)
 
     @property
     def suits_known(self) -> bool:
@@ -405,7 +453,12 @@ class Shoe:
         (6, None)
         """
         first = self.rank_counts[0]
-        if first == 0 or first % 4 or any(count != first for count in self.rank_counts):
+        if (
+            self.infinite
+            or first == 0
+            or first % 4
+            or any(count != first for count in self.rank_counts)
+        ):
             return None
         if self.suit_counts is not None and any(count != first // 4 for count in self.suit_counts):
             return None
@@ -455,10 +508,13 @@ class Shoe:
         >>> Shoe.standard(decks=8).remove("KS").describe()
         '415 cards, suits known'
         """
+        suits = ", suits known" if self.suits_known else ", suits not known"
+        if self.infinite:
+            return "infinite decks (cards drawn with replacement)" + suits
         text = f"{self.cards} cards"
         if self.decks is not None:
             text += f" ({self.decks} deck{'s' if self.decks != 1 else ''})"
-        return text + (", suits known" if self.suits_known else ", suits not known")
+        return text + suits
 
     def __str__(self) -> str:
         return self.describe()
@@ -481,6 +537,11 @@ class Shoe:
         exactodds.errors.ShoeError: Cannot remove 5 K: the shoe holds only 4.
         """
         parsed = parse_cards(cards)
+        if self.infinite and parsed:
+            raise ShoeError(
+                "An infinite shoe draws every card with replacement, so no card can be removed "
+                "from it; give a number of decks to remove cards from."
+            )
         rank_counts = list(self.rank_counts)
         suit_counts = list(self.suit_counts) if self.suit_counts is not None else None
         wanted: dict[Rank, int] = {}
@@ -515,5 +576,22 @@ class Shoe:
 
         >>> Shoe.standard(decks=1).without_suits().suits_known
         False
+        >>> Shoe.infinite_decks().without_suits().describe()
+        'infinite decks (cards drawn with replacement), suits not known'
         """
-        return Shoe(self.rank_counts)
+        return Shoe(self.rank_counts, infinite=self.infinite)
+
+    def require_finite(self, what: str) -> None:
+        """Refuse an infinite shoe where *what* needs real cards, dealt or removed.
+
+        >>> Shoe.standard(decks=8).require_finite("A simulation")
+        >>> Shoe.infinite_decks().require_finite("A simulation")
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.ShoeError: A simulation needs a finite shoe, and this shoe is infinite (cards drawn with replacement); use a whole number of decks.
+        """
+        if self.infinite:
+            raise ShoeError(
+                f"{what} needs a finite shoe, and this shoe is infinite (cards drawn with "
+                "replacement); use a whole number of decks."
+            )

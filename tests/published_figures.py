@@ -81,3 +81,18 @@ WINNING_SIDE_AND_TOTAL: dict[int, tuple[int, int, int]] = {
     1: (24_639_193_538_560, 24_291_119_898_624, 20_499_217_668_352),
     0: (0, 0, 28_979_901_420_544),
 }
+
+# Source: Yui-Bin Chen, Ph.D., "Casino Games - Mini Baccarat", http://vegastrip.com/game_baccarat.html
+# ("Expected Gain/Loss" chart, "Number of Decks / Banker Wins / Player Wins / Tie"), the
+# infinite-deck row and the finite rows beside it, as printed (percentages to 4 places, that is
+# probabilities to 6). The infinite row is also issue 36's "P 0.446147, B 0.458428, T 0.095426".
+# Its 6-deck row is left out: it prints Player 44.6276%, where the exact 392,220,492,728,832 /
+# 878,869,206,895,680 (WIZARD_COMBINATIONS above) is 0.446279 (a misprint; its Banker and Tie agree).
+# Decks ("infinite" or a number) -> (Banker, Player, Tie) as decimal strings.
+DECKS_PROBABILITIES: dict[str, tuple[str, str, str]] = {
+    "infinite": ("0.458428", "0.446147", "0.095426"),
+    "8": ("0.458597", "0.446247", "0.095156"),
+    "4": ("0.458761", "0.446340", "0.094898"),
+    "2": ("0.459073", "0.446508", "0.094419"),
+    "1": ("0.459624", "0.446760", "0.093615"),
+}

@@ -49,7 +49,14 @@ from typing import Any
 import numpy as np
 
 from exactodds.analysis.routing import BetRoute, key_winners, route_bet
-from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, OutcomeCount, price_bet
+from exactodds.analysis.single import (
+    SUITS_UNKNOWN,
+    Analysis,
+    BetAnalysis,
+    OutcomeCount,
+    analyze,
+    price_bet,
+)
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.engine.kernel.program import (
     Evaluation,
@@ -249,7 +256,16 @@ class Analyzer:
         return {bet.name: self._route[bet.name] for bet in self.bets}
 
     def analyze(self, shoe: Shoe) -> Analysis:
-        """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.single.analyze`)."""
+        """The exact analysis of one shoe (same values as :func:`~exactodds.analysis.single.analyze`).
+
+        An infinite shoe is :func:`~exactodds.analysis.single.analyze`'s (the walk with
+        replacement): the kernel's polynomials count without it.
+
+        >>> Analyzer().analyze(Shoe.infinite_decks()).outcomes["tie"].count
+        1886621696
+        """
+        if isinstance(shoe, Shoe) and shoe.infinite:
+            return analyze(shoe, self.rules, self.bets)
         if self._native is not None and isinstance(shoe, Shoe):
             # The compiled kernel reads the counts themselves and writes the outputs into
             # an int64 array; None: not a plain 64-bit shoe (the Python path answers).
@@ -337,6 +353,7 @@ class Analyzer:
         """The kernel's outputs for a chunk of shoes."""
         for shoe in shoes:
             require_countable(shoe)
+            shoe.require_finite("Pricing shoes many at a time")
         return evaluate(
             self._program,
             [shoe.rank_counts for shoe in shoes],

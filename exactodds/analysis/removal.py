@@ -59,12 +59,14 @@ from exactodds.shoe import Shoe
 
 __all__ = [
     "DEFAULT_MAX_TAG",
+    "INFINITE_REMOVAL",
     "RANK_SYMBOLS",
     "BettingCorrelation",
     "EffectOfRemoval",
     "LinearCount",
     "effect_of_removal",
     "expected_values",
+    "refuse_infinite",
 ]
 
 #: The rank symbols in the order every result uses: A 2 3 4 5 6 7 8 9 T J Q K.
@@ -73,6 +75,31 @@ RANK_SYMBOLS: tuple[str, ...] = tuple(rank.symbol for rank in RANKS)
 #: The largest tag, in absolute value, of a derived linear count: a level-2 count, as most
 #: published side-bet counts are (it gives the known Dragon 7 count: 4-7 -1, 8 9 +2).
 DEFAULT_MAX_TAG = 2
+
+#: Why an infinite shoe has no effect of removal to show (the words of every refusal of it).
+INFINITE_REMOVAL = (
+    "the effect of removal of an infinite shoe is zero for every rank (removing a card leaves "
+    "it unchanged), so there is no count to derive from it"
+)
+
+
+def refuse_infinite(shoe: Shoe) -> None:
+    """Refuse an infinite shoe, whose effects of removal are all exactly zero.
+
+    Printing thirteen zeros per bet and a count with every tag 0 (its betting correlation
+    0/0) would look like a finding; the sentence says the fact instead.
+
+    >>> refuse_infinite(Shoe.standard(decks=8))
+    >>> refuse_infinite(Shoe.infinite_decks())
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RemovalError: The shoe is infinite: the effect of removal of an infinite shoe is zero for every rank (removing a card leaves it unchanged), so there is no count to derive from it; use a whole number of decks.
+    """
+    if shoe.infinite:
+        raise RemovalError(
+            f"The shoe is infinite: {INFINITE_REMOVAL}; use a whole number of decks."
+        )
+
 
 #: A shoe needs six cards for one round (the counting convention of the package).
 _ROUND_CARDS = 6
@@ -389,6 +416,7 @@ def effect_of_removal(
     whole_number(cards, "cards", RemovalError, minimum=1, what="Number of cards to remove")
     _check_max_tag(max_tag)
     require_countable(shoe)
+    refuse_infinite(shoe)
     rules = Rules.given(rules)
     chosen = bets_given(bets, rules)
     skipped = _skipped_ranks(shoe, cards)

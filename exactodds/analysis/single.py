@@ -32,7 +32,6 @@ from exactodds.engine.walk import (
     Winner,
     enumerate_rounds,
     require_countable,
-    sequences,
 )
 from exactodds.errors import BetError, ExactOddsError, ShoeError
 from exactodds.numbers import (
@@ -400,8 +399,8 @@ class Analysis:
 
     @property
     def total(self) -> int:
-        """How many six-card sequences the shoe holds: n(n-1)...(n-5)."""
-        return sequences(self.shoe.cards)
+        """How many six-card sequences the shoe holds: n(n-1)...(n-5) (infinite: 52^6)."""
+        return self.shoe.sequences
 
     def expected_values(self) -> dict[str, Fraction]:
         """Every priced bet's exact EV, by name.
@@ -551,6 +550,8 @@ def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts |
     >>> _price_by_value(shoe, Rules(), (side_bets()["player_pair"],)) is None
     True
     """
+    if shoe.infinite:  # the polynomials count without replacement: the walk counts with it
+        return None
     compiled = (
         polynomials(rules.tableau)
         if shoe.cards >= _WALK_BELOW
@@ -566,7 +567,7 @@ def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts |
             return None
         by_key.append(route.key_outcomes)
     counts = compiled.key_counts(shoe.value_counts)
-    total = sequences(shoe.cards)
+    total = shoe.sequences
     by_winner: dict[Winner, int] = dict.fromkeys(Winner, 0)
     for winner, count in zip(key_winners(compiled.keys), counts, strict=True):
         by_winner[winner] += count

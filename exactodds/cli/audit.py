@@ -10,7 +10,7 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.header import Header, RecordingCommand, header_options
-from exactodds.cli.options import built_options
+from exactodds.cli.options import DEALT_DECKS, built_options
 from exactodds.cli.progress import finish_progress, progress_line
 from exactodds.rules import Rules
 
@@ -30,7 +30,7 @@ _SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"} |
 
 @click.command(name="audit", cls=RecordingCommand)
 @built_options(shoe=False, keep_values=True)
-@click.option("--decks", type=int, default=8, show_default=True, help="Decks in the shoe.")
+@click.option("--decks", type=DEALT_DECKS, default=8, show_default=True, help="Decks in the shoe.")
 @click.option("--cut", type=int, default=14, show_default=True, help="Cards behind the cut card.")
 @click.option(
     "--burn",

@@ -54,7 +54,7 @@ def breakdown_command(
       exactodds breakdown --known 1=9 --format json    # given the Player's first card
       exactodds breakdown --wide                       # the grid of totals on 11 columns
     """
-    shoe = build_shoe(decks, shoe_spec, remove, most_decks=MOST_DECKS)
+    shoe = build_shoe(decks, shoe_spec, remove, most_decks=MOST_DECKS, infinite=True)
     tableau = resolve_rules_file(rules_file).tableau if rules_file else Tableau.standard()
     known_cards = parse_known(known)
     table = (

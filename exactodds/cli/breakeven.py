@@ -72,7 +72,7 @@ def _split_pays(pays: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
 
 
 @click.command()
-@built_options(bets=False, most_decks=MOST_DECKS)
+@built_options(bets=False, most_decks=MOST_DECKS, infinite=True)
 @breakeven_bet_options
 @output_options
 @click.option("--latex", is_flag=True, help="In the table, show the EV expression as LaTeX.")

@@ -11,9 +11,15 @@ from exactodds.inputs import MOST_DECKS
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
+#: Why ``--decks infinite`` is refused: the known-card walk edge sorting rests on deals
+#: without replacement.
+FINITE_ONLY = (
+    "edge sorting is counted on a finite shoe only (its known-card walk deals without replacement)"
+)
+
 
 @click.command()
-@built_options(most_decks=MOST_DECKS)
+@built_options(most_decks=MOST_DECKS, finite_because=FINITE_ONLY)
 @click.option(
     "--high",
     default="6789",

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from exactodds.analysis.removal import DEFAULT_MAX_TAG, effect_of_removal
+from exactodds.analysis.removal import DEFAULT_MAX_TAG, INFINITE_REMOVAL, effect_of_removal
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.options import built_options, output_options, wide_option
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
 
 
 @click.command()
-@built_options(games=True, most_decks=MOST_DECKS)
+@built_options(games=True, most_decks=MOST_DECKS, finite_because=INFINITE_REMOVAL)
 @output_options
 @click.option(
     "--cards",

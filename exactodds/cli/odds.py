@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
 
 
 @click.command()
-@built_options(games=True, most_decks=MOST_DECKS, card_bets=True, rebate=True)
+@built_options(games=True, most_decks=MOST_DECKS, card_bets=True, rebate=True, infinite=True)
 @known_option
 @click_option(MULTIPLIERS_OPTION)
 @output_options
@@ -59,6 +59,7 @@ def odds(
     Examples:
       exactodds odds                                   # 8 decks, standard rules
       exactodds odds --decks 6 --remove "A K 7 7 T"    # a partial 6-deck shoe
+      exactodds odds --decks infinite                  # cards drawn with replacement
       exactodds odds --shoe "A=4,2=4,3=4,T=16,K=4"     # an explicit composition
       exactodds odds --variant ez --format json        # EZ Baccarat, as JSON
       exactodds odds --commission 4% --tie-pays 9:1    # another casino's pays

@@ -11,8 +11,8 @@ import click
 from exactodds.bets.bet import Bet, card_level_refusal
 from exactodds.bets.tables import read_table_file, resolve_table, shipped_tables
 from exactodds.cli.app import usage_error
-from exactodds.errors import BetError, ExactOddsError, RulesError
-from exactodds.inputs import MAX_DECKS
+from exactodds.errors import BetError, ExactOddsError, RulesError, ShoeError
+from exactodds.inputs import DEALS_FINITE, MAX_DECKS, infinite_decks, number_of_decks
 from exactodds.interface import (
     BET_OPTIONS,
     GAME_OPTION,
@@ -63,6 +63,26 @@ def click_option(option: Option) -> Callable[[Function], Function]:
         option.flag, option.parameter, **settings
     )
     return decorator
+
+
+class DealtDecks(click.types.IntParamType):
+    """``--decks`` of a command that deals its shoes (a whole number, checked by the library).
+
+    ``infinite`` is refused in the library's sentence, which says what is valid, rather than
+    click's "not a valid integer".
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if infinite_decks(value):
+            try:
+                number_of_decks(value, ShoeError)
+            except ExactOddsError as error:
+                raise usage_error(error) from None
+        return super().convert(value, param, ctx)
+
+
+#: The type of ``--decks`` where shoes are dealt card by card (``simulate``, ``audit``).
+DEALT_DECKS = DealtDecks()
 
 
 def shoe_options(function: Function) -> Function:
@@ -135,6 +155,8 @@ def built_options(
     games: bool = False,
     card_bets: bool = False,
     rebate: bool = False,
+    infinite: bool = False,
+    finite_because: str = DEALS_FINITE,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -147,7 +169,8 @@ def built_options(
     With *keep_values* the command also receives ``option_values``, the values as given (by
     parameter name), to build other variants from (``simulate --sweep``). *most_decks* bounds
     ``--decks``: :data:`~exactodds.inputs.MAX_DECKS` where memory grows with the shoe,
-    :data:`~exactodds.inputs.MOST_DECKS` where the work does not. Bets with card-level
+    :data:`~exactodds.inputs.MOST_DECKS` where the work does not; ``--decks infinite`` is an
+    infinite shoe with *infinite*, else refused with *finite_because*. Bets with card-level
     conditions are refused in one sentence unless *card_bets* (the command prices card rounds).
     With *rebate*, ``--rebate KIND=SHARE`` comes too, read into ``rules.rebate``.
 
@@ -167,7 +190,9 @@ def built_options(
         def command(**values: Any) -> Any:
             apply_table(values)
             if games and values.pop("game") == "dragon-tiger":
-                return function(**_dragon_tiger_values(values))
+                return function(
+                    **_dragon_tiger_values(values, most_decks, infinite, finite_because)
+                )
             if games:
                 values["game"] = None
             if keep_values:
@@ -183,6 +208,8 @@ def built_options(
                         values.pop("shoe_spec"),
                         values.pop("remove"),
                         most_decks=most_decks,
+                        infinite=infinite,
+                        finite_because=finite_because,
                     )
                 rules = build_rules(
                     values.pop("variant"),
@@ -307,7 +334,12 @@ def apply_table(values: dict[str, Any]) -> None:
 DRAGON_TIGER_TAKES = "--decks, --shoe, --remove, --bets and --pay (such as --pay tie=11)"
 
 
-def _dragon_tiger_values(values: dict[str, Any]) -> dict[str, Any]:
+def _dragon_tiger_values(
+    values: dict[str, Any],
+    most_decks: int = MAX_DECKS,
+    infinite: bool = False,
+    finite_because: str = DEALS_FINITE,
+) -> dict[str, Any]:
     """The command's values for ``--game dragon-tiger``: the shoe, and the table in ``game``.
 
     A baccarat-only option given on the command line (rules, pay tables, bet files, known
@@ -326,7 +358,14 @@ def _dragon_tiger_values(values: dict[str, Any]) -> dict[str, Any]:
                 f"{option.flag} is a baccarat option; --game dragon-tiger takes {DRAGON_TIGER_TAKES}."
             )
     try:
-        shoe = build_shoe(values.pop("decks"), values.pop("shoe_spec"), values.pop("remove"))
+        shoe = build_shoe(
+            values.pop("decks"),
+            values.pop("shoe_spec"),
+            values.pop("remove"),
+            most_decks=most_decks,
+            infinite=infinite,
+            finite_because=finite_because,
+        )
         table = build_dragon_tiger(values.pop("selection"), values.pop("pays"))
     except ExactOddsError as error:
         raise usage_error(error) from None

@@ -14,7 +14,7 @@ import click
 
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python, signals_request_stop, usage_error
-from exactodds.cli.options import built_options
+from exactodds.cli.options import DEALT_DECKS, built_options
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
@@ -123,7 +123,7 @@ def _studies(
     show_default=True,
     help="The seed: the same seed deals the same shoes on every machine, whatever --jobs.",
 )
-@click.option("--decks", type=int, default=8, show_default=True, help="Decks in the shoe.")
+@click.option("--decks", type=DEALT_DECKS, default=8, show_default=True, help="Decks in the shoe.")
 @click.option(
     "--cut",
     type=int,

@@ -18,6 +18,7 @@ from exactodds.games.chemin_de_fer import DEALINGS, SIGHTS, Model, Solution, sol
 from exactodds.inputs import MOST_DECKS
 from exactodds.numbers import parse_commission
 from exactodds.report.registry import formats, render
+from exactodds.shoe import Shoe
 
 #: The games ``solve`` knows besides a rules file's choices.
 GAMES = ("chemin-de-fer", "peek", "banque")
@@ -175,8 +176,13 @@ def solve_command(
         if value is not None:
             raise click.UsageError(f"{name} applies to --game peek only.")
     shoe = build_shoe(
-        decks if decks is not None or shoe_spec else "6", shoe_spec, remove, most_decks=MOST_DECKS
+        decks if decks is not None or shoe_spec else "6",
+        shoe_spec,
+        remove,
+        most_decks=MOST_DECKS,
+        infinite=True,
     )
+    dealing = _dealing(shoe, dealing)
     if game != "banque" and (stakes != "1:1" or players_on_5 != "draw"):
         raise click.UsageError("--stakes and --players-on-5 are banque's; add --game banque.")
     if rules_file is not None:
@@ -208,6 +214,23 @@ def solve_command(
             "compositions; search more with --max-mixed 5."
         )
     emit(render(solution, output_format, digits=digits, wide=wide))
+
+
+def _dealing(shoe: Shoe, dealing: str) -> str:
+    """How the cards are dealt: an infinite shoe deals with replacement, whatever the default.
+
+    ``--decks infinite`` is the 1957 model's dealing (``--dealing replacement``) on a full
+    deck's proportions; ``--dealing shoe`` given with it is refused in one sentence.
+    """
+    if not shoe.infinite:
+        return dealing
+    source = click.get_current_context().get_parameter_source("dealing")
+    if dealing == "shoe" and source is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError(
+            "--decks infinite draws every card with replacement; leave out --dealing shoe "
+            "(or give a whole number of decks)."
+        )
+    return "replacement"
 
 
 def _refuse_chemin_options() -> None:

@@ -13,7 +13,8 @@ and walks the rest by value.
 Weights are falling factorials of class counts, as in the value walk: a read hand is dealt
 before the hands walked by value, which is exact because the number of ways to deal given
 classes to the six positions does not depend on the order they are dealt in.  The engine
-knows nothing of bets: it counts by the classes it is asked for.
+knows nothing of bets: it counts by the classes it is asked for.  An infinite shoe is walked
+with every card put back (a draw takes no card from its class), as the value walk does.
 
 >>> table = enumerate_card_rounds(Shoe.standard(decks=1), CardView(suits=True, player_first=True))
 >>> table.total == 52 * 51 * 50 * 49 * 48 * 47
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from exactodds.cards import RANKS, SUITS, VALUES, Rank, Suit
-from exactodds.engine.walk import RoundSummary, require_countable, sequences
+from exactodds.engine.walk import RoundSummary, require_countable
 from exactodds.errors import ShoeError
 from exactodds.rules import FirstDraw, Tableau
 from exactodds.shoe import Shoe
@@ -175,9 +176,9 @@ def _cached(shoe: Shoe, view: CardView, tableau: Tableau) -> CardTable:
     for key, count in raw.items():
         round_ = walk.card_round(key)
         counts[round_] = counts.get(round_, 0) + count
-    total = sequences(shoe.cards)
+    total = shoe.sequences
     if sum(counts.values()) != total:  # pragma: no cover - a broken walk, never user input
-        raise AssertionError("the card walk's counts do not add up to n(n-1)...(n-5)")
+        raise AssertionError("the card walk's counts do not add up to n(n-1)...(n-5) (n^6)")
     return CardTable(counts, total, view)
 
 
@@ -237,6 +238,7 @@ class _Walk:
         self.class_values = [card_class.value for card_class in ids]
         self.value_counts = list(shoe.value_counts)
         self.cards = shoe.cards
+        self.taken = 0 if shoe.infinite else 1  # cards a draw takes from its class
         self.counts: dict[_Key, int] = defaultdict(int)
 
     def card_round(self, key: _Key) -> CardRound:
@@ -328,24 +330,33 @@ class _Walk:
             counts = self.class_counts
             for low in range(len(counts)):
                 for high in range(low, len(counts)):
-                    weight = counts[low] * (counts[high] - (low == high)) * (1 + (low != high))
+                    weight = self._two_ways(counts, low, high)
                     if weight <= 0:
                         continue
                     pair = (self.class_values[low], self.class_values[high])
-                    counts[low] -= 1
-                    counts[high] -= 1
-                    values[pair[0]] -= 1
-                    values[pair[1]] -= 1
+                    self._draw_two(pair, (low, high), -1)
                     yield self._first(low, high), weight, pair, (low, high)
             return
         for low in range(10):
             for high in range(low, 10):
-                weight = values[low] * (values[high] - (low == high)) * (1 + (low != high))
+                weight = self._two_ways(values, low, high)
                 if weight <= 0:
                     continue
-                values[low] -= 1
-                values[high] -= 1
+                self._draw_two((low, high), None, -1)
                 yield None, weight, (low, high), None
+
+    def _two_ways(self, counts: list[int], low: int, high: int) -> int:
+        """Ordered ways to deal a hand's two cards from the classes *low* and *high*."""
+        return counts[low] * (counts[high] - self.taken * (low == high)) * (1 + (low != high))
+
+    def _draw_two(self, pair: tuple[int, int], classes: tuple[int, int] | None, sign: int) -> None:
+        """Take (*sign* -1) or put back (+1) a hand's two cards: nothing, with replacement."""
+        change = sign * self.taken
+        if classes is not None:
+            self.class_counts[classes[0]] += change
+            self.class_counts[classes[1]] += change
+        self.value_counts[pair[0]] += change
+        self.value_counts[pair[1]] += change
 
     def _collapsed_hands(self) -> Iterator[_Hand]:
         """Class pairs summed by (hand key, values): only value counts matter after them."""
@@ -353,23 +364,17 @@ class _Walk:
         summed: dict[tuple[_First, tuple[int, int]], int] = defaultdict(int)
         for low in range(len(counts)):
             for high in range(low, len(counts)):
-                weight = counts[low] * (counts[high] - (low == high)) * (1 + (low != high))
+                weight = self._two_ways(counts, low, high)
                 if weight > 0:
                     pair = (self.class_values[low], self.class_values[high])
                     summed[(self._first(low, high), (min(pair), max(pair)))] += weight
-        values = self.value_counts
         for (first, pair), weight in summed.items():
-            values[pair[0]] -= 1
-            values[pair[1]] -= 1
+            self._draw_two(pair, None, -1)
             yield first, weight, pair, None
 
     def _restore(self, hand: _Hand) -> None:
-        _, _, pair, taken = hand
-        if taken is not None:
-            self.class_counts[taken[0]] += 1
-            self.class_counts[taken[1]] += 1
-        self.value_counts[pair[0]] += 1
-        self.value_counts[pair[1]] += 1
+        _, _, pair, classes = hand
+        self._draw_two(pair, classes, 1)
 
     def _endings(self, player_hand: _Hand, banker_hand: _Hand) -> None:
         """Add the rounds that start with these two hands, third cards walked as the view asks."""
@@ -384,7 +389,8 @@ class _Walk:
             banker_total in tableau.natural_totals,
         )
         third_none = None if not self.view.whole_round else -1
-        left = self.cards - 4
+        taken = self.taken
+        left = self.cards - 4 * taken
         draw = tableau.first_draw(player_total, banker_total)
         counts = self.counts
         if draw is FirstDraw.NATURAL or draw is FirstDraw.NONE:
@@ -399,7 +405,7 @@ class _Walk:
                 third_none,
                 third_none,
             )
-            counts[key] += weight * left * (left - 1)
+            counts[key] += weight * left * (left - taken)
             return
         for third, third_value, third_count in self._thirds():
             third_key = None if third is None else self.key_of[third]
@@ -415,7 +421,7 @@ class _Walk:
                     third_none,
                     third_key,
                 )
-                counts[key] += weight * third_count * (left - 1)
+                counts[key] += weight * third_count * (left - taken)
                 continue
             final_player = (player_total + third_value) % 10
             if not tableau.banker_draws[banker_total][third_value]:
@@ -430,9 +436,9 @@ class _Walk:
                     third_key,
                     third_none,
                 )
-                counts[key] += weight * third_count * (left - 1)
+                counts[key] += weight * third_count * (left - taken)
                 continue
-            self._take(third, third_value, -1)
+            self._take(third, third_value, -taken)
             for banker_third, banker_value, banker_count in self._thirds():
                 key = (
                     final_player,
@@ -446,7 +452,7 @@ class _Walk:
                     None if banker_third is None else self.key_of[banker_third],
                 )
                 counts[key] += weight * third_count * banker_count
-            self._take(third, third_value, 1)
+            self._take(third, third_value, taken)
 
     def _thirds(self) -> list[tuple[int | None, int, int]]:
         """Each class (or value) a third card can be: (class id or None, value, count left)."""

@@ -209,8 +209,13 @@ def enumerate_hand_rounds(shoe: Shoe, tableau: Tableau | None = None) -> HandTab
     Traceback (most recent call last):
     ...
     exactodds.errors.ShoeError: The shoe holds 5 cards; a round is counted as a sequence of 6 cards, so a shoe needs at least 6.
+    >>> enumerate_hand_rounds(Shoe.infinite_decks())
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: A multiplier overlay's face walk needs a finite shoe, and this shoe is infinite (cards drawn with replacement); use a whole number of decks.
     """
     require_countable(shoe)
+    shoe.require_finite("A multiplier overlay's face walk")
     return _cached(shoe, tableau if tableau is not None else Tableau())
 
 

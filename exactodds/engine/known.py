@@ -334,10 +334,15 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     Traceback (most recent call last):
     ...
     exactodds.engine.known.KnownCardError: The known cards include 2 KS, but the shoe holds only 1.
+    >>> enumerate_known(Shoe.infinite_decks(), None, {1: "K"})
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ShoeError: Counting with known cards needs a finite shoe, and this shoe is infinite (cards drawn with replacement); use a whole number of decks.
     """
     tableau = tableau if tableau is not None else Tableau()
     cards = parse_known(known)
     require_countable(shoe)
+    shoe.require_finite("Counting with known cards")
     pool = _pool(shoe, cards)
     suits_known = pool.suits_known
     fixed_ranks = {position: card.rank.index for position, card in cards.items() if position <= 4}

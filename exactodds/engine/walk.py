@@ -20,6 +20,12 @@ values (J-J is a pair, J-Q is not), so within a value class the weight is
 split by rank, and by suit when the shoe knows its suits, with a small
 per-class table; later draws depend only on the value counts left.
 
+An infinite shoe (:meth:`~exactodds.shoe.Shoe.infinite_decks`) is the same walk with every
+card put back: a draw takes ``taken = 0`` cards from its class instead of 1, so each falling
+factorial ``n (n-1) ...`` becomes a power ``n n ...`` and the counts are of the ``52^6``
+ordered sequences of cards each drawn from a full deck.  They are the leading coefficients
+of the finite counts, each a polynomial of degree 6 in the number of decks.
+
 >>> table = enumerate_rounds(Shoe.standard(decks=8))
 >>> table.total == 416 * 415 * 414 * 413 * 412 * 411
 True
@@ -51,6 +57,7 @@ __all__ = [
     "OutcomeTable",
     "RoundSummary",
     "Winner",
+    "drawn",
     "enumerate_rounds",
     "falling_factorial",
     "ordered_ways",
@@ -82,6 +89,20 @@ def falling_factorial(count: int, length: int) -> int:
     (0, 1)
     """
     return math.perm(max(count, 0), length)
+
+
+def drawn(count: int, length: int, taken: int = 1) -> int:
+    """Ordered ways to draw *length* cards of a class of *count*: ``count (count - taken) ...``.
+
+    *taken* is 1 without replacement (:func:`falling_factorial`) and 0 with replacement (a
+    power: every draw sees the whole class again).
+
+    >>> drawn(4, 3), drawn(4, 3, taken=0), drawn(0, 2, taken=0), drawn(0, 0, taken=0)
+    (24, 64, 0, 1)
+    """
+    if taken:
+        return falling_factorial(count, length)
+    return math.prod([max(count, 0)] * length)
 
 
 def ordered_ways(counts: Sequence[int], picks: Iterable[int]) -> int:
@@ -235,7 +256,9 @@ def require_countable(shoe: Shoe) -> None:
             f"The shoe is {quoted(repr(shoe), 40)[1:-1]}, not a Shoe; use Shoe.standard(decks=8), "
             'Shoe.parse("A=4,T=16") or Shoe.from_ranks({...}).'
         )
-    if shoe.cards < 6:
+    if shoe.infinite and shoe.cards == 0:
+        raise ShoeError("The infinite shoe holds no cards to draw from; give it at least one.")
+    if shoe.cards < 6 and not shoe.infinite:  # with replacement, any card may come again
         raise ShoeError(
             f"The shoe holds {shoe.cards} cards; a round is counted as a sequence of 6 cards, "
             "so a shoe needs at least 6."
@@ -275,9 +298,9 @@ def _enumerate_cached(shoe: Shoe, tableau: Tableau) -> OutcomeTable:
     counts: dict[RoundSummary, int] = {}
     for key, count in raw.items():
         counts[summary_of(key, suits_known)] = count
-    total = sequences(shoe.cards)
+    total = shoe.sequences
     if sum(counts.values()) != total:  # pragma: no cover - a broken walk, never user input
-        raise AssertionError("the walk's counts do not add up to n(n-1)...(n-5)")
+        raise AssertionError("the walk's counts do not add up to n(n-1)...(n-5) (n^6 infinite)")
     return OutcomeTable(counts, total, suits_known)
 
 
@@ -297,7 +320,11 @@ _SplitKey = tuple[int | None, int | None]
 
 
 def _split_class(
-    types: list[tuple[int, int]], player_cards: int, banker_cards: int, suits_known: bool
+    types: list[tuple[int, int]],
+    player_cards: int,
+    banker_cards: int,
+    suits_known: bool,
+    taken: int = 1,
 ) -> dict[_SplitKey, int]:
     """Split the weight of one value class's share of the first four cards by pair state.
 
@@ -305,7 +332,8 @@ def _split_class(
     Banker's first two cards fall in this class.  A hand's state is reported
     only when both its cards are in the class (otherwise ``None``).  Weights
     count ordered assignments of card types to the positions, so they sum to
-    the falling factorial of the class count over the positions.
+    the falling factorial of the class count over the positions (the power, with
+    replacement: *taken* is the cards a draw takes from its type, 1 or 0).
     """
     counts = [count for _, count in types]
     ranks = [rank for rank, _ in types]
@@ -317,17 +345,17 @@ def _split_class(
         for index, count in enumerate(counts):
             if count:
                 left = counts.copy()
-                left[index] -= 1
+                left[index] -= taken
                 player_options.append((None, left, count))
     else:
         for first, first_count in enumerate(counts):
             for second, second_count in enumerate(counts):
-                weight = first_count * (second_count - (first == second))
+                weight = first_count * (second_count - taken * (first == second))
                 if weight <= 0:
                     continue
                 left = counts.copy()
-                left[first] -= 1
-                left[second] -= 1
+                left[first] -= taken
+                left[second] -= taken
                 if first == second:
                     state = same_type_state
                 else:
@@ -344,10 +372,10 @@ def _split_class(
             by_rank: dict[int, int] = defaultdict(int)
             for rank, count in zip(ranks, left, strict=True):
                 by_rank[rank] += count
-            rank_pairs = sum(count * (count - 1) for count in by_rank.values())
-            unpaired = remaining * (remaining - 1) - rank_pairs
+            rank_pairs = sum(count * (count - taken) for count in by_rank.values())
+            unpaired = remaining * (remaining - taken) - rank_pairs
             if suits_known:
-                suited = sum(count * (count - 1) for count in left)
+                suited = sum(count * (count - taken) for count in left)
                 result[(player_state, SUITED_PAIR)] += weight * suited
                 result[(player_state, PAIR)] += weight * (rank_pairs - suited)
             else:
@@ -366,29 +394,35 @@ def _walk(shoe: Shoe, tableau: Tableau) -> dict[_Key, int]:
     types = _class_types(shoe)
     naturals = tableau.natural_totals
     banker_draws = tableau.banker_draws
+    taken = 0 if shoe.infinite else 1  # cards a draw takes from its class
     split_cache: dict[tuple[int, int, int], dict[_SplitKey, int]] = {}
 
     def split(value: int, player_cards: int, banker_cards: int) -> dict[_SplitKey, int]:
         key = (value, player_cards, banker_cards)
         if key not in split_cache:
-            split_cache[key] = _split_class(types[value], player_cards, banker_cards, suits_known)
+            split_cache[key] = _split_class(
+                types[value], player_cards, banker_cards, suits_known, taken
+            )
         return split_cache[key]
 
     counts: dict[_Key, int] = defaultdict(int)
-    left_after_four = cards - 4
-    both_stand = left_after_four * (left_after_four - 1)
+    left_after_four = cards - 4 * taken
+    both_stand = left_after_four * (left_after_four - taken)
     hands = [(low, high) for low in range(10) for high in range(low, 10)]
     for player_low, player_high in hands:
         for banker_low, banker_high in hands:
             used = [0] * 10
             for value in (player_low, player_high, banker_low, banker_high):
                 used[value] += 1
-            if any(used[value] > values[value] for value in range(10)):
+            if any(  # too few cards of a value (with replacement: a value the shoe lacks)
+                used[value] > (values[value] if taken else 6 * bool(values[value]))
+                for value in range(10)
+            ):
                 continue
             pair_weights = _pair_weights(
-                player_low, player_high, banker_low, banker_high, values, used, split
+                player_low, player_high, banker_low, banker_high, values, used, split, taken
             )
-            left = [values[value] - used[value] for value in range(10)]
+            left = [values[value] - taken * used[value] for value in range(10)]
             player_total = (player_low + player_high) % 10
             banker_total = (banker_low + banker_high) % 10
             player_natural = player_total in naturals
@@ -401,7 +435,7 @@ def _walk(shoe: Shoe, tableau: Tableau) -> dict[_Key, int]:
                 for third, third_count in enumerate(left):
                     if third_count:
                         endings[(player_total, (banker_total + third) % 10, 2, 3)] += (
-                            third_count * (left_after_four - 1)
+                            third_count * (left_after_four - taken)
                         )
             else:
                 row = banker_draws[banker_total]
@@ -411,14 +445,14 @@ def _walk(shoe: Shoe, tableau: Tableau) -> dict[_Key, int]:
                     final_player = (player_total + third) % 10
                     if row[third]:
                         for banker_third, banker_count in enumerate(left):
-                            banker_count -= banker_third == third
+                            banker_count -= taken * (banker_third == third)
                             if banker_count > 0:
                                 endings[
                                     (final_player, (banker_total + banker_third) % 10, 3, 3)
                                 ] += third_count * banker_count
                     else:
                         endings[(final_player, banker_total, 3, 2)] += third_count * (
-                            left_after_four - 1
+                            left_after_four - taken
                         )
             for (player_state, banker_state), pair_weight in pair_weights:
                 for ending, ending_weight in endings.items():
@@ -436,6 +470,7 @@ def _pair_weights(
     values: tuple[int, ...],
     used: list[int],
     split: Callable[[int, int, int], dict[_SplitKey, int]],
+    taken: int = 1,
 ) -> list[tuple[tuple[int, int], int]]:
     """Weight of the four first cards, by (Player pair state, Banker pair state).
 
@@ -446,7 +481,7 @@ def _pair_weights(
     if player_low != player_high and banker_low != banker_high:
         weight = orders
         for value in {player_low, player_high, banker_low, banker_high}:
-            weight *= falling_factorial(values[value], used[value])
+            weight *= drawn(values[value], used[value], taken)
         return [((NO_PAIR, NO_PAIR), weight)]
     combined: dict[tuple[int, int], int] = {(NO_PAIR, NO_PAIR): orders}
     for value in {player_low, player_high, banker_low, banker_high}:

@@ -377,6 +377,11 @@ def build_game(shoe: Shoe, model: Model) -> AdditiveGame:
     exactodds.errors.ShoeError: The shoe holds 5 cards; chemin de fer deals up to 6, so the shoe needs at least 6 when dealt without replacement.
     """
     values = shoe.value_counts
+    if shoe.infinite and model.dealing == "shoe":
+        raise ShoeError(
+            "The shoe is infinite, so every card is drawn with replacement; use "
+            'Model(dealing="replacement"), or a shoe of a whole number of decks.'
+        )
     if model.dealing == "shoe" and shoe.cards < 6:
         raise ShoeError(
             f"The shoe holds {shoe.cards} cards; chemin de fer deals up to 6, so the shoe "

@@ -41,7 +41,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from exactodds.analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount
+from exactodds.analysis.removal import (
+    DEFAULT_MAX_TAG,
+    EffectOfRemoval,
+    LinearCount,
+    refuse_infinite,
+)
 from exactodds.bets.catalogue import available_bets
 from exactodds.cards import RANKS
 from exactodds.errors import BetError, PayError, RemovalError, ShoeError, parameter, quoted
@@ -312,8 +317,9 @@ def dragon_tiger_odds(
     names = select_dragon_tiger_bets(bets)
     chosen_pays = dragon_tiger_pays(pays)
     _require_round(shoe)
-    outcomes = _outcomes(shoe.rank_counts, shoe.suit_counts)
-    rounds = shoe.cards * (shoe.cards - 1)
+    taken = 0 if shoe.infinite else 1  # an infinite shoe puts every card back
+    outcomes = _outcomes(shoe.rank_counts, shoe.suit_counts, taken)
+    rounds = shoe.cards * (shoe.cards - taken)
     priced: dict[str, DragonTigerBet] = {}
     unavailable: dict[str, str] = {}
     for name in names:
@@ -444,6 +450,7 @@ def dragon_tiger_removal(
     """
     whole_number(cards, "cards", RemovalError, minimum=1, what="Number of cards to remove")
     whole_number(max_tag, "max_tag", RemovalError, minimum=1, what="Largest tag")
+    refuse_infinite(shoe)
     odds = dragon_tiger_odds(shoe, bets, pays)
     skipped = _skipped_ranks(shoe, cards)
     if len(skipped) == len(RANKS):
@@ -498,9 +505,12 @@ def _require_round(shoe: Shoe) -> None:
 
 
 def _outcomes(
-    rank_counts: tuple[int, ...], suit_counts: tuple[int, ...] | None
+    rank_counts: tuple[int, ...], suit_counts: tuple[int, ...] | None, taken: int = 1
 ) -> dict[str, int | None]:
-    """Ordered rounds of each outcome: the Dragon's card first, then the Tiger's."""
+    """Ordered rounds of each outcome: the Dragon's card first, then the Tiger's.
+
+    *taken* is what the Dragon's card takes from its class: 1, or 0 with replacement.
+    """
     total = sum(rank_counts)
     dragon = tiger = 0
     below = 0
@@ -508,12 +518,12 @@ def _outcomes(
         dragon += count * below
         tiger += count * (total - below - count)
         below += count
-    suited = None if suit_counts is None else sum(count * (count - 1) for count in suit_counts)
-    others = total - 1
+    suited = None if suit_counts is None else sum(count * (count - taken) for count in suit_counts)
+    others = total - taken
     return {
         "dragon": dragon,
         "tiger": tiger,
-        "tie": sum(count * (count - 1) for count in rank_counts),
+        "tie": sum(count * (count - taken) for count in rank_counts),
         "suited_tie": suited,
         "big": sum(rank_counts[index] for index in BIG_RANKS) * others,
         "seven": rank_counts[6] * others,
@@ -603,8 +613,8 @@ def _maybe(value: Fraction | None) -> str | None:
 
 def _shoe_data(shoe: Shoe) -> dict[str, Any]:
     return {
-        "cards": shoe.cards,
-        "decks": shoe.decks,
+        "cards": None if shoe.infinite else shoe.cards,
+        "decks": "infinite" if shoe.infinite else shoe.decks,
         "suits_known": shoe.suits_known,
         "ranks": shoe.to_dict(),
     }

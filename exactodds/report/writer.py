@@ -43,12 +43,18 @@ def json_text(data: Any, *, compact: bool = False) -> str:
 def shoe_block(shoe: Shoe) -> dict[str, Any]:
     """The shoe as every command's JSON writes it: cards, decks, suits known, ranks.
 
+    An infinite shoe has no number of cards (``null``), ``"infinite"`` decks, and its ranks
+    are each rank's weight per draw (those of one deck).
+
     >>> shoe_block(Shoe.standard(decks=1).remove("K"))["ranks"]["K"], shoe_block(Shoe.standard(1))["decks"]
     (3, 1)
+    >>> block = shoe_block(Shoe.infinite_decks())
+    >>> block["cards"], block["decks"], block["ranks"]["K"]
+    (None, 'infinite', 4)
     """
     return {
-        "cards": shoe.cards,
-        "decks": shoe.decks,
+        "cards": None if shoe.infinite else shoe.cards,
+        "decks": "infinite" if shoe.infinite else shoe.decks,
         "suits_known": shoe.suits_known,
         "ranks": shoe.to_dict(),
     }

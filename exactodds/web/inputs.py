@@ -81,8 +81,12 @@ _BETS_VALID = 'a string such as "main,dragon7" or an array of bet names'
 _PAY_VALID = 'an object such as {"dragon7": 30} or an array of strings such as ["dragon7=30"]'
 
 
-def _shoe(data: Mapping[str, Any]) -> Shoe:
-    """The shoe ``decks``, ``shoe`` and ``remove`` describe (``null`` is the default)."""
+def _shoe(data: Mapping[str, Any], *, infinite: bool = False, finite_because: str = "") -> Shoe:
+    """The shoe ``decks``, ``shoe`` and ``remove`` describe (``null`` is the default).
+
+    ``"infinite"`` decks is an infinite shoe where *infinite* (odds), else refused with
+    *finite_because* (eor).
+    """
     decks, shoe = data.get("decks"), data.get("shoe")
     return build_shoe(
         None if decks is None else check_number(decks, "decks", _DECKS_VALID),
@@ -90,6 +94,8 @@ def _shoe(data: Mapping[str, Any]) -> Shoe:
         check_texts(data["remove"], "remove") if "remove" in data else (),
         files=False,
         most_decks=MOST_DECKS,  # odds and eor: the work does not grow with the shoe
+        infinite=infinite,
+        **({"finite_because": finite_because} if finite_because else {}),
     )
 
 
@@ -143,13 +149,15 @@ def odds_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> OddsSe
 
     >>> odds_settings({"shoe": {"A": 4, "K": 4}, "digits": 4}).shoe.cards
     8
+    >>> odds_settings({"decks": "infinite"}).shoe.infinite
+    True
     >>> odds_settings({"tie_loses": "yes"})
     Traceback (most recent call last):
     ...
     exactodds.web.reader.RequestError: Option 'tie_loses' is a JSON string; use true or false.
     """
     check_fields(data, ODDS_FIELDS)
-    shoe = _shoe(data)
+    shoe = _shoe(data, infinite=True)
     rules = _rules(data)
     bets = _bets(data, rules, custom)
     known = check_texts(data["known"], "known") if "known" in data else ()
@@ -175,10 +183,10 @@ def eor_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> EorSett
     >>> eor_settings({"decks": 1, "cards": 2}).cards
     2
     """
-    from exactodds.analysis.removal import DEFAULT_MAX_TAG
+    from exactodds.analysis.removal import DEFAULT_MAX_TAG, INFINITE_REMOVAL
 
     check_fields(data, EOR_FIELDS)
-    shoe = _shoe(data)
+    shoe = _shoe(data, finite_because=INFINITE_REMOVAL)
     rules = _rules(data)
     bets = _bets(data, rules, custom)
     return EorSettings(

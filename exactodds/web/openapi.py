@@ -50,7 +50,11 @@ _RULES_OPTIONS: dict[str, Any] = {
 }
 
 _SHOE_OPTIONS: dict[str, Any] = {
-    "decks": {"type": ["integer", "string"], "description": "A full shoe of N decks (default 8)."},
+    "decks": {
+        "type": ["integer", "string"],
+        "description": 'A full shoe of N decks (default 8), or "infinite" (odds: cards drawn '
+        "with replacement).",
+    },
     "shoe": {
         "oneOf": [
             {"type": "object", "additionalProperties": {"type": "integer"}},
@@ -80,8 +84,8 @@ def _object(properties: dict[str, Any], *, extra: bool = True) -> dict[str, Any]
 _RANK_COUNTS = {"type": "object", "additionalProperties": _INTEGER}
 _SHOE = _object(
     {
-        "cards": _INTEGER,
-        "decks": {"type": ["integer", "null"]},
+        "cards": {"type": ["integer", "null"]},
+        "decks": {"type": ["integer", "string", "null"]},
         "suits_known": {"type": "boolean"},
         "ranks": _RANK_COUNTS,
     }
