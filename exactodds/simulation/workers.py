@@ -179,6 +179,7 @@ def _answers(
         for worker in busy:
             assert worker.job is not None
             number, job = worker.job
+            kind = ""
             if worker.connection in ready or worker.connection.poll():
                 try:
                     kind, answer = worker.connection.recv()
@@ -191,7 +192,8 @@ def _answers(
                     longest = max(longest, now - worker.started)
                     worker.job = None
                     continue
-            if _died(worker, ready):
+            if kind == "died" or _died(worker, ready):  # its pipe closed, or it ended
+                worker.process.join(LEAVE_SECONDS)  # for its exit status
                 if _stopping(stop):  # a signal to the process group ends workers and run
                     return
                 raise WorkerError(
