@@ -108,7 +108,7 @@ small_shoes = st.dictionaries(
 ).filter(lambda counts: 7 <= sum(counts.values()) <= 9)
 
 
-@settings(max_examples=8, deadline=None)
+@budgeted(8, deadline=None)
 @given(small_shoes, st.data())
 def test_depth_equals_every_subset_of_physical_cards(
     counts: dict[str, int], data: st.DataObject
@@ -157,18 +157,22 @@ def test_mean_ev_at_every_depth_is_the_full_shoes() -> None:
             assert figure.value >= 0
 
 
-def test_results_do_not_depend_on_jobs_dask_or_integer_width(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_results_do_not_depend_on_jobs_or_integer_width(monkeypatch: pytest.MonkeyPatch) -> None:
     shoe = Shoe.standard(decks=1)
     one = depth_table(shoe, Rules(), BETS, cards=(9,))
     two = depth_table(shoe, Rules(), BETS, cards=(9,), jobs=2)
     assert one.to_dict() == two.to_dict()
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2) as client:
-        assert depth_table(shoe, Rules(), BETS, cards=(9,), dask=client).to_dict() == one.to_dict()
     monkeypatch.setattr(compositions, "_INT64_LIMIT", 0)  # Python integers in object arrays
     assert depth_table(shoe, Rules(), BETS, cards=(9,)).to_dict() == one.to_dict()
+
+
+@pytest.mark.slow
+def test_results_do_not_depend_on_a_dask_cluster() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    shoe = Shoe.standard(decks=1)
+    one = depth_table(shoe, Rules(), BETS, cards=(9,))
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2) as client:
+        assert depth_table(shoe, Rules(), BETS, cards=(9,), dask=client).to_dict() == one.to_dict()
 
 
 @pytest.mark.slow
@@ -525,7 +529,7 @@ def _suited_subset(cards: Sequence[Any]) -> Shoe:
     return Shoe.from_mapping(Counter(card.rank.symbol + card.suit.symbol for card in cards))
 
 
-@settings(max_examples=8, deadline=None)
+@budgeted(8, deadline=None)
 @given(small_suited_shoes, st.data())
 def test_pair_depth_equals_every_subset_of_physical_cards(
     counts: dict[str, int], data: st.DataObject
@@ -600,7 +604,7 @@ def test_pair_bets_in_the_command_line_and_what_a_depth_table_still_refuses() ->
 # --- Integer width per group of bets (issue 27, item 4) ---------------------------------------
 
 
-@settings(max_examples=4, deadline=None)
+@budgeted(4, deadline=None)
 @given(small_shoes, st.data())
 def test_every_integer_width_boundary_equals_the_fraction_reference(
     counts: dict[str, int], data: st.DataObject

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from budget import budgeted
 from cli_runner import run
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from exactodds import Bet, Rules, Shoe, ShoeError, analyze
@@ -109,7 +109,7 @@ def test_every_rule_set_equals_the_walk(rules: Rules) -> None:
     assert_same(Shoe.standard(decks=6).remove("A K 7 7 T 2S"), rules, select_bets("all", rules))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=rank_shoes(3))
 def test_nearly_empty_rank_shoes_equal_the_walk(shoe: Shoe) -> None:
     assert_same(shoe, Rules(), [*select_bets("all"), MIXED_BET])
@@ -121,7 +121,7 @@ def test_small_suited_shoes_equal_the_walk(shoe: Shoe) -> None:
     assert_same(shoe, Rules(), [*select_bets("all"), MIXED_BET])
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=rank_shoes(48), rules=st.sampled_from(ALL_RULES))
 def test_random_shoes_up_to_12_decks_equal_the_walk(shoe: Shoe, rules: Rules) -> None:
     assert_same(shoe, rules, select_bets("all", rules))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from budget import budgeted
 from full_batch_reference import decimal_string, reference_full_line, square_root_string
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -32,7 +33,7 @@ def assert_same_line(analyzer: Analyzer, shoe: Shoe, digits: int) -> None:
     assert batch_line(analysis, digits, full=True) == reference_full_line(analysis, digits)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=rank_shoes(40), analyzer=st.sampled_from(ANALYZERS), digits=st.integers(0, 30))
 @example(shoe=Shoe.from_ranks({"K": 6}), analyzer=ANALYZERS[0], digits=10)  # Player never wins
 @example(shoe=Shoe.from_ranks({"5": 3, "3": 3}), analyzer=ANALYZERS[1], digits=0)
@@ -42,7 +43,7 @@ def test_full_line_equals_the_fraction_reference_rank_shoes(
     assert_same_line(analyzer, shoe, digits)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=suited_shoes(3), digits=st.integers(0, 14))
 def test_full_line_equals_the_fraction_reference_suited_shoes(shoe: Shoe, digits: int) -> None:
     assert_same_line(ANALYZERS[0], shoe, digits)

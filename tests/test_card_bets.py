@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from budget import budgeted
 from cli_runner import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -206,7 +207,7 @@ def _outcomes(draw: st.DrawFn) -> _Condition:
     return f"{toml}, {written}", lambda round_: test(round_) and summary_test(round_[0])
 
 
-@settings(max_examples=25, deadline=None)
+@budgeted(25, deadline=None)
 @given(shoe=_small_shoes(), outcomes=st.lists(_outcomes(), min_size=1, max_size=2))
 def test_card_conditions_match_physical_cards(shoe: Shoe, outcomes: list[_Condition]) -> None:
     """Counts and EV of random card-level outcomes equal a brute force over physical cards."""

@@ -27,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from budget import budgeted
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -142,7 +143,7 @@ def test_every_player_policy_matches_a_physical_card_brute_force(counts: dict[st
         assert solution.best.player == best
 
 
-@settings(max_examples=15, deadline=None)
+@budgeted(15, deadline=None)
 @given(
     st.dictionaries(
         st.sampled_from(["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]), st.integers(1, 4)

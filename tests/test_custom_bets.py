@@ -18,9 +18,10 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from budget import budgeted
 from cli_runner import run
 from click.testing import Result
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds import (
@@ -268,7 +269,7 @@ partial_shoes = st.builds(
 )
 
 
-@settings(max_examples=12, deadline=None)
+@budgeted(12, deadline=None)
 @given(st.one_of(suited_shoes, partial_shoes))
 def test_rebuilt_bets_on_random_shoes(shoe: Shoe) -> None:
     table = enumerate_rounds(shoe)
@@ -277,7 +278,7 @@ def test_rebuilt_bets_on_random_shoes(shoe: Shoe) -> None:
     assert_perfect_pair_by_hand(table)
 
 
-@settings(max_examples=10, deadline=None)
+@budgeted(10, deadline=None)
 @given(
     st.lists(st.integers(0, 8), min_size=13, max_size=13)
     .filter(lambda counts: sum(counts) >= 6)

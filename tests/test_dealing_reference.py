@@ -13,6 +13,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from budget import budgeted
 from dealing_reference import deal_block_reference, deal_shoes_reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -71,7 +72,7 @@ def _procedures(draw: st.DrawFn) -> DealingProcedure:
 
 
 @pytest.mark.parametrize("method", METHODS)
-@settings(max_examples=60, deadline=None)
+@budgeted(60, deadline=None)
 @given(
     procedure=_procedures(),
     seed=st.integers(0, 2**64 - 1),
@@ -134,7 +135,7 @@ def _tableaux(draw: st.DrawFn) -> Tableau:
 
 
 @pytest.mark.parametrize("method", METHODS)
-@settings(max_examples=40, deadline=None)
+@budgeted(40, deadline=None)
 @given(tableau=_tableaux(), seed=st.integers(0, 2**32), decks=st.integers(1, 3))
 def test_any_tableau_is_dealt_as_the_former_dealing(
     method: str, tableau: Tableau, seed: int, decks: int
@@ -147,7 +148,7 @@ def test_any_tableau_is_dealt_as_the_former_dealing(
 
 
 @pytest.mark.parametrize("method", METHODS)
-@settings(max_examples=60, deadline=None)
+@budgeted(60, deadline=None)
 @given(procedure=_procedures(), data=st.data())
 def test_deal_shoes_equals_the_former_dealing_on_stacked_shoes(
     method: str, procedure: DealingProcedure, data: st.DataObject

@@ -14,7 +14,8 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from budget import budgeted
+from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe
@@ -35,7 +36,7 @@ VALUE_BETS = value_level_bets(select_bets("all"))[0]
 
 
 @needs_kernel
-@settings(max_examples=8, deadline=None)
+@budgeted(8, deadline=None)
 @given(
     st.integers(1, 8),
     st.integers(6, 10),

@@ -34,6 +34,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from budget import budgeted
 from cli_runner import run, run_ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -147,7 +148,7 @@ def test_an_effect_of_removal_is_the_brute_force_on_the_shoe_less_a_card(
         assert removal.effects[name][rank] == after - removal.expected_values[name], name
 
 
-@settings(max_examples=15, deadline=None)
+@budgeted(15, deadline=None)
 @given(spec=suited_specs, rank_index=st.integers(0, 12))
 def test_removing_two_cards_of_a_rank_averages_over_which_two(
     spec: dict[str, int], rank_index: int

@@ -20,8 +20,9 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from budget import budgeted
 from cli_runner import run, run_ok
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from published_figures import DECKS_PROBABILITIES
 from reference import physical_cards, play_round
@@ -159,7 +160,7 @@ def brute_force(shoe: Shoe) -> Counter[object]:
     return counts
 
 
-@settings(max_examples=25, deadline=None)
+@budgeted(25, deadline=None)
 @given(small_infinite_shoes())
 def test_walk_with_replacement_agrees_with_brute_force(shoe: Shoe) -> None:
     table = enumerate_rounds(shoe)

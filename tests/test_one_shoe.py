@@ -17,7 +17,8 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from budget import budgeted
+from hypothesis import HealthCheck, example, given
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, analyze
@@ -85,7 +86,7 @@ def assert_same_analysis(fast: Analysis, slow: Analysis) -> None:
     assert fast == slow
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=shoes(), order=st.sampled_from(["values", "items", "one by one", "mixed"]))
 # Past the compiled one-shoe range: 128-bit outputs, and counts of 2**58 and more.
 @example(shoe=Shoe((2000,) * 13), order="values")
@@ -113,7 +114,7 @@ def test_fast_path_equals_the_python_path(shoe: Shoe, order: str) -> None:
     assert_same_analysis(whole, slow)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shoe=shoes().filter(lambda shoe: shoe.cards <= 12 * 52))
 def test_fast_path_equals_analyze(shoe: Shoe) -> None:
     fast, walked = FAST.analyze(shoe), analyze(shoe, Rules(), ALL)

@@ -15,6 +15,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from budget import budgeted
 from cli_runner import run, run_ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -85,7 +86,7 @@ def _bands(table: list[tuple[int, Fraction, Fraction]]) -> tuple[BandSums, ...]:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@budgeted(150, deadline=None)
 @given(band_tables, level_sets, st.fractions(min_value=1, max_value=500, max_denominator=7))
 def test_growth_optimum_equals_brute_force_over_every_ramp(
     table: list[tuple[int, Fraction, Fraction]], levels: tuple[int, ...], bankroll: Fraction

@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from hypothesis import given, settings
+from budget import budgeted
+from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds.analysis.many import Analyzer
@@ -32,7 +33,7 @@ def kernel_ratios(bets: tuple, counts: list[list[int]]) -> list[list[tuple[int, 
     return [[table.ratio(row, bet.name) for bet in bets] for row in range(len(counts))]
 
 
-@settings(max_examples=60, deadline=None)
+@budgeted(60, deadline=None)
 @given(
     st.lists(
         st.lists(st.integers(0, 9), min_size=52, max_size=52).filter(lambda row: sum(row) >= 6),

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import budgeted
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -808,7 +809,7 @@ def test_report_pdf_with_figures(tmp_path: Path) -> None:
 # Any shoe ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=8, deadline=None)
+@budgeted(8, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=3), min_size=13, max_size=13))
 def test_par_sheet_of_any_small_shoe_is_its_analysis(counts: list[int]) -> None:
     shoe = Shoe((*counts[:9], counts[9] + 7, *counts[10:]))  # at least 7 cards

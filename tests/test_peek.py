@@ -24,6 +24,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from budget import budgeted
 from cli_runner import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -94,7 +95,7 @@ def _key(pattern: Pattern) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(pattern.seen.items()))
 
 
-@settings(max_examples=40, deadline=None)
+@budgeted(40, deadline=None)
 @given(small_shoes(), st.sampled_from(REVEALS))
 def test_patterns_match_physical_cards(shoe: Shoe, reveal: Reveal) -> None:
     solution = solve_peek(shoe, reveal)
@@ -289,7 +290,7 @@ def test_cli_table_and_json() -> None:
     assert sum(Fraction(item["chance"]) for item in data["patterns"]) == 1
 
 
-@settings(max_examples=15, deadline=None)
+@budgeted(15, deadline=None)
 @given(small_shoes())
 def test_reveals_of_one_class_share_every_figure(shoe: Shoe) -> None:
     for members in REVEAL_CLASSES:

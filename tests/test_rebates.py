@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import budgeted
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -108,7 +109,7 @@ def test_both_rebates_add_and_the_fee_divides_only_the_rtp() -> None:
 # Against a physical-card brute force on small shoes ----------------------------------------
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     counts=st.lists(st.integers(0, 2), min_size=13, max_size=13).filter(lambda c: 6 <= sum(c) <= 9),
     rolling=SHARES,

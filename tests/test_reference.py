@@ -217,7 +217,7 @@ def test_engine_agrees_with_reference_suited_copies(shoe: Shoe) -> None:
     assert _nonzero(enumerate_rounds(shoe).counts) == _nonzero(dealt_counts(shoe))
 
 
-@settings(max_examples=40, deadline=None)
+@budgeted(40, deadline=None)
 @given(rank_only_shoes(most_of_each=4, fewest_cards=6, most_cards=10))
 def test_engine_agrees_with_reference_rank_only_copies(shoe: Shoe) -> None:
     assert _nonzero(enumerate_rounds(shoe).counts) == _nonzero(dealt_counts(shoe))
@@ -275,7 +275,7 @@ def test_settlement_by_hand_on_one_shoe() -> None:
     assert values == {"banker": -1, "player": -1, "tie": 8}
 
 
-@settings(max_examples=40, deadline=None)
+@budgeted(40, deadline=None)
 @given(rank_only_shoes(most_of_each=3, fewest_cards=6, most_cards=10), any_rules())
 def test_main_bet_expected_values_match_hand_settlement(shoe: Shoe, rules: Rules) -> None:
     expected = settled_expected_values(dealt_counts(shoe), rules)

@@ -22,7 +22,7 @@ from functools import cache
 
 import pytest
 from budget import budgeted
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, analyze
@@ -466,7 +466,7 @@ def test_engine_matches_independent_settlement_rank_only(counts: dict[str, int])
     assert_engine_matches(counts, Shoe.from_ranks(counts))
 
 
-@settings(max_examples=25, deadline=None)
+@budgeted(25, deadline=None)
 @given(compositions(CARD_SYMBOLS))
 def test_engine_matches_independent_settlement_suited(counts: dict[str, int]) -> None:
     assert_engine_matches(counts, Shoe.from_mapping(counts))

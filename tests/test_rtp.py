@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import budgeted
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, analyze
@@ -71,7 +72,7 @@ def test_a_fee_of_zero_changes_nothing_but_adds_the_rtp() -> None:
     assert analysis.rules == Rules() and "rtp" not in batch_record(analysis, 6)["bets"]["tie"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     counts=st.lists(st.integers(0, 3), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6),
     fee=FEES,

@@ -26,7 +26,7 @@ import pytest
 from budget import budgeted
 from click.testing import CliRunner
 from game_reference import Deals
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given
 from hypothesis import strategies as st
 
 from exactodds import Rules, Shoe, Tableau, analyze
@@ -248,7 +248,7 @@ def test_tiny_shoes_bimatrix_against_brute_force(
     )
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@budgeted(6, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(_tiny_shoes(smallest=2, largest=5))
 def test_tiny_shoes_with_replacement_against_brute_force(counts: dict[str, int]) -> None:
     _brute_force_check(Shoe.from_ranks(counts), Model(dealing="replacement"))

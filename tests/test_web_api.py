@@ -145,7 +145,7 @@ def test_odds_answers_exactly_what_odds_format_json_prints(
 ALL_BETS = list(select_bets("all"))
 
 
-@settings(max_examples=40, deadline=None)
+@budgeted(40, deadline=None)
 @given(
     st.dictionaries(st.sampled_from(RANK_SYMBOLS), st.integers(0, 12), min_size=1),
     st.booleans(),
