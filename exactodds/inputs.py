@@ -35,11 +35,12 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, BinaryIO, NoReturn
+from pathlib import Path
+from typing import Any, BinaryIO, NoReturn, TypeVar
 
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.numbers import MAX_DIGITS
@@ -65,6 +66,7 @@ __all__ = [
     "read_file",
     "read_lines",
     "read_stdin",
+    "resolve_document",
     "sentence",
     "shown",
     "whole_number",
@@ -439,6 +441,40 @@ def read_argument(
     if argument.strip() == "-":
         return read_stdin(stdin_what or what, error)
     return _read_existing(argument, what, error)
+
+
+Read = TypeVar("Read")
+
+
+def resolve_document(
+    spec: str | Path,
+    what: str,
+    error: _ErrorType,
+    parse: Callable[[str, str], Read],
+    shipped: Mapping[str, Path],
+    read_shipped: Callable[[Path], Read],
+    naming: tuple[str, str],
+) -> Read:
+    """A document (a rules, table or overlay file) by path, or by the name of a shipped one;
+    a file that exists wins.  *naming* is how the refusal names the argument and what is
+    shipped, such as ``("Table", "shipped table")``.
+
+    >>> resolve_document("no_such", "table file", ExactOddsError, lambda text, source: text,
+    ...     {"classic": Path("classic.toml")}, str, ("Table", "shipped table"))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.ExactOddsError: Table 'no_such' is neither a file that exists nor a shipped table; use a TOML file or one of classic.
+    """
+    document = read_argument(str(spec), what, error)
+    if document is not None:
+        return parse(document.text, document.source)
+    if str(spec) in shipped:
+        return read_shipped(shipped[str(spec)])
+    label, shipped_noun = naming
+    raise error(
+        f"{label} {quoted(str(spec))} is neither a file that exists nor a {shipped_noun}; "
+        f"use a TOML file or one of {', '.join(shipped)}."
+    )
 
 
 # Batch lines ------------------------------------------------------------------------------

@@ -82,8 +82,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from exactodds.errors import RulesError, quoted
-from exactodds.inputs import load_toml, read_argument, read_file, whole_number
+from exactodds.errors import RulesError
+from exactodds.inputs import load_toml, read_file, resolve_document, whole_number
 from exactodds.numbers import parse_fee
 from exactodds.rules import Rebate, Tableau
 
@@ -525,15 +525,14 @@ def resolve_rules_file(spec: str | Path) -> RulesFile:
     """
     if not isinstance(spec, (str, Path)):
         raise RulesFileError(f"Rules {spec!r} is not a file name or a shipped rules name.")
-    document = read_argument(str(spec), "rules file", RulesFileError)
-    if document is not None:
-        return parse_rules_file(document.text, document.source)
-    shipped = shipped_rules_files()
-    if str(spec) in shipped:
-        return read_rules_file(shipped[str(spec)])
-    raise RulesFileError(
-        f"Rules {quoted(str(spec))} is neither a file that exists nor a shipped rules file; use "
-        f"a TOML file or one of {', '.join(shipped)}."
+    return resolve_document(
+        spec,
+        "rules file",
+        RulesFileError,
+        parse_rules_file,
+        shipped_rules_files(),
+        read_rules_file,
+        ("Rules", "shipped rules file"),
     )
 
 

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from exactodds.errors import BetError, ExactOddsError, quoted
-from exactodds.inputs import load_toml, read_argument, read_file, shown
+from exactodds.inputs import load_toml, read_file, resolve_document, shown
 from exactodds.numbers import fraction_string, parse_fee, parse_number
 
 __all__ = [
@@ -473,13 +473,12 @@ def resolve_overlay(spec: str | Path) -> MultiplierOverlay:
     """
     if not isinstance(spec, (str, Path)):
         raise OverlayError(f"Multipliers {shown(spec)} is not a file name or a shipped overlay.")
-    document = read_argument(str(spec), "overlay file", OverlayError)
-    if document is not None:
-        return parse_overlay(document.text, document.source)
-    shipped = shipped_overlays()
-    if str(spec) in shipped:
-        return read_overlay(shipped[str(spec)])
-    raise OverlayError(
-        f"Multipliers {quoted(str(spec))} is neither a file that exists nor a shipped overlay; "
-        f"use a TOML file or one of {', '.join(shipped)}."
+    return resolve_document(
+        spec,
+        "overlay file",
+        OverlayError,
+        parse_overlay,
+        shipped_overlays(),
+        read_overlay,
+        ("Multipliers", "shipped overlay"),
     )

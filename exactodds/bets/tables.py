@@ -52,7 +52,13 @@ from typing import Any
 
 from exactodds.bets.paytables import read_pays
 from exactodds.errors import ExactOddsError, quoted
-from exactodds.inputs import MAX_DECKS, load_toml, read_argument, read_file, whole_number
+from exactodds.inputs import (
+    MAX_DECKS,
+    load_toml,
+    read_file,
+    resolve_document,
+    whole_number,
+)
 from exactodds.numbers import parse_commission, parse_fee, parse_pay
 from exactodds.rulefiles import shipped_rules_files
 from exactodds.rules import Variant
@@ -323,13 +329,12 @@ def resolve_table(spec: str | Path) -> Table:
     """
     if not isinstance(spec, (str, Path)):
         raise TableError(f"Table {spec!r:.60} is not a file name or a shipped table name.")
-    document = read_argument(str(spec), "table file", TableError)
-    if document is not None:
-        return parse_table_file(document.text, document.source)
-    shipped = shipped_tables()
-    if str(spec) in shipped:
-        return read_table_file(shipped[str(spec)])
-    raise TableError(
-        f"Table {quoted(str(spec))} is neither a file that exists nor a shipped table; use "
-        f"a TOML file or one of {', '.join(shipped)}."
+    return resolve_document(
+        spec,
+        "table file",
+        TableError,
+        parse_table_file,
+        shipped_tables(),
+        read_table_file,
+        ("Table", "shipped table"),
     )
