@@ -182,13 +182,18 @@ def _fits(pdf: Any, scratch: Any, blocks: Sequence[Block], *, fresh_page: bool =
 _LEFT_TO_SPLIT = 1 / 3
 
 
+#: The table of contents' layout (mm), read by :func:`_contents` and :func:`_contents_pages`
+#: alike: the gap above it, its title's height and each line's.
+_CONTENTS_GAP, _CONTENTS_TITLE, _CONTENTS_LINE = 2, 8, 5
+
+
 def _contents(pdf: Any, outline: list[Any]) -> None:
     """The table of contents: each section's title, dots, its page (fpdf2 calls this last)."""
     from fpdf.enums import XPos, YPos
 
     pdf.set_font(_FONT, "B", _HEADING_SIZES[2])
-    pdf.ln(2)
-    pdf.cell(0, 8, "Contents", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.ln(_CONTENTS_GAP)
+    pdf.cell(0, _CONTENTS_TITLE, "Contents", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_font(_FONT, "", _TEXT_SIZE + 1)
     for section in outline:
         indent = 6 * section.level
@@ -200,8 +205,8 @@ def _contents(pdf: Any, outline: list[Any]) -> None:
         dots = " " + "." * int(
             (room - pdf.get_string_width(name + " ")) / max(pdf.get_string_width("."), 0.1)
         )
-        pdf.cell(room, 5, name + dots, link=link)
-        pdf.cell(0, 5, page, align="R", link=link, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        pdf.cell(room, _CONTENTS_LINE, name + dots, link=link)
+        pdf.cell(0, _CONTENTS_LINE, page, align="R", link=link, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
 
 def _place(pdf: Any, scratch: Any, unit: list[Block]) -> None:
@@ -327,8 +332,8 @@ def _contents_pages(pdf: Any, blocks: Sequence[Block]) -> int:
     (fpdf2 needs the count up front: pages it adds later would leave the page numbers
     already printed in the footers wrong)."""
     sections = sum(isinstance(block, Heading) and block.level <= 2 for block in blocks)
-    pages, top = 1, pdf.get_y() + 2
-    for height in (8, *[5] * sections):
+    pages, top = 1, pdf.get_y() + _CONTENTS_GAP
+    for height in (_CONTENTS_TITLE, *[_CONTENTS_LINE] * sections):
         if top + height > pdf.page_break_trigger:
             pages, top = pages + 1, pdf.t_margin
         top += height
