@@ -12,7 +12,8 @@ What is computed
 ----------------
 For a reveal and a shoe, every **seen pattern** (the values shown, 0 for a ten or a face card;
 values are all that decides Player and Banker) is counted exactly with the known-cards walk
-(:func:`~exactodds.engine.known.enumerate_known`), conditioned on those cards at their positions.
+(:func:`~exactodds.engine.known.enumerate_known`): the shoe's sequences are counted once by the
+values of the four first cards, and a pattern's counts are the sums over the cards not shown.
 When both cards of a hand are shown their order does not matter, so ``3+5`` and ``5+3`` are one
 pattern.  For each pattern and each side the EV of each raise ``k`` is ``k * e``, where ``e`` is the
 bet's EV per unit of the original stake given the cards seen (the fee, already paid, is left out
@@ -484,32 +485,89 @@ def solve_peek(
     return _solved(shoe, chosen, rate, tableau if tableau is not None else Tableau())
 
 
+#: A count of ordered six-card sequences split by who wins: (all, Player, Banker, Tie).
+_Counts = tuple[int, int, int, int]
+
+
+@lru_cache(maxsize=16)
+def _four_card_counts(shoe: Shoe, tableau: Tableau) -> dict[tuple[int, ...], _Counts]:
+    """The ordered six-card sequences of *shoe*, split by the values of its first four cards.
+
+    Keyed by the values at positions 1-4 in that order; each entry counts the sequences that
+    deal those values there, by winner.  Every reveal's patterns are sums of these entries, so
+    a survey of all reveals walks the known-cards table once per set of four values (both
+    orders of a hand's two cards deal the same totals, so they share one walk).
+    """
+    value_counts = shoe.value_counts
+    counts: dict[tuple[int, ...], _Counts] = {}
+    for values in product(range(10), repeat=4):
+        player_first, banker_first, player_second, banker_second = values
+        if player_first > player_second or banker_first > banker_second:
+            continue
+        ranks = _ranks_for(values, shoe)
+        if ranks is None:
+            continue
+        table = enumerate_known(shoe, tableau, dict(zip((1, 2, 3, 4), ranks, strict=True)))
+        wins = {winner: 0 for winner in Winner}
+        for summary, count in table.counts.items():
+            wins[summary.winner] += count
+        ways = 1
+        for value in range(10):
+            ways *= falling_factorial(value_counts[value], values.count(value))
+        entry: _Counts = (
+            ways * table.total,
+            ways * wins[Winner.PLAYER],
+            ways * wins[Winner.BANKER],
+            ways * wins[Winner.TIE],
+        )
+        for order in {
+            values,
+            (player_second, banker_first, player_first, banker_second),
+            (player_first, banker_second, player_second, banker_first),
+            (player_second, banker_second, player_first, banker_first),
+        }:
+            counts[order] = entry
+    return counts
+
+
 @lru_cache(maxsize=64)
 def _solved(shoe: Shoe, chosen: Reveal, rate: Fraction, tableau: Tableau) -> PeekSolution:
     # Cached as the walk's tables are (every argument is immutable): a survey and the reveals
     # it shares with a single solve are counted once a process.
+    positions = [position - 1 for position in chosen.positions]
+    summed: dict[tuple[int, ...], list[int]] = {}
+    for values, entry in _four_card_counts(shoe, tableau).items():
+        shown = tuple(values[index] for index in positions)
+        totals = summed.setdefault(shown, [0, 0, 0, 0])
+        for index, count in enumerate(entry):
+            totals[index] += count
     value_counts = shoe.value_counts
     patterns: list[Pattern] = []
     for seen in _patterns(chosen):
         ways = _ways(seen, value_counts)
-        ranks = _ranks_for(tuple(seen.values()), shoe) if ways else None
-        if ranks is None:
+        if not ways:
             continue
-        table = enumerate_known(shoe, tableau, dict(zip(seen, ranks, strict=True)))
-        wins = {winner: 0 for winner in Winner}
-        for summary, count in table.counts.items():
-            wins[summary.winner] += count
-        patterns.append(
-            Pattern(
-                seen=seen,
-                ways=ways,
-                rounds=table.total,
-                player_wins=wins[Winner.PLAYER],
-                banker_wins=wins[Winner.BANKER],
-                ties=wins[Winner.TIE],
-            )
-        )
+        orders = _orders(seen)
+        added = [sum(summed.get(order, [0] * 4)[index] for order in orders) for index in range(4)]
+        # Each way to see the pattern leaves the same values in the shoe, so each has the same
+        # completions: the sums divide exactly.
+        rounds, player_wins, banker_wins, ties = (count // ways for count in added)
+        patterns.append(Pattern(seen, ways, rounds, player_wins, banker_wins, ties))
     return PeekSolution(shoe=shoe, reveal=chosen, fee=rate, patterns=tuple(patterns))
+
+
+def _orders(seen: Mapping[int, int]) -> set[tuple[int, ...]]:
+    """The values of *seen* in every order it stands for: a hand shown whole, either way round."""
+    orders = {tuple(seen.values())}
+    for first, second in ((1, 3), (2, 4)):
+        if first in seen and second in seen:
+            positions = list(seen)
+            one, other = positions.index(first), positions.index(second)
+            for order in list(orders):
+                swapped = list(order)
+                swapped[one], swapped[other] = order[other], order[one]
+                orders.add(tuple(swapped))
+    return orders
 
 
 @dataclass(frozen=True)
