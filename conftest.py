@@ -42,6 +42,17 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 os.environ.setdefault("EXACTODDS_QUIET_KERNEL", "1")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the heavier cases marked ``thorough`` (tests/budget.py) but in the thorough run
+    (``EXACTODDS_TEST_BUDGET=full``)."""
+    if os.environ.get("EXACTODDS_TEST_BUDGET", "").strip().lower() == "full":
+        return
+    left = [item for item in items if item.get_closest_marker("thorough") is not None]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if item.get_closest_marker("thorough") is None]
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     seed = config.getoption("hypothesis_seed", None)
     current = settings.get_profile(_profile())

@@ -13,6 +13,8 @@ the thorough run explores further.
 'decorate'
 >>> examples(20) in (5, 20)
 True
+>>> [mark.name for mark in THOROUGH]
+['budgeted', 'thorough']
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import settings
 
-__all__ = ["FULL", "budgeted", "examples"]
+__all__ = ["FULL", "THOROUGH", "budgeted", "examples", "thorough"]
 
 Test = TypeVar("Test", bound=Callable[..., Any])
 
@@ -48,3 +50,14 @@ def budgeted(full: int, **options: Any) -> Callable[[Test], Test]:
         return marked
 
     return decorate
+
+
+#: The marks of a heavier case that only the thorough run tries (for ``pytest.param(marks=)``).
+THOROUGH = (pytest.mark.budgeted, pytest.mark.thorough)
+
+
+def thorough(test: Test) -> Test:
+    """Mark *test* as a heavier case that only the thorough run tries (see the module's note)."""
+    for mark in THOROUGH:
+        test = mark(test)
+    return test

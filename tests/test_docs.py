@@ -27,6 +27,7 @@ from typing import Any
 import click
 import pytest
 import yaml
+from budget import THOROUGH
 from click.testing import CliRunner
 
 import exactodds
@@ -99,11 +100,29 @@ def sessions(block: Block) -> list[tuple[str, str]]:
     return found
 
 
+#: Sessions that run a study of several seconds (edge sorting's search, banque on a full shoe):
+#: only the thorough run replays them (tests/budget.py), as CI does after the default run.
+HEAVY_SESSIONS = (
+    "exactodds edgesort --search",
+    "exactodds solve --game banque --decks 8",
+    "exactodds solve --game banque --banker-sees total",
+)
+
 SESSIONS = [
     (block.where, command, expected)
     for block in BLOCKS
     if block.language == "console" and block.not_run is None
     for command, expected in sessions(block)
+]
+SESSION_CASES = [
+    pytest.param(
+        where,
+        command,
+        expected,
+        marks=THOROUGH if command.startswith(HEAVY_SESSIONS) else (),
+        id=f"{where} {command}"[:120],
+    )
+    for where, command, expected in SESSIONS
 ]
 
 
@@ -112,9 +131,7 @@ def test_there_are_sessions_and_examples() -> None:
     assert sum(block.language == "python" and block.not_run is None for block in BLOCKS) >= 10
 
 
-@pytest.mark.parametrize(
-    ("where", "command", "expected"), SESSIONS, ids=[f"{w} {c}"[:120] for w, c, _ in SESSIONS]
-)
+@pytest.mark.parametrize(("where", "command", "expected"), SESSION_CASES)
 def test_session_output_is_real(
     where: str, command: str, expected: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

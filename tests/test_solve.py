@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import cast
 
 import pytest
-from budget import budgeted
+from budget import THOROUGH, budgeted
 from click.testing import CliRunner
 from game_reference import Deals
 from hypothesis import HealthCheck, assume, given
@@ -402,7 +402,7 @@ def test_a_huge_shoe_approaches_the_with_replacement_solution(classic: Solution)
     assert cells == [("6", "stood")]
 
 
-@pytest.mark.parametrize("decks", [1, 6])
+@pytest.mark.parametrize("decks", [1, pytest.param(6, marks=THOROUGH)])
 def test_linear_program_and_vertex_search_agree_on_model_b3(decks: int) -> None:
     """Two independent solvers of the zero-sum game with the Player seeing his cards agree."""
     game = build_game(Shoe.standard(decks=decks), Model(player_sees="cards"))
