@@ -266,6 +266,33 @@ def _player_outcomes(
     return outcomes
 
 
+def _information_counts(left: list[int], draws: tuple[bool, ...], replacement: bool) -> list[int]:
+    """How many ordered ways one Player hand dealt from *left* shows each information: the
+    counts of :func:`_player_outcomes` summed per information, without listing the outcomes."""
+    found = [0] * 12
+    for first, second in _PAIRS:
+        if replacement:
+            weight = left[first] * left[second]
+        else:
+            weight = left[first] * (left[second] - (first == second))
+        if weight <= 0:
+            continue
+        weight *= 1 if first == second else 2
+        total = (first + second) % 10
+        if total >= 8:
+            found[_NATURAL] += weight
+        elif not draws[total]:
+            found[_STOOD] += weight
+        else:
+            for third in range(10):
+                available = left[third]
+                if not replacement:
+                    available -= (third == first) + (third == second)
+                if available > 0:
+                    found[third] += weight * available
+    return found
+
+
 def _compare(bank: int, player: int) -> int:
     """0 when the bank wins, 1 when the Player wins, 2 on a tie."""
     return 0 if bank > player else 1 if player > bank else 2
@@ -278,6 +305,10 @@ class _Tally:
     denominator: int
     cells: dict[tuple[str, int, int], list[list[int]]]
     natural: list[int]
+
+
+#: Per (bank hand, this tableau's information): the other tableau's information -> its entry.
+_Row = dict[int, list[list[int]]]
 
 
 def _count(shoe: Shoe, model: BanqueModel) -> _Tally:
@@ -293,18 +324,22 @@ def _count(shoe: Shoe, model: BanqueModel) -> _Tally:
     draws = model.player_draws
 
     @cache
-    def informations(removed: tuple[int, ...]) -> tuple[int, ...]:
-        """How many ordered ways the other hand shows each information, *removed* dealt."""
+    def weighted(removed: tuple[int, ...], dealt: int) -> tuple[tuple[int, int], ...]:
+        """Each information the other hand can show, *removed* dealt, with its ordered ways
+        times the ways to fill the rest of the nine cards (*dealt* of them dealt before it)."""
         left = list(values)
         if not replacement:
             for value in removed:
                 left[value] -= 1
-        found = [0] * 12
-        for information, _, _, weight in _player_outcomes(tuple(left), draws, replacement):
-            found[information] += weight
-        return tuple(found)
+        found = _information_counts(left, draws, replacement)
+        return tuple(
+            (information, count * pads[dealt + (3 if information < 10 else 2)])
+            for information, count in enumerate(found)
+            if count
+        )
 
     tally = _Tally(pads[0], {}, [0, 0, 0])
+    rows: dict[tuple[str, int], _Row] = {}
     for bank in _PAIRS:
         counts = list(values)
         bank_weight = _ordered(bank, counts, replacement) * (1 if bank[0] == bank[1] else 2)
@@ -321,11 +356,20 @@ def _count(shoe: Shoe, model: BanqueModel) -> _Tally:
             if not replacement:
                 for value in used:
                     left[value] -= 1
-            base = bank_weight * weight
+            natural = information == _NATURAL
+            stood = 1 if natural else _compare(bank_total, total)
+            drawn = [
+                1 if natural else _compare((bank_total + third) % 10, total) for third in range(10)
+            ]
             _count_bank_choice(
-                tally, hand, information, total, len(used), base, left, removed,
-                bank_total, pads, replacement, informations,
+                rows.setdefault((hand, information), {}), bank_weight * weight, stood, drawn,
+                left, removed, len(used), replacement, weighted,
             )  # fmt: skip
+    tally.cells = {
+        (hand, information, other): entry
+        for (hand, information), row in rows.items()
+        for other, entry in row.items()
+    }
     return tally
 
 
@@ -346,47 +390,42 @@ def _count_bank_natural(
 
 
 def _count_bank_choice(
-    tally: _Tally,
-    hand: str,
-    information: int,
-    total: int,
-    used: int,
+    row: _Row,
     base: int,
+    stood: int,
+    drawn: list[int],
     left: list[int],
     removed: tuple[int, ...],
-    bank_total: int,
-    pads: list[int],
+    used: int,
     replacement: bool,
-    informations: Callable[[tuple[int, ...]], tuple[int, ...]],
+    weighted: Callable[[tuple[int, ...], int], tuple[tuple[int, int], ...]],
 ) -> None:
-    """Count one tableau's outcome against the bank's stand and draw, the other summed out."""
-    natural = information == _NATURAL
-    stood_result = 1 if natural else _compare(bank_total, total)
-    other = informations(removed)
-    for other_information, count in enumerate(other):
-        if count:
-            length = 2 + used + (3 if other_information < 10 else 2)
-            entry = _entry(tally, hand, information, other_information)
-            entry[0][stood_result] += base * count * pads[length]
+    """Count one tableau's outcome against the bank's stand and draw, the other summed out.
+
+    *stood* is the result (0 bank, 1 Player, 2 tie) when the bank stands, *drawn* the result
+    for each third card the bank may draw; the draws' weights are summed per result before
+    they are scaled by *base*, so each entry takes one product per result."""
+    for other, weight in weighted(removed, 2 + used):
+        entry = row.get(other)
+        if entry is None:
+            entry = row[other] = [[0, 0, 0], [0, 0, 0]]
+        entry[0][stood] += base * weight
+    sums = [[0] * 12 for _ in range(3)]
     for third in range(10):
         available = left[third]
         if available <= 0:
             continue
-        result = 1 if natural else _compare((bank_total + third) % 10, total)
-        other = informations(removed if replacement else tuple(sorted((*removed, third))))
-        for other_information, count in enumerate(other):
-            if count:
-                length = 3 + used + (3 if other_information < 10 else 2)
-                entry = _entry(tally, hand, information, other_information)
-                entry[1][result] += base * available * count * pads[length]
-
-
-def _entry(tally: _Tally, hand: str, first: int, second: int) -> list[list[int]]:
-    key = (hand, first, second)
-    entry = tally.cells.get(key)
-    if entry is None:
-        entry = tally.cells[key] = [[0, 0, 0], [0, 0, 0]]
-    return entry
+        added = sums[drawn[third]]
+        after = removed if replacement else tuple(sorted((*removed, third)))
+        for other, weight in weighted(after, 3 + used):
+            added[other] += available * weight
+    for result, added in enumerate(sums):
+        for other, weight in enumerate(added):
+            if weight:
+                entry = row.get(other)
+                if entry is None:
+                    entry = row[other] = [[0, 0, 0], [0, 0, 0]]
+                entry[1][result] += base * weight
 
 
 def solve_banque(shoe: Shoe | None = None, model: BanqueModel | None = None) -> BanqueSolution:
