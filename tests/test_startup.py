@@ -17,6 +17,7 @@ here).  What is tested here is what makes that safe:
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -60,12 +61,19 @@ SHIPPED = tuple(
 )
 
 
+#: The compiler, each tableau compiled once for the whole module: what these tests check is the
+#: cache's reading and writing, and a compiled result is the same whenever it is compiled (the
+#: tests below that compare with a fresh compilation call ``compile_polynomials`` itself).
+_compile_once = functools.cache(coefficients.compile_polynomials)
+
+
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Each test has its own empty cache directory and forgets what earlier tests loaded."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("EXACTODDS_CACHE_DIR", str(folder))
     monkeypatch.setattr(coefficients, "_loaded", {})
+    monkeypatch.setattr(coefficients, "compile_polynomials", _compile_once)
     yield folder
 
 
