@@ -2,22 +2,79 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.files import check_writable, write_file
-from exactodds.cli.options import built_options
+from exactodds.cli.options import apply_settings, built_options
 from exactodds.cli.plots import plot_option, write_plots
+from exactodds.errors import ExactOddsError, in_words
 from exactodds.inputs import read_file
+from exactodds.interface import build_bets, build_rules, table_values
 from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
+if TYPE_CHECKING:
+    from exactodds.studies.review_log import BetLog
+
+#: The header's key for each library parameter a message may name.
+_HEADER_KEYS = {"rules_file": "rules", "tie_loses": "ties", "pay": "pays", "selection": "bets"}
+
+
+def _check_header(log: BetLog, settings: dict[str, Any]) -> None:
+    """Build the rules and bets the header gives alone, so that a setting the options would
+    refuse (a pay for a bet no file defines) names the header's line, not a flag."""
+    from exactodds.studies.review_log import ReviewError
+
+    assert log.header is not None
+    try:
+        rules = build_rules(
+            settings.get("variant", "standard"),
+            settings.get("commission"),
+            settings.get("tie_pays", "8"),
+            settings.get("tie_loses", False),
+            settings.get("rules_file"),
+            fee=settings.get("fee"),
+        )
+        build_bets(rules, "all", settings["pays"], None, settings["bet_files"])
+    except ExactOddsError as error:
+        reason = in_words(str(error), lambda name: _HEADER_KEYS.get(name, name)).rstrip(".")
+        raise ReviewError(
+            f"Line {log.header.line:,} of {log.source}: the header's settings: "
+            f"{reason[:1].lower()}{reason[1:]}."
+        ) from None
+
+
+def _read_log(values: dict[str, Any]) -> None:
+    """Read the log before the options are built, and set what its header says under them:
+    an option given on the command line wins over the header's setting; ``--table`` with a
+    header is one sentence (both name the table)."""
+    from exactodds.studies.review_log import ReviewError, read_log
+
+    document = read_file(values["log"], "the log", ReviewError)
+    log = read_log(document.text, document.source)
+    values["log"] = log
+    if log.header is None:
+        return
+    if values["table"] is not None:
+        raise click.UsageError(
+            f"--table {values['table']} and the header of {log.source} (line "
+            f"{log.header.line:,}) both give the table; give one of them (an option such as "
+            "--decks overrides one setting of the header)."
+        )
+    settings = table_values(log.header.table)
+    settings.pop("game")
+    _check_header(log, settings)
+    apply_settings(values, settings)
+
 
 @click.command(name="review")
 @click.argument("log", metavar="LOG")
-@built_options(all_bets=True)
+@built_options(all_bets=True, preset=_read_log)
 @click.option(
     "--count",
     "counts",
@@ -55,7 +112,7 @@ from exactodds.shoe import Shoe
     help="Write to FILE instead of stdout (whole or not at all).",
 )
 def review_command(
-    log: str,
+    log: BetLog,
     shoe: Shoe,
     rules: Rules,
     bets: list[Bet],
@@ -85,13 +142,11 @@ def review_command(
     """
     from exactodds.specs import review_spec
     from exactodds.studies.review import review
-    from exactodds.studies.review_log import ReviewError, read_log
 
     if output is not None:
         check_writable(output, "the review", "review.txt")
-    document = read_file(log, "the log", ReviewError)
     spec = review_spec(shoe, rules, bets, counts, triggers)
-    result = review(read_log(document.text, document.source), spec)
+    result = review(log, spec)
     text = render(result, output_format, digits=digits, exact=exact, wide=wide)
     if output is None:
         emit(text)

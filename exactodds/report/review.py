@@ -111,6 +111,26 @@ def _count_lines(result: Review) -> list[str]:
     ]
 
 
+def _header_line(result: Review) -> list[str]:
+    """What the log's header sets, as written (none without a header)."""
+    header = result.header
+    if header is None:
+        return []
+    shown = []
+    for key, value in header.settings.items():
+        if isinstance(value, dict):
+            value = ", ".join(
+                f"{name}={pay}"
+                if not isinstance(pay, dict)
+                else ", ".join(f"{name}.{outcome}={each}" for outcome, each in pay.items())
+                for name, pay in value.items()
+            )
+        elif isinstance(value, list):
+            value = ", ".join(str(item) for item in value)
+        shown.append(f"{key} = {value}")
+    return [f"Header (line {header.line:,}): {'; '.join(shown)}."]
+
+
 def render_review_table(
     result: Review, digits: int = 4, exact: bool = False, wide: bool = False
 ) -> str:
@@ -133,7 +153,7 @@ def render_review_table(
         ("left", "right", "right", "right", "right", "right", "right", "right"),
         width,
     )
-    counts = _count_lines(result)
+    counts = [*_header_line(result), *_count_lines(result)]
     notes = [f"{name[:1].upper()}{name[1:]}: {text}." for name, text in METHODS]
     prose = "\n".join(
         line if width is None else wrapped_text(line, width) for line in [*counts, *notes]
@@ -168,7 +188,7 @@ def review_document(result: Review, digits: int = 4, exact: bool = False) -> lis
             tuple(tuple(row) for row in behaviour),
             (False, *(True,) * (len(BEHAVIOUR_HEADERS) - 1)),
         ),
-        *(Paragraph(line) for line in _count_lines(result)),
+        *(Paragraph(line) for line in [*_header_line(result), *_count_lines(result)]),
         Heading(2, "Methods", "methods"),
         *(Paragraph(f"{name[:1].upper()}{name[1:]}: {text}.") for name, text in METHODS),
     ]

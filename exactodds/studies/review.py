@@ -61,7 +61,7 @@ from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string, fraction_string, square_root_decimal_string
 from exactodds.rules import Rules, next_draw
 from exactodds.shoe import Shoe
-from exactodds.studies.review_log import BetLog, ReviewError
+from exactodds.studies.review_log import BetLog, LogHeader, ReviewError
 
 __all__ = [
     "EXACT_WORK_LIMIT",
@@ -333,9 +333,12 @@ class Review:
     rounds: tuple[RoundRecord, ...]
     bets: tuple[BetReview, ...]
     total: BetReview
+    #: The log's header, if it has one (the settings it gives, as written).
+    header: LogHeader | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The review as its JSON contract: exact fractions as text, floats where estimated."""
+        header = self.header
         return {
             "log": self.source,
             "shoe": self.spec.shoe.to_dict(),
@@ -344,6 +347,9 @@ class Review:
             "rounds": len(self.rounds),
             "bets": {bet.name: bet.to_dict() for bet in self.bets},
             "total": self.total.to_dict(),
+            "header": None
+            if header is None
+            else {"line": header.line, "settings": dict(header.settings)},
             "methods": dict(METHODS),
             "round_by_round": [record.to_dict() for record in self.rounds],
         }
@@ -849,4 +855,4 @@ def review(log: BetLog, spec: ReviewSpec) -> Review:
         sum((figure.theoretical for figure in figures), Fraction(0)),
         *luck,
     )
-    return Review(spec, log.source, suits, shoes, tuple(records), figures, total)
+    return Review(spec, log.source, suits, shoes, tuple(records), figures, total, log.header)
