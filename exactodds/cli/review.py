@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -14,11 +16,12 @@ from exactodds.cli.plots import plot_option, write_plots
 from exactodds.errors import ExactOddsError, in_words
 from exactodds.inputs import read_file
 from exactodds.interface import build_bets, build_rules, table_values
-from exactodds.report.registry import render
+from exactodds.report.registry import BINARY_FORMATS, render, render_bytes
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
 if TYPE_CHECKING:
+    from exactodds.studies.review import Review
     from exactodds.studies.review_log import BetLog
 
 #: The header's key for each library parameter a message may name.
@@ -93,11 +96,18 @@ def _read_log(values: dict[str, Any]) -> None:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["table", "json", "markdown", "html"]),
+    type=click.Choice(["table", "json", "markdown", "html", "pdf", "xlsx"]),
     default="table",
     show_default=True,
-    help="Output format; json carries the exact fractions and every round; markdown and html "
-    "are the document a report files.",
+    help="Output format; json carries the exact fractions and every round; markdown, html, pdf "
+    "and xlsx are the document a report files (pdf and xlsx need --output).",
+)
+@click.option(
+    "--figures/--no-figures",
+    default=True,
+    show_default=True,
+    help="Chart each bet's stake against its exact EV in the HTML page or the PDF (needs "
+    "matplotlib, the 'plot' extra).",
 )
 @click.option(
     "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."
@@ -119,6 +129,7 @@ def review_command(
     counts: tuple[str, ...],
     triggers: tuple[str, ...],
     output_format: str,
+    figures: bool,
     digits: int,
     exact: bool,
     wide: bool,
@@ -139,20 +150,88 @@ def review_command(
       exactodds review log.csv --decks 6 --format json
       exactodds review log.jsonl --count dragon7=0,0,0,-1,-1,-1,-1,2,2,0 --trigger 4
       exactodds review log.jsonl --plot figures   # each bet's stake against its exact EV
+      exactodds review log.jsonl --format pdf -o review.pdf   # the document, charts inside
     """
     from exactodds.specs import review_spec
     from exactodds.studies.review import review
 
-    if output is not None:
-        check_writable(output, "the review", "review.txt")
+    figures = figures and output_format in ("html", "pdf")
+    _check_output(output_format, output, figures)
     spec = review_spec(shoe, rules, bets, counts, triggers)
     result = review(log, spec)
-    text = render(result, output_format, digits=digits, exact=exact, wide=wide)
-    if output is None:
-        emit(text)
+    options = _figure_options(result, figures, plot_directory, output)
+    if output_format in BINARY_FORMATS:
+        assert output is not None
+        content = render_bytes(result, output_format, digits=digits, **options)
+        write_file(output, content, "the review")
     else:
-        write_file(output, (text + "\n").encode("utf-8"), "the review")
+        text = render(result, output_format, digits=digits, exact=exact, wide=wide, **options)
+        if output is None:
+            emit(text)
+        else:
+            write_file(output, (text + "\n").encode("utf-8"), "the review")
     if plot_directory is not None:
         from exactodds.report.review import review_figures
 
         write_plots(review_figures(result), plot_directory)
+
+
+def _check_output(output_format: str, output: str | None, figures: bool) -> None:
+    """Refuse, before any work, a file format without a file, or an extra that is missing."""
+    if output_format in BINARY_FORMATS and output is None:
+        raise click.UsageError(f"--format {output_format} writes a file; give --output FILE.")
+    if output is not None:
+        suffix = {"table": "txt", "markdown": "md"}.get(output_format, output_format)
+        check_writable(output, "the review", f"review.{suffix}")
+    if output_format == "xlsx":
+        from exactodds.report.document.xlsx import require_openpyxl
+
+        require_openpyxl("The xlsx review")
+    if output_format == "pdf":
+        from exactodds.report.document.pdf import require_fpdf
+
+        require_fpdf()
+    if figures:
+        from exactodds.report.plots import require_matplotlib
+
+        require_matplotlib()
+
+
+def _figure_options(
+    result: Review, figures: bool, plot_directory: str | None, output: str | None
+) -> dict[str, Any]:
+    """The charts each document format takes: inline SVG (HTML) and PNG (PDF) with *figures*,
+    a link into the ``--plot`` folder (Markdown); each drawn once, when first asked for."""
+    drawn: dict[str, Any] = {}
+
+    def chart(bet: str) -> Any:
+        from exactodds.report.review import stake_figure
+
+        if bet not in drawn:
+            drawn[bet] = stake_figure(result, bet)
+        return drawn[bet]
+
+    def figure_png(bet: str, kind: str) -> bytes:
+        from exactodds.report.plots import figure_png
+
+        return figure_png(chart(bet))
+
+    def figure_markup(bet: str, kind: str) -> str:
+        from exactodds.report.plots import figure_svg
+
+        return figure_svg(chart(bet), f"{bet}-{kind}")
+
+    options: dict[str, Any] = {}
+    if figures:
+        options |= {"figure_png": figure_png, "figure_markup": figure_markup}
+    if plot_directory is not None:
+        base = Path(output).resolve().parent if output else Path.cwd()
+        prefix = Path(os.path.relpath(Path(plot_directory).resolve(), base))
+
+        def figure_path(bet: str, kind: str) -> str:
+            from exactodds.report.plots import figure_file_stem
+
+            return (prefix / f"{figure_file_stem(bet)}-{kind}.png").as_posix()
+
+        options["figure_path"] = figure_path
+    return options
