@@ -139,3 +139,14 @@ def test_without_a_log_or_a_database_is_one_sentence() -> None:
     )
     result = run("review", "-", "--stake", "banker=1", input=LOG)
     assert result.exit_code == 2 and "--stake places bets on a tracked table" in result.stderr
+
+
+def test_a_table_whose_shoes_were_dealt_differently_is_one_sentence(tmp_path: Path) -> None:
+    store = Store(tmp_path / "tracker.sqlite3")
+    first = store.create("Table 1", TableSettings(decks=1), events=dealt("83", "T9"))
+    second = store.finish(first.id)
+    store.update(second.id, lambda shoe: TableSettings(decks=2))
+    store.close()
+    result = run("review", "--db", str(tmp_path / "tracker.sqlite3"), "--table-id", "1")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "were dealt with different settings; export each" in result.stderr
