@@ -72,6 +72,7 @@ __all__ = [
     "resolve_table",
     "shipped_bet_files",
     "shipped_tables",
+    "table_from_data",
 ]
 
 #: The games a table may deal, as ``--game`` names them.
@@ -232,6 +233,19 @@ def parse_table_file(text: str, source: str = "the table file") -> Table:
     exactodds.bets.tables.TableError: variant in dt.toml is a baccarat setting; a dragon-tiger table takes name, description, game, decks, bets and pays.
     """
     data = load_toml(text, source, TableError, 'use lines such as name = "classic"')
+    return table_from_data(data, source)
+
+
+def table_from_data(data: Mapping[str, Any], source: str) -> Table:
+    """Check a table's settings already read (TOML, or a review log's header) into a Table.
+
+    >>> table_from_data({"name": "mine", "decks": 6, "pays": {"tie": 9}}, "my header").pays
+    ('tie=9',)
+    >>> table_from_data({"name": "mine", "ties": "win"}, "my header")
+    Traceback (most recent call last):
+    ...
+    exactodds.bets.tables.TableError: ties in my header is 'win'; use push or lose.
+    """
     game = _choice(data, "game", source, GAMES) or "baccarat"
     keys = _DRAGON_TIGER_KEYS if game == "dragon-tiger" else _BACCARAT_KEYS
     for key in data:

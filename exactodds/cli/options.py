@@ -157,6 +157,7 @@ def built_options(
     rebate: bool = False,
     infinite: bool = False,
     finite_because: str = DEALS_FINITE,
+    preset: Callable[[dict[str, Any]], None] | None = None,
 ) -> Callable[[Function], Function]:
     """The shoe, rules and bet options, handed to the command as built objects.
 
@@ -176,7 +177,8 @@ def built_options(
 
     ``--table NAME|FILE`` sets any of these options the command takes (and ``--game``)
     from a named table, unless the option is given explicitly (:func:`apply_table`);
-    ``--table list`` prints the shipped tables and exits.
+    ``--table list`` prints the shipped tables and exits. *preset*, given the values
+    first, may set options the same way (``review`` applies a log's header).
 
     With *games*, ``--game baccarat|dragon-tiger`` comes too and the command receives ``game``:
     None for baccarat (the default, every option as before), or for ``dragon-tiger`` a
@@ -188,6 +190,8 @@ def built_options(
     def decorate(function: Function) -> Function:
         @functools.wraps(function)
         def command(**values: Any) -> Any:
+            if preset is not None:
+                preset(values)
             apply_table(values)
             if games and values.pop("game") == "dragon-tiger":
                 return function(
@@ -319,6 +323,19 @@ def apply_table(values: dict[str, Any]) -> None:
             f"{settings['multipliers']!r}), which exactodds {context.info_name} does not price; "
             "use exactodds odds --table for it."
         )
+    apply_settings(values, settings)
+
+
+def apply_settings(values: dict[str, Any], settings: Mapping[str, Any]) -> None:
+    """Set in the command's *values* the option *settings* (by parameter name) of a table or
+    a log's header, unless the option is given explicitly.
+
+    ``pays`` and ``bet_files`` go before the options' own (a pay given wins); ``--shoe``
+    given explicitly replaces the settings' decks; a setting the command takes no option
+    for is left out.
+    """
+    context = click.get_current_context()
+    settings = dict(settings)
     if "shoe_spec" in values and _explicit(context, "shoe_spec"):
         settings.pop("decks", None)
     for parameter, value in settings.items():

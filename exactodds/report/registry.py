@@ -199,6 +199,8 @@ _TABLE = (
     ("studies.review.Review", "json", "review:render_review_json"),
     ("studies.review.Review", "markdown", "review:render_review_document"),
     ("studies.review.Review", "html", "review:render_review_document"),
+    ("studies.review.Review", "pdf", "review:review_pdf"),
+    ("studies.review.Review", "xlsx", "review:review_xlsx"),
 )
 for _result, _format, _function in _TABLE:
     register(f"exactodds.{_result}", _format, f"exactodds.report.{_function}")

@@ -48,7 +48,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import reduce
+from functools import cached_property, reduce
 from typing import Any
 
 from exactodds.analysis.routing import BetRoute, route_bet
@@ -61,7 +61,7 @@ from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string, fraction_string, square_root_decimal_string
 from exactodds.rules import Rules, next_draw
 from exactodds.shoe import Shoe
-from exactodds.studies.review_log import BetLog, ReviewError
+from exactodds.studies.review_log import BetLog, LogHeader, ReviewError
 
 __all__ = [
     "EXACT_WORK_LIMIT",
@@ -72,6 +72,7 @@ __all__ = [
     "Review",
     "ReviewSpec",
     "RoundRecord",
+    "StakeChart",
     "luck_probability",
     "review",
 ]
@@ -286,6 +287,26 @@ class BetReview:
         }
 
 
+@dataclass(frozen=True)
+class StakeChart:
+    """The data of one bet's chart, round by round over the log: the stake (0 where not
+    placed) and the exact EV per unit staked, each exact, as the JSON's rounds hold them.
+
+    >>> chart = StakeChart("tie", (Fraction(0), Fraction(5)), (Fraction(-1, 7), Fraction(1, 9)))
+    >>> chart.rounds
+    (1, 2)
+    """
+
+    bet: str
+    stakes: tuple[Fraction, ...]
+    expected_values: tuple[Fraction, ...]
+
+    @property
+    def rounds(self) -> tuple[int, ...]:
+        """The rounds' numbers in the log, from 1."""
+        return tuple(range(1, len(self.stakes) + 1))
+
+
 #: What each figure is and assumes, in the order the report lists them.
 METHODS: tuple[tuple[str, str], ...] = (
     (
@@ -333,9 +354,33 @@ class Review:
     rounds: tuple[RoundRecord, ...]
     bets: tuple[BetReview, ...]
     total: BetReview
+    #: The log's header, if it has one (the settings it gives, as written).
+    header: LogHeader | None = None
+
+    @cached_property
+    def charts(self) -> tuple[StakeChart, ...]:
+        """Each bet's stake against its exact EV, round by round (what the chart draws)."""
+        return tuple(
+            StakeChart(
+                figure.name,
+                tuple(record.stakes[figure.name] for record in self.rounds),
+                tuple(record.expected_values[figure.name] for record in self.rounds),
+            )
+            for figure in self.bets
+        )
+
+    def chart(self, bet: str) -> StakeChart:
+        """The chart of *bet*, one of the bets of the log."""
+        for chart in self.charts:
+            if chart.bet == bet:
+                return chart
+        raise ReviewError(
+            f"The log names no bet {bet!r}; its bets are {', '.join(b.name for b in self.bets)}."
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The review as its JSON contract: exact fractions as text, floats where estimated."""
+        header = self.header
         return {
             "log": self.source,
             "shoe": self.spec.shoe.to_dict(),
@@ -344,6 +389,9 @@ class Review:
             "rounds": len(self.rounds),
             "bets": {bet.name: bet.to_dict() for bet in self.bets},
             "total": self.total.to_dict(),
+            "header": None
+            if header is None
+            else {"line": header.line, "settings": dict(header.settings)},
             "methods": dict(METHODS),
             "round_by_round": [record.to_dict() for record in self.rounds],
         }
@@ -849,4 +897,4 @@ def review(log: BetLog, spec: ReviewSpec) -> Review:
         sum((figure.theoretical for figure in figures), Fraction(0)),
         *luck,
     )
-    return Review(spec, log.source, suits, shoes, tuple(records), figures, total)
+    return Review(spec, log.source, suits, shoes, tuple(records), figures, total, log.header)
