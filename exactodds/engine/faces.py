@@ -50,6 +50,7 @@ from exactodds.rules import FirstDraw, Tableau
 from exactodds.shoe import Shoe
 
 __all__ = [
+    "ROLES",
     "FaceTerms",
     "HandKey",
     "Head",
