@@ -26,7 +26,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from exactodds.analysis.single import analyze
@@ -44,7 +44,7 @@ from exactodds.engine.faces import (
 from exactodds.engine.walk import RoundSummary, enumerate_rounds, require_countable
 from exactodds.errors import BetError
 from exactodds.numbers import fraction_string
-from exactodds.rules import Rules
+from exactodds.rules import Rules, Tableau
 from exactodds.shoe import Shoe
 
 __all__ = ["MultipliedBet", "OverlayAnalysis", "analyze_overlay", "pattern_counts"]
@@ -279,11 +279,10 @@ def _split_counts(
     require_countable(shoe)
     shoe.require_finite("A multiplier overlay's face walk")
     result: dict[str, dict[Pattern, int]] = defaultdict(lambda: defaultdict(int))
-    winning: dict[Head, str] = {}
-    for head in face_terms(rules.tableau)[role].terms:
-        outcome = bet.settle_round(RoundSummary(*head, False, False, None, None))
-        if bet.pay(outcome) > 0:
-            winning[head] = outcome
+    try:
+        winning = _winning_heads(bet, rules.tableau, role)
+    except TypeError:  # a bet that cannot be hashed is settled afresh
+        winning = _winning_heads.__wrapped__(bet, rules.tableau, role)
     for outcome, count in plain.items():
         if count and outcome not in winning.values():
             result[outcome][()] += count
@@ -293,13 +292,25 @@ def _split_counts(
     terms = face_terms(rules.tableau)[role]
     for (head, key), count in terms.counts(weights, winning.__contains__).items():
         by_signature[(winning[head], key)] += count
+    value_counts = shoe.value_counts
     for (outcome, key), count in by_signature.items():
-        for pattern, share in split_by_signature(count, faces, shoe.value_counts, key).items():
+        for pattern, share in split_by_signature(count, faces, value_counts, key).items():
             result[outcome][pattern] += share
     for outcome in set(winning.values()):
         if sum(result[outcome].values()) != plain.get(outcome, 0):  # pragma: no cover
             raise AssertionError("the face terms disagree with the plain count of a win")
     return {outcome: dict(by_pattern) for outcome, by_pattern in result.items() if by_pattern}
+
+
+@lru_cache(maxsize=64)
+def _winning_heads(bet: Bet, tableau: Tableau, role: str) -> dict[Head, str]:
+    """The round summaries in which *bet* wins, and its outcome there (no shoe needed)."""
+    winning: dict[Head, str] = {}
+    for head in face_terms(tableau)[role].terms:
+        outcome = bet.settle_round(RoundSummary(*head, False, False, None, None))
+        if bet.pay(outcome) > 0:
+            winning[head] = outcome
+    return winning
 
 
 def _plain_counts(shoe: Shoe, rules: Rules, bet: Bet) -> Mapping[str, int]:
