@@ -7,7 +7,10 @@ Each run clears the walks' caches, so both sides count the shoe from scratch: wi
 overlay, one :func:`~exactodds.analysis.single.analyze` (the pair bets need the walk); with it,
 :func:`~exactodds.analysis.multipliers.analyze_overlay` (the same analysis, the face-pattern
 walk, and every bet's EV and law of the paid multiple). Prints the median, minimum and maximum
-over --runs runs of each, and the ratio of the medians (the target is at most 10).
+over --runs runs of each, and the ratio of the medians (the target is at most 10), in wall
+time and in the process's CPU time (steadier on a shared machine), with the load average.
+The count polynomials of the tableau (plain and per face signature) are shoe-independent and
+kept per process on both sides, as a second table in the same process finds them.
 
     python benchmarks/bench_multipliers.py [--runs N] [--decks 8] [--overlay golden_wealth]
 """
@@ -15,6 +18,7 @@ over --runs runs of each, and the ratio of the medians (the target is at most 10
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -30,24 +34,26 @@ from exactodds.engine.walk import _enumerate_cached
 
 def _clear() -> None:
     _enumerate_cached.cache_clear()
-    faces._cached.cache_clear()
     faces.pattern_weights.cache_clear()
+    faces._merged_patterns.cache_clear()
 
 
-def _times(work: Callable[[], object], runs: int) -> list[float]:
-    seconds = []
+def _times(work: Callable[[], object], runs: int) -> tuple[list[float], list[float]]:
+    work()  # the tableau's polynomials, once per process on both sides
+    wall, cpu = [], []
     for _ in range(runs):
         _clear()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         work()
-        seconds.append(time.perf_counter() - start)
-    return seconds
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return wall, cpu
 
 
 def _line(label: str, seconds: list[float]) -> str:
     return (
-        f"{label}: median {statistics.median(seconds):.2f} s, min {min(seconds):.2f} s, "
-        f"max {max(seconds):.2f} s"
+        f"{label}: median {statistics.median(seconds):.3f} s, min {min(seconds):.3f} s, "
+        f"max {max(seconds):.3f} s"
     )
 
 
@@ -71,13 +77,16 @@ def main() -> None:
         priced = analyze_overlay(shoe, rules, bets, overlay=overlay)
         return [(bet.expected_value, bet.multiples) for bet in priced.bets.values()]
 
+    print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
     without = _times(plain, arguments.runs)
     with_overlay = _times(overlaid, arguments.runs)
     table = f"{arguments.decks} decks, --bets {arguments.bets}"
-    print(_line(f"{table} without an overlay", without))
-    print(_line(f"{table} under {arguments.overlay}", with_overlay))
-    ratio = statistics.median(with_overlay) / statistics.median(without)
-    print(f"ratio of the medians: {ratio:.1f}x (target at most 10x)")
+    for clock, index in (("wall", 0), ("cpu", 1)):
+        print(_line(f"{clock} {table} without an overlay", without[index]))
+        print(_line(f"{clock} {table} under {arguments.overlay}", with_overlay[index]))
+        ratio = statistics.median(with_overlay[index]) / statistics.median(without[index])
+        print(f"{clock} ratio of the medians: {ratio:.1f}x (target at most 10x)")
+    print(f"load average after: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
 
 
 if __name__ == "__main__":

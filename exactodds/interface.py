@@ -242,7 +242,8 @@ REBATE_OPTION = Option(
     multiple=True,
 )
 
-#: ``--multipliers``: a random-multiplier overlay (``exactodds odds`` and ``bets``).
+#: ``--multipliers``: a random-multiplier overlay (``odds``, ``bets``, ``multipliers`` and ``report``
+#: price it; ``simulate`` and ``audit`` take it only to refuse it, in one sentence).
 MULTIPLIERS_OPTION = Option(
     "multipliers",
     "--multipliers",

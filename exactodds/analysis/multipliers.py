@@ -21,27 +21,30 @@ True
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.bets.multipliers import MULTIPLIED_BETS, BetMultipliers, MultiplierOverlay
+from exactodds.engine.coefficients import multiset_weights
 from exactodds.engine.faces import (
     Head,
     Pattern,
-    enumerate_hand_rounds,
+    Signature,
     face_counts,
-    split_by_pattern,
+    face_terms,
+    split_by_signature,
 )
-from exactodds.engine.walk import RoundSummary, enumerate_rounds
+from exactodds.engine.walk import RoundSummary, enumerate_rounds, require_countable
 from exactodds.errors import BetError
 from exactodds.numbers import fraction_string
-from exactodds.rules import Rules
+from exactodds.rules import Rules, Tableau
 from exactodds.shoe import Shoe
 
 __all__ = ["MultipliedBet", "OverlayAnalysis", "analyze_overlay", "pattern_counts"]
@@ -77,20 +80,35 @@ class MultipliedBet:
     @cached_property
     def joint(self) -> dict[tuple[Fraction, Fraction], Fraction]:
         """(net result, paid multiple) -> probability; the multiple is 1 when none applies."""
+        # Integers until the end: per outcome, the paid multiples' weights summed over the
+        # face patterns on one denominator of values and one of weights; then a Fraction per
+        # (net, multiple).
         result: dict[tuple[Fraction, Fraction], Fraction] = defaultdict(Fraction)
-        cap = self.settings.cap
         for outcome, by_pattern in self.pattern_counts.items():
             pay = self.base_pay(outcome)
-            for pattern, count in by_pattern.items():
-                if not count:
-                    continue
-                chance = Fraction(count, self.total)
-                if not (self.multiplied and pay > 0):
-                    result[(pay, Fraction(1))] += chance
-                    continue
-                for multiple, probability in self.overlay.multiples(pattern).items():
-                    paid = multiple if cap is None else min(multiple, cap)
-                    result[(pay * paid, paid)] += chance * probability
+            if not (self.multiplied and pay > 0):
+                count = sum(by_pattern.values())
+                if count:
+                    result[(pay, Fraction(1))] += Fraction(count, self.total)
+                continue
+            laws = [
+                (count, *self.overlay.multiple_weights(pattern))
+                for pattern, count in by_pattern.items()
+                if count
+            ]
+            value_unit = math.lcm(*(law[2] for law in laws))
+            chance_unit = math.lcm(*(law[3] for law in laws))
+            weights: dict[int, int] = defaultdict(int)
+            for count, law, values, chances in laws:
+                value_scale, chance_scale = value_unit // values, count * (chance_unit // chances)
+                for value, weight in law.items():
+                    weights[value * value_scale] += weight * chance_scale
+            cap = self.settings.cap
+            for value in sorted(weights):
+                paid = Fraction(value, value_unit)
+                if cap is not None:
+                    paid = min(paid, cap)
+                result[(pay * paid, paid)] += Fraction(weights[value], self.total * chance_unit)
         return dict(result)
 
     @cached_property
@@ -244,32 +262,55 @@ def pattern_counts(
     >>> sorted(counts["win"])
     [(1, 1, 1, 1), (1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1)]
     """
-    role = MULTIPLIED_BETS.get(bet.name)
-    if role is None or not overlay.multiplies(bet.name):
-        return {outcome: {(): count} for outcome, count in _plain_counts(shoe, rules, bet).items()}
+    plain = _plain_counts(shoe, rules, bet)
+    if not overlay.multiplies(bet.name):
+        return {outcome: {(): count} for outcome, count in plain.items()}
+    return _split_counts(shoe, rules, bet, plain, multiset_weights(shoe.value_counts))
+
+
+def _split_counts(
+    shoe: Shoe, rules: Rules, bet: Bet, plain: Mapping[str, int], weights: list[int]
+) -> dict[str, dict[Pattern, int]]:
+    """*bet*'s winning rounds split by face pattern; *plain* holds its outcome counts."""
+    role = MULTIPLIED_BETS[bet.name]
     faces = face_counts(shoe)
     if role in ("player_first_two", "banker_first_two"):
         return _pair_counts(shoe, rules, bet, role)
-    table = enumerate_hand_rounds(shoe, rules.tableau)
+    require_countable(shoe)
+    shoe.require_finite("A multiplier overlay's face walk")
     result: dict[str, dict[Pattern, int]] = defaultdict(lambda: defaultdict(int))
-    # Rounds summed by (outcome, multiplied values) first: a few hundred splits, not a split
-    # per round (each sum is still a multiple of its values' ways).
-    by_values: dict[tuple[str, tuple[int, ...]], int] = defaultdict(int)
-    settled: dict[Head, tuple[str, bool]] = {}
-    for (head, values), count in table.by_cards[role].items():
-        found = settled.get(head)
-        if found is None:
-            outcome = bet.settle_round(RoundSummary(*head, False, False, None, None))
-            found = settled[head] = (outcome, bet.pay(outcome) > 0)
-        outcome, wins = found
-        if wins:
-            by_values[(outcome, values)] += count
-        else:
+    try:
+        winning = _winning_heads(bet, rules.tableau, role)
+    except TypeError:  # a bet that cannot be hashed is settled afresh
+        winning = _winning_heads.__wrapped__(bet, rules.tableau, role)
+    for outcome, count in plain.items():
+        if count and outcome not in winning.values():
             result[outcome][()] += count
-    for (outcome, values), count in by_values.items():
-        for pattern, share in split_by_pattern(count, faces, table.value_counts, values).items():
+    # Rounds summed by (outcome, signature) first: a few dozen splits, not a split per round
+    # (each sum is still a multiple of its repeated values' ways).
+    by_signature: dict[tuple[str, Signature], int] = defaultdict(int)
+    terms = face_terms(rules.tableau)[role]
+    for (head, key), count in terms.counts(weights, winning.__contains__).items():
+        by_signature[(winning[head], key)] += count
+    value_counts = shoe.value_counts
+    for (outcome, key), count in by_signature.items():
+        for pattern, share in split_by_signature(count, faces, value_counts, key).items():
             result[outcome][pattern] += share
-    return {outcome: dict(by_pattern) for outcome, by_pattern in result.items()}
+    for outcome in set(winning.values()):
+        if sum(result[outcome].values()) != plain.get(outcome, 0):  # pragma: no cover
+            raise AssertionError("the face terms disagree with the plain count of a win")
+    return {outcome: dict(by_pattern) for outcome, by_pattern in result.items() if by_pattern}
+
+
+@lru_cache(maxsize=64)
+def _winning_heads(bet: Bet, tableau: Tableau, role: str) -> dict[Head, str]:
+    """The round summaries in which *bet* wins, and its outcome there (no shoe needed)."""
+    winning: dict[Head, str] = {}
+    for head in face_terms(tableau)[role].terms:
+        outcome = bet.settle_round(RoundSummary(*head, False, False, None, None))
+        if bet.pay(outcome) > 0:
+            winning[head] = outcome
+    return winning
 
 
 def _plain_counts(shoe: Shoe, rules: Rules, bet: Bet) -> Mapping[str, int]:
@@ -323,15 +364,17 @@ def analyze_overlay(
     chosen = bets_given(bets, rules)
     face_counts(shoe)
     plain = analyze(shoe, rules, chosen)
+    weights = multiset_weights(shoe.value_counts)
     priced: dict[str, MultipliedBet] = {}
     for bet in chosen:
         if bet.name not in plain.bets:
             continue
         multiplied = overlay.multiplies(bet.name) and bet.cards is None
+        outcomes = plain.bets[bet.name].outcome_counts
         counts: Mapping[str, Mapping[Pattern, int]] = (
-            pattern_counts(shoe, rules, bet, overlay)
+            _split_counts(shoe, rules, bet, outcomes, weights)
             if multiplied
-            else {name: {(): count} for name, count in plain.bets[bet.name].outcome_counts.items()}
+            else {name: {(): count} for name, count in outcomes.items()}
         )
         priced[bet.name] = MultipliedBet(
             bet, counts, plain.total, overlay, overlay.settings(bet.name), multiplied

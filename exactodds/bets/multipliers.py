@@ -132,6 +132,12 @@ class MultiplierOverlay:
     _cache: dict[tuple[int, ...], dict[Fraction, Fraction]] = field(
         init=False, repr=False, compare=False, hash=False, default_factory=dict
     )
+    _integers: dict[tuple[int, ...], tuple[dict[int, int], int, int]] = field(
+        init=False, repr=False, compare=False, hash=False, default_factory=dict
+    )
+    _laws: dict[tuple[int, ...], dict[int, int]] = field(
+        init=False, repr=False, compare=False, hash=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         where = f"the overlay {self.name!r}" if self.name else "the overlay"
@@ -205,26 +211,56 @@ class MultiplierOverlay:
         """
         key = tuple(pattern)
         cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        result: dict[Fraction, Fraction] = defaultdict(Fraction)
+        if cached is None:
+            weights, value_unit, chance_unit = self.multiple_weights(key)
+            cached = self._cache[key] = {
+                Fraction(value, value_unit): Fraction(weight, chance_unit)
+                for value, weight in weights.items()
+            }
+        return cached
+
+    def multiple_weights(self, pattern: tuple[int, ...]) -> tuple[dict[int, int], int, int]:
+        """:meth:`multiples` in integers: value numerator -> weight, ascending, and the two
+        denominators (of the values, of the weights); what pricing sums.
+
+        >>> half = MultiplierOverlay(1, {"3/2": Fraction(1, 2), 1: Fraction(1, 2)}, deck=2)
+        >>> half.multiple_weights((1,))
+        ({2: 3, 3: 1}, 2, 4)
+        """
+        key = tuple(pattern)
+        found = self._integers.get(key)
+        if found is not None:
+            return found
+        values, chances, value_unit, chance_unit = self._integer_law
+        distinct, cards = len(key), sum(key)
+        totals: dict[int, int] = defaultdict(int)
         # The faces drawn among the pattern's, grouped by how often each is held: subsets
-        # that draw as many faces of each multiplicity pay alike.
+        # that draw as many faces of each multiplicity pay alike.  Every term is put over
+        # value_unit**cards (values) and comb(deck, faces) * chance_unit**distinct (weights).
         classes = sorted(Counter(key).items())
         for taken in itertools.product(*(range(size + 1) for _, size in classes)):
+            drawn = sum(taken)
+            if self.faces < drawn or distinct > self.deck:
+                continue
             ways = math.prod(
                 math.comb(size, k) for (_, size), k in zip(classes, taken, strict=True)
             )
-            chance = ways * self.drawn_probability(len(key), sum(taken))
+            chance = ways * math.comb(self.deck - distinct, self.faces - drawn)
             if not chance:
                 continue
             powers = tuple(
                 times for (times, _), k in zip(classes, taken, strict=True) for _ in range(k)
             )
-            for value, weight in self._product_law(powers).items():
-                result[value] += chance * weight
-        found = {value: result[value] for value in sorted(result) if result[value]}
-        self._cache[key] = found
+            value_scale = value_unit ** (cards - sum(powers))
+            chance_scale = chance * chance_unit ** (distinct - drawn)
+            for value, weight in self._product_law(powers, values, chances).items():
+                totals[value * value_scale] += weight * chance_scale
+        found = (
+            {value: totals[value] for value in sorted(totals) if totals[value]},
+            value_unit**cards,
+            math.comb(self.deck, self.faces) * chance_unit**distinct,
+        )
+        self._integers[key] = found
         return found
 
     def mean_multiple(self, pattern: tuple[int, ...]) -> Fraction:
@@ -259,23 +295,40 @@ class MultiplierOverlay:
         """
         return sum((value**power * chance for value, chance in self.law_items), Fraction(0))
 
-    def _product_law(self, powers: tuple[int, ...]) -> dict[Fraction, Fraction]:
-        """The law of the product of independent multipliers raised to *powers*."""
-        cache = self._cache
-        key = (-1, *powers)  # beside the patterns' entries, apart from them
-        found = cache.get(key)
+    @property
+    def _integer_law(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+        """The law over common denominators: value numerators, chance numerators, the units."""
+        value_unit = math.lcm(*(value.denominator for value, _ in self.law_items))
+        chance_unit = math.lcm(*(chance.denominator for _, chance in self.law_items))
+        return (
+            tuple(int(value * value_unit) for value, _ in self.law_items),
+            tuple(int(chance * chance_unit) for _, chance in self.law_items),
+            value_unit,
+            chance_unit,
+        )
+
+    def _product_law(
+        self, powers: tuple[int, ...], values: tuple[int, ...], chances: tuple[int, ...]
+    ) -> dict[int, int]:
+        """The law of the product of independent multipliers raised to *powers*, in integers.
+
+        Values over ``value_unit ** sum(powers)``, weights over ``chance_unit ** len(powers)``.
+        """
+        found = self._laws.get(powers)
         if found is not None:
             return found
         if not powers:
-            found = {Fraction(1): Fraction(1)}
+            law = {1: 1}
         else:
-            grown: dict[Fraction, Fraction] = defaultdict(Fraction)
-            for value, weight in self._product_law(powers[:-1]).items():
-                for multiplier, probability in self.law_items:
-                    grown[value * multiplier ** powers[-1]] += weight * probability
-            found = dict(grown)
-        cache[key] = found
-        return found
+            grown: dict[int, int] = defaultdict(int)
+            last = powers[-1]
+            raised = [(value**last, chance) for value, chance in zip(values, chances, strict=True)]
+            for value, weight in self._product_law(powers[:-1], values, chances).items():
+                for multiplier, chance in raised:
+                    grown[value * multiplier] += weight * chance
+            law = dict(grown)
+        self._laws[powers] = law
+        return law
 
     def to_dict(self) -> dict[str, Any]:
         """The overlay as JSON-ready data (exact fractions as text)."""

@@ -10,8 +10,9 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.header import Header, RecordingCommand, header_options
-from exactodds.cli.options import DEALT_DECKS, built_options
+from exactodds.cli.options import DEALT_DECKS, built_options, click_option, refuse_multipliers
 from exactodds.cli.progress import finish_progress, progress_line
+from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.rules import Rules
 
 if TYPE_CHECKING:
@@ -130,6 +131,7 @@ _SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"} |
     "--digits", type=click.IntRange(0, 17), default=4, show_default=True, help="Decimals shown."
 )
 @click.option("--quiet", is_flag=True, help="No progress line.")
+@click_option(MULTIPLIERS_OPTION)
 def audit_command(
     rules: Rules,
     bets: list[Bet],
@@ -157,6 +159,7 @@ def audit_command(
     output: str | None,
     digits: int,
     quiet: bool,
+    multipliers: str | None = None,
 ) -> None:
     """Can this bet be beaten? Exact edge, effects of removal, the best count found, the
     perfect-play bound, the win by cut card and a verdict; or, with --design, every pay table
@@ -176,6 +179,7 @@ def audit_command(
     from exactodds.specs import audit_spec
     from exactodds.studies.audit import audit_seconds
 
+    refuse_multipliers("audit", multipliers)
     note_pure_python(quiet)
     _check_design_options(bool(design_ranges))
     _check_output(output_format, output, bool(design_ranges), jobs, dask_address)

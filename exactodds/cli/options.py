@@ -65,6 +65,19 @@ def click_option(option: Option) -> Callable[[Function], Function]:
     return decorator
 
 
+def refuse_multipliers(command: str, multipliers: str | None) -> None:
+    """Refuse ``--multipliers`` (or a ``--table`` naming an overlay) on a command that deals
+    many shoes, in one sentence saying why (exit 2)."""
+    if multipliers is not None:
+        raise click.UsageError(
+            f"exactodds {command} does not price random multipliers: an overlay's exact EV "
+            "depends on the faces of every card left, and pricing it at each shoe state takes "
+            "tens of milliseconds in Python, thousands of times the compiled kernel's rate "
+            f"(docs/multipliers.md); price one shoe state with exactodds odds --multipliers "
+            f"{multipliers} --remove CARDS."
+        )
+
+
 class DealtDecks(click.types.IntParamType):
     """``--decks`` of a command that deals its shoes (a whole number, checked by the library).
 

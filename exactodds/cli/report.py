@@ -19,11 +19,16 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.header import Header, RecordingCommand, header_options
-from exactodds.cli.options import built_options
+from exactodds.cli.options import built_options, click_option
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.cli.progress import finish_progress, progress_line
 from exactodds.errors import ExactOddsError, quoted
-from exactodds.interface import bets_from_values, build_shoe, rules_from_values
+from exactodds.interface import (
+    MULTIPLIERS_OPTION,
+    bets_from_values,
+    build_shoe,
+    rules_from_values,
+)
 from exactodds.report.registry import formats
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -300,6 +305,7 @@ def _render(
 @click.option("--rounds-per-hour", metavar="N", help="Rounds an hour, for theo and SD an hour.")
 @click.option("--average-bet", metavar="AMOUNT", help="Average bet, for theo and SD an hour.")
 @click.option("--quiet", is_flag=True, help="No progress line.")
+@click_option(MULTIPLIERS_OPTION)
 def report(
     shoe: Shoe,
     rules: Rules,
@@ -320,6 +326,7 @@ def report(
     rounds_per_hour: str | None,
     average_bet: str | None,
     quiet: bool,
+    multipliers: str | None = None,
 ) -> None:
     """Par sheet: the probability and accounting report of each chosen bet.
 
@@ -331,7 +338,10 @@ def report(
     removal with a derived count, break-even pays, and how it was computed.
     Takes the same shoe, rules and bet options as 'odds'. Every format
     starts with a header (title, pay table, version, command line, date)
-    and shows the rules of play; --compare adds alternatives side by side.
+    and shows the rules of play; --compare adds alternatives side by side;
+    --multipliers (or a --table that names an overlay) adds every bet's exact
+    RTP under the random multipliers, its law of the paid multiple and its
+    variance (docs/multipliers.md).
     A file is written whole or not at all (exit 1 when it cannot be), and
     named on stderr ("Wrote FILE."); a progress line is drawn on stderr when
     it is a terminal (--quiet: none).
@@ -346,6 +356,7 @@ def report(
       exactodds report --decks 6 --rounds 500,5000 --confidence 95 --format html --no-figures
       exactodds report --bets banker,tie --compare decks=4,6,8 --title "Baccarat" -o sheet.pdf
       exactodds report --bets tie --rounds-per-hour 80 --average-bet 25 --drop-ratio 5
+      exactodds report --table golden_wealth -o golden_wealth.html
     """
     note_pure_python()
     if output is not None:
@@ -382,6 +393,11 @@ def report(
     ratio = _positive(drop_ratio, "--drop-ratio")
     identity = header.identity(option_values, default_title(shoe, bets))
     comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
+    overlay = None
+    if multipliers is not None:
+        from exactodds.bets.multipliers import resolve_overlay
+
+        overlay = resolve_overlay(multipliers)
     progress = progress_line(quiet, "report")
     try:
         sheet = par_sheet(
@@ -398,6 +414,7 @@ def report(
             identity=identity,
             comparisons=comparisons,
             progress=progress,
+            overlay=overlay,
         )
         if plot_directory is not None:
             from exactodds.report.parsheet.figures import par_sheet_figures

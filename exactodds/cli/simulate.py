@@ -14,10 +14,11 @@ import click
 
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python, signals_request_stop, usage_error
-from exactodds.cli.options import DEALT_DECKS, built_options
+from exactodds.cli.options import DEALT_DECKS, built_options, click_option, refuse_multipliers
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
+from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.rules import Rules
 
 if TYPE_CHECKING:
@@ -231,6 +232,7 @@ def _studies(
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @plot_option
 @risk_options
+@click_option(MULTIPLIERS_OPTION)
 def simulate(
     shoes: int,
     seed: int,
@@ -258,6 +260,7 @@ def simulate(
     sizing_options: dict[str, Any],
     show_risk: bool,
     sweeps: tuple[str, ...],
+    multipliers: str | None = None,
 ) -> None:
     """Deal shoes as a casino does and play each bet by a strategy, with exact EVs.
 
@@ -284,6 +287,7 @@ def simulate(
     from exactodds.simulation.run import simulate as run_simulation
     from exactodds.specs import parse_sweeps, simulation_spec
 
+    refuse_multipliers("simulate", multipliers)
     note_pure_python(quiet)
     _check_run_options(jobs, resume, checkpoint_file, dask_address, plot_directory, trace_file)
     parquet = trace_file is not None and trace_file.lower().endswith(".parquet")

@@ -60,6 +60,7 @@ __all__ = [
     "decode",
     "encode",
     "multiset_plan",
+    "multiset_weights",
     "polynomials",
     "tableau_label",
 ]
@@ -173,22 +174,38 @@ class Polynomials:
         ...
         ValueError: A shoe has ten value counts (values 0-9), not 3.
         """
-        if len(value_counts) != 10:
-            raise ValueError(f"A shoe has ten value counts (values 0-9), not {len(value_counts)}.")
-        plan = multiset_plan()
-        total = sum(value_counts)
-        factors = [max(count - offset, 0) for count in value_counts for offset in range(7)]
-        products = [1] * MULTISETS
-        for row, parent, factor in zip(
-            range(1, MULTISETS), plan.parents[1:], plan.factors[1:], strict=True
-        ):
-            products[row] = products[parent] * factors[factor]
-        tails = [falling_factorial(total - size, 6 - size) for size in range(7)]
-        weights = list(map(mul, products, map(tails.__getitem__, plan.sizes)))
+        weights = multiset_weights(value_counts)
         return [
             sum(map(mul, coefficients, gather(weights)))
             for (_, coefficients), gather in zip(self.terms, self._gathers, strict=True)
         ]
+
+
+def multiset_weights(value_counts: Sequence[int]) -> list[int]:
+    """Per row of :func:`multiset_plan`, the ways to deal a six-card sequence from a shoe of
+    *value_counts* whose first cards have that row's values: its falling factorials times
+    those of the unused positions (what a coefficient multiplies).
+
+    >>> weights = multiset_weights((16, 4, 4, 4, 4, 4, 4, 4, 4, 4))
+    >>> weights[0] == 52 * 51 * 50 * 49 * 48 * 47, weights[12] == 16 * 4 * 50 * 49 * 48 * 47
+    (True, True)
+    >>> multiset_weights((4, 4, 4))
+    Traceback (most recent call last):
+    ...
+    ValueError: A shoe has ten value counts (values 0-9), not 3.
+    """
+    if len(value_counts) != 10:
+        raise ValueError(f"A shoe has ten value counts (values 0-9), not {len(value_counts)}.")
+    plan = multiset_plan()
+    total = sum(value_counts)
+    factors = [max(count - offset, 0) for count in value_counts for offset in range(7)]
+    products = [1] * MULTISETS
+    for row, parent, factor in zip(
+        range(1, MULTISETS), plan.parents[1:], plan.factors[1:], strict=True
+    ):
+        products[row] = products[parent] * factors[factor]
+    tails = [falling_factorial(total - size, 6 - size) for size in range(7)]
+    return list(map(mul, products, map(tails.__getitem__, plan.sizes)))
 
 
 def compile_polynomials(tableau: Tableau) -> Polynomials:

@@ -47,11 +47,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
 
+from ..analysis.multipliers import OverlayAnalysis, analyze_overlay
 from ..analysis.rebates import RebateFigures, rebate_figures
 from ..analysis.removal import DEFAULT_MAX_TAG, EffectOfRemoval, LinearCount, effect_of_removal
 from ..analysis.single import Analysis, BetAnalysis, analyze
 from ..analysis.tails import HourlyFigures, RootEnd, SessionTails, one_in, session_tails
 from ..bets.bet import Bet
+from ..bets.multipliers import MultiplierOverlay
 from ..errors import ExactOddsError, MissingExtraError, import_extra, quoted
 from ..inputs import whole_number
 from ..numbers import decimal_string, square_root_decimal_string
@@ -503,7 +505,9 @@ class ParSheet:
     effects of removal of every priced bet (``None`` with ``removal_reason``
     when no rank could be removed); ``identity`` the header block;
     ``comparisons`` the alternatives (other shoes, other pay tables) side by
-    side; ``drop_ratio`` the handle / drop ratio hold is figured with.
+    side; ``drop_ratio`` the handle / drop ratio hold is figured with; ``overlay`` every bet
+    priced under a random-multiplier overlay (each bet's exact EV and RTP, the law of the paid
+    multiple and the variance), ``None`` without one: the other sections price the base game.
     """
 
     analysis: Analysis
@@ -517,6 +521,7 @@ class ParSheet:
     identity: SheetIdentity | None = None
     comparisons: tuple[ComparisonRow, ...] = ()
     drop_ratio: Fraction | None = None
+    overlay: OverlayAnalysis | None = None
 
     @property
     def levels(self) -> tuple[Fraction, ...]:
@@ -691,6 +696,7 @@ def par_sheet(
     identity: SheetIdentity | None = None,
     comparisons: Sequence[ComparisonRow] = (),
     progress: Callable[[int, int, str], None] | None = None,
+    overlay: MultiplierOverlay | None = None,
 ) -> ParSheet:
     """The par sheet of *bets* (default: Banker, Player, Tie) on *shoe* under *rules*.
 
@@ -704,7 +710,10 @@ def par_sheet(
     *tails*, each number of rounds gets the exact distribution's figures;
     *rounds_per_hour* and *average_bet* give theo and SD an hour;
     *drop_ratio* (handle / drop) gives hold as win / drop.  *progress*, if given, is called
-    before each step with the steps done, their number and what comes next.
+    before each step with the steps done, their number and what comes next.  With *overlay*
+    (a :class:`~exactodds.bets.multipliers.MultiplierOverlay`), the sheet also prices every
+    bet under it (:func:`~exactodds.analysis.multipliers.analyze_overlay`); the shoe must
+    know its suits.
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> sheet = par_sheet(Shoe.standard(decks=8), Rules(), select_bets("banker"), breakeven=False)
@@ -731,6 +740,7 @@ def par_sheet(
             progress(done, 2 + len(analysis.bets) if done else 2, what)
 
     step(0, "odds")
+    priced = None if overlay is None else analyze_overlay(shoe, rules, chosen, overlay=overlay)
     analysis = analyze(shoe, rules, chosen)
     if not analysis.bets:
         reasons = "; ".join(f"{name}: {reason}" for name, reason in analysis.unavailable.items())
@@ -769,6 +779,7 @@ def par_sheet(
         identity=identity,
         comparisons=tuple(comparisons),
         drop_ratio=drop_ratio,
+        overlay=priced,
     )
 
 

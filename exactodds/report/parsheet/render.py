@@ -5,8 +5,8 @@ list of blocks (:mod:`exactodds.report.document`: headings, paragraphs, tables,
 figures), written once; the document layer's Markdown, HTML, PDF and xlsx
 writers only serialise those blocks, so every format carries the same numbers.
 Every table has an id (``<bet>-outcomes``, ``<bet>-figures``,
-``<bet>-volatility``, ``<bet>-hold``, ``<bet>-removal``, ``<bet>-breakeven``)
-so a reader, or a test, can find it.
+``<bet>-volatility``, ``<bet>-hold``, ``<bet>-removal``, ``<bet>-breakeven``;
+``multipliers`` and ``<bet>-multiples`` under an overlay) so a reader, or a test, can find it.
 
 >>> from exactodds import Rules, Shoe
 >>> from exactodds.bets.catalogue import select_bets
@@ -37,6 +37,7 @@ from ...studies.parsheet import BetSheet, ParSheet
 from ..document.blocks import Block, Figure, Heading, Paragraph, Table, package_version
 from ..document.html import blocks_html
 from ..document.markdown import blocks_markdown
+from ..multipliers import overlay_lines
 
 __all__ = [
     "condition_words",
@@ -535,6 +536,7 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
     ]
     for name, reason in sheet.unavailable.items():
         blocks.append(Paragraph(f"{name}: not computable. {reason}"))
+    blocks.extend(_overlay_blocks(sheet, digits))
     blocks.extend(_comparison_blocks(sheet, digits))
     blocks.extend(_rules_blocks(sheet))
     for bet in sheet.bets.values():
@@ -561,6 +563,79 @@ def document(sheet: ParSheet, digits: int = 10) -> list[Block]:
         ),
     ]
     return blocks
+
+
+OVERLAY_TEXT = (
+    "Under the random multipliers: each bet priced exactly over every round the shoe can deal "
+    "and every set of faces the RNG can draw with every multiplier each can get. EV per unit "
+    "staked, fee excluded; RTP = (1 + EV) / (1 + fee), with a fee of {fee} on every bet. The "
+    "other sections price the base game, without the multipliers."
+)
+
+
+def _overlay_blocks(sheet: ParSheet, digits: int) -> Iterator[Block]:
+    """The bets under the overlay: EV, RTP, variance, and each bet's law of the paid multiple."""
+    priced = sheet.overlay
+    if priced is None:
+        return
+    percent_digits = max(digits - 2, 0)
+    yield Heading(2, "Random multipliers", anchor="multipliers")
+    for line in overlay_lines(priced.overlay):
+        yield Paragraph(line.strip())
+    yield Paragraph(OVERLAY_TEXT.format(fee=percent_string(priced.fee, 2)))
+    rows = []
+    for name in priced.bet_names:
+        bet = priced.bets.get(name)
+        if bet is None:
+            continue
+        mean = bet.mean_multiple
+        rows.append(
+            (
+                name,
+                "yes" if bet.multiplied else "no",
+                decimal_string(bet.win_probability, digits),
+                "-" if mean is None else decimal_string(mean, digits),
+                decimal_string(bet.expected_value, digits),
+                percent_string(priced.return_to_player(name), percent_digits),
+                fraction_string(priced.return_to_player(name)),
+                fraction_string(bet.variance),
+                square_root_decimal_string(bet.variance, digits),
+            )
+        )
+    yield Table(
+        "multipliers",
+        (
+            "Bet",
+            "Multiplied",
+            "Hit frequency",
+            "Mean multiple on a win",
+            "EV",
+            "RTP",
+            "RTP (exact)",
+            "Variance (exact)",
+            "Standard deviation",
+        ),
+        tuple(rows),
+        (False, False) + (True,) * 7,
+    )
+    for name in priced.bet_names:
+        bet = priced.bets.get(name)
+        if bet is None or not bet.multiplied:
+            continue
+        yield Heading(3, f"Paid multiple: {name}", anchor=f"{name}-multiples")
+        yield Paragraph(
+            f"The probability of a round in which {name} wins and is paid each multiple of its "
+            "base pay (1: no drawn face among its cards)."
+        )
+        yield Table(
+            f"{name}-multiples",
+            ("Multiple", "Probability", "Probability (exact)"),
+            tuple(
+                (fraction_string(multiple), decimal_string(chance, digits), fraction_string(chance))
+                for multiple, chance in bet.multiples.items()
+            ),
+            (True, True, True),
+        )
 
 
 def _comparison_blocks(sheet: ParSheet, digits: int) -> Iterator[Block]:

@@ -527,11 +527,13 @@ def write_xlsx(sheet: ParSheet, target: str | Path | IO[bytes]) -> None:
     summary = workbook.active
     summary.title = "Summary"
     _summary(SheetWriter(summary), sheet)
-    taken = {"summary", "rules", "compare"}
+    taken = {"summary", "rules", "compare", "multipliers"}
     blocks = document(sheet, TEXT_DIGITS)
     SheetWriter(workbook.create_sheet("Rules")).blocks(section(blocks, "rules"))
     if sheet.comparisons:
         SheetWriter(workbook.create_sheet("Compare")).blocks(section(blocks, "compare"))
+    if sheet.overlay is not None:
+        SheetWriter(workbook.create_sheet("Multipliers")).blocks(section(blocks, "multipliers"))
     cached = {}
     for name, bet_sheet in sheet.bets.items():
         writer = SheetWriter(workbook.create_sheet(sheet_title(name, taken)))
