@@ -57,6 +57,11 @@ QUANTILE_LEVELS = (
 )
 
 
+def _exact(name: str, value: Fraction) -> dict[str, Any]:
+    """An exact figure for JSON: ``"n/d"`` and its float beside it."""
+    return {name: fraction_string(value), f"{name}_decimal": float(value)}
+
+
 @dataclass(frozen=True)
 class TripDistribution:
     """The simulated distribution of a trip's result in units: its mean (exact over the trips
@@ -111,8 +116,7 @@ class TripDistribution:
         """JSON-ready: exact figures as ``"n/d"`` strings beside their floats."""
         data: dict[str, Any] = {
             "trips": self.trips,
-            "mean": fraction_string(self.mean),
-            "mean_decimal": float(self.mean),
+            **_exact("mean", self.mean),
             "mean_stderr": None if math.isnan(self.stderr) else self.stderr,
             "quantiles": {
                 f"{float(level * 100):g}%": fraction_string(value)
@@ -161,12 +165,13 @@ class TripRebateFigures:
             "paid": "at the end of each trip",
             "trip_shoes": self.trip_shoes,
             "trips": self.trips,
-            "turnover_per_trip": fraction_string(
-                self.mean_staked if self.rebate.rolling_counts_pushes else self.mean_rolled
+            **_exact(
+                "turnover_per_trip",
+                self.mean_staked if self.rebate.rolling_counts_pushes else self.mean_rolled,
             ),
-            "staked_per_trip": fraction_string(self.mean_staked),
-            "rolling_rebate_per_trip": fraction_string(self.mean_rolling_rebate),
-            "loss_rebate_per_trip": fraction_string(self.mean_loss_rebate),
+            **_exact("staked_per_trip", self.mean_staked),
+            **_exact("rolling_rebate_per_trip", self.mean_rolling_rebate),
+            **_exact("loss_rebate_per_trip", self.mean_loss_rebate),
             "effective_ev_per_unit_staked": {
                 "mean": float(self.effective_ev),
                 "stderr": self.effective_ev_stderr,
