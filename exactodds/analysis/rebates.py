@@ -38,6 +38,7 @@ from exactodds.errors import RulesError
 from exactodds.rules import Rebate
 
 __all__ = [
+    "MOST_TRIP_DIGITS",
     "MOST_TRIP_WORK",
     "RebateFigures",
     "expected_loss",
@@ -49,6 +50,9 @@ __all__ = [
 #: The most work :func:`trip_expected_loss` takes on, in word operations (an estimate:
 #: sums followed x results per round x words of a weight), some seconds of Python.
 MOST_TRIP_WORK = 400_000_000
+#: The most digits of the exact trip figure's denominator: below Python's default limit on
+#: converting an integer to text and back (4,300 digits), which every reader of the JSON meets.
+MOST_TRIP_DIGITS = 4_000
 
 
 def expected_loss(result: BetAnalysis) -> Fraction:
@@ -105,14 +109,29 @@ def trip_work(result: BetAnalysis, rounds: int) -> int:
     return work
 
 
+def _trip_digits(result: BetAnalysis, rounds: int) -> int:
+    """A bound on the digits of the exact trip figure's denominator, ``total**rounds x d x N``."""
+    weights, denominator = _round_weights(result)
+    bits = rounds * sum(weights.values()).bit_length() + (denominator * rounds).bit_length()
+    return bits * 30103 // 100000 + 1
+
+
+def _trip_fits(result: BetAnalysis, rounds: int) -> bool:
+    """Whether a trip of *rounds* rounds stays within both bounds, known before any work."""
+    return (
+        _trip_digits(result, rounds) <= MOST_TRIP_DIGITS
+        and trip_work(result, rounds) <= MOST_TRIP_WORK
+    )
+
+
 def _most_rounds(result: BetAnalysis) -> int:
-    """The longest trip whose work stays within :data:`MOST_TRIP_WORK`."""
+    """The longest trip within :data:`MOST_TRIP_WORK` and :data:`MOST_TRIP_DIGITS`."""
     low, high = 1, 2
-    while trip_work(result, high) <= MOST_TRIP_WORK:
+    while _trip_fits(result, high):
         low, high = high, high * 2
     while high - low > 1:
         middle = (low + high) // 2
-        low, high = (middle, high) if trip_work(result, middle) <= MOST_TRIP_WORK else (low, middle)
+        low, high = (middle, high) if _trip_fits(result, middle) else (low, middle)
     return low
 
 
@@ -124,7 +143,8 @@ def trip_expected_loss(result: BetAnalysis, rounds: int) -> Fraction:
     (``C(rounds, m)`` ways, each push of its weight): the sums of m rounds are the bet's other
     results convolved m times, integer weights, and each m's expected loss is read off as the
     convolution passes it; one Fraction at the end.  Refused, before any work, when
-    :func:`trip_work` passes :data:`MOST_TRIP_WORK`.
+    :func:`trip_work` passes :data:`MOST_TRIP_WORK` or the exact figure would pass
+    :data:`MOST_TRIP_DIGITS` digits.
 
     >>> from exactodds import Rules, Shoe, analyze
     >>> banker = analyze(Shoe.standard(decks=8), Rules()).bets["banker"]
@@ -135,12 +155,13 @@ def trip_expected_loss(result: BetAnalysis, rounds: int) -> Fraction:
     >>> trip_expected_loss(banker, 100_000)
     Traceback (most recent call last):
     ...
-    exactodds.errors.RulesError: `trip_rounds` 100,000 asks for too long an exact sum of banker's rounds; use at most 827 rounds for this bet.
+    exactodds.errors.RulesError: `trip_rounds` 100,000 asks for too long an exact sum of banker's rounds (its work and its exact figure's 4,000 digits are bounded); use at most 294 rounds for this bet.
     """
-    if trip_work(result, rounds) > MOST_TRIP_WORK:
+    if not _trip_fits(result, rounds):
         raise RulesError(
             f"`trip_rounds` {rounds:,} asks for too long an exact sum of {result.bet.name}'s "
-            f"rounds; use at most {_most_rounds(result):,} rounds for this bet."
+            f"rounds (its work and its exact figure's {MOST_TRIP_DIGITS:,} digits are bounded); "
+            f"use at most {_most_rounds(result):,} rounds for this bet."
         )
     weights, denominator = _round_weights(result)
     pushes = weights.pop(0, 0)
