@@ -176,3 +176,13 @@ def test_simulate_rebate_on_the_command_line() -> None:
     bad = runner.invoke(cli, [*arguments, "--rebate", "loss=100%"])
     assert bad.exit_code == 2 and not bad.stdout
     assert bad.stderr.startswith("Error: Rebate '100%' for --rebate is not valid")
+
+
+def test_no_finished_trip_is_said_not_priced() -> None:
+    arguments = ["simulate", "--shoes", "3", "--seed", "1", "--decks", "1", "--bets", "banker"]
+    result = CliRunner().invoke(cli, [*arguments, "--rebate", "loss=10%", "--trip-rounds", "100"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith(
+        "Rebate: a loss rebate of 10% of the net loss; paid at the end of each trip of 13 shoes, "
+        "and no trip\n  finished in the shoes simulated.\n"
+    )

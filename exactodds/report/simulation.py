@@ -286,8 +286,18 @@ def count_text(data: dict[str, Any] | None, decimals: int) -> str:
 def _rebate_lines(result: SimulationResult, digits: int, width: int | None) -> list[str]:
     """The rebate over the simulated trips: per trip, and the trips' result distribution."""
     figures = result.rebate_figures
+    rebate = result.simulation.rules.rebate
     if figures is None:
-        return []
+        trip = result.simulation.trip_shoes
+        return (
+            [
+                "",
+                f"Rebate: {rebate.describe()}; paid at the end of each trip of {trip:,} shoes, "
+                "and no trip finished in the shoes simulated.",
+            ]
+            if rebate and result.tally.shoes
+            else []
+        )
     shoes = f"{figures.trip_shoes:,} shoe{'s' if figures.trip_shoes != 1 else ''}"
     lines = [
         "",
