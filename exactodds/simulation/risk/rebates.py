@@ -191,6 +191,13 @@ def trip_rebate_figures(
 
     *denominator* is the combined result's unit (``1 / denominator``); *bankroll*, in units,
     counts the trips ending down that much or more.
+
+    >>> two = TripResults.of_shoes(1, 0, [-60, 20], [3, 1], [3, 2])
+    >>> figures = trip_rebate_figures(two, 20, Rebate(loss="10%"), bankroll=Fraction(3))
+    >>> figures.with_rebate.mean, figures.effective_ev, figures.with_rebate.ending_down_bankroll
+    (Fraction(-17, 20), Fraction(-17, 50), 0)
+    >>> trip_rebate_figures(TripResults(2), 20, Rebate(loss="10%")) is None
+    True
     """
     trips = results.trips
     if trips == 0:
