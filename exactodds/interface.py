@@ -230,14 +230,15 @@ KNOWN_OPTION = Option(
 )
 
 
-#: ``--rebate``: a rebate programme (``odds`` and ``report`` take it).
+#: ``--rebate``: a rebate programme (``odds``, ``report`` and ``simulate`` take it).
 REBATE_OPTION = Option(
     "rebate",
     "--rebate",
     "rebate",
     "A rebate paid back to the player: rolling=1.2% (a share of the stakes that win or lose; "
     "pushes are not turnover), rolling-with-pushes=1.2% (every stake counts) or loss=10% (a "
-    "share of the net loss, over a trip of one round). May be repeated, one of each kind.",
+    "share of the net loss at a trip's end: one round, or odds' --trip-rounds; simulate's "
+    "simulated trips). May be repeated, one of each kind.",
     "KIND=SHARE",
     multiple=True,
 )

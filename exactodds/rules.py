@@ -229,6 +229,8 @@ class Rebate:
     stake, pushes too, for a programme that says so.  ``loss`` is a loss rebate, a share of
     the player's net loss on the bets at the end of a trip (nothing when the trip wins),
     fee and rolling rebate left out.  Both may be given; each is worked out on its own.
+    ``trip_rounds`` is the loss rebate's trip, in independent rounds of a bet (default 1,
+    the most the rebate can be worth per unit staked); it needs a ``loss`` share.
 
     >>> Rebate.parse(["rolling=1.2%"]).rolling
     Fraction(3, 250)
@@ -249,14 +251,17 @@ class Rebate:
     rolling: Fraction
     loss: Fraction
     rolling_counts_pushes: bool
+    trip_rounds: int
 
     def __init__(
         self,
         rolling: Fraction | int | str = 0,
         loss: Fraction | int | str = 0,
         rolling_counts_pushes: bool = False,
+        trip_rounds: int = 1,
     ) -> None:
         boolean(rolling_counts_pushes, "rolling_counts_pushes", RulesError)
+        whole_number(trip_rounds, "trip_rounds", RulesError, minimum=1)
         exact_rolling = parse_rebate_share(rolling, "`rebate`")
         object.__setattr__(self, "rolling", exact_rolling)
         object.__setattr__(self, "loss", parse_rebate_share(loss, "`rebate`"))
@@ -264,6 +269,12 @@ class Rebate:
         object.__setattr__(
             self, "rolling_counts_pushes", rolling_counts_pushes and bool(exact_rolling)
         )
+        if trip_rounds != 1 and not self.loss:
+            raise RulesError(
+                f"`trip_rounds` {trip_rounds:,} prices a loss rebate over a trip, and there is "
+                "none; give a loss rebate too, such as loss=10%."
+            )
+        object.__setattr__(self, "trip_rounds", trip_rounds)
 
     @classmethod
     def parse(cls, texts: Iterable[str], what: str = "`rebate`") -> Rebate:
@@ -306,6 +317,8 @@ class Rebate:
             parts.append(f"a rolling rebate of {exact_percent_string(self.rolling)} of {counted}")
         if self.loss:
             parts.append(f"a loss rebate of {exact_percent_string(self.loss)} of the net loss")
+            if self.trip_rounds != 1:
+                parts[-1] += f" over a trip of {self.trip_rounds:,} rounds"
         return "; ".join(parts)
 
     def texts(self) -> tuple[str, ...]:
@@ -331,7 +344,7 @@ class Rebate:
             "rolling": fraction_string(self.rolling),
             "rolling_counts_pushes": self.rolling_counts_pushes,
             "loss": fraction_string(self.loss),
-        }
+        } | ({"trip_rounds": self.trip_rounds} if self.trip_rounds != 1 else {})
 
 
 @dataclass(frozen=True, init=False)

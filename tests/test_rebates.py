@@ -309,7 +309,7 @@ def test_report_takes_the_rebate_option() -> None:
     assert "| Loss rebate per unit staked |" in result.stdout
 
 
-@pytest.mark.parametrize("command", [["eor"], ["simulate", "--shoes", "2"], ["batch"]])
+@pytest.mark.parametrize("command", [["eor"], ["batch"]])
 def test_a_command_that_prices_no_rebate_refuses_a_rules_file_with_one(
     tmp_path: Path, command: list[str]
 ) -> None:
@@ -319,5 +319,16 @@ def test_a_command_that_prices_no_rebate_refuses_a_rules_file_with_one(
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
         f"Error: The rules file gives a rebate (loss=1/10), which `exactodds {command[0]}` does "
-        "not price; remove it from the file, or use exactodds odds or exactodds report.\n"
+        "not price; remove it from the file, or use exactodds odds, exactodds report or "
+        "exactodds simulate.\n"
+    )
+
+
+def test_simulate_takes_a_rules_files_rebate(tmp_path: Path) -> None:
+    path = tmp_path / "rebate.toml"
+    path.write_text('rebate = "loss=10%"\n' + format_rules_file(Tableau.standard()))
+    result = run("simulate", "--shoes", "2", "--decks", "1", "--rules", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert "Rebate: a loss rebate of 10% of the net loss; paid at the end of each trip" in (
+        result.stdout
     )

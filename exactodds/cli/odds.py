@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import click
@@ -20,7 +21,7 @@ from exactodds.errors import BetError
 from exactodds.inputs import MOST_DECKS
 from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.report.registry import render
-from exactodds.rules import Rules
+from exactodds.rules import Rebate, Rules
 from exactodds.shoe import Shoe
 
 if TYPE_CHECKING:  # the other game is loaded only when asked for
@@ -32,6 +33,14 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
 @known_option
 @click_option(MULTIPLIERS_OPTION)
 @output_options
+@click.option(
+    "--trip-rounds",
+    type=int,
+    default=None,
+    metavar="ROUNDS",
+    help="Price the loss rebate (--rebate loss=SHARE) over a trip of this many independent "
+    "rounds of each bet, one unit each, exactly (default one round, the most it is worth).",
+)
 @click.option(
     "--wide",
     is_flag=True,
@@ -48,6 +57,7 @@ def odds(
     wide: bool,
     game: DragonTigerTable | None,
     multipliers: str | None = None,
+    trip_rounds: int | None = None,
 ) -> None:
     """Exact odds of Banker, Player and Tie, and each bet's EV and house edge.
 
@@ -74,9 +84,12 @@ def odds(
       exactodds odds --exact --wide                    # every column on one line
       exactodds odds --game dragon-tiger --pay tie=11  # Dragon Tiger as a studio deals it
       exactodds odds --rebate rolling=1.2%             # the effective edge after a rebate
+      exactodds odds --rebate loss=10% --trip-rounds 200  # a loss rebate over a trip
       exactodds odds --multipliers golden_wealth --bets main,player_pair,banker_pair
     """
     analysis: Analysis
+    if trip_rounds is not None:
+        rules = _over_trip(rules, trip_rounds)
     if multipliers is not None:
         _odds_with_multipliers(
             shoe, rules, bets, known, game, multipliers, output_format, digits, exact, wide
@@ -97,6 +110,14 @@ def odds(
     else:
         analysis = analyze(shoe, rules, bets)
     emit(render(analysis, output_format, digits=digits, exact=exact, wide=wide))
+
+
+def _over_trip(rules: Rules, trip_rounds: int) -> Rules:
+    """*rules* with the loss rebate paid over a trip of *trip_rounds* rounds (refused, naming
+    the parameter, without a loss rebate or with a trip of no round)."""
+    rebate = rules.rebate
+    over_trip = Rebate(rebate.rolling, rebate.loss, rebate.rolling_counts_pushes, trip_rounds)
+    return dataclasses.replace(rules, rebate=over_trip)
 
 
 def _odds_with_multipliers(

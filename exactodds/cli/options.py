@@ -277,7 +277,8 @@ def _rebate_refusal(rules: Rules) -> str:
     command = f"exactodds {click.get_current_context().info_name}"
     return (
         f"The rules file gives a rebate ({', '.join(rules.rebate.texts())}), which `{command}` "
-        "does not price; remove it from the file, or use exactodds odds or exactodds report."
+        "does not price; remove it from the file, or use exactodds odds, exactodds report or "
+        "exactodds simulate."
     )
 
 

@@ -159,6 +159,7 @@ def _studies(
     shoe=False,
     default_selection=lambda values: _bets_named_in(values["plays"]),
     keep_values=True,
+    rebate=True,
 )
 @click.option(
     "--play",

@@ -124,7 +124,8 @@ def _bet_dict(result: BetAnalysis, digits: int, fee: Fraction = Fraction(0)) -> 
 
 
 def _rebate_dict(figures: RebateFigures, fee: Fraction, digits: int) -> dict[str, Any]:
-    """A bet's figures under a rebate, per unit staked, exact and decimal (a one-round trip).
+    """A bet's figures under a rebate, per unit staked, exact and decimal (the loss rebate over
+    ``loss_trip_rounds`` rounds).
 
     >>> from exactodds import Rules, Shoe, analyze
     >>> from exactodds.rules import Rebate
@@ -133,7 +134,7 @@ def _rebate_dict(figures: RebateFigures, fee: Fraction, digits: int) -> dict[str
     >>> data["loss_trip_rounds"], data["effective_house_edge_decimal"]
     (1, '-0.034046')
     """
-    data: dict[str, Any] = {"loss_trip_rounds": 1}
+    data: dict[str, Any] = {"loss_trip_rounds": figures.trip_rounds}
     for key, value in (
         ("turnover", figures.turnover),
         ("expected_loss", figures.expected_loss),
@@ -441,12 +442,18 @@ def _rebate_table(analysis: Analysis, digits: int, exact: bool, width: int | Non
             percent_string(figures.effective_return_to_player(analysis.rules.fee), percent_digits),
         ]
         rows.append(row + ([fraction_string(figures.effective_expected_value)] if exact else []))
-    trip = (
-        "; the loss rebate over a trip of one round, its most per unit staked (over a longer "
-        "trip wins offset losses before it is paid)"
-        if rebate.loss
-        else ""
-    )
+    if not rebate.loss:
+        trip = ""
+    elif rebate.trip_rounds == 1:
+        trip = (
+            "; the loss rebate over a trip of one round, its most per unit staked (over a longer "
+            "trip wins offset losses before it is paid)"
+        )
+    else:
+        trip = (
+            f"; the loss rebate over a trip of {rebate.trip_rounds:,} independent rounds of the "
+            "bet, one unit each, exactly"
+        )
     alignments = ("left",) + ("right",) * (len(headers) - 1)
     return [
         f"With the rebate, per unit staked{trip}:",

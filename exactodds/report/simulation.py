@@ -143,6 +143,7 @@ def render_table(
         lines += _band_lines(result, bets, digits)
     if risk:
         lines += _risk_lines(result, digits, width)
+    lines += _rebate_lines(result, digits, width)
     return "\n".join(lines if width is None else wrapped_lines(lines, width))
 
 
@@ -280,6 +281,65 @@ def count_text(data: dict[str, Any] | None, decimals: int) -> str:
     if data.get("stderr") is None:
         return mean
     return f"{mean} ± {1.96 * data['stderr']:,.{decimals}f}"
+
+
+def _rebate_lines(result: SimulationResult, digits: int, width: int | None) -> list[str]:
+    """The rebate over the simulated trips: per trip, and the trips' result distribution."""
+    figures = result.rebate_figures
+    rebate = result.simulation.rules.rebate
+    if figures is None:
+        trip = result.simulation.trip_shoes
+        return (
+            [
+                "",
+                f"Rebate: {rebate.describe()}; paid at the end of each trip of {trip:,} shoes, "
+                "and no trip finished in the shoes simulated.",
+            ]
+            if rebate and result.tally.shoes
+            else []
+        )
+    shoes = f"{figures.trip_shoes:,} shoe{'s' if figures.trip_shoes != 1 else ''}"
+    lines = [
+        "",
+        f"Rebate: {figures.rebate.describe()}; paid at the end of each trip of {shoes} "
+        f"({figures.trips:,} trips simulated).",
+        f"Per trip: {_number(float(figures.mean_staked), digits)} units staked, "
+        f"{_number(float(figures.mean_rolled), digits)} on rounds that won or lost; rebate "
+        f"{_number(float(figures.mean_rebate), digits)} (rolling "
+        f"{_number(float(figures.mean_rolling_rebate), digits)}, loss "
+        f"{_number(float(figures.mean_loss_rebate), digits)}).",
+        "Effective EV per unit staked (realized results and the rebate): "
+        + _estimate(Estimate(float(figures.effective_ev), figures.effective_ev_stderr), digits)
+        + ".",
+        "",
+    ]
+    headers = ["Trip result, units", "Mean", "5%", "25%", "Median", "75%", "95%"]
+    rows = [
+        [name, _estimate(Estimate(float(part.mean), part.stderr), digits)]
+        + [_number(float(value), digits) for value in part.quantiles[1:-1]]
+        for name, part in (
+            ("Without the rebate", figures.without_rebate),
+            ("With the rebate", figures.with_rebate),
+        )
+    ]
+    lines.append(fitted_table(rows, headers, ("left",) + ("right",) * 6, width))
+    lines.append(
+        "Quantiles of the simulated trips (JSON adds the 1% and 99%); ± is a 95% interval over "
+        "trips."
+    )
+    without = figures.without_rebate.share_down_bankroll
+    with_rebate = figures.with_rebate.share_down_bankroll
+    if without is not None and with_rebate is not None:
+        bankroll = result.simulation.bankroll
+        assert bankroll is not None
+        lines += [
+            f"Trips ending down the bankroll ({fraction_string(bankroll)} units) or more, "
+            f"simulated: {_percent(without[0], 2)} ± {_percent(1.96 * without[1], 2)} without "
+            f"the rebate, {_percent(with_rebate[0], 2)} ± {_percent(1.96 * with_rebate[1], 2)} "
+            "with it. The risk of ruin within a trip is the one without the rebate: paid at "
+            "the trip's end, a rebate moves no trip's path before it.",
+        ]
+    return lines
 
 
 def _risk_lines(result: SimulationResult, digits: int, width: int | None) -> list[str]:

@@ -359,8 +359,11 @@ def compiled_pairs(simulation: Simulation, shoes: int = 1) -> bool:
 def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:
     """Whether the block may go to the kernel's pair study (:mod:`pair_study` checks the rest):
     every bet priced from the pair states, none fixed-point rounded exactly."""
-    return all(route == "pairs" for route in analyzer.routes().values()) and not any(
-        _exact_path(bet) for bet in simulation.bets
+    # A rebate keeps each trip's turnover, which the pair study does not count.
+    return (
+        all(route == "pairs" for route in analyzer.routes().values())
+        and not any(_exact_path(bet) for bet in simulation.bets)
+        and not simulation.rules.rebate
     )
 
 
@@ -404,8 +407,22 @@ def risk_tally(
         sum(sized.growth),
         sized.exact_squares,
         grid_trip_shoes=simulation.grid_trip_shoes,
+        turnover=_turnover(sized, rounds_per_shoe) if simulation.rules.rebate else None,
     )
     return dataclasses.replace(tally, flat=flat) if flat is not None else tally
+
+
+def _turnover(sized: sizing.Sized, rounds_per_shoe: list[int]) -> tuple[list[int], list[int]]:
+    """Each shoe's units rolled (staked on rounds that won or lost: a push, a result of 0 on
+    a stake, is not turnover) and units staked, over every bet."""
+    starts = np.concatenate(([0], np.cumsum(rounds_per_shoe)[:-1])).astype(np.int64)
+    stakes = _summable(sized.stakes)
+    rolled = np.where(sized.results != 0, stakes, 0).sum(axis=1)
+    staked = stakes.sum(axis=1)
+    return (
+        np.add.reduceat(rolled, starts).tolist(),
+        np.add.reduceat(staked, starts).tolist(),
+    )
 
 
 def _path_tally(

@@ -22,6 +22,7 @@ from typing import Any
 from exactodds.errors import SimulationError
 from exactodds.numbers import fraction_string
 from exactodds.simulation.risk.figures import RiskFigures, SeriesFigures
+from exactodds.simulation.risk.rebates import TripRebateFigures, trip_rebate_figures
 from exactodds.simulation.risk.sums import EV_SCALE, Estimate, nan_to_none
 from exactodds.simulation.risk.tally import MOMENT_BITS
 from exactodds.simulation.staking.stakes import GROWTH_SCALE, Kelly
@@ -208,6 +209,17 @@ class SimulationResult:
         """
         return _risk_figures(self)
 
+    @cached_property
+    def rebate_figures(self) -> TripRebateFigures | None:
+        """The rules' rebate over the simulated trips (None: no rebate, or no finished trip)."""
+        risk = self.tally.risk
+        rebate = self.simulation.rules.rebate
+        if not rebate or risk is None or risk.trip_results is None:
+            return None
+        return trip_rebate_figures(
+            risk.trip_results, risk.combined_denominator, rebate, self.simulation.bankroll
+        )
+
     @property
     def rounds_per_second(self) -> float:
         """Rounds dealt and evaluated per second of this run."""
@@ -285,6 +297,9 @@ class SimulationResult:
                 result.name: result.to_dict() | figures.of(result.name) for result in self.bets()
             },
             "combined": figures.combined,
+            **(
+                {"rebate": self.rebate_figures.to_dict()} if self.rebate_figures is not None else {}
+            ),
             "run": {
                 "complete": self.complete,
                 "shoes_requested": self.simulation.shoes,

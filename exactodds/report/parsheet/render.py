@@ -357,7 +357,13 @@ def _rebate_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
         sentences.append(
             f"Rolling rebate: {exact_percent_string(rebate.rolling)} of the turnover ({counted})."
         )
-    if rebate.loss:
+    if rebate.loss and rebate.trip_rounds != 1:
+        sentences.append(
+            f"Loss rebate: {exact_percent_string(rebate.loss)} of the net loss over a trip of "
+            f"{rebate.trip_rounds:,} independent rounds, one unit each (share x E[max(0, -S)] / "
+            f"{rebate.trip_rounds:,}, S the trip's sum, exact)."
+        )
+    elif rebate.loss:
         sentences.append(
             f"Loss rebate: {exact_percent_string(rebate.loss)} of the net loss, here over a trip "
             "of one round (share x E[max(0, -X)]), its most per unit staked: over a longer trip "
@@ -376,7 +382,7 @@ def _rebate_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
         (
             row("Turnover counted per unit staked", figures.turnover),
             row("Rolling rebate per unit staked", figures.rolling_value),
-            row("Expected loss E[max(0, -X)]", figures.expected_loss),
+            row(_loss_label(figures.trip_rounds), figures.expected_loss),
             row("Loss rebate per unit staked", figures.loss_value),
             row("Effective EV", figures.effective_expected_value),
             row("Effective house edge", figures.effective_house_edge, percent=True),
@@ -384,6 +390,17 @@ def _rebate_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:
         ),
         (False, True, True),
     )
+
+
+def _loss_label(trip_rounds: int) -> str:
+    """The expected loss's row: of one round, or of a trip per unit staked.
+
+    >>> _loss_label(1), _loss_label(200)
+    ('Expected loss E[max(0, -X)]', 'Expected trip loss per unit staked E[max(0, -S)] / 200')
+    """
+    if trip_rounds == 1:
+        return "Expected loss E[max(0, -X)]"
+    return f"Expected trip loss per unit staked E[max(0, -S)] / {trip_rounds:,}"
 
 
 def _volatility_blocks(sheet: BetSheet, digits: int) -> Iterator[Block]:

@@ -266,11 +266,24 @@ def _rebate_rows(
         fraction_string(figures.turnover),
         "every stake" if rebate.rolling_counts_pushes else "1 - push probability (dead chips)",
     )
+    # Over a trip of many rounds the expected loss is an exact convolution, no sheet formula:
+    # its value is written, the exact fraction beside it.
     loss = writer.line(
-        "Expected loss E[max(0, -X)]",
-        Formula(f'=-SUMIF(B{first}:B{last},"<0",H{first}:H{last})', figures.expected_loss),
-        fraction_string(figures.expected_loss),
-        "minus the returns of the losing outcomes: a trip of one round",
+        *(
+            (
+                "Expected loss E[max(0, -X)]",
+                Formula(f'=-SUMIF(B{first}:B{last},"<0",H{first}:H{last})', figures.expected_loss),
+                fraction_string(figures.expected_loss),
+                "minus the returns of the losing outcomes: a trip of one round",
+            )
+            if figures.trip_rounds == 1
+            else (
+                f"Expected trip loss per unit staked E[max(0, -S)] / {figures.trip_rounds:,}",
+                float(figures.expected_loss),
+                fraction_string(figures.expected_loss),
+                f"a trip of {figures.trip_rounds:,} independent rounds, exact (exactodds)",
+            )
+        )
     )
     value = writer.line(
         "Rebate per unit staked",

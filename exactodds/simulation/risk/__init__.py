@@ -14,6 +14,8 @@ Nothing here imports the pipeline (``tests/test_layers.py`` holds it to
   bankroll for a trip, the Cramer-Lundberg bound for unlimited play);
 * :mod:`~exactodds.simulation.risk.questions`: what a study asks beyond the tally (a risk
   target, a trip, rounds an hour, a grid of bankrolls and trip lengths);
+* :mod:`~exactodds.simulation.risk.rebates`: a rebate over the simulated trips (each trip's
+  result and turnover, kept by the tally): the trips' result distribution with and without it;
 * :mod:`~exactodds.simulation.risk.figures`: the risk figures drawn from the tallies, and
   :class:`~exactodds.simulation.risk.figures.RiskFigures`, a result's figures computed once.
 """

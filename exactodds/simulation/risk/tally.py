@@ -41,6 +41,8 @@ __all__ = [
     "Segment",
     "SeriesMoments",
     "TripPart",
+    "TripPiece",
+    "TripResults",
     "TripTally",
     "block_risk_tally",
     "joined_parts",
@@ -306,6 +308,130 @@ class TripTally:
         return cls(shoes, minimums, segments)
 
 
+#: A finished trip: (combined result, units rolled, units staked).
+Trip = tuple[int, int, int]
+
+
+@dataclass(frozen=True, order=True)
+class TripPiece:
+    """Consecutive shoes of one trip not yet finished: the result and turnover so far.
+
+    >>> TripPiece(0, 0, 1, -5, 3, 4).joined(TripPiece(0, 1, 1, 2, 1, 1))
+    TripPiece(trip=0, first_shoe=0, shoes=2, total=-3, rolled=4, staked=5)
+    """
+
+    trip: int
+    first_shoe: int
+    shoes: int
+    total: int
+    rolled: int
+    staked: int
+
+    def joined(self, later: TripPiece) -> TripPiece:
+        """This part followed by *later* (the next shoes of the same trip)."""
+        return TripPiece(
+            self.trip,
+            self.first_shoe,
+            self.shoes + later.shoes,
+            self.total + later.total,
+            self.rolled + later.rolled,
+            self.staked + later.staked,
+        )
+
+
+def _counted(trips: Mapping[Trip, int]) -> tuple[tuple[int, int, int, int], ...]:
+    return tuple((*trip, count) for trip, count in sorted(trips.items()))
+
+
+@dataclass(frozen=True)
+class TripResults:
+    """Each finished trip's (combined result, units rolled, units staked) -> trips, exactly,
+    and the trips still open; results in units of the combined denominator.
+
+    >>> TripResults(2, (), (TripPiece(0, 1, 1, 3, 1, 1),)).merged(
+    ...     TripResults.of_shoes(2, 0, [-5], [2], [2]))
+    TripResults(shoes=2, finished=((-2, 3, 3, 1),), open_parts=())
+    >>> TripResults.from_dict({"shoes": 2, "finished": [[1, 1, 1, -1]], "open": []})
+    Traceback (most recent call last):
+    ...
+    ValueError: a negative count of trips
+    """
+
+    shoes: int
+    finished: tuple[tuple[int, int, int, int], ...] = ()
+    open_parts: tuple[TripPiece, ...] = ()
+
+    @classmethod
+    def of_shoes(
+        cls,
+        shoes: int,
+        first_shoe: int,
+        totals: Sequence[int],
+        rolled: Sequence[int],
+        staked: Sequence[int],
+    ) -> TripResults:
+        """The trips of *shoes* shoes that consecutive shoes from *first_shoe* make, from each
+        shoe's combined result, units rolled and units staked."""
+        pieces = [
+            TripPiece((first_shoe + index) // shoes, first_shoe + index, 1, total, roll, stake)
+            for index, (total, roll, stake) in enumerate(zip(totals, rolled, staked, strict=True))
+        ]
+        return cls(shoes).merged(cls(shoes, (), tuple(pieces)))
+
+    def merged(self, other: TripResults) -> TripResults:
+        """The trips of both (disjoint sets of shoes); trips split between them are joined."""
+        if other.shoes != self.shoes:
+            raise ValueError("trip results of trips of different lengths")
+        counts: dict[Trip, int] = {}
+        for total, rolled, staked, count in self.finished + other.finished:
+            counts[total, rolled, staked] = counts.get((total, rolled, staked), 0) + count
+        still_open = []
+        for part in joined_parts(self.open_parts + other.open_parts):
+            if part.shoes == self.shoes:
+                key = (part.total, part.rolled, part.staked)
+                counts[key] = counts.get(key, 0) + 1
+            else:
+                still_open.append(part)
+        return TripResults(self.shoes, _counted(counts), tuple(sorted(still_open)))
+
+    @property
+    def trips(self) -> int:
+        """Finished trips."""
+        return sum(entry[3] for entry in self.finished)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (checkpoints); :meth:`from_dict` reads it back.
+
+        >>> results = TripResults.of_shoes(2, 1, [3, -1], [1, 1], [2, 1])
+        >>> TripResults.from_dict(results.to_dict()) == results
+        True
+        """
+        return {
+            "shoes": self.shoes,
+            "finished": [list(entry) for entry in self.finished],
+            "open": [
+                [p.trip, p.first_shoe, p.shoes, p.total, p.rolled, p.staked]
+                for p in self.open_parts
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TripResults:
+        """From :meth:`to_dict` data (raises KeyError/TypeError/ValueError)."""
+        shoes = _whole(data["shoes"])
+        finished = tuple(
+            (_whole(t), _whole(r), _whole(s), _whole(c)) for t, r, s, c in data["finished"]
+        )
+        parts = tuple(TripPiece(*(_whole(value) for value in entry)) for entry in data["open"])
+        if shoes < 1:
+            raise ValueError("trips of no shoe")
+        if any(entry[3] < 0 for entry in finished):
+            raise ValueError("a negative count of trips")
+        if any(not 0 < part.shoes < shoes for part in parts):
+            raise ValueError("an open trip of a length its trips cannot have")
+        return cls(shoes, finished, parts)
+
+
 def _merge_grid(
     first: tuple[TripTally, ...], second: tuple[TripTally, ...]
 ) -> tuple[TripTally, ...]:
@@ -350,6 +476,8 @@ class RiskTally:
     shoe_outcomes: tuple[tuple[int, int, int], ...] = ()
     #: The simulated trips of a risk grid's other lengths, by length (:meth:`for_trip`).
     grid_trips: tuple[TripTally, ...] = ()
+    #: Each trip's result and turnover, for a rebate (None: a study without one).
+    trip_results: TripResults | None = None
 
     @property
     def combined_denominator(self) -> int:
@@ -414,6 +542,7 @@ class RiskTally:
             _merge_flat(self.flat, other.flat),
             _merge_outcomes(self.shoe_outcomes, other.shoe_outcomes),
             _merge_grid(self.grid_trips, other.grid_trips),
+            _merge_trip_results(self.trip_results, other.trip_results),
         )
 
     def for_trip(self, shoes: int) -> RiskTally:
@@ -448,30 +577,38 @@ class RiskTally:
         >>> RiskTally.from_dict(tally.to_dict()) == tally
         True
         """
-        return {
-            "version": RECORD_VERSION,
-            "denominators": list(self.denominators),
-            "trip_shoes": self.trip_shoes,
-            "bets": [moments.as_list() for moments in self.bets],
-            "combined_realized": _sums_list(self.combined_realized),
-            "combined_expected": _sums_list(self.combined_expected),
-            "combined": self.combined.as_list(),
-            "products": list(self.products),
-            "trip_minimums": [list(pair) for pair in self.trip_minimums],
-            "open_segments": [
-                [s.trip, s.first_shoe, s.shoes, s.total, s.minimum] for s in self.open_segments
-            ],
-            "wagered": list(self.wagered),
-            "growth": self.growth,
-            "exact_squares": [moments.as_list() for moments in self.exact_squares],
-            "flat": None if self.flat is None else self.flat.to_dict(),
-            # Exact since record 1's "shoe_outcomes" (bins of the table minimum, rounded),
-            # which a checkpoint of that time still holds and is not read back.
-            "shoe_results": [list(entry) for entry in self.shoe_outcomes],
-        } | (
-            {"grid_trips": [trips.to_dict() for trips in self.grid_trips]}
-            if self.grid_trips
-            else {}
+        return (
+            {
+                "version": RECORD_VERSION,
+                "denominators": list(self.denominators),
+                "trip_shoes": self.trip_shoes,
+                "bets": [moments.as_list() for moments in self.bets],
+                "combined_realized": _sums_list(self.combined_realized),
+                "combined_expected": _sums_list(self.combined_expected),
+                "combined": self.combined.as_list(),
+                "products": list(self.products),
+                "trip_minimums": [list(pair) for pair in self.trip_minimums],
+                "open_segments": [
+                    [s.trip, s.first_shoe, s.shoes, s.total, s.minimum] for s in self.open_segments
+                ],
+                "wagered": list(self.wagered),
+                "growth": self.growth,
+                "exact_squares": [moments.as_list() for moments in self.exact_squares],
+                "flat": None if self.flat is None else self.flat.to_dict(),
+                # Exact since record 1's "shoe_outcomes" (bins of the table minimum, rounded),
+                # which a checkpoint of that time still holds and is not read back.
+                "shoe_results": [list(entry) for entry in self.shoe_outcomes],
+            }
+            | (
+                {"grid_trips": [trips.to_dict() for trips in self.grid_trips]}
+                if self.grid_trips
+                else {}
+            )
+            | (
+                {"trip_results": self.trip_results.to_dict()}
+                if self.trip_results is not None
+                else {}
+            )
         )
 
     @classmethod
@@ -498,6 +635,11 @@ class RiskTally:
                 for total, low, count in data.get("shoe_results", [])
             ),
             tuple(TripTally.from_dict(entry) for entry in data.get("grid_trips", [])),
+            (
+                TripResults.from_dict(data["trip_results"])
+                if data.get("trip_results") is not None
+                else None
+            ),
         )
 
 
@@ -520,6 +662,14 @@ def shoe_outcomes(totals: list[int], lows: list[int]) -> tuple[tuple[int, int, i
     return _merge_outcomes(
         (), tuple((total, low, 1) for total, low in zip(totals, lows, strict=True))
     )
+
+
+def _merge_trip_results(
+    first: TripResults | None, second: TripResults | None
+) -> TripResults | None:
+    if first is None or second is None:
+        return first or second
+    return first.merged(second)
 
 
 def _merge_flat(first: RiskTally | None, second: RiskTally | None) -> RiskTally | None:
@@ -588,6 +738,7 @@ def block_risk_tally(
     growth: int = 0,
     exact_squares: IntArray | None = None,
     grid_trip_shoes: Sequence[int] = (),
+    turnover: tuple[Sequence[int], Sequence[int]] | None = None,
 ) -> RiskTally:
     """The risk tally of one block of shoes from its per-round results.
 
@@ -595,7 +746,9 @@ def block_risk_tally(
     units of the bet's pay denominator; *expected*: the exact EVs of the bets made in
     units of 2**-40; *rounds_per_shoe*: the block's shoes' rounds, in order; *exact_squares*
     (optional): stake**2 x the exact E[X**2] per unit of the bets made, in 2**-MOMENT_BITS;
-    *grid_trip_shoes*: more trip lengths to chain the same shoes into (a risk grid).
+    *grid_trip_shoes*: more trip lengths to chain the same shoes into (a risk grid);
+    *turnover* (for a rebate): each shoe's units rolled (staked on rounds that won or lost)
+    and units staked, in order, kept per trip with the trip's result (``trip_results``).
 
     >>> results = np.array([[20, -1], [-20, 8], [19, -1]])
     >>> tally = block_risk_tally([20, 1], 1, 0, results, np.zeros((3, 2), np.int64), [2, 1])
@@ -659,6 +812,11 @@ def block_risk_tally(
             grid_trips=tuple(
                 TripTally.of_shoes(shoes, first_shoe, combined_realized, lowest)
                 for shoes in grid_trip_shoes
+            ),
+            trip_results=(
+                None
+                if turnover is None
+                else TripResults.of_shoes(trip_shoes, first_shoe, combined_realized, *turnover)
             ),
         )
     )
