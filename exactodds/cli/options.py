@@ -190,6 +190,12 @@ def built_options(
         def command(**values: Any) -> Any:
             apply_table(values)
             if games and values.pop("game") == "dragon-tiger":
+                if keep_values:
+                    values["option_values"] = {
+                        option.parameter: values[option.parameter]
+                        for option in options
+                        if option is not TABLE_OPTION and option.parameter in values
+                    }
                 return function(
                     **_dragon_tiger_values(values, most_decks, infinite, finite_because)
                 )
