@@ -363,19 +363,21 @@ def _dragon_tiger_values(
             raise click.UsageError(
                 f"{option.flag} is a baccarat option; --game dragon-tiger takes {DRAGON_TIGER_TAKES}."
             )
+    built: dict[str, Any] = {}
     try:
-        shoe = build_shoe(
-            values.pop("decks"),
-            values.pop("shoe_spec"),
-            values.pop("remove"),
-            most_decks=most_decks,
-            infinite=infinite,
-            finite_because=finite_because,
-        )
+        if "shoe_spec" in values:  # a command that deals its own shoes keeps its --decks
+            built["shoe"] = build_shoe(
+                values.pop("decks"),
+                values.pop("shoe_spec"),
+                values.pop("remove"),
+                most_decks=most_decks,
+                infinite=infinite,
+                finite_because=finite_because,
+            )
         table = build_dragon_tiger(values.pop("selection"), values.pop("pays"))
     except ExactOddsError as error:
         raise usage_error(error) from None
     for option in (*RULES_OPTIONS, *(option for option in BET_OPTIONS if option.files)):
         values.pop(option.parameter)
     values.pop("rebate", None)
-    return values | {"shoe": shoe, "rules": Rules(), "bets": [], "game": table}
+    return values | built | {"rules": Rules(), "bets": [], "game": table}
