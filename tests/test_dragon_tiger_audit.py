@@ -187,3 +187,53 @@ def test_bad_usage_is_one_sentence(args: tuple[str, ...], message: str) -> None:
     result = run("audit", "--game", "dragon-tiger", *args)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+# simulate --game dragon-tiger -----------------------------------------------------------------
+
+
+def test_simulate_reproduces_the_audit_s_fresh_shoes() -> None:
+    """The audit's figures are simulate's with seed + 1 and the count's tags and trigger."""
+    found = dragon_tiger_audit(["big"], decks=1, cut=10, budget=6, seed=3).bets["big"]
+    assert found.count is not None and found.trigger is not None
+    tags = ",".join(str(tag) for tag in found.tags)
+    args = ("simulate", "--game", "dragon-tiger", "--bets", "big", "--decks", "1", "--cut", "10")
+    args += ("--shoes", "6", "--seed", "4", "--format", "json")
+    counted = json.loads(run_ok(*args, "--play", f"count:{tags}:{found.trigger}").stdout)
+    assert counted["bets"]["big"] == json.loads(json.dumps(found.count.to_dict()))
+    perfect = json.loads(run_ok(*args).stdout)  # perfect play by default
+    assert perfect["bets"]["big"] == json.loads(json.dumps(found.perfect.to_dict()))
+
+
+def test_simulate_always_is_the_house_edge_dealt_and_plays_go_to_their_bets() -> None:
+    args = ("simulate", "--game", "dragon-tiger", "--bets", "tie,small", "--decks", "1")
+    args += ("--shoes", "5", "--play", "always", "--play", "small=perfect", "--format", "json")
+    data = json.loads(run_ok(*args).stdout)
+    assert (
+        data["bets"]["tie"]["bets"] == data["rounds"]
+        and data["bets"]["tie"]["play"] == "every round"
+    )
+    assert data["bets"]["small"]["play"].startswith("perfect play")
+    text = run_ok(*args[:-2]).stdout
+    assert "tie: every round" in text and max(len(line) for line in text.splitlines()) <= 100
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--play", "big=count:1:2"), "Error: Play 'big=count:1:2' is not valid for Dragon Tiger;"),
+        (
+            ("--bets", "big", "--play", "tie=perfect"),
+            "Error: --play names 'tie', which is not among",
+        ),
+        (("--jobs", "2"), "Error: --jobs is an option of the baccarat simulation;"),
+        (("--burn", "none"), "Error: --burn is an option of the baccarat simulation;"),
+        (("--bankroll", "100"), "Error: Stakes, risk figures, sweeps and csv are the baccarat"),
+        (("--format", "csv"), "Error: Stakes, risk figures, sweeps and csv are the baccarat"),
+        (("--variant", "ez"), "Error: --variant is a baccarat option;"),
+    ],
+)
+def test_simulate_bad_usage_is_one_sentence(args: tuple[str, ...], message: str) -> None:
+    result = run("simulate", "--game", "dragon-tiger", "--shoes", "2", *args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1

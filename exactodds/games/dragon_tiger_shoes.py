@@ -41,20 +41,24 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.errors import SimulationError
+from exactodds.errors import SimulationError, quoted
 from exactodds.inputs import number_of_decks, whole_number
 from exactodds.simulation.dealing import shuffled_shoe
 
 __all__ = [
+    "Always",
     "Count",
     "DealtShoes",
+    "DragonTigerSimulation",
     "Perfect",
     "PlayFigures",
     "best_trigger",
     "deal_dragon_tiger",
+    "parse_play",
     "per_100_rounds",
     "play",
     "round_value",
+    "simulate_dragon_tiger",
     "taken",
 ]
 
@@ -244,10 +248,62 @@ class Count:
         return f"the count A..K {tags} at a true count of {self.trigger:g} or more"
 
 
-def taken(shoes: DealtShoes, name: str, strategy: Perfect | Count) -> npt.NDArray[np.bool_]:
+@dataclass(frozen=True)
+class Always:
+    """Bet every round (the bet's plain house edge, dealt)."""
+
+    def describe(self) -> str:
+        """The play in words."""
+        return "every round"
+
+
+#: A way to play a bet.
+Strategy = Perfect | Count | Always
+
+
+def parse_play(text: str) -> tuple[str | None, Strategy]:
+    """``[BET=]perfect``, ``[BET=]always`` or ``[BET=]count:T1,...,T13:TRIGGER`` (13 tags, A
+    ... K; bet at a true count, the running count per deck left, of TRIGGER or more).
+
+    >>> parse_play("big=count:1,1,1,1,1,1,1,-1,-1,-1,-1,-1,-1:2.5")[1].trigger
+    2.5
+    >>> parse_play("perfect")
+    (None, Perfect())
+    >>> parse_play("tie=count:1,2:3")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.SimulationError: Play 'tie=count:1,2:3' is not valid for Dragon Tiger; use perfect, always or count:TAGS:TRIGGER with 13 whole-number tags for A 2 ... 10 J Q K, such as count:1,1,1,1,1,1,1,-1,-1,-1,-1,-1,-1:3.
+    """
+    bet, equals, strategy = text.partition("=")
+    name = bet.strip().lower() if equals else None
+    words = (strategy if equals else text).strip().lower()
+    if words == "perfect":
+        return name, Perfect()
+    if words == "always":
+        return name, Always()
+    parts = words.split(":")
+    try:
+        if len(parts) != 3 or parts[0] != "count":
+            raise ValueError
+        tags = tuple(int(tag) for tag in parts[1].split(","))
+        trigger = float(parts[2])
+        if len(tags) != 13 or not math.isfinite(trigger):
+            raise ValueError
+    except ValueError:
+        raise SimulationError(
+            f"Play {quoted(text.strip()[:80])} is not valid for Dragon Tiger; use perfect, always "
+            "or count:TAGS:TRIGGER with 13 whole-number tags for A 2 ... 10 J Q K, such as "
+            "count:1,1,1,1,1,1,1,-1,-1,-1,-1,-1,-1:3."
+        ) from None
+    return name, Count(tags, trigger)
+
+
+def taken(shoes: DealtShoes, name: str, strategy: Strategy) -> npt.NDArray[np.bool_]:
     """Which rounds *strategy* bets *name* on."""
     if isinstance(strategy, Perfect):
         return shoes.positive[name]
+    if isinstance(strategy, Always):
+        return np.ones(shoes.rounds, dtype=np.bool_)
     return np.asarray(shoes.true_counts(strategy.tags) >= strategy.trigger, dtype=np.bool_)
 
 
@@ -312,7 +368,7 @@ def per_100_rounds(
     return 100 * ratio, 100 * math.sqrt(spread / totals.size) / float(rounds.mean())
 
 
-def play(shoes: DealtShoes, name: str, strategy: Perfect | Count) -> PlayFigures:
+def play(shoes: DealtShoes, name: str, strategy: Strategy) -> PlayFigures:
     """*strategy*'s figures betting one unit on *name* at each round it chooses."""
     chosen = taken(shoes, name, strategy)
     rounds = np.bincount(shoes.shoe - shoes.shoe.min(), minlength=1).astype(np.float64)
@@ -354,3 +410,50 @@ def best_trigger(shoes: DealtShoes, name: str, tags: Sequence[int], least: float
         if gains[index] > best:
             best, trigger = float(gains[index]), float(ordered[index])
     return trigger
+
+
+@dataclass(frozen=True)
+class DragonTigerSimulation:
+    """Dragon Tiger's bets played over dealt shoes: one :class:`PlayFigures` a bet."""
+
+    decks: int
+    cut: int
+    shoes: int
+    seed: int
+    rounds: int
+    pays: Mapping[str, Fraction]
+    figures: Mapping[str, PlayFigures]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``exactodds simulate --game dragon-tiger --format json``."""
+        return {
+            "game": "dragon-tiger",
+            "procedure": {"decks": self.decks, "cut": self.cut, "burn": "none"},
+            "shoes": self.shoes,
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "pays": {name: str(pay) for name, pay in self.pays.items()},
+            "bets": {name: figures.to_dict() for name, figures in self.figures.items()},
+        }
+
+
+def simulate_dragon_tiger(
+    pays: Mapping[str, Fraction],
+    plays: Mapping[str, Strategy],
+    *,
+    decks: int = 8,
+    cut: int = 14,
+    shoes: int = 1000,
+    seed: int = 0,
+) -> DragonTigerSimulation:
+    """Deal *shoes* shoes and play each bet of *plays* (name -> strategy) at *pays*.
+
+    >>> found = simulate_dragon_tiger({"big": Fraction(1)}, {"big": Always()}, decks=1, shoes=2)
+    >>> found.figures["big"].bets == found.rounds
+    True
+    """
+    names = tuple(plays)
+    dealt = deal_dragon_tiger(names, pays, decks=decks, cut=cut, shoes=shoes, seed=seed)
+    figures = {name: play(dealt, name, strategy) for name, strategy in plays.items()}
+    chosen = {name: Fraction(pays[name]) for name in names}
+    return DragonTigerSimulation(decks, cut, shoes, seed, dealt.rounds, chosen, figures)

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.games.dragon_tiger import DragonTigerBet, DragonTigerOdds, DragonTigerRemoval
-from exactodds.games.dragon_tiger_shoes import PlayFigures
+from exactodds.games.dragon_tiger_shoes import DragonTigerSimulation, PlayFigures
 from exactodds.numbers import (
     decimal_string,
     fraction_string,
@@ -46,6 +46,8 @@ __all__ = [
     "render_removal_csv",
     "render_removal_json",
     "render_removal_table",
+    "render_simulation_json",
+    "render_simulation_table",
 ]
 
 #: How each outcome of ``outcomes`` is named in the table.
@@ -277,3 +279,41 @@ def render_audit_table(audit: DragonTigerAudit, digits: int) -> str:
 def render_audit_json(audit: DragonTigerAudit, digits: int) -> str:
     """The audit as JSON: :meth:`DragonTigerAudit.to_dict`."""
     return json_text(audit.to_dict())
+
+
+def _plain(values: tuple[float, float], digits: int) -> str:
+    mean, error = values
+    return f"{mean:.{digits}f} ± {error:.{digits}f}" if error == error else f"{mean:.{digits}f}"
+
+
+def render_simulation_table(simulation: DragonTigerSimulation, digits: int) -> str:
+    """The simulation as text: the setting, one row a bet, then each bet's play in words."""
+    lines = [
+        GAME_LINE,
+        _pays_line(dict(simulation.pays), tuple(simulation.figures)),
+        f"Dealt: {simulation.shoes:,} shoes (seed {simulation.seed}) of {simulation.decks} "
+        f"decks, cut card {simulation.cut} cards from the back, no burn: "
+        f"{simulation.rounds:,} rounds, every one priced exactly",
+        "Units per 100 rounds dealt ± standard error: by the exact EV of the rounds bet, and by "
+        "their results",
+        "",
+    ]
+    rows = [
+        [
+            name,
+            f"{figures.bets:,}",
+            f"{100 * figures.frequency:.2f}%",
+            _plain(figures.exact_ev, digits),
+            _plain(figures.results, digits),
+        ]
+        for name, figures in simulation.figures.items()
+    ]
+    headers = ["Bet", "Bets", "Frequency", "Exact EV", "Results"]
+    lines.append(fitted_table(rows, headers, ("left",) + ("right",) * 4, TABLE_WIDTH))
+    lines += ["", *(f"{name}: {figures.play}" for name, figures in simulation.figures.items())]
+    return "\n".join(wrapped_lines(lines, TABLE_WIDTH))
+
+
+def render_simulation_json(simulation: DragonTigerSimulation, digits: int) -> str:
+    """The simulation as JSON: :meth:`DragonTigerSimulation.to_dict`."""
+    return json_text(simulation.to_dict())
