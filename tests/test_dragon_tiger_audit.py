@@ -197,7 +197,8 @@ def test_simulate_reproduces_the_audit_s_fresh_shoes() -> None:
     found = dragon_tiger_audit(["big"], decks=1, cut=10, budget=6, seed=3).bets["big"]
     assert found.count is not None and found.trigger is not None
     tags = ",".join(str(tag) for tag in found.tags)
-    args = ("simulate", "--game", "dragon-tiger", "--bets", "big", "--decks", "1", "--cut", "10")
+    args: tuple[str, ...] = ("simulate", "--game", "dragon-tiger", "--bets", "big", "--decks", "1")
+    args += ("--cut", "10")
     args += ("--shoes", "6", "--seed", "4", "--format", "json")
     counted = json.loads(run_ok(*args, "--play", f"count:{tags}:{found.trigger}").stdout)
     assert counted["bets"]["big"] == json.loads(json.dumps(found.count.to_dict()))
@@ -206,7 +207,8 @@ def test_simulate_reproduces_the_audit_s_fresh_shoes() -> None:
 
 
 def test_simulate_always_is_the_house_edge_dealt_and_plays_go_to_their_bets() -> None:
-    args = ("simulate", "--game", "dragon-tiger", "--bets", "tie,small", "--decks", "1")
+    args: tuple[str, ...] = ("simulate", "--game", "dragon-tiger", "--bets", "tie,small")
+    args += ("--decks", "1")
     args += ("--shoes", "5", "--play", "always", "--play", "small=perfect", "--format", "json")
     data = json.loads(run_ok(*args).stdout)
     assert (

@@ -18,4 +18,13 @@ Each study returns frozen results; :mod:`exactodds.report` lays them out.
   and inferred from published RTPs (exact polynomials, with a consistency check).
 """
 
-__all__ = ["audit", "design", "dragon_tiger_audit", "multipliers", "parsheet", "protection", "review", "review_log"]
+__all__ = [
+    "audit",
+    "design",
+    "dragon_tiger_audit",
+    "multipliers",
+    "parsheet",
+    "protection",
+    "review",
+    "review_log",
+]
