@@ -310,7 +310,7 @@ def apply_table(values: dict[str, Any]) -> None:
     if "game" not in values and game != "baccarat":
         raise click.UsageError(
             f"Table {table.name!r} deals {game}, and exactodds {context.info_name} prices "
-            "baccarat only; use exactodds odds or eor for it."
+            "baccarat only; use exactodds odds, eor, report, simulate or audit for it."
         )
     if "game" in values:
         if _explicit(context, "game") and values["game"] != game:
