@@ -224,7 +224,11 @@ def deal_dragon_tiger(
 
 @dataclass(frozen=True)
 class Perfect:
-    """Perfect play: bet exactly when the bet's exact EV on the cards left is above 0."""
+    """Perfect play: bet exactly when the bet's exact EV on the cards left is above 0.
+
+    >>> Perfect().describe()
+    'perfect play (bet when the exact EV is above 0)'
+    """
 
     def describe(self) -> str:
         """The play in words."""
@@ -314,6 +318,10 @@ class PlayFigures:
     ``exact_ev`` and ``results`` are (mean, standard error) of the win per 100 rounds dealt,
     by the exact-EV estimator and by the results; the errors are over shoes (the ratio
     estimator's delta method), NaN with one shoe.
+
+    >>> figures = PlayFigures("big", "every round", 1, 40, 10, (1.0, math.nan), (2.5, math.nan))
+    >>> figures.frequency, figures.to_dict()["units_per_100_rounds"]["exact_ev"]
+    (0.25, {'mean': 1.0, 'stderr': None})
     """
 
     bet: str
@@ -414,7 +422,12 @@ def best_trigger(shoes: DealtShoes, name: str, tags: Sequence[int], least: float
 
 @dataclass(frozen=True)
 class DragonTigerSimulation:
-    """Dragon Tiger's bets played over dealt shoes: one :class:`PlayFigures` a bet."""
+    """Dragon Tiger's bets played over dealt shoes: one :class:`PlayFigures` a bet.
+
+    >>> found = simulate_dragon_tiger({"tie": Fraction(8)}, {"tie": Perfect()}, decks=1, shoes=1)
+    >>> found.to_dict()["procedure"], found.figures["tie"].bets <= found.rounds
+    ({'decks': 1, 'cut': 14, 'burn': 'none'}, True)
+    """
 
     decks: int
     cut: int

@@ -94,7 +94,12 @@ class DragonTigerBetAudit:
 
 @dataclass(frozen=True)
 class DragonTigerAudit:
-    """The audit of the chosen bets on one dealing procedure (decks, cut card, no burn)."""
+    """The audit of the chosen bets on one dealing procedure (decks, cut card, no burn).
+
+    >>> data = dragon_tiger_audit("tiger", decks=1, cut=40, budget=2).to_dict()
+    >>> data["fresh_seed"], data["bets"]["tiger"]["decision"]["played"]
+    (2, 'perfect play')
+    """
 
     decks: int
     cut: int
