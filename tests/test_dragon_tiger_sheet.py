@@ -116,7 +116,9 @@ def test_report_markdown_equals_odds_output() -> None:
     odds = json.loads(run_ok("odds", *args, "--format", "json").stdout)
     text = run_ok("report", *args, "--rounds", "100", "--confidence", "95").stdout
     tables = _markdown_tables(text)
-    summary = next(table for table in tables if table[0][0] == "Bet" and table[0][1] == "House edge")
+    summary = next(
+        table for table in tables if table[0][0] == "Bet" and table[0][1] == "House edge"
+    )
     _summary_matches_odds(summary, odds, 10)
     assert text.startswith("# Dragon Tiger par sheet: dragon, tie, big, 8 decks")
     assert "| Rounds counted | 172,640 ordered two-card sequences |" in text
