@@ -58,7 +58,7 @@ from exactodds.simulation.strategies import Strategy, parse_plays
 from exactodds.simulation.study import Simulation
 
 if TYPE_CHECKING:  # the audit's study is imported by the audit alone
-    from exactodds.studies.audit import AuditSpec
+    from exactodds.studies.audit import AuditSpec, Thresholds
     from exactodds.studies.design import PayRange
     from exactodds.studies.protection import ProtectionSpec
     from exactodds.studies.review import ReviewSpec
@@ -68,6 +68,7 @@ __all__ = [
     "SWEEP_NAMES",
     "Sweep",
     "audit_spec",
+    "audit_thresholds",
     "parse_edge_window",
     "parse_pay_range",
     "parse_sweeps",
@@ -458,20 +459,12 @@ def audit_spec(
     exactodds.studies.audit.AuditError: `thresholds.max_bet` '-1' is not valid; use a positive number.
     """
     from exactodds.advantage.depth import parse_depths
-    from exactodds.studies.audit import DEFAULT_BUDGET, AuditSpec, Thresholds
+    from exactodds.studies.audit import DEFAULT_BUDGET, AuditSpec
 
     depths_text = depths.strip().lower()
     depth_cards = () if depths_text == "none" else parse_depths(depths_text, "`depths`")
     cut_cards = parse_depths(cuts, "`cuts`") if cuts else ()
-    thresholds = Thresholds(
-        parse_threshold(safe_units, "thresholds.units_per_100_rounds"),
-        None
-        if safe_per_hour is None
-        else parse_threshold(safe_per_hour, "thresholds.money_per_hour"),
-        parse_threshold(max_bet, "thresholds.max_bet"),
-        rounds_per_hour,
-        parse_threshold(confidence, "thresholds.confidence"),
-    )
+    thresholds = audit_thresholds(safe_units, safe_per_hour, max_bet, rounds_per_hour, confidence)
     return AuditSpec(
         tuple(bets),
         rules,
@@ -481,6 +474,35 @@ def audit_spec(
         depth_cards,
         cut_cards,
         thresholds,
+    )
+
+
+def audit_thresholds(
+    safe_units: str = "0.1",
+    safe_per_hour: str | None = None,
+    max_bet: str = "100",
+    rounds_per_hour: int = 70,
+    confidence: str = "95%",
+) -> Thresholds:
+    """The audit's :class:`~exactodds.studies.audit.Thresholds` from ``audit``'s option values.
+
+    >>> audit_thresholds("0.2").deciding()[1]
+    '0.2 units per 100 rounds'
+    >>> audit_thresholds(confidence="101%")
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.audit.AuditError: `thresholds.confidence` 101% is not valid; use a confidence from 50% to below 100%, such as 95%.
+    """
+    from exactodds.studies.audit import Thresholds
+
+    return Thresholds(
+        parse_threshold(safe_units, "thresholds.units_per_100_rounds"),
+        None
+        if safe_per_hour is None
+        else parse_threshold(safe_per_hour, "thresholds.money_per_hour"),
+        parse_threshold(max_bet, "thresholds.max_bet"),
+        rounds_per_hour,
+        parse_threshold(confidence, "thresholds.confidence"),
     )
 
 

@@ -11,7 +11,8 @@ data goes to stdout only. A command's module is imported only when that command 
   :mod:`exactodds.cli.depth`, :mod:`exactodds.cli.edgesort`, :mod:`exactodds.cli.solve`
   (``--game peek`` in :mod:`exactodds.cli.solve_peek`; ``--rules`` and ``--game banque`` in
   :mod:`exactodds.cli.solve_choice`),
-  :mod:`exactodds.cli.multipliers`, :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`,
+  :mod:`exactodds.cli.multipliers`, :mod:`exactodds.cli.report`, :mod:`exactodds.cli.audit`
+  (``--game dragon-tiger`` in :mod:`exactodds.cli.dragon_tiger`),
   :mod:`exactodds.cli.protection`, :mod:`exactodds.cli.review`,
   :mod:`exactodds.cli.simulate` (sweeps in
   :mod:`exactodds.cli.simulate_sweep`, its risk options in :mod:`exactodds.cli.risk_options`)

@@ -16,6 +16,7 @@ from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.rules import Rules
 
 if TYPE_CHECKING:
+    from exactodds.games.dragon_tiger import DragonTigerTable
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.studies.audit import AuditSpec
     from exactodds.studies.parsheet import SheetIdentity
@@ -30,7 +31,7 @@ _SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"} |
 
 
 @click.command(name="audit", cls=RecordingCommand)
-@built_options(shoe=False, keep_values=True)
+@built_options(shoe=False, keep_values=True, games=True)
 @click.option("--decks", type=DEALT_DECKS, default=8, show_default=True, help="Decks in the shoe.")
 @click.option("--cut", type=int, default=14, show_default=True, help="Cards behind the cut card.")
 @click.option(
@@ -159,6 +160,7 @@ def audit_command(
     output: str | None,
     digits: int,
     quiet: bool,
+    game: DragonTigerTable | None,
     multipliers: str | None = None,
 ) -> None:
     """Can this bet be beaten? Exact edge, effects of removal, the best count found, the
@@ -174,12 +176,22 @@ def audit_command(
       exactodds audit --bets dragon7 --budget 200 --depths none --format json
       exactodds audit --bet-file mybet.toml --decks 6 --cut 20
       exactodds audit --bets dragon7 --design win=30..45 --target-edge 5%..8%
+      exactodds audit --game dragon-tiger --bets big,small --budget 200
     """
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.specs import audit_spec
     from exactodds.studies.audit import audit_seconds
 
     refuse_multipliers("audit", multipliers)
+    if game is not None:
+        from exactodds.cli.dragon_tiger import dragon_tiger_audit_command
+
+        chosen: dict[str, Any] = {"decks": decks, "cut": cut, "budget": budget, "seed": seed}
+        chosen |= {"safe_units": safe_units, "safe_per_hour": safe_per_hour, "max_bet": max_bet}
+        chosen |= {"rounds_per_hour": rounds_per_hour, "confidence": confidence}
+        chosen |= {"output_format": output_format, "output": output, "digits": digits}
+        dragon_tiger_audit_command(game, chosen)
+        return
     note_pure_python(quiet)
     _check_design_options(bool(design_ranges))
     _check_output(output_format, output, bool(design_ranges), jobs, dask_address)

@@ -207,6 +207,12 @@ def built_options(
                 preset(values)
             apply_table(values)
             if games and values.pop("game") == "dragon-tiger":
+                if keep_values:
+                    values["option_values"] = {
+                        option.parameter: values[option.parameter]
+                        for option in options
+                        if option is not TABLE_OPTION and option.parameter in values
+                    }
                 return function(
                     **_dragon_tiger_values(values, most_decks, infinite, finite_because)
                 )
@@ -322,7 +328,7 @@ def apply_table(values: dict[str, Any]) -> None:
     if "game" not in values and game != "baccarat":
         raise click.UsageError(
             f"Table {table.name!r} deals {game}, and exactodds {context.info_name} prices "
-            "baccarat only; use exactodds odds or eor for it."
+            "baccarat only; use exactodds odds, eor, report, simulate or audit for it."
         )
     if "game" in values:
         if _explicit(context, "game") and values["game"] != game:
@@ -388,19 +394,21 @@ def _dragon_tiger_values(
             raise click.UsageError(
                 f"{option.flag} is a baccarat option; --game dragon-tiger takes {DRAGON_TIGER_TAKES}."
             )
+    built: dict[str, Any] = {}
     try:
-        shoe = build_shoe(
-            values.pop("decks"),
-            values.pop("shoe_spec"),
-            values.pop("remove"),
-            most_decks=most_decks,
-            infinite=infinite,
-            finite_because=finite_because,
-        )
+        if "shoe_spec" in values:  # a command that deals its own shoes keeps its --decks
+            built["shoe"] = build_shoe(
+                values.pop("decks"),
+                values.pop("shoe_spec"),
+                values.pop("remove"),
+                most_decks=most_decks,
+                infinite=infinite,
+                finite_because=finite_because,
+            )
         table = build_dragon_tiger(values.pop("selection"), values.pop("pays"))
     except ExactOddsError as error:
         raise usage_error(error) from None
     for option in (*RULES_OPTIONS, *(option for option in BET_OPTIONS if option.files)):
         values.pop(option.parameter)
     values.pop("rebate", None)
-    return values | {"shoe": shoe, "rules": Rules(), "bets": [], "game": table}
+    return values | built | {"rules": Rules(), "bets": [], "game": table}

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -35,11 +36,17 @@ from exactodds.shoe import Shoe
 from exactodds.studies.parsheet import (
     DEFAULT_CONFIDENCES,
     DEFAULT_ROUNDS,
+    ComparisonRow,
     NothingPricedError,
     ParSheet,
     compare_alternatives,
+    dragon_tiger_par_sheet,
     par_sheet,
 )
+
+if TYPE_CHECKING:  # the other game and the overlays are loaded only when asked for
+    from exactodds.bets.multipliers import MultiplierOverlay
+    from exactodds.games.dragon_tiger import DragonTigerTable
 
 #: Output formats, and the file suffixes that choose them when --format is not given.
 REPORT_FORMATS = formats(ParSheet)
@@ -118,6 +125,17 @@ def default_title(shoe: Shoe, bets: list[Bet]) -> str:
     return f"Baccarat par sheet: {names}, {size}"
 
 
+def dragon_tiger_title(shoe: Shoe, game: DragonTigerTable) -> str:
+    """The title of a Dragon Tiger par sheet without --title: the game, the bets and the shoe.
+
+    >>> from exactodds.games.dragon_tiger import DragonTigerTable
+    >>> dragon_tiger_title(Shoe.standard(decks=8), DragonTigerTable(("dragon", "tie")))
+    'Dragon Tiger par sheet: dragon, tie, 8 decks'
+    """
+    baccarat = default_title(shoe, [])
+    return f"Dragon Tiger par sheet: {', '.join(game.bet_names)}" + baccarat[baccarat.rindex(",") :]
+
+
 def _hourly(
     rounds_per_hour: str | None, average_bet: str | None
 ) -> tuple[Fraction | None, Fraction | None]:
@@ -179,6 +197,24 @@ def _alternatives(
     return found
 
 
+def _sheet(
+    shoe: Shoe,
+    rules: Rules,
+    bets: list[Bet],
+    game: DragonTigerTable | None,
+    settings: dict[str, Any],
+    comparisons: tuple[ComparisonRow, ...],
+    progress: Callable[[int, int, str], None] | None,
+    overlay: MultiplierOverlay | None,
+) -> ParSheet:
+    """The par sheet of the game asked for, with the sheet's *settings* (rounds, levels...)."""
+    if game is not None:
+        return dragon_tiger_par_sheet(shoe, game.bet_names, game.pays, **settings)
+    return par_sheet(
+        shoe, rules, bets, comparisons=comparisons, progress=progress, overlay=overlay, **settings
+    )
+
+
 def _render(
     sheet: ParSheet,
     output_format: str,
@@ -227,7 +263,7 @@ def _render(
 
 
 @click.command(cls=RecordingCommand)
-@built_options(keep_values=True, rebate=True)
+@built_options(keep_values=True, rebate=True, games=True)
 @click.option(
     "--format",
     "output_format",
@@ -326,6 +362,7 @@ def report(
     rounds_per_hour: str | None,
     average_bet: str | None,
     quiet: bool,
+    game: DragonTigerTable | None,
     multipliers: str | None = None,
 ) -> None:
     """Par sheet: the probability and accounting report of each chosen bet.
@@ -336,7 +373,8 @@ def report(
     the win as % of handle after 1,000 to 1,000,000 rounds (the normal band,
     and the exact distribution: P(player ahead), percentiles), effect of
     removal with a derived count, break-even pays, and how it was computed.
-    Takes the same shoe, rules and bet options as 'odds'. Every format
+    Takes the same shoe, rules and bet options as 'odds'; with --game
+    dragon-tiger, Dragon Tiger's bets (docs/dragon-tiger.md). Every format
     starts with a header (title, pay table, version, command line, date)
     and shows the rules of play; --compare adds alternatives side by side;
     --multipliers (or a --table that names an overlay) adds every bet's exact
@@ -357,6 +395,7 @@ def report(
       exactodds report --bets banker,tie --compare decks=4,6,8 --title "Baccarat" -o sheet.pdf
       exactodds report --bets tie --rounds-per-hour 80 --average-bet 25 --drop-ratio 5
       exactodds report --table golden_wealth -o golden_wealth.html
+      exactodds report --game dragon-tiger --pay tie=11 -o dragon-tiger.pdf
     """
     note_pure_python()
     if output is not None:
@@ -391,7 +430,18 @@ def report(
     )
     hourly = _hourly(rounds_per_hour, average_bet)
     ratio = _positive(drop_ratio, "--drop-ratio")
-    identity = header.identity(option_values, default_title(shoe, bets))
+    if game is not None and multipliers is not None:
+        raise click.UsageError(
+            "--multipliers overlays baccarat's bets; leave out --game dragon-tiger, or "
+            "--multipliers for Dragon Tiger's sheet."
+        )
+    if game is not None and compare:
+        raise click.UsageError(
+            "--compare is a baccarat option; for Dragon Tiger, write one par sheet per shoe "
+            "or pay (such as --pay tie=11)."
+        )
+    title = default_title(shoe, bets) if game is None else dragon_tiger_title(shoe, game)
+    identity = header.identity(option_values, title)
     comparisons = compare_alternatives(_alternatives(compare, option_values), levels)
     overlay = None
     if multipliers is not None:
@@ -400,22 +450,17 @@ def report(
         overlay = resolve_overlay(multipliers)
     progress = progress_line(quiet, "report")
     try:
-        sheet = par_sheet(
-            shoe,
-            rules,
-            bets,
-            rounds=rounds,
-            confidences=levels,
-            max_tag=max_tag,
-            breakeven=breakeven,
-            rounds_per_hour=hourly[0],
-            average_bet=hourly[1],
-            drop_ratio=ratio,
-            identity=identity,
-            comparisons=comparisons,
-            progress=progress,
-            overlay=overlay,
-        )
+        settings = {
+            "rounds": rounds,
+            "confidences": levels,
+            "max_tag": max_tag,
+            "breakeven": breakeven,
+            "rounds_per_hour": hourly[0],
+            "average_bet": hourly[1],
+            "drop_ratio": ratio,
+            "identity": identity,
+        }
+        sheet = _sheet(shoe, rules, bets, game, settings, comparisons, progress, overlay)
         if plot_directory is not None:
             from exactodds.report.parsheet.figures import par_sheet_figures
 

@@ -22,6 +22,7 @@ from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.rules import Rules
 
 if TYPE_CHECKING:
+    from exactodds.games.dragon_tiger import DragonTigerTable
     from exactodds.simulation.result import SimulationResult
     from exactodds.simulation.study import Simulation
     from exactodds.specs import Sweep
@@ -160,6 +161,7 @@ def _studies(
     default_selection=lambda values: _bets_named_in(values["plays"]),
     keep_values=True,
     rebate=True,
+    games=True,
 )
 @click.option(
     "--play",
@@ -262,6 +264,7 @@ def simulate(
     show_risk: bool,
     sweeps: tuple[str, ...],
     multipliers: str | None = None,
+    game: DragonTigerTable | None = None,
 ) -> None:
     """Deal shoes as a casino does and play each bet by a strategy, with exact EVs.
 
@@ -282,6 +285,7 @@ def simulate(
       exactodds simulate --bets dragon7 --stake kelly:0.5 --bankroll 5000 --table-max 100
       exactodds simulate --play dragon7=count:0,0,0,-1,-1,-1,-1,2,2,0:4 --stake optimal --spread 1-8
       exactodds simulate --bets dragon7 --sweep cut=14,40,80 --plot figures/
+      exactodds simulate --game dragon-tiger --bets big,suited_tie --play perfect --seed 2
     """
     from exactodds.errors import SimulationError
     from exactodds.simulation.dealing import DealingProcedure
@@ -289,6 +293,13 @@ def simulate(
     from exactodds.specs import parse_sweeps, simulation_spec
 
     refuse_multipliers("simulate", multipliers)
+    if game is not None:
+        from exactodds.cli.dragon_tiger import dragon_tiger_simulate_command
+
+        chosen = {"shoes": shoes, "seed": seed, "decks": decks, "cut": cut, "plays": plays}
+        chosen |= {"output_format": output_format, "digits": digits}
+        dragon_tiger_simulate_command(game, chosen, show_risk or bool(sweeps))
+        return
     note_pure_python(quiet)
     _check_run_options(jobs, resume, checkpoint_file, dask_address, plot_directory, trace_file)
     parquet = trace_file is not None and trace_file.lower().endswith(".parquet")

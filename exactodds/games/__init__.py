@@ -7,5 +7,6 @@
 - :mod:`exactodds.games.option`: a tableau whose cells may be choices (the Player's option at 5).
 - :mod:`exactodds.games.banque`: baccara banque's bank against two fixed Player hands.
 - :mod:`exactodds.games.dragon_tiger`: Dragon Tiger from a baccarat shoe (odds, effects of
-  removal and a derived count).
+  removal and a derived count); :mod:`exactodds.games.dragon_tiger_shoes`: its shoes dealt
+  in sequence, each bet priced exactly before every round and played by a count or perfectly.
 """

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -47,6 +47,8 @@ from exactodds.analysis.removal import (
     LinearCount,
     refuse_infinite,
 )
+from exactodds.analysis.single import BetAnalysis
+from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets
 from exactodds.cards import RANKS
 from exactodds.errors import BetError, PayError, RemovalError, ShoeError, parameter, quoted
@@ -58,6 +60,8 @@ from exactodds.shoe import Shoe
 __all__ = [
     "BET_NAMES",
     "DEFAULT_PAYS",
+    "DESCRIPTIONS",
+    "SETTLEMENT",
     "DragonTigerBet",
     "DragonTigerOdds",
     "DragonTigerRemoval",
@@ -80,6 +84,25 @@ DEFAULT_PAYS: Mapping[str, Fraction] = {
     "big": Fraction(1),
     "small": Fraction(1),
 }
+
+#: The game's settlement in one line, as a par sheet states its rules.
+SETTLEMENT = (
+    "one card to the Dragon, then one to the Tiger; the higher rank wins, aces low and kings "
+    "high, suits never rank; the dragon and tiger bets lose half the stake on a tie in rank"
+)
+
+#: What each bet is, in the words a par sheet prints beside its pays.
+DESCRIPTIONS: Mapping[str, str] = {
+    "dragon": "The Dragon's card ranks higher (A low, K high); a tie in rank loses half the stake.",
+    "tiger": "The Tiger's card ranks higher (A low, K high); a tie in rank loses half the stake.",
+    "tie": "The Dragon's and the Tiger's cards have the same rank.",
+    "suited_tie": "The Dragon's and the Tiger's cards have the same rank and the same suit.",
+    "big": "The Dragon's card is 8, 9, 10, J, Q or K (a 7 loses).",
+    "small": "The Dragon's card is A, 2, 3, 4, 5 or 6 (a 7 loses).",
+}
+
+#: The outcome names of a bet seen as a baccarat-style pay table (:meth:`DragonTigerBet.as_bet_analysis`).
+WIN, TIE_OUTCOME, LOSE = "win", "tie", "lose"
 
 #: What a Dragon or Tiger bet loses on a tie: half the stake.
 TIE_LOSS = Fraction(-1, 2)
@@ -219,6 +242,33 @@ class DragonTigerBet:
     def return_to_player(self) -> Fraction:
         """The RTP a studio publishes: 1 + EV (what a unit staked returns, on average)."""
         return 1 + self.expected_value
+
+    def as_bet_analysis(self) -> BetAnalysis:
+        """The same counts as a :class:`~exactodds.analysis.single.BetAnalysis`, for the par sheet.
+
+        The outcomes are ``win`` (the pay), ``lose`` (-1) and, for the Dragon and Tiger bets,
+        ``tie`` (-1/2); the total is the shoe's ordered two-card rounds. Every figure the
+        analysis derives (EV, variance, hit frequency, the distribution) is these counts'.
+        Its bet prices nothing itself: settling a baccarat round with it is refused.
+
+        >>> tie = dragon_tiger_odds(Shoe.standard(decks=8), "tie").bets["tie"]
+        >>> analysis = tie.as_bet_analysis()
+        >>> analysis.outcome_counts, analysis.expected_value == tie.expected_value
+        ({'lose': 159744, 'win': 12896}, True)
+        >>> analysis.bet.settle(None)
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.BetError: Dragon Tiger's bet 'tie' is priced by exactodds.games.dragon_tiger from the shoe's two-card rounds; it settles no baccarat round.
+        """
+        names = {self.pay: WIN, TIE_LOSS: TIE_OUTCOME, Fraction(-1): LOSE}
+        pays = {WIN: self.pay, LOSE: Fraction(-1)}
+        if self.name in ("dragon", "tiger"):
+            pays[TIE_OUTCOME] = TIE_LOSS
+        counts = dict.fromkeys(sorted(pays), 0)
+        for result, count in self.results.items():
+            counts[names[result]] += count
+        bet = Bet(self.name, DESCRIPTIONS[self.name], _settles_no_baccarat_round(self.name), pays)
+        return BetAnalysis(bet, counts, self.rounds)
 
     def to_dict(self, digits: int = 10) -> dict[str, Any]:
         """JSON-ready figures: exact ``"n/d"`` strings with ``*_decimal`` companions."""
@@ -478,6 +528,16 @@ def dragon_tiger_removal(
 
 
 # Helpers ---------------------------------------------------------------------
+
+
+def _settles_no_baccarat_round(name: str) -> Callable[[object], str]:
+    def settle(summary: object) -> str:
+        raise BetError(
+            f"Dragon Tiger's bet {quoted(name)} is priced by exactodds.games.dragon_tiger from "
+            "the shoe's two-card rounds; it settles no baccarat round."
+        )
+
+    return settle
 
 
 def _choices() -> str:

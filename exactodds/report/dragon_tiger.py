@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.games.dragon_tiger import DragonTigerBet, DragonTigerOdds, DragonTigerRemoval
+from exactodds.games.dragon_tiger_shoes import DragonTigerSimulation, PlayFigures
 from exactodds.numbers import (
     decimal_string,
     fraction_string,
@@ -33,15 +34,20 @@ from exactodds.numbers import (
 from exactodds.report import research
 from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_lines
 from exactodds.report.writer import json_text
+from exactodds.studies.dragon_tiger_audit import DragonTigerAudit
 
 __all__ = [
     "ODDS_CSV_COLUMNS",
+    "render_audit_json",
+    "render_audit_table",
     "render_odds_csv",
     "render_odds_json",
     "render_odds_table",
     "render_removal_csv",
     "render_removal_json",
     "render_removal_table",
+    "render_simulation_json",
+    "render_simulation_table",
 ]
 
 #: How each outcome of ``outcomes`` is named in the table.
@@ -211,3 +217,103 @@ def render_removal_csv(removal: DragonTigerRemoval, digits: int) -> str:
 def _removal_dict(removal: DragonTigerRemoval, digits: int) -> dict[str, Any]:
     """The effects' JSON-ready data (:meth:`DragonTigerRemoval.to_dict` at *digits*)."""
     return removal.to_dict(digits)
+
+
+def _units(figures: PlayFigures | None, digits: int) -> str:
+    """The exact-EV estimate of the win per 100 rounds, +- its standard error."""
+    if figures is None:
+        return "-"
+    mean, error = figures.exact_ev
+    return f"{mean:.{digits}f} ± {error:.{digits}f}" if error == error else f"{mean:.{digits}f}"
+
+
+def _share(figures: PlayFigures | None) -> str:
+    return "-" if figures is None else f"{100 * figures.frequency:.2f}%"
+
+
+def render_audit_table(audit: DragonTigerAudit, digits: int) -> str:
+    """The audit as text: the setting, one row a bet, the counts' tags, then each verdict."""
+    threshold = audit.thresholds.deciding()[1]
+    confidence = percent_string(audit.thresholds.confidence, 0)
+    lines = [
+        GAME_LINE,
+        _pays_line(dict(audit.pays), tuple(audit.bets)),
+        f"Dealt: {audit.decks} decks, cut card {audit.cut} cards from the back, no burn",
+        f"Shoes: the trigger chosen on {audit.budget:,} shoes (seed {audit.seed}), the figures "
+        f"on {audit.budget:,} fresh shoes (seed {audit.seed + 1}); every round priced exactly",
+        f"Safe: the win's {confidence} one-sided upper bound below {threshold}",
+        "Count and perfect play: the win in units per 100 rounds dealt ± its standard error (the "
+        "exact-EV estimator), and the share of rounds bet",
+        "",
+    ]
+    rows = []
+    for name, bet in audit.bets.items():
+        rows.append(
+            [
+                name,
+                percent_string(bet.house_edge, digits),
+                "-" if bet.trigger is None else f"{bet.trigger:g}",
+                _units(bet.count, digits),
+                _share(bet.count),
+                _units(bet.perfect, digits),
+                _share(bet.perfect),
+                "safe" if bet.verdict.safe else "beatable",
+            ]
+        )
+    headers = ["Bet", "Edge", "Trigger", "Count", "Bets", "Perfect play", "Bets", "Verdict"]
+    alignments = ("left",) + ("right",) * 6 + ("left",)
+    lines.append(fitted_table(rows, headers, alignments, TABLE_WIDTH))
+    tags = [[name, *(f"{tag:+d}" for tag in bet.tags)] for name, bet in audit.bets.items()]
+    lines += [
+        "",
+        f"The derived count (level {audit.max_tag}, from the exact effects of removal), its "
+        "true count per deck left:",
+        fitted_table(tags, ["Bet", *"A23456789TJQK"], ("left",) + ("right",) * 13, TABLE_WIDTH),
+        "",
+    ]
+    lines += [bet.verdict.sentence(name) for name, bet in audit.bets.items()]
+    lines += [f"{name}: not computable. {reason}" for name, reason in audit.unavailable.items()]
+    return "\n".join(wrapped_lines(lines, TABLE_WIDTH))
+
+
+def render_audit_json(audit: DragonTigerAudit, digits: int) -> str:
+    """The audit as JSON: :meth:`DragonTigerAudit.to_dict`."""
+    return json_text(audit.to_dict())
+
+
+def _plain(values: tuple[float, float], digits: int) -> str:
+    mean, error = values
+    return f"{mean:.{digits}f} ± {error:.{digits}f}" if error == error else f"{mean:.{digits}f}"
+
+
+def render_simulation_table(simulation: DragonTigerSimulation, digits: int) -> str:
+    """The simulation as text: the setting, one row a bet, then each bet's play in words."""
+    lines = [
+        GAME_LINE,
+        _pays_line(dict(simulation.pays), tuple(simulation.figures)),
+        f"Dealt: {simulation.shoes:,} shoes (seed {simulation.seed}) of {simulation.decks} "
+        f"decks, cut card {simulation.cut} cards from the back, no burn: "
+        f"{simulation.rounds:,} rounds, every one priced exactly",
+        "Units per 100 rounds dealt ± standard error: by the exact EV of the rounds bet, and by "
+        "their results",
+        "",
+    ]
+    rows = [
+        [
+            name,
+            f"{figures.bets:,}",
+            f"{100 * figures.frequency:.2f}%",
+            _plain(figures.exact_ev, digits),
+            _plain(figures.results, digits),
+        ]
+        for name, figures in simulation.figures.items()
+    ]
+    headers = ["Bet", "Bets", "Frequency", "Exact EV", "Results"]
+    lines.append(fitted_table(rows, headers, ("left",) + ("right",) * 4, TABLE_WIDTH))
+    lines += ["", *(f"{name}: {figures.play}" for name, figures in simulation.figures.items())]
+    return "\n".join(wrapped_lines(lines, TABLE_WIDTH))
+
+
+def render_simulation_json(simulation: DragonTigerSimulation, digits: int) -> str:
+    """The simulation as JSON: :meth:`DragonTigerSimulation.to_dict`."""
+    return json_text(simulation.to_dict())

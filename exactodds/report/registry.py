@@ -179,6 +179,18 @@ _TABLE = (
     ("simulation.sweep.SweepResult", "table", "sweep:render_sweep_table"),
     ("simulation.sweep.SweepResult", "json", "sweep:render_sweep_json"),
     ("simulation.sweep.SweepResult", "csv", "sweep:render_sweep_csv"),
+    (
+        "games.dragon_tiger_shoes.DragonTigerSimulation",
+        "table",
+        "dragon_tiger:render_simulation_table",
+    ),
+    (
+        "games.dragon_tiger_shoes.DragonTigerSimulation",
+        "json",
+        "dragon_tiger:render_simulation_json",
+    ),
+    ("studies.dragon_tiger_audit.DragonTigerAudit", "table", "dragon_tiger:render_audit_table"),
+    ("studies.dragon_tiger_audit.DragonTigerAudit", "json", "dragon_tiger:render_audit_json"),
     ("studies.audit.Audit", "table", "audit:render_audit"),
     ("studies.audit.Audit", "json", "audit:render_audit"),
     ("studies.audit.Audit", "markdown", "audit:render_audit"),

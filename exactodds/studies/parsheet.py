@@ -56,7 +56,7 @@ from ..bets.bet import Bet
 from ..bets.multipliers import MultiplierOverlay
 from ..errors import ExactOddsError, MissingExtraError, import_extra, quoted
 from ..inputs import whole_number
-from ..numbers import decimal_string, square_root_decimal_string
+from ..numbers import NumberLike, decimal_string, square_root_decimal_string
 from ..rules import Rules
 from ..shoe import Shoe
 
@@ -71,9 +71,11 @@ __all__ = [
     "NothingPricedError",
     "OutcomeRow",
     "ParSheet",
+    "SheetGame",
     "SheetIdentity",
     "VolatilityIndex",
     "compare_alternatives",
+    "dragon_tiger_par_sheet",
     "offset_root_decimal",
     "par_sheet",
     "z_score",
@@ -497,6 +499,25 @@ def _rounds_grid(smallest: int, largest: int) -> list[int]:
 
 
 @dataclass(frozen=True)
+class SheetGame:
+    """The game a par sheet prices, as its sheet states it: what every renderer reads of it.
+
+    ``key`` chooses the game's own paragraphs (``baccarat`` or ``dragon-tiger``), ``name``
+    is what the sheet calls it, ``settlement`` its rules in one line, ``rounds`` the rounds
+    counted (every outcome table's total) and ``round_words`` what a round is.
+
+    >>> SheetGame("dragon-tiger", "Dragon Tiger", "one card each", 12, "ordered two-card sequences").rounds
+    12
+    """
+
+    key: str
+    name: str
+    settlement: str
+    rounds: int
+    round_words: str
+
+
+@dataclass(frozen=True)
 class ParSheet:
     """A par sheet for several bets on one shoe under one set of rules.
 
@@ -508,6 +529,8 @@ class ParSheet:
     side; ``drop_ratio`` the handle / drop ratio hold is figured with; ``overlay`` every bet
     priced under a random-multiplier overlay (each bet's exact EV and RTP, the law of the paid
     multiple and the variance), ``None`` without one: the other sections price the base game.
+    side; ``drop_ratio`` the handle / drop ratio hold is figured with; ``game`` the game
+    priced (baccarat's, from the analysis, when not given).
     """
 
     analysis: Analysis
@@ -522,6 +545,24 @@ class ParSheet:
     comparisons: tuple[ComparisonRow, ...] = ()
     drop_ratio: Fraction | None = None
     overlay: OverlayAnalysis | None = None
+    game: SheetGame | None = None
+
+    def __post_init__(self) -> None:
+        if self.game is None:
+            baccarat = SheetGame(
+                "baccarat",
+                "Baccarat",
+                self.analysis.rules.describe(),
+                self.analysis.total,
+                "ordered six-card sequences",
+            )
+            object.__setattr__(self, "game", baccarat)
+
+    @property
+    def played(self) -> SheetGame:
+        """The game priced (``game``, always set once the sheet is made)."""
+        assert self.game is not None  # set by __post_init__
+        return self.game
 
     @property
     def levels(self) -> tuple[Fraction, ...]:
@@ -547,11 +588,11 @@ class ParSheet:
         moments; and, for one card removed, the effects of removal weighted by
         the cards of each rank add up to exactly 0.
         """
-        total = self.analysis.total
+        total = self.played.rounds
         checks = [
             (
                 "The outcome counts of every bet add up to the shoe's "
-                f"{total:,} six-card sequences.",
+                f"{total:,} {self.played.round_words.removeprefix('ordered ')}.",
                 all(
                     sum(sheet.result.outcome_counts.values()) == total
                     for sheet in self.bets.values()
@@ -763,8 +804,9 @@ def par_sheet(
     sheets = {}
     for done, (name, result) in enumerate(analysis.bets.items(), 2):
         step(done, name)
+        breakevens = _breakevens(result, analysis) if breakeven else ()
         sheets[name] = _bet_sheet(
-            result, analysis, removal, scores, tuple(rounds), breakeven, tails, hourly, drop_ratio
+            result, analysis, removal, scores, tuple(rounds), breakevens, tails, hourly, drop_ratio
         )
     step(2 + len(analysis.bets), "done")
     return ParSheet(
@@ -781,6 +823,114 @@ def par_sheet(
         drop_ratio=drop_ratio,
         overlay=priced,
     )
+
+
+def dragon_tiger_par_sheet(
+    shoe: Shoe,
+    bets: Iterable[str] | str | None = None,
+    pays: Mapping[str, NumberLike] | None = None,
+    *,
+    rounds: Sequence[int] = DEFAULT_ROUNDS,
+    confidences: Sequence[int] = DEFAULT_CONFIDENCES,
+    max_tag: int = DEFAULT_MAX_TAG,
+    breakeven: bool = True,
+    tails: bool = True,
+    rounds_per_hour: Fraction | None = None,
+    average_bet: Fraction | None = None,
+    drop_ratio: Fraction | None = None,
+    identity: SheetIdentity | None = None,
+) -> ParSheet:
+    """The par sheet of Dragon Tiger's *bets* (default: all six) on *shoe* under *pays*.
+
+    Every figure comes from the game's exact analysis
+    (:func:`~exactodds.games.dragon_tiger.dragon_tiger_odds`, each bet seen as a
+    :class:`~exactodds.analysis.single.BetAnalysis` over the shoe's ordered two-card rounds)
+    and its effects of removal with their derived count
+    (:func:`~exactodds.games.dragon_tiger.dragon_tiger_removal`); the rest is built as for
+    baccarat's bets. A bet's break-even pay is exact and needs no sympy: its EV is linear
+    in the pay, ``(pay * wins - rest) / rounds``, so it is zero at ``rest / wins``.
+
+    >>> sheet = dragon_tiger_par_sheet(Shoe.standard(decks=8), "dragon,tie", {"tie": 11})
+    >>> sheet.played.rounds, sheet.bets["tie"].return_to_player
+    (172640, Fraction(372, 415))
+    >>> [(pay.name, pay.value) for pay in sheet.bets["tie"].breakevens]
+    [('tie', Fraction(384, 31))]
+    >>> [row.outcome for row in sheet.bets["dragon"].rows]
+    ['win', 'tie', 'lose']
+    >>> dragon_tiger_par_sheet(Shoe.parse("A=2,K=2"), "suited_tie")
+    Traceback (most recent call last):
+    ...
+    exactodds.studies.parsheet.NothingPricedError: No chosen bet can be priced on this shoe, so there is no par sheet to write (suited_tie: The suited tie needs suits, and the shoe is known by rank only (its cards were given without suits); name every card of the shoe and every card removed with its suit, such as KS or 7H).
+    """
+    from ..games.dragon_tiger import SETTLEMENT, dragon_tiger_odds, dragon_tiger_removal
+
+    _check_inputs(rounds, rounds_per_hour, average_bet, drop_ratio)
+    whole_number(max_tag, "max_tag", ExactOddsError, minimum=1, what="Largest tag")
+    scores = {level: z_score(level) for level in confidences}
+    odds = dragon_tiger_odds(shoe, bets, pays)
+    analyses = {name: bet.as_bet_analysis() for name, bet in odds.bets.items()}
+    analysis = Analysis(shoe, Rules(), {}, analyses, dict(odds.unavailable), odds.bet_names)
+    if not analyses:
+        reasons = "; ".join(f"{name}: {reason}" for name, reason in odds.unavailable.items())
+        raise NothingPricedError(
+            "No chosen bet can be priced on this shoe, so there is no par sheet to write "
+            f"({reasons.rstrip('.')})."
+        )
+    removal: EffectOfRemoval | None = None
+    removal_reason: str | None = None
+    try:
+        found = dragon_tiger_removal(shoe, tuple(analyses), odds.pays, 1, max_tag)
+        removal = found.as_effect_of_removal()
+    except ExactOddsError as error:
+        removal_reason = str(error)
+    hourly = (
+        None if rounds_per_hour is None or average_bet is None else (rounds_per_hour, average_bet)
+    )
+    sheets = {
+        name: _bet_sheet(
+            result,
+            analysis,
+            removal,
+            scores,
+            tuple(rounds),
+            _linear_breakeven(result) if breakeven else (),
+            tails,
+            hourly,
+            drop_ratio,
+        )
+        for name, result in analyses.items()
+    }
+    game = SheetGame(
+        "dragon-tiger", "Dragon Tiger", SETTLEMENT, odds.rounds, "ordered two-card sequences"
+    )
+    return ParSheet(
+        analysis=analysis,
+        bets=sheets,
+        unavailable=dict(odds.unavailable),
+        removal=removal,
+        removal_reason=removal_reason,
+        rounds=tuple(rounds),
+        confidences=tuple(confidences),
+        max_tag=max_tag,
+        identity=identity,
+        drop_ratio=drop_ratio,
+        game=game,
+    )
+
+
+def _linear_breakeven(result: BetAnalysis) -> tuple[BreakevenPay, ...]:
+    """The win's pay at which an EV linear in it is zero: what the other outcomes lose / wins."""
+    wins = result.outcome_counts.get("win", 0)
+    current = result.bet.pay("win")
+    if wins == 0:
+        reason = "The bet never wins on this shoe, so no pay makes its EV zero."
+        return (BreakevenPay(result.name, current, None, None, reason),)
+    rest = sum(
+        result.bet.pay(outcome) * count
+        for outcome, count in result.outcome_counts.items()
+        if outcome != "win"
+    )
+    return (BreakevenPay(result.name, current, -Fraction(rest) / wins, None, None),)
 
 
 def _check_inputs(
@@ -806,7 +956,7 @@ def _bet_sheet(
     removal: EffectOfRemoval | None,
     scores: Mapping[int, Fraction],
     rounds: tuple[int, ...],
-    breakeven: bool,
+    breakevens: tuple[BreakevenPay, ...],
     tails: bool,
     hourly: tuple[Fraction, Fraction] | None,
     drop_ratio: Fraction | None = None,
@@ -839,7 +989,7 @@ def _bet_sheet(
         expected_hold=None if drop_ratio is None else result.house_edge * drop_ratio,
         count=removal.counts[name] if removal is not None else None,
         weighted_sum=removal.weighted_sum(name) if removal is not None else None,
-        breakevens=_breakevens(result, analysis) if breakeven else (),
+        breakevens=breakevens,
         fee=analysis.rules.fee,
         rebate=rebate_figures(result, analysis.rules.rebate) if analysis.rules.rebate else None,
     )

@@ -36,5 +36,5 @@ def render_pdf(
         identity.date if identity else None,
         figure_png,
         author=identity.author if identity else "",
-        subject="Baccarat par sheet: " + ", ".join(sheet.bets),
+        subject=f"{sheet.played.name} par sheet: " + ", ".join(sheet.bets),
     )

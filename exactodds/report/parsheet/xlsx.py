@@ -55,7 +55,7 @@ from ..document.xlsx import (
     save_dated,
     sheet_title,
 )
-from .render import CHECKING, CONVENTION, DEFINITIONS, METHOD, REMOVAL_TEXT, document
+from .render import DEFINITIONS, METHOD, REMOVAL_TEXT, document, game_texts
 
 __all__ = ["write_xlsx"]
 
@@ -98,13 +98,13 @@ def _bet_sheet(writer: SheetWriter, sheet: BetSheet, parsheet: ParSheet) -> None
     name = sheet.name
     analysis = parsheet.analysis
     writer.line(f"Par sheet: {name}", bold=True)
+    game = parsheet.played
     writer.line("Shoe", analysis.shoe.describe())
-    writer.line("Rules", analysis.rules.describe())
+    writer.line("Rules", game.settlement)
     writer.line("Bet", sheet.result.bet.description)
     writer.skip()
-    total = writer.line(
-        "Total combinations (six-card sequences)", analysis.total, str(analysis.total)
-    )
+    sequences = game.round_words.removeprefix("ordered ")
+    total = writer.line(f"Total combinations ({sequences})", game.rounds, str(game.rounds))
     writer.skip()
     first, last = _outcome_rows(writer, sheet, total)
     rows = _figure_rows(writer, sheet, first, last)
@@ -122,7 +122,7 @@ def _bet_sheet(writer: SheetWriter, sheet: BetSheet, parsheet: ParSheet) -> None
         ]
     )
     writer.skip()
-    writer.line(CONVENTION)
+    writer.line(game_texts(parsheet)[0])
 
 
 def _outcome_rows(writer: SheetWriter, sheet: BetSheet, total: int) -> tuple[int, int]:
@@ -471,9 +471,12 @@ def _outcome_of(pay_name: str, sheet: BetSheet) -> str:
 def _summary(writer: SheetWriter, parsheet: ParSheet) -> None:
     analysis = parsheet.analysis
     identity_lines(writer, parsheet.identity, "Par sheet")
+    game = parsheet.played
     writer.line("Shoe", analysis.shoe.describe())
-    writer.line("Rules", analysis.rules.describe())
-    writer.line("Rounds counted", analysis.total, str(analysis.total))
+    if game.key != "baccarat":
+        writer.line("Game", game.name)
+    writer.line("Rules", game.settlement)
+    writer.line("Rounds counted", game.rounds, str(game.rounds))
     writer.skip()
     writer.line(
         "Bet",
@@ -522,11 +525,12 @@ def _summary(writer: SheetWriter, parsheet: ParSheet) -> None:
         if parsheet.bets
         else "none"
     )
+    convention, checking = game_texts(parsheet)
     for text in (
-        CONVENTION,
+        convention,
         METHOD.format(version=package_version()),
         DEFINITIONS.format(zs=zs),
-        CHECKING,
+        checking,
     ):
         writer.line(text)
     for text, holds in parsheet.checks:
