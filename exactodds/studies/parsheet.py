@@ -528,9 +528,8 @@ class ParSheet:
     ``comparisons`` the alternatives (other shoes, other pay tables) side by
     side; ``drop_ratio`` the handle / drop ratio hold is figured with; ``overlay`` every bet
     priced under a random-multiplier overlay (each bet's exact EV and RTP, the law of the paid
-    multiple and the variance), ``None`` without one: the other sections price the base game.
-    side; ``drop_ratio`` the handle / drop ratio hold is figured with; ``game`` the game
-    priced (baccarat's, from the analysis, when not given).
+    multiple and the variance), ``None`` without one: the other sections price the base game;
+    ``game`` the game priced (baccarat's, from the analysis, when not given).
     """
 
     analysis: Analysis
