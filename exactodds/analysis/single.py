@@ -44,9 +44,6 @@ from exactodds.numbers import (
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
-if TYPE_CHECKING:
-    from exactodds.analysis.rebates import RebateFigures
-
 __all__ = [
     "Analysis",
     "BetAnalysis",
@@ -424,26 +421,6 @@ class Analysis:
     def table(self) -> OutcomeTable:
         """The exact counts per round summary that the bets were priced from (cached)."""
         return enumerate_rounds(self.shoe, self.rules.tableau)
-
-    @cached_property
-    def rebates(self) -> dict[str, RebateFigures]:
-        """Each priced bet's figures under the rules' rebate (none without one), computed once,
-        so that every format renders the same figures and none computes them.
-
-        >>> from exactodds import Rules, Shoe
-        >>> from exactodds.rules import Rebate
-        >>> rules = Rules(rebate=Rebate(loss="10%"))
-        >>> analyze(Shoe.standard(decks=8), rules).rebates["banker"].value > 0
-        True
-        >>> analyze(Shoe.standard(decks=8)).rebates
-        {}
-        """
-        from exactodds.analysis.rebates import rebate_figures  # it imports this module
-
-        rebate = self.rules.rebate
-        if not rebate:
-            return {}
-        return {name: rebate_figures(result, rebate) for name, result in self.bets.items()}
 
 
 def price_bet(table: OutcomeTable, bet: Bet) -> BetAnalysis:

@@ -20,7 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from exactodds.analysis.rebates import RebateFigures
+from exactodds.analysis.rebates import RebateFigures, rebate_figures
 from exactodds.analysis.single import Analysis, BetAnalysis
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import BetList
@@ -129,8 +129,8 @@ def _rebate_dict(figures: RebateFigures, fee: Fraction, digits: int) -> dict[str
 
     >>> from exactodds import Rules, Shoe, analyze
     >>> from exactodds.rules import Rebate
-    >>> analysis = analyze(Shoe.standard(decks=8), Rules(rebate=Rebate(loss="10%")))
-    >>> data = _rebate_dict(analysis.rebates["banker"], Fraction(0), 6)
+    >>> banker = analyze(Shoe.standard(decks=8), Rules()).bets["banker"]
+    >>> data = _rebate_dict(rebate_figures(banker, Rebate(loss="10%")), Fraction(0), 6)
     >>> data["loss_trip_rounds"], data["effective_house_edge_decimal"]
     (1, '-0.034046')
     """
@@ -207,8 +207,10 @@ def _bet_names(analysis: Analysis) -> tuple[str, ...]:
 def _any_bet_dict(analysis: Analysis, name: str, digits: int) -> dict[str, Any]:
     if name in analysis.bets:
         data = _bet_dict(analysis.bets[name], digits, analysis.rules.fee)
-        if analysis.rules.rebate:
-            data["rebate"] = _rebate_dict(analysis.rebates[name], analysis.rules.fee, digits)
+        rebate = analysis.rules.rebate
+        if rebate:
+            figures = rebate_figures(analysis.bets[name], rebate)
+            data["rebate"] = _rebate_dict(figures, analysis.rules.fee, digits)
         return data
     return {"computable": False, "reason": analysis.unavailable[name]}
 
@@ -431,7 +433,7 @@ def _rebate_table(analysis: Analysis, digits: int, exact: bool, width: int | Non
     for name in _bet_names(analysis):
         if name not in analysis.bets:
             continue
-        figures = analysis.rebates[name]
+        figures = rebate_figures(analysis.bets[name], rebate)
         row = [
             name,
             decimal_string(figures.value, digits),
