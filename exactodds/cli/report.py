@@ -222,7 +222,7 @@ def _render(
 
 
 @click.command(cls=RecordingCommand)
-@built_options(keep_values=True, rebate=True)
+@built_options(keep_values=True, rebate=True, card_bets=True)
 @click.option(
     "--format",
     "output_format",
