@@ -300,7 +300,7 @@ def test_suits_unknown_is_one_sentence_and_exit_2() -> None:
 
 
 def test_commands_that_cannot_price_refuse_in_one_sentence() -> None:
-    for command in ("eor", "depth", "audit", "report", "simulate"):
+    for command in ("depth", "audit", "simulate"):
         result = run(command, "--bet-file", str(EXAMPLES / "all_red.toml"), "--bets", "all_red")
         assert result.exit_code == 2, command
         assert result.stderr == (
