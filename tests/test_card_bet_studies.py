@@ -215,7 +215,7 @@ def test_perfect_9_par_sheet_published_and_equal_to_odds() -> None:
     (perfect_9,) = load_custom_bets(EXAMPLES / "perfect_9.toml")
     sheet = par_sheet(Shoe.standard(decks=8), Rules(), [perfect_9]).bets["perfect_9"]
     per_hand = sheet.result.total // 86_320
-    assert {row.outcome: row.combinations // per_hand for row in sheet.rows} == {
+    assert {row.outcome: row.count // per_hand for row in sheet.rows} == {
         "suited_nine": 1_024,
         "unsuited_nine": 3_072,
         "nine_with_ten": 4_096,
@@ -225,7 +225,7 @@ def test_perfect_9_par_sheet_published_and_equal_to_odds() -> None:
     printed = run("odds", "--bet-file", str(EXAMPLES / "perfect_9.toml"), "--format", "json")
     odds = json.loads(printed.stdout)["bets"]["perfect_9"]
     assert Fraction(odds["house_edge"]) == sheet.result.house_edge
-    assert odds["outcome_counts"] == {row.outcome: row.combinations for row in sheet.rows}
+    assert odds["outcome_counts"] == {row.outcome: row.count for row in sheet.rows}
 
 
 def test_eor_breakeven_and_report_take_card_bets(tmp_path: Path) -> None:

@@ -479,10 +479,12 @@ def effect_of_removal(
                 after[index][bet.name] = numerator, denominator * ways
 
     for bet in card_bets:
-        first, *rest = _card_expected_value_ratios(shoe, rules, bet, removable, cards)
-        before[bet.name] = first
-        for index, value in zip(removable, rest, strict=True):
-            after[index][bet.name] = value
+        ratio_before, *ratios_after = _card_expected_value_ratios(
+            shoe, rules, bet, removable, cards
+        )
+        before[bet.name] = ratio_before
+        for index, ratio in zip(removable, ratios_after, strict=True):
+            after[index][bet.name] = ratio
 
     priced = [bet.name for bet in chosen if bet.name not in unavailable]
     effects: dict[str, dict[str, Fraction | None]] = {}
