@@ -263,3 +263,28 @@ def test_eor_breakeven_and_report_take_card_bets(tmp_path: Path) -> None:
     )
     assert sheet.exit_code == 0, sheet.stderr
     assert "## Bet: perfect_9" in sheet.stdout
+
+
+def test_the_tracker_prices_a_card_bet_after_every_round() -> None:
+    """`serve --bet-file perfect_9.toml`: a suited table's view after a round holds Perfect 9's
+    exact EV on the cards left (analyze's), and counts for the other bets only."""
+    from starlette.testclient import TestClient
+
+    from exactodds.bets.catalogue import available_bets
+    from exactodds.web.app import create_app
+
+    custom = load_custom_bets(EXAMPLES / "perfect_9.toml", list(available_bets()))
+    app = create_app(":memory:", custom)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        settings = {"decks": 1, "suits": True, "bets": "banker,perfect_9"}
+        made = client.post("/api/shoes", json={"name": "T", "settings": settings})
+        assert made.status_code == 201, made.text
+        shoe_id = made.json()["shoe"]["id"]
+        view = client.post(
+            f"/api/shoes/{shoe_id}/rounds", json={"player": "2H3S5D", "banker": "7C7D4H"}
+        ).json()
+    left = Shoe.standard(decks=1).remove("2H 3S 5D 7C 7D 4H")
+    expected = analyze(left, Rules(), custom).bets["perfect_9"].expected_value
+    assert view["odds_error"] is None
+    assert Fraction(view["odds"]["bets"]["perfect_9"]["ev"]) == expected
+    assert list(view["counts"]) == ["banker"]

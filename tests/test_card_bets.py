@@ -301,10 +301,8 @@ def test_suits_unknown_is_one_sentence_and_exit_2() -> None:
 
 def test_commands_that_cannot_price_refuse_in_one_sentence() -> None:
     """The commands that price a shoe many times over say why, and which commands can."""
-    for command in ("depth", "audit", "simulate", "serve"):
+    for command in ("depth", "audit", "simulate"):
         result = run(command, "--bet-file", str(EXAMPLES / "all_red.toml"), "--bets", "all_red")
-        if command == "serve":  # the tracker takes every bet its files hold
-            result = run(command, "--bet-file", str(EXAMPLES / "all_red.toml"))
         assert result.exit_code == 2, command
         assert result.stderr.count("\n") == 1, result.stderr
         assert result.stderr.startswith(

@@ -151,10 +151,6 @@ CARD_BET_REASONS: dict[str, str] = {
         "in the rank counts, which a bet on the cards themselves does not have, and a card walk "
         "for each would take hours"
     ),
-    "serve": (
-        "the tracker prices each table's shoe after every round through the batch kernel, which "
-        "sees round summaries only"
-    ),
 }
 
 
