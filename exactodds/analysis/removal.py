@@ -426,11 +426,6 @@ def effect_of_removal(
 
     # A bet that reads suits without saying so is counted with them, where the shoe has them.
     # A bet on the cards themselves is priced by the card walk (below), not by the kernel.
-    card_bets = [
-        bet
-        for bet in chosen
-        if bet.cards is not None and not (bet.needs_suits and not shoe.suits_known)
-    ]
     summary_bets = [bet for bet in chosen if bet.cards is None]
     keys = polynomials(rules.tableau).keys if shoe.suits_known and summary_bets else ()
     suited_bets = [
@@ -478,13 +473,10 @@ def effect_of_removal(
                 )
                 after[index][bet.name] = numerator, denominator * ways
 
-    for bet in card_bets:
-        ratio_before, *ratios_after = _card_expected_value_ratios(
-            shoe, rules, bet, removable, cards
-        )
-        before[bet.name] = ratio_before
-        for index, ratio in zip(removable, ratios_after, strict=True):
-            after[index][bet.name] = ratio
+    card_before, card_after = _card_ratios(shoe, rules, chosen, removable, cards)
+    before |= card_before
+    for index, values in card_after.items():
+        after[index] |= values
 
     priced = [bet.name for bet in chosen if bet.name not in unavailable]
     effects: dict[str, dict[str, Fraction | None]] = {}
@@ -629,6 +621,24 @@ def _expected_value_ratios(
             for bet in walk_bets:
                 values[bet.name] = analysis.bets[bet.name].moment_ratio()
     return result
+
+
+def _card_ratios(
+    shoe: Shoe, rules: Rules, bets: Sequence[Bet], removable: Sequence[int], cards: int
+) -> tuple[dict[str, tuple[int, int]], dict[int, dict[str, tuple[int, int]]]]:
+    """The EVs of the card-level bets among *bets* before and after each rank's removal
+    (bet name -> ratio, and rank index -> bet name -> ratio); suited ones on a shoe known by
+    rank only are left out (the caller lists them as unavailable)."""
+    before: dict[str, tuple[int, int]] = {}
+    after: dict[int, dict[str, tuple[int, int]]] = {index: {} for index in removable}
+    for bet in bets:
+        if bet.cards is None or (bet.needs_suits and not shoe.suits_known):
+            continue
+        found = _card_expected_value_ratios(shoe, rules, bet, removable, cards)
+        before[bet.name] = found[0]
+        for index, ratio in zip(removable, found[1:], strict=True):
+            after[index][bet.name] = ratio
+    return before, after
 
 
 def _card_expected_value_ratios(

@@ -98,10 +98,6 @@ def _batch(settings: BatchSettings) -> dict[str, Any]:
     }
 
 
-class NoCountError(ExactOddsError):
-    """A table whose bets have no count (every one on the cards themselves)."""
-
-
 class CountTables:
     """The effect of removal of each chosen bet on a table's full shoe, computed once a settings.
 
@@ -125,7 +121,7 @@ class CountTables:
         if found is None:
             bets = [bet for bet in settings.bets if bet.cards is None]
             if not bets:
-                raise NoCountError("The table's bets are all on the cards themselves.")
+                raise ExactOddsError("The table's bets are all on the cards themselves.")
             found = effect_of_removal(settings.fresh_shoe(), settings.rules, bets, 1, 2)
             with self._lock:
                 if len(self._tables) > 64:
