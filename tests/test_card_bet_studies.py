@@ -31,7 +31,6 @@ from exactodds.analysis.removal import effect_of_removal
 from exactodds.analysis.single import analyze
 from exactodds.analysis.symbolic import find_breakeven
 from exactodds.bets.bet import Bet
-from exactodds.bets.catalogue import select_bets
 from exactodds.bets.custom import load_custom_bets, parse_custom_bets
 from exactodds.cards import RANKS
 from exactodds.numbers import fraction_string
@@ -135,7 +134,7 @@ def test_effects_of_a_card_bet_weigh_to_zero_on_a_deck() -> None:
 @pytest.fixture(scope="module")
 def small_sheet() -> ParSheet:
     (perfect_9,) = load_custom_bets(EXAMPLES / "perfect_9.toml")
-    return par_sheet(Shoe.parse(SMALL), Rules(), [*select_bets("banker"), perfect_9])
+    return par_sheet(Shoe.parse(SMALL), Rules(), [perfect_9], rounds=(1_000,))
 
 
 def test_par_sheet_of_a_card_bet_is_its_analysis(small_sheet: ParSheet) -> None:
