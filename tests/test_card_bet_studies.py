@@ -287,3 +287,24 @@ def test_the_tracker_prices_a_card_bet_after_every_round() -> None:
     assert view["odds_error"] is None
     assert Fraction(view["odds"]["bets"]["perfect_9"]["ev"]) == expected
     assert list(view["counts"]) == ["banker"]
+
+
+def test_shoes_with_one_class_key_walk_alike() -> None:
+    """The effect of removal walks one shoe per class key: shoes whose suits differ by a
+    permutation the view cannot see (every one, or those keeping colours) have one key and
+    one card table, and a permutation the view can see changes the key."""
+    from exactodds.engine.cardwalk import CardView, class_key, enumerate_card_rounds
+
+    shoe = Shoe.parse("AH=2,8H=1,8S=1,9S=1,KD=1,KS=1,4C=1,5C=1")
+    swapped = Shoe.parse("AS=2,8S=1,8H=1,9H=1,KC=1,KH=1,4D=1,5D=1")  # S<->H, D<->C
+    views = {
+        CardView(suited=True, player_first=True): True,
+        CardView(colours=True, whole_round=True, values=False): False,
+        CardView(ranks=True, suits=True, banker_first=True): False,
+    }
+    for view, alike in views.items():
+        assert (class_key(shoe, view) == class_key(swapped, view)) is alike
+        if alike:
+            assert enumerate_card_rounds(shoe, view).counts == (
+                enumerate_card_rounds(swapped, view).counts
+            )
