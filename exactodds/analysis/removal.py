@@ -425,11 +425,15 @@ def effect_of_removal(
         raise RemovalError(_nothing_removable(shoe, cards))
 
     # A bet that reads suits without saying so is counted with them, where the shoe has them.
-    keys = polynomials(rules.tableau).keys if shoe.suits_known else ()
+    # A bet on the cards themselves is priced by the card walk (below), not by the kernel.
+    summary_bets = [bet for bet in chosen if bet.cards is None]
+    keys = polynomials(rules.tableau).keys if shoe.suits_known and summary_bets else ()
     suited_bets = [
-        bet for bet in chosen if shoe.suits_known and (bet.needs_suits or reads_suits(bet, keys))
+        bet
+        for bet in summary_bets
+        if shoe.suits_known and (bet.needs_suits or reads_suits(bet, keys))
     ]
-    rank_bets = [bet for bet in chosen if not bet.needs_suits and bet not in suited_bets]
+    rank_bets = [bet for bet in summary_bets if not bet.needs_suits and bet not in suited_bets]
     unavailable = {
         bet.name: SUITS_UNKNOWN for bet in chosen if bet.needs_suits and not shoe.suits_known
     }
@@ -468,6 +472,11 @@ def effect_of_removal(
                     weight * by_member[member][bet.name][0] for weight, member in mixture
                 )
                 after[index][bet.name] = numerator, denominator * ways
+
+    card_before, card_after = _card_ratios(shoe, rules, chosen, removable, cards)
+    before |= card_before
+    for index, values in card_after.items():
+        after[index] |= values
 
     priced = [bet.name for bet in chosen if bet.name not in unavailable]
     effects: dict[str, dict[str, Fraction | None]] = {}
@@ -612,6 +621,66 @@ def _expected_value_ratios(
             for bet in walk_bets:
                 values[bet.name] = analysis.bets[bet.name].moment_ratio()
     return result
+
+
+def _card_ratios(
+    shoe: Shoe, rules: Rules, bets: Sequence[Bet], removable: Sequence[int], cards: int
+) -> tuple[dict[str, tuple[int, int]], dict[int, dict[str, tuple[int, int]]]]:
+    """The EVs of the card-level bets among *bets* before and after each rank's removal
+    (bet name -> ratio, and rank index -> bet name -> ratio); suited ones on a shoe known by
+    rank only are left out (the caller lists them as unavailable)."""
+    before: dict[str, tuple[int, int]] = {}
+    after: dict[int, dict[str, tuple[int, int]]] = {index: {} for index in removable}
+    for bet in bets:
+        if bet.cards is None or (bet.needs_suits and not shoe.suits_known):
+            continue
+        found = _card_expected_value_ratios(shoe, rules, bet, removable, cards)
+        before[bet.name] = found[0]
+        for index, ratio in zip(removable, found[1:], strict=True):
+            after[index][bet.name] = ratio
+    return before, after
+
+
+def _card_expected_value_ratios(
+    shoe: Shoe, rules: Rules, bet: Bet, removable: Sequence[int], cards: int
+) -> list[tuple[int, int]]:
+    """A card-level bet's EV on *shoe*, then after *cards* cards of each removable rank leave.
+
+    Each shoe left is priced by the card walk (:func:`~exactodds.analysis.single.price_card_bet`),
+    the one :func:`~exactodds.analysis.single.analyze` uses; on a shoe that knows its suits the
+    removed cards' suits are unseen, so each rank's EV is the mixture over which suits left, as
+    for suited bets.  Shoes the walk cannot tell apart (the same class counts up to the suit
+    permutations the bet cannot see: :func:`~exactodds.engine.cardwalk.class_key`) are walked
+    once, so a bet that reads values and whether two cards are suited walks ten shoes, not 52.
+    """
+    from exactodds.analysis.single import price_card_bet
+    from exactodds.engine.cardwalk import class_key
+
+    view = bet.cards
+    assert view is not None
+    walked: dict[object, tuple[int, int]] = {}
+
+    def ratio(counts: _Counts) -> tuple[int, int]:
+        left = Shoe.from_checked_counts(*counts)
+        key = class_key(left, view)
+        if key not in walked:
+            walked[key] = price_card_bet(left, rules, bet).moment_ratio()
+        return walked[key]
+
+    found = [ratio((shoe.rank_counts, shoe.suit_counts))]
+    for index in removable:
+        if shoe.suit_counts is None:
+            counts = list(shoe.rank_counts)
+            counts[index] -= cards
+            found.append(ratio((tuple(counts), None)))
+            continue
+        mixture = _suit_mixture(shoe, index, cards)
+        ways = sum(weight for weight, _ in mixture)
+        # Members share their card count, so their EVs share a denominator.
+        members = [(weight, ratio(member)) for weight, member in mixture]
+        numerator = sum(weight * value[0] for weight, value in members)
+        found.append((numerator, members[0][1][1] * ways))
+    return found
 
 
 def _difference(after: tuple[int, int], before: tuple[int, int]) -> Fraction:

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactodds.analysis.single import SUITS_UNKNOWN, Analysis, BetAnalysis, price_bet
+from exactodds.analysis.single import (
+    SUITS_UNKNOWN,
+    Analysis,
+    BetAnalysis,
+    price_bet,
+    price_card_bet,
+)
 from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import available_bets
 from exactodds.engine.walk import OutcomeTable, enumerate_rounds
@@ -204,6 +210,8 @@ def price(source: Source, bet: Bet | str, rules: Rules | None = None) -> BetAnal
             return source.bets[bet]
         if isinstance(bet, str) and bet in source.unavailable:
             raise BetError(f"Bet {bet!r} cannot be priced on this shoe: {source.unavailable[bet]}")
+        if isinstance(bet, Bet) and bet.cards is not None:
+            return price_card_bet(source.shoe, rules, bet)
         table = source.table
     else:
         rules = rules if rules is not None else Rules()
@@ -211,6 +219,9 @@ def price(source: Source, bet: Bet | str, rules: Rules | None = None) -> BetAnal
             table = source
         else:
             shoe = source if source is not None else Shoe.standard(decks=8)
+            if isinstance(bet, Bet) and bet.cards is not None:
+                # A bet on the cards themselves: the card walk that analyze() prices it by.
+                return price_card_bet(shoe, rules, bet)
             table = enumerate_rounds(shoe, rules.tableau)
     chosen = _resolve_bet(bet, rules) if isinstance(bet, str) else bet
     if chosen.needs_suits and not table.suits_known:

@@ -11,7 +11,6 @@ from exactodds.cli.options import (
     build_bets,
     built_options,
     output_options,
-    refuse_card_bets,
     stack,
     wide_option,
 )
@@ -107,7 +106,6 @@ def breakeven(
     """
     unknown, fixed = _split_pays(pays)
     bets = build_bets(rules, bet_name, fixed, paytable, bet_files)
-    refuse_card_bets(bets)
     if len(bets) != 1:
         raise BetError(
             f"--bet {bet_name!r} names {len(bets)} bets; name one, such as tie or dragon7."

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
 
 
 @click.command()
-@built_options(games=True, most_decks=MOST_DECKS, finite_because=INFINITE_REMOVAL)
+@built_options(games=True, most_decks=MOST_DECKS, finite_because=INFINITE_REMOVAL, card_bets=True)
 @output_options
 @click.option(
     "--cards",

@@ -149,12 +149,41 @@ def output_options(function: Function) -> Function:
     return stack(options, function)
 
 
+#: What a card-level bet costs the commands that price a shoe many times over.
+_EVERY_ROUND = (
+    "the card walk takes half a second a shoe (a bet on the first two cards) to ten (a bet on "
+    "every card), some 40 seconds to 15 minutes per 8-deck shoe dealt"
+)
+
+#: Why each command that cannot price a card-level bet cannot (the rest of the sentence).
+CARD_BET_REASONS: dict[str, str] = {
+    "simulate": f"it prices the shoe left before every round, and {_EVERY_ROUND}",
+    "audit": f"it simulates shoes and prices the shoe left before every round, and {_EVERY_ROUND}",
+    "depth": (
+        "it sums over every composition of the cards left (up to millions) through polynomials "
+        "in the rank counts, which a bet on the cards themselves does not have, and a card walk "
+        "for each would take hours"
+    ),
+}
+
+
 def refuse_card_bets(bets: Iterable[Bet], option: str = "") -> None:
-    """Refuse, in one sentence, a bet with card-level conditions on a command that cannot price it."""
+    """Refuse, in one sentence, a bet with card-level conditions on a command that cannot price it.
+
+    The sentence says why where the command is one that prices shoes many times over
+    (:data:`CARD_BET_REASONS`), and which commands can price the bet.
+    """
     for bet in bets:
         if bet.cards is not None:
-            command = f"exactodds {click.get_current_context().info_name}{option}"
-            raise BetError(card_level_refusal(bet.name, f"`{command}`"))
+            name = click.get_current_context().info_name or ""
+            reason = CARD_BET_REASONS.get(name) if not option else None
+            if reason is None:
+                raise BetError(card_level_refusal(bet.name, f"`exactodds {name}{option}`"))
+            raise BetError(
+                f"Bet {bet.name!r} reads the cards themselves (card-level conditions), which "
+                f"`exactodds {name}` cannot price: {reason}; price it with `exactodds odds`, "
+                "`exactodds eor`, `exactodds breakeven` or `exactodds report`."
+            )
 
 
 def built_options(

@@ -263,7 +263,7 @@ def _render(
 
 
 @click.command(cls=RecordingCommand)
-@built_options(keep_values=True, rebate=True, games=True)
+@built_options(keep_values=True, rebate=True, games=True, card_bets=True)
 @click.option(
     "--format",
     "output_format",

@@ -157,14 +157,12 @@ def serve(
     uvicorn = import_extra("uvicorn, starlette, platformdirs", "The tracker", "web")
     from exactodds.bets.catalogue import available_bets
     from exactodds.bets.custom import load_custom_bets
-    from exactodds.cli.options import refuse_card_bets
 
     custom: list[Bet] = []
     for bet_file in bet_files:
         custom.extend(
             load_custom_bets(bet_file, [*available_bets(), *(bet.name for bet in custom)])
         )
-    refuse_card_bets(custom)
     path = database_path(database)
     open_to_others = host not in LOOPBACK or bool(allowed_hosts)
     token = secrets.token_urlsafe(18) if open_to_others else None

@@ -28,6 +28,7 @@ Fraction(4, 17)
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -39,7 +40,14 @@ from exactodds.errors import ShoeError
 from exactodds.rules import FirstDraw, Tableau
 from exactodds.shoe import Shoe
 
-__all__ = ["CardClass", "CardRound", "CardTable", "CardView", "enumerate_card_rounds"]
+__all__ = [
+    "CardClass",
+    "CardRound",
+    "CardTable",
+    "CardView",
+    "class_key",
+    "enumerate_card_rounds",
+]
 
 #: Hearts and diamonds, by suit index.
 _RED = frozenset({Suit.HEARTS.index, Suit.DIAMONDS.index})
@@ -180,6 +188,61 @@ def _cached(shoe: Shoe, view: CardView, tableau: Tableau) -> CardTable:
     if sum(counts.values()) != total:  # pragma: no cover - a broken walk, never user input
         raise AssertionError("the card walk's counts do not add up to n(n-1)...(n-5) (n^6)")
     return CardTable(counts, total, view)
+
+
+#: The suit permutations (S H D C by index) that keep each card's colour: hearts with
+#: diamonds, spades with clubs.
+_COLOUR_KEEPING = ((0, 1, 2, 3), (0, 2, 1, 3), (3, 1, 2, 0), (3, 2, 1, 0))
+
+
+def class_key(shoe: Shoe, view: CardView) -> tuple[tuple[CardClass, int], ...]:
+    """What the card walk of *shoe* under *view* depends on: its class counts, up to symmetry.
+
+    Two shoes with the same key have the same :class:`CardTable` under every tableau (the walk
+    reads nothing else), so a calculation that walks many shoes (the effect of removal) walks
+    each key once.  The key is the least, over the suit permutations the view cannot see (every
+    one when it reads no suit or colour, those that keep colours when it reads colours only),
+    of the shoe's class counts.
+
+    >>> view = CardView(suited=True, player_first=True)
+    >>> shoe = Shoe.standard(decks=1)
+    >>> class_key(shoe.remove("7H"), view) == class_key(shoe.remove("7S"), view)
+    True
+    >>> colours = CardView(colours=True, whole_round=True)
+    >>> class_key(shoe.remove("7H"), colours) == class_key(shoe.remove("7S"), colours)
+    False
+    """
+    if shoe.suit_counts is None:
+        by_rank: dict[CardClass, int] = defaultdict(int)
+        for rank, count in enumerate(shoe.rank_counts):
+            by_rank[_walk_class(rank, None, view)] += count
+        return tuple(sorted(by_rank.items(), key=_class_order))
+    suit_counts = shoe.suit_counts
+    if view.suits:
+        permutations: tuple[tuple[int, ...], ...] = ((0, 1, 2, 3),)
+    elif view.colours:
+        permutations = _COLOUR_KEEPING
+    else:
+        permutations = tuple(itertools.permutations(range(4)))
+    keys = []
+    for permutation in permutations:
+        counts: dict[CardClass, int] = defaultdict(int)
+        for index, count in enumerate(suit_counts):
+            suit = permutation[index % 4]
+            counts[_walk_class(index // 4, suit, view)] += count
+        keys.append(tuple(sorted(counts.items(), key=_class_order)))
+    return min(keys, key=lambda key: [(_class_order(item), item[1]) for item in key])
+
+
+def _class_order(item: tuple[CardClass, int]) -> tuple[int, int, int, int]:
+    """A total order of classes (rank and suit may be ``None``), for a canonical key."""
+    card_class = item[0]
+    return (
+        card_class.value,
+        -1 if card_class.rank is None else card_class.rank.index,
+        -1 if card_class.suit is None else card_class.suit.index,
+        -1 if card_class.red is None else int(card_class.red),
+    )
 
 
 def _walk_class(rank_index: int, suit_index: int | None, view: CardView) -> CardClass:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactodds.analysis.known import analyze_known
 from exactodds.analysis.many import analyzer_for
-from exactodds.analysis.single import Analysis
+from exactodds.analysis.single import Analysis, analyze
 from exactodds.engine.known import parse_known
 from exactodds.errors import ExactOddsError
 from exactodds.numbers import decimal_string
@@ -50,6 +50,10 @@ def analysis_of(settings: OddsSettings) -> Analysis:
     known = parse_known(settings.known) if settings.known else {}
     if known:
         return analyze_known(settings.shoe, settings.rules, known, settings.bets)
+    if any(bet.cards is not None for bet in settings.bets):
+        # A bet on the cards themselves: the card walk analyze() prices it by (the batch
+        # kernel sees round summaries only), about half a second a shoe for Perfect 9.
+        return analyze(settings.shoe, settings.rules, settings.bets)
     return analyzer_for(settings.rules, settings.bets).analyze(settings.shoe)
 
 
@@ -98,7 +102,9 @@ class CountTables:
     """The effect of removal of each chosen bet on a table's full shoe, computed once a settings.
 
     A card count for a bet is the sum of its tags (the linear count ``exactodds eor`` derives)
-    over the cards dealt; it estimates what the exact EV, shown beside it, gives exactly.
+    over the cards dealt; it estimates what the exact EV, shown beside it, gives exactly.  A bet
+    on the cards themselves has no count here (its exact EV is shown): its effects of removal
+    walk a shoe per rank, seconds to minutes, which a page view should not wait for.
     """
 
     def __init__(self) -> None:
@@ -113,7 +119,10 @@ class CountTables:
         with self._lock:
             found = self._tables.get(key)
         if found is None:
-            found = effect_of_removal(settings.fresh_shoe(), settings.rules, settings.bets, 1, 2)
+            bets = [bet for bet in settings.bets if bet.cards is None]
+            if not bets:
+                raise ExactOddsError("The table's bets are all on the cards themselves.")
+            found = effect_of_removal(settings.fresh_shoe(), settings.rules, bets, 1, 2)
             with self._lock:
                 if len(self._tables) > 64:
                     self._tables.clear()
