@@ -190,18 +190,25 @@ def _value_numerators(
     shoe = Shoe.from_ranks({_SYMBOLS[value]: count for value, count in enumerate(counts)})
     integer_pays = [bet.integer_pays() for bet in bets]
     rows, weights, numerators = [], [], []
+    # A hand's two first cards in either order deal the same hand: each order of P1, P2 and of
+    # B1, B2 shares the walk of the tuple with the smaller value first.
+    walked: dict[tuple[int, ...], list[int]] = {}
     for done, values in enumerate(itertools.product(range(10), repeat=4)):
         if progress is not None and done % 100 == 0:
             progress(done, 10**4, "first four cards' values")
         weight = ordered_ways(counts, values)
         if weight == 0:
             continue
-        known = {position + 1: _SYMBOLS[value] for position, value in enumerate(values)}
-        table = enumerate_known(shoe, rules.tableau, known)
-        sums = [0] * len(bets)
-        for summary, count in table:
-            for index, bet in enumerate(bets):
-                sums[index] += integer_pays[index][0][bet.settle(summary)] * count
+        player, banker = sorted(values[0::2]), sorted(values[1::2])
+        ordered = (player[0], banker[0], player[1], banker[1])
+        sums = walked.get(ordered)
+        if sums is None:
+            known = {position + 1: _SYMBOLS[value] for position, value in enumerate(ordered)}
+            table = enumerate_known(shoe, rules.tableau, known)
+            sums = walked[ordered] = [0] * len(bets)
+            for summary, count in table:
+                for index, bet in enumerate(bets):
+                    sums[index] += integer_pays[index][0][bet.settle(summary)] * count
         rows.append(values)
         weights.append(weight)
         numerators.append([weight * s for s in sums])
