@@ -1,17 +1,17 @@
-"""How many examples the heaviest property tests try: a quarter of their budget by default.
+"""How many examples the heaviest property tests try: an eighth of their budget by default.
 
 The README's test command answers in minutes; the properties that price a whole shoe per
 example (the kernel against the walk, known cards against physical cards, the suited view
 against the rank-only one) are what would hold it up. Each is decorated with
-:func:`budgeted` instead of Hypothesis' ``settings``: the default run tries a quarter of its
-examples (at least three, and every ``@example``), and the full budget runs with the slow
+:func:`budgeted` instead of Hypothesis' ``settings``: the default run tries an eighth of its
+examples (at least two, and every ``@example``), and the full budget runs with the slow
 tests, because ``.ci/run`` runs ``EXACTODDS_TEST_BUDGET=full python -m pytest -m "slow or
 budgeted"`` (the ``budgeted`` mark is what finds them). Nothing is left untested by default;
 the thorough run explores further.
 
 >>> budgeted(20, deadline=None).__name__
 'decorate'
->>> examples(20) in (5, 20)
+>>> examples(20) in (2, 20)
 True
 >>> [mark.name for mark in THOROUGH]
 ['budgeted', 'thorough']
@@ -36,8 +36,8 @@ FULL = os.environ.get("EXACTODDS_TEST_BUDGET", "").strip().lower() == "full"
 
 def examples(full: int) -> int:
     """The examples to try of a test whose full budget is *full*: all of them in the thorough
-    run, a quarter (at least three) otherwise."""
-    return full if FULL else max(3, full // 4)
+    run, an eighth (at least two) otherwise."""
+    return full if FULL else max(2, full // 8)
 
 
 def budgeted(full: int, **options: Any) -> Callable[[Test], Test]:

@@ -469,7 +469,7 @@ BANQUE_SHOES = st.dictionaries(
 ).filter(lambda counts: sum(counts.values()) == 9)
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     BANQUE_SHOES,
     st.sampled_from(["cards", "total"]),
@@ -563,7 +563,7 @@ def test_banque_options_need_the_banque_game() -> None:
     assert "--stakes and --players-on-5 are banque's; add --game banque." in result.stderr
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.dictionaries(st.sampled_from(["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]),
                     st.integers(1, 4), min_size=1)

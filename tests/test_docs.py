@@ -106,6 +106,7 @@ HEAVY_SESSIONS = (
     "exactodds edgesort --search",
     "exactodds solve --game banque --decks 8",
     "exactodds solve --game banque --banker-sees total",
+    "exactodds eor --bet-file examples/bets/perfect_9.toml",
 )
 
 SESSIONS = [

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from budget import budgeted
+from budget import budgeted, thorough
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -778,6 +778,7 @@ def test_figures_draw_the_exact_figures(sheet: ParSheet) -> None:
 # PDF --------------------------------------------------------------------------------------
 
 
+@thorough  # the PDF of every bet; test_report_pdf_with_figures renders one by default
 def test_pdf_holds_every_row_of_every_table(sheet: ParSheet) -> None:
     from pypdf import PdfReader
 

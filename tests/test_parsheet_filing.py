@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import thorough
 from click.testing import CliRunner
 from openpyxl import load_workbook
 
@@ -490,6 +491,7 @@ def pdf_pages(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return [page.extract_text() for page in PdfReader(path).pages]
 
 
+@thorough  # a 3-shoe comparison's PDF; test_document checks the layout on lighter documents
 def test_pdf_every_page_is_numbered_x_of_y(pdf_pages: list[str]) -> None:
     total = len(pdf_pages)
     for number, text in enumerate(pdf_pages, start=1):
@@ -497,6 +499,7 @@ def test_pdf_every_page_is_numbered_x_of_y(pdf_pages: list[str]) -> None:
         assert "Layout - exactodds" in text and "2026-01-31" in text
 
 
+@thorough  # a 3-shoe comparison's PDF; test_document checks the layout on lighter documents
 def test_pdf_words_are_never_split(pdf_pages: list[str]) -> None:
     words = set()
     from exactodds.report.document.blocks import Table
@@ -518,6 +521,7 @@ def test_pdf_words_are_never_split(pdf_pages: list[str]) -> None:
         assert word in found, word
 
 
+@thorough  # a 3-shoe comparison's PDF; test_document checks the layout on lighter documents
 def test_pdf_headings_stay_with_their_small_tables(pdf_pages: list[str]) -> None:
     pairs = [
         ("Outcomes", "Probability (exact)"),
