@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from budget import budgeted
+from budget import budgeted, thorough
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -564,6 +564,7 @@ def test_pair_depth_with_known_ranks_equals_the_subsets_with_that_many(
     assert _as_tuples(table.rows[0]) == _brute_depth(subsets, bets, Fraction(0))
 
 
+@thorough  # 8 decks; pair depth equals physical cards on small shoes by default
 def test_pair_depth_mean_ev_is_the_full_shoes_on_eight_decks() -> None:
     table = depth_table(EIGHT_DECKS, bets=PAIR_BETS, cards=(6, 18, 26))
     from exactodds import analyze

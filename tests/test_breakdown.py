@@ -29,7 +29,8 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from budget import budgeted
+from hypothesis import given
 from hypothesis import strategies as st
 from published_figures import WINNING_SIDE_AND_TOTAL
 
@@ -195,7 +196,7 @@ def test_invariants_on_eight_decks() -> None:
     _check_invariants(_eight_decks(), EIGHT_DECKS, Tableau.standard())
 
 
-@settings(max_examples=25, deadline=None)
+@budgeted(25, deadline=None)
 @given(
     counts=st.lists(st.integers(0, 4), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6),
     naturals=st.sampled_from([frozenset({8, 9}), frozenset({9}), frozenset(), frozenset({7})]),

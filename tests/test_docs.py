@@ -107,6 +107,9 @@ HEAVY_SESSIONS = (
     "exactodds solve --game banque --decks 8",
     "exactodds solve --game banque --banker-sees total",
     "exactodds eor --bet-file examples/bets/perfect_9.toml",
+    "exactodds simulate --shoes 200 --seed 1 --bets dragon7,panda8 --bankroll 100",
+    "exactodds simulate --shoes 200 --seed 1 --bets dragon7 --bankroll 40 --trip-rounds 400",
+    "exactodds simulate --shoes 100 --seed 1 --bets dragon7 --sweep cut=14,60",
 )
 
 SESSIONS = [

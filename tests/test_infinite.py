@@ -20,7 +20,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from budget import budgeted
+from budget import budgeted, thorough
 from cli_runner import run, run_ok
 from hypothesis import given
 from hypothesis import strategies as st
@@ -104,6 +104,7 @@ def test_every_summary_count_is_the_leading_coefficient_of_the_finite_counts() -
         assert leading_coefficient(points) == infinite.get(summary, 0), summary
 
 
+@thorough  # the card-level walk on 6 shoes; the value-level counts are checked by default
 def test_card_level_counts_are_the_leading_coefficients() -> None:
     view = CardView(ranks=True, banker_first=True)  # the Banker read first, by rank
     finite = {decks: enumerate_card_rounds(Shoe.standard(decks), view).counts for decks in DECKS}

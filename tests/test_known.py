@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
-from budget import budgeted
+from budget import THOROUGH, budgeted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -289,7 +289,7 @@ def test_averaging_identity_on_eight_decks(position: int) -> None:
     [
         pytest.param(Shoe.standard(decks=8), marks=pytest.mark.slow, id="8 decks"),
         pytest.param(Shoe.standard(decks=1), id="1 deck"),
-        pytest.param(Shoe.standard(2).remove("KS"), id="2 decks less a king"),
+        pytest.param(Shoe.standard(2).remove("KS"), id="2 decks less a king", marks=THOROUGH),
     ],
 )
 def test_nothing_known_is_the_main_engine_including_suited_pairs(shoe: Shoe) -> None:

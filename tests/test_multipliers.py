@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from hypothesis import given, settings
+from budget import budgeted
+from hypothesis import given
 from hypothesis import strategies as st
 from reference import PhysicalCard, physical_cards, play_round
 
@@ -151,7 +152,7 @@ def _cases(
     return shoe, deck, drawn, law, settings_by_bet
 
 
-@settings(max_examples=12, deadline=None)
+@budgeted(12, deadline=None)
 @given(case=_cases())
 def test_overlay_matches_physical_cards_and_drawn_faces(
     case: tuple[Shoe, list[_Face], int, dict[Fraction, Fraction], dict[str, BetMultipliers]],

@@ -17,7 +17,7 @@ from fractions import Fraction
 import pytest
 from budget import budgeted
 from cli_runner import run, run_ok
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
@@ -99,7 +99,7 @@ def test_growth_optimum_equals_brute_force_over_every_ramp(
     assert growth(bands, rounds, chosen, bankroll) == best
 
 
-@settings(max_examples=150, deadline=None)
+@budgeted(150, deadline=None)
 @given(band_tables, level_sets)
 def test_score_optimum_equals_brute_force_over_every_ramp(
     table: list[tuple[int, Fraction, Fraction]], levels: tuple[int, ...]

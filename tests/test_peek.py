@@ -26,7 +26,7 @@ from fractions import Fraction
 import pytest
 from budget import budgeted
 from cli_runner import run
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from reference import ROUND_LENGTH, PhysicalCard, baccarat_value, physical_cards, play_round
 
@@ -127,7 +127,7 @@ def _every_policy(solution: PeekSolution, limit: int = 243) -> list[dict[str, in
     return sample + [dict.fromkeys(labels, stake) for stake in RAISES]
 
 
-@settings(max_examples=30, deadline=None)
+@budgeted(30, deadline=None)
 @given(small_shoes(), st.sampled_from(REVEALS), st.sampled_from(["0", "1/5", "1/2"]))
 def test_best_policies_beat_every_policy(shoe: Shoe, reveal: Reveal, fee: str) -> None:
     solution = solve_peek(shoe, reveal, fee)

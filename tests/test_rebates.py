@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from budget import budgeted
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from published_figures import (
     EIGHT_DECK_BANKER,
@@ -157,7 +157,7 @@ def test_a_zero_rebate_leaves_the_output_byte_identical(output: str) -> None:
         assert given_zero.exit_code == 0 and given_zero.stdout == plain.stdout
 
 
-@settings(max_examples=30, deadline=None)
+@budgeted(30, deadline=None)
 @given(low=SHARES, high=SHARES, kind=st.sampled_from(["rolling", "loss", "pushes"]))
 def test_the_effective_edge_falls_as_the_share_grows(
     low: Fraction, high: Fraction, kind: str

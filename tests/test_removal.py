@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from budget import budgeted
 from cli_runner import run, run_ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -231,7 +232,7 @@ def test_weighted_sum_is_zero_for_suited_bets_too(shoe: Shoe) -> None:
     assert result.weighted_sum("tie") == 0
 
 
-@settings(max_examples=15, deadline=None)
+@budgeted(15, deadline=None)
 @given(small_shoes)
 def test_the_identity_holds_in_the_integer_counts(shoe: Shoe) -> None:
     # sum_r n_r * C(S - r) = (N - 6) * C(S) for every round summary: each six-card sequence

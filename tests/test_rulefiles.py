@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 import pytest
+from budget import budgeted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,7 +106,7 @@ def symmetric_tableaux(draw: st.DrawFn) -> Tableau:
     return Tableau(naturals, rule, rule, tuple(tuple([flag] * 10) for flag in rule), "symmetric")
 
 
-@settings(max_examples=25, deadline=None)
+@budgeted(25, deadline=None)
 @given(
     tableau=symmetric_tableaux(),
     counts=st.lists(st.integers(0, 3), min_size=13, max_size=13).filter(lambda c: sum(c) >= 6),

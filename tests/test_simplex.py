@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from hypothesis import given, settings
+from budget import budgeted
+from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds.games.simplex import maximize
@@ -65,7 +66,7 @@ def _best_vertex(
     return best
 
 
-@settings(max_examples=150, deadline=None)
+@budgeted(150, deadline=None)
 @given(st.data())
 def test_simplex_finds_the_best_vertex(data: st.DataObject) -> None:
     width = data.draw(st.integers(1, 3))

@@ -24,8 +24,9 @@ from typing import Any
 
 import pytest
 import sympy  # type: ignore[import-untyped]
+from budget import budgeted
 from cli_runner import run, run_ok
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds import Analysis, Rules, Shoe, analyze, enumerate_rounds
@@ -173,7 +174,7 @@ PAYS = [
 ]
 
 
-@settings(max_examples=30, deadline=None)
+@budgeted(30, deadline=None)
 @given(small_shoes, st.sampled_from(PAYS), st.booleans())
 def test_paying_the_breakeven_value_makes_the_ev_zero(
     shoe: Shoe, bet_and_pay: tuple[str, str], ties_push: bool
