@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from budget import THOROUGH
 from click.testing import CliRunner
 
 from exactodds.cli import cli
@@ -130,7 +131,7 @@ def test_pdf_holds_every_cell_and_is_the_same_file_on_the_same_date() -> None:
         assert cell in text
 
 
-@pytest.mark.parametrize("sections", [3, 40, 80])
+@pytest.mark.parametrize("sections", [3, 40, pytest.param(80, marks=THOROUGH)])
 def test_a_long_table_of_contents_keeps_every_page_number_right(sections: int) -> None:
     # A par sheet of all 27 bets lists more sections than a page holds: its contents once ran
     # onto pages fpdf2 added at the end, which crashed the PDF writer.

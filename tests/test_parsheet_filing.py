@@ -358,7 +358,7 @@ def _exit_one(result: Any) -> None:
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
 
 
-@pytest.mark.parametrize("suffix", ["md", "pdf"])
+@pytest.mark.parametrize("suffix", ["md", pytest.param("pdf", marks=THOROUGH)])
 def test_a_full_disk_leaves_no_file_and_exits_1(small_tmpfs: Path, suffix: str) -> None:
     target = small_tmpfs / f"sheet.{suffix}"
     result = run(

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from budget import thorough
 from click.testing import CliRunner
 
 from exactodds.bets.catalogue import select_bets
@@ -162,6 +163,7 @@ def _run(*arguments: str) -> Any:
     return CliRunner().invoke(cli, list(arguments))
 
 
+@thorough  # two plotted runs; the ruin-programme test draws the same figures by default
 def test_plot_writes_the_fan_chart_and_the_risk_curve_the_same_each_time(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     common = ("simulate", "--shoes", "12", "--seed", "3", "--decks", "2", "--jobs", "1")

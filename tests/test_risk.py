@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from budget import thorough
 from click.testing import CliRunner
 
 from exactodds.analysis.risk import (
@@ -169,6 +170,7 @@ def test_block_tally_by_hand() -> None:
 # Ruin: simulated against the formula ---------------------------------------------------
 
 
+@thorough  # a 4 s simulation; the lattice is checked against Monte Carlo by default
 def test_simulated_trip_ruin_agrees_with_the_formula() -> None:
     study = Simulation.of(
         3000,
