@@ -30,6 +30,7 @@ from exactodds.games.dragon_tiger_shoes import (
     deal_dragon_tiger,
     play,
     round_value,
+    taken,
 )
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import shuffled_shoe
@@ -107,22 +108,31 @@ def test_the_plays_are_direct_sums(dealt) -> None:  # type: ignore[no-untyped-de
     perfect = play(dealt, "suited_tie", Perfect())
     assert perfect.bets == int((values > 0).sum())
     assert math.isclose(perfect.exact_ev[0], 100 * values[values > 0].sum() / dealt.rounds)
-    every = play(dealt, "big", Count((0,) * 13, 0.0))  # a count that always bets
+    every = play(dealt, "big", Count((0,) * 13, Fraction(0)))  # a count that always bets
     assert every.bets == dealt.rounds
     assert math.isclose(every.results[0], 100 * dealt.result["big"].mean())
     assert math.isclose(every.exact_ev[0], 100 * dealt.value["big"].mean())
 
 
 def test_the_trigger_is_the_best_of_its_candidates(dealt) -> None:  # type: ignore[no-untyped-def]
+    """The trigger found wins most among the half steps, each played as play() plays it: the
+    true counts compared exactly with Fractions, round by round."""
     tags = (1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1)
-    counts = np.round(dealt.true_counts(tags) * 2) / 2
+    running = dealt.seen @ np.asarray(tags)
+    true = [Fraction(int(r) * 52, int(left)) for r, left in zip(running, dealt.left, strict=True)]
     values = dealt.value["big"]
 
-    def gain(trigger: float) -> float:
-        return float(values[counts >= trigger].sum())
+    def bets(trigger: Fraction) -> list[bool]:
+        return [count >= trigger for count in true]
+
+    def gain(trigger: Fraction) -> float:
+        return float(values[bets(trigger)].sum())
 
     found = best_trigger(dealt, "big", tags)
-    allowed = [t for t in set(counts.tolist()) if (counts >= t).sum() >= 0.001 * counts.size]
+    assert found.denominator in (1, 2)
+    assert taken(dealt, "big", Count(tags, found)).tolist() == bets(found)
+    candidates = {Fraction(math.floor(2 * count), 2) for count in true}
+    allowed = [t for t in candidates if sum(bets(t)) >= Fraction(1, 1000) * len(true)]
     assert math.isclose(gain(found), max(gain(t) for t in allowed))
 
 
@@ -224,6 +234,10 @@ def test_simulate_always_is_the_house_edge_dealt_and_plays_go_to_their_bets() ->
     ("args", "message"),
     [
         (("--play", "big=count:1:2"), "Error: Play 'big=count:1:2' is not valid for Dragon Tiger;"),
+        # a tag or a trigger past 64-bit integers, which the exact comparison could not hold
+        (("--play", "big=count:" + "9" * 30 + ",1" * 12 + ":2"), "Error: Play 'big=count:999"),
+        (("--play", "big=count:" + "1," * 12 + "1:1e9999"), "Error: Play 'big=count:1,1,1"),
+        (("--play", "big=count:" + "1," * 12 + "1:nan"), "Error: Play 'big=count:1,1,1"),
         (
             ("--bets", "big", "--play", "tie=perfect"),
             "Error: --play names 'tie', which is not among",

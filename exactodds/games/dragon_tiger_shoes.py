@@ -7,8 +7,8 @@ Dragon's then the Tiger's, while more cards than the cut card's *cut* remain (no
 each round, every chosen bet is priced on the cards not yet seen, exactly: one card each side
 makes that cheap, the rank and suit counts giving the EV in integers (:func:`round_value`, the
 same figure :func:`~exactodds.games.dragon_tiger.dragon_tiger_odds` gives for that shoe). The
-ranks seen before each round are kept, so any count's true count is one product away
-(:meth:`DealtShoes.true_counts`), and so is each bet's actual result.
+ranks seen before each round are kept, so any count's decision is one product away, compared
+exactly in integers (:meth:`DealtShoes.at_least`), and so is each bet's actual result.
 
 :func:`play` turns the dealt shoes and a way to play (perfect play: bet when the exact EV is
 above 0; a count: bet when its true count reaches a trigger) into the win per 100 rounds dealt,
@@ -33,8 +33,10 @@ exactodds.errors.SimulationError: Cut card 51 cards from the back leaves no roun
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -60,6 +62,7 @@ __all__ = [
     "round_value",
     "simulate_dragon_tiger",
     "taken",
+    "trigger_text",
 ]
 
 #: Rank indexes (A = 0 ... K = 12) of the Big and Small bets' winning cards, as in the game.
@@ -151,11 +154,20 @@ class DealtShoes:
         """Rounds dealt, over every shoe."""
         return int(self.shoe.size)
 
-    def true_counts(self, tags: Sequence[int]) -> npt.NDArray[np.float64]:
-        """Before each round, the running count of the cards seen (13 tags, A ... K) per deck
-        left: ``running * 52 / cards left``."""
+    def at_least(self, tags: Sequence[int], trigger: Fraction) -> npt.NDArray[np.bool_]:
+        """Before each round, whether the true count of *tags* (13, A ... K), the running count
+        of the cards seen per deck left (``running * 52 / cards left``), is at least *trigger*:
+        compared exactly, ``running * 52 * q >= p * cards left`` for a trigger ``p/q``."""
         running = self.seen @ np.asarray(tags, dtype=np.int64)
-        return np.asarray(running * 52 / self.left, dtype=np.float64)
+        return np.asarray(
+            running * (52 * trigger.denominator) >= trigger.numerator * self.left, dtype=np.bool_
+        )
+
+    def half_steps(self, tags: Sequence[int]) -> npt.NDArray[np.int64]:
+        """Before each round, twice the true count of *tags* rounded down, exactly: a round
+        is bet at a trigger of ``h / 2`` exactly when its half step is ``h`` or more."""
+        running = self.seen @ np.asarray(tags, dtype=np.int64)
+        return np.asarray((running * 104) // self.left, dtype=np.int64)
 
 
 def deal_dragon_tiger(
@@ -239,17 +251,33 @@ class Perfect:
 class Count:
     """Bet when the true count of *tags* (13, A ... K) is at least *trigger*.
 
-    >>> Count((1,) * 13, 2.5).describe()
+    >>> Count((1,) * 13, Fraction(5, 2)).describe()
     'the count A..K +1 +1 +1 +1 +1 +1 +1 +1 +1 +1 +1 +1 +1 at a true count of 2.5 or more'
     """
 
     tags: tuple[int, ...]
-    trigger: float
+    trigger: Fraction
 
     def describe(self) -> str:
         """The play in words: the tags and the trigger."""
         tags = " ".join(f"{tag:+d}" for tag in self.tags)
-        return f"the count A..K {tags} at a true count of {self.trigger:g} or more"
+        return f"the count A..K {tags} at a true count of {trigger_text(self.trigger)} or more"
+
+
+def trigger_text(trigger: Fraction) -> str:
+    """A trigger as the play writes it: ``2.5``, ``-1``, or ``1/3`` when no decimal ends.
+
+    >>> trigger_text(Fraction(5, 2)), trigger_text(Fraction(-1)), trigger_text(Fraction(1, 3))
+    ('2.5', '-1', '1/3')
+    """
+    denominator = trigger.denominator
+    while denominator % 2 == 0:
+        denominator //= 2
+    while denominator % 5 == 0:
+        denominator //= 5
+    if denominator != 1:
+        return f"{trigger.numerator}/{trigger.denominator}"
+    return format(Decimal(trigger.numerator) / Decimal(trigger.denominator), "f")
 
 
 @dataclass(frozen=True)
@@ -265,18 +293,25 @@ class Always:
 Strategy = Perfect | Count | Always
 
 
+#: A tag and a trigger as a play writes them: a tag of at most three digits, a trigger a decimal
+#: or a fraction of at most six digits a part, so that the exact comparisons of
+#: :meth:`DealtShoes.at_least` stay within 64-bit integers.
+_TAG = re.compile(r"[-+]?\d{1,3}")  # a tag of at most three digits
+_TRIGGER = re.compile(r"-?\d{1,6}(\.\d{0,6})?|-?\d{1,6}/[1-9]\d{0,5}")
+
+
 def parse_play(text: str) -> tuple[str | None, Strategy]:
     """``[BET=]perfect``, ``[BET=]always`` or ``[BET=]count:T1,...,T13:TRIGGER`` (13 tags, A
     ... K; bet at a true count, the running count per deck left, of TRIGGER or more).
 
     >>> parse_play("big=count:1,1,1,1,1,1,1,-1,-1,-1,-1,-1,-1:2.5")[1].trigger
-    2.5
+    Fraction(5, 2)
     >>> parse_play("perfect")
     (None, Perfect())
     >>> parse_play("tie=count:1,2:3")
     Traceback (most recent call last):
     ...
-    exactodds.errors.SimulationError: Play 'tie=count:1,2:3' is not valid for Dragon Tiger; use perfect, always or count:TAGS:TRIGGER with 13 whole-number tags for A 2 ... 10 J Q K, such as count:1,1,1,1,1,1,1,-1,-1,-1,-1,-1,-1:3.
+    exactodds.errors.SimulationError: Play 'tie=count:1,2:3' is not valid for Dragon Tiger; use perfect, always or count:TAGS:TRIGGER with 13 whole-number tags of up to 3 digits for A 2 ... 10 J Q K and a trigger such as 2.5 or 5/2: count:1,1,1,1,1,1,1,-1,-1,-1,-1,-1,-1:3.
     """
     bet, equals, strategy = text.partition("=")
     name = bet.strip().lower() if equals else None
@@ -289,15 +324,15 @@ def parse_play(text: str) -> tuple[str | None, Strategy]:
     try:
         if len(parts) != 3 or parts[0] != "count":
             raise ValueError
-        tags = tuple(int(tag) for tag in parts[1].split(","))
-        trigger = float(parts[2])
-        if len(tags) != 13 or not math.isfinite(trigger):
+        tags = tuple(int(tag) for tag in parts[1].split(",") if _TAG.fullmatch(tag.strip()))
+        if len(tags) != 13 or not _TRIGGER.fullmatch(parts[2].strip()):
             raise ValueError
+        trigger = Fraction(parts[2].strip())  # exact, and bounded by the pattern
     except ValueError:
         raise SimulationError(
             f"Play {quoted(text.strip()[:80])} is not valid for Dragon Tiger; use perfect, always "
-            "or count:TAGS:TRIGGER with 13 whole-number tags for A 2 ... 10 J Q K, such as "
-            "count:1,1,1,1,1,1,1,-1,-1,-1,-1,-1,-1:3."
+            "or count:TAGS:TRIGGER with 13 whole-number tags of up to 3 digits for A 2 ... 10 J "
+            "Q K and a trigger such as 2.5 or 5/2: count:1,1,1,1,1,1,1,-1,-1,-1,-1,-1,-1:3."
         ) from None
     return name, Count(tags, trigger)
 
@@ -308,7 +343,7 @@ def taken(shoes: DealtShoes, name: str, strategy: Strategy) -> npt.NDArray[np.bo
         return shoes.positive[name]
     if isinstance(strategy, Always):
         return np.ones(shoes.rounds, dtype=np.bool_)
-    return np.asarray(shoes.true_counts(strategy.tags) >= strategy.trigger, dtype=np.bool_)
+    return shoes.at_least(strategy.tags, strategy.trigger)
 
 
 @dataclass(frozen=True)
@@ -397,27 +432,30 @@ def play(shoes: DealtShoes, name: str, strategy: Strategy) -> PlayFigures:
     )
 
 
-def best_trigger(shoes: DealtShoes, name: str, tags: Sequence[int], least: float = 0.001) -> float:
+def best_trigger(
+    shoes: DealtShoes, name: str, tags: Sequence[int], least: Fraction = Fraction(1, 1000)
+) -> Fraction:
     """The trigger (a true count, to a half) that wins most by the exact EV on *shoes*,
-    among those that bet at least a share *least* of the rounds.
+    among those that bet at least a share *least* of the rounds.  Each round's half step is
+    exact (:meth:`DealtShoes.half_steps`), so a trigger's rounds are those :func:`play` bets.
 
     >>> shoes = deal_dragon_tiger(("big",), {"big": 1}, decks=1, cut=10, shoes=20, seed=3)
     >>> best_trigger(shoes, "big", (1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1)) > 0
     True
     """
-    counts = np.round(shoes.true_counts(tags) * 2) / 2
-    order = np.argsort(-counts, kind="stable")
-    ordered, gains = counts[order], np.cumsum(shoes.value[name][order])
-    best, trigger = -math.inf, float(ordered[-1])
+    steps = shoes.half_steps(tags)
+    order = np.argsort(-steps, kind="stable")
+    ordered, gains = steps[order], np.cumsum(shoes.value[name][order])
+    best, trigger = -math.inf, int(ordered[-1])
     for index in range(ordered.size):
         last = index == ordered.size - 1
         if (not last and ordered[index + 1] == ordered[index]) or (
             index + 1
         ) < least * ordered.size:
             continue
-        if gains[index] > best:
-            best, trigger = float(gains[index]), float(ordered[index])
-    return trigger
+        if gains[index] > best:  # the gains are floats of exact EVs: an estimate's choice
+            best, trigger = float(gains[index]), int(ordered[index])
+    return Fraction(trigger, 2)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.games.dragon_tiger import DragonTigerBet, DragonTigerOdds, DragonTigerRemoval
-from exactodds.games.dragon_tiger_shoes import DragonTigerSimulation, PlayFigures
+from exactodds.games.dragon_tiger_shoes import DragonTigerSimulation, PlayFigures, trigger_text
 from exactodds.numbers import (
     decimal_string,
     fraction_string,
@@ -252,7 +252,7 @@ def render_audit_table(audit: DragonTigerAudit, digits: int) -> str:
             [
                 name,
                 percent_string(bet.house_edge, digits),
-                "-" if bet.trigger is None else f"{bet.trigger:g}",
+                "-" if bet.trigger is None else trigger_text(bet.trigger),
                 _units(bet.count, digits),
                 _share(bet.count),
                 _units(bet.perfect, digits),

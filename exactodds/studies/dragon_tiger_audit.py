@@ -67,7 +67,7 @@ class DragonTigerBetAudit:
     house_edge: Fraction
     effects: Mapping[str, Fraction | None]
     tags: tuple[int, ...]
-    trigger: float | None
+    trigger: Fraction | None
     count: PlayFigures | None
     perfect: PlayFigures
     verdict: Verdict
@@ -83,7 +83,7 @@ class DragonTigerBetAudit:
             },
             "count": {
                 "tags": dict(zip((rank.symbol for rank in RANKS), self.tags, strict=True)),
-                "trigger": self.trigger,
+                "trigger": None if self.trigger is None else float(self.trigger),  # a half
                 "figures": None if self.count is None else self.count.to_dict(),
             },
             "perfect_play": self.perfect.to_dict(),
@@ -156,7 +156,7 @@ def dragon_tiger_audit(
         tags = tuple(count.tags[rank.symbol] for rank in RANKS)
         perfect = play(fresh, name, Perfect())
         if any(tags):
-            trigger: float | None = best_trigger(search, name, tags)
+            trigger: Fraction | None = best_trigger(search, name, tags)
             assert trigger is not None
             counted: PlayFigures | None = play(fresh, name, Count(tags, trigger))
             decided, played = counted, "the derived count"
