@@ -18,7 +18,7 @@ import textwrap
 from fractions import Fraction
 from typing import Any
 
-from exactodds.numbers import fraction_string
+from exactodds.numbers import decimal_string, fraction_string
 from exactodds.report.table import TABLE_WIDTH, fitted_table, simple_table, wrapped_lines
 from exactodds.report.writer import json_text
 from exactodds.simulation.result import BetResult, SimulationResult
@@ -303,11 +303,11 @@ def _rebate_lines(result: SimulationResult, digits: int, width: int | None) -> l
         "",
         f"Rebate: {figures.rebate.describe()}; paid at the end of each trip of {shoes} "
         f"({figures.trips:,} trips simulated).",
-        f"Per trip: {_number(float(figures.mean_staked), digits)} units staked, "
-        f"{_number(float(figures.mean_rolled), digits)} on rounds that won or lost; rebate "
-        f"{_number(float(figures.mean_rebate), digits)} (rolling "
-        f"{_number(float(figures.mean_rolling_rebate), digits)}, loss "
-        f"{_number(float(figures.mean_loss_rebate), digits)}).",
+        f"Per trip: {decimal_string(figures.mean_staked, digits)} units staked, "
+        f"{decimal_string(figures.mean_rolled, digits)} on rounds that won or lost; rebate "
+        f"{decimal_string(figures.mean_rebate, digits)} (rolling "
+        f"{decimal_string(figures.mean_rolling_rebate, digits)}, loss "
+        f"{decimal_string(figures.mean_loss_rebate, digits)}).",
         "Effective EV per unit staked (realized results and the rebate): "
         + _estimate(Estimate(float(figures.effective_ev), figures.effective_ev_stderr), digits)
         + ".",
@@ -316,7 +316,7 @@ def _rebate_lines(result: SimulationResult, digits: int, width: int | None) -> l
     headers = ["Trip result, units", "Mean", "5%", "25%", "Median", "75%", "95%"]
     rows = [
         [name, _estimate(Estimate(float(part.mean), part.stderr), digits)]
-        + [_number(float(value), digits) for value in part.quantiles[1:-1]]
+        + [decimal_string(value, digits) for value in part.quantiles[1:-1]]
         for name, part in (
             ("Without the rebate", figures.without_rebate),
             ("With the rebate", figures.with_rebate),
