@@ -10,7 +10,7 @@ failure (exit 1).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,51 @@ from exactodds.cli.options import Function
 from exactodds.cli.progress import ProgressLine, finish_progress
 from exactodds.errors import ExactOddsError, MissingExtraError
 
-__all__ = ["check_plot_directory", "plot_option", "write_plots"]
+__all__ = ["check_plot_directory", "figure_options", "plot_option", "write_plots"]
+
+
+def figure_options(
+    figure: Callable[[str, str], Any],
+    figures: bool,
+    plot_directory: str | None,
+    output: str | None,
+) -> dict[str, Any]:
+    """The figure callbacks a document's renderers take: with *figures*, ``figure_png`` (the
+    PDF's images) and ``figure_markup`` (HTML's inline SVG); with ``--plot``,
+    ``figure_path`` (Markdown's link into *plot_directory*, relative to *output*'s folder).
+    *figure* gives the matplotlib figure of a bet and a kind; it is asked only when a format
+    draws one.
+
+    >>> sorted(figure_options(lambda bet, kind: None, True, None, None))
+    ['figure_markup', 'figure_png']
+    >>> figure_options(lambda bet, kind: None, False, "plots", None)["figure_path"]("tie", "bands")
+    'plots/tie-bands.png'
+    """
+
+    def figure_png(bet: str, kind: str) -> bytes:
+        from exactodds.report.plots import figure_png
+
+        return figure_png(figure(bet, kind))
+
+    def figure_markup(bet: str, kind: str) -> str:
+        from exactodds.report.plots import figure_svg
+
+        return figure_svg(figure(bet, kind), f"{bet}-{kind}")
+
+    options: dict[str, Any] = {}
+    if figures:
+        options |= {"figure_png": figure_png, "figure_markup": figure_markup}
+    if plot_directory is not None:
+        base = Path(output).resolve().parent if output else Path.cwd()
+        prefix = Path(os.path.relpath(Path(plot_directory).resolve(), base))
+
+        def figure_path(bet: str, kind: str) -> str:
+            from exactodds.report.plots import figure_file_stem
+
+            return (prefix / f"{figure_file_stem(bet)}-{kind}.png").as_posix()
+
+        options["figure_path"] = figure_path
+    return options
 
 
 def plot_option(function: Function) -> Function:

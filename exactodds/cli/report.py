@@ -7,7 +7,6 @@ only when the chosen output needs them.
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -21,7 +20,7 @@ from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.header import Header, RecordingCommand, header_options
 from exactodds.cli.options import built_options, click_option
-from exactodds.cli.plots import plot_option, write_plots
+from exactodds.cli.plots import figure_options, plot_option, write_plots
 from exactodds.cli.progress import finish_progress, progress_line
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.interface import (
@@ -236,30 +235,8 @@ def _render(
 
         return drawn_figures(sheet)
 
-    def figure_png(bet: str, kind: str) -> bytes:
-        from exactodds.report.plots import figure_png
-
-        return figure_png(drawn()[bet, kind])
-
-    def figure_markup(bet: str, kind: str) -> str:
-        from exactodds.report.plots import figure_svg
-
-        return figure_svg(drawn()[bet, kind], f"{bet}-{kind}")
-
-    options: dict[str, Any] = {"digits": digits}
-    if figures:
-        options |= {"figure_png": figure_png, "figure_markup": figure_markup}
-    if plot_directory is not None:
-        base = Path(output).resolve().parent if output else Path.cwd()
-        prefix = Path(os.path.relpath(Path(plot_directory).resolve(), base))
-
-        def figure_path(bet: str, kind: str) -> str:
-            from exactodds.report.plots import figure_file_stem
-
-            return (prefix / f"{figure_file_stem(bet)}-{kind}.png").as_posix()
-
-        options["figure_path"] = figure_path
-    return render_bytes(sheet, output_format, **options)
+    options = figure_options(lambda bet, kind: drawn()[bet, kind], figures, plot_directory, output)
+    return render_bytes(sheet, output_format, digits=digits, **options)
 
 
 @click.command(cls=RecordingCommand)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -15,7 +14,7 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.options import apply_settings, built_options
-from exactodds.cli.plots import plot_option, write_plots
+from exactodds.cli.plots import figure_options, plot_option, write_plots
 from exactodds.errors import ExactOddsError, in_words
 from exactodds.inputs import read_file
 from exactodds.interface import build_bets, build_rules, table_values
@@ -379,27 +378,4 @@ def _figure_options(
             drawn[bet] = stake_figure(result, bet)
         return drawn[bet]
 
-    def figure_png(bet: str, kind: str) -> bytes:
-        from exactodds.report.plots import figure_png
-
-        return figure_png(chart(bet))
-
-    def figure_markup(bet: str, kind: str) -> str:
-        from exactodds.report.plots import figure_svg
-
-        return figure_svg(chart(bet), f"{bet}-{kind}")
-
-    options: dict[str, Any] = {}
-    if figures:
-        options |= {"figure_png": figure_png, "figure_markup": figure_markup}
-    if plot_directory is not None:
-        base = Path(output).resolve().parent if output else Path.cwd()
-        prefix = Path(os.path.relpath(Path(plot_directory).resolve(), base))
-
-        def figure_path(bet: str, kind: str) -> str:
-            from exactodds.report.plots import figure_file_stem
-
-            return (prefix / f"{figure_file_stem(bet)}-{kind}.png").as_posix()
-
-        options["figure_path"] = figure_path
-    return options
+    return figure_options(lambda bet, kind: chart(bet), figures, plot_directory, output)
