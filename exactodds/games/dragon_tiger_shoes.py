@@ -46,6 +46,7 @@ import numpy.typing as npt
 from exactodds.errors import SimulationError, quoted
 from exactodds.inputs import number_of_decks, whole_number
 from exactodds.simulation.dealing import shuffled_shoe
+from exactodds.simulation.risk.sums import nan_to_none
 
 __all__ = [
     "Always",
@@ -376,10 +377,7 @@ class PlayFigures:
         """JSON-ready figures (NaN as None)."""
 
         def pair(values: tuple[float, float]) -> dict[str, float | None]:
-            return {
-                "mean": None if math.isnan(values[0]) else values[0],
-                "stderr": None if math.isnan(values[1]) else values[1],
-            }
+            return {"mean": nan_to_none(values[0]), "stderr": nan_to_none(values[1])}
 
         return {
             "bet": self.bet,
