@@ -140,7 +140,7 @@ def _gapped_checkpoint(directory: Path) -> tuple[Path, dict[str, Any]]:
         (lambda blocks: blocks[0].update(ranges=[[8, 24]]), "overlaps shoes held before it"),
         (lambda blocks: blocks[0].update(ranges=[[32, 40]]), "a block's shoes and range"),
         (lambda blocks: blocks[0].update(ranges=[[32, 40], [40, 48]]), "not one range"),
-        (lambda blocks: blocks[1].update(ranges=[[200, 216]]), "holds 216 shoes, more than"),
+        (lambda blocks: blocks[1].update(ranges=[[-16, 0]]), "comes out of order"),
         (lambda blocks: blocks.extend([{}] * 10_000), "not an exactodds simulate"),
     ],
 )
@@ -159,7 +159,9 @@ def test_a_hostile_checkpoint_of_blocks_is_refused_in_one_sentence(
     assert words in message and message.count(". ") == 0 and message.endswith(".")
 
 
-def test_a_checkpoint_written_before_blocks_were_kept_still_resumes(tmp_path: Path) -> None:
+def test_kept_blocks_resume_to_one_go_and_a_checkpoint_of_version_2_still_resumes(
+    tmp_path: Path,
+) -> None:
     from exactodds.simulation.checkpoint import _checksum
 
     path, data = _gapped_checkpoint(tmp_path)
@@ -172,6 +174,13 @@ def test_a_checkpoint_written_before_blocks_were_kept_still_resumes(tmp_path: Pa
     path.write_text(json.dumps(data), encoding="utf-8")
     resumed = simulate(ONE_DECK, block_shoes=BLOCK, checkpoint=path, resume=True)
     assert resumed.tally == one_go
+    # A run asked for fewer shoes than a kept block reaches leaves the block out.
+    path, _ = _gapped_checkpoint(tmp_path)
+    fewer = Simulation.of(40, 7, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
+    assert simulate(fewer, checkpoint=path, resume=True).tally == simulate(fewer).tally
+    path, data = _gapped_checkpoint(tmp_path)
+    data["exactodds_checkpoint"] = 2
+    del data["blocks"]
     data["blocks"] = []  # version 2 had none: a file that says otherwise is not one of ours
     data["checksum"] = _checksum(data)
     path.write_text(json.dumps(data), encoding="utf-8")

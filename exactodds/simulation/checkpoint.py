@@ -270,13 +270,15 @@ def read_checkpoint(path: Path, simulation: Simulation) -> Checkpoint:
         raise SimulationError(
             f"Checkpoint {shown} is not consistent ({problem}); start a new run."
         ) from None
-    held = blocks[-1].ranges[0][1] if blocks else tally.shoes
-    if held > simulation.shoes:
+    if tally.shoes > simulation.shoes:
         raise SimulationError(
-            f"Checkpoint {shown} already holds {held} shoes, more than the "
-            f"{simulation.shoes} asked for; ask for at least {held}."
+            f"Checkpoint {shown} already holds {tally.shoes} shoes, more than the "
+            f"{simulation.shoes} asked for; ask for at least {tally.shoes}."
         )
-    return Checkpoint(tally, trace_bytes, blocks)
+    # A block past the shoes asked for is not needed (a run stopped, resumed for fewer):
+    # left out here, and dealt again should a later run ask for its shoes.
+    within = tuple(block for block in blocks if block.ranges[0][1] <= simulation.shoes)
+    return Checkpoint(tally, trace_bytes, within)
 
 
 def _check_blocks(blocks: tuple[Tally, ...], first_shoes: int, simulation: Simulation) -> None:
