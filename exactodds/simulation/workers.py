@@ -245,7 +245,7 @@ def _answers(
 
 
 #: What a run stopped by a worker keeps, as its sentence says it.
-_KEPT = "the shoes finished before them (and those after, for a resume)"
+_KEPT = "the shoes finished before them"
 
 
 def _receive(worker: _Worker[Any], ready: set[Any]) -> tuple[str, Any]:
