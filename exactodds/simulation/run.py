@@ -421,7 +421,8 @@ def simulate(
     written during the run stops it too: :class:`CheckpointError` then carries the
     result of the shoes finished (``error.result``); so does
     :class:`~exactodds.simulation.workers.WorkerError` when a worker process dies or stalls
-    (the checkpoint then holds those shoes, for *resume*).
+    (the checkpoint then holds those shoes, and the blocks finished after the gap it left,
+    for *resume*, which deals only the blocks missing).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> one_deck = Simulation.of(3, 5, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
