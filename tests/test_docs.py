@@ -104,6 +104,7 @@ def sessions(block: Block) -> list[tuple[str, str]]:
 #: only the thorough run replays them (tests/budget.py), as CI does after the default run.
 HEAVY_SESSIONS = (
     "exactodds edgesort --search",
+    "exactodds edgesort --cards 1 --decks infinite",  # the tests price it through the CLI
     "exactodds solve --game banque --decks 8",
     "exactodds solve --game banque --banker-sees total",
     "exactodds eor --bet-file examples/bets/perfect_9.toml",

@@ -208,7 +208,6 @@ def test_analyzer_prices_an_infinite_shoe_as_analyze_does() -> None:
         (("report",), "this deals a finite shoe, card by card"),
         (("eor",), "the effect of removal of an infinite shoe is zero for every rank"),
         (("eor", "--game", "dragon-tiger"), "the effect of removal of an infinite shoe"),
-        (("edgesort",), "edge sorting is counted on a finite shoe only"),
     ],
 )
 def test_commands_that_deal_a_finite_shoe_refuse_infinite(
@@ -226,7 +225,6 @@ def test_commands_that_deal_a_finite_shoe_refuse_infinite(
     ("args", "words"),
     [
         (("odds", "--remove", "K"), "no card can be removed from it"),
-        (("odds", "--known", "1=9"), "Counting with known cards needs a finite shoe"),
         (("solve", "--dealing", "shoe"), "leave out --dealing shoe"),
     ],
 )

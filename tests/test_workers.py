@@ -9,6 +9,7 @@ it (in the result and the checkpoint), and the resumed run equals a run in one g
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -38,12 +39,15 @@ BLOCK = 16
 
 
 def _failing_block(kind: str, at: int) -> Any:
-    """run_block, but the worker dealing shoe *at* first is killed (``die``) or sleeps."""
+    """run_block, but the worker dealing shoe *at* first is killed (``die``, or ``die-late``
+    after the other worker has finished the blocks after it) or sleeps."""
     real = run_module.run_block
 
     def block(simulation: Simulation, first: int, shoes: int, trace: bool = False) -> Any:
         if first == at and os.getpid() != PARENT:
-            if kind == "die":
+            if kind == "die-late":
+                time.sleep(0.5)
+            if kind.startswith("die"):
                 os.kill(os.getpid(), signal.SIGKILL)
             time.sleep(120)
         return real(simulation, first, shoes, trace)
@@ -77,6 +81,111 @@ def test_a_worker_that_dies_or_stalls_is_one_sentence_and_keeps_the_shoes_finish
     monkeypatch.undo()
     resumed = simulate(ONE_DECK, jobs=2, block_shoes=BLOCK, checkpoint=checkpoint, resume=True)
     assert resumed.complete and resumed.tally == simulate(ONE_DECK).tally
+
+
+def _dealt_blocks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The first shoes of the blocks dealt in this process from now on."""
+    dealt: list[int] = []
+    real = run_module.run_block
+
+    def block(simulation: Simulation, first: int, shoes: int, trace: bool = False) -> Any:
+        dealt.append(first)
+        return real(simulation, first, shoes, trace)
+
+    monkeypatch.setattr(run_module, "run_block", block)
+    return dealt
+
+
+def test_the_blocks_finished_after_a_dead_worker_are_kept_and_not_dealt_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker of shoes 64-79 dies late: the other has finished blocks after the gap by
+    then. The checkpoint keeps them; the resume deals only the others, and equals one go."""
+    checkpoint = tmp_path / "run.json"
+    monkeypatch.setattr(run_module, "run_block", _failing_block("die-late", 4 * BLOCK))
+    monkeypatch.setattr(workers, "LEAVE_SECONDS", 0.3)  # no signal to wait for here
+    with pytest.raises(WorkerError, match="shoes 64 to 79"):
+        simulate(ONE_DECK, jobs=2, block_shoes=BLOCK, checkpoint=checkpoint)
+    data = json.loads(checkpoint.read_text(encoding="utf-8"))
+    assert data["exactodds_checkpoint"] == 3 and data["next_shoe"] == 4 * BLOCK
+    kept = [tuple(block["ranges"][0]) for block in data["blocks"]]
+    assert kept and kept[0][0] == 5 * BLOCK  # the gap is the dead worker's block alone
+    assert all(stop - start == BLOCK for start, stop in kept)
+    assert all(later[0] == earlier[1] for earlier, later in itertools.pairwise(kept))
+    monkeypatch.undo()
+    dealt = _dealt_blocks(monkeypatch)
+    resumed = simulate(ONE_DECK, block_shoes=BLOCK, checkpoint=checkpoint, resume=True)
+    held = {start for start, _ in kept}
+    assert dealt == [s for s in range(4 * BLOCK, ONE_DECK.shoes, BLOCK) if s not in held]
+    assert resumed.complete and resumed.tally == simulate(ONE_DECK).tally
+    assert resumed.rounds_run < resumed.tally.rounds - data["tally"]["rounds"]
+
+
+def _gapped_checkpoint(directory: Path) -> tuple[Path, dict[str, Any]]:
+    """A checkpoint of shoes 0-15 with the blocks of shoes 32-47 and 48-63 kept."""
+    from exactodds.simulation.checkpoint import save_checkpoint
+    from exactodds.simulation.run import run_block
+
+    path = directory / "gapped.json"
+    first, *blocks = (run_block(ONE_DECK, start, BLOCK).tally for start in (0, 32, 48))
+    save_checkpoint(path, ONE_DECK, first, None, blocks)
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda blocks: blocks.append(blocks[0]), "overlaps shoes held before it"),
+        (lambda blocks: blocks.reverse(), "comes out of order"),
+        (lambda blocks: blocks[0].update(ranges=[[8, 24]]), "overlaps shoes held before it"),
+        (lambda blocks: blocks[0].update(ranges=[[32, 40]]), "a block's shoes and range"),
+        (lambda blocks: blocks[0].update(ranges=[[32, 40], [40, 48]]), "not one range"),
+        (lambda blocks: blocks[1].update(ranges=[[-16, 0]]), "comes out of order"),
+        (lambda blocks: blocks.extend([{}] * 10_000), "not an exactodds simulate"),
+    ],
+)
+def test_a_hostile_checkpoint_of_blocks_is_refused_in_one_sentence(
+    tmp_path: Path, edit: Any, words: str
+) -> None:
+    from exactodds.simulation.checkpoint import _checksum
+
+    path, data = _gapped_checkpoint(tmp_path)
+    edit(data["blocks"])
+    data["checksum"] = _checksum(data)  # a forger: the consistency checks still hold
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SimulationError) as caught:
+        simulate(ONE_DECK, checkpoint=path, resume=True)
+    message = str(caught.value)
+    assert words in message and message.count(". ") == 0 and message.endswith(".")
+
+
+def test_kept_blocks_resume_to_one_go_and_a_checkpoint_of_version_2_still_resumes(
+    tmp_path: Path,
+) -> None:
+    from exactodds.simulation.checkpoint import _checksum
+
+    path, data = _gapped_checkpoint(tmp_path)
+    one_go = simulate(ONE_DECK).tally
+    assert simulate(ONE_DECK, block_shoes=BLOCK, checkpoint=path, resume=True).tally == one_go
+    path, data = _gapped_checkpoint(tmp_path)
+    data["exactodds_checkpoint"] = 2
+    del data["blocks"]
+    data["checksum"] = _checksum(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    resumed = simulate(ONE_DECK, block_shoes=BLOCK, checkpoint=path, resume=True)
+    assert resumed.tally == one_go
+    # A run asked for fewer shoes than a kept block reaches leaves the block out.
+    path, _ = _gapped_checkpoint(tmp_path)
+    fewer = Simulation.of(40, 7, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
+    assert simulate(fewer, checkpoint=path, resume=True).tally == simulate(fewer).tally
+    path, data = _gapped_checkpoint(tmp_path)
+    data["exactodds_checkpoint"] = 2
+    del data["blocks"]
+    data["blocks"] = []  # version 2 had none: a file that says otherwise is not one of ours
+    data["checksum"] = _checksum(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SimulationError, match="is not an exactodds simulate checkpoint"):
+        simulate(ONE_DECK, checkpoint=path, resume=True)
 
 
 def test_the_command_says_it_in_one_line_and_how_to_continue(

@@ -12,6 +12,9 @@ How it counts: for every tuple of the first four values, the known-card walk
 (:func:`~exactodds.engine.known.enumerate_known`) counts the rounds that follow; each tuple's
 net pay numerator, times the number of ordered ways to deal its four cards, is an integer, and
 a pattern's EV is the sum of those over the tuples it holds, divided by the rounds it holds.
+On an infinite shoe (cards drawn with replacement) the same walk deals with replacement: a
+tuple's ways are powers of its class counts, the rounds that follow independent draws from the
+full shoe, and the advantage the limit of the finite shoes' as the decks grow.
 
 >>> from exactodds import Shoe
 >>> result = edge_sort(Shoe.standard(decks=8), high="6789", cards=1)
@@ -40,7 +43,7 @@ from exactodds.advantage.depth import value_level_bets
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.cards import RANKS, VALUES, parse_rank
 from exactodds.engine.known import enumerate_known
-from exactodds.engine.walk import falling_factorial, ordered_ways, require_countable
+from exactodds.engine.walk import ordered_ways, require_countable
 from exactodds.errors import ExactOddsError, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
@@ -185,9 +188,11 @@ def _value_numerators(
 ) -> _Tuples:
     """Per tuple of the first four values: weight and weighted net pay numerators."""
     counts = shoe.value_counts
+    taken = 0 if shoe.infinite else 1  # cards a draw takes from its class
     # One rank per value holds all of that value's cards: the walk of a value-level bet sees the
     # same value counts, and every feasible value tuple has its cards in this shoe.
-    shoe = Shoe.from_ranks({_SYMBOLS[value]: count for value, count in enumerate(counts)})
+    by_value = Shoe.from_ranks({_SYMBOLS[value]: count for value, count in enumerate(counts)})
+    shoe = Shoe(by_value.rank_counts, infinite=shoe.infinite)
     integer_pays = [bet.integer_pays() for bet in bets]
     rows, weights, numerators = [], [], []
     # A hand's two first cards in either order deal the same hand: each order of P1, P2 and of
@@ -196,7 +201,7 @@ def _value_numerators(
     for done, values in enumerate(itertools.product(range(10), repeat=4)):
         if progress is not None and done % 100 == 0:
             progress(done, 10**4, "first four cards' values")
-        weight = ordered_ways(counts, values)
+        weight = ordered_ways(counts, values, taken)
         if weight == 0:
             continue
         player, banker = sorted(values[0::2]), sorted(values[1::2])
@@ -214,7 +219,7 @@ def _value_numerators(
         numerators.append([weight * s for s in sums])
     if progress is not None:
         progress(10**4, 10**4, "first four cards' values")
-    return _arrays(rows, weights, numerators, [d for _, d in integer_pays], shoe.cards)
+    return _arrays(rows, weights, numerators, [d for _, d in integer_pays], shoe)
 
 
 def _arrays(
@@ -222,9 +227,9 @@ def _arrays(
     weights: list[int],
     numerators: list[list[int]],
     denominators: list[int],
-    cards: int,
+    shoe: Shoe,
 ) -> _Tuples:
-    total = falling_factorial(cards, 6)
+    total = shoe.sequences
     bound = sum(abs(n) for row in numerators for n in row) + sum(weights)
     dtype: Any = np.int64 if bound < 2**62 else object
     return _Tuples(
@@ -248,9 +253,10 @@ def _rank_numerators(
         )
     }
     counts = shoe.rank_counts
+    taken = 0 if shoe.infinite else 1
     rows, weights, numerators = [], [], []
     for ranks in itertools.product(range(13), repeat=4):
-        weight = ordered_ways(counts, ranks)
+        weight = ordered_ways(counts, ranks, taken)
         if weight == 0:
             continue
         values = tuple(VALUES[rank] for rank in ranks)
@@ -259,7 +265,7 @@ def _rank_numerators(
         weights.append(weight)
         # The rounds after the four cards depend on their values only: scale the value tuple's.
         numerators.append([n // value_weight * weight for n in value_numerators])
-    return _arrays(rows, weights, numerators, list(by_value.denominators), shoe.cards)
+    return _arrays(rows, weights, numerators, list(by_value.denominators), shoe)
 
 
 def _high_classes(high: str | Iterable[str], by: str) -> frozenset[int]:
@@ -385,7 +391,7 @@ def _prepare(
         raise EdgeSortError("No bets were chosen; edge sorting needs at least one bet.")
     _check_bets(chosen, rules)
     plain = shoe.without_suits()
-    if plain.cards < 6:
+    if plain.cards < 6 and not plain.infinite:
         raise EdgeSortError(f"The shoe holds {plain.cards} cards; a round needs at least 6.")
     return rules, chosen, _tuples(plain, rules, chosen, by, progress)
 

@@ -11,15 +11,9 @@ from exactodds.inputs import MOST_DECKS
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 
-#: Why ``--decks infinite`` is refused: the known-card walk edge sorting rests on deals
-#: without replacement.
-FINITE_ONLY = (
-    "edge sorting is counted on a finite shoe only (its known-card walk deals without replacement)"
-)
-
 
 @click.command()
-@built_options(most_decks=MOST_DECKS, finite_because=FINITE_ONLY)
+@built_options(most_decks=MOST_DECKS, infinite=True)
 @click.option(
     "--high",
     default="6789",
@@ -82,6 +76,7 @@ def edgesort(
       exactodds edgesort --high 6789 --cards 4      # the four-card sort with 6-9 high
       exactodds edgesort --search --top 5           # every split of the ten values
       exactodds edgesort --search --by rank --cards 1 --format json
+      exactodds edgesort --cards 1 --decks infinite # cards drawn with replacement
     """
     from exactodds.advantage.edgesort import PartitionSearch, edge_sort, search_partitions
     from exactodds.cli.depth import NO_EXACT

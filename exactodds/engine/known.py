@@ -36,6 +36,14 @@ Pairs are decided by rank; suited pairs only when the shoe knows its suits
 *and* every known card has a suit (otherwise the suited fields are ``None``,
 as on any shoe known by rank only).
 
+An infinite shoe (:meth:`~exactodds.shoe.Shoe.infinite_decks`) is walked as
+:func:`~exactodds.engine.walk.enumerate_rounds` walks it, with every card put
+back (a draw takes ``taken = 0`` cards from its class): a known card fixes its
+position and leaves the shoe as it was, so the other ``6 - k`` positions are
+independent draws from the full shoe and the counts add up to ``n^(6 - k)``
+(``52^(6 - k)``), the leading coefficients of the finite counts in the number
+of decks.
+
 >>> from fractions import Fraction
 >>> from exactodds import Shoe
 >>> from exactodds.engine.walk import Winner, falling_factorial
@@ -63,7 +71,7 @@ from exactodds.engine.walk import (
     SUITED_PAIR,
     OutcomeTable,
     RoundSummary,
-    falling_factorial,
+    drawn,
     require_countable,
     summary_of,
 )
@@ -215,10 +223,16 @@ def describe_known(known: Mapping[int, Card]) -> str:
 
 
 def _pool(shoe: Shoe, known: Mapping[int, Card]) -> Shoe:
-    """The shoe without the known cards, after checking that it holds them."""
+    """The shoe without the known cards, after checking that it holds them.
+
+    An infinite shoe keeps every card (each draw puts its card back): it need only hold the
+    known cards' kinds, and a known card given by rank alone makes its suits unknown, as
+    removing it from a finite shoe does.
+    """
     cards = list(known.values())
     for card in cards:
-        wanted = sum(other.rank == card.rank for other in cards)
+        # With replacement any number of draws may show the same card: one is enough.
+        wanted = 1 if shoe.infinite else sum(other.rank == card.rank for other in cards)
         held = shoe.rank_counts[card.rank.index]
         if wanted > held:
             raise KnownCardError(
@@ -226,38 +240,41 @@ def _pool(shoe: Shoe, known: Mapping[int, Card]) -> Shoe:
                 f"only {held}."
             )
         if card.suit is not None and shoe.suit_counts is not None:
-            wanted = sum(other == card for other in cards)
+            wanted = 1 if shoe.infinite else sum(other == card for other in cards)
             held = shoe.suit_counts[card.rank.index * 4 + card.suit.index]
             if wanted > held:
                 raise KnownCardError(
                     f"The known cards include {wanted} {card.symbol}, but the shoe holds "
                     f"only {held}."
                 )
+    if shoe.infinite:
+        return shoe if all(card.suit is not None for card in cards) else shoe.without_suits()
     return shoe.remove(cards)
 
 
 def _first_four(
-    pool: list[int], fixed: Mapping[int, int], position: int = 1
+    pool: list[int], fixed: Mapping[int, int], position: int = 1, taken: int = 1
 ) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every rank sequence of positions *position*..4 with its number of card choices.
 
     Known positions hold their rank (weight 1: the card is already out of
     *pool*); a free position takes any rank left in *pool*, weighted by how
-    many cards of that rank are left.
+    many cards of that rank are left (*taken*: the cards a draw takes, 0 with
+    replacement).
     """
     if position > 4:
         yield (), 1
         return
     if position in fixed:
-        for rest, weight in _first_four(pool, fixed, position + 1):
+        for rest, weight in _first_four(pool, fixed, position + 1, taken):
             yield (fixed[position], *rest), weight
         return
     for rank, available in enumerate(pool):
-        if available:
-            pool[rank] -= 1
-            for rest, weight in _first_four(pool, fixed, position + 1):
+        if available > 0:
+            pool[rank] -= taken
+            for rest, weight in _first_four(pool, fixed, position + 1, taken):
                 yield (rank, *rest), available * weight
-            pool[rank] += 1
+            pool[rank] += taken
 
 
 def _suited_split(
@@ -265,12 +282,14 @@ def _suited_split(
     fixed_suits: Mapping[int, int],
     suit_pool: tuple[int, ...],
     rank_pool: tuple[int, ...],
+    taken: int = 1,
 ) -> dict[tuple[bool, bool], int]:
     """Split the weight of four first ranks by whether each hand is a suited pair.
 
     Counting card choices does not depend on the order positions are filled,
     so the positions of paired hands are filled first, suit by suit, and the
     others after them by rank alone.  Hands are (positions 1, 3) and (2, 4).
+    *taken* is the cards a draw takes from its kind (0 with replacement).
     """
     player_pair = ranks[0] == ranks[2]
     banker_pair = ranks[1] == ranks[3]
@@ -289,22 +308,22 @@ def _suited_split(
                 return
             for suit in range(4):
                 slot = rank * 4 + suit
-                if suits_left[slot]:
+                if suits_left[slot] > 0:
                     available = suits_left[slot]
-                    suits_left[slot] -= 1
-                    ranks_left[rank] -= 1
+                    suits_left[slot] -= taken
+                    ranks_left[rank] -= taken
                     fill(step + 1, suits | {index: suit}, weight * available)
-                    suits_left[slot] += 1
-                    ranks_left[rank] += 1
+                    suits_left[slot] += taken
+                    ranks_left[rank] += taken
             return
         rest = 1
-        taken: dict[int, int] = defaultdict(int)
+        drawn_before: dict[int, int] = defaultdict(int)
         for index in by_rank:
             if index + 1 in fixed_suits:
                 continue
             rank = ranks[index]
-            rest *= ranks_left[rank] - taken[rank]
-            taken[rank] += 1
+            rest *= max(ranks_left[rank] - taken * drawn_before[rank], 0)
+            drawn_before[rank] += 1
         player_suited = player_pair and suits[0] == suits[2]
         banker_suited = banker_pair and suits[1] == suits[3]
         if weight * rest:
@@ -334,16 +353,23 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     Traceback (most recent call last):
     ...
     exactodds.engine.known.KnownCardError: The known cards include 2 KS, but the shoe holds only 1.
-    >>> enumerate_known(Shoe.infinite_decks(), None, {1: "K"})
+
+
+    On an infinite shoe a known card leaves the others independent draws from the full
+    shoe: the counts add up to ``n^(6 - k)``.
+
+    >>> enumerate_known(Shoe.infinite_decks(), None, {1: "K", 3: "K"}).total == 52**4
+    True
+    >>> enumerate_known(Shoe((0,) * 12 + (4,), infinite=True), None, {1: "A"})
     Traceback (most recent call last):
     ...
-    exactodds.errors.ShoeError: Counting with known cards needs a finite shoe, and this shoe is infinite (cards drawn with replacement); use a whole number of decks.
+    exactodds.engine.known.KnownCardError: The known cards include 1 A, but the shoe holds only 0.
     """
     tableau = tableau if tableau is not None else Tableau()
     cards = parse_known(known)
     require_countable(shoe)
-    shoe.require_finite("Counting with known cards")
     pool = _pool(shoe, cards)
+    taken = 0 if shoe.infinite else 1  # cards a draw takes from its class, as in the walk
     suits_known = pool.suits_known
     fixed_ranks = {position: card.rank.index for position, card in cards.items() if position <= 4}
     fixed_suits = {
@@ -355,12 +381,12 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     # The first four cards: by rank (pairs need ranks), with suits only when they decide a
     # suited pair; grouped by what the rest of the round depends on.
     first: dict[tuple[int, int, tuple[int, ...], int, int], int] = defaultdict(int)
-    for ranks, weight in _first_four(list(pool.rank_counts), fixed_ranks):
+    for ranks, weight in _first_four(list(pool.rank_counts), fixed_ranks, taken=taken):
         player_pair = ranks[0] == ranks[2]
         banker_pair = ranks[1] == ranks[3]
         if suits_known and (player_pair or banker_pair):
             assert pool.suit_counts is not None
-            splits = _suited_split(ranks, fixed_suits, pool.suit_counts, pool.rank_counts)
+            splits = _suited_split(ranks, fixed_suits, pool.suit_counts, pool.rank_counts, taken)
             if sum(splits.values()) != weight:  # pragma: no cover - a broken split
                 raise AssertionError("the suited split does not add up to the rank weight")
         else:
@@ -368,11 +394,11 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
         values = [VALUES[rank] for rank in ranks]
         player_total = (values[0] + values[2]) % 10
         banker_total = (values[1] + values[3]) % 10
-        drawn = tuple(sorted(values[index] for index in range(4) if index + 1 not in cards))
+        dealt = tuple(sorted(values[index] for index in range(4) if index + 1 not in cards))
         for (player_suited, banker_suited), split_weight in splits.items():
             player_state = _state(player_pair, player_suited)
             banker_state = _state(banker_pair, banker_suited)
-            first[player_total, banker_total, drawn, player_state, banker_state] += split_weight
+            first[player_total, banker_total, dealt, player_state, banker_state] += split_weight
 
     fifth = VALUES[cards[5].rank.index] if 5 in cards else None
     sixth = VALUES[cards[6].rank.index] if 6 in cards else None
@@ -380,14 +406,14 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     endings_cache: dict[tuple[int, int, tuple[int, ...]], dict[tuple[int, int, int, int], int]] = {}
     counts: dict[tuple[int, int, int, int, bool, bool, int, int], int] = defaultdict(int)
     naturals = tableau.natural_totals
-    for (player_total, banker_total, drawn, player_state, banker_state), weight in first.items():
-        cache_key = (player_total, banker_total, drawn)
+    for (player_total, banker_total, dealt, player_state, banker_state), weight in first.items():
+        cache_key = (player_total, banker_total, dealt)
         if cache_key not in endings_cache:
             left = list(pool_values)
-            for value in drawn:
-                left[value] -= 1
+            for value in dealt:
+                left[value] -= taken
             endings_cache[cache_key] = _endings(
-                tableau, player_total, banker_total, left, fifth, sixth
+                tableau, player_total, banker_total, left, fifth, sixth, taken
             )
         player_natural = player_total in naturals
         banker_natural = banker_total in naturals
@@ -400,9 +426,9 @@ def enumerate_known(shoe: Shoe, tableau: Tableau | None, known: KnownLike) -> Ou
     for key, count in counts.items():
         summary = summary_of(key, suits_known)
         table[summary] = table.get(summary, 0) + count
-    total = falling_factorial(pool.cards, 6 - len(cards))
+    total = drawn(pool.cards, 6 - len(cards), taken)
     if sum(table.values()) != total:  # pragma: no cover - a broken walk, never user input
-        raise AssertionError("the known-card walk does not add up to (n-k)...(n-5)")
+        raise AssertionError("the known-card walk does not add up to (n-k)...(n-5) (n^(6-k))")
     return OutcomeTable(table, total, suits_known)
 
 
@@ -419,21 +445,23 @@ def _endings(
     left: list[int],
     fifth: int | None,
     sixth: int | None,
+    taken: int = 1,
 ) -> dict[tuple[int, int, int, int], int]:
     """Final (Player total, Banker total, Player cards, Banker cards) -> ways to fill 5 and 6.
 
     Positions 5 and 6 are always filled (the six-card convention), by the
-    known card or by any value left, in order and without replacement.
+    known card or by any value left, in order and without replacement (with
+    it: *taken* 0).
     """
     endings: dict[tuple[int, int, int, int], int] = defaultdict(int)
     for card5, weight5 in _options(fifth, left):
         if fifth is None:
-            left[card5] -= 1
+            left[card5] -= taken
         for card6, weight6 in _options(sixth, left):
             ending = _play(tableau, player_total, banker_total, card5, card6)
             endings[ending] += weight5 * weight6
         if fifth is None:
-            left[card5] += 1
+            left[card5] += taken
     return dict(endings)
 
 

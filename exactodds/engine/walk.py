@@ -105,17 +105,20 @@ def drawn(count: int, length: int, taken: int = 1) -> int:
     return math.prod([max(count, 0)] * length)
 
 
-def ordered_ways(counts: Sequence[int], picks: Iterable[int]) -> int:
+def ordered_ways(counts: Sequence[int], picks: Iterable[int], taken: int = 1) -> int:
     """Ways to deal the classes *picks*, in that order, from a shoe of *counts* per class.
 
     The product, over each class picked, of the falling factorial of its count by how often
-    it is picked: 0 when the shoe holds too few.
+    it is picked: 0 when the shoe holds too few.  With replacement (*taken* 0, as
+    :func:`drawn` takes it) the product of powers.
 
     >>> ordered_ways([4, 4], [0, 0, 1]), ordered_ways([1, 4], [0, 0])
     (48, 0)
+    >>> ordered_ways([1, 4], [0, 0], taken=0)
+    1
     """
     picked = Counter(picks)
-    return math.prod(falling_factorial(counts[group], times) for group, times in picked.items())
+    return math.prod(drawn(counts[group], times, taken) for group, times in picked.items())
 
 
 def sequences(cards: int) -> int:

@@ -1,14 +1,19 @@
-"""Checkpoints: the tally of the first shoes of a run, written so that nothing is ever half-written.
+"""Checkpoints: the tally of the shoes a run finished, written so that nothing is ever half-written.
 
-A checkpoint holds the simulation's fingerprint, the number of shoes finished (always
-a prefix: shoes ``0 .. n-1``), the byte length of the trace written so far, the
-exact tally, and a SHA-256 checksum over all of it.  Resuming reads the file as
-hostile input: through the bounded reader (a regular file of at most
-:data:`CHECKPOINT_LIMIT` bytes, never a device or a FIFO), numbers of at most
-:data:`CHECKPOINT_DIGITS` digits, the checksum, and the tally's own consistency
-(shoes, rounds and every histogram agree; counts are not negative; sums are within
-what the shoes can reach).  The checksum catches an edited or damaged file, not a
-forger: anyone can recompute it.
+A checkpoint holds the simulation's fingerprint, the number of shoes finished in a row
+from the first (shoes ``0 .. n-1``), the byte length of the trace written so far, the
+exact tally of those shoes, the blocks finished after a gap (a worker that died left
+one behind it: each block's own tally, its shoes named by its range), and a SHA-256
+checksum over all of it.  A resumed run deals only the shoes no block holds, and adds
+the kept blocks in their place, in shoe order: the same tally, bit for bit, as a run in
+one go.  Checkpoints of version 2 (before blocks were kept) are read as holding none.
+Resuming reads the file as hostile input: through the bounded reader (a regular file of
+at most :data:`CHECKPOINT_LIMIT` bytes, never a device or a FIFO), numbers of at most
+:data:`CHECKPOINT_DIGITS` digits, the checksum, and the tally's own consistency (shoes,
+rounds and every histogram agree; counts are not negative; sums are within what the
+shoes can reach; the blocks, at most :data:`CHECKPOINT_BLOCKS`, each one range of shoes
+after the first ones, ascending and apart).  The checksum catches an edited or damaged
+file, not a forger: anyone can recompute it.
 
 >>> from exactodds.bets.catalogue import select_bets
 >>> study = Simulation.of(1, 1, bets=select_bets("tie"))
@@ -27,6 +32,8 @@ import math
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,15 +49,23 @@ if TYPE_CHECKING:
     from exactodds.simulation.result import SimulationResult
 
 __all__ = [
+    "CHECKPOINT_BLOCKS",
     "CHECKPOINT_DIGITS",
     "CHECKPOINT_LIMIT",
+    "Checkpoint",
     "CheckpointError",
     "check_tally",
     "load_checkpoint",
+    "read_checkpoint",
     "save_checkpoint",
 ]
 
-_CHECKPOINT_VERSION = 2
+_CHECKPOINT_VERSION = 3
+#: Versions read: 2 wrote no blocks finished after a gap.
+_READ_VERSIONS = (2, 3)
+#: Most blocks finished after a gap a checkpoint may keep (a worker's death leaves at most
+#: twice the jobs behind it; a hostile file is bounded before its blocks are checked).
+CHECKPOINT_BLOCKS = 10_000
 #: A checkpoint holds sums and histograms: far below this many bytes.
 CHECKPOINT_LIMIT = 64 * 2**20
 #: Most digits a number in a checkpoint may have (a sum of squares of 10**15 shoes with
@@ -94,16 +109,36 @@ def _checksum(data: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """What a checkpoint holds: the tally of the first shoes, the trace bytes they wrote,
+    and the *blocks* finished after a gap (each a tally of one range of shoes, ascending).
+
+    >>> Checkpoint(Tally.empty([1]), None).blocks
+    ()
+    """
+
+    tally: Tally
+    trace_bytes: int | None
+    blocks: tuple[Tally, ...] = ()
+
+
 def save_checkpoint(
-    path: Path, simulation: Simulation, tally: Tally, trace_bytes: int | None
+    path: Path,
+    simulation: Simulation,
+    tally: Tally,
+    trace_bytes: int | None,
+    blocks: Sequence[Tally] = (),
 ) -> None:
-    """Write the tally of the first ``tally.shoes`` shoes of *simulation* to *path*."""
+    """Write the tally of the first ``tally.shoes`` shoes of *simulation* to *path*, and
+    the tallies of *blocks* finished after them (each one range of shoes, ascending)."""
     data: dict[str, Any] = {
         "exactodds_checkpoint": _CHECKPOINT_VERSION,
         "simulation": simulation.fingerprint(),
         "next_shoe": tally.shoes,
         "trace_bytes": trace_bytes,
         "tally": tally.to_dict(),
+        "blocks": [block.to_dict() for block in blocks],
     }
     data["checksum"] = _checksum(data)
     try:
@@ -163,22 +198,51 @@ def _refuse_float(token: str) -> Any:
 
 def _parse(text: str) -> dict[str, Any]:
     # Deep nesting ends in RecursionError inside the parser, which load_checkpoint refuses.
-    data = json.loads(
+    data: dict[str, Any] | Any = json.loads(
         text, parse_int=_bounded_int, parse_float=_refuse_float, parse_constant=_refuse_float
     )
-    if not isinstance(data, dict) or data.get("exactodds_checkpoint") != _CHECKPOINT_VERSION:
+    if not isinstance(data, dict):
         raise ValueError("not a checkpoint")
+    version = data.get("exactodds_checkpoint")
+    if type(version) is not int or version not in _READ_VERSIONS:
+        raise ValueError("not a checkpoint")
+    if version == 2 and "blocks" in data:
+        raise ValueError("blocks in a checkpoint written before blocks were kept")
     return data
 
 
 def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | None]:
-    """The tally in checkpoint *path*, refused if it belongs to another simulation."""
+    """The tally of the first shoes in checkpoint *path* and the trace bytes they wrote
+    (:func:`read_checkpoint` gives the blocks finished after them too)."""
+    checkpoint = read_checkpoint(path, simulation)
+    return checkpoint.tally, checkpoint.trace_bytes
+
+
+def _blocks_of(data: dict[str, Any]) -> tuple[Tally, ...]:
+    """The blocks' tallies, bounded in number before any is read."""
+    blocks = data.get("blocks", [])
+    if not isinstance(blocks, list) or len(blocks) > CHECKPOINT_BLOCKS:
+        raise ValueError("too many blocks")
+    return tuple(Tally.from_dict(block) for block in blocks)
+
+
+def read_checkpoint(path: Path, simulation: Simulation) -> Checkpoint:
+    """What checkpoint *path* holds, refused (one sentence) if it belongs to another
+    simulation, is damaged, or is not consistent with the shoes it says it holds.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> read_checkpoint(Path("none.json"), Simulation.of(1, 1, bets=select_bets("tie")))
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.SimulationError: Checkpoint 'none.json' does not exist; run without `resume` to start one.
+    """
     text = _read_bounded(path)
     shown = repr(str(path))
     try:
         data = _parse(text)
         recorded_sum = data["checksum"]
         tally = Tally.from_dict(data["tally"])
+        blocks = _blocks_of(data)
         trace_bytes = data.get("trace_bytes")
         if trace_bytes is not None:
             whole_number(trace_bytes, "trace_bytes")
@@ -201,6 +265,7 @@ def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | No
         )
     try:
         check_tally(tally, simulation)
+        _check_blocks(blocks, tally.shoes, simulation)
     except ValueError as problem:
         raise SimulationError(
             f"Checkpoint {shown} is not consistent ({problem}); start a new run."
@@ -210,7 +275,26 @@ def load_checkpoint(path: Path, simulation: Simulation) -> tuple[Tally, int | No
             f"Checkpoint {shown} already holds {tally.shoes} shoes, more than the "
             f"{simulation.shoes} asked for; ask for at least {tally.shoes}."
         )
-    return tally, trace_bytes
+    # A block past the shoes asked for is not needed (a run stopped, resumed for fewer):
+    # left out here, and dealt again should a later run ask for its shoes.
+    within = tuple(block for block in blocks if block.ranges[0][1] <= simulation.shoes)
+    return Checkpoint(tally, trace_bytes, within)
+
+
+def _check_blocks(blocks: tuple[Tally, ...], first_shoes: int, simulation: Simulation) -> None:
+    """Each block one range of shoes after the first *first_shoes*, ascending and apart,
+    and a tally those shoes can give."""
+    after = first_shoes
+    for block in blocks:
+        _require(len(block.ranges) == 1 and block.shoes >= 1, "a block is not one range of shoes")
+        start, stop = block.ranges[0]
+        _require(
+            start >= after,
+            f"a block of shoes {start} to {stop - 1} overlaps shoes held before it, or comes "
+            "out of order",
+        )
+        check_tally(block, simulation, first=start)
+        after = stop
 
 
 def _require(condition: bool, problem: str) -> None:
@@ -238,8 +322,9 @@ def _check_sums(sums: Sums, tally: Tally, largest: int, what: str) -> None:
     )
 
 
-def check_tally(tally: Tally, simulation: Simulation) -> None:
-    """Raise ValueError naming the first way *tally* cannot come from shoes of *simulation*."""
+def check_tally(tally: Tally, simulation: Simulation, first: int = 0) -> None:
+    """Raise ValueError naming the first way *tally* cannot come from shoes of *simulation*
+    numbered ``first .. first + tally.shoes - 1``."""
     _require(tally.shoes >= 0 and tally.rounds >= 0, "negative shoes or rounds")
     histogram = tally.rounds_histogram
     _check_counts(histogram, "rounds histogram")
@@ -260,8 +345,8 @@ def check_tally(tally: Tally, simulation: Simulation) -> None:
     for bet, mine in zip(simulation.bets, tally.bets, strict=True):
         _check_bet(mine, bet.integer_pays(), tally, decks, bet.name, stake)
     _require(
-        tally.ranges == (((0, tally.shoes),) if tally.shoes else ()),
-        "the shoes held are not the first ones",
+        tally.ranges == (((first, first + tally.shoes),) if tally.shoes else ()),
+        "the shoes held are not the first ones" if first == 0 else "a block's shoes and range",
     )
     if tally.risk is not None:
         denominators = tuple(bet.integer_pays()[1] for bet in simulation.bets)
@@ -269,7 +354,9 @@ def check_tally(tally: Tally, simulation: Simulation) -> None:
         _check_grid_trips(tally.risk, simulation.grid_trip_shoes, tally.shoes)
     if tally.paths is not None:
         width = math.lcm(*(bet.integer_pays()[1] for bet in simulation.bets))
-        tally.paths.check(tally.shoes, simulation.trip_shoes, width * simulation.limits.minimum)
+        tally.paths.check(
+            tally.shoes, simulation.trip_shoes, width * simulation.limits.minimum, first
+        )
 
 
 def _check_grid_trips(risk: RiskTally, lengths: tuple[int, ...], shoes: int) -> None:

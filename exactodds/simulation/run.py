@@ -37,7 +37,12 @@ from typing import IO, Any
 
 from exactodds.errors import SimulationError, import_extra
 from exactodds.simulation.block import BlockResult, compiled_pairs, prepare, run_block
-from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from exactodds.simulation.checkpoint import (
+    Checkpoint,
+    CheckpointError,
+    read_checkpoint,
+    save_checkpoint,
+)
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
@@ -99,17 +104,29 @@ def _serial(
 
 @contextlib.contextmanager
 def _processes(
-    simulation: Simulation, blocks: _Blocks, trace: bool, jobs: int, stop: Stop
+    simulation: Simulation,
+    blocks: _Blocks,
+    trace: bool,
+    jobs: int,
+    stop: Stop,
+    keep: Callable[[Tally], None] | None = None,
 ) -> Iterator[Iterator[BlockResult]]:
     """The blocks on *jobs* forked workers, each on its own pipe (:mod:`.workers`): a worker
     that dies or stalls stops the run with one sentence, and shutting down never waits on a
-    lock a worker held."""
+    lock a worker held.  The blocks finished but not handed on when the run stops (after
+    the gap a dead worker leaves) go to *keep*, each block's tally."""
     global _WORKER_SIMULATION
     _WORKER_SIMULATION = simulation
     prepare(simulation.rules, simulation.bets)  # compiled once here; the workers inherit it
     work = ((first, count, trace) for first, count in blocks)
+
+    def leftover(finished: list[tuple[tuple[int, int, bool], BlockResult]]) -> None:
+        for _, block in finished:
+            if keep is not None:
+                keep(block.tally)
+
     try:
-        with forked_workers(_worker_block, work, jobs, stop, _shoes_of) as results:
+        with forked_workers(_worker_block, work, jobs, stop, _shoes_of, leftover) as results:
             yield results
     finally:
         _WORKER_SIMULATION = None
@@ -236,13 +253,14 @@ Progress = Callable[[int, int], None]
 
 def _starting_tally(
     simulation: Simulation, checkpoint_path: Path | None, resume: bool
-) -> tuple[Tally, int | None]:
-    """The tally a run starts from (empty, or the checkpoint's) and the trace bytes it covers."""
+) -> Checkpoint:
+    """What a run starts from: an empty tally, or the checkpoint's (with the trace bytes it
+    covers and the blocks it kept after a gap)."""
     tally = Tally.empty(bet.integer_pays()[1] for bet in simulation.bets)
     if resume:
         if checkpoint_path is None:
             raise SimulationError("`resume` needs `checkpoint` FILE to resume from.")
-        return load_checkpoint(checkpoint_path, simulation)
+        return read_checkpoint(checkpoint_path, simulation)
     if checkpoint_path is not None:
         if checkpoint_path.exists():
             raise SimulationError(
@@ -251,7 +269,60 @@ def _starting_tally(
             )
         # Find out now, not after hours of dealing, that the checkpoint cannot be written.
         save_checkpoint(checkpoint_path, simulation, tally, None)
-    return tally, None
+    return Checkpoint(tally, None)
+
+
+class _Kept:
+    """Blocks finished after a gap, by their first shoe: read from a checkpoint (so not dealt
+    again) or left by the workers when the run stopped (so kept in the checkpoint).
+
+    :meth:`plan` deals the shoes no block holds; :meth:`drain` adds the blocks that start
+    where the run's shoes end, in shoe order, as a run in one go adds them.
+
+    >>> from exactodds.simulation.tally import BetTally
+    >>> kept = _Kept([Tally(2, 4, 8, ((2, 2),), (BetTally(1),), ranges=((4, 6),))])
+    >>> list(kept.plan(0, 8, 3))
+    [(0, 3), (3, 1), (6, 2)]
+    """
+
+    def __init__(self, blocks: Iterable[Tally] = ()) -> None:
+        self.blocks = {block.ranges[0][0]: block for block in blocks}
+
+    def keep(self, block: Tally) -> None:
+        """Keep *block* (one range of shoes) for the checkpoint."""
+        self.blocks[block.ranges[0][0]] = block
+
+    def plan(self, first: int, shoes: int, block_shoes: int) -> Iterator[tuple[int, int]]:
+        """The blocks to deal from shoe *first* to *shoes*: those no kept block holds (the
+        kept blocks as they are now; planned lazily, one block at a time)."""
+        held = sorted((start, block.shoes) for start, block in self.blocks.items())
+        return _planned(held, first, shoes, block_shoes)
+
+    def drain(self, running: _Running) -> int:
+        """Add to *running* every kept block that starts where its shoes end; their rounds."""
+        rounds = 0
+        while running.shoes in self.blocks:
+            block = self.blocks.pop(running.shoes)
+            running.add(block)
+            rounds += block.rounds
+        return rounds
+
+    def after(self, shoes: int) -> list[Tally]:
+        """The kept blocks after the first *shoes*, ascending (for the checkpoint)."""
+        return [self.blocks[start] for start in sorted(self.blocks) if start >= shoes]
+
+
+def _planned(
+    held: list[tuple[int, int]], first: int, shoes: int, block_shoes: int
+) -> Iterator[tuple[int, int]]:
+    """Blocks of at most *block_shoes* from *first* to *shoes*, around the *held* ranges
+    (start, shoes): a run of 10**12 shoes holds one block at a time, not all of them."""
+    start = first
+    for stop, count in [*held, (shoes, 0)]:
+        while start < stop:
+            yield start, min(block_shoes, stop - start)
+            start += min(block_shoes, stop - start)
+        start = max(start, stop + count)
 
 
 def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = False) -> int:
@@ -303,6 +374,25 @@ def _with_optimal_ramp(
     return risk_limited_study(simulation, pilot.tally, run)
 
 
+def _runner(
+    simulation: Simulation,
+    blocks: _Blocks,
+    trace: bool,
+    jobs: int,
+    dask: Any,
+    stop: Stop,
+    kept: _Kept,
+) -> tuple[contextlib.AbstractContextManager[Iterator[BlockResult]], str]:
+    """Where the blocks run, and its name: Dask, forked workers (whose blocks finished after
+    a gap go to *kept*, but with a trace, which is written in order), or this process."""
+    if dask is not None:
+        return _dask(simulation, blocks, trace, dask), "dask"
+    if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+        keep = None if trace else kept.keep
+        return _processes(simulation, blocks, trace, jobs, stop, keep), "processes"
+    return _serial(simulation, blocks, trace), "local"
+
+
 def simulate(
     simulation: Simulation,
     *,
@@ -331,7 +421,8 @@ def simulate(
     written during the run stops it too: :class:`CheckpointError` then carries the
     result of the shoes finished (``error.result``); so does
     :class:`~exactodds.simulation.workers.WorkerError` when a worker process dies or stalls
-    (the checkpoint then holds those shoes, for *resume*).
+    (the checkpoint then holds those shoes, and the blocks finished after the gap it left,
+    for *resume*, which deals only the blocks missing).
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> one_deck = Simulation.of(3, 5, bets=select_bets("tie"), procedure=DealingProcedure(decks=1))
@@ -349,34 +440,27 @@ def simulate(
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None
     _refuse_one_file_for_both(trace, checkpoint_path)
-    tally, trace_bytes = _starting_tally(simulation, checkpoint_path, resume)
+    start = _starting_tally(simulation, checkpoint_path, resume)
+    tally, trace_bytes = start.tally, start.trace_bytes
     stream, owned = _open_trace(trace, resume, trace_bytes)
     # The trace's length so far, for the checkpoint (a resumed trace is cut to its record).
     position: int | None = ((trace_bytes or 0) if resume else 0) if stream is not None else None
-    first = tally.shoes
-    # Planned lazily: a run of 10**12 shoes holds one block at a time, not all of them.
-    blocks = (
-        (start, min(block_shoes, simulation.shoes - start))
-        for start in range(first, simulation.shoes, block_shoes)
-    )
+    # Blocks a checkpoint kept after a gap are added, not dealt again; with a trace they are
+    # dealt again (their rounds were never written), and none is kept: the trace is in order.
+    kept = _Kept(start.blocks if stream is None else ())
+    running = _Running(tally)
+    kept.drain(running)
+    first = running.shoes
+    blocks = kept.plan(first, simulation.shoes, block_shoes)
     stop = stop if stop is not None else _never
-    if dask is not None:
-        runner = _dask(simulation, blocks, stream is not None, dask)
-        backend = "dask"
-    elif (
-        jobs > 1
-        and simulation.shoes - first > block_shoes
-        and "fork" in multiprocessing.get_all_start_methods()
-    ):
-        runner = _processes(simulation, blocks, stream is not None, jobs, stop)
-        backend = "processes"
-    else:
-        runner = _serial(simulation, blocks, stream is not None)
-        backend = "local"
+    several = jobs > 1 and simulation.shoes - first > block_shoes
+    runner, backend = _runner(
+        simulation, blocks, stream is not None, jobs if several else 1, dask, stop, kept
+    )
     started = time.perf_counter()
     last_save = started
     rounds_before = tally.rounds
-    running = _Running(tally)
+    rounds_kept = running.rounds - tally.rounds  # dealt by an earlier run, not this one
     failure: CheckpointError | WorkerError | None = None
     try:
         with runner as results:
@@ -384,13 +468,20 @@ def simulate(
                 if stream is not None:  # first: a block whose trace is lost is not counted
                     position = _write_trace(stream, block.trace, trace, running.shoes)
                 running.add(block.tally)
+                rounds_kept += kept.drain(running)
                 if progress is not None:
                     progress(running.shoes, running.rounds)
                 if (
                     checkpoint_path is not None
                     and time.perf_counter() - last_save > CHECKPOINT_SECONDS
                 ):
-                    save_checkpoint(checkpoint_path, simulation, running.tally(), position)
+                    save_checkpoint(
+                        checkpoint_path,
+                        simulation,
+                        running.tally(),
+                        position,
+                        kept.after(running.shoes),
+                    )
                     last_save = time.perf_counter()
                 if stop():
                     break
@@ -399,10 +490,13 @@ def simulate(
     except (CheckpointError, WorkerError) as error:
         failure = error
     finally:
+        kept.drain(running)  # blocks the workers finished may follow the shoes done
         tally = running.tally()
         if checkpoint_path is not None and not isinstance(failure, CheckpointError):
             try:
-                save_checkpoint(checkpoint_path, simulation, tally, position)
+                save_checkpoint(
+                    checkpoint_path, simulation, tally, position, kept.after(tally.shoes)
+                )
             except CheckpointError as error:
                 failure = error
         if stream is not None and owned:
@@ -415,7 +509,7 @@ def simulate(
         complete=failure is None and tally.shoes == simulation.shoes,
         backend=backend,
         jobs=jobs if backend == "processes" else 1,
-        rounds_run=tally.rounds - rounds_before,
+        rounds_run=tally.rounds - rounds_before - rounds_kept,
     )
     if failure is not None:
         raise type(failure)(str(failure), result)

@@ -13,7 +13,9 @@ answer that comes early waits), so a run's tally and checkpoint grow shoe by sho
 one process.  A worker that dies (its process ends without an answer), or that has held
 one block far longer than any block took before (:data:`STALL_FACTOR` times the longest,
 and at least :data:`STALL_SECONDS`), stops the run with :class:`WorkerError`, one sentence
-naming the shoes it held; what was answered before it is kept by the caller.
+naming the shoes it held; what was answered before it is kept by the caller, and the
+answers that came early, after the gap it leaves, are handed to *leftover* (a run keeps
+them in its checkpoint, so a resume computes only the blocks missing).
 
 >>> def square(job: int) -> int:
 ...     return job * job
@@ -29,7 +31,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
@@ -73,16 +75,22 @@ class _Worker(Generic[JobT]):
 
 
 @dataclass
-class _Order(Generic[AnswerT]):
-    """Answers by job number, handed on in order."""
+class _Order(Generic[JobT, AnswerT]):
+    """Answers by job number, handed on in order; ``jobs`` holds the job of each answer."""
 
     answers: dict[int, AnswerT] = field(default_factory=dict)
+    jobs: dict[int, JobT] = field(default_factory=dict)
     next: int = 0
 
     def ready(self) -> Iterator[AnswerT]:
         while self.next in self.answers:
+            self.jobs.pop(self.next)
             yield self.answers.pop(self.next)
             self.next += 1
+
+    def early(self) -> list[tuple[JobT, AnswerT]]:
+        """The answers not handed on (an earlier one is missing), with their jobs, in order."""
+        return [(self.jobs[number], self.answers[number]) for number in sorted(self.answers)]
 
 
 def _serve(connection: Connection, work: Callable[[Any], Any]) -> None:
@@ -126,12 +134,26 @@ def forked_workers(
     workers: int,
     stop: Callable[[], bool],
     describe: Callable[[JobT], str] = _held,
+    leftover: Callable[[list[tuple[JobT, AnswerT]]], None] | None = None,
 ) -> Iterator[Iterator[AnswerT]]:
     """``work(job)`` for every job, in *workers* forked processes; the answers in order.
 
     *stop* is asked while waiting; when true the answers end (those in hand are given).
     *describe* names a job in a :class:`WorkerError` (``shoes 64 to 127``).  Leaving the
-    ``with`` block ends every worker, whatever state it is in.
+    ``with`` block ends every worker, whatever state it is in.  When the answers end before
+    every job is answered (a stop, a worker that died, an error, the caller leaving early),
+    *leftover*, if given, is called once with the answers finished but never handed on
+    (those after the first one missing, or after the caller left), each with its job, in
+    job order.
+
+    >>> def cube(job: int) -> int:
+    ...     return job**3
+    >>> kept: list[tuple[int, int]] = []
+    >>> with forked_workers(cube, iter(range(9)), 2, lambda: False, leftover=kept.extend) as got:
+    ...     next(got)
+    0
+    >>> all(answer == job**3 and job > 0 for job, answer in kept)
+    True
     """
     context = multiprocessing.get_context("fork")
     pool: list[_Worker[JobT]] = []
@@ -141,10 +163,16 @@ def forked_workers(
         process.start()
         child.close()
         pool.append(_Worker(process, parent))
+    order: _Order[JobT, AnswerT] = _Order()
+    answers = _answers(pool, jobs, stop, describe, order)
     try:
-        yield _answers(pool, jobs, stop, describe)
+        yield answers
     finally:
+        answers.close()  # an answer a worker is sending now is not waited for
+        early = order.early()
         _shut_down(pool)
+        if leftover is not None and early:
+            leftover(early)
 
 
 def _answers(
@@ -152,15 +180,21 @@ def _answers(
     jobs: Iterator[JobT],
     stop: Callable[[], bool],
     describe: Callable[[JobT], str],
-) -> Iterator[AnswerT]:
-    order: _Order[AnswerT] = _Order()
+    order: _Order[JobT, AnswerT],
+) -> Generator[AnswerT, None, None]:
+    """The answers in order.  A worker that dies or stalls stops the handing out; the other
+    workers finish the blocks they hold (answers kept in *order*, for the caller's
+    *leftover*), and then the answers before the gap are given and the failure raised."""
     numbered = enumerate(jobs)
     longest = 0.0
     exhausted = False
+    failure: WorkerError | None = None
     while True:
         # Hand out work while the answers waiting for an earlier one stay few.
         for worker in pool:
-            if worker.job is None and not exhausted and len(order.answers) < 2 * len(pool):
+            if failure or exhausted or worker.job is not None:
+                continue
+            if len(order.answers) < 2 * len(pool):
                 handed = next(numbered, None)
                 if handed is None:
                     exhausted = True
@@ -170,6 +204,8 @@ def _answers(
         busy = [worker for worker in pool if worker.job is not None]
         if not busy:
             yield from order.ready()
+            if failure is not None:
+                raise failure
             return
         if stop():
             return
@@ -179,37 +215,51 @@ def _answers(
         for worker in busy:
             assert worker.job is not None
             number, job = worker.job
-            kind = ""
-            if worker.connection in ready or worker.connection.poll():
-                try:
-                    kind, answer = worker.connection.recv()
-                except (EOFError, OSError):
-                    kind, answer = "died", None
-                if kind == "error":
-                    raise answer
-                if kind == "done":
-                    order.answers[number] = answer
-                    longest = max(longest, now - worker.started)
-                    worker.job = None
-                    continue
-            if kind == "died" or _died(worker, ready):  # its pipe closed, or it ended
+            kind, answer = _receive(worker, ready)
+            if kind == "error":
+                raise answer
+            if kind == "done":
+                order.answers[number], order.jobs[number] = answer, job
+                longest = max(longest, now - worker.started)
+                worker.job = None
+            elif kind == "died":
                 worker.process.join(LEAVE_SECONDS)  # for its exit status
                 if _stopping(stop):  # a signal to the process group ends workers and run
                     return
-                raise WorkerError(
+                failure = failure or WorkerError(
                     f"A worker process (pid {worker.process.pid}) ended "
                     f"({_described(worker.process.exitcode)}) while dealing {describe(job)}; the "
-                    "run stopped, keeping the shoes finished before them."
+                    f"run stopped, keeping {_KEPT}."
                 )
-            held = now - worker.started
-            if longest and held > max(STALL_SECONDS, STALL_FACTOR * longest):
-                raise WorkerError(
+                worker.job = None
+            elif longest and now - worker.started > max(STALL_SECONDS, STALL_FACTOR * longest):
+                worker.process.kill()  # its answer is no longer waited for
+                failure = failure or WorkerError(
                     f"A worker process (pid {worker.process.pid}) has held {describe(job)} "
-                    f"for {held:,.0f} s, over {STALL_FACTOR} times the longest block before "
-                    "it, without an answer; it was ended and the run stopped, keeping the "
-                    "shoes finished before them."
+                    f"for {now - worker.started:,.0f} s, over {STALL_FACTOR} times the longest "
+                    "block before it, without an answer; it was ended and the run stopped, "
+                    f"keeping {_KEPT}."
                 )
+                worker.job = None
         yield from order.ready()
+
+
+#: What a run stopped by a worker keeps, as its sentence says it.
+_KEPT = "the shoes finished before them"
+
+
+def _receive(worker: _Worker[Any], ready: set[Any]) -> tuple[str, Any]:
+    """What *worker* says: ``("done", answer)``, ``("error", error)``, ``("died", None)``
+    (its pipe closed or its process ended with no answer), or ``("", None)`` (working)."""
+    if worker.connection in ready or worker.connection.poll():
+        try:
+            kind, answer = worker.connection.recv()
+        except (EOFError, OSError):
+            return "died", None
+        return kind, answer
+    if _died(worker, ready):
+        return "died", None
+    return "", None
 
 
 def _stopping(stop: Callable[[], bool]) -> bool:

@@ -278,12 +278,25 @@ class PathTally:
             )
         return cls(trip_shoes, width, steps, tuple(sorted(pieces)))
 
-    def check(self, shoes: int, trip_shoes: int, width: int) -> None:
-        """Raise ValueError unless this is the tally of shoes ``0 .. shoes - 1`` (a checkpoint)."""
+    def check(self, shoes: int, trip_shoes: int, width: int, first: int = 0) -> None:
+        """Raise ValueError unless this is the tally of shoes ``first .. first + shoes - 1``
+        (a checkpoint's first shoes, or a block it kept): the trips wholly inside finished,
+        the trips cut by either end open, as :meth:`of_block` leaves them.
+
+        >>> PathTally.of_block(3, 20, 4, [40, -20, 20, 0]).check(4, 3, 20, first=4)
+        >>> PathTally.of_block(3, 20, 4, [40, -20, 20, 0]).check(4, 3, 20)
+        Traceback (most recent call last):
+        ...
+        ValueError: the paths' finished trips
+        """
         _require((self.trip_shoes, self.width) == (trip_shoes, width), "the paths' trips or bins")
-        _require(self.trips == shoes // trip_shoes, "the paths' finished trips")
-        left = shoes % trip_shoes
-        expected = [(shoes // trip_shoes, shoes - left, left)] if left else []
+        head = min((-first) % trip_shoes, shoes)
+        full = (shoes - head) // trip_shoes
+        tail = head + full * trip_shoes
+        _require(self.trips == full, "the paths' finished trips")
+        expected = [(first // trip_shoes, first, head)] if head else []
+        if shoes > tail:
+            expected.append(((first + tail) // trip_shoes, first + tail, shoes - tail))
         found = [(piece.trip, piece.first_shoe, len(piece.totals)) for piece in self.open_pieces]
         _require(found == expected, "the paths' open trip")
 
