@@ -178,6 +178,11 @@ def _tracked_table(
     finally:
         store.close()
     source = f"the tracked table {shoes[0].name!r} (database {str(database)!r})"
+    if shoes[0].settings.dragon_tiger is not None:
+        raise ReviewError(
+            f"{source[:1].upper()}{source[1:]} deals Dragon Tiger; review reviews baccarat "
+            "tables (their rounds against the exact EV of the bets placed)."
+        )
     if len({json.dumps(shoe.settings.to_dict(), sort_keys=True) for shoe in shoes}) > 1:
         raise ReviewError(
             f"The shoes of {source} were dealt with different settings; export each "

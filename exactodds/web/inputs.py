@@ -30,10 +30,17 @@ from typing import TYPE_CHECKING, Any
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, ShoeError
 from exactodds.inputs import MOST_DECKS
-from exactodds.interface import build_bets, build_rules, build_shoe
+from exactodds.interface import (
+    build_bets,
+    build_dragon_tiger,
+    build_rules,
+    build_shoe,
+    read_game,
+)
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.web.checks import (
+    OptionError,
     check_count,
     check_fields,
     check_flag,
@@ -45,6 +52,7 @@ from exactodds.web.checks import (
 )
 from exactodds.web.fields import (
     BATCH_FIELDS,
+    DRAGON_TIGER_FIELDS,
     EOR_FIELDS,
     ODDS_FIELDS,
     TABLE_FIELDS,
@@ -52,6 +60,7 @@ from exactodds.web.fields import (
 from exactodds.web.reader import RequestError
 
 if TYPE_CHECKING:
+    from exactodds.games.dragon_tiger import DragonTigerTable
     from exactodds.web.tracker import TableSettings
 
 __all__ = [
@@ -279,11 +288,43 @@ def table_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Table
     from exactodds.web.tracker import TableSettings
 
     check_fields(data, TABLE_FIELDS)
+    game = read_game(check_text(data.get("game", "baccarat"), "game"))
     given = data.get("decks")  # null is the default, as for odds
-    decks = 8 if given is None else check_number(given, "decks", _DECKS_VALID)
+    decks = number_of_decks(
+        8 if given is None else check_number(given, "decks", _DECKS_VALID), ShoeError
+    )
     suits = check_flag(data.get("suits", False), "suits")
+    if game == "dragon-tiger":
+        return TableSettings(decks, suits, dragon_tiger=_dragon_tiger(data))
     rules = _rules(data)
     bets = _bets(data, rules, custom)
-    return TableSettings(
-        number_of_decks(decks, ShoeError), suits, rules, tuple(bets), tuple(custom)
-    )
+    return TableSettings(decks, suits, rules, tuple(bets), tuple(custom))
+
+
+def _dragon_tiger(data: Mapping[str, Any]) -> DragonTigerTable:
+    """A Dragon Tiger table's ``bets`` and ``pay`` (a baccarat setting given is refused).
+
+    >>> _dragon_tiger({"bets": ["tie", "dragon"], "pay": {"tie": 11}}).pays["tie"]
+    Fraction(11, 1)
+    >>> _dragon_tiger({"tie_pays": 11})
+    Traceback (most recent call last):
+    ...
+    exactodds.web.checks.OptionError: Option 'tie_pays' is baccarat's; a dragon-tiger table takes game, decks, suits, bets and pay (such as {"tie": 11}).
+    """
+    for name in TABLE_FIELDS:
+        if name not in DRAGON_TIGER_FIELDS and data.get(name) is not None:
+            raise OptionError(
+                f"Option {name!r} is baccarat's; a dragon-tiger table takes "
+                f"{', '.join(DRAGON_TIGER_FIELDS[:-1])} and {DRAGON_TIGER_FIELDS[-1]} "
+                '(such as {"tie": 11}).'
+            )
+    selection = data.get("bets")
+    if isinstance(selection, list):
+        selection = check_texts(selection, "bets")
+    elif selection is not None:
+        selection = check_type(selection, str, "bets", _BETS_VALID)
+    pays: Mapping[str, Any] | tuple[str, ...] = ()
+    if "pay" in data:
+        pay = check_type(data["pay"], (dict, list, str), "pay", _PAY_VALID)
+        pays = pay if isinstance(pay, dict) else check_texts(pay, "pay")
+    return build_dragon_tiger(selection, pays)
