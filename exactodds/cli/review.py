@@ -137,7 +137,7 @@ def _table_chain(rows: list[dict[str, object]], table_id: int) -> list[int]:
 def _dealt_rounds(shoe: StoredShoe) -> list[tuple[str, str]]:
     """The rounds of a tracked shoe, each (its cards in dealing order, the cards seen since
     the round before: burns shown, cards entered without a place, the cards of a misdeal)."""
-    from exactodds.web.tracker import table_state
+    from exactodds.web.tracker import Round, table_state
 
     rounds = iter(table_state(shoe.settings, shoe.events).rounds)
     seen: list[str] = []
@@ -147,6 +147,7 @@ def _dealt_rounds(shoe: StoredShoe) -> list[tuple[str, str]]:
             seen.append(event.cards)
         elif event.kind in ("end", "misdeal"):
             played = next(rounds)
+            assert isinstance(played, Round)  # a Dragon Tiger table is refused before
             player, banker = played.player, played.banker
             if played.misdeal:  # any cards, voided: seen before the next round
                 seen += [card.symbol for card in (*player, *banker)]

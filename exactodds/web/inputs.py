@@ -325,6 +325,7 @@ def _dragon_tiger(data: Mapping[str, Any]) -> DragonTigerTable:
         selection = check_type(selection, str, "bets", _BETS_VALID)
     pays: Mapping[str, Any] | tuple[str, ...] = ()
     if "pay" in data:
+        pay: dict[str, Any] | list[Any] | str
         pay = check_type(data["pay"], (dict, list, str), "pay", _PAY_VALID)
         pays = pay if isinstance(pay, dict) else check_texts(pay, "pay")
     return build_dragon_tiger(selection, pays)

@@ -348,7 +348,7 @@ def _round_events(data: dict[str, Any]) -> list[Event]:
     ...
     exactodds.web.checks.OptionError: A Dragon Tiger round deals one card to the Dragon, but 'dragon' is "KQ" (2 cards); send one card such as "K".
     """
-    sides = [side for side in ("dragon", "tiger") if side in data]
+    sides: list[str] = [side for side in ("dragon", "tiger") if side in data]
     misdeal = check_flag(data.get("misdeal", False), "misdeal")
     if sides and ("player" in data or "banker" in data):
         raise RequestError(
