@@ -414,3 +414,61 @@ def test_review_says_it_reviews_baccarat_tables(tmp_path: Path) -> None:
     result = run("review", "--db", str(database), "--table-id", str(shoe_id), "--stake", "tie=1")
     assert result.exit_code in (1, 2) and "deals Dragon Tiger" in result.stderr
     assert result.stderr.count("\n") <= 2
+
+
+# docs/serve.md: the Dragon Tiger session, replayed --------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def dragon_tiger_session() -> list[tuple[str, str]]:
+    """The ``$ curl`` lines of the block marked dragon-tiger-session, each with its output."""
+    page = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    marked = page.split("<!-- dragon-tiger-session:", 1)[1]
+    block = marked.split("```text\n", 1)[1].split("```", 1)[0]
+    sessions: list[tuple[str, str]] = []
+    for line in block.splitlines():
+        if line.startswith("$ curl "):
+            sessions.append((line[2:], ""))
+        else:
+            command, shown = sessions[-1]
+            sessions[-1] = (command, shown + line + "\n")
+    return sessions
+
+
+def _piped(program: str, text: str) -> str:
+    """What ``python3 -c PROGRAM`` prints for *text* on its stdin, run in this process (a
+    subprocess a line would cost a third of a second each)."""
+    import contextlib
+    import io
+    import sys
+
+    printed = io.StringIO()
+    stdin = sys.stdin
+    try:
+        sys.stdin = io.StringIO(text)
+        with contextlib.redirect_stdout(printed):
+            exec(program, {"__name__": "__main__"})
+    finally:
+        sys.stdin = stdin
+    return printed.getvalue()
+
+
+def test_the_dragon_tiger_session_in_the_serve_page_is_real() -> None:
+    import shlex
+
+    sessions = dragon_tiger_session()
+    assert len(sessions) >= 8
+    with TestClient(create_app(":memory:"), base_url=BASE) as client:
+        for command, shown in sessions:
+            curl, _, pipe = command.partition(" | ")
+            words = shlex.split(curl)
+            url = next(word for word in words if word.startswith(BASE))
+            body = words[words.index("-d") + 1]
+            response = client.post(url, content=body, headers={"content-type": "application/json"})
+            output = response.text
+            if pipe:
+                program = shlex.split(pipe)
+                assert program[:2] == ["python3", "-c"]
+                output = _piped(program[2], output)
+            assert output.rstrip("\n") + "\n" == shown, command
