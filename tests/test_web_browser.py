@@ -804,6 +804,16 @@ def start_dragon_tiger_table(driver: WebDriver, suits: bool) -> None:
     driver.find_element(By.TAG_NAME, "summary").click()
 
 
+def wait_for_bets(driver: WebDriver, selection: str) -> None:
+    """Wait until the shoe's bets are *selection* and the page is not mid-request."""
+    WebDriverWait(driver, PATIENCE).until(
+        lambda d: d.execute_script(
+            "return window.__lastView.shoe.settings.bets === arguments[0] && !window.__busy",
+            selection,
+        )
+    )
+
+
 def dragon_tiger_evs(shoe: Shoe, digits: int = 6) -> dict[str, str]:
     from exactodds.games.dragon_tiger import dragon_tiger_odds
 
@@ -844,13 +854,7 @@ def test_a_dragon_tiger_table_fits_a_phone_with_touch_sized_controls(
                 assert shown_evs(driver) == dragon_tiger_evs(left)
                 for group, selection in DT_GROUPS.items():
                     tap(driver, f"bets-{group}")
-                    WebDriverWait(driver, PATIENCE).until(
-                        lambda d, want=selection: d.execute_script(
-                            "return window.__lastView.shoe.settings.bets === arguments[0] "
-                            "&& !window.__busy",
-                            want,
-                        )
-                    )
+                    wait_for_bets(driver, selection)
                     fits_the_phone(driver, size[0])
                     assert driver.execute_script(SMALL_TARGETS, TOUCH) == []
                     if group != "main":
