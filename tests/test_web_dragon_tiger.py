@@ -472,3 +472,35 @@ def test_the_dragon_tiger_session_in_the_serve_page_is_real() -> None:
                 assert program[:2] == ["python3", "-c"]
                 output = _piped(program[2], output)
             assert output.rstrip("\n") + "\n" == shown, command
+
+
+def test_api_odds_with_game_dragon_tiger_answers_what_odds_prints(client: TestClient) -> None:
+    """``POST /api/odds`` takes ``game`` as ``odds`` takes ``--game``: the same JSON."""
+    body = {"game": "dragon-tiger", "decks": 6, "remove": "KS 7H 7H", "pay": ["tie=11"]}
+    answer = client.post("/api/odds", json={**body, "digits": 8})
+    assert answer.status_code == 200, answer.text
+    check_against_schema("post", "/api/odds", 200, answer.json(), "application/json")
+    printed = run_ok(
+        "odds",
+        "--game",
+        "dragon-tiger",
+        "--decks",
+        "6",
+        "--remove",
+        "KS 7H 7H",
+        "--pay",
+        "tie=11",
+        "--format",
+        "json",
+        "--digits",
+        "8",
+    ).stdout
+    assert answer.json() == json.loads(printed)
+    for refused, starts in (
+        ({**body, "known": "1=9"}, "Option 'known' is baccarat's"),
+        ({**body, "commission": "4%"}, "Option 'commission' is baccarat's"),
+        ({**body, "bets": "player"}, "Bet 'player' in 'bets' is a baccarat bet"),
+        ({**body, "game": "chemmy"}, "Game 'chemmy' for 'game' is not valid"),
+    ):
+        response = client.post("/api/odds", json=refused)
+        assert response.status_code == 422 and one_sentence(response).startswith(starts)

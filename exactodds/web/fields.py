@@ -33,6 +33,7 @@ __all__ = [
     "DRAGON_TIGER_FIELDS",
     "EOR_FIELDS",
     "IMPORT_FIELDS",
+    "ODDS_DRAGON_TIGER_FIELDS",
     "ODDS_FIELDS",
     "ROUND_FIELDS",
     "RULES_FIELDS",
@@ -48,8 +49,10 @@ SHOE_FIELDS = fields(SHOE_OPTIONS)
 RULES_FIELDS = fields((RULES_FILE_OPTION,)) + tuple(
     name for name in fields(RULES_OPTIONS, BET_OPTIONS) if name != RULES_FILE_OPTION.field
 )
-#: ``POST /api/odds``: ``exactodds odds``'s options.
-ODDS_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, KNOWN_OPTION.field, "digits")
+#: ``POST /api/odds``: ``exactodds odds``'s options (``game`` is ``--game``).
+ODDS_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, KNOWN_OPTION.field, "digits", "game")
+#: What ``POST /api/odds`` takes with ``"game": "dragon-tiger"`` (as ``odds --game``).
+ODDS_DRAGON_TIGER_FIELDS = ("game", *SHOE_FIELDS, "bets", "pay", "digits")
 #: ``POST /api/eor``: ``exactodds eor``'s options.
 EOR_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, "digits", "cards", "max_tag")
 #: ``POST /api/batch``: shoes as ``exactodds batch`` reads them, and its options.

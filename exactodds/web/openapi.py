@@ -467,6 +467,12 @@ def _options() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str
         **_SHOE_OPTIONS,
         **_RULES_OPTIONS,
         "known": {**_TEXTS, "description": "Known cards POSITION=CARD: 1=9, P2=KS."},
+        "game": {
+            **_GAMES,
+            "default": "baccarat",
+            "description": "--game: dragon-tiger answers odds --game dragon-tiger's JSON; it "
+            "takes decks, shoe, remove, bets, pay and digits, and no baccarat rule.",
+        },
     }
     eor_options = {
         **_SHOE_OPTIONS,
@@ -650,7 +656,7 @@ def openapi_schema() -> dict[str, Any]:
                 "The same object as exactodds odds --format json",
                 odds_options,
                 {"decks": 6, "remove": "A K 7 7 T", "bets": "banker,tie"},
-                ODDS_SCHEMA,
+                {"oneOf": [ODDS_SCHEMA, DRAGON_TIGER_ODDS_SCHEMA]},
             ),
             "/api/eor": _stateless(
                 "The same object as exactodds eor --format json",

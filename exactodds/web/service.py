@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -73,7 +74,14 @@ def answer(settings: OddsSettings | EorSettings | BatchSettings) -> dict[str, An
 
 
 def _odds(settings: OddsSettings) -> dict[str, Any]:
-    """``exactodds odds --format json``'s object for these settings."""
+    """``exactodds odds --format json``'s object for these settings (``odds --game
+    dragon-tiger``'s for a Dragon Tiger table)."""
+    if settings.dragon_tiger is not None:
+        from exactodds.games.dragon_tiger import dragon_tiger_odds
+
+        table = settings.dragon_tiger
+        odds = dragon_tiger_odds(settings.shoe, table.bet_names, table.pays)
+        return odds.to_dict(settings.digits)
     return to_dict(analysis_of(settings), digits=settings.digits)
 
 
@@ -169,14 +177,9 @@ def _counts(tables: CountTables, settings: TableSettings, state: TableState) -> 
 
 
 def _table_odds(settings: TableSettings, state: TableState, digits: int) -> dict[str, Any]:
-    """The exact odds of the next round on the cards left: ``odds --format json``'s object
-    (``odds --game dragon-tiger``'s at a Dragon Tiger table)."""
-    if settings.dragon_tiger is not None:
-        from exactodds.games.dragon_tiger import dragon_tiger_odds
-
-        table = settings.dragon_tiger
-        return dragon_tiger_odds(state.shoe, table.bet_names, table.pays).to_dict(digits)
-    return _odds(OddsSettings(state.shoe, settings.rules, settings.bets, (), digits))
+    """The exact odds of the next round on the cards left, as ``POST /api/odds`` prices them."""
+    chosen = OddsSettings(state.shoe, settings.rules, settings.bets, (), digits)
+    return _odds(replace(chosen, dragon_tiger=settings.dragon_tiger))
 
 
 def _tableau(settings: TableSettings) -> dict[str, Any] | None:
