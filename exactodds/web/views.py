@@ -356,8 +356,9 @@ def _round_events(data: dict[str, Any]) -> list[Event]:
             "'tiger'), not both."
         )
     events: list[Event] = []
+    valid = 'a card such as "K"' if sides else 'a string of cards such as "9K"'
     for side in sides or ["player", "banker"]:
-        value = check_type(data.get(side, ""), str, side, 'a string of cards such as "9K"')
+        value = check_type(data.get(side, ""), str, side, valid)
         cards = parse_cards(value, f"'{side}'") if value.strip() else ()
         if sides and len(cards) > 1:
             raise OptionError(
