@@ -831,9 +831,13 @@ def test_a_dragon_tiger_table_fits_a_phone_with_touch_sized_controls(
     folder = os.environ.get("EXACTODDS_SCREENSHOTS")
     driver = phone_browser(size)
     try:
-        with Server(tmp_path / "tracker.sqlite3") as server:
+        database = tmp_path / "tracker.sqlite3"
+        with Server(database, app=create_app(database, game="dragon-tiger")) as server:
             driver.get(server.url)
-            ready(driver)
+            ready(driver)  # serve --game dragon-tiger: the page's first table deals it
+            assert driver.execute_script("return window.__lastView.shoe.settings.game") == (
+                "dragon-tiger"
+            )
             for suits in (False, True):
                 start_dragon_tiger_table(driver, suits)
                 assert driver.find_element(By.ID, "next-place").text == "Next card: Dragon"

@@ -504,3 +504,20 @@ def test_api_odds_with_game_dragon_tiger_answers_what_odds_prints(client: TestCl
     ):
         response = client.post("/api/odds", json=refused)
         assert response.status_code == 422 and one_sentence(response).startswith(starts)
+
+
+def test_serve_game_starts_the_pages_new_tables_with_that_game() -> None:
+    """``serve --game dragon-tiger``: /api/options says it, for the page's new tables; the
+    API's own default stays baccarat, and another game is refused before the server starts."""
+    from cli_runner import run
+
+    app = create_app(":memory:", game="dragon-tiger")
+    with TestClient(app, base_url=BASE) as client:
+        options = client.get("/api/options").json()
+        assert options["game"] == "dragon-tiger"
+        check_against_schema("get", "/api/options", 200, options, "application/json")
+        made = client.post("/api/shoes", json={"settings": {}}).json()
+        assert "game" not in made["shoe"]["settings"]
+    refused = run("serve", "--game", "poker")
+    assert refused.exit_code == 2 and "'poker' is not one of" in refused.stderr
+    assert "--game [baccarat|dragon-tiger]" in run("serve", "--help").stdout

@@ -140,6 +140,10 @@ _GAMES = {"enum": ["baccarat", "dragon-tiger"]}
 OPTIONS_SCHEMA = _object(
     {
         "games": {"type": "array", "items": _GAMES},
+        "game": {
+            **_GAMES,
+            "description": "The game the page starts new tables with (serve --game).",
+        },
         "variants": {"type": "array", "items": _STRING},
         "rules": {"type": "array", "items": _STRING},
         "bets": {

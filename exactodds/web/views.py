@@ -245,6 +245,7 @@ async def options(request: Request) -> Response:
     return JSONResponse(
         {
             "games": list(GAMES),
+            "game": getattr(request.app.state, "game", "baccarat"),
             "variants": [variant.value for variant in Variant],
             "rules": list(shipped_rules_files()),
             "bets": await run_in_threadpool(_bet_catalogue, _custom(request)),

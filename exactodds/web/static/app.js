@@ -663,6 +663,8 @@ function formFromSettings(name, settings) {
 }
 
 function buildSettingsForm(options) {
+  $("#setting-game").value = options.game;
+  showFormGame(options.game);
   for (const variant of options.variants) $("#setting-variant").appendChild(new Option(variant, variant));
   for (const rules of options.rules) $("#setting-rules").appendChild(new Option(rules, rules));
   const choices = $("#bet-choices");
@@ -805,7 +807,7 @@ async function start() {
     const open = shoes.filter((shoe) => !shoe.finished_at);
     const known = shoes.find((shoe) => shoe.id === remembered) || open[open.length - 1];
     if (known) await load(known.id);
-    else await createTable({ name: "Table 1", settings: { decks: 8 } });
+    else await createTable({ name: "Table 1", settings: { decks: 8, ...(page.options.game === DT ? { game: DT } : {}) } });
     document.body.dataset.ready = "true";
   } catch (error) {
     say(error.message);
