@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BET_OPTIONS",
+    "GAMES",
     "GAME_OPTION",
     "KNOWN_OPTION",
     "MULTIPLIERS_OPTION",
@@ -71,6 +72,7 @@ __all__ = [
     "build_rules",
     "build_shoe",
     "fields",
+    "read_game",
     "rules_from_values",
     "table_values",
 ]
@@ -566,10 +568,17 @@ def bets_by_names(
     return [bet for bet in select_bets("all", rules, pays, custom) if bet.name in chosen]
 
 
-def build_dragon_tiger(selection: str | None, pays: Iterable[str]) -> DragonTigerTable:
+def build_dragon_tiger(
+    selection: str | Sequence[str] | None, pays: Iterable[str] | Mapping[str, Any]
+) -> DragonTigerTable:
     """Dragon Tiger's bets and pays from ``--bets`` and ``--pay NAME=PAY`` texts.
 
+    From JSON (the web API), *selection* may be a list of names and *pays* one object of
+    name -> pay, its numbers read exactly.
+
     >>> build_dragon_tiger("tie,dragon", ("tie=11",)).pays["tie"]
+    Fraction(11, 1)
+    >>> build_dragon_tiger(["tie"], {"tie": 11}).pays["tie"]
     Fraction(11, 1)
     >>> build_dragon_tiger(None, ("tie",))
     Traceback (most recent call last):
@@ -583,6 +592,8 @@ def build_dragon_tiger(selection: str | None, pays: Iterable[str]) -> DragonTige
         select_dragon_tiger_bets,
     )
 
+    if isinstance(pays, Mapping):
+        return DragonTigerTable(select_dragon_tiger_bets(selection), dragon_tiger_pays(pays))
     changes: dict[str, str] = {}
     for text in pays:
         name, separator, value = str(text).partition("=")
@@ -593,6 +604,28 @@ def build_dragon_tiger(selection: str | None, pays: Iterable[str]) -> DragonTige
             )
         changes[name.strip()] = value.strip()
     return DragonTigerTable(select_dragon_tiger_bets(selection), dragon_tiger_pays(changes))
+
+
+#: The games a shoe deals (``--game``; the web API's ``game``).
+GAMES = GAME_OPTION.choices
+
+
+def read_game(game: str) -> str:
+    """The game *game* names (``--game``, the web API's ``game``), checked.
+
+    >>> read_game("dragon-tiger")
+    'dragon-tiger'
+    >>> read_game("poker")
+    Traceback (most recent call last):
+    ...
+    exactodds.errors.RulesError: Game 'poker' for `game` is not valid; use baccarat or dragon-tiger.
+    """
+    if game not in GAMES:
+        raise RulesError(
+            f"Game {quoted(game)} for {parameter('game')} is not valid; use "
+            f"{', '.join(GAMES[:-1])} or {GAMES[-1]}."
+        )
+    return game
 
 
 def rules_from_values(values: Mapping[str, Any]) -> Rules:

@@ -777,3 +777,109 @@ def test_a_busy_answer_is_retried_with_the_same_key(phone: Chrome, tmp_path: Pat
         assert hooked.keys[0] == hooked.keys[1] and len(set(hooked.keys)) == 2
         assert [event["cards"] for event in stored_events(phone)] == ["K", "9"]
         assert phone.find_element(By.ID, "message").text == ""
+
+
+# --- Dragon Tiger at a phone's width (issue 34 item 4, to the standards of issue 38 item 1) -------
+
+DT_GROUPS = {"main": "dragon,tiger,tie", "side": "suited_tie,big,small", "all": "all"}
+
+
+def start_dragon_tiger_table(driver: WebDriver, suits: bool) -> None:
+    """Open the settings, choose Dragon Tiger (and suits), start a table, fold them away."""
+    from selenium.webdriver.support.ui import Select
+
+    driver.find_element(By.TAG_NAME, "summary").click()
+    Select(driver.find_element(By.ID, "setting-game")).select_by_value("dragon-tiger")
+    assert not driver.find_element(By.ID, "setting-variant").is_displayed()
+    if driver.find_element(By.ID, "setting-suits").is_selected() != suits:
+        tap(driver, "setting-suits")
+    tap(driver, "create-table")
+    WebDriverWait(driver, PATIENCE).until(
+        lambda d: d.execute_script(
+            "const view = window.__lastView; return view && view.shoe.settings.game === "
+            "'dragon-tiger' && view.shoe.settings.suits === arguments[0] && !window.__busy",
+            suits,
+        )
+    )
+    driver.find_element(By.TAG_NAME, "summary").click()
+
+
+def wait_for_bets(driver: WebDriver, selection: str) -> None:
+    """Wait until the shoe's bets are *selection* and the page is not mid-request."""
+    WebDriverWait(driver, PATIENCE).until(
+        lambda d: d.execute_script(
+            "return window.__lastView.shoe.settings.bets === arguments[0] && !window.__busy",
+            selection,
+        )
+    )
+
+
+def dragon_tiger_evs(shoe: Shoe, digits: int = 6) -> dict[str, str]:
+    from exactodds.games.dragon_tiger import dragon_tiger_odds
+
+    odds = dragon_tiger_odds(shoe)
+    return {name: decimal_string(bet.expected_value, digits) for name, bet in odds.bets.items()}
+
+
+@pytest.mark.parametrize("size", [SMALL_PHONE, PHONE], ids=["360", "390"])
+def test_a_dragon_tiger_table_fits_a_phone_with_touch_sized_controls(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Dragon Tiger's main, side and every bet, suited and not, at 360 and 390 CSS px: no
+    sideways scroll, 44 px targets, the last round above the fold, plurals right, and the
+    EVs shown those of ``dragon_tiger_odds`` on the cards left."""
+    folder = os.environ.get("EXACTODDS_SCREENSHOTS")
+    driver = phone_browser(size)
+    try:
+        database = tmp_path / "tracker.sqlite3"
+        with Server(database, app=create_app(database, game="dragon-tiger")) as server:
+            driver.get(server.url)
+            ready(driver)  # serve --game dragon-tiger: the page's first table deals it
+            assert driver.execute_script("return window.__lastView.shoe.settings.game") == (
+                "dragon-tiger"
+            )
+            for suits in (False, True):
+                start_dragon_tiger_table(driver, suits)
+                assert driver.find_element(By.ID, "next-place").text == "Next card: Dragon"
+                keys(driver, "hk5" if suits else "k5")  # the Dragon's K, the Tiger's 5
+                settle(driver, 2)
+                assert driver.find_element(By.ID, "shoe-summary").text.endswith("· 1 round")
+                first = "KH to 5H" if suits else "K to 5"
+                last_round_above_the_fold(driver, f"Round 1: Dragon wins, {first}")
+                keys(driver, "77")
+                settle(driver, 4)
+                dealt = "KH 5H 7H 7H" if suits else "K 5 7 7"
+                suited = "Suited tie, 7H to 7H" if suits else "Tie, 7 to 7"
+                assert driver.find_element(By.ID, "shoe-summary").text.endswith("· 2 rounds")
+                last_round_above_the_fold(driver, f"Round 2: {suited}")
+                left = Shoe.standard(8).remove(dealt)
+                if not suits:
+                    left = Shoe.from_ranks(dict(zip(RANK_SYMBOLS, left.rank_counts, strict=True)))
+                assert shown_evs(driver) == dragon_tiger_evs(left)
+                for group, selection in DT_GROUPS.items():
+                    tap(driver, f"bets-{group}")
+                    wait_for_bets(driver, selection)
+                    fits_the_phone(driver, size[0])
+                    assert driver.execute_script(SMALL_TARGETS, TOUCH) == []
+                    if group != "main":
+                        hint = driver.find_element(By.CSS_SELECTOR, "#bet-suited_tie td").text
+                        assert hint.startswith("-0.") if suits else hint == SUITS_HINT
+                driver.find_element(By.TAG_NAME, "summary").click()
+                fits_the_phone(driver, size[0])
+                assert driver.execute_script(SMALL_TARGETS, TOUCH) == []
+                driver.find_element(By.TAG_NAME, "summary").click()
+                keys(driver, "\b")  # undo the Tiger's 7: the round is open again
+                settle(driver, 3)
+                assert driver.find_element(By.ID, "next-place").text == "Next card: Tiger"
+                assert driver.find_element(By.ID, "shoe-summary").text.endswith("· 1 round")
+                keys(driver, "8")
+                settle(driver, 4)
+                last = "8H to 7H" if suits else "8 to 7"
+                last_round_above_the_fold(driver, f"Round 2: Tiger wins, {last}")
+                if folder and suits and size == PHONE:
+                    Path(folder, "tracker-dragon-tiger-phone.png").write_bytes(
+                        driver.get_screenshot_as_png()
+                    )
+            no_page_errors(driver)
+    finally:
+        driver.quit()

@@ -137,7 +137,7 @@ def _table_chain(rows: list[dict[str, object]], table_id: int) -> list[int]:
 def _dealt_rounds(shoe: StoredShoe) -> list[tuple[str, str]]:
     """The rounds of a tracked shoe, each (its cards in dealing order, the cards seen since
     the round before: burns shown, cards entered without a place, the cards of a misdeal)."""
-    from exactodds.web.tracker import table_state
+    from exactodds.web.tracker import Round, table_state
 
     rounds = iter(table_state(shoe.settings, shoe.events).rounds)
     seen: list[str] = []
@@ -147,6 +147,7 @@ def _dealt_rounds(shoe: StoredShoe) -> list[tuple[str, str]]:
             seen.append(event.cards)
         elif event.kind in ("end", "misdeal"):
             played = next(rounds)
+            assert isinstance(played, Round)  # a Dragon Tiger table is refused before
             player, banker = played.player, played.banker
             if played.misdeal:  # any cards, voided: seen before the next round
                 seen += [card.symbol for card in (*player, *banker)]
@@ -178,6 +179,11 @@ def _tracked_table(
     finally:
         store.close()
     source = f"the tracked table {shoes[0].name!r} (database {str(database)!r})"
+    if shoes[0].settings.dragon_tiger is not None:
+        raise ReviewError(
+            f"{source[:1].upper()}{source[1:]} deals Dragon Tiger; review reviews baccarat "
+            "tables (their rounds against the exact EV of the bets placed)."
+        )
     if len({json.dumps(shoe.settings.to_dict(), sort_keys=True) for shoe in shoes}) > 1:
         raise ReviewError(
             f"The shoes of {source} were dealt with different settings; export each "

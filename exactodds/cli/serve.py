@@ -13,6 +13,7 @@ import click
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import signals_request_stop
 from exactodds.errors import ExactOddsError, import_extra
+from exactodds.interface import GAMES
 
 #: Hosts that only this computer can reach.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -45,13 +46,15 @@ def database_path(database: Path | None) -> Path:
     return database
 
 
-def _open_app(path: Path, custom: list[Bet], hosts: tuple[str, ...], token: str | None) -> Any:
+def _open_app(
+    path: Path, custom: list[Bet], hosts: tuple[str, ...], token: str | None, game: str
+) -> Any:
     """The app on *path*; a file that cannot be the tracker's (foreign, corrupt, not SQLite,
     unreadable, full) is a runtime failure: exit 1, one sentence."""
     from exactodds.web.app import create_app
 
     try:
-        return create_app(path, custom, hosts=hosts, token=token)
+        return create_app(path, custom, hosts=hosts, token=token, game=game)
     except ExactOddsError as error:  # ForeignDatabaseError, StoreFullError
         raise click.ClickException(str(error)) from None
     except (OSError, sqlite3.Error) as error:
@@ -115,6 +118,15 @@ def _listen(host: str, port: int) -> socket.socket:
     "Requests then need the token printed at start-up. May be repeated.",
 )
 @click.option(
+    "--game",
+    type=click.Choice(GAMES),
+    default="baccarat",
+    show_default=True,
+    help="The game the page starts new tables with: baccarat, or dragon-tiger (one card to the "
+    "Dragon, one to the Tiger; docs/serve.md). Each table keeps its own game; the API's "
+    '"game" setting chooses it per table.',
+)
+@click.option(
     "--bet-file",
     "bet_files",
     metavar="FILE",
@@ -127,6 +139,7 @@ def serve(
     port: int,
     database: Path | None,
     allowed_hosts: tuple[str, ...],
+    game: str,
     bet_files: tuple[str, ...],
 ) -> None:
     """Serve the live shoe tracker page and the JSON API.
@@ -150,6 +163,7 @@ def serve(
       exactodds serve                                  # http://127.0.0.1:8000
       exactodds serve --port 8080 --db ~/baccarat.sqlite3
       exactodds serve --bet-file examples/bets/six_bonus.toml
+      exactodds serve --game dragon-tiger              # new tables deal Dragon Tiger
       exactodds serve --host 0.0.0.0 --allow-host 192.168.1.20
       curl -s http://127.0.0.1:8000/api/odds -H 'Content-Type: application/json' \\
            -d '{"decks": 6, "bets": "tie"}'
@@ -167,7 +181,7 @@ def serve(
     open_to_others = host not in LOOPBACK or bool(allowed_hosts)
     token = secrets.token_urlsafe(18) if open_to_others else None
     hosts = (host, *allowed_hosts) if host not in ("0.0.0.0", "::") else allowed_hosts
-    app = _open_app(path, custom, hosts, token)
+    app = _open_app(path, custom, hosts, token, game)
     listener = _listen(host, port)
     # The app answers 503 itself past 100 requests in flight (a JSON sentence, as every error).
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))

@@ -271,7 +271,12 @@ class DragonTigerBet:
         return BetAnalysis(bet, counts, self.rounds)
 
     def to_dict(self, digits: int = 10) -> dict[str, Any]:
-        """JSON-ready figures: exact ``"n/d"`` strings with ``*_decimal`` companions."""
+        """JSON-ready figures: exact ``"n/d"`` strings with ``*_decimal`` companions.
+
+        >>> DragonTigerBet("tie", Fraction(8), {Fraction(8): 1, Fraction(-1): 9}, 10).to_dict(4)[
+        ...     "house_edge_percent"]
+        '10.00%'
+        """
         figures = {
             "ev": self.expected_value,
             "house_edge": self.house_edge,
@@ -282,6 +287,8 @@ class DragonTigerBet:
         for key, value in figures.items():
             data[key] = fraction_string(value)
             data[f"{key}_decimal"] = decimal_string(value, digits)
+        # As baccarat's bets give it (``odds --format json``), for a page to show as is.
+        data["house_edge_percent"] = decimal_string(self.house_edge * 100, max(digits - 2, 0)) + "%"
         data["results"] = [
             {
                 "result": fraction_string(result),

@@ -40,6 +40,7 @@ from starlette.staticfiles import StaticFiles
 
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError
+from exactodds.interface import read_game
 from exactodds.web import views
 from exactodds.web.fields import field_words
 from exactodds.web.inputs import table_settings
@@ -154,6 +155,7 @@ def create_app(
     max_in_flight: int = MAX_IN_FLIGHT,
     latency: float = 0.0,
     max_pages: int | None = None,
+    game: str = "baccarat",
 ) -> Starlette:
     """The app, keeping tracked shoes in the SQLite file *db* (``":memory:"`` for none).
 
@@ -162,9 +164,11 @@ def create_app(
     besides the loopback ones, and *token*, when given, is required on every API request.
     *latency* (seconds, for tests) delays every API request, as a slow network would;
     *max_pages* caps the database's size in pages (SQLite's ``max_page_count``; tests use it as
-    a full disk).
+    a full disk). *game* is the game the page starts new tables with (``serve --game``; the
+    API's own default stays ``baccarat``).
     """
     custom = tuple(custom_bets)
+    game = read_game(game)
     app = Starlette(
         routes=ROUTES,
         exception_handlers={
@@ -187,4 +191,5 @@ def create_app(
     app.state.custom = custom
     app.state.max_body = max_body
     app.state.counts = CountTables()
+    app.state.game = game
     return app

@@ -7,6 +7,8 @@ the page's settings all take their names from this module, so a new option is on
 
 >>> "commission" in ODDS_FIELDS and "known" not in EOR_FIELDS
 True
+>>> set(DRAGON_TIGER_FIELDS) <= set(TABLE_FIELDS)
+True
 >>> field_words("Pay 'x' for `pays` dragon7 is not valid.")
 "Pay 'x' for 'pay' dragon7 is not valid."
 """
@@ -28,8 +30,10 @@ __all__ = [
     "BATCH_FIELDS",
     "CARD_FIELDS",
     "CREATE_FIELDS",
+    "DRAGON_TIGER_FIELDS",
     "EOR_FIELDS",
     "IMPORT_FIELDS",
+    "ODDS_DRAGON_TIGER_FIELDS",
     "ODDS_FIELDS",
     "ROUND_FIELDS",
     "RULES_FIELDS",
@@ -45,21 +49,25 @@ SHOE_FIELDS = fields(SHOE_OPTIONS)
 RULES_FIELDS = fields((RULES_FILE_OPTION,)) + tuple(
     name for name in fields(RULES_OPTIONS, BET_OPTIONS) if name != RULES_FILE_OPTION.field
 )
-#: ``POST /api/odds``: ``exactodds odds``'s options.
-ODDS_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, KNOWN_OPTION.field, "digits")
+#: ``POST /api/odds``: ``exactodds odds``'s options (``game`` is ``--game``).
+ODDS_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, KNOWN_OPTION.field, "digits", "game")
+#: What ``POST /api/odds`` takes with ``"game": "dragon-tiger"`` (as ``odds --game``).
+ODDS_DRAGON_TIGER_FIELDS = ("game", *SHOE_FIELDS, "bets", "pay", "digits")
 #: ``POST /api/eor``: ``exactodds eor``'s options.
 EOR_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, "digits", "cards", "max_tag")
 #: ``POST /api/batch``: shoes as ``exactodds batch`` reads them, and its options.
 BATCH_FIELDS = ("shoes", *RULES_FIELDS, "digits", "full")
-#: A tracked table's settings: a full shoe of ``decks``, whether suits are tracked, the rules
-#: and the bets.
-TABLE_FIELDS = ("decks", "suits", *RULES_FIELDS)
+#: A tracked table's settings: the game, a full shoe of ``decks``, whether suits are tracked,
+#: the rules and the bets.
+TABLE_FIELDS = ("game", "decks", "suits", *RULES_FIELDS)
+#: What a Dragon Tiger table's settings take (the rest of :data:`TABLE_FIELDS` is baccarat's).
+DRAGON_TIGER_FIELDS = ("game", "decks", "suits", "bets", "pay")
 #: ``POST /api/shoes``.
 CREATE_FIELDS = ("name", "settings")
 #: ``POST /api/shoes/{id}/cards``.
 CARD_FIELDS = ("cards", "as", "position", "key")
 #: ``POST /api/shoes/{id}/rounds``.
-ROUND_FIELDS = ("player", "banker", "misdeal", "key")
+ROUND_FIELDS = ("player", "banker", "dragon", "tiger", "misdeal", "key")
 #: ``POST /api/shoes/import``.
 IMPORT_FIELDS = (
     "format",

@@ -18,7 +18,7 @@ requests that mean the same table store the same settings
 >>> odds_settings({"decks": 6, "deck": 8})
 Traceback (most recent call last):
 ...
-exactodds.web.reader.RequestError: Unknown option 'deck'; use bets, commission, decks, digits, fee, known, pay, remove, rules, shoe, tie_loses, tie_pays, variant.
+exactodds.web.reader.RequestError: Unknown option 'deck'; use bets, commission, decks, digits, fee, game, known, pay, remove, rules, shoe, tie_loses, tie_pays, variant.
 """
 
 from __future__ import annotations
@@ -30,10 +30,17 @@ from typing import TYPE_CHECKING, Any
 from exactodds.bets.bet import Bet
 from exactodds.errors import ExactOddsError, ShoeError
 from exactodds.inputs import MOST_DECKS
-from exactodds.interface import build_bets, build_rules, build_shoe
+from exactodds.interface import (
+    build_bets,
+    build_dragon_tiger,
+    build_rules,
+    build_shoe,
+    read_game,
+)
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
 from exactodds.web.checks import (
+    OptionError,
     check_count,
     check_fields,
     check_flag,
@@ -45,13 +52,16 @@ from exactodds.web.checks import (
 )
 from exactodds.web.fields import (
     BATCH_FIELDS,
+    DRAGON_TIGER_FIELDS,
     EOR_FIELDS,
+    ODDS_DRAGON_TIGER_FIELDS,
     ODDS_FIELDS,
     TABLE_FIELDS,
 )
 from exactodds.web.reader import RequestError
 
 if TYPE_CHECKING:
+    from exactodds.games.dragon_tiger import DragonTigerTable
     from exactodds.web.tracker import TableSettings
 
 __all__ = [
@@ -135,13 +145,18 @@ def _bets(data: Mapping[str, Any], rules: Rules, custom: Sequence[Bet]) -> list[
 
 @dataclass(frozen=True)
 class OddsSettings:
-    """What ``POST /api/odds`` asks for: the ``odds`` command's options, read."""
+    """What ``POST /api/odds`` asks for: the ``odds`` command's options, read.
+
+    ``dragon_tiger``, when given, is ``--game dragon-tiger``'s bets and pays (``rules``,
+    ``bets`` and ``known`` then play no part).
+    """
 
     shoe: Shoe
     rules: Rules
     bets: tuple[Bet, ...]
     known: tuple[str, ...]
     digits: int
+    dragon_tiger: DragonTigerTable | None = None
 
 
 def odds_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> OddsSettings:
@@ -151,13 +166,20 @@ def odds_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> OddsSe
     8
     >>> odds_settings({"decks": "infinite"}).shoe.infinite
     True
+    >>> odds_settings({"game": "dragon-tiger", "pay": {"tie": 11}}).dragon_tiger.pays["tie"]
+    Fraction(11, 1)
     >>> odds_settings({"tie_loses": "yes"})
     Traceback (most recent call last):
     ...
     exactodds.web.reader.RequestError: Option 'tie_loses' is a JSON string; use true or false.
     """
     check_fields(data, ODDS_FIELDS)
+    game = read_game(check_text(data.get("game", "baccarat"), "game"))
     shoe = _shoe(data, infinite=True)
+    if game == "dragon-tiger":
+        table = _dragon_tiger(data, ODDS_FIELDS, ODDS_DRAGON_TIGER_FIELDS)
+        digits = check_integer(data.get("digits", 10), "digits", 0, MAX_DIGITS)
+        return OddsSettings(shoe, Rules(), (), (), digits, table)
     rules = _rules(data)
     bets = _bets(data, rules, custom)
     known = check_texts(data["known"], "known") if "known" in data else ()
@@ -279,11 +301,48 @@ def table_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Table
     from exactodds.web.tracker import TableSettings
 
     check_fields(data, TABLE_FIELDS)
+    game = read_game(check_text(data.get("game", "baccarat"), "game"))
     given = data.get("decks")  # null is the default, as for odds
-    decks = 8 if given is None else check_number(given, "decks", _DECKS_VALID)
+    decks = number_of_decks(
+        8 if given is None else check_number(given, "decks", _DECKS_VALID), ShoeError
+    )
     suits = check_flag(data.get("suits", False), "suits")
+    if game == "dragon-tiger":
+        return TableSettings(decks, suits, dragon_tiger=_dragon_tiger(data))
     rules = _rules(data)
     bets = _bets(data, rules, custom)
-    return TableSettings(
-        number_of_decks(decks, ShoeError), suits, rules, tuple(bets), tuple(custom)
-    )
+    return TableSettings(decks, suits, rules, tuple(bets), tuple(custom))
+
+
+def _dragon_tiger(
+    data: Mapping[str, Any],
+    fields: Sequence[str] = TABLE_FIELDS,
+    allowed: Sequence[str] = DRAGON_TIGER_FIELDS,
+) -> DragonTigerTable:
+    """A Dragon Tiger table's ``bets`` and ``pay``: a field of *fields* not *allowed* given is
+    refused, as baccarat's.
+
+    >>> _dragon_tiger({"bets": ["tie", "dragon"], "pay": {"tie": 11}}).pays["tie"]
+    Fraction(11, 1)
+    >>> _dragon_tiger({"tie_pays": 11})
+    Traceback (most recent call last):
+    ...
+    exactodds.web.checks.OptionError: Option 'tie_pays' is baccarat's; with game dragon-tiger it takes game, decks, suits, bets and pay (such as pay {"tie": 11}).
+    """
+    for name in fields:
+        if name not in allowed and data.get(name) is not None:
+            raise OptionError(
+                f"Option {name!r} is baccarat's; with game dragon-tiger it takes "
+                f'{", ".join(allowed[:-1])} and {allowed[-1]} (such as pay {{"tie": 11}}).'
+            )
+    selection = data.get("bets")
+    if isinstance(selection, list):
+        selection = check_texts(selection, "bets")
+    elif selection is not None:
+        selection = check_type(selection, str, "bets", _BETS_VALID)
+    pays: Mapping[str, Any] | tuple[str, ...] = ()
+    if "pay" in data:
+        pay: dict[str, Any] | list[Any] | str
+        pay = check_type(data["pay"], (dict, list, str), "pay", _PAY_VALID)
+        pays = pay if isinstance(pay, dict) else check_texts(pay, "pay")
+    return build_dragon_tiger(selection, pays)

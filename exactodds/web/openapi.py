@@ -136,8 +136,14 @@ EOR_SCHEMA = _object(
     }
 )
 BATCH_SCHEMA = _object({"results": {"type": "array", "items": {"type": "object"}}})
+_GAMES = {"enum": ["baccarat", "dragon-tiger"]}
 OPTIONS_SCHEMA = _object(
     {
+        "games": {"type": "array", "items": _GAMES},
+        "game": {
+            **_GAMES,
+            "description": "The game the page starts new tables with (serve --game).",
+        },
         "variants": {"type": "array", "items": _STRING},
         "rules": {"type": "array", "items": _STRING},
         "bets": {
@@ -152,12 +158,24 @@ OPTIONS_SCHEMA = _object(
                 }
             ),
         },
+        "dragon_tiger_bets": {
+            "type": "array",
+            "items": _object(
+                {
+                    "name": _STRING,
+                    "description": _STRING,
+                    "needs_suits": {"type": "boolean"},
+                    "pay": _STRING,
+                }
+            ),
+        },
         "max_decks": _INTEGER,
     }
 )
 _SUMMARY_FIELDS: dict[str, Any] = {
     "id": _INTEGER,
     "name": _STRING,
+    "game": _GAMES,
     "started_at": _STRING,
     "finished_at": _NULLABLE_STRING,
     "events": _INTEGER,
@@ -183,8 +201,22 @@ _SETTINGS = _object(
     }
 )
 _SETTINGS["properties"]["fee"] = _FEE
+#: A Dragon Tiger table's settings (``game`` is written for it alone: a baccarat table's
+#: settings read as they always have).
+_DRAGON_TIGER_SETTINGS = _object(
+    {
+        "game": {"const": "dragon-tiger"},
+        "decks": _INTEGER,
+        "suits": {"type": "boolean"},
+        "bets": _STRING,
+        "pay": _SETTINGS["properties"]["pay"],
+    },
+    extra=False,
+)
+_TABLE_SETTINGS = {"oneOf": [_SETTINGS, _DRAGON_TIGER_SETTINGS]}
+_SETTINGS["properties"]["game"] = {"const": "baccarat"}
 _CARDS = {"type": "array", "items": _STRING}
-_ROUND = _object(
+_BACCARAT_ROUND = _object(
     {
         "player": _CARDS,
         "banker": _CARDS,
@@ -193,10 +225,32 @@ _ROUND = _object(
         "winner": {"enum": ["player", "banker", "tie", "misdeal"]},
     }
 )
+_DRAGON_TIGER_ROUND = _object(
+    {
+        "dragon": _NULLABLE_STRING,
+        "tiger": _NULLABLE_STRING,
+        "winner": {"enum": ["dragon", "tiger", "tie", "misdeal"]},
+        "suited_tie": {"type": ["boolean", "null"]},
+    }
+)
+_ROUND = {"oneOf": [_BACCARAT_ROUND, _DRAGON_TIGER_ROUND]}
+_SIDES = ["player", "banker", "dragon", "tiger"]
 _EVENT = {
     "type": "object",
     "properties": {
-        "kind": {"enum": ["card", "player", "banker", "burn", "unseen", "end", "misdeal"]},
+        "kind": {
+            "enum": [
+                "card",
+                "player",
+                "banker",
+                "dragon",
+                "tiger",
+                "burn",
+                "unseen",
+                "end",
+                "misdeal",
+            ]
+        },
         "cards": _STRING,
         "position": {"type": "integer", "minimum": 1, "maximum": 3},
     },
@@ -216,14 +270,19 @@ _STATE = _object(
         "suits_known": {"type": "boolean"},
         "rounds": {"type": "array", "items": _ROUND},
         "misdeals": _INTEGER,
-        "pending": _object({"player": _CARDS, "banker": _CARDS}),
+        "pending": {
+            "oneOf": [
+                _object({"player": _CARDS, "banker": _CARDS}, extra=False),
+                _object({"dragon": _CARDS, "tiger": _CARDS}, extra=False),
+            ]
+        },
         "next": {
             "oneOf": [
                 {"type": "null"},
-                _object({"side": {"enum": ["player", "banker"]}, "position": _INTEGER}),
+                _object({"side": {"enum": _SIDES}, "position": _INTEGER}),
             ]
         },
-        "bead_plate": {"type": "array", "items": {"enum": ["player", "banker", "tie"]}},
+        "bead_plate": {"type": "array", "items": {"enum": [*_SIDES, "tie"]}},
         "big_road": {"type": "array", "items": {"type": "object"}},
     }
 )
@@ -245,12 +304,51 @@ _TABLEAU = _object(
         "banker_draws": {"type": "array", "items": _BOOLS, "minItems": 10, "maxItems": 10},
     }
 )
+_DRAGON_TIGER_BET = _object(
+    {
+        "pay": _STRING,
+        "ev": _STRING,
+        "ev_decimal": _STRING,
+        "house_edge": _STRING,
+        "house_edge_decimal": _STRING,
+        "house_edge_percent": _STRING,
+        "rtp": _STRING,
+        "rtp_decimal": _STRING,
+        "variance": _STRING,
+        "variance_decimal": _STRING,
+        "results": {
+            "type": "array",
+            "items": _object({"result": _STRING, "rounds": _INTEGER, "probability": _STRING}),
+        },
+    }
+)
+#: ``exactodds odds --game dragon-tiger --format json``: a Dragon Tiger table's odds.
+DRAGON_TIGER_ODDS_SCHEMA = _object(
+    {
+        "game": {"const": "dragon-tiger"},
+        "shoe": _SHOE,
+        "pays": {"type": "object", "additionalProperties": _STRING},
+        "rounds": _INTEGER,
+        "outcomes": {
+            "type": "object",
+            "additionalProperties": _object(
+                {
+                    "rounds": {"type": ["integer", "null"]},
+                    "probability": _NULLABLE_STRING,
+                    "probability_decimal": _NULLABLE_STRING,
+                }
+            ),
+        },
+        "bets": {"type": "object", "additionalProperties": _DRAGON_TIGER_BET},
+        "unavailable": {"type": "object", "additionalProperties": _STRING},
+    }
+)
 SHOE_VIEW_SCHEMA = _object(
     {
         "shoe": _object(
             {
                 **_SUMMARY_FIELDS,
-                "settings": _SETTINGS,
+                "settings": _TABLE_SETTINGS,
                 "undone": {
                     "type": "array",
                     "items": _EVENT,
@@ -259,10 +357,13 @@ SHOE_VIEW_SCHEMA = _object(
                 },
             }
         ),
-        "tableau": _TABLEAU,
+        "tableau": {
+            "oneOf": [{"type": "null"}, _TABLEAU],
+            "description": "The drawing tableau (null at a Dragon Tiger table).",
+        },
         "state": _STATE,
         "events": {"type": "array", "items": _EVENT},
-        "odds": {"oneOf": [{"type": "null"}, ODDS_SCHEMA]},
+        "odds": {"oneOf": [{"type": "null"}, ODDS_SCHEMA, DRAGON_TIGER_ODDS_SCHEMA]},
         "odds_error": _NULLABLE_STRING,
         "counts": {"type": "object", "additionalProperties": _COUNT},
         "odds_ms": {"type": "number"},
@@ -273,7 +374,7 @@ EXPORT_SCHEMA = _object(
         "format": {"const": "exactodds-tracker-shoe"},
         "version": {"const": 1},
         "name": _STRING,
-        "settings": _SETTINGS,
+        "settings": _TABLE_SETTINGS,
         "started_at": _STRING,
         "finished_at": _NULLABLE_STRING,
         "events": {"type": "array", "items": _EVENT},
@@ -370,6 +471,12 @@ def _options() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str
         **_SHOE_OPTIONS,
         **_RULES_OPTIONS,
         "known": {**_TEXTS, "description": "Known cards POSITION=CARD: 1=9, P2=KS."},
+        "game": {
+            **_GAMES,
+            "default": "baccarat",
+            "description": "--game: dragon-tiger answers odds --game dragon-tiger's JSON; it "
+            "takes decks, shoe, remove, bets, pay and digits, and no baccarat rule.",
+        },
     }
     eor_options = {
         **_SHOE_OPTIONS,
@@ -387,6 +494,13 @@ def _options() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str
         "full": {"type": "boolean", "default": False},
     }
     settings = {
+        "game": {
+            **_GAMES,
+            "default": "baccarat",
+            "description": "dragon-tiger: one card to the Dragon, one to the Tiger; it takes "
+            'decks, suits, bets (dragon, tiger, tie, suited_tie, big, small) and pay ({"tie": '
+            "11}), and no baccarat rule. Fixed once cards are recorded.",
+        },
         "decks": {"type": ["integer", "string"], "minimum": 1, "maximum": 16, "default": 8},
         "suits": {"type": "boolean", "default": False},
         **{key: value for key, value in _RULES_OPTIONS.items() if key != "digits"},
@@ -400,14 +514,21 @@ def _tracker_paths(settings: dict[str, Any]) -> dict[str, Any]:
     card_body = _body(
         {
             "cards": _TEXTS,
-            "as": {"enum": ["card", "player", "banker", "burn", "unseen"]},
+            "as": {"enum": ["card", "player", "banker", "dragon", "tiger", "burn", "unseen"]},
             "position": {"type": "integer", "minimum": 1, "maximum": 3},
             "key": _KEY_FIELD,
         },
         {"cards": "K", "as": "player", "position": 1, "key": "3f2a-1"},
     )
     round_body = _body(
-        {"player": _STRING, "banker": _STRING, "misdeal": {"type": "boolean"}, "key": _KEY_FIELD},
+        {
+            "player": _STRING,
+            "banker": _STRING,
+            "dragon": {**_STRING, "description": "A Dragon Tiger round: the Dragon's one card."},
+            "tiger": {**_STRING, "description": "A Dragon Tiger round: the Tiger's one card."},
+            "misdeal": {"type": "boolean"},
+            "key": _KEY_FIELD,
+        },
         {"player": "9K", "banker": "55"},
     )
     empty = _body({"key": _KEY_FIELD}, {})
@@ -418,7 +539,8 @@ def _tracker_paths(settings: dict[str, Any]) -> dict[str, Any]:
         },
         "/api/shoes/{shoe_id}/rounds": {
             "post": _shoe_write(
-                "End the round (checked against the tableau unless a misdeal), or record one whole",
+                "End the round (checked against the tableau unless a misdeal), or record one "
+                "whole (a Dragon Tiger round: its two cards; it ends with the second)",
                 round_body,
             )
         },
@@ -538,7 +660,7 @@ def openapi_schema() -> dict[str, Any]:
                 "The same object as exactodds odds --format json",
                 odds_options,
                 {"decks": 6, "remove": "A K 7 7 T", "bets": "banker,tie"},
-                ODDS_SCHEMA,
+                {"oneOf": [ODDS_SCHEMA, DRAGON_TIGER_ODDS_SCHEMA]},
             ),
             "/api/eor": _stateless(
                 "The same object as exactodds eor --format json",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -73,7 +74,14 @@ def answer(settings: OddsSettings | EorSettings | BatchSettings) -> dict[str, An
 
 
 def _odds(settings: OddsSettings) -> dict[str, Any]:
-    """``exactodds odds --format json``'s object for these settings."""
+    """``exactodds odds --format json``'s object for these settings (``odds --game
+    dragon-tiger``'s for a Dragon Tiger table)."""
+    if settings.dragon_tiger is not None:
+        from exactodds.games.dragon_tiger import dragon_tiger_odds
+
+        table = settings.dragon_tiger
+        odds = dragon_tiger_odds(settings.shoe, table.bet_names, table.pays)
+        return odds.to_dict(settings.digits)
     return to_dict(analysis_of(settings), digits=settings.digits)
 
 
@@ -112,22 +120,37 @@ class CountTables:
         self._lock = threading.Lock()
 
     def of(self, settings: TableSettings) -> EffectOfRemoval:
-        """The effects of removal (one card, tags up to 2) for the table's full shoe and bets."""
-        from exactodds.analysis.removal import effect_of_removal
+        """The effects of removal (one card, tags up to 2) for the table's full shoe and bets.
 
+        A Dragon Tiger table's are its game's own (:func:`~exactodds.games.dragon_tiger.
+        dragon_tiger_removal`, exact), its counts derived by the same machinery.
+        """
         key = tuple(sorted((name, str(value)) for name, value in settings.to_dict().items()))
         with self._lock:
             found = self._tables.get(key)
         if found is None:
-            bets = [bet for bet in settings.bets if bet.cards is None]
-            if not bets:
-                raise ExactOddsError("The table's bets are all on the cards themselves.")
-            found = effect_of_removal(settings.fresh_shoe(), settings.rules, bets, 1, 2)
+            found = _removal(settings)
             with self._lock:
                 if len(self._tables) > 64:
                     self._tables.clear()
                 self._tables[key] = found
         return found
+
+
+def _removal(settings: TableSettings) -> EffectOfRemoval:
+    """The effects of removal :meth:`CountTables.of` keeps, computed."""
+    if settings.dragon_tiger is not None:
+        from exactodds.games.dragon_tiger import dragon_tiger_removal
+
+        table = settings.dragon_tiger
+        removal = dragon_tiger_removal(settings.fresh_shoe(), table.bet_names, table.pays, 1, 2)
+        return removal.as_effect_of_removal()
+    from exactodds.analysis.removal import effect_of_removal
+
+    bets = [bet for bet in settings.bets if bet.cards is None]
+    if not bets:
+        raise ExactOddsError("The table's bets are all on the cards themselves.")
+    return effect_of_removal(settings.fresh_shoe(), settings.rules, bets, 1, 2)
 
 
 def _counts(tables: CountTables, settings: TableSettings, state: TableState) -> dict[str, Any]:
@@ -153,6 +176,26 @@ def _counts(tables: CountTables, settings: TableSettings, state: TableState) -> 
     return counts
 
 
+def _table_odds(settings: TableSettings, state: TableState, digits: int) -> dict[str, Any]:
+    """The exact odds of the next round on the cards left, as ``POST /api/odds`` prices them."""
+    chosen = OddsSettings(state.shoe, settings.rules, settings.bets, (), digits)
+    return _odds(replace(chosen, dragon_tiger=settings.dragon_tiger))
+
+
+def _tableau(settings: TableSettings) -> dict[str, Any] | None:
+    """The drawing tableau the page places third cards by (None at a Dragon Tiger table)."""
+    if settings.dragon_tiger is not None:
+        return None
+    tableau = settings.rules.tableau
+    return {
+        "name": tableau.name,
+        "natural_totals": sorted(tableau.natural_totals),
+        "player_draws": list(tableau.player_draws),
+        "banker_draws_when_player_stood": list(tableau.banker_draws_when_player_stood),
+        "banker_draws": [list(row) for row in tableau.banker_draws],
+    }
+
+
 def shoe_view(stored: StoredShoe, digits: int, tables: CountTables) -> dict[str, Any]:
     """What ``GET /api/shoes/{id}`` answers: the shoe, its state, the odds and the counts."""
     state = table_state(stored.settings, stored.events)
@@ -161,19 +204,12 @@ def shoe_view(stored: StoredShoe, digits: int, tables: CountTables) -> dict[str,
     odds_error: str | None = None
     started = time.perf_counter()
     try:
-        odds = _odds(OddsSettings(state.shoe, settings.rules, settings.bets, (), digits))
+        odds = _table_odds(settings, state, digits)
     except ExactOddsError as error:
         odds_error = field_words(str(error))
-    tableau = settings.rules.tableau
     return {
         "shoe": {**stored.summary(), "settings": settings.to_dict()},
-        "tableau": {
-            "name": tableau.name,
-            "natural_totals": sorted(tableau.natural_totals),
-            "player_draws": list(tableau.player_draws),
-            "banker_draws_when_player_stood": list(tableau.banker_draws_when_player_stood),
-            "banker_draws": [list(row) for row in tableau.banker_draws],
-        },
+        "tableau": _tableau(settings),
         "state": state.to_dict(),
         "events": [event.to_dict() for event in stored.events],
         "odds": odds,

@@ -1,7 +1,7 @@
 """The tracker's SQLite store: every tracked shoe and every event, one source of truth.
 
-Five tables: ``meta`` (the schema version), ``shoes`` (one row per shoe, with its table name and
-its settings as canonical JSON; a finished shoe is kept, read-only, when "new shoe" starts the
+Five tables: ``meta`` (the schema version), ``shoes`` (one row per shoe, with its table name, the
+game it deals and its settings as canonical JSON; a finished shoe is kept, read-only, when "new shoe" starts the
 next one), ``events`` (what was dealt, in order, each hand card with its place), ``undone``
 (the events undone since the last new one, most recent last, for redo) and ``requests`` (the
 idempotency keys of the writes already done, each with a fingerprint of its route and body, so
@@ -63,7 +63,7 @@ __all__ = [
     "check_database_file",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: ``PRAGMA application_id`` of a tracker file ("EXOD"), so another program's file is told apart.
 APPLICATION_ID = 0x45584F44
 #: The most shoes kept open at once (finished ones do not count).
@@ -85,6 +85,7 @@ CREATE TABLE IF NOT EXISTS shoes (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     settings TEXT NOT NULL,
+    game TEXT NOT NULL DEFAULT 'baccarat',
     started_at TEXT NOT NULL,
     finished_at TEXT,
     follows INTEGER REFERENCES shoes(id)
@@ -169,6 +170,7 @@ class StoredShoe:
         return {
             "id": self.id,
             "name": self.name,
+            "game": self.settings.game,
             "started_at": self.started_at,
             "finished_at": self.finished_at,
             "events": len(self.events),
@@ -333,12 +335,12 @@ class Store:
         """
         with self._read() as connection:
             rows = connection.execute(
-                "SELECT shoes.id, name, started_at, finished_at, COUNT(events.id), follows "
+                "SELECT shoes.id, name, game, started_at, finished_at, COUNT(events.id), follows "
                 "FROM shoes LEFT JOIN events ON events.shoe_id = shoes.id"
                 + ("" if finished else " WHERE finished_at IS NULL")
                 + " GROUP BY shoes.id ORDER BY shoes.id"
             ).fetchall()
-        keys = ("id", "name", "started_at", "finished_at", "events", "follows")
+        keys = ("id", "name", "game", "started_at", "finished_at", "events", "follows")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def shoe(self, shoe_id: int) -> StoredShoe:
@@ -411,8 +413,9 @@ class Store:
                 )
                 _remember(connection, key, follows, fingerprint)
             cursor = connection.execute(
-                "INSERT INTO shoes (name, settings, started_at, follows) VALUES (?, ?, ?, ?)",
-                (name, _settings_text(settings), _now(), follows),
+                "INSERT INTO shoes (name, settings, game, started_at, follows) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (name, _settings_text(settings), settings.game, _now(), follows),
             )
             assert cursor.lastrowid is not None
             _insert(connection, cursor.lastrowid, events)
@@ -521,7 +524,8 @@ class Store:
             _require_open(shoe)
             settings = change(shoe)
             connection.execute(
-                "UPDATE shoes SET settings = ? WHERE id = ?", (_settings_text(settings), shoe_id)
+                "UPDATE shoes SET settings = ?, game = ? WHERE id = ?",
+                (_settings_text(settings), settings.game, shoe_id),
             )
             return self._load(connection, shoe_id)
 
@@ -685,7 +689,11 @@ def _is_full(error: sqlite3.OperationalError) -> bool:
 
 
 def _migrate(connection: sqlite3.Connection) -> None:
-    """Bring a version 1 or 2 file (no places, keys or fingerprints) to this schema, in place."""
+    """Bring a version 1 to 3 file (no places, keys, fingerprints or games) to this schema, in
+    place: every shoe such a file holds deals baccarat, the column's default."""
+    games = {row[1] for row in connection.execute("PRAGMA table_info(shoes)")}
+    if "game" not in games:
+        connection.execute("ALTER TABLE shoes ADD COLUMN game TEXT NOT NULL DEFAULT 'baccarat'")
     columns = {row[1] for row in connection.execute("PRAGMA table_info(events)")}
     if "position" not in columns:
         connection.execute("ALTER TABLE events ADD COLUMN position INTEGER NOT NULL DEFAULT 0")

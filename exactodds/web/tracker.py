@@ -12,6 +12,11 @@ A round is checked against the table's drawing rules when it ends
 (:func:`exactodds.rules.round_problem`): a forgotten or extra third card is
 refused with the library's sentence, unless the round is ended as a misdeal.
 
+A Dragon Tiger table (``TableSettings(dragon_tiger=...)``, the API's ``"game":
+"dragon-tiger"``) deals one card to the Dragon and one to the Tiger: its events are
+``dragon`` and ``tiger`` cards (besides cards, burns and misdeals), and a round ends by
+itself with its second card, so undo takes back that card and the round is open again.
+
 Past results carry no information about the next round beyond the cards
 they removed: the exact odds below come from the cards left alone.
 
@@ -25,6 +30,10 @@ they removed: the exact odds below come from the cards left alone.
 Traceback (most recent call last):
 ...
 exactodds.web.tracker.PositionTakenError: Place P1 of this round holds 9 already; undo it first, or tap the next place.
+>>> dragon_tiger = TableSettings(decks=1, dragon_tiger=DragonTigerTable())
+>>> state = table_state(dragon_tiger, [Event("dragon", "K"), Event("tiger", "5")])
+>>> state.shoe.cards, state.rounds[0].winner, state.next_side
+(50, 'dragon', 'dragon')
 """
 
 from __future__ import annotations
@@ -40,6 +49,9 @@ from exactodds.bets.catalogue import MAIN_BET_NAMES, available_bets, select_bets
 from exactodds.bets.side import side_bets
 from exactodds.cards import SUITS, Card, parse_cards
 from exactodds.errors import ExactOddsError
+from exactodds.games.dragon_tiger import BET_NAMES as DRAGON_TIGER_BETS
+from exactodds.games.dragon_tiger import DEFAULT_PAYS as DRAGON_TIGER_PAYS
+from exactodds.games.dragon_tiger import DragonTigerTable
 from exactodds.inputs import MAX_DECKS, number_of_decks
 from exactodds.numbers import decimal_string, fraction_string
 from exactodds.rulefiles import resolve_rules_file, shipped_rules_files
@@ -48,7 +60,10 @@ from exactodds.shoe import RANK_SYMBOLS, Shoe
 
 __all__ = [
     "EVENT_KINDS",
+    "GAMES",
     "MAX_DECKS",
+    "SIDES",
+    "DragonTigerRound",
     "Event",
     "PositionTakenError",
     "Round",
@@ -60,9 +75,14 @@ __all__ = [
     "table_state",
 ]
 
-#: What an event can be: a card dealt (``card``, ``player``, ``banker``), a burn card shown
-#: (``burn``) or not (``unseen``), the end of a round, or its end as a misdeal.
-EVENT_KINDS = ("card", "player", "banker", "burn", "unseen", "end", "misdeal")
+#: What an event can be: a card dealt (``card``; to a hand, ``player``, ``banker``, ``dragon``,
+#: ``tiger``), a burn card shown (``burn``) or not (``unseen``), the end of a round, or its end
+#: as a misdeal.
+EVENT_KINDS = ("card", "player", "banker", "dragon", "tiger", "burn", "unseen", "end", "misdeal")
+#: The games a table deals, as the API's ``game`` names them.
+GAMES = ("baccarat", "dragon-tiger")
+#: The hands each game deals to, in dealing order.
+SIDES = {"baccarat": ("player", "banker"), "dragon-tiger": ("dragon", "tiger")}
 #: Rows of the big road before a streak turns right (the "dragon tail").
 ROAD_ROWS = 6
 #: Places in a hand: two cards and a third.
@@ -89,7 +109,8 @@ class TableSettings:
 
     ``decks`` and ``suits`` fix the shoe; ``rules`` and ``bets`` are the library's own
     objects; ``custom`` are the server's own bets (those its ``--bet-file`` loaded), which
-    the bets may include.  :meth:`to_dict` is the settings' JSON form (what the store keeps
+    the bets may include.  ``dragon_tiger``, when given, makes the table a Dragon Tiger table
+    (its bets and pays; ``rules`` and ``bets`` then play no part).  :meth:`to_dict` is the settings' JSON form (what the store keeps
     and the API shows), written from these objects once, so two requests that mean the same
     table store the same settings, and nothing is parsed again on every read.
 
@@ -107,15 +128,25 @@ class TableSettings:
     rules: Rules = field(default_factory=Rules)
     bets: tuple[Bet, ...] = ()
     custom: tuple[Bet, ...] = field(default=(), repr=False)
+    dragon_tiger: DragonTigerTable | None = None
     _json: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         from exactodds.errors import ShoeError
 
         number_of_decks(self.decks, ShoeError, text=False)
-        if not self.bets:
+        if not self.bets and self.dragon_tiger is None:
             object.__setattr__(self, "bets", tuple(select_bets("main", self.rules)))
         object.__setattr__(self, "_json", _settings_json(self))
+
+    @property
+    def game(self) -> str:
+        """``baccarat`` or ``dragon-tiger`` (see :data:`GAMES`).
+
+        >>> TableSettings().game, TableSettings(dragon_tiger=DragonTigerTable()).game
+        ('baccarat', 'dragon-tiger')
+        """
+        return "baccarat" if self.dragon_tiger is None else "dragon-tiger"
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON (``POST /api/shoes``'s ``settings``), written from the objects.
@@ -215,8 +246,35 @@ def _pay_changes(bets: Sequence[Bet], own: dict[str, Bet]) -> dict[str, Any]:
     return changes
 
 
+def _dragon_tiger_json(decks: int, suits: bool, table: DragonTigerTable) -> dict[str, Any]:
+    """A Dragon Tiger table's settings JSON: its bets (``all`` or names) and changed pays.
+
+    >>> _dragon_tiger_json(8, False, DragonTigerTable(("tie", "dragon"), {"tie": Fraction(11)}))
+    {'game': 'dragon-tiger', 'decks': 8, 'suits': False, 'bets': 'dragon,tie', 'pay': {'tie': 11}}
+    """
+    names = table.bet_names
+    pays = {
+        name: _pay_json(table.pays[name])
+        for name in DRAGON_TIGER_BETS
+        if table.pays.get(name, DRAGON_TIGER_PAYS[name]) != DRAGON_TIGER_PAYS[name]
+    }
+    return {
+        "game": "dragon-tiger",
+        "decks": decks,
+        "suits": suits,
+        "bets": "all"
+        if set(names) == set(DRAGON_TIGER_BETS)
+        else ",".join(name for name in DRAGON_TIGER_BETS if name in names),
+        "pay": pays or [],
+    }
+
+
 def _settings_json(settings: TableSettings) -> dict[str, Any]:
-    """What :meth:`TableSettings.to_dict` gives: the settings' JSON, from their objects alone."""
+    """What :meth:`TableSettings.to_dict` gives: the settings' JSON, from their objects alone.
+
+    A baccarat table's JSON has no ``game`` (tables stored before Dragon Tiger read alike)."""
+    if settings.dragon_tiger is not None:
+        return _dragon_tiger_json(settings.decks, settings.suits, settings.dragon_tiger)
     rules = settings.rules
     own = available_bets(rules, custom=settings.custom)
     catalogue = list(own)
@@ -249,14 +307,15 @@ class Event:
     """One thing that happened at the table: *kind* (see :data:`EVENT_KINDS`), a card, a place.
 
     *position* is the card's place in its hand (1, 2 or 3) for ``player`` and ``banker``
-    cards; 0 means "the next free place" (shoes recorded before places were kept).
+    cards; 0 means "the next free place" (shoes recorded before places were kept).  A
+    ``dragon`` or ``tiger`` card has one place (1 is taken as 0, "its place").
 
     >>> Event("player", "9h", 1).card
     Card(rank=<Rank.NINE: '9'>, suit=<Suit.HEARTS: 'H'>)
     >>> Event("dealt", "9")
     Traceback (most recent call last):
     ...
-    exactodds.errors.CardError: Event kind 'dealt' is not valid; use card, player, banker, burn, unseen, end or misdeal.
+    exactodds.errors.CardError: Event kind 'dealt' is not valid; use card, player, banker, dragon, tiger, burn, unseen, end or misdeal.
     """
 
     kind: str
@@ -288,6 +347,13 @@ class Event:
                 raise RoundError(
                     f"Place {self.position} is not valid; a hand has places 1 to {HAND_PLACES}."
                 )
+        elif self.kind in ("dragon", "tiger"):
+            if self.position not in (0, 1):
+                raise RoundError(
+                    f"The {self.kind.capitalize()} gets one card a round, so place "
+                    f"{self.position} is not valid; send the card without 'position'."
+                )
+            object.__setattr__(self, "position", 0)
         elif self.position:
             raise RoundError(f"Event kind {self.kind!r} has no place in a hand.")
         object.__setattr__(self, "_card", parsed[0] if parsed else None)
@@ -344,16 +410,67 @@ class Round:
 
 
 @dataclass(frozen=True)
+class DragonTigerRound:
+    """A Dragon Tiger round: the Dragon's card, the Tiger's, and who won (higher rank, A low).
+
+    A misdeal may void a round with one card dealt (the other is then None).
+
+    >>> seven, ace, king = parse_cards("7H A K")
+    >>> one = DragonTigerRound(seven, seven)
+    >>> one.winner, one.suited_tie, one.to_dict()["dragon"]
+    ('tie', True, '7H')
+    >>> DragonTigerRound(ace, king).winner
+    'tiger'
+    """
+
+    dragon: Card | None
+    tiger: Card | None
+    misdeal: bool = False
+
+    @property
+    def winner(self) -> str:
+        """``dragon``, ``tiger`` or ``tie`` (``misdeal`` for a round voided as a misdeal)."""
+        if self.misdeal or self.dragon is None or self.tiger is None:
+            return "misdeal"
+        dragon, tiger = self.dragon.rank.index, self.tiger.rank.index
+        return "tie" if dragon == tiger else "dragon" if dragon > tiger else "tiger"
+
+    @property
+    def suited_tie(self) -> bool | None:
+        """Whether the two cards are the same rank and suit; None when suits are not known."""
+        if self.winner == "misdeal":
+            return None
+        assert self.dragon is not None and self.tiger is not None
+        if self.dragon.suit is None or self.tiger.suit is None:
+            return None
+        return self.dragon == self.tiger
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (a card not dealt is null)."""
+        return {
+            "dragon": None if self.dragon is None else self.dragon.symbol,
+            "tiger": None if self.tiger is None else self.tiger.symbol,
+            "winner": self.winner,
+            "suited_tie": self.suited_tie,
+        }
+
+
+@dataclass(frozen=True)
 class TableState:
-    """What a table's events add up to."""
+    """What a table's events add up to.
+
+    ``pending`` is the round being dealt, each hand's cards in the game's dealing order
+    (:data:`SIDES`); ``next_side`` the hand the next card goes to (None when a baccarat round
+    is complete); ``round_ends`` the index of the event that ended each round.
+    """
 
     shoe: Shoe
     dealt: tuple[Card, ...]
     unseen: int
-    rounds: tuple[Round, ...]
-    pending_player: tuple[Card, ...]
-    pending_banker: tuple[Card, ...]
+    rounds: tuple[Round | DragonTigerRound, ...]
+    pending: tuple[tuple[str, tuple[Card, ...]], ...]
     next_side: str | None
+    round_ends: tuple[int, ...] = ()
 
     def cards_left(self) -> dict[str, int]:
         """Cards left per rank, A to K (unseen burns not taken off: their ranks are unknown)."""
@@ -372,7 +489,7 @@ class TableState:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the odds are added by the app)."""
         winners = [one.winner for one in self.rounds if not one.misdeal]
-        pending = {"player": self.pending_player, "banker": self.pending_banker}
+        pending = dict(self.pending)
         following = None
         if self.next_side is not None:
             place = len(pending[self.next_side]) + 1
@@ -386,7 +503,7 @@ class TableState:
             "suits_known": self.shoe.suits_known,
             "rounds": [one.to_dict() for one in self.rounds],
             "misdeals": sum(one.misdeal for one in self.rounds),
-            "pending": {side: [card.symbol for card in cards] for side, cards in pending.items()},
+            "pending": {side: [card.symbol for card in cards] for side, cards in self.pending},
             "next": following,
             "bead_plate": winners,
             "big_road": big_road(winners),
@@ -474,6 +591,31 @@ def _end_round(settings: TableSettings, hands: _Hands, misdeal: bool, check: boo
     return Round(player, banker, misdeal)
 
 
+def _other_game(kind: str, settings: TableSettings) -> str:
+    """The sentence for a card sent to a hand of the other game."""
+    if settings.dragon_tiger is not None:
+        return (
+            f"This table deals Dragon Tiger: a card goes to the Dragon or the Tiger, not the "
+            f"{kind.capitalize()}; send it as dragon or tiger."
+        )
+    return (
+        f"This table deals baccarat: a card goes to the Player or the Banker, not the "
+        f"{kind.capitalize()}; start a table with game dragon-tiger to deal Dragon Tiger."
+    )
+
+
+def _card_of(settings: TableSettings, event: Event) -> Card:
+    """The card *event* removed, as the shoe keeps it (no suit unless suits are tracked)."""
+    card = event.card
+    assert card is not None  # every kind but unseen, end and misdeal carries one card
+    return Card(card.rank, None) if not settings.suits and card.suit is not None else card
+
+
+def _shoe_after(settings: TableSettings, dealt: Sequence[Card]) -> Shoe:
+    shoe = settings.fresh_shoe()
+    return shoe.remove(dealt) if dealt else shoe
+
+
 def table_state(
     settings: TableSettings, events: Sequence[Event], check_from: int | None = None
 ) -> TableState:
@@ -481,33 +623,98 @@ def table_state(
 
     Rounds that end at event *check_from* or later are checked against the table's drawing
     rules (``None``: none are, as when a stored shoe is read back); the card counts, the
-    places and the cards the shoe holds are checked always.
+    places, the game's hands and the cards the shoe holds are checked always.
     """
+    if settings.dragon_tiger is not None:
+        return _dragon_tiger_state(settings, events)
     dealt: list[Card] = []
-    rounds: list[Round] = []
+    rounds: list[Round | DragonTigerRound] = []
+    ends: list[int] = []
     hands = _Hands()
     unseen = 0
     for index, event in enumerate(events):
         if event.kind == "unseen":
             unseen += 1
+        elif event.kind in ("dragon", "tiger"):
+            raise RoundError(_other_game(event.kind, settings))
         elif event.kind in ("end", "misdeal"):
             check = check_from is not None and index >= check_from
             rounds.append(_end_round(settings, hands, event.kind == "misdeal", check))
+            ends.append(index)
             hands = _Hands()
         else:
-            card = event.card
-            assert card is not None  # every other kind carries one card (see Event)
-            if not settings.suits and card.suit is not None:
-                card = Card(card.rank, None)
+            card = _card_of(settings, event)
             dealt.append(card)
             if event.kind in ("player", "banker"):
                 hands.add(event.kind, event.position, card)
-    shoe = settings.fresh_shoe()
-    if dealt:
-        shoe = shoe.remove(dealt)
     player, banker = hands.cards("player"), hands.cards("banker")
     following = next_draw(settings.rules.tableau, _values(player), _values(banker))
-    return TableState(shoe, tuple(dealt), unseen, tuple(rounds), player, banker, following)
+    pending = (("player", player), ("banker", banker))
+    shoe = _shoe_after(settings, dealt)
+    return TableState(shoe, tuple(dealt), unseen, tuple(rounds), pending, following, tuple(ends))
+
+
+def _dragon_tiger_state(settings: TableSettings, events: Sequence[Event]) -> TableState:
+    """:func:`table_state` of a Dragon Tiger table: a round ends with its second card."""
+    dealt: list[Card] = []
+    rounds: list[Round | DragonTigerRound] = []
+    ends: list[int] = []
+    places: dict[str, Card] = {}
+    unseen = 0
+    for index, event in enumerate(events):
+        kind = event.kind
+        if kind == "unseen":
+            unseen += 1
+        elif kind in ("player", "banker"):
+            raise RoundError(_other_game(kind, settings))
+        elif kind == "end":
+            raise RoundError(_dragon_tiger_end(places))
+        elif kind == "misdeal":
+            if not places:
+                raise RoundError(
+                    "No Dragon Tiger round is being dealt, so there is nothing to void; a "
+                    "misdeal voids a round whose Dragon or Tiger card alone is dealt."
+                )
+            rounds.append(DragonTigerRound(places.get("dragon"), places.get("tiger"), True))
+            ends.append(index)
+            places = {}
+        else:
+            card = _card_of(settings, event)
+            dealt.append(card)
+            if kind in ("dragon", "tiger"):
+                if kind in places:
+                    other = "Tiger" if kind == "dragon" else "Dragon"
+                    raise PositionTakenError(
+                        f"The {kind.capitalize()} of this round holds {places[kind].symbol} "
+                        f"already; undo it first, or tap the {other}'s card."
+                    )
+                places[kind] = card
+                if len(places) == 2:
+                    rounds.append(DragonTigerRound(places["dragon"], places["tiger"]))
+                    ends.append(index)
+                    places = {}
+    pending = tuple(
+        (side, (places[side],) if side in places else ()) for side in SIDES["dragon-tiger"]
+    )
+    following = "tiger" if "dragon" in places else "dragon"
+    shoe = _shoe_after(settings, dealt)
+    return TableState(shoe, tuple(dealt), unseen, tuple(rounds), pending, following, tuple(ends))
+
+
+def _dragon_tiger_end(places: dict[str, Card]) -> str:
+    """Why a Dragon Tiger round cannot be ended by hand: it ends with its second card."""
+    if not places:
+        return (
+            "A Dragon Tiger round ends by itself with its second card; send the Dragon's and the "
+            'Tiger\'s cards, such as {"dragon": "K", "tiger": "5"}.'
+        )
+    (side,) = places
+    other = "Tiger" if side == "dragon" else "Dragon"
+    return (
+        f"A Dragon Tiger round needs a Dragon card and a Tiger card; this one has only the "
+        f"{side.capitalize()}'s {places[side].symbol}: send the {other}'s card, or mark the "
+        "round as a misdeal."
+    )
 
 
 def big_road(winners: Sequence[str]) -> list[dict[str, Any]]:

@@ -56,6 +56,7 @@ from exactodds.web.store import (
     UnknownShoeError,
 )
 from exactodds.web.tracker import (
+    GAMES,
     HAND_PLACES,
     MAX_DECKS,
     Event,
@@ -224,13 +225,31 @@ def _bet_catalogue(custom: Sequence[Bet]) -> list[dict[str, Any]]:
     return listed
 
 
+def _dragon_tiger_catalogue() -> list[dict[str, Any]]:
+    """Dragon Tiger's bets as the page offers them: name, description, suits, pay to 1."""
+    from exactodds.games.dragon_tiger import BET_NAMES, DEFAULT_PAYS, DESCRIPTIONS
+
+    return [
+        {
+            "name": name,
+            "description": DESCRIPTIONS[name],
+            "needs_suits": name == "suited_tie",
+            "pay": fraction_string(DEFAULT_PAYS[name]),
+        }
+        for name in BET_NAMES
+    ]
+
+
 async def options(request: Request) -> Response:
-    """``GET /api/options``: what the page offers: variants, shipped rules, every bet."""
+    """``GET /api/options``: what the page offers: games, variants, shipped rules, every bet."""
     return JSONResponse(
         {
+            "games": list(GAMES),
+            "game": getattr(request.app.state, "game", "baccarat"),
             "variants": [variant.value for variant in Variant],
             "rules": list(shipped_rules_files()),
             "bets": await run_in_threadpool(_bet_catalogue, _custom(request)),
+            "dragon_tiger_bets": _dragon_tiger_catalogue(),
             "max_decks": MAX_DECKS,
         }
     )
@@ -317,18 +336,56 @@ async def record_cards(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(work))
 
 
+def _round_events(data: dict[str, Any]) -> list[Event]:
+    """The events a ``rounds`` body stands for: baccarat's hands and an end (or a misdeal), or
+    a Dragon Tiger round, one card each (it ends with its second card; a misdeal voids it).
+
+    Which game's fields were sent is checked against the table's game when the events are.
+
+    >>> [event.kind for event in _round_events({"dragon": "K", "tiger": "5"})]
+    ['dragon', 'tiger']
+    >>> _round_events({"dragon": "KQ"})
+    Traceback (most recent call last):
+    ...
+    exactodds.web.checks.OptionError: A Dragon Tiger round deals one card to the Dragon, but 'dragon' is "KQ" (2 cards); send one card such as "K".
+    """
+    sides: list[str] = [side for side in ("dragon", "tiger") if side in data]
+    misdeal = check_flag(data.get("misdeal", False), "misdeal")
+    if sides and ("player" in data or "banker" in data):
+        raise RequestError(
+            "A round is baccarat's ('player' and 'banker') or Dragon Tiger's ('dragon' and "
+            "'tiger'), not both."
+        )
+    events: list[Event] = []
+    valid = 'a card such as "K"' if sides else 'a string of cards such as "9K"'
+    for side in sides or ["player", "banker"]:
+        value = check_type(data.get(side, ""), str, side, valid)
+        cards = parse_cards(value, f"'{side}'") if value.strip() else ()
+        if sides and len(cards) > 1:
+            raise OptionError(
+                f"A Dragon Tiger round deals one card to the {side.capitalize()}, but "
+                f"{side!r} is {json.dumps(value[:20])} ({len(cards)} cards); send one card such "
+                'as "K".'
+            )
+        events += [Event(side, card.symbol) for card in cards]
+    if sides and not events and not misdeal:
+        raise RequestError(
+            "The round names no card; send the Dragon's and the Tiger's, such as {\"dragon\": "
+            '"K", "tiger": "5"}.'
+        )
+    if misdeal:
+        events.append(Event("misdeal"))
+    elif not sides:
+        events.append(Event("end"))
+    return events
+
+
 async def record_round(request: Request) -> Response:
     """``POST /api/shoes/{id}/rounds``: a whole round, or the end of the one being dealt."""
     number = shoe_id(request)
     data = await body_of(request)
     check_fields(data, ROUND_FIELDS)
-    events: list[Event] = []
-    for side in ("player", "banker"):
-        value = check_type(data.get(side, ""), str, side, 'a string of cards such as "9K"')
-        cards = parse_cards(value, f"'{side}'") if value.strip() else ()
-        events += [Event(side, card.symbol) for card in cards]
-    misdeal = check_flag(data.get("misdeal", False), "misdeal")
-    events.append(Event("misdeal" if misdeal else "end"))
+    events = _round_events(data)
     (key, fingerprint), store = _key(data, "rounds"), request.app.state.store
 
     def work() -> dict[str, Any]:
@@ -369,13 +426,19 @@ async def update_settings(request: Request) -> Response:
     store, custom = request.app.state.store, _custom(request)
 
     def change(stored: StoredShoe) -> Any:
-        settings = table_settings({**stored.settings.to_dict(), **data}, custom)
+        before = stored.settings.to_dict()
+        if data.get("game", stored.settings.game) != stored.settings.game:
+            # Another game: its settings start afresh (the shoe's decks and suits kept).
+            before = {"decks": before["decks"], "suits": before["suits"]}
+        settings = table_settings({**before, **data}, custom)
         if stored.events and (
-            settings.decks != stored.settings.decks or settings.suits != stored.settings.suits
+            settings.decks != stored.settings.decks
+            or settings.suits != stored.settings.suits
+            or settings.game != stored.settings.game
         ):
             raise RequestError(
-                "The decks and whether suits are tracked are fixed once cards are recorded; "
-                "start a new shoe to change them."
+                "The game, the decks and whether suits are tracked are fixed once cards are "
+                "recorded; start a new shoe to change them."
             )
         table_state(settings, stored.events)
         return settings
@@ -417,16 +480,16 @@ async def delete_shoe(request: Request) -> Response:
 def export_csv(stored: StoredShoe) -> str:
     """A shoe as CSV: one row per event, with the round it belongs to and, at its end, the winner."""
     state = table_state(stored.settings, stored.events)
+    ends = dict(zip(state.round_ends, state.rounds, strict=True))
     output = io.StringIO()
     writer = csv.writer(output, lineterminator="\n")
     writer.writerow(["event", "kind", "card", "position", "round", "winner"])
     round_number = 1
-    for index, event in enumerate(stored.events, start=1):
-        winner = ""
-        if event.kind in ("end", "misdeal"):
-            winner = state.rounds[round_number - 1].winner
+    for index, event in enumerate(stored.events):
+        ended = ends.get(index)
+        winner = "" if ended is None else ended.winner
         writer.writerow(
-            [index, event.kind, event.cards, event.position or "", round_number, winner]
+            [index + 1, event.kind, event.cards, event.position or "", round_number, winner]
         )
         if winner:
             round_number += 1

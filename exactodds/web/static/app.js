@@ -13,7 +13,11 @@ const RANK_NAMES = {
   9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King",
 };
 const POINTS = { A: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 0, J: 0, Q: 0, K: 0 };
-const SIDE_NAMES = { player: "Player", banker: "Banker" };
+const SIDE_NAMES = { player: "Player", banker: "Banker", dragon: "Dragon", tiger: "Tiger" };
+// A Dragon Tiger table (settings.game "dragon-tiger"): one card to the Dragon, one to the Tiger;
+// the round ends by itself with its second card. Its bet groups, as the buttons choose them.
+const DT = "dragon-tiger";
+const DT_GROUPS = { all: "all", main: "dragon,tiger,tie", side: "suited_tie,big,small" };
 const page = { shoeId: null, formShoe: null, view: null, options: null, burnNext: false };
 const $ = (selector) => document.querySelector(selector);
 
@@ -180,10 +184,29 @@ function hands() {
   return places;
 }
 
+// The Dragon Tiger round being dealt once every queued write is done: the card of each side.
+function dragonTigerHands() {
+  let places = {};
+  for (const event of projected().events) {
+    if (event.kind === "misdeal") places = {};
+    if (event.kind === "dragon" || event.kind === "tiger") {
+      places[event.kind] = event.cards;
+      if (places.dragon && places.tiger) places = {};
+    }
+  }
+  return places;
+}
+
+function game() { return page.view ? page.view.shoe.settings.game || "baccarat" : "baccarat"; }
+
 function mode() { return document.querySelector("input[name=mode]:checked").value; }
 function suit() { return document.querySelector("input[name=suit]:checked").value; }
 
 function placeFor(chosen, places) {
+  if (game() === DT) {
+    const side = chosen === "dragon" || chosen === "tiger" ? chosen : places.dragon ? "tiger" : "dragon";
+    return { side, position: 1 };
+  }
   if (chosen === "round") {
     const side = nextDraw(page.view.tableau, places.player, places.banker);
     return side ? { side, position: places[side].length + 1 } : null;
@@ -195,7 +218,9 @@ function showNextPlace() {
   if (!page.view) return;
   const chosen = mode();
   let text = "";
-  if (chosen === "round" || chosen === "player" || chosen === "banker") {
+  if (game() === DT && chosen !== "burn" && chosen !== "card") {
+    text = `Next card: ${SIDE_NAMES[placeFor(chosen, dragonTigerHands()).side]}`;
+  } else if (chosen === "round" || chosen === "player" || chosen === "banker") {
     const place = placeFor(chosen, hands());
     text = place ? `Next card: ${SIDE_NAMES[place.side]} ${place.position}` : "Round complete: Enter ends it (or the next card starts the next round)";
   } else {
@@ -220,6 +245,12 @@ function record(rank) {
       path: shoePath("cards"), body: { cards: card, as: chosen }, events: [{ kind: chosen, cards: card }],
       label: `${card} ${chosen === "burn" ? "burnt" : "dealt"}`,
     });
+  } else if (game() === DT) {
+    const { side } = placeFor(chosen, dragonTigerHands());
+    enqueue({
+      path: shoePath("cards"), body: { cards: card, as: side }, events: [{ kind: side, cards: card }],
+      label: `${card} to the ${SIDE_NAMES[side]}`,
+    });
   } else {
     let place = placeFor(chosen, hands());
     if (place === null) {  // the round is complete: this card starts the next one
@@ -237,6 +268,7 @@ function record(rank) {
 }
 
 function endRound(misdeal) {
+  if (game() === DT && !misdeal) { say("A Dragon Tiger round ends by itself with its second card."); return; }
   const kind = misdeal ? "misdeal" : "end";
   enqueue({ path: shoePath("rounds"), body: misdeal ? { misdeal: true } : {}, events: [{ kind }], label: misdeal ? "Misdeal" : "Round ended" });
   showNextPlace();
@@ -294,6 +326,7 @@ function show(view) {
   const finished = Boolean(view.shoe.finished_at);
   $("#finished-banner").hidden = !finished;
   for (const button of document.querySelectorAll("#pad button, .actions button, #record-round")) button.disabled = finished;
+  showGame(game());
   $("#suits").hidden = !settings.suits;
   $("#suit-keys").hidden = !settings.suits;
   $("#redo").disabled = finished || !view.shoe.undone.length;
@@ -307,11 +340,14 @@ function show(view) {
     (state.unseen_burns ? ` (${state.unseen_burns} unseen)` : "") +
     ` · ${plural(state.rounds.length, "round")}` + (finished ? " · finished" : "");
   showLastRound(state.rounds);
-  const pending = state.pending;
-  $("#pending").textContent = pending.player.length || pending.banker.length
-    ? `This round: Player ${pending.player.join(" ") || "-"} · Banker ${pending.banker.join(" ") || "-"}`
+  const sides = Object.keys(state.pending);
+  $("#pending").textContent = sides.some((side) => state.pending[side].length)
+    ? "This round: " + sides.map((side) => `${SIDE_NAMES[side]} ${state.pending[side].join(" ") || "-"}`).join(" · ")
     : "";
-  const marks = { card: "", player: "P:", banker: "B:", burn: "burn ", unseen: "unseen burn", end: "|", misdeal: "| misdeal" };
+  const marks = {
+    card: "", player: "P:", banker: "B:", dragon: "D:", tiger: "T:", burn: "burn ", unseen: "unseen burn",
+    end: "|", misdeal: "| misdeal",
+  };
   const recent = view.events.slice(-16).map((event) => marks[event.kind] + event.cards);
   $("#history").textContent = recent.length
     ? `Last entries: ${view.events.length > 16 ? "... " : ""}${recent.join(" ")}` : "";
@@ -325,12 +361,34 @@ function show(view) {
   if (select.value !== String(view.shoe.id) || select.dataset.finished !== String(finished)) refreshTables(view.shoe.id);
 }
 
-// The round just entered, at the top of the pad: who won, and by what totals.
+// What the page shows of each game: its modes, keys and round form; the odds' labels.
+function showGame(chosen) {
+  for (const element of document.querySelectorAll("[data-game]")) element.hidden = element.dataset.game !== chosen;
+  const checked = document.querySelector("input[name=mode]:checked");
+  if (checked.closest("label").hidden) $("#mode-round").checked = true;
+  const dragonTiger = chosen === DT;
+  $("#round-first").textContent = dragonTiger ? "Dragon" : "Player";
+  $("#round-second").textContent = dragonTiger ? "Tiger" : "Banker";
+  $("#round-player").placeholder = dragonTiger ? "K" : "9K";
+  $("#round-banker").placeholder = dragonTiger ? "5" : "55T";
+  $("#roads-title").textContent = dragonTiger ? "Results: Dragon Tiger" : "Results";
+}
+
+// The round just entered, at the top of the pad: who won, and by what totals (Dragon Tiger:
+// by which cards).
 function showLastRound(rounds) {
   const shown = $("#last-round");
   const last = rounds[rounds.length - 1];
   shown.className = `last-round ${last ? last.winner : ""}`;
   if (!last) { shown.textContent = "No round ended yet in this shoe."; return; }
+  if ("dragon" in last) {
+    const cards = `${last.dragon} to ${last.tiger}`;
+    shown.textContent = `Round ${rounds.length}: ` + (
+      last.winner === "misdeal" ? "misdeal, no result"
+        : last.winner === "tie" ? `${last.suited_tie ? "Suited tie" : "Tie"}, ${cards}`
+          : last.winner === "dragon" ? `Dragon wins, ${cards}` : `Tiger wins, ${last.tiger} to ${last.dragon}`);
+    return;
+  }
   const totals = `${last.player_total} to ${last.banker_total}`;
   shown.textContent = `Round ${rounds.length}: ` + (
     last.winner === "misdeal" ? "misdeal, no result"
@@ -350,14 +408,26 @@ function breakableName(name) {
 // A suited bet on a table that does not track suits: a short hint instead of the library's
 // reason (which speaks of the command line's card notation).
 function unpricedText(name, bet, settings) {
-  const known = page.options && page.options.bets.find((each) => each.name === name);
+  const catalogue = page.options ? (settings.game === DT ? page.options.dragon_tiger_bets : page.options.bets) : [];
+  const known = catalogue.find((each) => each.name === name);
   if (known && known.needs_suits && !settings.suits) return "needs suits: tick Track suits in the settings";
   return `not computable: ${bet.reason}`;
 }
 
+// Each chosen bet of the odds, in the table's order: baccarat's as odds gives them; Dragon
+// Tiger's priced ones (odds --game dragon-tiger's bets) and those it cannot price (unavailable).
+function betRows(odds) {
+  if (!odds) return [];
+  if (odds.game !== DT) return Object.entries(odds.bets);
+  const described = Object.fromEntries((page.options ? page.options.dragon_tiger_bets : []).map((bet) => [bet.name, bet.description]));
+  return Object.keys(odds.pays).map((name) => [name, name in odds.bets
+    ? { ...odds.bets[name], computable: true, description: described[name] }
+    : { computable: false, reason: odds.unavailable[name], description: described[name] }]);
+}
+
 function positives(odds) {
   if (!odds) return [];
-  return Object.entries(odds.bets)
+  return betRows(odds)
     .filter(([, bet]) => bet.computable && isPositive(bet.ev))
     .sort((a, b) => Number(b[1].ev_decimal) - Number(a[1].ev_decimal));  // display order only
 }
@@ -390,7 +460,7 @@ function showOdds(odds, error, settings) {
   body.textContent = "";
   $("#odds-error").textContent = error || "";
   if (!odds) { $("#outcomes").textContent = ""; return; }
-  for (const [name, bet] of Object.entries(odds.bets)) {
+  for (const [name, bet] of betRows(odds)) {
     const row = document.createElement("tr");
     row.id = `bet-${name}`;
     const label = document.createElement("th");
@@ -423,8 +493,9 @@ function showOdds(odds, error, settings) {
     body.appendChild(row);
   }
   const outcomes = odds.outcomes;
-  $("#outcomes").textContent = ["banker", "player", "tie"]
-    .map((name) => `${name} ${outcomes[name].decimal}`).join(" · ");
+  $("#outcomes").textContent = odds.game === DT
+    ? ["dragon", "tiger", "tie"].map((name) => `${name} ${outcomes[name].probability_decimal}`).join(" · ")
+    : ["banker", "player", "tie"].map((name) => `${name} ${outcomes[name].decimal}`).join(" · ");
 }
 
 function showCounts(counts) {
@@ -448,9 +519,9 @@ function showCounts(counts) {
 
 function showSuitsLeft(state, settings) {
   const table = $("#suits-left");
-  const suited = page.options && page.options.bets
+  const suited = page.options && [...page.options.bets, ...page.options.dragon_tiger_bets]
     .filter((bet) => bet.needs_suits).map((bet) => bet.name);
-  const chosen = page.view && page.view.odds ? Object.keys(page.view.odds.bets) : [];
+  const chosen = page.view && page.view.odds ? betRows(page.view.odds).map(([name]) => name) : [];
   table.hidden = !(settings.suits && state.suits_left && chosen.some((name) => suited.includes(name)));
   if (table.hidden) return;
   const body = table.querySelector("tbody");
@@ -486,8 +557,9 @@ function cell(winner, text, column, row) {
 function showRoads(state) {
   const bead = $("#bead-plate");
   bead.textContent = "";
+  const letters = { player: "P", banker: "B", dragon: "D", tiger: "T", tie: game() === DT ? "=" : "T" };
   state.bead_plate.forEach((winner, index) => {
-    bead.appendChild(cell(winner, winner[0].toUpperCase(), Math.floor(index / 6), index % 6));
+    bead.appendChild(cell(winner, letters[winner], Math.floor(index / 6), index % 6));
   });
   const road = $("#big-road");
   road.textContent = "";
@@ -503,7 +575,7 @@ async function refreshTables(selected) {
   for (const shoe of shoes) {
     const option = document.createElement("option");
     option.value = String(shoe.id);
-    option.textContent = `${shoe.name} #${shoe.id}${shoe.finished_at ? " (finished)" : ""}`;
+    option.textContent = `${shoe.name} #${shoe.id}${shoe.game === DT ? " DT" : ""}${shoe.finished_at ? " (finished)" : ""}`;
     select.appendChild(option);
   }
   if (selected !== undefined) {
@@ -517,10 +589,17 @@ async function refreshTables(selected) {
 // --- Settings, bets, lifecycle ---------------------------------------------------------------
 
 function settingsFromForm() {
-  const boxes = [...document.querySelectorAll("#bet-choices input")];
+  const chosenGame = $("#setting-game").value;
+  const boxes = [...document.querySelectorAll(`#bet-choices label[data-form-game="${chosenGame}"] input`)];
   const bets = boxes.filter((box) => box.checked).map((box) => box.value);
   if (bets.length && bets.length === boxes.length) bets.splice(0, bets.length, "all");
   const pay = $("#setting-pay").value.split(",").map((text) => text.trim()).filter(Boolean);
+  if (chosenGame === DT) {
+    return {
+      game: DT, decks: Number($("#setting-decks").value), suits: $("#setting-suits").checked,
+      bets: bets.length ? bets.join(",") : "all", pay,
+    };
+  }
   const settings = {
     decks: Number($("#setting-decks").value),
     suits: $("#setting-suits").checked,
@@ -546,10 +625,28 @@ function payTexts(pay) {
       : [`${bet}=${value}`]);
 }
 
+// The settings form shows the fields of the game chosen in it (a baccarat table's rules, or
+// none for Dragon Tiger) and that game's bets.
+function showFormGame(chosen) {
+  for (const element of document.querySelectorAll("[data-form-game]")) element.hidden = element.dataset.formGame !== chosen;
+  $("#setting-pay").placeholder = chosen === DT ? "tie=11, suited_tie=50" : "dragon7=30, lucky6.three_card_win=23";
+}
+
 function formFromSettings(name, settings) {
+  const chosenGame = settings.game || "baccarat";
+  $("#setting-game").value = chosenGame;
+  showFormGame(chosenGame);
   $("#setting-name").value = name;
   $("#setting-decks").value = settings.decks;
   $("#setting-suits").checked = settings.suits;
+  $("#setting-pay").value = payTexts(settings.pay).join(", ");
+  if (chosenGame === DT) {
+    const chosen = new Set(settings.bets.split(","));
+    for (const box of document.querySelectorAll('#bet-choices label[data-form-game="dragon-tiger"] input')) {
+      box.checked = chosen.has("all") || chosen.has(box.value);
+    }
+    return;
+  }
   $("#setting-variant").value = settings.variant;
   $("#setting-tie-pays").value = settings.tie_pays;
   $("#setting-tie-loses").checked = settings.tie_loses;
@@ -557,7 +654,7 @@ function formFromSettings(name, settings) {
   $("#setting-rules").value = settings.rules || "";
   $("#setting-pay").value = payTexts(settings.pay).join(", ");
   const chosen = new Set(settings.bets.split(","));
-  for (const box of document.querySelectorAll("#bet-choices input")) {
+  for (const box of document.querySelectorAll('#bet-choices label[data-form-game="baccarat"] input')) {
     box.checked = chosen.has(box.value) || chosen.has("all") ||
       (chosen.has("main") && box.dataset.group === "main") ||
       (chosen.has("side") && box.dataset.group === "side") ||
@@ -566,16 +663,24 @@ function formFromSettings(name, settings) {
 }
 
 function buildSettingsForm(options) {
+  $("#setting-game").value = options.game;
+  showFormGame(options.game);
   for (const variant of options.variants) $("#setting-variant").appendChild(new Option(variant, variant));
   for (const rules of options.rules) $("#setting-rules").appendChild(new Option(rules, rules));
   const choices = $("#bet-choices");
-  for (const bet of options.bets) {
+  const offered = [
+    ...options.bets.map((bet) => [bet, "baccarat", `choose-${bet.name}`]),
+    ...options.dragon_tiger_bets.map((bet) => [{ ...bet, group: DT }, DT, `choose-dt-${bet.name}`]),
+  ];
+  for (const [bet, each, id] of offered) {
     const label = document.createElement("label");
     label.title = bet.description;
+    label.dataset.formGame = each;
+    label.hidden = each !== "baccarat";
     const box = document.createElement("input");
     box.type = "checkbox";
     box.value = bet.name;
-    box.id = `choose-${bet.name}`;
+    box.id = id;
     box.dataset.group = bet.group;
     const name = document.createElement("span");
     name.append(...breakableName(bet.name));
@@ -651,7 +756,13 @@ function wire() {
   $("#misdeal").addEventListener("click", () => endRound(true));
   $("#round-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    enqueue({ path: shoePath("rounds"), body: { player: $("#round-player").value, banker: $("#round-banker").value }, events: [{ kind: "end" }], label: "Round recorded" });
+    const [first, second] = game() === DT ? ["dragon", "tiger"] : ["player", "banker"];
+    const body = { [first]: $("#round-player").value, [second]: $("#round-banker").value };
+    // A Dragon Tiger round's events are its two cards (the page's projection needs only that
+    // the round closes); a baccarat round ends with an "end".
+    const events = game() === DT
+      ? [{ kind: "dragon", cards: body.dragon }, { kind: "tiger", cards: body.tiger }] : [{ kind: "end" }];
+    enqueue({ path: shoePath("rounds"), body, events, label: "Round recorded" });
     $("#round-player").value = "";
     $("#round-banker").value = "";
   });
@@ -667,9 +778,12 @@ function wire() {
   $("#apply-settings").addEventListener("click", () =>
     enqueue({ path: shoePath("settings"), body: settingsFromForm(), label: "Settings applied" }));
   for (const button of document.querySelectorAll(".bet-groups button")) {
-    button.addEventListener("click", () =>
-      enqueue({ path: shoePath("settings"), body: { bets: button.dataset.bets }, label: `Pricing ${button.textContent}` }));
+    button.addEventListener("click", () => {
+      const bets = game() === DT ? DT_GROUPS[button.dataset.bets] : button.dataset.bets;
+      enqueue({ path: shoePath("settings"), body: { bets }, label: `Pricing ${button.textContent}` });
+    });
   }
+  $("#setting-game").addEventListener("change", (event) => showFormGame(event.target.value));
   $("#create-table").addEventListener("click", () =>
     createTable({ name: $("#setting-name").value || "Table", settings: settingsFromForm() }));
   $("#import-file").addEventListener("change", (event) => { if (event.target.files[0]) importShoe(event.target.files[0]); });
@@ -693,7 +807,7 @@ async function start() {
     const open = shoes.filter((shoe) => !shoe.finished_at);
     const known = shoes.find((shoe) => shoe.id === remembered) || open[open.length - 1];
     if (known) await load(known.id);
-    else await createTable({ name: "Table 1", settings: { decks: 8 } });
+    else await createTable({ name: "Table 1", settings: { decks: 8, ...(page.options.game === DT ? { game: DT } : {}) } });
     document.body.dataset.ready = "true";
   } catch (error) {
     say(error.message);
