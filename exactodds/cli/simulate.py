@@ -162,6 +162,7 @@ def _studies(
     keep_values=True,
     rebate=True,
     games=True,
+    card_bets=True,
 )
 @click.option(
     "--play",

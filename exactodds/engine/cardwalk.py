@@ -295,6 +295,9 @@ class _Walk:
         for card_class in ids:
             key_ids.setdefault(_key_class(card_class, view), len(key_ids))
         self.key_classes = tuple(key_ids)
+        #: The walk's classes by id (what the compiled terms of
+        #: :mod:`exactodds.engine.cardterms` read counts by).
+        self.classes = tuple(ids)
         self.key_of = [key_ids[_key_class(card_class, view)] for card_class in ids]
         self.suit_of = [card_class.suit for card_class in ids]
         self.class_counts = class_counts

@@ -39,6 +39,7 @@ from exactodds.simulation.dealing import (
     deal_block,
     summary_fields,
 )
+from exactodds.simulation.cardpays import card_pays
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
@@ -82,6 +83,8 @@ class _PayTable:
         for key in missing.tolist():
             summary = summary_of(summary_fields(key), True)
             for column, bet in enumerate(self.bets):
+                if bet.cards is not None:  # paid on its cards: simulation.cardpays
+                    continue
                 pays, _ = self.integer_pays[column]
                 outcome = bet.settle_round(summary)
                 bet.pay(outcome)  # an outcome without a pay is refused here, by name
@@ -275,6 +278,9 @@ def run_block(
         prepared.analyzer.bets, block.known, prepared.analyzer.routes(), ranks
     ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited, ranks)
     pays = prepared.pays.lookup(block.summary)
+    for column, bet in enumerate(prepared.analyzer.bets):
+        if bet.cards is not None:
+            pays[:, column] = card_pays(bet, simulation.rules.tableau, block)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
     starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
