@@ -106,12 +106,12 @@ def main() -> None:
         for name in ("perfect_9", "all_red"):
             bet = bets[name]
 
-            def walk(bet: object = bet) -> None:
+            def walk(bet: object = bet, walked: list[Shoe] = walked) -> None:
                 for shoe in walked:
                     cardwalk._cached.cache_clear()
                     price_card_bet(shoe, rules, bet)  # type: ignore[arg-type]
 
-            def single(bet: object = bet) -> None:
+            def single(bet: object = bet, states: list[Shoe] = states) -> None:
                 for shoe in states:
                     card_expected_values(
                         bet,  # type: ignore[arg-type]
@@ -120,17 +120,19 @@ def main() -> None:
                         [shoe.suit_counts],
                     )
 
-            def batch(bet: object = bet) -> None:
+            def batch(bet: object = bet, ranks: object = ranks, suits: object = suits) -> None:
                 card_expected_values(bet, rules.tableau, ranks, suits)  # type: ignore[arg-type]
 
             rates.setdefault(f"{name} walk", []).append(_rate(walk, len(walked)))
             rates.setdefault(f"{name} terms", []).append(_rate(single, len(states)))
             rates.setdefault(f"{name} terms batch", []).append(_rate(batch, len(states)))
-        rates.setdefault("ox_6+kill_ox_tiger kernel", []).append(
-            _rate(lambda: kernel.expected_value_table(ranks, outcomes=False), len(states))
-        )
 
-        def overlaid() -> None:
+        def counted(ranks: list[tuple[int, ...]] = ranks) -> object:
+            return kernel.expected_value_table(ranks, outcomes=False)
+
+        rates.setdefault("ox_6+kill_ox_tiger kernel", []).append(_rate(counted, len(states)))
+
+        def overlaid(walked: list[Shoe] = walked) -> None:
             for shoe in walked:
                 priced = analyze_overlay(shoe, overlay_rules, main_bets, overlay=overlay)
                 for bet in priced.bets.values():

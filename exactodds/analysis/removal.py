@@ -653,10 +653,9 @@ def _card_expected_value_ratios(
     permutations the bet cannot see: :func:`~exactodds.engine.cardwalk.class_key`) are walked
     once, so a bet that reads values and whether two cards are suited walks ten shoes, not 52.
     """
+    from exactodds.analysis.cardprice import card_expected_values, compiles
     from exactodds.analysis.single import price_card_bet
     from exactodds.engine.cardwalk import class_key
-
-    from exactodds.analysis.cardprice import card_expected_values, compiles
 
     view = bet.cards
     assert view is not None

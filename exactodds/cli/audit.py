@@ -187,9 +187,7 @@ def audit_command(
     """
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.specs import audit_spec
-    from exactodds.studies.audit import audit_seconds
-
-    from exactodds.studies.audit import DEFAULT_BUDGET
+    from exactodds.studies.audit import DEFAULT_BUDGET, audit_seconds
 
     # The shoes an audit deals: its budget for the search, the found count, perfect play and
     # each cut (five by default); bounded by the options' own checks before this.

@@ -65,12 +65,15 @@ def click_option(option: Option) -> Callable[[Function], Function]:
     return decorator
 
 
-#: Shoe states a CPU-second, as ``benchmarks/bench_cardprice.py`` measured them (8 decks,
-#: mid-shoe states; 2 December 2026, two cores at a load average of about 7): the
-#: ``golden_wealth`` overlay's Banker, Player and Tie (``analyze_overlay``), and the card walk of
-#: a bet on the ranks and suits of every card (past the card terms' compile bound).
-OVERLAY_STATES_PER_SECOND = 20.0
-WALKED_CARD_STATES_PER_SECOND = 0.002
+#: Shoe states a CPU-second of the ``golden_wealth`` overlay's Banker, Player and Tie
+#: (``analyze_overlay``), as ``benchmarks/bench_cardprice.py`` measured them (8 decks, mid-shoe
+#: states; 2 December 2026, two cores at a load average of 8 to 11: median 21.8).
+OVERLAY_STATES_PER_SECOND = 22.0
+#: Seconds the card walk takes for one 8-deck state of a bet on the ranks and suits of every
+#: card (past the card terms' compile bound, as a bet on the suits or faces of every card is), at
+#: least: it had not finished after 15 minutes
+#: (2 December 2026, two cores at a load average of 8 to 11).
+WALKED_CARD_SECONDS_PER_STATE = 900
 
 
 def rounds_asked(shoes: int, cards: int, cut: int, after_cut: int = 1) -> int:
@@ -103,8 +106,12 @@ def refuse_multipliers(command: str, multipliers: str | None, rounds: int | None
     many shoes, in one sentence with the measured rate and the time of the run asked (exit 2)."""
     if multipliers is not None:
         rate = OVERLAY_STATES_PER_SECOND
-        time = "" if rounds is None else (
-            f", so the {rounds:,} rounds asked would take about {slow_duration(rounds / rate)}"
+        time = (
+            ""
+            if rounds is None
+            else (
+                f", so the {rounds:,} rounds asked would take about {slow_duration(rounds / rate)}"
+            )
         )
         raise click.UsageError(
             f"exactodds {command} does not price random multipliers: it prices the shoe left "
@@ -122,15 +129,15 @@ def refuse_walked_card_bets(command: str, bets: Iterable[Bet], rules: Rules, rou
 
     for bet in bets:
         if bet.cards is not None and not compiles(bet, rules.tableau):
-            seconds = rounds / WALKED_CARD_STATES_PER_SECOND
+            seconds = rounds * WALKED_CARD_SECONDS_PER_STATE
             raise BetError(
                 f"Bet {bet.name!r} reads the cards themselves more finely than the card terms "
-                f"compile (ranks and suits of every card), so `exactodds {command}` would price "
-                "each shoe state by the card walk, at some "
-                f"{1 / WALKED_CARD_STATES_PER_SECOND:,.0f} CPU-seconds a state "
-                f"(benchmarks/bench_cardprice.py): the {rounds:,} rounds asked would take about "
-                f"{slow_duration(seconds)}; price it with `exactodds odds`, `exactodds eor` or "
-                "`exactodds report`, or read its cards by colour, suit or rank alone."
+                f"compile (the suits or faces of every card), so `exactodds {command}` would price "
+                "each shoe state by the card walk, which took more than "
+                f"{slow_duration(WALKED_CARD_SECONDS_PER_STATE)} for one 8-deck state here: the "
+                f"{rounds:,} rounds asked would take more than {slow_duration(seconds)}; price "
+                "it with `exactodds odds`, `exactodds eor` or `exactodds report`, or read its "
+                "cards by colour, suit or rank alone."
             )
 
 
@@ -210,7 +217,7 @@ CARD_BET_REASONS: dict[str, str] = {
     "depth": (
         "it averages over every composition of the cards left by value (4,686,825 at 18 cards), "
         "and a card-level bet's EV also depends on the ranks, suits or colours it reads, whose "
-        "compositions of 18 cards number from 86 million (13 ranks) to 10^14 (values by suit)"
+        "compositions of 18 cards number from 86 million (13 ranks) to 3 x 10^14 (values by suit)"
     ),
 }
 

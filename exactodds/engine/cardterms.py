@@ -115,8 +115,11 @@ class CardTerms:
         exact = largest**6 * 2 * max(self.largest_value, 1) < 2**62
         dtype: Any = np.int64 if exact else object
         sources = np.concatenate(
-            [types @ _class_matrix(self.type_classes, self.classes), ranks @ _VALUE_MATRIX,
-             cards[:, None]],
+            [
+                types @ _class_matrix(self.type_classes, self.classes),
+                ranks @ _VALUE_MATRIX,
+                cards[:, None],
+            ],
             axis=1,
         ).astype(dtype)
         shifted = (sources[:, :, None] - np.arange(_OFFSETS, dtype=np.int64)).reshape(
@@ -294,6 +297,8 @@ class _Compiler:
             self.third_keys = np.zeros(10, dtype=np.int64)
         self.absent_key = 1 if view.whole_round else 0
         self.values: dict[int, int] = {}
+        empty = np.zeros(0, dtype=np.int64)
+        self.known: tuple[IntArray, IntArray] = (empty, empty)
         self.base: int | None = None
         self.found: list[tuple[IntArray, IntArray]] = []
         kinds = np.zeros((10, 10), dtype=np.int64)
@@ -394,11 +399,13 @@ class _Compiler:
         absent = np.full(size, -1, dtype=np.int64)
         b_total = banker_totals[banker_rows]
 
+        two, three = np.full(size, 2, dtype=np.int64), np.full(size, 3, dtype=np.int64)
+
         def third(choice: IntArray | None, total: IntArray | int) -> tuple[IntArray, ...]:
             if choice is None:
-                return absent, absent, total + np.zeros(size, dtype=np.int64), absent * 0 + 2
+                return absent, absent, total + np.zeros(size, dtype=np.int64), two
             values = self.third_values[choice]
-            return self.third_codes[choice], values, (total + values) % 10, absent * 0 + 3
+            return self.third_codes[choice], values, (total + values) % 10, three
 
         p_code, p_value, p_final, p_cards = third(player_third, player_total)
         b_code, b_value, b_final, b_cards = third(banker_third, b_total)
@@ -437,7 +444,7 @@ class _Compiler:
         key = key * self.key_radix + columns["p_key"]
         key = key * self.key_radix + columns["b_key"]
         unique, inverse = np.unique(key, return_inverse=True)
-        values = np.array([self._value(int(code)) for code in unique.tolist()], dtype=np.int64)
+        values = self._values_of(unique)
         if self.base is None:
             counts = np.bincount(inverse.reshape(-1), minlength=len(unique))
             self.base = int(values[int(np.argmax(counts))])
@@ -464,8 +471,11 @@ class _Compiler:
         classes = self.classes
         present = codes >= 0
         read = present & (codes < classes)
-        values = np.where(read, np.array(self.walk.class_values + [0])[np.minimum(codes, classes)],
-                          codes - classes)
+        values = np.where(
+            read,
+            np.array([*self.walk.class_values, 0])[np.minimum(codes, classes)],
+            codes - classes,
+        )
         dealt = present.sum(axis=1)
         factors = np.empty_like(codes)
         for position in range(_POSITIONS):
@@ -499,6 +509,22 @@ class _Compiler:
         np.add.at(sums, inverse.reshape(-1), weights)
         return unique, sums
 
+    def _values_of(self, codes: IntArray) -> IntArray:
+        """The values of the rounds of sorted distinct key *codes*: those seen before by a
+        sorted lookup, the new ones by :meth:`_value` (the key decoded, the round valued)."""
+        known, known_values = self.known
+        places = np.minimum(np.searchsorted(known, codes), max(len(known) - 1, 0))
+        seen = known[places] == codes if len(known) else np.zeros(len(codes), dtype=bool)
+        values = np.where(seen, known_values[places] if len(known) else 0, 0)
+        new = codes[~seen]
+        if len(new):
+            found = np.array([self._value(int(code)) for code in new.tolist()], dtype=np.int64)
+            values[~seen] = found
+            merged = np.concatenate([known, new])
+            order = np.argsort(merged, kind="stable")
+            self.known = (merged[order], np.concatenate([known_values, found])[order])
+        return values.astype(np.int64)
+
     def _value(self, code: int) -> int:
         """The value of the round of key *code* (decoded to the card walk's key), memoised."""
         found = self.values.get(code)
@@ -525,7 +551,7 @@ class _Compiler:
             None if p_third == 0 else p_third - 2,
             None if b_third == 0 else b_third - 2,
         )
-        value = self.values[code] = int(self.value_of(self.walk.card_round(key)))  # type: ignore[arg-type]
+        value = self.values[code] = int(self.value_of(self.walk.card_round(key)))
         return value
 
 
@@ -541,7 +567,8 @@ def dealt_card_round(view: CardView, tableau: Tableau, cards: Sequence[int]) -> 
     """The :class:`~exactodds.engine.cardwalk.CardRound` a dealt round is, as *view* sees it.
 
     *cards* are the round's card types in dealing order (Player, Banker, Player, Banker, then
-    the third cards), each ``rank * 4 + suit`` (suits S H D C), as a simulation deals them.
+    the third cards), each ``rank * 4 + suit`` (suits S H D C), as a simulation deals them; the
+    tableau says which are dealt (cards past the round's are not read).
 
     >>> round_ = dealt_card_round(CardView(suited=True, player_first=True), Tableau(),
     ...                           [0, 5, 28, 9])  # AS 2H 8S 3H: a suited Player 9
@@ -556,10 +583,12 @@ def dealt_card_round(view: CardView, tableau: Tableau, cards: Sequence[int]) -> 
     banker_total = (values[1] + values[3]) % 10
     draw = tableau.first_draw(player_total, banker_total)
     player, banker = [0, 2], [1, 3]
-    if len(cards) > 4:
-        (banker if draw is FirstDraw.BANKER else player).append(4)
-    if len(cards) > 5:
-        banker.append(5)
+    if draw is FirstDraw.BANKER:
+        banker.append(4)
+    elif draw is FirstDraw.PLAYER:
+        player.append(4)
+        if tableau.banker_draws[banker_total][values[4]]:
+            banker.append(5)
     absent: int | None = -1 if view.whole_round else None
 
     def third(hand: list[int]) -> int | None:
@@ -579,4 +608,4 @@ def dealt_card_round(view: CardView, tableau: Tableau, cards: Sequence[int]) -> 
         third(player),
         third(banker),
     )
-    return walk.card_round(key)  # type: ignore[arg-type]
+    return walk.card_round(key)

@@ -32,6 +32,7 @@ from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules
+from exactodds.simulation.cardpays import card_pays
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
@@ -39,7 +40,6 @@ from exactodds.simulation.dealing import (
     deal_block,
     summary_fields,
 )
-from exactodds.simulation.cardpays import card_pays
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
