@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from exactodds.cards import VALUES
-from exactodds.engine.cardwalk import CardRound, CardView, _Walk, _walk_class
+from exactodds.engine.cardwalk import CardRound, CardView, CardWalk, walk_class
 from exactodds.errors import ShoeError
 from exactodds.rules import FirstDraw, Tableau
 from exactodds.shoe import Shoe
@@ -157,12 +157,12 @@ def _class_matrix(type_classes: tuple[int, ...], classes: int) -> IntArray:
 
 
 @lru_cache(maxsize=64)
-def _template(view: CardView, tableau: Tableau) -> _Walk:
+def _template(view: CardView, tableau: Tableau) -> CardWalk:
     """The card walk's classes and keys for *view*: every card type, one deck (never walked)."""
     shoe = Shoe.standard(decks=1)
     if not view.needs_suits:
         shoe = Shoe.from_checked_counts(shoe.rank_counts, None)
-    return _Walk(shoe, view, tableau)
+    return CardWalk(shoe, view, tableau)
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ class _Hands:
     first: IntArray
 
 
-def _hands(walk: _Walk, read: bool, firsts: dict[Any, int]) -> _Hands:
+def _hands(walk: CardWalk, read: bool, firsts: dict[Any, int]) -> _Hands:
     """Every unordered first two cards: classes (codes 0..C-1) if read, else values (C + v)."""
     classes = len(walk.class_counts)
     rows: list[tuple[int, int, int, int, int, int]] = []
@@ -231,7 +231,7 @@ def leaf_count(view: CardView, tableau: Tableau | None = None) -> int:
     return total
 
 
-def _total_counts(walk: _Walk, read: bool) -> list[int]:
+def _total_counts(walk: CardWalk, read: bool) -> list[int]:
     """How many first-two options of each two-card total a hand has."""
     values = walk.class_values if read else list(range(10))
     counts = [0] * 10
@@ -273,7 +273,7 @@ class _Compiler:
     """One compile: the walk's classes, the memo of values by key, the terms found so far."""
 
     def __init__(
-        self, walk: _Walk, view: CardView, tableau: Tableau, value_of: Callable[[CardRound], int]
+        self, walk: CardWalk, view: CardView, tableau: Tableau, value_of: Callable[[CardRound], int]
     ) -> None:
         self.walk = walk
         self.view = view
@@ -555,12 +555,12 @@ class _Compiler:
         return value
 
 
-def _type_classes(walk: _Walk, suited: bool) -> tuple[int, ...]:
+def _type_classes(walk: CardWalk, suited: bool) -> tuple[int, ...]:
     """The class id of each card type: the 52 faces when *suited*, else the 13 ranks."""
     ids = {card_class: number for number, card_class in enumerate(walk.classes)}
     if suited:
-        return tuple(ids[_walk_class(index // 4, index % 4, walk.view)] for index in range(52))
-    return tuple(ids[_walk_class(rank, None, walk.view)] for rank in range(13))
+        return tuple(ids[walk_class(index // 4, index % 4, walk.view)] for index in range(52))
+    return tuple(ids[walk_class(rank, None, walk.view)] for rank in range(13))
 
 
 def dealt_card_round(view: CardView, tableau: Tableau, cards: Sequence[int]) -> CardRound:

@@ -252,6 +252,16 @@ class BlockResult:
     trace: str = ""
 
 
+def _round_pays(prepared: _Prepared, rules: Rules, block: DealtBlock) -> npt.NDArray[Any]:
+    """Each round's pay per bet (integers over its pay denominator): by the summary key, and a
+    card-level bet's on the cards the round dealt (:mod:`exactodds.simulation.cardpays`)."""
+    pays = prepared.pays.lookup(block.summary)
+    for column, bet in enumerate(prepared.analyzer.bets):
+        if bet.cards is not None:
+            pays[:, column] = card_pays(bet, rules.tableau, block)
+    return pays
+
+
 def run_block(
     simulation: Simulation, first_shoe: int, shoes: int, trace: bool = False
 ) -> BlockResult:
@@ -277,10 +287,7 @@ def run_block(
     values = pair_expected_values(
         prepared.analyzer.bets, block.known, prepared.analyzer.routes(), ranks
     ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited, ranks)
-    pays = prepared.pays.lookup(block.summary)
-    for column, bet in enumerate(prepared.analyzer.bets):
-        if bet.cards is not None:
-            pays[:, column] = card_pays(bet, simulation.rules.tableau, block)
+    pays = _round_pays(prepared, simulation.rules, block)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
     starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
