@@ -37,6 +37,9 @@ from exactodds.simulation.evaluate import exact_expected_values, known_shoe
 from exactodds.simulation.study import Simulation
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "bets"
+#: One Perfect 9 for the module: its card terms are compiled once per bet (a bet read again is
+#: another bet, its conditions' tests other functions).
+(PERFECT_9,) = load_custom_bets(EXAMPLES / "perfect_9.toml")
 
 
 def _terms_value(bet_shoe: Shoe, bet: object) -> Fraction:
@@ -112,8 +115,7 @@ def _unordered(round_: CardRound) -> tuple[object, ...]:
 def test_perfect_9_published_by_the_terms() -> None:
     """Wizard of Odds, "Perfect 9 Bonus Baccarat" (wizardofodds.com/article/perfect-9-bonus-
     baccarat/): 8 decks, house edge 7.47%; the terms give the walk's exact 31/415."""
-    (bet,) = load_custom_bets(EXAMPLES / "perfect_9.toml")
-    value = _terms_value(Shoe.standard(decks=8), bet)
+    value = _terms_value(Shoe.standard(decks=8), PERFECT_9)
     assert value == Fraction(-31, 415)
     assert round(float(-value) * 100, 2) == 7.47
 
@@ -121,7 +123,7 @@ def test_perfect_9_published_by_the_terms() -> None:
 def test_simulated_round_values_equal_odds() -> None:
     """A simulation's exact EV of each round is `odds`' (the card walk) on the composition known
     before it: Perfect 9 on the first rounds of a dealt 1-deck shoe."""
-    (bet,) = load_custom_bets(EXAMPLES / "perfect_9.toml")
+    bet = PERFECT_9
     simulation = Simulation.of(1, 5, bets=[bet], procedure=DealingProcedure(decks=1, cut=14))
     block = deal_block(simulation.procedure, Tableau(), 5, 0, 1)
     rows = block.known[[0, 2, 4]]
@@ -137,14 +139,20 @@ def simulation_analyzer(simulation: Simulation) -> Analyzer:
     return prepare(simulation.rules, simulation.bets).analyzer
 
 
-def test_simulate_prices_perfect_9_and_all_red() -> None:
-    """simulate takes card-level bets (perfect play and a count), exit 0, figures in JSON."""
-    files = ("--bet-file", str(EXAMPLES / "perfect_9.toml"))
+def test_simulate_takes_a_card_level_bet(tmp_path: Path) -> None:
+    """simulate takes a card-level bet (here a nine with a ten-value card, quick to compile) with
+    a count, exit 0, its figures in JSON."""
+    path = tmp_path / "nine.toml"
+    path.write_text(
+        '[[bet]]\nname = "nine_ten"\n[[bet.outcome]]\n'
+        "when = { player_first_two = { values = [9, 0] } }\npays = 5\n"
+    )
     result = run(
         "simulate",
-        *files,
+        "--bet-file",
+        str(path),
         "--bets",
-        "perfect_9",
+        "nine_ten",
         "--decks",
         "1",
         "--shoes",
@@ -152,13 +160,13 @@ def test_simulate_prices_perfect_9_and_all_red() -> None:
         "--seed",
         "3",
         "--play",
-        "perfect_9=count:0,0,0,0,0,0,0,0,1,-1:1",
+        "nine_ten=count:0,0,0,0,0,0,0,0,-1,1:1",
         "--format",
         "json",
         "--quiet",
     )
     assert result.exit_code == 0, result.output
-    assert "perfect_9" in result.stdout
+    assert '"nine_ten"' in result.stdout
 
 
 def test_card_pays_settle_the_dealt_cards() -> None:
@@ -196,12 +204,33 @@ def test_a_bet_past_the_compile_bound_is_refused_with_its_time(tmp_path: Path) -
 def test_terms_are_cached_per_bet_and_exact_past_int64() -> None:
     """One compile per bet; a shoe whose N**6 passes int64 is priced in Python integers, equal
     to the card walk."""
-    (bet,) = load_custom_bets(EXAMPLES / "perfect_9.toml")
-    assert card_bet_terms(bet, Tableau()) is card_bet_terms(bet, Tableau())
+    assert card_bet_terms(PERFECT_9, Tableau()) is card_bet_terms(PERFECT_9, Tableau())
     big = Shoe.standard(decks=1200).remove("9H 9H AS")
     numerators, denominators = card_expected_values(
-        bet, Tableau(), [big.rank_counts], np.array([big.suit_counts])
+        PERFECT_9, Tableau(), [big.rank_counts], np.array([big.suit_counts])
     )
     assert big.cards**6 > 2**63 and denominators[0] == big.sequences
-    expected = price_card_bet(big, Rules(), bet).expected_value
+    expected = price_card_bet(big, Rules(), PERFECT_9).expected_value
     assert Fraction(numerators[0], denominators[0]) == expected
+
+
+@thorough
+def test_audit_takes_a_card_level_bet() -> None:
+    """audit of Perfect 9 (budget 5, no depths): its effects of removal, count and cuts by the
+    card terms, exit 0, the reproduction line naming the bet file."""
+    result = run(
+        "audit",
+        "--bet-file",
+        str(EXAMPLES / "perfect_9.toml"),
+        "--bets",
+        "perfect_9",
+        "--budget",
+        "5",
+        "--depths",
+        "none",
+        "--cuts",
+        "14,104",
+        "--quiet",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Best count found" in result.stdout and "--bet-file" in result.stdout
