@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -40,6 +41,10 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "bets"
 #: One Perfect 9 for the module: its card terms are compiled once per bet (a bet read again is
 #: another bet, its conditions' tests other functions).
 (PERFECT_9,) = load_custom_bets(EXAMPLES / "perfect_9.toml")
+#: A card symbol's rank -> its value.
+VALUE = {rank: value % 10 for value, rank in enumerate("A23456789TJQK", start=1)} | {
+    rank: 0 for rank in "TJQK"
+}
 
 
 def _terms_value(bet_shoe: Shoe, bet: object) -> Fraction:
@@ -163,10 +168,16 @@ def test_simulate_takes_a_card_level_bet(tmp_path: Path) -> None:
         "nine_ten=count:0,0,0,0,0,0,0,0,-1,1:1",
         "--format",
         "json",
+        "--trace",
+        str(tmp_path / "rounds.jsonl"),
         "--quiet",
     )
     assert result.exit_code == 0, result.output
     assert '"nine_ten"' in result.stdout
+    for line in (tmp_path / "rounds.jsonl").read_text().splitlines():
+        record = json.loads(line)  # each round's outcome settled on its dealt cards
+        nine_ten = sorted(VALUE[card[0]] for card in record["cards"][0:3:2]) == [0, 9]
+        assert record["outcome"]["nine_ten"] == ("outcome_1" if nine_ten else "lose")
 
 
 def test_card_pays_settle_the_dealt_cards() -> None:

@@ -31,8 +31,8 @@ from exactodds.engine.walk import summary_of
 from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
-from exactodds.rules import Rules
-from exactodds.simulation.cardpays import card_pays
+from exactodds.rules import Rules, Tableau
+from exactodds.simulation.cardpays import card_outcome, card_pays
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
@@ -455,6 +455,18 @@ def _path_tally(
     )
 
 
+def _round_outcomes(
+    prepared: _Prepared, tableau: Tableau, block: DealtBlock, row: int, key: int
+) -> dict[str, str]:
+    """Each bet's outcome on round *row*: by its summary *key*, a card-level bet's on its cards."""
+    return {
+        bet.name: prepared.pays.outcome(key, column)
+        if bet.cards is None
+        else card_outcome(bet, tableau, block, row)
+        for column, bet in enumerate(prepared.pays.bets)
+    }
+
+
 def _trace(
     simulation: Simulation,
     block: DealtBlock,
@@ -486,7 +498,7 @@ def _trace(
             "winner": winner,
             "player_total": player,
             "banker_total": banker,
-            "outcome": {name: prepared.pays.outcome(key, j) for j, name in enumerate(names)},
+            "outcome": _round_outcomes(prepared, simulation.rules.tableau, block, row, key),
             "result": {
                 name: fraction_string(
                     Fraction(

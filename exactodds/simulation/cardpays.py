@@ -28,7 +28,7 @@ from exactodds.engine.cardterms import dealt_card_round
 from exactodds.rules import Tableau
 from exactodds.simulation.dealing import DealtBlock
 
-__all__ = ["card_pays"]
+__all__ = ["card_outcome", "card_pays"]
 
 
 def card_pays(bet: Bet, tableau: Tableau, block: DealtBlock) -> npt.NDArray[np.int64]:
@@ -51,3 +51,23 @@ def card_pays(bet: Bet, tableau: Tableau, block: DealtBlock) -> npt.NDArray[np.i
             pay = settled[cards] = pays[outcome]
         result[row] = pay
     return result
+
+
+def card_outcome(bet: Bet, tableau: Tableau, block: DealtBlock, row: int) -> str:
+    """*bet*'s outcome on round *row* of *block*, settled on the cards it dealt (for traces).
+
+    >>> from exactodds.bets.custom import parse_custom_bets
+    >>> from exactodds.simulation.dealing import DealingProcedure, deal_block
+    >>> (bet,) = parse_custom_bets(
+    ...     '[[bet]]\\nname = "red"\\n[[bet.outcome]]\\n'
+    ...     'when = { round_has = { colour = "red", count = "all" } }\\npays = 22\\n')
+    >>> block = deal_block(DealingProcedure(decks=1), Tableau(), seed=3, first_shoe=0, shoes=1)
+    >>> card_outcome(bet, Tableau(), block, 0) in ("outcome_1", "lose")  # the pays' names
+    True
+    """
+    view = bet.cards
+    if view is None:
+        raise ValueError(f"Bet {bet.name!r} has no card-level conditions.")
+    shoe, start = int(block.round_shoe[row]), int(block.depth[row])
+    cards = block.cards[shoe, start : start + int(block.round_cards[row])].tolist()
+    return bet.settle_round(dealt_card_round(view, tableau, cards))  # type: ignore[arg-type]
