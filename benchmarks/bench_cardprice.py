@@ -70,9 +70,14 @@ def _line(label: str, rates: list[float], reference: float | None) -> str:
     median = statistics.median(rates)
     ratio = f", {median / reference:,.0f}x the walk" if reference else ""
     return (
-        f"  {label:<26} median {median:12,.1f} states/CPU-s (min {min(rates):,.1f}, "
-        f"max {max(rates):,.1f}){ratio}"
+        f"  {label:<26} median {_figure(median):>12} states/CPU-s (min {_figure(min(rates))}, "
+        f"max {_figure(max(rates))}){ratio}"
     )
+
+
+def _figure(rate: float) -> str:
+    """A rate to a tenth, or to two significant figures below 1 (the walk of a bet on every card)."""
+    return f"{rate:,.1f}" if rate >= 1 else f"{rate:.2g}"
 
 
 def main() -> None:
