@@ -9,9 +9,7 @@ kernel's integer arrays.
 
 >>> import numpy as np
 >>> from exactodds.bets.catalogue import select_bets
->>> from exactodds.analysis.cardprice import card_expected_values
-from exactodds.analysis.many import Analyzer
-from exactodds.bets.bet import Bet
+>>> from exactodds.analysis.many import Analyzer
 >>> analyzer = Analyzer(bets=select_bets("banker,dragon7"))
 >>> full = np.full((1, 52), 8)
 >>> values = exact_expected_values(analyzer, full, suited=False)
