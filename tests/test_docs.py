@@ -111,6 +111,7 @@ HEAVY_SESSIONS = (
     "exactodds simulate --shoes 200 --seed 1 --bets dragon7,panda8 --bankroll 100",
     "exactodds simulate --shoes 200 --seed 1 --bets dragon7 --bankroll 40 --trip-rounds 400",
     "exactodds simulate --shoes 100 --seed 1 --bets dragon7 --sweep cut=14,60",
+    "exactodds simulate --bet-file examples/bets/perfect_9.toml --bets perfect_9 --shoes 20",
 )
 
 SESSIONS = [

@@ -11,4 +11,5 @@
 - :mod:`exactodds.analysis.risk`: DI, SCORE, N0, risk of ruin and Kelly stakes.
 - :mod:`exactodds.analysis.rebates`: a rolling or loss rebate's worth and the effective edge.
 - :mod:`exactodds.analysis.multipliers`: bets priced under a random-multiplier overlay.
+- :mod:`exactodds.analysis.cardprice`: card-level bets' exact EVs on many shoes (card terms).
 """

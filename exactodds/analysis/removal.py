@@ -653,17 +653,26 @@ def _card_expected_value_ratios(
     permutations the bet cannot see: :func:`~exactodds.engine.cardwalk.class_key`) are walked
     once, so a bet that reads values and whether two cards are suited walks ten shoes, not 52.
     """
+    from exactodds.analysis.cardprice import card_expected_values, compiles
     from exactodds.analysis.single import price_card_bet
     from exactodds.engine.cardwalk import class_key
 
     view = bet.cards
     assert view is not None
     walked: dict[object, tuple[int, int]] = {}
+    # A finite shoe of a bet whose card terms compile is priced by them: the same exact EV
+    # in a millisecond, where the walk takes a second or more a shoe.
+    compiled = not shoe.infinite and compiles(bet, rules.tableau)
 
     def ratio(counts: _Counts) -> tuple[int, int]:
         left = Shoe.from_checked_counts(*counts)
         key = class_key(left, view)
-        if key not in walked:
+        if key not in walked and compiled:
+            numerators, denominators = card_expected_values(
+                bet, rules.tableau, [left.rank_counts], [left.suit_counts]
+            )
+            walked[key] = (numerators[0], denominators[0])
+        elif key not in walked:
             walked[key] = price_card_bet(left, rules, bet).moment_ratio()
         return walked[key]
 

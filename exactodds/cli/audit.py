@@ -10,7 +10,14 @@ from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
 from exactodds.cli.files import check_writable, write_file
 from exactodds.cli.header import Header, RecordingCommand, header_options
-from exactodds.cli.options import DEALT_DECKS, built_options, click_option, refuse_multipliers
+from exactodds.cli.options import (
+    DEALT_DECKS,
+    built_options,
+    click_option,
+    refuse_multipliers,
+    refuse_walked_card_bets,
+    rounds_asked,
+)
 from exactodds.cli.progress import finish_progress, progress_line
 from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.rules import Rules
@@ -31,7 +38,7 @@ _SUFFIXES = {"table": "txt", "json": "json", "markdown": "md", "html": "html"} |
 
 
 @click.command(name="audit", cls=RecordingCommand)
-@built_options(shoe=False, keep_values=True, games=True)
+@built_options(shoe=False, keep_values=True, games=True, card_bets=True)
 @click.option("--decks", type=DEALT_DECKS, default=8, show_default=True, help="Decks in the shoe.")
 @click.option("--cut", type=int, default=14, show_default=True, help="Cards behind the cut card.")
 @click.option(
@@ -180,9 +187,13 @@ def audit_command(
     """
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.specs import audit_spec
-    from exactodds.studies.audit import audit_seconds
+    from exactodds.studies.audit import DEFAULT_BUDGET, audit_seconds
 
-    refuse_multipliers("audit", multipliers)
+    # The shoes an audit deals: its budget for the search, the found count, perfect play and
+    # each cut (five by default); bounded by the options' own checks before this.
+    steps = 2 + (len(cuts.split(",")) if cuts else 5)
+    rounds = rounds_asked((budget or DEFAULT_BUDGET) * steps, 52 * decks, cut)
+    refuse_multipliers("audit", multipliers, rounds)
     if game is not None:
         from exactodds.cli.dragon_tiger import dragon_tiger_audit_command
 
@@ -192,6 +203,7 @@ def audit_command(
         chosen |= {"output_format": output_format, "output": output, "digits": digits}
         dragon_tiger_audit_command(game, chosen)
         return
+    refuse_walked_card_bets("audit", bets, rules, rounds)
     note_pure_python(quiet)
     _check_design_options(bool(design_ranges))
     _check_output(output_format, output, bool(design_ranges), jobs, dask_address)

@@ -65,17 +65,80 @@ def click_option(option: Option) -> Callable[[Function], Function]:
     return decorator
 
 
-def refuse_multipliers(command: str, multipliers: str | None) -> None:
+#: Shoe states a CPU-second of the ``golden_wealth`` overlay's Banker, Player and Tie
+#: (``analyze_overlay``), as ``benchmarks/bench_cardprice.py`` measured them (8 decks, mid-shoe
+#: states; 2 December 2026, two cores at a load average of 8 to 11: median 21.8).
+OVERLAY_STATES_PER_SECOND = 22.0
+#: Seconds the card walk takes for one 8-deck state of a bet on the ranks and suits of every
+#: card (past the card terms' compile bound, as a bet on the suits or faces of every card is), at
+#: least: it had not finished after 15 minutes
+#: (2 December 2026, two cores at a load average of 8 to 11).
+WALKED_CARD_SECONDS_PER_STATE = 900
+
+
+def rounds_asked(shoes: int, cards: int, cut: int, after_cut: int = 1) -> int:
+    """About how many rounds *shoes* shoes of *cards* cards with the cut card *cut* from the
+    back deal (a round takes about five cards): the shoe states a run prices.
+
+    >>> rounds_asked(100, 416, 14)
+    8100
+    """
+    return shoes * ((cards - cut) // 5 + after_cut)
+
+
+def slow_duration(seconds: float) -> str:
+    """*seconds* in words: ``40 seconds``, ``12 minutes``, ``4.1 hours``, ``3.2 days``.
+
+    >>> slow_duration(400), slow_duration(2e6)
+    ('7 minutes', '23 days')
+    """
+    if seconds < 90:
+        return f"{seconds:.0f} seconds"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.2g} hours"
+    return f"{seconds / 86400:.2g} days"
+
+
+def refuse_multipliers(command: str, multipliers: str | None, rounds: int | None = None) -> None:
     """Refuse ``--multipliers`` (or a ``--table`` naming an overlay) on a command that deals
-    many shoes, in one sentence saying why (exit 2)."""
+    many shoes, in one sentence with the measured rate and the time of the run asked (exit 2)."""
     if multipliers is not None:
-        raise click.UsageError(
-            f"exactodds {command} does not price random multipliers: an overlay's exact EV "
-            "depends on the faces of every card left, and pricing it at each shoe state takes "
-            "tens of milliseconds in Python, thousands of times the compiled kernel's rate "
-            f"(docs/multipliers.md); price one shoe state with exactodds odds --multipliers "
-            f"{multipliers} --remove CARDS."
+        rate = OVERLAY_STATES_PER_SECOND
+        time = (
+            ""
+            if rounds is None
+            else (
+                f", so the {rounds:,} rounds asked would take about {slow_duration(rounds / rate)}"
+            )
         )
+        raise click.UsageError(
+            f"exactodds {command} does not price random multipliers: it prices the shoe left "
+            "before every round, and an overlay's exact EVs, which depend on the faces of every "
+            f"card left, take about {1000 / rate:.0f} milliseconds a shoe state (some "
+            f"{rate:.0f} states a CPU-second, benchmarks/bench_cardprice.py){time}; price one "
+            f"shoe state with exactodds odds --multipliers {multipliers} --remove CARDS."
+        )
+
+
+def refuse_walked_card_bets(command: str, bets: Iterable[Bet], rules: Rules, rounds: int) -> None:
+    """Refuse a card-level bet whose card terms do not compile (the ranks and suits of every
+    card), in one sentence with the card walk's measured rate and the time of the run asked."""
+    from exactodds.analysis.cardprice import compiles
+
+    for bet in bets:
+        if bet.cards is not None and not compiles(bet, rules.tableau):
+            seconds = rounds * WALKED_CARD_SECONDS_PER_STATE
+            raise BetError(
+                f"Bet {bet.name!r} reads the cards themselves more finely than the card terms "
+                f"compile (the suits or faces of every card), so `exactodds {command}` would price "
+                "each shoe state by the card walk, which took more than "
+                f"{slow_duration(WALKED_CARD_SECONDS_PER_STATE)} for one 8-deck state here: the "
+                f"{rounds:,} rounds asked would take more than {slow_duration(seconds)}; price "
+                "it with `exactodds odds`, `exactodds eor` or `exactodds report`, or read its "
+                "cards by colour, suit or rank alone."
+            )
 
 
 class DealtDecks(click.types.IntParamType):
@@ -149,20 +212,12 @@ def output_options(function: Function) -> Function:
     return stack(options, function)
 
 
-#: What a card-level bet costs the commands that price a shoe many times over.
-_EVERY_ROUND = (
-    "the card walk takes half a second a shoe (a bet on the first two cards) to ten (a bet on "
-    "every card), some 40 seconds to 15 minutes per 8-deck shoe dealt"
-)
-
 #: Why each command that cannot price a card-level bet cannot (the rest of the sentence).
 CARD_BET_REASONS: dict[str, str] = {
-    "simulate": f"it prices the shoe left before every round, and {_EVERY_ROUND}",
-    "audit": f"it simulates shoes and prices the shoe left before every round, and {_EVERY_ROUND}",
     "depth": (
-        "it sums over every composition of the cards left (up to millions) through polynomials "
-        "in the rank counts, which a bet on the cards themselves does not have, and a card walk "
-        "for each would take hours"
+        "it averages over every composition of the cards left by value (4,686,825 at 18 cards), "
+        "and a card-level bet's EV also depends on the ranks, suits or colours it reads, whose "
+        "compositions of 18 cards number from 86 million (13 ranks) to 3 x 10^14 (values by suit)"
     ),
 }
 

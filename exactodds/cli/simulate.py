@@ -14,7 +14,14 @@ import click
 
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python, signals_request_stop, usage_error
-from exactodds.cli.options import DEALT_DECKS, built_options, click_option, refuse_multipliers
+from exactodds.cli.options import (
+    DEALT_DECKS,
+    built_options,
+    click_option,
+    refuse_multipliers,
+    refuse_walked_card_bets,
+    rounds_asked,
+)
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
@@ -162,6 +169,7 @@ def _studies(
     keep_values=True,
     rebate=True,
     games=True,
+    card_bets=True,
 )
 @click.option(
     "--play",
@@ -292,7 +300,8 @@ def simulate(
     from exactodds.simulation.run import simulate as run_simulation
     from exactodds.specs import parse_sweeps, simulation_spec
 
-    refuse_multipliers("simulate", multipliers)
+    rounds = rounds_asked(shoes, 52 * decks, cut, after_cut)
+    refuse_multipliers("simulate", multipliers, rounds)
     if game is not None:
         from exactodds.cli.dragon_tiger import dragon_tiger_simulate_command
 
@@ -300,6 +309,7 @@ def simulate(
         chosen |= {"output_format": output_format, "digits": digits}
         dragon_tiger_simulate_command(game, chosen, show_risk or bool(sweeps))
         return
+    refuse_walked_card_bets("simulate", bets, rules, rounds)
     note_pure_python(quiet)
     _check_run_options(jobs, resume, checkpoint_file, dask_address, plot_directory, trace_file)
     parquet = trace_file is not None and trace_file.lower().endswith(".parquet")

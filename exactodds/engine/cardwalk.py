@@ -45,8 +45,10 @@ __all__ = [
     "CardRound",
     "CardTable",
     "CardView",
+    "CardWalk",
     "class_key",
     "enumerate_card_rounds",
+    "walk_class",
 ]
 
 #: Hearts and diamonds, by suit index.
@@ -178,7 +180,7 @@ def enumerate_card_rounds(shoe: Shoe, view: CardView, tableau: Tableau | None = 
 
 @lru_cache(maxsize=32)
 def _cached(shoe: Shoe, view: CardView, tableau: Tableau) -> CardTable:
-    walk = _Walk(shoe, view, tableau)
+    walk = CardWalk(shoe, view, tableau)
     raw = walk.run()
     counts: dict[CardRound, int] = {}
     for key, count in raw.items():
@@ -215,7 +217,7 @@ def class_key(shoe: Shoe, view: CardView) -> tuple[tuple[CardClass, int], ...]:
     if shoe.suit_counts is None:
         by_rank: dict[CardClass, int] = defaultdict(int)
         for rank, count in enumerate(shoe.rank_counts):
-            by_rank[_walk_class(rank, None, view)] += count
+            by_rank[walk_class(rank, None, view)] += count
         return tuple(sorted(by_rank.items(), key=_class_order))
     suit_counts = shoe.suit_counts
     if view.suits:
@@ -229,7 +231,7 @@ def class_key(shoe: Shoe, view: CardView) -> tuple[tuple[CardClass, int], ...]:
         counts: dict[CardClass, int] = defaultdict(int)
         for index, count in enumerate(suit_counts):
             suit = permutation[index % 4]
-            counts[_walk_class(index // 4, suit, view)] += count
+            counts[walk_class(index // 4, suit, view)] += count
         keys.append(tuple(sorted(counts.items(), key=_class_order)))
     return min(keys, key=lambda key: [(_class_order(item), item[1]) for item in key])
 
@@ -245,8 +247,12 @@ def _class_order(item: tuple[CardClass, int]) -> tuple[int, int, int, int]:
     )
 
 
-def _walk_class(rank_index: int, suit_index: int | None, view: CardView) -> CardClass:
-    """The class the walk deals a card type as: what the tableau and the view's keys need."""
+def walk_class(rank_index: int, suit_index: int | None, view: CardView) -> CardClass:
+    """The class the walk deals a card type as: what the tableau and the view's keys need.
+
+    >>> walk_class(12, 1, CardView(colours=True)).symbol
+    'value 0 red'
+    """
     tell_suits = view.suits or view.suited
     suit = SUITS[suit_index] if tell_suits and suit_index is not None else None
     red = (suit_index in _RED) if view.needs_suits and suit_index is not None else None
@@ -272,8 +278,17 @@ _Key = tuple[int, int, int, int, bool, bool, _First | None, _First | None, int |
 _Hand = tuple[_First | None, int, tuple[int, int], tuple[int, int] | None]
 
 
-class _Walk:
-    """One walk's state: class counts (mutated and restored as the walk goes) and the tallies."""
+class CardWalk:
+    """One walk's state: class counts (mutated and restored as the walk goes) and the tallies.
+
+    Its classes, keys and :meth:`card_round` are also what the compiled card terms
+    (:mod:`exactodds.engine.cardterms`) read rounds by, without walking.
+
+    >>> walk = CardWalk(Shoe.standard(decks=1), CardView(suited=True, player_first=True), Tableau())
+    >>> len(walk.classes), walk.card_round((9, 0, 2, 2, True, False, walk._first(0, 4), None,
+    ...     None, None)).player_suited
+    (40, True)
+    """
 
     def __init__(self, shoe: Shoe, view: CardView, tableau: Tableau) -> None:
         self.view = view
@@ -286,7 +301,7 @@ class _Walk:
         else:
             types = [(index // 4, index % 4, count) for index, count in enumerate(shoe.suit_counts)]
         for rank_index, suit_index, count in types:
-            card_class = _walk_class(rank_index, suit_index, view)
+            card_class = walk_class(rank_index, suit_index, view)
             if card_class not in ids:
                 ids[card_class] = len(ids)
                 class_counts.append(0)
@@ -295,6 +310,9 @@ class _Walk:
         for card_class in ids:
             key_ids.setdefault(_key_class(card_class, view), len(key_ids))
         self.key_classes = tuple(key_ids)
+        #: The walk's classes by id (what the compiled terms of
+        #: :mod:`exactodds.engine.cardterms` read counts by).
+        self.classes = tuple(ids)
         self.key_of = [key_ids[_key_class(card_class, view)] for card_class in ids]
         self.suit_of = [card_class.suit for card_class in ids]
         self.class_counts = class_counts

@@ -31,7 +31,8 @@ from exactodds.engine.walk import summary_of
 from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
-from exactodds.rules import Rules
+from exactodds.rules import Rules, Tableau
+from exactodds.simulation.cardpays import card_outcome, card_pays
 from exactodds.simulation.dealing import (
     CARD_SYMBOLS,
     SUMMARY_KEYS,
@@ -82,6 +83,8 @@ class _PayTable:
         for key in missing.tolist():
             summary = summary_of(summary_fields(key), True)
             for column, bet in enumerate(self.bets):
+                if bet.cards is not None:  # paid on its cards: simulation.cardpays
+                    continue
                 pays, _ = self.integer_pays[column]
                 outcome = bet.settle_round(summary)
                 bet.pay(outcome)  # an outcome without a pay is refused here, by name
@@ -249,6 +252,16 @@ class BlockResult:
     trace: str = ""
 
 
+def _round_pays(prepared: _Prepared, rules: Rules, block: DealtBlock) -> npt.NDArray[Any]:
+    """Each round's pay per bet (integers over its pay denominator): by the summary key, and a
+    card-level bet's on the cards the round dealt (:mod:`exactodds.simulation.cardpays`)."""
+    pays = prepared.pays.lookup(block.summary)
+    for column, bet in enumerate(prepared.analyzer.bets):
+        if bet.cards is not None:
+            pays[:, column] = card_pays(bet, rules.tableau, block)
+    return pays
+
+
 def run_block(
     simulation: Simulation, first_shoe: int, shoes: int, trace: bool = False
 ) -> BlockResult:
@@ -274,7 +287,7 @@ def run_block(
     values = pair_expected_values(
         prepared.analyzer.bets, block.known, prepared.analyzer.routes(), ranks
     ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited, ranks)
-    pays = prepared.pays.lookup(block.summary)
+    pays = _round_pays(prepared, simulation.rules, block)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
     starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
@@ -442,6 +455,18 @@ def _path_tally(
     )
 
 
+def _round_outcomes(
+    prepared: _Prepared, tableau: Tableau, block: DealtBlock, row: int, key: int
+) -> dict[str, str]:
+    """Each bet's outcome on round *row*: by its summary *key*, a card-level bet's on its cards."""
+    return {
+        bet.name: prepared.pays.outcome(key, column)
+        if bet.cards is None
+        else card_outcome(bet, tableau, block, row)
+        for column, bet in enumerate(prepared.pays.bets)
+    }
+
+
 def _trace(
     simulation: Simulation,
     block: DealtBlock,
@@ -473,7 +498,7 @@ def _trace(
             "winner": winner,
             "player_total": player,
             "banker_total": banker,
-            "outcome": {name: prepared.pays.outcome(key, j) for j, name in enumerate(names)},
+            "outcome": _round_outcomes(prepared, simulation.rules.tableau, block, row, key),
             "result": {
                 name: fraction_string(
                     Fraction(

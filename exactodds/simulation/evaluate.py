@@ -27,7 +27,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from exactodds.analysis.cardprice import card_expected_values
 from exactodds.analysis.many import Analyzer
+from exactodds.bets.bet import Bet
 from exactodds.shoe import Shoe
 
 __all__ = ["ExpectedValues", "exact_expected_values", "known_shoe"]
@@ -115,9 +117,12 @@ def _from_table(
     numerators: list[list[int]] = [[] for _ in rank_rows]
     ratios: list[list[int]] = [[] for _ in rank_rows]
     analyses = None
+    by_name = {bet.name: bet for bet in analyzer.bets}
     for name in names:
         if table.priced(name):
             pairs = [table.ratio(row, name) for row in range(len(rank_rows))]
+        elif by_name[name].cards is not None:  # a card-level bet: its compiled card terms
+            pairs = _card_ratios(analyzer, by_name[name], rank_rows, suit_rows)
         else:  # a bet only the walk can price
             analyses = analyses or list(analyzer.analyze_many(shoes(), prefetch=False))
             pairs = [analysis.bets[name].moment_ratio() for analysis in analyses]
@@ -125,6 +130,19 @@ def _from_table(
             numerators[row].append(numerator)
             ratios[row].append(denominator)
     return _packed(numerators, ratios)
+
+
+def _card_ratios(
+    analyzer: Analyzer,
+    bet: Bet,
+    rank_rows: npt.NDArray[np.int64],
+    suit_rows: npt.NDArray[np.int64] | None,
+) -> list[tuple[int, int]]:
+    """A card-level bet's exact EV on each row (:mod:`exactodds.analysis.cardprice`)."""
+    numerators, denominators = card_expected_values(
+        bet, analyzer.rules.tableau, rank_rows, suit_rows
+    )
+    return list(zip(numerators, denominators, strict=True))
 
 
 def _packed(numerators: list[list[int]], denominators: list[list[int]]) -> ExpectedValues:

@@ -1011,6 +1011,11 @@ def walked_seconds(bet: Bet, rules: Rules, procedure: DealingProcedure, shoes: i
     analyzer = Analyzer(rules, [bet])
     if analyzer.routes()[bet.name] != "walk":
         return None
+    if bet.cards is not None:  # a card-level bet: its compiled card terms, a millisecond a state
+        from exactodds.analysis.cardprice import compiles
+
+        if compiles(bet, rules.tableau):
+            return None
     started = time.perf_counter()
     analyzer.analyze(Shoe.standard(procedure.decks).remove("A 7 K 3 9 2")).bets[bet.name]
     rounds_per_shoe = (procedure.cards - procedure.cut) // 5 + procedure.after_cut
