@@ -506,6 +506,26 @@ def test_api_odds_with_game_dragon_tiger_answers_what_odds_prints(client: TestCl
         assert response.status_code == 422 and one_sentence(response).startswith(starts)
 
 
+def test_api_eor_with_game_dragon_tiger_answers_what_eor_prints(client: TestClient) -> None:
+    """``POST /api/eor`` takes ``game`` as ``eor`` takes ``--game``: the same JSON, and the
+    baccarat options beside it refused in one sentence."""
+    body = {"game": "dragon-tiger", "decks": 2, "remove": "7 7 K", "bets": "tie,big"}
+    answer = client.post("/api/eor", json={**body, "digits": 6})
+    assert answer.status_code == 200, answer.text
+    check_against_schema("post", "/api/eor", 200, answer.json(), "application/json")
+    printed = run_ok(
+        "eor", "--game", "dragon-tiger", "--decks", "2", "--remove", "7 7 K",
+        "--bets", "tie,big", "--format", "json", "--digits", "6",
+    ).stdout  # fmt: skip
+    assert answer.json() == json.loads(printed)
+    for refused, starts in (
+        ({**body, "tie_pays": 9}, "Option 'tie_pays' is baccarat's"),
+        ({**body, "bets": "banker"}, "Bet 'banker' in 'bets' is a baccarat bet"),
+    ):
+        response = client.post("/api/eor", json=refused)
+        assert response.status_code == 422 and one_sentence(response).startswith(starts)
+
+
 def test_serve_game_starts_the_pages_new_tables_with_that_game() -> None:
     """``serve --game dragon-tiger``: /api/options says it, for the page's new tables; the
     API's own default stays baccarat, and another game is refused before the server starts."""

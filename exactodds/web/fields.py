@@ -31,6 +31,7 @@ __all__ = [
     "CARD_FIELDS",
     "CREATE_FIELDS",
     "DRAGON_TIGER_FIELDS",
+    "EOR_DRAGON_TIGER_FIELDS",
     "EOR_FIELDS",
     "IMPORT_FIELDS",
     "ODDS_DRAGON_TIGER_FIELDS",
@@ -53,8 +54,10 @@ RULES_FIELDS = fields((RULES_FILE_OPTION,)) + tuple(
 ODDS_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, KNOWN_OPTION.field, "digits", "game")
 #: What ``POST /api/odds`` takes with ``"game": "dragon-tiger"`` (as ``odds --game``).
 ODDS_DRAGON_TIGER_FIELDS = ("game", *SHOE_FIELDS, "bets", "pay", "digits")
-#: ``POST /api/eor``: ``exactodds eor``'s options.
-EOR_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, "digits", "cards", "max_tag")
+#: ``POST /api/eor``: ``exactodds eor``'s options (``game`` is ``--game``).
+EOR_FIELDS = (*SHOE_FIELDS, *RULES_FIELDS, "digits", "cards", "max_tag", "game")
+#: What ``POST /api/eor`` takes with ``"game": "dragon-tiger"`` (as ``eor --game``).
+EOR_DRAGON_TIGER_FIELDS = ("game", *SHOE_FIELDS, "bets", "pay", "digits", "cards", "max_tag")
 #: ``POST /api/batch``: shoes as ``exactodds batch`` reads them, and its options.
 BATCH_FIELDS = ("shoes", *RULES_FIELDS, "digits", "full")
 #: A tracked table's settings: the game, a full shoe of ``decks``, whether suits are tracked,

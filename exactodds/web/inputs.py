@@ -53,6 +53,7 @@ from exactodds.web.checks import (
 from exactodds.web.fields import (
     BATCH_FIELDS,
     DRAGON_TIGER_FIELDS,
+    EOR_DRAGON_TIGER_FIELDS,
     EOR_FIELDS,
     ODDS_DRAGON_TIGER_FIELDS,
     ODDS_FIELDS,
@@ -189,7 +190,11 @@ def odds_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> OddsSe
 
 @dataclass(frozen=True)
 class EorSettings:
-    """What ``POST /api/eor`` asks for: the ``eor`` command's options, read."""
+    """What ``POST /api/eor`` asks for: the ``eor`` command's options, read.
+
+    ``dragon_tiger``, when given, is ``--game dragon-tiger``'s bets and pays (``rules`` and
+    ``bets`` then play no part).
+    """
 
     shoe: Shoe
     rules: Rules
@@ -197,6 +202,7 @@ class EorSettings:
     digits: int
     cards: int
     max_tag: int
+    dragon_tiger: DragonTigerTable | None = None
 
 
 def eor_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> EorSettings:
@@ -204,21 +210,23 @@ def eor_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> EorSett
 
     >>> eor_settings({"decks": 1, "cards": 2}).cards
     2
+    >>> eor_settings({"game": "dragon-tiger", "bets": "tie"}).dragon_tiger.bet_names
+    ('tie',)
     """
     from exactodds.analysis.removal import DEFAULT_MAX_TAG, INFINITE_REMOVAL
 
     check_fields(data, EOR_FIELDS)
+    game = read_game(check_text(data.get("game", "baccarat"), "game"))
     shoe = _shoe(data, finite_because=INFINITE_REMOVAL)
+    digits = check_integer(data.get("digits", 10), "digits", 0, MAX_DIGITS)
+    cards = check_integer(data.get("cards", 1), "cards", 1, MAX_EOR_CARDS)
+    max_tag = check_integer(data.get("max_tag", DEFAULT_MAX_TAG), "max_tag", 1, 1000)
+    if game == "dragon-tiger":
+        table = _dragon_tiger(data, EOR_FIELDS, EOR_DRAGON_TIGER_FIELDS)
+        return EorSettings(shoe, Rules(), (), digits, cards, max_tag, table)
     rules = _rules(data)
     bets = _bets(data, rules, custom)
-    return EorSettings(
-        shoe,
-        rules,
-        tuple(bets),
-        check_integer(data.get("digits", 10), "digits", 0, MAX_DIGITS),
-        check_integer(data.get("cards", 1), "cards", 1, MAX_EOR_CARDS),
-        check_integer(data.get("max_tag", DEFAULT_MAX_TAG), "max_tag", 1, 1000),
-    )
+    return EorSettings(shoe, rules, tuple(bets), digits, cards, max_tag)
 
 
 @dataclass(frozen=True)

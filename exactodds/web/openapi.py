@@ -135,6 +135,18 @@ EOR_SCHEMA = _object(
         "unavailable": {"type": "object"},
     }
 )
+#: ``exactodds eor --game dragon-tiger --format json``: the game's effects of removal.
+DRAGON_TIGER_EOR_SCHEMA = _object(
+    {
+        "game": {"const": "dragon-tiger"},
+        "shoe": _SHOE,
+        "pays": {"type": "object", "additionalProperties": _STRING},
+        "cards_removed": _INTEGER,
+        "bets": {"type": "object", "additionalProperties": {"type": "object"}},
+        "skipped": {"type": "object"},
+        "unavailable": {"type": "object"},
+    }
+)
 BATCH_SCHEMA = _object({"results": {"type": "array", "items": {"type": "object"}}})
 _GAMES = {"enum": ["baccarat", "dragon-tiger"]}
 OPTIONS_SCHEMA = _object(
@@ -483,6 +495,13 @@ def _options() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str
         **_RULES_OPTIONS,
         "cards": {"type": "integer", "minimum": 1, "maximum": 16, "default": 1},
         "max_tag": {"type": "integer", "minimum": 1, "default": 2},
+        "game": {
+            **_GAMES,
+            "default": "baccarat",
+            "description": "--game: dragon-tiger answers eor --game dragon-tiger's JSON; it "
+            "takes decks, shoe, remove, bets, pay, digits, cards and max_tag, and no baccarat "
+            "rule.",
+        },
     }
     batch_options = {
         "shoes": {
@@ -666,7 +685,7 @@ def openapi_schema() -> dict[str, Any]:
                 "The same object as exactodds eor --format json",
                 eor_options,
                 {"decks": 8, "bets": "tie"},
-                EOR_SCHEMA,
+                {"oneOf": [EOR_SCHEMA, DRAGON_TIGER_EOR_SCHEMA]},
             ),
             "/api/batch": _stateless(
                 "exactodds batch's line for each shoe",

@@ -86,8 +86,18 @@ def _odds(settings: OddsSettings) -> dict[str, Any]:
 
 
 def _eor(settings: EorSettings) -> dict[str, Any]:
-    """``exactodds eor --format json``'s object for these settings."""
+    """``exactodds eor --format json``'s object for these settings (``eor --game
+    dragon-tiger``'s for Dragon Tiger)."""
     from exactodds.analysis.removal import effect_of_removal
+
+    if settings.dragon_tiger is not None:
+        from exactodds.games.dragon_tiger import dragon_tiger_removal
+
+        table = settings.dragon_tiger
+        removal = dragon_tiger_removal(
+            settings.shoe, table.bet_names, table.pays, settings.cards, settings.max_tag
+        )
+        return removal.to_dict(settings.digits)
 
     result = effect_of_removal(
         settings.shoe, settings.rules, settings.bets, settings.cards, settings.max_tag
