@@ -112,6 +112,9 @@ HEAVY_SESSIONS = (
     "exactodds simulate --shoes 200 --seed 1 --bets dragon7 --bankroll 40 --trip-rounds 400",
     "exactodds simulate --shoes 100 --seed 1 --bets dragon7 --sweep cut=14,60",
     "exactodds simulate --bet-file examples/bets/perfect_9.toml --bets perfect_9 --shoes 20",
+    # Jacobson's 9 over 7 on 8 decks: a 500-shoe audit and his count on its fresh shoes.
+    "exactodds audit --bet-file examples/bets/nine_over_seven.toml",
+    "exactodds simulate --bet-file examples/bets/nine_over_seven.toml",
 )
 
 SESSIONS = [

@@ -8,8 +8,8 @@
 * the exact effect of removal of each rank
   (:func:`~exactodds.analysis.removal.effect_of_removal`);
 * **the best count, found rather than typed**: balanced integer tags of level 1 to 5, started
-  from the scaled effects of removal (:meth:`~exactodds.analysis.removal.EffectOfRemoval.linear_count`)
-  and improved by local search (moves that keep the count balanced), each candidate scored by
+  from the scaled effects of removal (:meth:`~exactodds.analysis.removal.EffectOfRemoval.linear_count`,
+  and :func:`rounded_start`) and improved by local search (moves that keep the count balanced), each candidate scored by
   its win per 100 rounds at its best trigger, with the exact-EV estimator, on the same
   ``budget`` shoes (seed ``seed``) so that candidates are told apart by their real difference;
 * the found count's figures simulated on *fresh* shoes (seed ``seed + 1``, so the search's
@@ -94,6 +94,7 @@ __all__ = [
     "require_budget",
     "require_jobs",
     "require_seed",
+    "rounded_start",
     "safe_cut",
     "score",
     "search_shoes",
@@ -616,6 +617,53 @@ def _ten_tags(tags: Mapping[str, int]) -> tuple[int, ...]:
     return tuple(tags.get(symbol, 0) for symbol in symbols)
 
 
+def rounded_start(effects: Mapping[str, Fraction | None], level: int) -> tuple[int, ...] | None:
+    """A second starting count: the ten groups' effects of removal (A ... 9, and T J Q K
+    averaged) scaled so the largest is +-*level*, each rounded, then balanced one step at a
+    time by moving the tag whose move costs least (squared distance from its scaled effect,
+    the ten-values weighing 4). None when no effect is known or the tags cannot balance.
+
+    The effects' own balanced count keeps ranks with equal effects together, which can leave
+    it far from the best count (9 over 7's level-5 start was 0,3,0,0,0,0,-3,3,-3,0); rounding
+    the groups one by one starts where Jacobson's counts are (0,1,1,1,1,1,-5,1,-5,1).
+
+    >>> effects = {"A": Fraction(1), "7": Fraction(-5), "T": Fraction(1)}
+    >>> rounded_start(effects, 5)  # rounding gives 1 + 4 - 5 = 0: balanced already
+    (1, 0, 0, 0, 0, 0, -5, 0, 0, 1)
+    >>> rounded_start({"A": Fraction(3, 4), "2": Fraction(-1)}, 1)  # 1 - 1 + 0: balanced
+    (1, -1, 0, 0, 0, 0, 0, 0, 0, 0)
+    >>> rounded_start({"A": Fraction(2, 3), "2": Fraction(2, 3), "9": Fraction(-1)}, 3)  # 2+2-3
+    (1, 2, 0, 0, 0, 0, 0, 0, -3, 0)
+    """
+    groups = [[effects.get(symbol)] for symbol in "A23456789"]
+    groups.append([effects.get(symbol) for symbol in "TJQK"])
+    means = [
+        sum(known, Fraction(0)) / len(known) if known else Fraction(0)
+        for known in ([value for value in group if value is not None] for group in groups)
+    ]
+    largest = max(abs(mean) for mean in means)
+    if largest == 0:
+        return None
+    scaled = [mean * level / largest for mean in means]
+    tags = [round(value) for value in scaled]
+    for _ in range(4 * 10 * level):
+        imbalance = sum(tag * weight for tag, weight in zip(tags, _GROUP_WEIGHTS, strict=True))
+        if imbalance == 0:
+            return tuple(tags)
+        step = -1 if imbalance > 0 else 1
+        moves = [
+            (weight * ((tag + step - value) ** 2 - (tag - value) ** 2), index)
+            for index, (tag, value, weight) in enumerate(
+                zip(tags, scaled, _GROUP_WEIGHTS, strict=True)
+            )
+            if weight <= abs(imbalance) and abs(tag + step) <= level
+        ]
+        if not moves:
+            return None
+        tags[min(moves)[1]] += step
+    return None
+
+
 def count_search(
     name: str,
     removal: EffectOfRemoval,
@@ -625,8 +673,9 @@ def count_search(
     """The best balanced count of the *levels* for bet *name*: (tags, trigger, score, tried).
 
     Each level starts from the effects of removal scaled to that level and balanced
-    (:meth:`~exactodds.analysis.removal.EffectOfRemoval.linear_count`), then climbs; a higher
-    level wins only if it scores strictly more.
+    (:meth:`~exactodds.analysis.removal.EffectOfRemoval.linear_count`), and from the same
+    effects rounded group by group (:func:`rounded_start`), and climbs from each; a later
+    start or level wins only if it scores strictly more.
     """
     best: tuple[tuple[int, ...], Fraction, float] | None = None
     tried = 0
@@ -638,13 +687,17 @@ def count_search(
                 f"Bet {quoted(name)} has no effect of removal on this shoe (every rank's is 0), "
                 "so no count can track it."
             )
-        start = _ten_tags(count.tags)
-        if not count.balanced or not any(start):
-            continue
-        tags, value, trigger, steps = _local_search(start, level, dealt)
-        tried += steps
-        if best is None or value > best[2] + 1e-12:
-            best = (tags, trigger, value)
+        starts = [_ten_tags(count.tags)] if count.balanced else []
+        rounded = rounded_start(removal.effects[name], level)
+        if rounded is not None and rounded not in starts:
+            starts.append(rounded)
+        for start in starts:
+            if not any(start):
+                continue
+            tags, value, trigger, steps = _local_search(start, level, dealt)
+            tried += steps
+            if best is None or value > best[2] + 1e-12:
+                best = (tags, trigger, value)
     if best is None:
         raise AuditError(
             f"Bet {quoted(name)} has no balanced count on this shoe; its effects of removal "
