@@ -42,6 +42,7 @@ from exactodds.simulation.dealing import (
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
+from exactodds.simulation.pruned_pricing import pruned_expected_values
 from exactodds.simulation.risk.paths import PathTally, block_path_tally
 from exactodds.simulation.risk.sums import EV_SCALE, Sums, filled
 from exactodds.simulation.risk.sums import exact_product as _product
@@ -271,9 +272,12 @@ def run_block(
     )
     # Pair bets only: their closed form, equal to the kernel's integers at a fraction of the cost.
     ranks = block.rank_counts()
-    values = pair_expected_values(
-        prepared.analyzer.bets, block.known, prepared.analyzer.routes(), ranks
-    ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited, ranks)
+    # Value bets: the kernel's program cut to the keys they read (the same integers).
+    values = (
+        pair_expected_values(prepared.analyzer.bets, block.known, prepared.analyzer.routes(), ranks)
+        or pruned_expected_values(prepared.analyzer, ranks, simulation.suited)
+        or exact_expected_values(prepared.analyzer, block.known, simulation.suited, ranks)
+    )
     pays = prepared.pays.lookup(block.summary)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
