@@ -88,10 +88,10 @@ def pruned_program(program: Program, kept: tuple[int, ...] | None = None) -> Pro
     arrays = _arrays(program.compiled)
     read = [key for key in range(keys) if any(weights[key])]
     entry_rows = np.repeat(np.arange(len(arrays.parents)), np.diff(arrays.entry_start))
-    kept = np.isin(arrays.entry_key, read)
+    reading = np.isin(arrays.entry_key, read)
     needed = np.zeros(len(arrays.parents), dtype=bool)
     needed[0] = True
-    needed[entry_rows[kept]] = True
+    needed[entry_rows[reading]] = True
     parents = arrays.parents
     for row in range(len(needed) - 1, 0, -1):  # parents come before their children
         if needed[row]:
@@ -103,7 +103,7 @@ def pruned_program(program: Program, kept: tuple[int, ...] | None = None) -> Pro
     new_parents[0] = 0
     sizes = np.searchsorted(arrays.size_start, rows, side="right") - 1
     size_start = [int(np.searchsorted(sizes, size)) for size in range(7)] + [len(rows)]
-    new_entry_rows = renumbered[entry_rows[kept]]
+    new_entry_rows = renumbered[entry_rows[reading]]
     sparse = reweighted.weights
     output_start = np.zeros(len(sparse) + 1, dtype=np.int32)
     output_start[1:] = np.cumsum([len(row) for row in sparse])
@@ -112,8 +112,8 @@ def pruned_program(program: Program, kept: tuple[int, ...] | None = None) -> Pro
         arrays.factors[rows],
         np.array(size_start, dtype=np.int64),
         np.searchsorted(new_entry_rows, np.arange(len(rows) + 1)).astype(np.int32),
-        arrays.entry_key[kept],
-        arrays.entry_coefficient[kept],
+        arrays.entry_key[reading],
+        arrays.entry_coefficient[reading],
         keys,
         output_start,
         np.array([output for row in sparse for output, _ in row], dtype=np.int32),
