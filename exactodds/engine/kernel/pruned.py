@@ -39,9 +39,9 @@ import numpy.typing as npt
 from exactodds.engine.kernel.program import (
     PAIR_INPUTS,
     Program,
-    _arrays,
     build_program,
     native_module,
+    product_tables,
 )
 from exactodds.engine.walk import sequences
 
@@ -85,7 +85,7 @@ def pruned_program(program: Program, kept: tuple[int, ...] | None = None) -> Pro
     module = native_module()
     if module is None or reweighted.native is None:
         return reweighted
-    arrays = _arrays(program.compiled)
+    arrays = product_tables(program.compiled)
     read = [key for key in range(keys) if any(weights[key])]
     entry_rows = np.repeat(np.arange(len(arrays.parents)), np.diff(arrays.entry_start))
     reading = np.isin(arrays.entry_key, read)
