@@ -56,7 +56,9 @@ def _lean(bets: str) -> tuple[Program, tuple[int, ...]]:
 @compiled
 @settings(max_examples=10, deadline=None)
 @given(
-    st.sampled_from(["dragon7", "dragon7,panda8,tie", "banker,player,panda8"]),
+    st.sampled_from(
+        ["dragon7", "dragon7,panda8,tie", "banker,player,panda8", "dragon7,player_pair"]
+    ),
     st.lists(st.lists(st.integers(0, 32), min_size=13, max_size=13), min_size=1, max_size=9),
 )
 def test_the_pruned_program_gives_the_lean_programs_integers(

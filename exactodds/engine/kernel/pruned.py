@@ -7,7 +7,7 @@ every key weight and ``b`` times the total is added back (the total is an input 
 With ``b`` the commonest key weight (a bet's losing pay: most keys lose), most key
 weights become 0; the key counts no output reads any more, their coefficients and the
 rows of the product table that feed none of the rest are left out of the compiled
-program.  Dragon 7 alone then reads 8 of the 205 keys, 2,116 of the 35,564 coefficients
+program, which counts only the keys read.  Dragon 7 alone then reads 8 of the 205 keys, 2,116 of the 35,564 coefficients
 and 3,646 of the 8,008 product rows: about a fifth of the kernel's work per shoe, for
 exactly the same outputs (``tests/test_count_study.py`` holds them equal).
 
@@ -104,7 +104,10 @@ def pruned_program(program: Program, kept: tuple[int, ...] | None = None) -> Pro
     sizes = np.searchsorted(arrays.size_start, rows, side="right") - 1
     size_start = [int(np.searchsorted(sizes, size)) for size in range(7)] + [len(rows)]
     new_entry_rows = renumbered[entry_rows[reading]]
-    sparse = reweighted.weights
+    # The compiled program counts only the keys read, numbered 0, 1, ... in their order.
+    key_number = np.zeros(keys, dtype=np.int16)
+    key_number[read] = np.arange(len(read), dtype=np.int16)
+    sparse = [reweighted.weights[key] for key in read] + list(reweighted.weights[keys:])
     output_start = np.zeros(len(sparse) + 1, dtype=np.int32)
     output_start[1:] = np.cumsum([len(row) for row in sparse])
     native = module.program(
@@ -112,16 +115,17 @@ def pruned_program(program: Program, kept: tuple[int, ...] | None = None) -> Pro
         arrays.factors[rows],
         np.array(size_start, dtype=np.int64),
         np.searchsorted(new_entry_rows, np.arange(len(rows) + 1)).astype(np.int32),
-        arrays.entry_key[reading],
+        key_number[arrays.entry_key[reading]],
         arrays.entry_coefficient[reading],
-        keys,
+        len(read),
         output_start,
         np.array([output for row in sparse for output, _ in row], dtype=np.int32),
         np.array([weight for row in sparse for _, weight in row], dtype=np.int64),
         program.outputs,
         reweighted.bound,
     )
-    return Program(program.compiled, sparse, program.outputs, reweighted.bound, native)
+    # The Python weights stay the tableau's (the twin's and numpy's roads read them).
+    return Program(program.compiled, reweighted.weights, program.outputs, reweighted.bound, native)
 
 
 def evaluate_ranks(program: Program, ranks: IntArray) -> IntArray | None:
