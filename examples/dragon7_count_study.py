@@ -10,8 +10,8 @@ more noise), with a 95% confidence interval.
 
 It runs in seconds with the defaults (40 shoes: the intervals are wide).  At full
 size, ``python examples/dragon7_count_study.py --shoes 100000 --jobs 2``, the
-intervals shrink to about +-0.01 units per shoe; that takes hours with today's
-evaluation on a 2-core machine (see docs/performance.md for the measured rate).
+intervals shrink to about +-0.01 units per shoe (docs/performance.md gives the measured
+rate of the count study on a 2-core machine).
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@
   `_dealing.c`, with its pure-Python twin :mod:`~exactodds.simulation.dealing_twin`);
 * :mod:`~exactodds.simulation.evaluate`: the exact EV of every round's known composition,
   one batch call per block (where a faster exact kernel drops in);
+* :mod:`~exactodds.simulation.pruned_pricing`: the same EVs of value bets from the kernel's
+  program cut to the keys they read (count studies such as Jacobson's Dragon 7);
 * :mod:`~exactodds.simulation.strategies`: when to bet (``perfect``, ``count``, ``always``);
 * :mod:`~exactodds.simulation.study`: what to simulate (:class:`~exactodds.simulation.study.Simulation`);
 * :mod:`~exactodds.simulation.block`: one block of shoes dealt, evaluated, decided and tallied;

@@ -40,9 +40,10 @@ from exactodds.simulation.dealing import (
     deal_block,
     summary_fields,
 )
-from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
+from exactodds.simulation.pruned_pricing import pruned_expected_values
 from exactodds.simulation.risk.paths import PathTally, block_path_tally
 from exactodds.simulation.risk.sums import EV_SCALE, Sums, filled
 from exactodds.simulation.risk.sums import exact_product as _product
@@ -282,11 +283,7 @@ def run_block(
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
-    # Pair bets only: their closed form, equal to the kernel's integers at a fraction of the cost.
-    ranks = block.rank_counts()
-    values = pair_expected_values(
-        prepared.analyzer.bets, block.known, prepared.analyzer.routes(), ranks
-    ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited, ranks)
+    values = _priced(prepared.analyzer, block, simulation.suited)
     pays = _round_pays(prepared, simulation.rules, block)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
@@ -353,6 +350,18 @@ def run_block(
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
     )
     return BlockResult(first_shoe, shoes, tally, text)
+
+
+def _priced(analyzer: Analyzer, block: DealtBlock, suited: bool) -> ExpectedValues:
+    """The exact EV of every bet on every round of *block*, by the cheapest exact road: pair
+    bets alone by their closed form, value bets by the kernel's program cut to the keys they
+    read, anything else by the kernel's lean program (the same integers every way)."""
+    ranks = block.rank_counts()
+    return (
+        pair_expected_values(analyzer.bets, block.known, analyzer.routes(), ranks)
+        or pruned_expected_values(analyzer, ranks, suited)
+        or exact_expected_values(analyzer, block.known, suited, ranks)
+    )
 
 
 def compiled_pairs(simulation: Simulation, shoes: int = 1) -> bool:

@@ -6,6 +6,8 @@
   wants (outcome counts, EV numerators), as flat integer arrays; and
   :func:`~exactodds.engine.kernel.program.evaluate`, which runs it on many shoes (in C, or
   in numpy when the extension is not built).
+- :mod:`exactodds.engine.kernel.pruned`: a program cut down to the inputs its outputs read
+  (each output's commonest key weight moved onto the total): the same integers, less work.
 - :mod:`exactodds.engine.kernel.twin`: the same algorithm in Python integers: the
   specification the tests hold the compiled kernel to, and the path for shoes too
   large for 128-bit integers.

@@ -65,6 +65,7 @@ __all__ = [
     "evaluate_one",
     "input_count",
     "native_module",
+    "product_tables",
     "rank_pair_input",
     "suited_pair_input",
     "total_input",
@@ -197,6 +198,21 @@ def _arrays(compiled: CompiledTableau) -> _Arrays:
         keys.astype(np.int16),
         coefficients[nonzero_rows, keys].astype(np.int64),
     )
+
+
+def product_tables(compiled: CompiledTableau) -> _Arrays:
+    """The product table and the sparse coefficients of *compiled* as flat arrays (cached):
+    ``parents``, ``factors``, ``size_start``, ``entry_start``, ``entry_key``,
+    ``entry_coefficient``, the arrays a compiled program is built from
+    (:mod:`exactodds.engine.kernel.pruned` cuts them down).
+
+    >>> from exactodds.engine.polynomial import compile_tableau
+    >>> from exactodds.rules import Tableau
+    >>> tables = product_tables(compile_tableau(Tableau()))
+    >>> len(tables.parents), len(tables.entry_key)
+    (8008, 35564)
+    """
+    return _arrays(compiled)
 
 
 @cache
