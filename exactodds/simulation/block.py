@@ -40,7 +40,8 @@ from exactodds.simulation.dealing import (
     deal_block,
     summary_fields,
 )
-from exactodds.simulation.evaluate import exact_expected_values
+from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
+from exactodds.simulation.overlaypays import overlay_block
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.risk.paths import PathTally, block_path_tally
@@ -252,14 +253,19 @@ class BlockResult:
     trace: str = ""
 
 
-def _round_pays(prepared: _Prepared, rules: Rules, block: DealtBlock) -> npt.NDArray[Any]:
+def _round_pays(
+    prepared: _Prepared, simulation: Simulation, block: DealtBlock, values: ExpectedValues
+) -> tuple[ExpectedValues, npt.NDArray[Any]]:
     """Each round's pay per bet (integers over its pay denominator): by the summary key, and a
-    card-level bet's on the cards the round dealt (:mod:`exactodds.simulation.cardpays`)."""
+    card-level bet's on the cards the round dealt (:mod:`exactodds.simulation.cardpays`); under
+    an overlay, the multiplied bets' EVs and pays (:mod:`exactodds.simulation.overlaypays`)."""
     pays = prepared.pays.lookup(block.summary)
     for column, bet in enumerate(prepared.analyzer.bets):
         if bet.cards is not None:
-            pays[:, column] = card_pays(bet, rules.tableau, block)
-    return pays
+            pays[:, column] = card_pays(bet, simulation.rules.tableau, block)
+    if simulation.overlay is not None:
+        values = overlay_block(simulation, prepared.analyzer.bets, block, values, pays)
+    return values, pays
 
 
 def run_block(
@@ -287,7 +293,7 @@ def run_block(
     values = pair_expected_values(
         prepared.analyzer.bets, block.known, prepared.analyzer.routes(), ranks
     ) or exact_expected_values(prepared.analyzer, block.known, simulation.suited, ranks)
-    pays = _round_pays(prepared, simulation.rules, block)
+    values, pays = _round_pays(prepared, simulation, block, values)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
     starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
@@ -377,6 +383,7 @@ def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:
         all(route == "pairs" for route in analyzer.routes().values())
         and not any(_exact_path(bet) for bet in simulation.bets)
         and not simulation.rules.rebate
+        and simulation.overlay is None
     )
 
 
