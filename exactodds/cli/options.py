@@ -155,7 +155,8 @@ def overlay_for_run(
     if not quiet:
         click.echo(
             f"Pricing about {rounds:,} rounds under the overlay {multipliers} at about "
-            f"{rate:.0f} states a CPU-second: about {slow_duration(seconds)} of CPU.",
+            f"{rate:.0f} states a CPU-second: about "
+            f"{'under a second' if seconds < 1 else slow_duration(seconds)} of CPU.",
             err=True,
         )
     return overlay

@@ -326,6 +326,11 @@ def simulate(
             "--sweep runs one study per combination; --checkpoint, --resume, --trace "
             "and --dask apply to one study: run the combinations one by one for those."
         )
+    if sweeps and overlay is not None:
+        raise click.UsageError(
+            "--sweep rebuilds the bets of each combination, and --multipliers charges and "
+            "multiplies the bets of one study: run the combinations one by one for an overlay."
+        )
     sweep = parse_sweeps(sweeps) if sweeps else None
     procedure = DealingProcedure(decks, cut, burn, after_cut, cut_first_rounds)
     simulation = simulation_spec(

@@ -41,6 +41,7 @@ from exactodds.rules import FirstDraw, Rules, Tableau
 from exactodds.shoe import Shoe
 from exactodds.simulation.dealing import DealtBlock
 from exactodds.simulation.evaluate import ExpectedValues, known_shoe
+from exactodds.simulation.staking.stakes import Kelly, Optimal
 from exactodds.simulation.study import Simulation
 
 __all__ = [
@@ -128,6 +129,12 @@ def overlaid_simulation(simulation: Simulation, overlay: MultiplierOverlay) -> S
                 f"The overlay's multiplier {value} is not a whole number; a simulation pays "
                 "whole multiples, so use whole multipliers and caps."
             )
+    if simulation.exact_moments or isinstance(simulation.stake, (Kelly, Optimal)):
+        raise SimulationError(
+            "Kelly and optimal stakes and exact moments size bets from each bet's fixed pays, "
+            "which an overlay's multiples are not; under --multipliers use flat stakes or a "
+            "count's ramp."
+        )
     fee = simulation.rules.fee or overlay.fee or Fraction(0)
     bets = tuple(charged_bet(bet, overlay, fee) for bet in simulation.bets)
     return dataclasses.replace(simulation, bets=bets, overlay=overlay)
