@@ -12,7 +12,7 @@ from cli_runner import run
 
 from exactodds.analysis.multipliers import analyze_overlay
 from exactodds.bets.catalogue import select_bets
-from exactodds.bets.multipliers import MultiplierOverlay, resolve_overlay
+from exactodds.bets.multipliers import BetMultipliers, MultiplierOverlay, resolve_overlay
 from exactodds.rules import Rules, Tableau
 from exactodds.simulation.block import run_block
 from exactodds.simulation.dealing import DealingProcedure, deal_block
@@ -23,6 +23,7 @@ from exactodds.simulation.overlaypays import (
     overlay_generator,
     round_multiple,
 )
+from exactodds.simulation.strategies import Always
 from exactodds.simulation.study import Simulation
 
 ONE_DECK = DealingProcedure(decks=1, cut=30)
@@ -120,3 +121,19 @@ def test_a_run_past_a_day_of_cpu_is_refused_in_one_sentence() -> None:
     assert result.exit_code == 2 and result.stdout == ""
     message = result.stderr.strip().removeprefix("Error: ")
     assert "past the bound of a day" in message and message.count(". ") == 0
+
+
+def test_a_round_is_paid_the_overlays_base_pay_times_its_drawn_multiples() -> None:
+    """Every face drawn at 2x and the Tie's own base pay 5: a Tie won with n cards pays 5 * 2**n,
+    a lost one -1 (the trace's result per round, always betting)."""
+    overlay = MultiplierOverlay(52, {2: 1}, bets={"tie": BetMultipliers(pay=Fraction(5))})
+    plain = Simulation.of(
+        4, 3, bets=select_bets("tie"), strategies={"tie": Always()}, procedure=ONE_DECK
+    )
+    lines = run_block(overlaid_simulation(plain, overlay), 0, 4, trace=True).trace.splitlines()
+    records = [json.loads(line) for line in lines]
+    assert any(record["outcome"]["tie"] == "win" for record in records)  # seed 3 deals ties
+    for record in records:
+        won = record["outcome"]["tie"] == "win"
+        expected = 5 * 2 ** len(record["cards"]) if won else -1
+        assert Fraction(record["result"]["tie"]) == expected, record

@@ -28,6 +28,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -36,10 +37,11 @@ from exactodds.analysis.multipliers import analyze_overlay
 from exactodds.bets.bet import Bet
 from exactodds.bets.multipliers import MULTIPLIED_BETS, MultiplierOverlay
 from exactodds.cards import VALUES
+from exactodds.engine.walk import summary_of
 from exactodds.errors import SimulationError
 from exactodds.rules import FirstDraw, Rules, Tableau
 from exactodds.shoe import Shoe
-from exactodds.simulation.dealing import DealtBlock
+from exactodds.simulation.dealing import DealtBlock, summary_fields
 from exactodds.simulation.evaluate import ExpectedValues, known_shoe
 from exactodds.simulation.staking.stakes import Kelly, Optimal
 from exactodds.simulation.study import Simulation
@@ -215,10 +217,12 @@ def overlay_pays(
     rounds: Sequence[Sequence[int]],
     draws: Sequence[Mapping[int, Fraction]],
     pays: npt.NDArray[np.int64],
+    keys: Sequence[int],
 ) -> None:
     """Multiply in place each winning pay of the multiplied columns of *pays* (integers over
-    each bet's pay denominator), round by round: *rounds* the cards dealt, *draws* the draws;
-    a :class:`ChargedBet`'s pays are net of its fee, per unit paid."""
+    each bet's pay denominator), round by round: *rounds* the cards dealt, *draws* the draws,
+    *keys* the rounds' summary keys (the overlay's own pay replaces a ``win``'s, as
+    ``analyze_overlay`` has it); a :class:`ChargedBet`'s pays are net of its fee, per unit paid."""
     for column in multiplied_bets(bets, overlay):
         bet = bets[column]
         fee = bet.fee if isinstance(bet, ChargedBet) else Fraction(0)
@@ -228,7 +232,8 @@ def overlay_pays(
             base = Fraction(charged, denominator) * (1 + fee) + fee
             if base <= 0:
                 continue
-            pay = base if settings.pay is None else settings.pay
+            won = settings.pay is not None and _outcome(bet, keys[row]) == "win"
+            pay = settings.pay if won and settings.pay is not None else base
             multiple = round_multiple(bet.name, rounds[row], draws[row], tableau)
             if settings.cap is not None:
                 multiple = min(multiple, settings.cap)
@@ -296,6 +301,7 @@ def overlay_block(
         rounds,
         block_draws(overlay, simulation.seed, block),
         pays,
+        block.summary.tolist(),
     )
     if not priced:
         return values
@@ -315,3 +321,9 @@ def overlay_block(
 
 def _base(bet: Bet) -> Bet:
     return bet.base if isinstance(bet, ChargedBet) and bet.base is not None else bet
+
+
+@lru_cache(maxsize=4096)
+def _outcome(bet: Bet, key: int) -> str:
+    """*bet*'s outcome on the round of summary key *key*."""
+    return bet.settle_round(summary_of(summary_fields(key), True))
