@@ -99,14 +99,13 @@ def test_the_par_sheet_carries_odds_figures_under_the_overlay(
 @pytest.mark.parametrize(
     "arguments",
     [
-        ("simulate", "--multipliers", "golden_wealth", "--shoes", "2"),
-        ("simulate", "--table", "golden_wealth", "--shoes", "2"),
         ("audit", "--table", "golden_wealth"),
         ("audit", "--multipliers", "prosperity_tree", "--bets", "tie"),
     ],
 )
-def test_simulate_and_audit_refuse_an_overlay_in_one_sentence(arguments: tuple[str, ...]) -> None:
-    """Each shoe state would cost tens of milliseconds (docs/multipliers.md): refused, exit 2."""
+def test_audit_refuses_an_overlay_in_one_sentence(arguments: tuple[str, ...]) -> None:
+    """Each shoe state would cost tens of milliseconds (docs/multipliers.md): refused, exit 2
+    (simulate prices them: tests/test_overlaysim.py)."""
     result = run(*arguments)
     assert result.exit_code == 2, result.output
     assert result.stdout == ""

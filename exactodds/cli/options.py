@@ -9,6 +9,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from exactodds.bets.bet import Bet, card_level_refusal
+from exactodds.bets.multipliers import MultiplierOverlay
 from exactodds.bets.tables import read_table_file, resolve_table, shipped_tables
 from exactodds.cli.app import usage_error
 from exactodds.errors import BetError, ExactOddsError, RulesError, ShoeError
@@ -101,9 +102,14 @@ def slow_duration(seconds: float) -> str:
     return f"{seconds / 86400:.2g} days"
 
 
+#: The most CPU time a run under a multiplier overlay may be asked for: a day.  Past it the
+#: run is a batch job of its own (split it, or use --checkpoint and --resume on smaller runs).
+MOST_OVERLAY_SECONDS = 86400
+
+
 def refuse_multipliers(command: str, multipliers: str | None, rounds: int | None = None) -> None:
-    """Refuse ``--multipliers`` (or a ``--table`` naming an overlay) on a command that deals
-    many shoes, in one sentence with the measured rate and the time of the run asked (exit 2)."""
+    """Refuse ``--multipliers`` (or a ``--table`` naming an overlay) on a command that does not
+    price overlays round by round, in one sentence with the measured rate (exit 2)."""
     if multipliers is not None:
         rate = OVERLAY_STATES_PER_SECOND
         time = (
@@ -120,6 +126,40 @@ def refuse_multipliers(command: str, multipliers: str | None, rounds: int | None
             f"{rate:.0f} states a CPU-second, benchmarks/bench_cardprice.py){time}; price one "
             f"shoe state with exactodds odds --multipliers {multipliers} --remove CARDS."
         )
+
+
+def overlay_for_run(
+    command: str, multipliers: str | None, rounds: int, quiet: bool
+) -> MultiplierOverlay | None:
+    """The overlay ``--multipliers`` names for a run that prices *rounds* shoe states under
+    it: its time said on stderr from the measured rate, a run past :data:`MOST_OVERLAY_SECONDS`
+    of CPU refused in one sentence (exit 2)."""
+    if multipliers is None:
+        return None
+    from exactodds.bets.multipliers import resolve_overlay
+
+    try:
+        overlay = resolve_overlay(multipliers)
+    except ExactOddsError as error:
+        raise usage_error(error) from None
+    rate = OVERLAY_STATES_PER_SECOND
+    seconds = rounds / rate
+    if seconds > MOST_OVERLAY_SECONDS:
+        raise click.UsageError(
+            f"exactodds {command} under the overlay {multipliers} would price about "
+            f"{rounds:,} shoe states at about {rate:.0f} a CPU-second "
+            f"(benchmarks/bench_cardprice.py), about {slow_duration(seconds)} of CPU, past the "
+            f"bound of a day; ask for at most {int(MOST_OVERLAY_SECONDS * rate):,} rounds "
+            "(fewer shoes or a smaller shoe)."
+        )
+    if not quiet:
+        click.echo(
+            f"Pricing about {rounds:,} rounds under the overlay {multipliers} at about "
+            f"{rate:.0f} states a CPU-second: about "
+            f"{'under a second' if seconds < 1 else slow_duration(seconds)} of CPU.",
+            err=True,
+        )
+    return overlay
 
 
 def refuse_walked_card_bets(command: str, bets: Iterable[Bet], rules: Rules, rounds: int) -> None:

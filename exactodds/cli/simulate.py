@@ -18,6 +18,7 @@ from exactodds.cli.options import (
     DEALT_DECKS,
     built_options,
     click_option,
+    overlay_for_run,
     refuse_multipliers,
     refuse_walked_card_bets,
     rounds_asked,
@@ -294,6 +295,7 @@ def simulate(
       exactodds simulate --play dragon7=count:0,0,0,-1,-1,-1,-1,2,2,0:4 --stake optimal --spread 1-8
       exactodds simulate --bets dragon7 --sweep cut=14,40,80 --plot figures/
       exactodds simulate --game dragon-tiger --bets big,suited_tie --play perfect --seed 2
+      exactodds simulate --multipliers golden_wealth --decks 1 --shoes 2 --jobs 1
     """
     from exactodds.errors import SimulationError
     from exactodds.simulation.dealing import DealingProcedure
@@ -301,7 +303,9 @@ def simulate(
     from exactodds.specs import parse_sweeps, simulation_spec
 
     rounds = rounds_asked(shoes, 52 * decks, cut, after_cut)
-    refuse_multipliers("simulate", multipliers, rounds)
+    if game is not None:  # Dragon Tiger pays no multipliers
+        refuse_multipliers("simulate", multipliers, rounds)
+    overlay = overlay_for_run("simulate", multipliers, rounds, quiet)
     if game is not None:
         from exactodds.cli.dragon_tiger import dragon_tiger_simulate_command
 
@@ -322,11 +326,20 @@ def simulate(
             "--sweep runs one study per combination; --checkpoint, --resume, --trace "
             "and --dask apply to one study: run the combinations one by one for those."
         )
+    if sweeps and overlay is not None:
+        raise click.UsageError(
+            "--sweep rebuilds the bets of each combination, and --multipliers charges and "
+            "multiplies the bets of one study: run the combinations one by one for an overlay."
+        )
     sweep = parse_sweeps(sweeps) if sweeps else None
     procedure = DealingProcedure(decks, cut, burn, after_cut, cut_first_rounds)
     simulation = simulation_spec(
         shoes, seed, rules, bets, procedure, plays, min_edge, sizing_options
     )
+    if overlay is not None:  # the multiplied bets priced and paid under it, the fee charged
+        from exactodds.simulation.overlaypays import overlaid_simulation
+
+        simulation = overlaid_simulation(simulation, overlay)
     if sweep is not None:
         from exactodds.cli.simulate_sweep import run_sweep
 

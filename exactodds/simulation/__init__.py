@@ -19,6 +19,8 @@
   worker that dies or stalls is one sentence; shutting down never waits on a shared lock);
 * :mod:`~exactodds.simulation.pairs`: pair bets' exact EV in closed form;
 * :mod:`~exactodds.simulation.cardpays`: what a card-level bet pays on the cards each round dealt;
+* :mod:`~exactodds.simulation.overlaypays`: a random-multiplier overlay's exact EV of each
+  round and its pay on the faces and multipliers drawn for the round, the fee charged;
 * :mod:`~exactodds.simulation.pair_study`: a pairs-only block dealt, priced, decided and
   tallied in one pass of the compiled kernel (the numpy road of ``block`` its twin);
 * :mod:`~exactodds.simulation.risk` (a room below the pipeline): the exact per-shoe sums, the

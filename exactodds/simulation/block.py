@@ -41,6 +41,7 @@ from exactodds.simulation.dealing import (
     summary_fields,
 )
 from exactodds.simulation.evaluate import ExpectedValues, exact_expected_values
+from exactodds.simulation.overlaypays import overlay_block
 from exactodds.simulation.pair_study import pair_block_tally, pair_study_plan
 from exactodds.simulation.pairs import pair_expected_values
 from exactodds.simulation.pruned_pricing import pruned_expected_values
@@ -253,14 +254,19 @@ class BlockResult:
     trace: str = ""
 
 
-def _round_pays(prepared: _Prepared, rules: Rules, block: DealtBlock) -> npt.NDArray[Any]:
+def _round_pays(
+    prepared: _Prepared, simulation: Simulation, block: DealtBlock, values: ExpectedValues
+) -> tuple[ExpectedValues, npt.NDArray[Any]]:
     """Each round's pay per bet (integers over its pay denominator): by the summary key, and a
-    card-level bet's on the cards the round dealt (:mod:`exactodds.simulation.cardpays`)."""
+    card-level bet's on the cards the round dealt (:mod:`exactodds.simulation.cardpays`); under
+    an overlay, the multiplied bets' EVs and pays (:mod:`exactodds.simulation.overlaypays`)."""
     pays = prepared.pays.lookup(block.summary)
     for column, bet in enumerate(prepared.analyzer.bets):
         if bet.cards is not None:
-            pays[:, column] = card_pays(bet, rules.tableau, block)
-    return pays
+            pays[:, column] = card_pays(bet, simulation.rules.tableau, block)
+    if simulation.overlay is not None:
+        values = overlay_block(simulation, prepared.analyzer.bets, block, values, pays)
+    return values, pays
 
 
 def run_block(
@@ -284,7 +290,7 @@ def run_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
     values = _priced(prepared.analyzer, block, simulation.suited)
-    pays = _round_pays(prepared, simulation.rules, block)
+    values, pays = _round_pays(prepared, simulation, block, values)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
     starts = np.concatenate(([0], np.cumsum(block.rounds_per_shoe)[:-1]))
@@ -386,6 +392,7 @@ def _compiled_pairs(simulation: Simulation, analyzer: Analyzer) -> bool:
         all(route == "pairs" for route in analyzer.routes().values())
         and not any(_exact_path(bet) for bet in simulation.bets)
         and not simulation.rules.rebate
+        and simulation.overlay is None
     )
 
 

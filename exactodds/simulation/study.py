@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactodds.bets.bet import Bet, main_bets
+from exactodds.bets.multipliers import MultiplierOverlay
 from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.numbers import fraction_string
@@ -93,6 +94,8 @@ class Simulation:
     questions: RiskQuestions = field(default_factory=RiskQuestions)
     #: Risk of ruin over several bankrolls and trip lengths (None: the one of the study).
     grid: RiskGrid | None = None
+    #: A random-multiplier overlay on the bets it names (:mod:`~exactodds.simulation.overlaypays`).
+    overlay: MultiplierOverlay | None = None
 
     def __post_init__(self) -> None:
         whole_number(self.shoes, "shoes", SimulationError, minimum=1, what="Number of shoes")
@@ -215,7 +218,7 @@ class Simulation:
         """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14.
 
         *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes``, ``exact_moments``,
-        ``questions`` and ``grid``.
+        ``questions``, ``grid`` and ``overlay``.
         """
         rules = rules if rules is not None else Rules()
         chosen = tuple(bets) if bets is not None else main_bets(rules)
@@ -311,9 +314,11 @@ class Simulation:
         )
         # Trips of other lengths are tallied too (a grid): another tally, another study.
         grid = {"grid_trip_shoes": list(self.grid_trip_shoes)} if self.grid_trip_shoes else {}
+        overlay = {} if self.overlay is None else {"overlay": self.overlay.to_dict()}
         return (
             sizing
             | grid
+            | overlay
             | {
                 "seed": self.seed,
                 "procedure": self.procedure.to_dict(),
