@@ -51,9 +51,23 @@ from exactodds.simulation.staking import sizing
 from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, Band, BetTally, Tally
+from exactodds.simulation.value_study import value_block_tally, value_study_plan
+from exactodds.simulation.tally import (
+    HISTOGRAM_BINS_PER_UNIT,
+    Band,
+    BetTally,
+    Tally,
+    histogram_of,
+)
 
-__all__ = ["BlockResult", "compiled_pairs", "prepare", "risk_tally", "run_block"]
+__all__ = [
+    "BlockResult",
+    "compiled_pairs",
+    "compiled_values",
+    "prepare",
+    "risk_tally",
+    "run_block",
+]
 
 
 @dataclass(frozen=True)
@@ -127,25 +141,6 @@ def _fixed_point(
     ]
     bins = [numerator * HISTOGRAM_BINS_PER_UNIT // denominator for numerator, denominator in pairs]
     return np.array(fixed, dtype=object), np.array(bins, dtype=object)
-
-
-def _histogram(values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-    """The distinct *values*, ascending, and how often each occurs (as np.unique counts them).
-
-    Integers over a narrow range are counted by np.bincount, without sorting them.
-
-    >>> [part.tolist() for part in _histogram(np.array([3, -2, 3, 7]))]
-    [[-2, 3, 7], [1, 2, 1]]
-    """
-    if values.dtype != object and values.size:
-        lowest = int(values.min())
-        span = int(values.max()) - lowest + 1
-        if span <= 4 * values.size + 1024:
-            counts = np.bincount(values - lowest, minlength=span)
-            present = np.flatnonzero(counts)
-            return present + lowest, counts[present]
-    distinct, counts = np.unique(values, return_counts=True)
-    return distinct, counts
 
 
 class _DeckSums:
@@ -266,6 +261,10 @@ def run_block(
         tally = pair_block_tally(simulation, first_shoe, shoes, prepared.analyzer.bets)
         if tally is not None:  # the numpy road below is its twin, field for field
             return BlockResult(first_shoe, shoes, tally)
+    elif not trace:
+        tally = value_block_tally(simulation, first_shoe, shoes, prepared.analyzer, prepared.pays)
+        if tally is not None:  # the numpy road below is its twin, field for field
+            return BlockResult(first_shoe, shoes, tally)
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
@@ -306,7 +305,7 @@ def run_block(
         realized = _summable(sized.results[:, column])
         expected = np.where(decided, _product(fixed, stakes), 0)
         unstaked = np.where(decided, fixed, 0)
-        bins, counts = _histogram(bins_of_rounds)
+        bins, counts = histogram_of(bins_of_rounds)
         depth_ev = by_deck.sums(fixed)
         depth_rounds = by_deck.rounds
         keys = _band_keys(simulation.strategies[column], block.known, decks, bins_of_rounds)
@@ -353,6 +352,20 @@ def compiled_pairs(simulation: Simulation, shoes: int = 1) -> bool:
     analyzer = prepare(simulation.rules, simulation.bets).analyzer
     return _compiled_pairs(simulation, analyzer) and pair_study_plan(
         simulation, analyzer.bets, shoes
+    )
+
+
+def compiled_values(simulation: Simulation, shoes: int = 1) -> bool:
+    """Whether *simulation*'s blocks of *shoes* shoes are tallied by the kernel's value study
+    (:mod:`~exactodds.simulation.value_study`, without a trace).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> compiled_values(Simulation.of(1, 1, bets=select_bets("tie"), exact_moments=True))
+    False
+    """
+    analyzer = prepare(simulation.rules, simulation.bets).analyzer
+    return not _compiled_pairs(simulation, analyzer) and value_study_plan(
+        simulation, analyzer, shoes
     )
 
 

@@ -36,7 +36,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from exactodds.errors import SimulationError, import_extra
-from exactodds.simulation.block import BlockResult, compiled_pairs, prepare, run_block
+from exactodds.simulation.block import (
+    BlockResult,
+    compiled_pairs,
+    compiled_values,
+    prepare,
+    run_block,
+)
 from exactodds.simulation.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.pairs import pair_shape
@@ -67,6 +73,11 @@ BLOCK_SHOES = 64
 CLOSED_FORM_BLOCK_SHOES = 2048
 #: At most this many shoes a block on the numpy road, which writes every round out.
 NUMPY_CLOSED_FORM_BLOCK_SHOES = 256
+#: Shoes per block (of up to 8 decks; fewer for more decks) when the kernel's value study
+#: (:mod:`~exactodds.simulation.value_study`) deals, prices and tallies the blocks in one pass:
+#: it writes out only each round's EV bin (4 bytes a bet), so a block's memory is about
+#: 6 MB for 27 bets, and the per-block work (the tally, its merge) is spread over more rounds.
+VALUE_BLOCK_SHOES = 512
 #: Seconds between checkpoint writes during a run (one is always written at the end).
 CHECKPOINT_SECONDS = 5.0
 #: How long to try to reach a Dask scheduler before giving up.
@@ -264,6 +275,11 @@ def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = 
         block_shoes = max(1, CLOSED_FORM_BLOCK_SHOES * 8 // max(decks, 8))
         if trace or not compiled_pairs(simulation, block_shoes):
             block_shoes = min(block_shoes, NUMPY_CLOSED_FORM_BLOCK_SHOES)
+    elif not trace:
+        decks = simulation.procedure.decks
+        shoes = max(1, VALUE_BLOCK_SHOES * 8 // max(decks, 8))
+        if compiled_values(simulation, shoes):
+            block_shoes = shoes
     if isinstance(simulation.stake, Kelly):
         # Whole trips per block: a block starting inside a trip deals the trip's
         # earlier shoes again to learn the bankroll they left.
