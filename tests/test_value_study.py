@@ -16,8 +16,9 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import strategies as st
+from budget import budgeted
 from hypothesis import given
+from hypothesis import strategies as st
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rebate, Rules
@@ -29,7 +30,6 @@ from exactodds.simulation.staking.stakes import Flat, Kelly, TableLimits
 from exactodds.simulation.strategies import Always, Perfect, Strategy, parse_strategy
 from exactodds.simulation.tally import Tally
 from exactodds.simulation.value_study import value_block_tally, value_study_plan
-from tests.budget import budgeted
 
 compiled = pytest.mark.skipif(
     dealing_module() is None or not hasattr(dealing_module(), "value_study"),

@@ -51,7 +51,6 @@ from exactodds.simulation.staking import sizing
 from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.value_study import value_block_tally, value_study_plan
 from exactodds.simulation.tally import (
     HISTOGRAM_BINS_PER_UNIT,
     Band,
@@ -59,6 +58,7 @@ from exactodds.simulation.tally import (
     Tally,
     histogram_of,
 )
+from exactodds.simulation.value_study import value_block_tally, value_study_plan
 
 __all__ = [
     "BlockResult",
@@ -257,14 +257,9 @@ def run_block(
     whole_number(first_shoe, "first_shoe", SimulationError)
     whole_number(shoes, "shoes", SimulationError, minimum=1)
     prepared = prepare(simulation.rules, simulation.bets)
-    if not trace and _compiled_pairs(simulation, prepared.analyzer):
-        tally = pair_block_tally(simulation, first_shoe, shoes, prepared.analyzer.bets)
-        if tally is not None:  # the numpy road below is its twin, field for field
-            return BlockResult(first_shoe, shoes, tally)
-    elif not trace:
-        tally = value_block_tally(simulation, first_shoe, shoes, prepared.analyzer, prepared.pays)
-        if tally is not None:  # the numpy road below is its twin, field for field
-            return BlockResult(first_shoe, shoes, tally)
+    compiled = None if trace else _compiled_tally(simulation, first_shoe, shoes, prepared)
+    if compiled is not None:  # the numpy road below is its twin, field for field
+        return BlockResult(first_shoe, shoes, compiled)
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
@@ -339,6 +334,15 @@ def run_block(
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
     )
     return BlockResult(first_shoe, shoes, tally, text)
+
+
+def _compiled_tally(
+    simulation: Simulation, first_shoe: int, shoes: int, prepared: _Prepared
+) -> Tally | None:
+    """The block's tally by the kernel's pair study or value study, or None (the numpy road)."""
+    if _compiled_pairs(simulation, prepared.analyzer):
+        return pair_block_tally(simulation, first_shoe, shoes, prepared.analyzer.bets)
+    return value_block_tally(simulation, first_shoe, shoes, prepared.analyzer, prepared.pays)
 
 
 def compiled_pairs(simulation: Simulation, shoes: int = 1) -> bool:

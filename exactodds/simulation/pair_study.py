@@ -174,21 +174,28 @@ def _fits(simulation: Simulation, rows: list[list[int]]) -> tuple[int, int] | No
     widest = max(row[3] * max(abs(row[1]), abs(row[2]), 1) for row in rows)
     if size**6 * widest >= _INT64_SAFE:
         return None  # pairs.py's own bound on the EV integers: else its kernel road
-    return sum_bounds(
+    bounds = sum_bounds(
         size,
         [max(abs(row[1]), abs(row[2])) for row in rows],
         [row[3] for row in rows],
         [row[5] for row in rows],
         [row[6] for row in rows],
     )
+    return None if bounds is None else bounds[:2]
 
 
 def sum_bounds(
     size: int, pays: list[int], denominators: list[int], stakes: list[int], scales: list[int]
-) -> tuple[int, int] | None:
-    """(per-round bound, per-shoe bound) of a kernel study's sums (see :func:`_fits`), or None
-    if a per-shoe sum could reach 2**62: each bet's largest pay in absolute value (in units
-    of its pay denominator), its denominator, its stake and its scale to the combined unit.
+) -> tuple[int, int, int] | None:
+    """(per-round bound, per-shoe bound, per-round bound of one bet's values) of a kernel
+    study's sums (see :func:`_fits`), or None if a per-shoe sum could reach 2**62: each
+    bet's largest pay in absolute value (in units of its pay denominator), its denominator,
+    its stake and its scale to the combined unit.  The last bounds what one round adds to a
+    band or depth sum (one bet's EV, stake x EV, result and squared result), the combined
+    result and its square left out.
+
+    >>> sum_bounds(16, [8], [1], [1], [1])
+    (8796093022210, 43980465111050, 8796093022210)
     """
     rounds = size // 4 + 1
     largest = [stake * pay for stake, pay in zip(stakes, pays, strict=True)]
@@ -199,7 +206,8 @@ def sum_bounds(
     per_shoe = rounds * max(per_round, sum(expected), combined)
     if per_shoe >= _INT64_SAFE:
         return None
-    return per_round, per_shoe
+    per_bet = max(*expected, *(value * value for value in largest), *fixed, 1)
+    return per_round, per_shoe, per_bet
 
 
 def block_fits(per_round: int, per_shoe: int, shoes: int, size: int) -> bool:

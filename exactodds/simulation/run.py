@@ -276,10 +276,14 @@ def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = 
         if trace or not compiled_pairs(simulation, block_shoes):
             block_shoes = min(block_shoes, NUMPY_CLOSED_FORM_BLOCK_SHOES)
     elif not trace:
+        # The largest block (halving from VALUE_BLOCK_SHOES) whose sums the kernel's value
+        # study proves in range; none: the numpy road's blocks.
         decks = simulation.procedure.decks
         shoes = max(1, VALUE_BLOCK_SHOES * 8 // max(decks, 8))
+        while shoes > BLOCK_SHOES and not compiled_values(simulation, shoes):
+            shoes //= 2
         if compiled_values(simulation, shoes):
-            block_shoes = shoes
+            block_shoes = max(shoes, 1)
     if isinstance(simulation.stake, Kelly):
         # Whole trips per block: a block starting inside a trip deals the trip's
         # earlier shoes again to learn the bankroll they left.

@@ -59,7 +59,6 @@ def _merge_lists(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, 
     )
 
 
-
 def histogram_of(values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """The distinct *values*, ascending, and how often each occurs (as np.unique counts them).
 
@@ -77,6 +76,7 @@ def histogram_of(values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArra
             return present + lowest, counts[present]
     distinct, counts = np.unique(values, return_counts=True)
     return distinct, counts
+
 
 @dataclass(frozen=True)
 class BetTally:

@@ -102,8 +102,10 @@ class _Plan:
     program: Any
     parameters: IntArray
     flags: tuple[npt.NDArray[np.int8], ...]
-    per_round: int
+    #: Bounds (pair_study.sum_bounds): what a shoe's sums hold, and what a round adds to the
+    #: int64 band and depth sums over a block (one bet's values).
     per_shoe: int
+    per_bet: int
 
 
 def _play(strategy: Any, decks: int) -> list[int] | None:
@@ -180,13 +182,15 @@ def _plan(simulation: Simulation, analyzer: Analyzer) -> _Plan | None:
     )
     if bounds is None:
         return None
+    _, per_shoe, per_bet = bounds
     return _Plan(
         np.array(rows, dtype=np.int64),
         denominators,
         program.native,
         np.array(procedure_parameters(simulation.procedure), dtype=np.int64),
         tuple(np.array(flag, dtype=np.int8) for flag in tableau_flags(simulation.rules.tableau)),
-        *bounds,
+        per_shoe,
+        per_bet,
     )
 
 
@@ -203,8 +207,9 @@ def value_study_plan(simulation: Simulation, analyzer: Analyzer, shoes: int = 1)
     if module is None or not hasattr(module, "value_study"):
         return False
     plan = _plan(simulation, analyzer)
+    # The band and depth sums add one bet's values a round (the kernel's value_round).
     return plan is not None and block_fits(
-        plan.per_round, plan.per_shoe, shoes, simulation.procedure.cards
+        plan.per_bet, plan.per_shoe, shoes, simulation.procedure.cards
     )
 
 
