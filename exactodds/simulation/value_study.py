@@ -232,7 +232,7 @@ def value_block_tally(
     per_shoe = np.zeros((shoes, 3), dtype=np.int64)
     words = sum_words(width)
     depth = np.zeros((width, simulation.procedure.decks, 2), dtype=np.int64)
-    bins = np.empty((shoes * (size // 4 + 1), width), dtype=np.int32)
+    bins = np.empty((width, shoes * (size // 4 + 1)), dtype=np.int32)
     bands = np.zeros((int(plan.bets[:, 6].sum()), _BAND_FIELDS), dtype=np.int64)
     touched = np.empty((width, 2), dtype=np.int64)
     missing = np.zeros(SUMMARY_KEYS, dtype=np.int8)
@@ -249,7 +249,7 @@ def value_block_tally(
         missing[:] = 0
     if rounds < 0:  # an output past int64 or a band out of range: the numpy road
         return None
-    counts = _counts(plan, bins[:rounds], depth, bands, touched)
+    counts = _counts(plan, bins[:, :rounds], depth, bands, touched)
     return kernel_tally(
         simulation, first_shoe, plan.denominators, rounds, per_shoe, wide_sums(words), counts
     )
@@ -262,7 +262,7 @@ def _counts(
     counts: list[BetCounts] = []
     at = 0
     for column, row in enumerate(plan.bets.tolist()):
-        distinct, rounds = histogram_of(bins[:, column])
+        distinct, rounds = histogram_of(bins[column])
         low, high = touched[column].tolist()
         chosen = bands[at + low : at + high + 1]
         held = np.flatnonzero(chosen[:, 0])

@@ -667,7 +667,8 @@ PyObject *pair_study(PyObject *Py_UNUSED(self), PyObject *args) {
  * *suited*) go to evaluate_many, the very function the lean evaluation (the kernel's
  * `evaluate`) runs, eight rounds at a time; then every round is decided, settled and
  * tallied into the pair study's sums (ShoeSums, tally_shoe), without writing the rounds
- * out but for each round's EV histogram bin (int32, rounds x bets: numpy counts them).
+ * out but for each round's EV histogram bin (int32, bets x the rounds a block can hold:
+ * numpy counts them).
  *
  * The spec is the numpy road (exactodds/simulation/block.py: exact_expected_values, the
  * strategies, sizing.py's flat stakes, figures.py's risk sums); tests/test_value_study.py
@@ -705,7 +706,8 @@ typedef struct {
     int64_t *per_shoe;   /* shoes x 3, as the pair study's */
     i128 *sums;          /* as the pair study's */
     int64_t *depth;      /* bets x decks x 2 */
-    int32_t *bins;       /* rounds x bets: each round's EV histogram bin */
+    int32_t *bins;       /* bets x capacity: each round's EV histogram bin, bet by bet */
+    Py_ssize_t capacity; /* rounds the bins hold a bet */
     int64_t *bands;      /* per bet, VALUE_BAND_SPAN x BAND_FIELDS from VALUE_BAND_LOW */
     int64_t *touched;    /* bets x 2: the lowest and highest band slot counted */
 } ValueTally;
@@ -719,7 +721,7 @@ typedef struct {
 /* Decide, settle and tally one round: its outputs, ff(n, 6), rank counts, key and depth. */
 static int value_round(const ValueTally *t, const int64_t *outputs, int64_t total,
                        const int64_t *ranks, int64_t key, Py_ssize_t position,
-                       ShoeSums *shoe, int64_t *x_of, int32_t *bins) {
+                       ShoeSums *shoe, int64_t *x_of, Py_ssize_t round) {
     int64_t unseen = 0;
     for (int r = 0; r < RANKS; r++) unseen += ranks[r];
     int64_t deck = (int64_t)position / 52;
@@ -766,7 +768,7 @@ static int value_round(const ValueTally *t, const int64_t *outputs, int64_t tota
         combined += x * b[VALUE_SCALE];
         shoe->combined_e += e;
         x_of[j] = x;
-        bins[j] = (int32_t)bin;
+        t->bins[j * t->capacity + round] = (int32_t)bin;
         t->depth[(j * t->decks + deck) * 2] += fixed;
         t->depth[(j * t->decks + deck) * 2 + 1] += 1;
         int64_t slot = band - b[VALUE_BAND_LOW];
@@ -870,7 +872,7 @@ static Py_ssize_t value_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *
             int64_t total = (int64_t)sequences128((uint64_t)cards_left, &overflow);
             if (r.width[i] != 0) rounds = -2;
             else if (!value_round(t, r.low + i * J, total, ranks, r.key[i], r.position[i], &sums,
-                                  x_of, t->bins + (rounds + i) * t->bets))
+                                  x_of, rounds + i))
                 rounds = -1;
         }
         if (rounds < 0) break;
@@ -955,7 +957,7 @@ PyObject *value_study(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     ValueTally t = {bets, parameters[0], program->outputs, bet, views[PAYS].buf,
                     views[PER_SHOE].buf, sums, views[DEPTH].buf, views[BINS].buf,
-                    views[BANDS].buf, views[TOUCHED].buf};
+                    shoes * (size / 4 + 1), views[BANDS].buf, views[TOUCHED].buf};
     PairTally sums_of = {bets, parameters[0], NULL, views[PER_SHOE].buf, sums, NULL, NULL, NULL,
                          NULL};
     for (Py_ssize_t j = 0; j < bets; j++) {
