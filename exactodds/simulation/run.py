@@ -265,8 +265,11 @@ def _starting_tally(
     return tally, None
 
 
-def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = False) -> int:
-    """The shoes per block: given, or the default for the study's bets, stake and trace."""
+def _block_shoes(
+    simulation: Simulation, block_shoes: int | None, trace: bool = False, jobs: int = 1
+) -> int:
+    """The shoes per block: given, or the default for the study's bets, stake, trace and
+    *jobs* (a value study's blocks at least two a job, so that the workers share the run)."""
     if block_shoes is not None:
         return block_shoes
     block_shoes = BLOCK_SHOES
@@ -280,6 +283,8 @@ def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = 
         # study proves in range; none: the numpy road's blocks.
         decks = simulation.procedure.decks
         shoes = max(1, VALUE_BLOCK_SHOES * 8 // max(decks, 8))
+        if jobs > 1:
+            shoes = min(shoes, max(BLOCK_SHOES, -(-simulation.shoes // (2 * jobs))))
         while shoes > BLOCK_SHOES and not compiled_values(simulation, shoes):
             shoes //= 2
         if compiled_values(simulation, shoes):
@@ -364,7 +369,7 @@ def simulate(
     """
     if isinstance(simulation.stake, Optimal):
         simulation = _with_optimal_ramp(simulation, jobs, dask, block_shoes, stop)
-    block_shoes = _block_shoes(simulation, block_shoes, trace is not None)
+    block_shoes = _block_shoes(simulation, block_shoes, trace is not None, jobs)
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None
