@@ -452,6 +452,17 @@ typedef struct {
     int64_t combined_x, combined_e, combined_q, running, lowest;
 } ShoeSums;
 
+/* A shoe's sums set to zero for *bets* bets (what tally_shoe reads; not the whole struct,
+ * sized for the most bets). */
+static void shoe_sums_clear(ShoeSums *shoe, Py_ssize_t bets) {
+    size_t row = (size_t)bets * sizeof(int64_t);
+    memset(shoe->x, 0, row), memset(shoe->e, 0, row), memset(shoe->q, 0, row);
+    memset(shoe->made, 0, row), memset(shoe->ev_made, 0, row), memset(shoe->positive, 0, row);
+    memset(shoe->wagered, 0, row);
+    memset(shoe->products, 0, (size_t)(bets * (bets + 1) / 2) * sizeof(int64_t));
+    shoe->combined_x = shoe->combined_e = shoe->combined_q = shoe->running = shoe->lowest = 0;
+}
+
 /* Price, decide, settle and tally one round (rank counts before it, its first four cards).
  * Returns 0 if a bin falls outside the caller's histogram (nothing valid then). */
 static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64_t *round,
@@ -557,7 +568,7 @@ static Py_ssize_t pair_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *c
         Py_ssize_t position = first_position(row, burn);
         if (burn < 0) REMOVE(row[0]);
         ShoeSums sums;
-        memset(&sums, 0, sizeof sums);
+        shoe_sums_clear(&sums, t->bets);
         int64_t number = 0, remaining = -1;
         while (position <= last_start && remaining != 0) {
             int64_t key;
@@ -863,7 +874,7 @@ static Py_ssize_t value_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *
             break;
         }
         ShoeSums sums;
-        memset(&sums, 0, sizeof sums);
+        shoe_sums_clear(&sums, t->bets);
         for (Py_ssize_t i = 0; i < number && rounds >= 0; i++) {
             const int64_t *ranks = r.ranks + i * RANKS;
             int64_t cards_left = 0;
