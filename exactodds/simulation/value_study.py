@@ -37,7 +37,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from exactodds.analysis.many import Analyzer
+from exactodds.analysis.many import Analyzer, LeanOutput
 from exactodds.bets.bet import Bet
 from exactodds.simulation.dealing import (
     SUMMARY_KEYS,
@@ -75,7 +75,8 @@ _MOST_BETS = 32
 _FLOAT_EV_PAYS = 2**9
 #: Counts' products and the EV denominators stay below this (int64 with room).
 _INT64_SAFE = 2**62
-#: Bands of a count: at most this many (else the numpy road).
+#: Bands of the kernel's band sums, over every bet: at most this many (40 bytes each; else
+#: the numpy road).
 _MOST_BANDS = 2**20
 #: Per 1% band, this many histogram bins.
 _BAND_BINS = HISTOGRAM_BINS_PER_UNIT // 100
@@ -127,7 +128,8 @@ def _play(strategy: Any, decks: int) -> list[int] | None:
     else:
         if 52 * q * bound > _INT64_SAFE or abs(p) * 52 * decks > _INT64_SAFE:
             return None
-        reach = 52 * bound  # |floor(52 x running / unseen)| <= 52 |running|
+        # A round starts with at least 6 cards unseen: |52 x running / unseen| <= 52 bound / 6.
+        reach = -(-52 * bound // 6)
     if 2 * reach + 1 > _MOST_BANDS:
         return None
     play = _RUNNING_COUNT if strategy.running else _TRUE_COUNT
@@ -140,6 +142,29 @@ def _bands(bet: Bet) -> tuple[int, int]:
     low = math.floor(min(pays.values()) * HISTOGRAM_BINS_PER_UNIT / denominator) - 2
     high = math.floor(max(pays.values()) * HISTOGRAM_BINS_PER_UNIT / denominator) + 2
     return low // _BAND_BINS, high // _BAND_BINS - low // _BAND_BINS + 1
+
+
+def _rows(
+    simulation: Simulation, bets: tuple[Bet, ...], outputs: tuple[LeanOutput, ...], units: int
+) -> list[list[int]] | None:
+    """Each bet's row of ``_FIELDS`` for the kernel (a flat stake of *units*), or None if a
+    bet's play or EV denominator is not one it takes."""
+    decks, size = simulation.procedure.decks, simulation.procedure.cards
+    denominators = [bet.integer_pays()[1] for bet in bets]
+    combined = math.lcm(*denominators)
+    rows = []
+    for bet, strategy, output, denominator in zip(
+        bets, simulation.strategies, outputs, denominators, strict=True
+    ):
+        play = _play(strategy, decks)
+        if play is None or math.perm(size, 6) * output.denominator >= _INT64_SAFE:
+            return None
+        if play[0] < _TRUE_COUNT:
+            play[1:3] = _bands(bet)
+        scale = combined // denominator
+        rows.append([output.output, output.denominator, play[0], units, scale,
+                     *play[1:]])  # fmt: skip
+    return rows
 
 
 @lru_cache(maxsize=16)
@@ -158,21 +183,12 @@ def _plan(simulation: Simulation, analyzer: Analyzer) -> _Plan | None:
     ):
         return None
     program, outputs = lean
-    decks, size = simulation.procedure.decks, simulation.procedure.cards
+    rows = _rows(simulation, bets, outputs, simulation.stake.units)
+    if rows is None or sum(row[6] for row in rows) > _MOST_BANDS:
+        return None
+    size = simulation.procedure.cards
     denominators = tuple(bet.integer_pays()[1] for bet in bets)
     combined = math.lcm(*denominators)
-    rows = []
-    for bet, strategy, output, denominator in zip(
-        bets, simulation.strategies, outputs, denominators, strict=True
-    ):
-        play = _play(strategy, decks)
-        if play is None or math.perm(size, 6) * output.denominator >= _INT64_SAFE:
-            return None
-        if play[0] < _TRUE_COUNT:
-            play[1:3] = _bands(bet)
-        scale = combined // denominator
-        rows.append([output.output, output.denominator, play[0], simulation.stake.units, scale,
-                     *play[1:]])  # fmt: skip
     bounds = sum_bounds(
         size,
         [max(abs(pay) for pay in bet.integer_pays()[0].values()) for bet in bets],
