@@ -852,46 +852,80 @@ static int value_missing(Py_ssize_t shoes, Py_ssize_t size, const int64_t *cards
     return any;
 }
 
+/* Shoes dealt this many at a time before their rounds are priced in one evaluate_many call
+ * (full lanes of eight rounds, one allocation of its scratch). */
+#define VALUE_SHOES_A_BATCH 32
+
+/* *r* from round *at* on (the rounds of a batch's later shoes). */
+static ValueRounds value_rounds_at(const ValueRounds *r, Py_ssize_t at, Py_ssize_t J) {
+    ValueRounds shifted = {r->ranks + at * RANKS, r->suits + at * CARDS, r->low + at * J,
+                           r->high + at * J, r->key + at, r->position + at, r->suited + at,
+                           r->width + at};
+    return shifted;
+}
+
+/* Tally one shoe's *number* rounds from *r* (priced); its rounds start at *first* of the
+ * block.  Returns the rounds, or -1 (a band outside the range) or -2 (an output past int64). */
+static Py_ssize_t value_shoe_tally(const ValueTally *t, const PairTally *sums_of,
+                                   const ValueRounds *r, Py_ssize_t J, Py_ssize_t number,
+                                   Py_ssize_t shoe, Py_ssize_t first) {
+    int64_t x_of[VALUE_BETS_MAX];
+    ShoeSums sums;
+    shoe_sums_clear(&sums, t->bets);
+    for (Py_ssize_t i = 0; i < number; i++) {
+        const int64_t *ranks = r->ranks + i * RANKS;
+        int64_t cards_left = 0;
+        for (int k = 0; k < RANKS; k++) cards_left += ranks[k];
+        int overflow;
+        int64_t total = (int64_t)sequences128((uint64_t)cards_left, &overflow);
+        if (r->width[i] != 0) return -2;
+        if (!value_round(t, r->low + i * J, total, ranks, r->key[i], r->position[i], &sums, x_of,
+                         first + i))
+            return -1;
+    }
+    t->per_shoe[3 * shoe] = number;
+    t->per_shoe[3 * shoe + 1] = sums.combined_x;
+    t->per_shoe[3 * shoe + 2] = sums.lowest;
+    tally_shoe(sums_of, &sums, number);
+    return number;
+}
+
 static Py_ssize_t value_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *cards,
                               const int64_t *parameters, const Tableau *tableau,
                               const Program *program, int suited, const ValueTally *t,
                               const PairTally *sums_of) {
-    Py_ssize_t capacity = size / 4 + 1, J = program->outputs;
+    Py_ssize_t capacity = (size / 4 + 1) * VALUE_SHOES_A_BATCH, J = program->outputs;
     ValueRounds r = {
         malloc(sizeof(int64_t) * capacity * RANKS), malloc(sizeof(int64_t) * capacity * CARDS),
         malloc(sizeof(int64_t) * capacity * J), malloc(sizeof(int64_t) * capacity * J),
         malloc(sizeof(int64_t) * capacity), malloc(sizeof(int64_t) * capacity),
         malloc((size_t)capacity), malloc((size_t)capacity)};
-    Py_ssize_t rounds = 0;
-    int64_t x_of[VALUE_BETS_MAX];
+    Py_ssize_t rounds = 0, numbers[VALUE_SHOES_A_BATCH];
     if (!r.ranks || !r.suits || !r.low || !r.high || !r.key || !r.position || !r.suited ||
         !r.width)
         rounds = -4;
-    for (Py_ssize_t shoe = 0; rounds >= 0 && shoe < shoes; shoe++) {
-        Py_ssize_t number = value_deal(cards + shoe * size, size, parameters, tableau, suited, &r);
-        if (!evaluate_many(program, number, r.ranks, r.suited, r.suits, r.low, r.high, r.width)) {
+    for (Py_ssize_t batch = 0; rounds >= 0 && batch < shoes; batch += VALUE_SHOES_A_BATCH) {
+        Py_ssize_t count = shoes - batch < VALUE_SHOES_A_BATCH ? shoes - batch
+                                                                : VALUE_SHOES_A_BATCH;
+        Py_ssize_t dealt = 0;
+        for (Py_ssize_t k = 0; k < count; k++) {
+            ValueRounds at = value_rounds_at(&r, dealt, J);
+            numbers[k] = value_deal(cards + (batch + k) * size, size, parameters, tableau,
+                                    suited, &at);
+            dealt += numbers[k];
+        }
+        if (!evaluate_many(program, dealt, r.ranks, r.suited, r.suits, r.low, r.high, r.width)) {
             rounds = -4;
             break;
         }
-        ShoeSums sums;
-        shoe_sums_clear(&sums, t->bets);
-        for (Py_ssize_t i = 0; i < number && rounds >= 0; i++) {
-            const int64_t *ranks = r.ranks + i * RANKS;
-            int64_t cards_left = 0;
-            for (int k = 0; k < RANKS; k++) cards_left += ranks[k];
-            int overflow;
-            int64_t total = (int64_t)sequences128((uint64_t)cards_left, &overflow);
-            if (r.width[i] != 0) rounds = -2;
-            else if (!value_round(t, r.low + i * J, total, ranks, r.key[i], r.position[i], &sums,
-                                  x_of, rounds + i))
-                rounds = -1;
+        dealt = 0;
+        for (Py_ssize_t k = 0; k < count && rounds >= 0; k++) {
+            ValueRounds at = value_rounds_at(&r, dealt, J);
+            Py_ssize_t tallied = value_shoe_tally(t, sums_of, &at, J, numbers[k], batch + k,
+                                                  rounds);
+            rounds = tallied < 0 ? tallied : rounds + tallied;
+            dealt += numbers[k];
         }
-        if (rounds < 0) break;
-        t->per_shoe[3 * shoe] = number;
-        t->per_shoe[3 * shoe + 1] = sums.combined_x;
-        t->per_shoe[3 * shoe + 2] = sums.lowest;
-        tally_shoe(sums_of, &sums, number);
-        rounds += number;
     }
     free(r.ranks), free(r.suits), free(r.low), free(r.high), free(r.key), free(r.position);
     free(r.suited), free(r.width);
