@@ -30,6 +30,18 @@ table: simulate on one job at least 0.9x the evaluation alone.
 
     python benchmarks/bench_simulate.py --runs 7 --pairs-only --pair-shoes 1024
 
+``--command-line``: ``python -m exactodds simulate --jobs 1`` as a person runs it (a new
+process: start-up, the study, the table printed), for every standard bet and for Dragon 7 +
+Panda 8, under perfect play and under Jacobson's Dragon 7 count, interleaved in each run with
+the lean evaluation of the same rounds (the same shoes dealt, every round's exact EV
+numerators by :func:`~exactodds.simulation.evaluate.exact_expected_values` in blocks of 64
+shoes, in this process); the command's CPU time is its process's (``RUSAGE_CHILDREN``),
+the reference's this process's.  Also the command's steady rate: its CPU time less that of
+the same command over one shoe (start-up and the table), per round.  Issue 38's target:
+the command at least 0.9x the lean evaluation.
+
+    python benchmarks/bench_simulate.py --runs 3 --command-line --cli-shoes 1500
+
 ``--grid``: the cost of a risk grid (issue 25: at most 10% of the rounds per second): the
 pairs-only study's blocks (the fastest rounds, so the tally's share is the largest) run with
 one bankroll and trip length and, alternately in the same run, with a grid of 10 bankrolls x
@@ -42,12 +54,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from exactodds.analysis.many import Analyzer
@@ -110,8 +125,15 @@ def main() -> None:
     parser.add_argument("--pair-shoes", type=int, default=1024)
     parser.add_argument("--pairs-only", action="store_true", help="only the pairs-only study")
     parser.add_argument("--grid", action="store_true", help="only the cost of a risk grid")
+    parser.add_argument(
+        "--command-line", action="store_true", help="only simulate from the command line"
+    )
+    parser.add_argument("--cli-shoes", type=int, default=1500)
     arguments = parser.parse_args()
     rules = Rules()
+    if arguments.command_line:
+        _command_line(rules, arguments.runs, arguments.cli_shoes)
+        return
     if arguments.grid:
         _grid_cost(rules, arguments.runs, arguments.pair_shoes)
         return
@@ -156,6 +178,78 @@ def main() -> None:
     _risk_share(rules, arguments.runs, arguments.shoes)
     _pairs(rules, arguments.runs, arguments.shoes)
     _pairs_study(rules, arguments.runs, arguments.pair_shoes)
+
+
+#: Jacobson's Dragon 7 count (docs/simulation.md), played on every bet of the study.
+JACOBSON = "count:0,0,0,-1,-1,-1,-1,2,2,0:4"
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _command(selection: str, play: str, shoes: int) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of ``simulate`` over *shoes* shoes in a new process."""
+    root = Path(__file__).resolve().parent.parent
+    environment = dict(os.environ, PYTHONPATH=str(root))
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode
+    command = [sys.executable, "-m", "exactodds", "simulate", "--bets", selection, "--jobs",
+               "1", "--shoes", str(shoes), "--seed", "1", "--play", play, "--quiet"]  # fmt: skip
+    cpu, started = _children_cpu(), time.perf_counter()
+    subprocess.run(command, check=True, env=environment, stdout=subprocess.DEVNULL)
+    return _children_cpu() - cpu, time.perf_counter() - started
+
+
+def _lean(analyzer: Analyzer, blocks: list[Any], suited: bool) -> float:
+    """CPU seconds of the lean evaluation of every round of *blocks*."""
+    cpu = time.process_time()
+    for block in blocks:
+        exact_expected_values(analyzer, block.known, suited, block.rank_counts())
+    return time.process_time() - cpu
+
+
+def _command_line(rules: Rules, runs: int, shoes: int) -> None:
+    """simulate from the command line against the lean evaluation of the same rounds."""
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "exactodds")], check=True)
+    print(
+        f"simulate --jobs 1 --shoes {shoes} --seed 1 from the command line against the lean "
+        f"evaluation of the same rounds, {runs} runs interleaved; load average before "
+        f"{_load()}; rounds per CPU second, median (min-max)"
+    )
+    for label, selection in (("all 27 bets", "all"), ("dragon7,panda8", "dragon7,panda8")):
+        bets = select_bets(selection, rules)
+        analyzer = Analyzer(rules, bets)
+        suited = any(bet.needs_suits for bet in bets)
+        procedure = DealingProcedure()
+        blocks = [
+            deal_block(procedure, rules.tableau, 1, first, min(64, shoes - first))
+            for first in range(0, shoes, 64)
+        ]
+        rounds = sum(block.rounds for block in blocks)
+        exact_expected_values(analyzer, blocks[0].known[:64], suited)  # build the program
+        for play in ("perfect", JACOBSON):
+            _command(selection, play, 1)  # warm the file cache
+            lean: list[float] = []
+            whole: list[float] = []
+            steady: list[float] = []
+            walls: list[float] = []
+            for _ in range(runs):
+                reference = rounds / _lean(analyzer, blocks, suited)
+                cpu, wall = _command(selection, play, shoes)
+                start, _ = _command(selection, play, 1)
+                lean.append(reference)
+                whole.append(rounds / cpu / reference)
+                steady.append(rounds / max(cpu - start, 1e-9) / reference)
+                walls.append(rounds / wall)
+            name = "perfect" if play == "perfect" else "Jacobson's count"
+            print(
+                f"  {label}, {name}: {rounds:,} rounds; lean {_summary(lean)}; the command "
+                f"{_ratio(whole)}x of it (wall {_summary(walls)} rounds/s); after start-up "
+                f"{_ratio(steady)}x"
+            )
+    print(f"  load average after {_load()}")
 
 
 def _grid_cost(rules: Rules, runs: int, shoes: int) -> None:

@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds.rules import Tableau
-from exactodds.simulation.block import _histogram
 from exactodds.simulation.dealing import (
     DEALING_METHODS,
     DealingProcedure,
@@ -32,6 +31,7 @@ from exactodds.simulation.dealing import (
     shuffled_shoes,
 )
 from exactodds.simulation.dealing_twin import pcg64_raw, shuffled_places
+from exactodds.simulation.tally import histogram_of
 
 #: The methods this machine has (compiled only where the kernel was built).
 METHODS = [
@@ -195,5 +195,5 @@ def test_stream_states_are_numpys_generators(seed: int, first_shoe: int, shoes: 
 def test_histogram_counts_as_numpy_unique(values: list[int], spread: int) -> None:
     # The EV histogram of a block: counted by bincount over a narrow range, else unique.
     for data in (np.array(values, dtype=np.int64), np.array(values) % (spread + 1)):
-        ours, theirs = _histogram(data), np.unique(data, return_counts=True)
+        ours, theirs = histogram_of(data), np.unique(data, return_counts=True)
         assert [part.tolist() for part in ours] == [part.tolist() for part in theirs]

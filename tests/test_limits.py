@@ -383,7 +383,7 @@ def test_a_checkpoint_that_fails_mid_run_still_prints_the_finished_shoes(
         "simulate",
         "--quiet",
         "--shoes",
-        "200",
+        "600",
         "--decks",
         "1",
         "--jobs",
@@ -394,7 +394,8 @@ def test_a_checkpoint_that_fails_mid_run_still_prints_the_finished_shoes(
         str(tmp_path / "run.json"),
     )
     assert result.exit_code == 1, result.stderr
-    assert json.loads(result.stdout)["shoes"] == 64  # the first block, finished before the failure
+    # The first block (the value study's, of up to 8 decks), finished before the failure.
+    assert json.loads(result.stdout)["shoes"] == run_module.VALUE_BLOCK_SHOES
     assert (
         result.stderr
         == f"Error: Cannot write checkpoint {str(tmp_path / 'run.json')!r} (No space left on device).\n"

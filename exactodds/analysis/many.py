@@ -416,11 +416,12 @@ class Analyzer:
             self._lean[outcomes] = build_program(self._compiled, weights)
         return self._lean[outcomes]
 
-    def lean_outputs(self) -> tuple[Program, tuple[LeanOutput, ...]] | None:
+    def lean_outputs(self, outcomes: bool = True) -> tuple[Program, tuple[LeanOutput, ...]] | None:
         """The lean program with the outcomes, and where each bet's EV numerator comes out.
 
         Outputs 0 and 1 are the Player and Tie counts (:data:`PLAYER_OUTPUT`,
-        :data:`TIE_OUTPUT`); one :class:`LeanOutput` per bet, in the bets' order.  None
+        :data:`TIE_OUTPUT`), or 0 without *outcomes* (the program
+        :meth:`expected_value_table` runs for a simulation); one :class:`LeanOutput` per bet, in the bets' order.  None
         when a bet needs the walk.  :mod:`exactodds.cli.batch_lines` lays the batch
         command's text out on it.
 
@@ -440,7 +441,7 @@ class Analyzer:
             )
             for bet in self.bets
         )
-        return self._lean_program(True), outputs
+        return self._lean_program(outcomes), outputs
 
 
 def count_rows(

@@ -23,6 +23,9 @@
   round and its pay on the faces and multipliers drawn for the round, the fee charged;
 * :mod:`~exactodds.simulation.pair_study`: a pairs-only block dealt, priced, decided and
   tallied in one pass of the compiled kernel (the numpy road of ``block`` its twin);
+* :mod:`~exactodds.simulation.value_study`: a block of value bets (perfect play, always or a
+  count) dealt, priced by the lean program, decided and tallied in one pass of the compiled
+  kernel (the numpy road of ``block`` its twin);
 * :mod:`~exactodds.simulation.risk` (a room below the pipeline): the exact per-shoe sums, the
   trip tallies, the bankroll's paths, the ruin programme and the risk figures drawn from them;
 * :mod:`~exactodds.simulation.staking` (a room below the pipeline): how much each bet stakes

@@ -54,9 +54,23 @@ from exactodds.simulation.staking import sizing
 from exactodds.simulation.staking.stakes import Flat
 from exactodds.simulation.strategies import Count
 from exactodds.simulation.study import Simulation
-from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, Band, BetTally, Tally
+from exactodds.simulation.tally import (
+    HISTOGRAM_BINS_PER_UNIT,
+    Band,
+    BetTally,
+    Tally,
+    histogram_of,
+)
+from exactodds.simulation.value_study import value_block_tally, value_study_plan
 
-__all__ = ["BlockResult", "compiled_pairs", "prepare", "risk_tally", "run_block"]
+__all__ = [
+    "BlockResult",
+    "compiled_pairs",
+    "compiled_values",
+    "prepare",
+    "risk_tally",
+    "run_block",
+]
 
 
 @dataclass(frozen=True)
@@ -132,25 +146,6 @@ def _fixed_point(
     ]
     bins = [numerator * HISTOGRAM_BINS_PER_UNIT // denominator for numerator, denominator in pairs]
     return np.array(fixed, dtype=object), np.array(bins, dtype=object)
-
-
-def _histogram(values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-    """The distinct *values*, ascending, and how often each occurs (as np.unique counts them).
-
-    Integers over a narrow range are counted by np.bincount, without sorting them.
-
-    >>> [part.tolist() for part in _histogram(np.array([3, -2, 3, 7]))]
-    [[-2, 3, 7], [1, 2, 1]]
-    """
-    if values.dtype != object and values.size:
-        lowest = int(values.min())
-        span = int(values.max()) - lowest + 1
-        if span <= 4 * values.size + 1024:
-            counts = np.bincount(values - lowest, minlength=span)
-            present = np.flatnonzero(counts)
-            return present + lowest, counts[present]
-    distinct, counts = np.unique(values, return_counts=True)
-    return distinct, counts
 
 
 class _DeckSums:
@@ -282,10 +277,9 @@ def run_block(
     whole_number(first_shoe, "first_shoe", SimulationError)
     whole_number(shoes, "shoes", SimulationError, minimum=1)
     prepared = prepare(simulation.rules, simulation.bets)
-    if not trace and _compiled_pairs(simulation, prepared.analyzer):
-        tally = pair_block_tally(simulation, first_shoe, shoes, prepared.analyzer.bets)
-        if tally is not None:  # the numpy road below is its twin, field for field
-            return BlockResult(first_shoe, shoes, tally)
+    compiled = None if trace else _compiled_tally(simulation, first_shoe, shoes, prepared)
+    if compiled is not None:  # the numpy road below is its twin, field for field
+        return BlockResult(first_shoe, shoes, compiled)
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
@@ -322,7 +316,7 @@ def run_block(
         realized = _summable(sized.results[:, column])
         expected = np.where(decided, _product(fixed, stakes), 0)
         unstaked = np.where(decided, fixed, 0)
-        bins, counts = _histogram(bins_of_rounds)
+        bins, counts = histogram_of(bins_of_rounds)
         depth_ev = by_deck.sums(fixed)
         depth_rounds = by_deck.rounds
         keys = _band_keys(simulation.strategies[column], block.known, decks, bins_of_rounds)
@@ -370,6 +364,15 @@ def _priced(analyzer: Analyzer, block: DealtBlock, suited: bool) -> ExpectedValu
     )
 
 
+def _compiled_tally(
+    simulation: Simulation, first_shoe: int, shoes: int, prepared: _Prepared
+) -> Tally | None:
+    """The block's tally by the kernel's pair study or value study, or None (the numpy road)."""
+    if _compiled_pairs(simulation, prepared.analyzer):
+        return pair_block_tally(simulation, first_shoe, shoes, prepared.analyzer.bets)
+    return value_block_tally(simulation, first_shoe, shoes, prepared.analyzer, prepared.pays)
+
+
 def compiled_pairs(simulation: Simulation, shoes: int = 1) -> bool:
     """Whether *simulation*'s blocks of *shoes* shoes are tallied by the kernel's pair study
     (without a trace).
@@ -381,6 +384,20 @@ def compiled_pairs(simulation: Simulation, shoes: int = 1) -> bool:
     analyzer = prepare(simulation.rules, simulation.bets).analyzer
     return _compiled_pairs(simulation, analyzer) and pair_study_plan(
         simulation, analyzer.bets, shoes
+    )
+
+
+def compiled_values(simulation: Simulation, shoes: int = 1) -> bool:
+    """Whether *simulation*'s blocks of *shoes* shoes are tallied by the kernel's value study
+    (:mod:`~exactodds.simulation.value_study`, without a trace).
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> compiled_values(Simulation.of(1, 1, bets=select_bets("tie"), exact_moments=True))
+    False
+    """
+    analyzer = prepare(simulation.rules, simulation.bets).analyzer
+    return not _compiled_pairs(simulation, analyzer) and value_study_plan(
+        simulation, analyzer, shoes
     )
 
 

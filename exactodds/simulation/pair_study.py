@@ -57,7 +57,16 @@ from exactodds.simulation.strategies import Always, Perfect
 from exactodds.simulation.study import Simulation
 from exactodds.simulation.tally import HISTOGRAM_BINS_PER_UNIT, BetTally, Tally
 
-__all__ = ["pair_block_tally", "pair_study_plan"]
+__all__ = [
+    "BetCounts",
+    "block_fits",
+    "kernel_tally",
+    "pair_block_tally",
+    "pair_study_plan",
+    "sum_bounds",
+    "sum_words",
+    "wide_sums",
+]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -165,25 +174,49 @@ def _fits(simulation: Simulation, rows: list[list[int]]) -> tuple[int, int] | No
     widest = max(row[3] * max(abs(row[1]), abs(row[2]), 1) for row in rows)
     if size**6 * widest >= _INT64_SAFE:
         return None  # pairs.py's own bound on the EV integers: else its kernel road
+    bounds = sum_bounds(
+        size,
+        [max(abs(row[1]), abs(row[2])) for row in rows],
+        [row[3] for row in rows],
+        [row[5] for row in rows],
+        [row[6] for row in rows],
+    )
+    return None if bounds is None else bounds[:2]
+
+
+def sum_bounds(
+    size: int, pays: list[int], denominators: list[int], stakes: list[int], scales: list[int]
+) -> tuple[int, int, int] | None:
+    """(per-round bound, per-shoe bound, per-round bound of one bet's values) of a kernel
+    study's sums (see :func:`_fits`), or None if a per-shoe sum could reach 2**62: each
+    bet's largest pay in absolute value (in units of its pay denominator), its denominator,
+    its stake and its scale to the combined unit.  The last bounds what one round adds to a
+    band or depth sum (one bet's EV, stake x EV, result and squared result), the combined
+    result and its square left out.
+
+    >>> sum_bounds(16, [8], [1], [1], [1])
+    (8796093022210, 43980465111050, 8796093022210)
+    """
     rounds = size // 4 + 1
-    largest = [row[5] * max(abs(row[1]), abs(row[2])) for row in rows]
-    fixed = [max(abs(row[1]), abs(row[2])) * EV_SCALE // row[3] + 2 for row in rows]
-    expected = [row[5] * value for row, value in zip(rows, fixed, strict=True)]
-    combined = sum(value * row[6] for value, row in zip(largest, rows, strict=True))
+    largest = [stake * pay for stake, pay in zip(stakes, pays, strict=True)]
+    fixed = [pay * EV_SCALE // d + 2 for pay, d in zip(pays, denominators, strict=True)]
+    expected = [stake * value for stake, value in zip(stakes, fixed, strict=True)]
+    combined = sum(value * scale for value, scale in zip(largest, scales, strict=True))
     per_round = max(*expected, *(value * value for value in largest), *fixed, combined**2, 1)
     per_shoe = rounds * max(per_round, sum(expected), combined)
     if per_shoe >= _INT64_SAFE:
         return None
-    return per_round, per_shoe
+    per_bet = max(*expected, *(value * value for value in largest), *fixed, 1)
+    return per_round, per_shoe, per_bet
 
 
-def _block_fits(plan: _Plan, shoes: int, size: int) -> bool:
+def block_fits(per_round: int, per_shoe: int, shoes: int, size: int) -> bool:
     """Whether a block of *shoes* shoes of *size* cards keeps the kernel's sums in range:
     the __int128 sums over shoes (at most shoes x the square of a per-shoe bound) and the
     int64 sums over the block's rounds (bands, depth: at most its rounds x a round's bound,
     and nothing is added to them in int64 after)."""
     rounds = shoes * (size // 4 + 1)
-    return plan.per_shoe**2 * shoes < _INT128_SAFE and plan.per_round * rounds < _INT64_SUMS
+    return per_shoe**2 * shoes < _INT128_SAFE and per_round * rounds < _INT64_SUMS
 
 
 def pair_study_plan(simulation: Simulation, bets: Sequence[Bet], shoes: int = 1) -> bool:
@@ -198,7 +231,9 @@ def pair_study_plan(simulation: Simulation, bets: Sequence[Bet], shoes: int = 1)
     if module is None or not hasattr(module, "pair_study"):
         return False
     plan = _plan(simulation, tuple(bets))
-    return plan is not None and _block_fits(plan, shoes, simulation.procedure.cards)
+    return plan is not None and block_fits(
+        plan.per_round, plan.per_shoe, shoes, simulation.procedure.cards
+    )
 
 
 def pair_block_tally(
@@ -213,13 +248,15 @@ def pair_block_tally(
     if module is None or not hasattr(module, "pair_study"):
         return None
     plan = _plan(simulation, tuple(bets))
-    if plan is None or not _block_fits(plan, shoes, simulation.procedure.cards):
+    if plan is None or not block_fits(
+        plan.per_round, plan.per_shoe, shoes, simulation.procedure.cards
+    ):
         return None
     decks = simulation.procedure.decks
     cards = shuffled_shoes(decks, simulation.seed, first_shoe, shoes, compiled=True)
     width = len(bets)
     per_shoe = np.zeros((shoes, 3), dtype=np.int64)
-    words = np.zeros((width * _BET_SUMS + _COMBINED_SUMS + width * (width + 1) // 2, 2), np.uint64)
+    words = sum_words(width)
     depth = np.zeros((width, decks, 2), dtype=np.int64)
     histogram = np.zeros(int(plan.bets[:, 8].sum()), dtype=np.int64)
     bands = np.zeros((int(plan.bets[:, 10].sum()), _BAND_FIELDS), dtype=np.int64)
@@ -230,10 +267,41 @@ def pair_block_tally(
     )  # fmt: skip
     if rounds < 0:  # pragma: no cover - the bins are sized for every EV the bets can have
         return None
-    low, high = words[:, 0].tolist(), words[:, 1].view(np.int64).tolist()
-    sums = [(top << 64) | bottom for bottom, top in zip(low, high, strict=True)]
     counted = _Counted(depth, histogram, bands, touched)
-    return _tally(simulation, first_shoe, plan, rounds, per_shoe, sums, counted)
+    counts = []
+    bin_at = band_at = 0
+    for column, row in enumerate(plan.bets.tolist()):
+        counts.append(
+            (
+                counted.bins(column, row, bin_at),
+                counted.depth[column],
+                counted.in_bands(column, row, band_at),
+            )
+        )
+        bin_at += row[8]
+        band_at += row[10]
+    return kernel_tally(
+        simulation, first_shoe, plan.denominators, rounds, per_shoe, wide_sums(words), counts
+    )
+
+
+def sum_words(bets: int) -> npt.NDArray[np.uint64]:
+    """Zeroed room for a kernel study's __int128 sums of *bets* bets, as (low, high) words.
+
+    >>> sum_words(2).shape
+    (47, 2)
+    """
+    return np.zeros((bets * _BET_SUMS + _COMBINED_SUMS + bets * (bets + 1) // 2, 2), np.uint64)
+
+
+def wide_sums(words: npt.NDArray[np.uint64]) -> list[int]:
+    """The kernel's __int128 sums, written as (low, high) 64-bit words, as Python integers.
+
+    >>> wide_sums(np.array([[5, 0], [2**64 - 1, 2**64 - 1]], dtype=np.uint64))
+    [5, -1]
+    """
+    low, high = words[:, 0].tolist(), words[:, 1].view(np.int64).tolist()
+    return [(top << 64) | bottom for bottom, top in zip(low, high, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -266,72 +334,79 @@ class _Counted:
         )
 
 
-def _tally(
+#: One bet's counts from a kernel study: its EV histogram, its depth sums (decks x 2: EV,
+#: rounds) and its bands.
+BetCounts = tuple[tuple[tuple[int, int], ...], IntArray, tuple[tuple[int, ...], ...]]
+
+
+def kernel_tally(
     simulation: Simulation,
     first_shoe: int,
-    plan: _Plan,
+    denominators: tuple[int, ...],
     rounds: int,
     per_shoe: IntArray,
     sums: list[int],
-    counted: _Counted,
+    counts: list[BetCounts],
 ) -> Tally:
-    """The block's :class:`Tally` from the kernel's sums (as block.py and figures.py sum)."""
+    """A block's :class:`Tally` from a kernel study's sums (as block.py and figures.py sum):
+    the pair study's and the value study's (:mod:`~exactodds.simulation.value_study`)."""
     shoes = len(per_shoe)
     rounds_per_shoe = per_shoe[:, 0]
-    counts = np.unique(rounds_per_shoe, return_counts=True)
+    histogram = np.unique(rounds_per_shoe, return_counts=True)
     bets = []
-    bin_at = band_at = 0
-    for column, row in enumerate(plan.bets.tolist()):
+    for column, (bins, depth, bands) in enumerate(counts):
         s = sums[column * _BET_SUMS : (column + 1) * _BET_SUMS]
         bets.append(
             BetTally(
-                plan.denominators[column],
+                denominators[column],
                 s[0],
                 s[1],
                 s[2],
                 Sums(*s[4:7]),
                 Sums(*s[7:10]),
-                counted.bins(column, row, bin_at),
-                tuple(counted.depth[column, :, 0].tolist()),
-                tuple(counted.depth[column, :, 1].tolist()),
-                counted.in_bands(column, row, band_at),  # type: ignore[arg-type]
+                bins,
+                tuple(depth[:, 0].tolist()),
+                tuple(depth[:, 1].tolist()),
+                bands,  # type: ignore[arg-type]
             )
         )
-        bin_at += row[8]
-        band_at += row[10]
     return Tally(
         shoes,
         rounds,
         int((rounds_per_shoe * rounds_per_shoe).sum()),
-        tuple(zip(counts[0].tolist(), counts[1].tolist(), strict=True)),
+        tuple(zip(histogram[0].tolist(), histogram[1].tolist(), strict=True)),
         tuple(bets),
-        _risk(simulation, first_shoe, plan, per_shoe, sums),
+        _risk(simulation, first_shoe, denominators, per_shoe, sums),
         ((first_shoe, first_shoe + shoes),),
-        _paths(simulation, first_shoe, plan, per_shoe),
+        _paths(simulation, first_shoe, denominators, per_shoe),
     )
 
 
 def _paths(
-    simulation: Simulation, first_shoe: int, plan: _Plan, per_shoe: IntArray
+    simulation: Simulation, first_shoe: int, denominators: tuple[int, ...], per_shoe: IntArray
 ) -> PathTally | None:
     """The block's bankroll paths, as :func:`~exactodds.simulation.risk.paths.block_path_tally`
     bins them: each shoe's combined total (in units of the lcm of the pay denominators),
     in bins of the table minimum; only for a study with a bankroll."""
     if simulation.bankroll is None:
         return None
-    width = math.lcm(*plan.denominators) * simulation.limits.minimum
+    width = math.lcm(*denominators) * simulation.limits.minimum
     totals = per_shoe[:, 1].tolist()
     return PathTally.of_block(simulation.trip_shoes, width, first_shoe, totals)
 
 
 def _risk(
-    simulation: Simulation, first_shoe: int, plan: _Plan, per_shoe: IntArray, sums: list[int]
+    simulation: Simulation,
+    first_shoe: int,
+    denominators: tuple[int, ...],
+    per_shoe: IntArray,
+    sums: list[int],
 ) -> RiskTally:
     """The block's :class:`RiskTally`, as :func:`~exactodds.simulation.risk.tally.block_risk_tally`
     gives it for flat stakes."""
-    width = len(plan.denominators)
+    width = len(denominators)
     trip_shoes = simulation.trip_shoes
-    empty = RiskTally.empty(plan.denominators, trip_shoes)
+    empty = RiskTally.empty(denominators, trip_shoes)
     totals, lows = per_shoe[:, 1].tolist(), per_shoe[:, 2].tolist()
     if trip_shoes == 1:  # every shoe a whole trip: its lowest point is the trip's
         distinct = np.unique(per_shoe[:, 2], return_counts=True)

@@ -103,12 +103,12 @@ def band_rows(
     ValueError: a band of 0 rounds is not tallied; rounds must be at least 1.
     """
     rows = []
-    unit = Fraction(1, pay_denominator)
+    # Each figure one correctly rounded division of exact integers (as float(Fraction) is).
     for band, count, made, expected, realized, squares, *_ in bands:
         if count < 1:
             raise ValueError(f"a band of {count} rounds is not tallied; rounds must be at least 1.")
-        mean = Fraction(realized, count) * unit
-        variance = Fraction(squares, count) * unit * unit - mean * mean
+        # squares / (count d**2) - (realized / (count d))**2, over (count d)**2
+        variance = squares * count - realized * realized
         where: dict[str, Any] = (
             {counted: band}
             if counted is not None
@@ -121,10 +121,10 @@ def band_rows(
                 "share_of_rounds": count / rounds if rounds else None,
                 "bets_made": made,
                 "frequency": made / count,
-                "ev_per_round": float(Fraction(expected, count * EV_SCALE)),
-                "sd_per_round": math.sqrt(max(variance, Fraction(0))),
-                "units_expected": float(Fraction(expected, EV_SCALE)),
-                "units_won": float(realized * unit),
+                "ev_per_round": expected / (count * EV_SCALE),
+                "sd_per_round": math.sqrt(max(variance, 0) / (count * pay_denominator) ** 2),
+                "units_expected": expected / EV_SCALE,
+                "units_won": realized / pay_denominator,
             }
         )
     return tuple(rows)
@@ -136,8 +136,9 @@ def _deciles(histogram: tuple[tuple[int, int], ...], rounds: int) -> tuple[float
     items = iter(histogram)
     current = next(items, None)
     for tenth in range(1, 10):
-        target = Fraction(tenth * rounds, 10)
-        while current is not None and cumulative + current[1] < target:
+        # cumulative + count < tenth x rounds / 10, exactly, in integers
+        target = tenth * rounds
+        while current is not None and 10 * (cumulative + current[1]) < target:
             cumulative += current[1]
             current = next(items, None)
         if current is None:

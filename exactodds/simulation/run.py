@@ -36,7 +36,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from exactodds.errors import SimulationError, import_extra
-from exactodds.simulation.block import BlockResult, compiled_pairs, prepare, run_block
+from exactodds.simulation.block import (
+    BlockResult,
+    compiled_pairs,
+    compiled_values,
+    prepare,
+    run_block,
+)
 from exactodds.simulation.checkpoint import (
     Checkpoint,
     CheckpointError,
@@ -72,6 +78,11 @@ BLOCK_SHOES = 64
 CLOSED_FORM_BLOCK_SHOES = 2048
 #: At most this many shoes a block on the numpy road, which writes every round out.
 NUMPY_CLOSED_FORM_BLOCK_SHOES = 256
+#: Shoes per block (of up to 8 decks; fewer for more decks) when the kernel's value study
+#: (:mod:`~exactodds.simulation.value_study`) deals, prices and tallies the blocks in one pass:
+#: it writes out only each round's EV bin (4 bytes a bet), so a block's memory is about
+#: 6 MB for 27 bets, and the per-block work (the tally, its merge) is spread over more rounds.
+VALUE_BLOCK_SHOES = 512
 #: Seconds between checkpoint writes during a run (one is always written at the end).
 CHECKPOINT_SECONDS = 5.0
 #: How long to try to reach a Dask scheduler before giving up.
@@ -325,8 +336,11 @@ def _planned(
         start = max(start, stop + count)
 
 
-def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = False) -> int:
-    """The shoes per block: given, or the default for the study's bets, stake and trace."""
+def _block_shoes(
+    simulation: Simulation, block_shoes: int | None, trace: bool = False, jobs: int = 1
+) -> int:
+    """The shoes per block: given, or the default for the study's bets, stake, trace and
+    *jobs* (a value study's blocks at least two a job, so that the workers share the run)."""
     if block_shoes is not None:
         return block_shoes
     block_shoes = BLOCK_SHOES
@@ -335,6 +349,17 @@ def _block_shoes(simulation: Simulation, block_shoes: int | None, trace: bool = 
         block_shoes = max(1, CLOSED_FORM_BLOCK_SHOES * 8 // max(decks, 8))
         if trace or not compiled_pairs(simulation, block_shoes):
             block_shoes = min(block_shoes, NUMPY_CLOSED_FORM_BLOCK_SHOES)
+    elif not trace:
+        # The largest block (halving from VALUE_BLOCK_SHOES) whose sums the kernel's value
+        # study proves in range; none: the numpy road's blocks.
+        decks = simulation.procedure.decks
+        shoes = max(1, VALUE_BLOCK_SHOES * 8 // max(decks, 8))
+        if jobs > 1:
+            shoes = min(shoes, max(BLOCK_SHOES, -(-simulation.shoes // (2 * jobs))))
+        while shoes > BLOCK_SHOES and not compiled_values(simulation, shoes):
+            shoes //= 2
+        if compiled_values(simulation, shoes):
+            block_shoes = max(shoes, 1)
     if isinstance(simulation.stake, Kelly):
         # Whole trips per block: a block starting inside a trip deals the trip's
         # earlier shoes again to learn the bankroll they left.
@@ -435,7 +460,7 @@ def simulate(
     """
     if isinstance(simulation.stake, Optimal):
         simulation = _with_optimal_ramp(simulation, jobs, dask, block_shoes, stop)
-    block_shoes = _block_shoes(simulation, block_shoes, trace is not None)
+    block_shoes = _block_shoes(simulation, block_shoes, trace is not None, jobs)
     if block_shoes < 1:
         raise SimulationError(f"block_shoes must be at least 1, not {block_shoes}.")
     checkpoint_path = Path(checkpoint) if checkpoint is not None else None

@@ -25,13 +25,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from exactodds.errors import SimulationError
 from exactodds.inputs import whole_number
 from exactodds.simulation.risk.paths import PathTally
 from exactodds.simulation.risk.sums import Sums, merge_counts
 from exactodds.simulation.risk.tally import RiskTally
 
-__all__ = ["HISTOGRAM_BINS_PER_UNIT", "Band", "BetTally", "Tally", "merge_bands", "merge_ranges"]
+__all__ = [
+    "HISTOGRAM_BINS_PER_UNIT",
+    "Band",
+    "BetTally",
+    "Tally",
+    "histogram_of",
+    "merge_bands",
+    "merge_ranges",
+]
 
 #: One band's sums: band, rounds, bets made, expected, realized, realized squares, exact squares.
 Band = tuple[int, int, int, int, int, int, int]
@@ -46,6 +57,25 @@ def _merge_lists(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, 
         (first[i] if i < len(first) else 0) + (second[i] if i < len(second) else 0)
         for i in range(size)
     )
+
+
+def histogram_of(values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """The distinct *values*, ascending, and how often each occurs (as np.unique counts them).
+
+    Integers over a narrow range are counted by np.bincount, without sorting them.
+
+    >>> [part.tolist() for part in histogram_of(np.array([3, -2, 3, 7]))]
+    [[-2, 3, 7], [1, 2, 1]]
+    """
+    if values.dtype != object and values.size:
+        lowest = int(values.min())
+        span = int(values.max()) - lowest + 1
+        if span <= 4 * values.size + 1024:
+            counts = np.bincount(values - lowest, minlength=span)
+            present = np.flatnonzero(counts)
+            return present + lowest, counts[present]
+    distinct, counts = np.unique(values, return_counts=True)
+    return distinct, counts
 
 
 @dataclass(frozen=True)

@@ -416,6 +416,8 @@ enum { COMBINED_X, COMBINED_XX, COMBINED_XR, COMBINED_E, COMBINED_EE, COMBINED_E
        COMBINED_Q, COMBINED_QQ, COMBINED_QR, COMBINED_QX, COMBINED_QE, COMBINED_XE,
        COMBINED_SUMS };
 #define PAIR_BETS_MAX 16
+/* The most bets a shoe's sums hold (the value study's limit; the pair study's is lower). */
+#define SHOE_BETS_MAX 32
 #define BAND_FIELDS 5
 
 static inline int64_t floor_divide(int64_t a, int64_t b) { /* b > 0 */
@@ -443,12 +445,23 @@ typedef struct {
 
 /* One shoe's per-shoe sums, per bet and combined. */
 typedef struct {
-    int64_t x[PAIR_BETS_MAX], e[PAIR_BETS_MAX], q[PAIR_BETS_MAX];
-    int64_t made[PAIR_BETS_MAX], ev_made[PAIR_BETS_MAX], positive[PAIR_BETS_MAX];
-    int64_t wagered[PAIR_BETS_MAX];
-    int64_t products[PAIR_BETS_MAX * (PAIR_BETS_MAX + 1) / 2];
+    int64_t x[SHOE_BETS_MAX], e[SHOE_BETS_MAX], q[SHOE_BETS_MAX];
+    int64_t made[SHOE_BETS_MAX], ev_made[SHOE_BETS_MAX], positive[SHOE_BETS_MAX];
+    int64_t wagered[SHOE_BETS_MAX];
+    int64_t products[SHOE_BETS_MAX * (SHOE_BETS_MAX + 1) / 2];
     int64_t combined_x, combined_e, combined_q, running, lowest;
 } ShoeSums;
+
+/* A shoe's sums set to zero for *bets* bets (what tally_shoe reads; not the whole struct,
+ * sized for the most bets). */
+static void shoe_sums_clear(ShoeSums *shoe, Py_ssize_t bets) {
+    size_t row = (size_t)bets * sizeof(int64_t);
+    memset(shoe->x, 0, row), memset(shoe->e, 0, row), memset(shoe->q, 0, row);
+    memset(shoe->made, 0, row), memset(shoe->ev_made, 0, row), memset(shoe->positive, 0, row);
+    memset(shoe->wagered, 0, row);
+    memset(shoe->products, 0, (size_t)(bets * (bets + 1) / 2) * sizeof(int64_t));
+    shoe->combined_x = shoe->combined_e = shoe->combined_q = shoe->running = shoe->lowest = 0;
+}
 
 /* Price, decide, settle and tally one round (rank counts before it, its first four cards).
  * Returns 0 if a bin falls outside the caller's histogram (nothing valid then). */
@@ -555,7 +568,7 @@ static Py_ssize_t pair_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *c
         Py_ssize_t position = first_position(row, burn);
         if (burn < 0) REMOVE(row[0]);
         ShoeSums sums;
-        memset(&sums, 0, sizeof sums);
+        shoe_sums_clear(&sums, t->bets);
         int64_t number = 0, remaining = -1;
         while (position <= last_start && remaining != 0) {
             int64_t key;
@@ -651,5 +664,361 @@ PyObject *pair_study(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_END_ALLOW_THREADS
     free(sums);
     release_buffers(views, VIEWS);
+    return PyLong_FromSsize_t(rounds);
+}
+
+/* ---- Value studies: deal, price with the kernel's program, decide, settle, tally ------
+ *
+ * value_study(shoes, cards, parameters, tableau x4, program, suited, bets, pays, filled,
+ * missing, per_shoe, sums, depth, bins, bands, touched): the pair study's pass for any
+ * bets the kernel's lean program prices (exactodds/simulation/value_study.py says which
+ * buffer holds what), flat stakes, played perfect (bet when the exact EV > 0), always, or
+ * by a linear count (true or running, against its trigger, exactly).  Each shoe is dealt
+ * as deal_shoes deals it; its rounds' known compositions (by rank, and by card when
+ * *suited*) go to evaluate_many, the very function the lean evaluation (the kernel's
+ * `evaluate`) runs, eight rounds at a time; then every round is decided, settled and
+ * tallied into the pair study's sums (ShoeSums, tally_shoe), without writing the rounds
+ * out but for each round's EV histogram bin (int32, bets x the rounds a block can hold:
+ * numpy counts them).
+ *
+ * The spec is the numpy road (exactodds/simulation/block.py: exact_expected_values, the
+ * strategies, sizing.py's flat stakes, figures.py's risk sums); tests/test_value_study.py
+ * holds both roads equal field for field.  Per round and bet: the EV numerator is the
+ * program's output VALUE_OUTPUT, its denominator ff(n, 6) x the bet's pay denominator;
+ * the float, fixed point and bin as the pair study computes them (numpy's operations).
+ * A count's running count is start + sum over ranks of tag x (4 decks - unseen of the
+ * rank), the true count's decision 52 q running >= p unseen, its band floor(52 running /
+ * unseen); a running count's decision q running >= p, its band the running count.
+ *
+ * Before any pricing, every round's summary key is dealt once: a key whose pays the caller
+ * has not filled (filled[key] == 0) is flagged in missing[key] and the call returns -3
+ * (nothing else written); the caller fills those pays and calls again.
+ *
+ * Overflow: the caller (value_study.py) proves ff(cards of a shoe, 6) x every pay
+ * denominator below 2**62 (so every EV denominator fits int64), the program's outputs
+ * are int64 on every round or the call returns -2 (width codes), the counts' products
+ * below 2**62 (Count.count_bound, as strategies.py checks), and every per-round, per-shoe
+ * and per-block sum in range as for the pair study (pair_study.py's bounds).  Returns the
+ * rounds, -1 (a band outside the caller's range), -2 (an output past int64: take the
+ * numpy road), -3 (missing pays) or -4 (out of memory).
+ */
+
+enum { VALUE_OUTPUT, VALUE_DENOMINATOR, VALUE_PLAY, VALUE_STAKE, VALUE_SCALE, VALUE_BAND_LOW,
+       VALUE_BAND_SPAN, VALUE_TRIGGER_NUMERATOR, VALUE_TRIGGER_DENOMINATOR, VALUE_START,
+       VALUE_TAGS, VALUE_FIELDS = VALUE_TAGS + RANKS };
+enum { PLAY_PERFECT, PLAY_ALWAYS, PLAY_TRUE_COUNT, PLAY_RUNNING_COUNT };
+#define VALUE_SUMMARY_KEYS 14400
+#define VALUE_BETS_MAX SHOE_BETS_MAX
+
+typedef struct {
+    Py_ssize_t bets, decks, outputs;
+    const int64_t *bet;  /* bets x VALUE_FIELDS */
+    const int64_t *pays; /* VALUE_SUMMARY_KEYS x bets: net result in units of 1/denominator */
+    int64_t *per_shoe;   /* shoes x 3, as the pair study's */
+    i128 *sums;          /* as the pair study's */
+    int64_t *depth;      /* bets x decks x 2 */
+    int32_t *bins;       /* bets x capacity: each round's EV histogram bin, bet by bet */
+    Py_ssize_t capacity; /* rounds the bins hold a bet */
+    int64_t *bands;      /* per bet, VALUE_BAND_SPAN x BAND_FIELDS from VALUE_BAND_LOW */
+    int64_t *touched;    /* bets x 2: the lowest and highest band slot counted */
+} ValueTally;
+
+/* One shoe's rounds as dealt, for evaluate_many and the tally. */
+typedef struct {
+    int64_t *ranks, *suits, *low, *high, *key, *position;
+    int8_t *suited, *width;
+} ValueRounds;
+
+/* Decide, settle and tally one round: its outputs, ff(n, 6), rank counts, key and depth. */
+static int value_round(const ValueTally *t, const int64_t *outputs, int64_t total,
+                       const int64_t *ranks, int64_t key, Py_ssize_t position,
+                       ShoeSums *shoe, int64_t *x_of, Py_ssize_t round) {
+    int64_t unseen = 0;
+    for (int r = 0; r < RANKS; r++) unseen += ranks[r];
+    int64_t deck = (int64_t)position / 52;
+    if (deck > t->decks - 1) deck = t->decks - 1;
+    const int64_t *pays = t->pays + key * t->bets;
+    int64_t combined = 0;
+    Py_ssize_t bands_at = 0;
+    for (Py_ssize_t j = 0; j < t->bets; j++) {
+        const int64_t *b = t->bet + j * VALUE_FIELDS;
+        int64_t numerator = outputs[b[VALUE_OUTPUT]];
+        int64_t denominator = total * b[VALUE_DENOMINATOR];
+        double ev = (double)numerator / (double)denominator;
+        int64_t fixed = (int64_t)rint(ev * 1099511627776.0); /* 2**40 */
+        int64_t bin = floor_of(ev * 10000.0);
+        int decided;
+        int64_t band;
+        int64_t play = b[VALUE_PLAY];
+        if (play == PLAY_PERFECT || play == PLAY_ALWAYS) {
+            decided = play == PLAY_ALWAYS ? 1 : numerator > 0;
+            band = floor_divide(bin, 100);
+        } else {
+            int64_t running = b[VALUE_START];
+            for (int r = 0; r < RANKS; r++)
+                running += b[VALUE_TAGS + r] * (4 * t->decks - ranks[r]);
+            int64_t p = b[VALUE_TRIGGER_NUMERATOR], q = b[VALUE_TRIGGER_DENOMINATOR];
+            if (play == PLAY_TRUE_COUNT) {
+                decided = 52 * q * running >= p * unseen;
+                band = floor_divide(52 * running, unseen);
+            } else {
+                decided = running * q >= p;
+                band = running;
+            }
+        }
+        int64_t stake = decided ? b[VALUE_STAKE] : 0;
+        int64_t x = stake * pays[j];
+        int64_t e = fixed * stake;
+        shoe->made[j] += decided;
+        shoe->ev_made[j] += decided ? fixed : 0;
+        shoe->positive[j] += numerator > 0;
+        shoe->wagered[j] += stake;
+        shoe->x[j] += x;
+        shoe->e[j] += e;
+        shoe->q[j] += x * x;
+        combined += x * b[VALUE_SCALE];
+        shoe->combined_e += e;
+        x_of[j] = x;
+        t->bins[j * t->capacity + round] = (int32_t)bin;
+        t->depth[(j * t->decks + deck) * 2] += fixed;
+        t->depth[(j * t->decks + deck) * 2 + 1] += 1;
+        int64_t slot = band - b[VALUE_BAND_LOW];
+        if (slot < 0 || slot >= b[VALUE_BAND_SPAN]) return 0;
+        if (slot < t->touched[2 * j]) t->touched[2 * j] = slot;
+        if (slot > t->touched[2 * j + 1]) t->touched[2 * j + 1] = slot;
+        int64_t *in_band = t->bands + bands_at + slot * BAND_FIELDS;
+        in_band[0] += 1;
+        in_band[1] += decided;
+        in_band[2] += e;
+        in_band[3] += x;
+        in_band[4] += x * x;
+        bands_at += b[VALUE_BAND_SPAN] * BAND_FIELDS;
+    }
+    shoe->combined_x += combined;
+    shoe->combined_q += combined * combined;
+    shoe->running += combined;
+    if (shoe->running < shoe->lowest) shoe->lowest = shoe->running;
+    int64_t *products = shoe->products;
+    for (Py_ssize_t i = 0; i < t->bets; i++)
+        for (Py_ssize_t j = i; j < t->bets; j++) *products++ += x_of[i] * x_of[j];
+    return 1;
+}
+
+/* Deal one shoe's rounds into *out* (rank counts, card counts, keys, depths); returns them. */
+static Py_ssize_t value_deal(const int64_t *row, Py_ssize_t size, const int64_t *parameters,
+                             const Tableau *tableau, int suited, ValueRounds *out) {
+    int64_t decks = parameters[0], burn = parameters[1], cut = parameters[2];
+    int64_t after_cut = parameters[3], cut_first_rounds = parameters[4];
+    Py_ssize_t cut_at = size - (Py_ssize_t)cut, last_start = size - ROUND_CARDS;
+    int64_t counts[CARDS], ranks[RANKS];
+    for (int c = 0; c < CARDS; c++) counts[c] = decks;
+    for (int r = 0; r < RANKS; r++) ranks[r] = 4 * decks;
+    Py_ssize_t position = first_position(row, burn), number = 0;
+    if (burn < 0) counts[row[0]]--, ranks[row[0] / 4]--;
+    int64_t remaining = -1;
+    while (position <= last_start && remaining != 0) {
+        int used = play_round(tableau, row + position, &out->key[number]);
+        out->position[number] = position;
+        out->suited[number] = (int8_t)suited;
+        memcpy(out->ranks + number * RANKS, ranks, sizeof ranks);
+        if (suited) memcpy(out->suits + number * CARDS, counts, sizeof counts);
+        for (int i = 0; i < used; i++) counts[row[position + i]]--, ranks[row[position + i] / 4]--;
+        remaining = rounds_left(remaining, position, used, cut_at, after_cut, cut_first_rounds);
+        position += used;
+        number++;
+    }
+    return number;
+}
+
+/* Every round's key dealt once: flag the keys whose pays are not filled; any flagged? */
+static int value_missing(Py_ssize_t shoes, Py_ssize_t size, const int64_t *cards,
+                         const int64_t *parameters, const Tableau *tableau,
+                         const int8_t *filled, int8_t *missing) {
+    int64_t burn = parameters[1], cut = parameters[2];
+    int64_t after_cut = parameters[3], cut_first_rounds = parameters[4];
+    Py_ssize_t cut_at = size - (Py_ssize_t)cut, last_start = size - ROUND_CARDS;
+    int any = 0;
+    for (Py_ssize_t shoe = 0; shoe < shoes; shoe++) {
+        const int64_t *row = cards + shoe * size;
+        Py_ssize_t position = first_position(row, burn);
+        int64_t remaining = -1, key;
+        while (position <= last_start && remaining != 0) {
+            int used = play_round(tableau, row + position, &key);
+            if (!filled[key]) missing[key] = 1, any = 1;
+            remaining = rounds_left(remaining, position, used, cut_at, after_cut, cut_first_rounds);
+            position += used;
+        }
+    }
+    return any;
+}
+
+/* Shoes dealt this many at a time before their rounds are priced in one evaluate_many call
+ * (full lanes of eight rounds, one allocation of its scratch). */
+#define VALUE_SHOES_A_BATCH 32
+
+/* *r* from round *at* on (the rounds of a batch's later shoes). */
+static ValueRounds value_rounds_at(const ValueRounds *r, Py_ssize_t at, Py_ssize_t J) {
+    ValueRounds shifted = {r->ranks + at * RANKS, r->suits + at * CARDS, r->low + at * J,
+                           r->high + at * J, r->key + at, r->position + at, r->suited + at,
+                           r->width + at};
+    return shifted;
+}
+
+/* Tally one shoe's *number* rounds from *r* (priced); its rounds start at *first* of the
+ * block.  Returns the rounds, or -1 (a band outside the range) or -2 (an output past int64). */
+static Py_ssize_t value_shoe_tally(const ValueTally *t, const PairTally *sums_of,
+                                   const ValueRounds *r, Py_ssize_t J, Py_ssize_t number,
+                                   Py_ssize_t shoe, Py_ssize_t first) {
+    int64_t x_of[VALUE_BETS_MAX];
+    ShoeSums sums;
+    shoe_sums_clear(&sums, t->bets);
+    for (Py_ssize_t i = 0; i < number; i++) {
+        const int64_t *ranks = r->ranks + i * RANKS;
+        int64_t cards_left = 0;
+        for (int k = 0; k < RANKS; k++) cards_left += ranks[k];
+        int overflow;
+        int64_t total = (int64_t)sequences128((uint64_t)cards_left, &overflow);
+        if (r->width[i] != 0) return -2;
+        if (!value_round(t, r->low + i * J, total, ranks, r->key[i], r->position[i], &sums, x_of,
+                         first + i))
+            return -1;
+    }
+    t->per_shoe[3 * shoe] = number;
+    t->per_shoe[3 * shoe + 1] = sums.combined_x;
+    t->per_shoe[3 * shoe + 2] = sums.lowest;
+    tally_shoe(sums_of, &sums, number);
+    return number;
+}
+
+static Py_ssize_t value_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *cards,
+                              const int64_t *parameters, const Tableau *tableau,
+                              const Program *program, int suited, const ValueTally *t,
+                              const PairTally *sums_of) {
+    Py_ssize_t capacity = (size / 4 + 1) * VALUE_SHOES_A_BATCH, J = program->outputs;
+    ValueRounds r = {
+        malloc(sizeof(int64_t) * capacity * RANKS), malloc(sizeof(int64_t) * capacity * CARDS),
+        malloc(sizeof(int64_t) * capacity * J), malloc(sizeof(int64_t) * capacity * J),
+        malloc(sizeof(int64_t) * capacity), malloc(sizeof(int64_t) * capacity),
+        malloc((size_t)capacity), malloc((size_t)capacity)};
+    Py_ssize_t rounds = 0, numbers[VALUE_SHOES_A_BATCH];
+    if (!r.ranks || !r.suits || !r.low || !r.high || !r.key || !r.position || !r.suited ||
+        !r.width)
+        rounds = -4;
+    for (Py_ssize_t batch = 0; rounds >= 0 && batch < shoes; batch += VALUE_SHOES_A_BATCH) {
+        Py_ssize_t count = shoes - batch < VALUE_SHOES_A_BATCH ? shoes - batch
+                                                                : VALUE_SHOES_A_BATCH;
+        Py_ssize_t dealt = 0;
+        for (Py_ssize_t k = 0; k < count; k++) {
+            ValueRounds at = value_rounds_at(&r, dealt, J);
+            numbers[k] = value_deal(cards + (batch + k) * size, size, parameters, tableau,
+                                    suited, &at);
+            dealt += numbers[k];
+        }
+        if (!evaluate_many(program, dealt, r.ranks, r.suited, r.suits, r.low, r.high, r.width)) {
+            rounds = -4;
+            break;
+        }
+        dealt = 0;
+        for (Py_ssize_t k = 0; k < count && rounds >= 0; k++) {
+            ValueRounds at = value_rounds_at(&r, dealt, J);
+            Py_ssize_t tallied = value_shoe_tally(t, sums_of, &at, J, numbers[k], batch + k,
+                                                  rounds);
+            rounds = tallied < 0 ? tallied : rounds + tallied;
+            dealt += numbers[k];
+        }
+    }
+    free(r.ranks), free(r.suits), free(r.low), free(r.high), free(r.key), free(r.position);
+    free(r.suited), free(r.width);
+    return rounds;
+}
+
+PyObject *value_study(PyObject *Py_UNUSED(self), PyObject *args) {
+    enum { CARDS_IN, PARAMETERS, NATURAL, PLAYER, STOOD, BANKER, BETS, PAYS, FILLED, MISSING,
+           PER_SHOE, SUMS, DEPTH, BINS, BANDS, TOUCHED, VIEWS };
+    PyObject *objects[VIEWS], *capsule;
+    Py_ssize_t shoes;
+    int suited;
+    if (!PyArg_ParseTuple(args, "nOOOOOOOpOOOOOOOOOO", &shoes, &objects[0], &objects[1],
+                          &objects[2], &objects[3], &objects[4], &objects[5], &capsule,
+                          &suited, &objects[6], &objects[7], &objects[8], &objects[9],
+                          &objects[10], &objects[11], &objects[12], &objects[13],
+                          &objects[14], &objects[15]))
+        return NULL;
+    Program *program = get_program(capsule);
+    if (!program) return NULL;
+    Py_buffer views[VIEWS];
+    int writable[VIEWS] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1};
+    if (!get_buffers(objects, views, writable, VIEWS)) return NULL;
+    Py_ssize_t bets = views[BETS].len / 8 / VALUE_FIELDS;
+    Py_ssize_t size = shoes > 0 ? views[CARDS_IN].len / 8 / shoes : 0;
+    const int64_t *parameters = views[PARAMETERS].buf, *bet = views[BETS].buf;
+    const int64_t *cards = views[CARDS_IN].buf;
+    int fits = shoes > 0 && views[CARDS_IN].len == shoes * size * 8 && size >= ROUND_CARDS &&
+               views[PARAMETERS].len == 5 * 8 && views[NATURAL].len == 10 &&
+               views[PLAYER].len == 10 && views[STOOD].len == 10 && views[BANKER].len == 100 &&
+               bets >= 1 && bets <= VALUE_BETS_MAX && views[BETS].len == bets * VALUE_FIELDS * 8 &&
+               views[PAYS].len == VALUE_SUMMARY_KEYS * bets * 8 &&
+               views[FILLED].len == VALUE_SUMMARY_KEYS && views[MISSING].len == VALUE_SUMMARY_KEYS &&
+               views[PER_SHOE].len == shoes * 3 * 8 &&
+               views[SUMS].len == (bets * BET_SUMS + COMBINED_SUMS + bets * (bets + 1) / 2) * 16 &&
+               views[BINS].len == shoes * (size / 4 + 1) * bets * 4;
+    if (fits) {
+        int64_t burn = parameters[1];
+        fits = parameters[0] >= 1 && burn >= -1 && burn <= size && parameters[2] >= 0 &&
+               parameters[2] <= size && parameters[3] >= 0 && parameters[4] >= 1 &&
+               views[DEPTH].len == bets * parameters[0] * 2 * 8;
+        Py_ssize_t bands = 0;
+        for (Py_ssize_t j = 0; fits && j < bets; j++) {
+            const int64_t *b = bet + j * VALUE_FIELDS;
+            fits = b[VALUE_OUTPUT] >= 0 && b[VALUE_OUTPUT] < program->outputs &&
+                   b[VALUE_DENOMINATOR] >= 1 && b[VALUE_PLAY] >= PLAY_PERFECT &&
+                   b[VALUE_PLAY] <= PLAY_RUNNING_COUNT && b[VALUE_BAND_SPAN] >= 1 &&
+                   b[VALUE_TRIGGER_DENOMINATOR] >= 1;
+            bands += b[VALUE_BAND_SPAN] * BAND_FIELDS;
+        }
+        fits = fits && views[BANDS].len == bands * 8 && views[TOUCHED].len == bets * 2 * 8;
+        uint64_t outside = 0;
+        for (Py_ssize_t i = 0; i < shoes * size; i++) outside |= (uint64_t)cards[i] >= CARDS;
+        fits = fits && !outside;
+    }
+    if (!fits) {
+        release_buffers(views, VIEWS);
+        PyErr_SetString(PyExc_ValueError, "value study arrays do not match the shoes and bets");
+        return NULL;
+    }
+    Tableau tableau = {views[NATURAL].buf, views[PLAYER].buf, views[STOOD].buf,
+                       views[BANKER].buf};
+    Py_ssize_t rounds;
+    if (value_missing(shoes, size, cards, parameters, &tableau, views[FILLED].buf,
+                      views[MISSING].buf)) {
+        release_buffers(views, VIEWS);
+        return PyLong_FromSsize_t(-3);
+    }
+    Py_ssize_t count = views[SUMS].len / 16;
+    i128 *sums = calloc((size_t)count, sizeof(i128));
+    if (!sums) {
+        release_buffers(views, VIEWS);
+        return PyErr_NoMemory();
+    }
+    ValueTally t = {bets, parameters[0], program->outputs, bet, views[PAYS].buf,
+                    views[PER_SHOE].buf, sums, views[DEPTH].buf, views[BINS].buf,
+                    shoes * (size / 4 + 1), views[BANDS].buf, views[TOUCHED].buf};
+    PairTally sums_of = {bets, parameters[0], NULL, views[PER_SHOE].buf, sums, NULL, NULL, NULL,
+                         NULL};
+    for (Py_ssize_t j = 0; j < bets; j++) {
+        t.touched[2 * j] = bet[j * VALUE_FIELDS + VALUE_BAND_SPAN];
+        t.touched[2 * j + 1] = -1;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rounds = value_shoes(shoes, size, cards, parameters, &tableau, program, suited, &t, &sums_of);
+    uint64_t *words = views[SUMS].buf;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        words[2 * i] = (uint64_t)sums[i];
+        words[2 * i + 1] = (uint64_t)((u128)sums[i] >> 64);
+    }
+    Py_END_ALLOW_THREADS
+    free(sums);
+    release_buffers(views, VIEWS);
+    if (rounds == -4) return PyErr_NoMemory();
     return PyLong_FromSsize_t(rounds);
 }

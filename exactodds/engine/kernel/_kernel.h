@@ -75,6 +75,7 @@ u128 gcd128(u128 a, u128 b);
 PyObject *shuffle(PyObject *self, PyObject *args);
 PyObject *deal(PyObject *self, PyObject *args);
 PyObject *pair_study(PyObject *self, PyObject *args);
+PyObject *value_study(PyObject *self, PyObject *args);
 PyObject *stream_states(PyObject *self, PyObject *args);
 
 /* From _one_shoe.c (one shoe's analysis from its Python counts), for the module table. */

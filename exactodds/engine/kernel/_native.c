@@ -583,6 +583,8 @@ static PyMethodDef methods[] = {
     {"bet_analyses", bet_analyses, METH_VARARGS, "One shoe's kernel-priced bet analyses."},
     {"pair_study", pair_study, METH_VARARGS,
      "Deal and tally a pairs-only study's shoes (releases the GIL)."},
+    {"value_study", value_study, METH_VARARGS,
+     "Deal, price and tally a value-bet study's shoes (releases the GIL)."},
     {"stream_states", stream_states, METH_VARARGS,
      "Each shoe's PCG64 state as numpy seeds it (releases the GIL)."},
     {"depth_sums", depth_sums, METH_VARARGS, "A depth table's sums below one prefix."},
