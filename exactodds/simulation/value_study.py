@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from exactodds.analysis.many import Analyzer, LeanOutput
 from exactodds.bets.bet import Bet
+from exactodds.engine.kernel.pruned import pruned_program
 from exactodds.simulation.dealing import (
     SUMMARY_KEYS,
     dealing_module,
@@ -201,10 +202,12 @@ def _plan(simulation: Simulation, analyzer: Analyzer) -> _Plan | None:
     if bounds is None:
         return None
     _, per_shoe, per_bet = bounds
+    # The program cut to the keys the bets read (engine.kernel.pruned): the same integers.
+    pruned = pruned_program(program, tuple(output.output for output in outputs))
     return _Plan(
         np.array(rows, dtype=np.int64),
         denominators,
-        program.native,
+        pruned.native if pruned.native is not None else program.native,
         np.array(procedure_parameters(simulation.procedure), dtype=np.int64),
         tuple(np.array(flag, dtype=np.int8) for flag in tableau_flags(simulation.rules.tableau)),
         per_shoe,
