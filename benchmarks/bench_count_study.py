@@ -12,7 +12,8 @@ estimator, the EV deciles and the EV by deck read them all).
 Each run times, interleaved (so a change in the machine's load falls on both):
 
 * ``simulate`` of --shoes shoes on --jobs worker processes, as the command line runs it
-  (value bets priced by the kernel's program cut to the keys they read,
+  (value bets priced by the kernel's program cut to the keys they read, in the compiled
+  value study, :mod:`exactodds.simulation.value_study`, or on the numpy road,
   :mod:`exactodds.simulation.pruned_pricing`), wall clock and CPU (this process and its
   forked workers);
 * the reference: the same study with that road switched off (the kernel's full lean
@@ -35,13 +36,14 @@ import os
 import resource
 import statistics
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from unittest import mock
 
 from exactodds.bets.catalogue import select_bets
 from exactodds.rules import Rules
 from exactodds.simulation import block as block_module
+from exactodds.simulation import value_study
 from exactodds.simulation.dealing import DealingProcedure, deal_block
 from exactodds.simulation.evaluate import exact_expected_values
 from exactodds.simulation.pruned_pricing import pruned_expected_values
@@ -74,9 +76,19 @@ def _load() -> str:
     return ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
 
 
-def former_road() -> AbstractContextManager[object]:
-    """The pruned program switched off: every block priced by the kernel's full lean program."""
-    return mock.patch.object(block_module, "pruned_expected_values", lambda *arguments: None)
+@contextmanager
+def former_road() -> Iterator[None]:
+    """The pruned program switched off on both roads (the compiled value study and the numpy
+    road): every round priced by the kernel's full lean program."""
+    with (
+        mock.patch.object(block_module, "pruned_expected_values", lambda *arguments: None),
+        mock.patch.object(value_study, "pruned_program", lambda program, kept=None: program),
+    ):
+        value_study._plan.cache_clear()  # the plans cached hold the program they were made with
+        try:
+            yield
+        finally:
+            value_study._plan.cache_clear()
 
 
 def timed_study(
@@ -145,7 +157,10 @@ def main() -> None:
     rates: dict[str, list[float]] = {"this road": [], "former road": []}
     cpu_per_shoe: dict[str, list[float]] = {"this road": [], "former road": []}
     phases: dict[str, list[float]] = {}
-    roads = {"this road": nullcontext, "former road": former_road}
+    roads: dict[str, Callable[[], AbstractContextManager[object]]] = {
+        "this road": nullcontext,
+        "former road": former_road,
+    }
     if arguments.no_reference:
         del roads["former road"]
     print(
