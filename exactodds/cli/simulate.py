@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -27,6 +28,7 @@ from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
 from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.rules import Rules
+from exactodds.simulation.study import PRICINGS
 
 if TYPE_CHECKING:
     from exactodds.games.dragon_tiger import DragonTigerTable
@@ -240,6 +242,16 @@ def _studies(
     help="Also show each bet's rounds, bets made, frequency, EV, SD and units by true count "
     "(count play) or by 1% band of exact EV (other plays). JSON always has them.",
 )
+@click.option(
+    "--price",
+    "pricing",
+    type=click.Choice(PRICINGS),
+    default="every-round",
+    show_default=True,
+    help="every-round: the exact EV of every bet on every round; bet-rounds: only on the "
+    "rounds where a bet is made (a count or always play, not perfect), faster, leaving out "
+    "the figures that need every round's EV (EV > 0, EV deciles, EV by deck).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @plot_option
 @risk_options
@@ -266,6 +278,7 @@ def simulate(
     digits: int,
     wide: bool,
     by_count: bool,
+    pricing: str,
     quiet: bool,
     plot_directory: str | None,
     sizing_options: dict[str, Any],
@@ -327,6 +340,7 @@ def simulate(
     simulation = simulation_spec(
         shoes, seed, rules, bets, procedure, plays, min_edge, sizing_options
     )
+    simulation = dataclasses.replace(simulation, pricing=pricing)
     if sweep is not None:
         from exactodds.cli.simulate_sweep import run_sweep
 

@@ -36,6 +36,7 @@ __all__ = [
     "MOST_SEED",
     "MOST_SHOES",
     "MOST_UNITS",
+    "PRICINGS",
     "Simulation",
     "seed_words",
 ]
@@ -49,6 +50,11 @@ MOST_SHOES = 10**15
 MOST_UNITS = 10**70
 #: The largest seed: 128 bits, as many as numpy's SeedSequence draws its entropy from.
 MOST_SEED = 2**128 - 1
+#: How a simulation prices its rounds (``Simulation.pricing``): ``every-round`` prices every
+#: bet on every round; ``bet-rounds`` only the rounds where some bet is made, for plays that
+#: decide without the EV (a count, always), and leaves out the figures that read every
+#: round's EV (the EV deciles, the share of rounds with EV > 0, the EV by deck).
+PRICINGS = ("every-round", "bet-rounds")
 
 
 def seed_words(seed: int) -> str:
@@ -93,6 +99,8 @@ class Simulation:
     questions: RiskQuestions = field(default_factory=RiskQuestions)
     #: Risk of ruin over several bankrolls and trip lengths (None: the one of the study).
     grid: RiskGrid | None = None
+    #: One of :data:`PRICINGS`: every round priced, or only the rounds a bet is made.
+    pricing: str = "every-round"
 
     def __post_init__(self) -> None:
         whole_number(self.shoes, "shoes", SimulationError, minimum=1, what="Number of shoes")
@@ -141,6 +149,7 @@ class Simulation:
                 )
         self._check_grid()
         self._check_magnitude()
+        self._check_pricing()
         if len(self.strategies) != len(self.bets):
             raise SimulationError(
                 f"{len(self.bets)} bets need {len(self.bets)} strategies, "
@@ -162,6 +171,25 @@ class Simulation:
                 "A risk grid's first bankroll and trip length must be the study's `bankroll`, "
                 "`trip_rounds` and `trip_shoes`."
             )
+
+    def _check_pricing(self) -> None:
+        if self.pricing not in PRICINGS:
+            raise SimulationError(
+                f"`pricing` {self.pricing!r} is not valid; use every-round or bet-rounds."
+            )
+        if self.pricing == "bet-rounds" and any(
+            isinstance(play, Perfect) for play in self.strategies
+        ):
+            raise SimulationError(
+                "Pricing bet-rounds prices only the rounds a bet is made, but perfect play "
+                "needs every round's exact EV to decide; give a count or always with `play`, "
+                "or price every-round."
+            )
+
+    @property
+    def every_round(self) -> bool:
+        """Whether every round's EV is priced (and the figures that read them kept)."""
+        return self.pricing == "every-round"
 
     @property
     def grid_trip_shoes(self) -> tuple[int, ...]:
@@ -215,7 +243,7 @@ class Simulation:
         """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14.
 
         *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes``, ``exact_moments``,
-        ``questions`` and ``grid``.
+        ``questions``, ``grid`` and ``pricing``.
         """
         rules = rules if rules is not None else Rules()
         chosen = tuple(bets) if bets is not None else main_bets(rules)
@@ -311,9 +339,12 @@ class Simulation:
         )
         # Trips of other lengths are tallied too (a grid): another tally, another study.
         grid = {"grid_trip_shoes": list(self.grid_trip_shoes)} if self.grid_trip_shoes else {}
+        # Another tally (some figures left out): recorded only when not the default.
+        pricing = {} if self.every_round else {"pricing": self.pricing}
         return (
             sizing
             | grid
+            | pricing
             | {
                 "seed": self.seed,
                 "procedure": self.procedure.to_dict(),
