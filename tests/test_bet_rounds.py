@@ -116,6 +116,10 @@ def test_bet_rounds_are_another_study_and_refuse_perfect_play() -> None:
     )
     assert refused.exit_code == 2
     assert refused.output.count(".") >= 1 and "perfect play needs every" in refused.output
+    tiger = CliRunner().invoke(
+        cli, ["simulate", "--game", "dragon-tiger", "--shoes", "1", "--price", "bet-rounds"]
+    )
+    assert tiger.exit_code == 2 and "leave --price out" in tiger.output
     placed = CliRunner().invoke(
         cli,
         [

@@ -318,6 +318,12 @@ def simulate(
     if game is not None:
         from exactodds.cli.dragon_tiger import dragon_tiger_simulate_command
 
+        if pricing != "every-round":
+            raise click.UsageError(
+                f"--price {pricing} applies to baccarat's studies; --game dragon-tiger prices "
+                "every round, so leave --price out."
+            )
+
         chosen = {"shoes": shoes, "seed": seed, "decks": decks, "cut": cut, "plays": plays}
         chosen |= {"output_format": output_format, "digits": digits}
         dragon_tiger_simulate_command(game, chosen, show_risk or bool(sweeps))
