@@ -188,7 +188,16 @@ class Simulation:
 
     @property
     def every_round(self) -> bool:
-        """Whether every round's EV is priced (and the figures that read them kept)."""
+        """Whether every round's EV is priced (and the figures that read them kept).
+
+        >>> Simulation.of(1, 1).every_round
+        True
+        >>> from exactodds.simulation.strategies import Always
+        >>> Simulation.of(1, 1, strategies={"banker": Always()}, pricing="bet-rounds")
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.SimulationError: Pricing bet-rounds prices only the rounds a bet is made, but perfect play needs every round's exact EV to decide; give a count or always with `play`, or price every-round.
+        """
         return self.pricing == "every-round"
 
     @property
