@@ -106,7 +106,12 @@ def test_bet_rounds_keep_every_figure_of_the_default_bit_for_bit(index: int) -> 
 
 def test_bet_rounds_are_another_study_and_refuse_perfect_play() -> None:
     default = _studies()[0]
-    assert dataclasses.replace(default, pricing="bet-rounds").digest() != default.digest()
+    placed_study = dataclasses.replace(default, pricing="bet-rounds")
+    assert placed_study.digest() != default.digest()
+    traced = run_block(placed_study, 0, 2, trace=True)  # the trace's EVs: every round priced
+    assert traced.tally == run_block(placed_study, 0, 2).tally and '"ev": {"dragon7": "-' in (
+        traced.trace
+    )
     with pytest.raises(SimulationError, match="perfect play needs every round's exact EV"):
         Simulation.of(1, 1, bets=select_bets("dragon7"), pricing="bet-rounds")
     with pytest.raises(SimulationError, match="`pricing` 'some' is not valid"):
