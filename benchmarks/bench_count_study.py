@@ -9,22 +9,24 @@ at true count >= 4, 8 decks, cut card 14 cards from the back, standard burn, one
 the cut card is the first card of a round; every round's exact EV computed (the exact-EV
 estimator, the EV deciles and the EV by deck read them all).
 
-Each run times, interleaved (so a change in the machine's load falls on both):
+Each run times, interleaved (so a change in the machine's load falls on every road):
 
 * ``simulate`` of --shoes shoes on --jobs worker processes, as the command line runs it
   (value bets priced by the kernel's program cut to the keys they read, in the compiled
   value study, :mod:`exactodds.simulation.value_study`, or on the numpy road,
   :mod:`exactodds.simulation.pruned_pricing`), wall clock and CPU (this process and its
-  forked workers);
-* the reference: the same study with that road switched off (the kernel's full lean
-  program, as before), the same shoes, the same tally bit for bit (checked);
+  forked workers), on two roads: ``bet rounds`` (``pricing="bet-rounds"``, ``simulate
+  --price bet-rounds``: only the rounds the count bets are priced, about 9% of them, and the
+  figures that read every round's EV are left out) and ``every round`` (the default, the
+  reference), every figure the first keeps equal to the second's (checked);
+* with --former-road, also the default study with the pruned program switched off (the
+  kernel's full lean program, as before), the same tally bit for bit (checked);
 * in this process, one block of 256 shoes: the pricing alone on each road (thread CPU
-  per round of the block), the whole block on the new road, and the pricing of only the
-  rounds the count bets (about 9%: what a study that skipped the figures read from every
-  round's EV, the EV deciles and the EV by deck, would price), per round of the block.
+  per round of the block), the whole block priced every round and priced bet-rounds, and the
+  pricing of only the rounds the count bets, per round of the block.
 
 Then the median (min-max) over the runs, the load average before and after each run, and
-Jacobson's 100,000,000 shoes EXTRAPOLATED from the measured rates (rate x shoes: not run):
+Jacobson's 100,000,000 shoes EXTRAPOLATED from each road's measured rates (rate x shoes: not run):
 from the wall clock (this machine as loaded during the run) and from CPU / jobs (what an
 otherwise idle machine with --jobs cores gives).
 """
@@ -32,6 +34,7 @@ otherwise idle machine with --jobs cores gives).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import resource
 import statistics
@@ -52,9 +55,11 @@ from exactodds.simulation.strategies import Count, parse_strategy
 
 JACOBSON_SHOES = 100_000_000
 TAGS = "count:0,0,0,-1,-1,-1,-1,2,2,0:4"
+#: The figures a bet-rounds study leaves out (null in its JSON, with a note).
+LEFT_OUT = ("share_positive", "ev_deciles", "ev_by_deck", "left_out")
 
 
-def study(shoes: int, seed: int) -> Simulation:
+def study(shoes: int, seed: int, pricing: str = "every-round") -> Simulation:
     rules = Rules()
     return Simulation.of(
         shoes=shoes,
@@ -63,7 +68,20 @@ def study(shoes: int, seed: int) -> Simulation:
         bets=select_bets("dragon7", rules),
         strategies={"dragon7": parse_strategy(TAGS)},
         procedure=DealingProcedure(decks=8, cut=14, burn="standard", cut_first_rounds=1),
+        pricing=pricing,
     )
+
+
+def kept_figures(figures: dict[str, object]) -> str:
+    """The result's JSON less what names the pricing and the figures bet-rounds leaves out."""
+    kept = {key: value for key, value in figures.items() if key not in ("study", "pricing")}
+    bets = figures["bets"]
+    assert isinstance(bets, dict)
+    kept["bets"] = {
+        name: {key: value for key, value in bet.items() if key not in LEFT_OUT}
+        for name, bet in bets.items()
+    }
+    return repr(kept)
 
 
 def _cpu_seconds() -> float:
@@ -115,6 +133,7 @@ def block_phases(simulation: Simulation) -> dict[str, float]:
     count = parse_strategy(TAGS)
     assert isinstance(count, Count)
     bet = count.decide(None, None, block.known, simulation.procedure.decks)
+    placed = dataclasses.replace(simulation, pricing="bet-rounds")
     figures = {}
     for name, price in (
         (
@@ -125,9 +144,10 @@ def block_phases(simulation: Simulation) -> dict[str, float]:
             "pricing, full lean program",
             lambda: exact_expected_values(prepared.analyzer, block.known, False, ranks),
         ),
-        ("whole block, pruned", lambda: block_module.run_block(simulation, 0, 256)),
+        ("whole block, every round", lambda: block_module.run_block(simulation, 0, 256)),
+        ("whole block, bet rounds", lambda: block_module.run_block(placed, 0, 256)),
         (
-            "pricing the rounds bet only",  # what a study without the all-round figures needs
+            "pricing the rounds bet only",  # what the bet-rounds study prices
             lambda: pruned_expected_values(prepared.analyzer, ranks[bet], False),
         ),
     ):
@@ -150,19 +170,21 @@ def main() -> None:
     parser.add_argument("--shoes", type=int, default=4096)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=38)
-    parser.add_argument("--no-reference", action="store_true", help="time the new road only")
+    parser.add_argument(
+        "--former-road", action="store_true", help="also time the full lean program's road"
+    )
     arguments = parser.parse_args()
     shoes, jobs = arguments.shoes, arguments.jobs
     simulate(study(2 * jobs, arguments.seed), jobs=jobs)  # warm: programs built, imports cached
-    rates: dict[str, list[float]] = {"this road": [], "former road": []}
-    cpu_per_shoe: dict[str, list[float]] = {"this road": [], "former road": []}
-    phases: dict[str, list[float]] = {}
-    roads: dict[str, Callable[[], AbstractContextManager[object]]] = {
-        "this road": nullcontext,
-        "former road": former_road,
+    roads: dict[str, tuple[str, Callable[[], AbstractContextManager[object]]]] = {
+        "bet rounds": ("bet-rounds", nullcontext),
+        "every round": ("every-round", nullcontext),
     }
-    if arguments.no_reference:
-        del roads["former road"]
+    if arguments.former_road:
+        roads["former road"] = ("every-round", former_road)
+    rates: dict[str, list[float]] = {name: [] for name in roads}
+    cpu_per_shoe: dict[str, list[float]] = {name: [] for name in roads}
+    phases: dict[str, list[float]] = {}
     print(
         f"Jacobson's Dragon 7 count study, {shoes:,} shoes of seed {arguments.seed}, "
         f"{jobs} jobs, {arguments.runs} runs; {os.cpu_count()} CPUs"
@@ -170,35 +192,47 @@ def main() -> None:
     for run in range(arguments.runs):
         before = _load()
         outputs = {}
-        for name, road in roads.items():
-            wall, cpu, outputs[name] = timed_study(study(shoes, arguments.seed), jobs, road)
+        for name, (pricing, road) in roads.items():
+            simulation = study(shoes, arguments.seed, pricing)
+            wall, cpu, figures = timed_study(simulation, jobs, road)
+            outputs[name] = kept_figures(figures)
             rates[name].append(shoes / wall)
             cpu_per_shoe[name].append(cpu / shoes * 1e3)
         for name, value in block_phases(study(256, arguments.seed + run)).items():
             phases.setdefault(name, []).append(value)
-        same = len(set(map(repr, outputs.values()))) == 1
+        same = len(set(outputs.values())) == 1
         print(
-            f"  run {run + 1}: load average {before} before, {_load()} after; same result: {same}"
+            f"  run {run + 1}: load average {before} before, {_load()} after; every figure "
+            f"kept the same: {same}"
         )
     print("\n  median (min-max)                  shoes/s, wall     CPU ms/shoe (all jobs)")
     for name in roads:
         print(f"  {name:32}  {_range(rates[name]):>18}  {_range(cpu_per_shoe[name], 3):>22}")
-    if "former road" in roads:
-        ratios = [
-            new / old for new, old in zip(rates["this road"], rates["former road"], strict=True)
-        ]
-        print(f"  this road / former road, wall rate: {_range(ratios, 2)}")
+    for name in roads:
+        if name != "bet rounds":
+            ratios = [new / old for new, old in zip(rates["bet rounds"], rates[name], strict=True)]
+            cpu_ratios = [
+                old / new
+                for new, old in zip(cpu_per_shoe["bet rounds"], cpu_per_shoe[name], strict=True)
+            ]
+            print(
+                f"  bet rounds / {name}: wall rate {_range(ratios, 2)}x, "
+                f"CPU a shoe {_range(cpu_ratios, 2)}x less"
+            )
     print("\n  one 256-shoe block in this process, thread CPU per round (us), median (min-max)")
     for name, values in phases.items():
         print(f"    {name:30} {_range(values, 2)}")
-    wall_hours = [JACOBSON_SHOES / rate / 3600 for rate in rates["this road"]]
-    idle_hours = [JACOBSON_SHOES * ms / 1e3 / jobs / 3600 for ms in cpu_per_shoe["this road"]]
     print(
         f"\nEXTRAPOLATED (rate x shoes, not run): Jacobson's {JACOBSON_SHOES:,} shoes on "
-        f"{jobs} jobs\n  at the wall-clock rate measured here (this load): "
-        f"{_range(wall_hours, 1)} hours\n  at CPU / jobs (an otherwise idle machine): "
-        f"{_range(idle_hours, 1)} hours"
+        f"{jobs} jobs, hours, median (min-max)"
     )
+    for name in roads:
+        wall_hours = [JACOBSON_SHOES / rate / 3600 for rate in rates[name]]
+        idle_hours = [JACOBSON_SHOES * ms / 1e3 / jobs / 3600 for ms in cpu_per_shoe[name]]
+        print(
+            f"  {name}: at CPU / jobs (an otherwise idle machine) {_range(idle_hours, 1)}; "
+            f"at the wall clock measured here (this load) {_range(wall_hours, 1)}"
+        )
 
 
 if __name__ == "__main__":

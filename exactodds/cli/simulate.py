@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -28,6 +29,7 @@ from exactodds.cli.risk_options import risk_options
 from exactodds.errors import ExactOddsError
 from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.rules import Rules
+from exactodds.simulation.study import PRICINGS
 
 if TYPE_CHECKING:
     from exactodds.games.dragon_tiger import DragonTigerTable
@@ -241,6 +243,16 @@ def _studies(
     help="Also show each bet's rounds, bets made, frequency, EV, SD and units by true count "
     "(count play) or by 1% band of exact EV (other plays). JSON always has them.",
 )
+@click.option(
+    "--price",
+    "pricing",
+    type=click.Choice(PRICINGS),
+    default="every-round",
+    show_default=True,
+    help="every-round: the exact EV of every bet on every round; bet-rounds: only on the "
+    "rounds where a bet is made (a count or always play, not perfect), faster, leaving out "
+    "the figures that need every round's EV (EV > 0, EV deciles, EV by deck).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @plot_option
 @risk_options
@@ -267,6 +279,7 @@ def simulate(
     digits: int,
     wide: bool,
     by_count: bool,
+    pricing: str,
     quiet: bool,
     plot_directory: str | None,
     sizing_options: dict[str, Any],
@@ -297,7 +310,6 @@ def simulate(
       exactodds simulate --game dragon-tiger --bets big,suited_tie --play perfect --seed 2
       exactodds simulate --multipliers golden_wealth --decks 1 --shoes 2 --jobs 1
     """
-    from exactodds.errors import SimulationError
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.simulation.run import simulate as run_simulation
     from exactodds.specs import parse_sweeps, simulation_spec
@@ -308,6 +320,12 @@ def simulate(
     overlay = overlay_for_run("simulate", multipliers, rounds, quiet)
     if game is not None:
         from exactodds.cli.dragon_tiger import dragon_tiger_simulate_command
+
+        if pricing != "every-round":
+            raise click.UsageError(
+                f"--price {pricing} applies to baccarat's studies; --game dragon-tiger prices "
+                "every round, so leave --price out."
+            )
 
         chosen = {"shoes": shoes, "seed": seed, "decks": decks, "cut": cut, "plays": plays}
         chosen |= {"output_format": output_format, "digits": digits}
@@ -321,21 +339,14 @@ def simulate(
         from exactodds.simulation.frame import require_data_extra
 
         require_data_extra("--trace FILE.parquet")
-    if sweeps and (checkpoint_file or trace_file or resume or dask_address):
-        raise SimulationError(
-            "--sweep runs one study per combination; --checkpoint, --resume, --trace "
-            "and --dask apply to one study: run the combinations one by one for those."
-        )
-    if sweeps and overlay is not None:
-        raise click.UsageError(
-            "--sweep rebuilds the bets of each combination, and --multipliers charges and "
-            "multiplies the bets of one study: run the combinations one by one for an overlay."
-        )
+    if sweeps:
+        _refuse_with_sweep(bool(checkpoint_file or trace_file or resume or dask_address), overlay)
     sweep = parse_sweeps(sweeps) if sweeps else None
     procedure = DealingProcedure(decks, cut, burn, after_cut, cut_first_rounds)
     simulation = simulation_spec(
         shoes, seed, rules, bets, procedure, plays, min_edge, sizing_options
     )
+    simulation = dataclasses.replace(simulation, pricing=pricing)
     if overlay is not None:  # the multiplied bets priced and paid under it, the fee charged
         from exactodds.simulation.overlaypays import overlaid_simulation
 
@@ -380,6 +391,23 @@ def simulate(
             )
         )
         sys.exit(128 + number)
+
+
+def _refuse_with_sweep(one_study_options: bool, overlay: object) -> None:
+    """A sweep runs one study per combination: the options of one study, and an overlay
+    (which charges and multiplies the bets of one study), are refused in one sentence."""
+    from exactodds.errors import SimulationError
+
+    if one_study_options:
+        raise SimulationError(
+            "--sweep runs one study per combination; --checkpoint, --resume, --trace "
+            "and --dask apply to one study: run the combinations one by one for those."
+        )
+    if overlay is not None:
+        raise click.UsageError(
+            "--sweep rebuilds the bets of each combination, and --multipliers charges and "
+            "multiplies the bets of one study: run the combinations one by one for an overlay."
+        )
 
 
 def _check_run_options(

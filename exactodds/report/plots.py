@@ -230,7 +230,8 @@ def simulation_figures(result: SimulationResult) -> Iterator[tuple[str, str, Any
     """Each simulated bet's EV-by-depth figure, as ``(bet, "depth", figure)``; with a bankroll,
     the fan chart of its paths and its risk curve, as ``("combined", "paths" | "risk", figure)``."""
     for bet in result.bets():
-        yield bet.name, "depth", depth_figure(bet.name, bet.ev_by_deck)
+        if bet.every_round:  # bet-rounds pricing leaves the EV by deck out
+            yield bet.name, "depth", depth_figure(bet.name, bet.ev_by_deck)
     ruin = result.risk_figures.ruin or {}
     if ruin.get("paths") is not None:
         yield "combined", "paths", paths_figure(ruin["paths"])

@@ -138,7 +138,7 @@ def render_table(
         for bet in bets
     ]
     lines.append(fitted_table(detail_rows, detail_headers, ("left",) * len(detail_headers), width))
-    lines += ["", _depth_table(bets, width)]
+    lines += _every_round_lines(result, bets, width)
     if by_count:
         lines += _band_lines(result, bets, digits)
     if risk:
@@ -706,6 +706,19 @@ def _bankroll_estimate_lines(estimate: dict[str, Any] | None, unit: Fraction | N
     ]
 
 
+def _every_round_lines(
+    result: SimulationResult, bets: list[BetResult], width: int | None
+) -> list[str]:
+    """The EV by deck, or with ``bet-rounds`` pricing the note on the figures left out."""
+    if result.simulation.every_round:
+        return ["", _depth_table(bets, width)]
+    return [
+        "",
+        "Left out (priced bet-rounds: only the rounds where a bet is made): the share of rounds",
+        "with EV > 0, the EV deciles and the EV by deck, which need every round's exact EV.",
+    ]
+
+
 def _depth_table(bets: list[BetResult], width: int | None) -> str:
     decks = max((len(bet.ev_by_deck) for bet in bets), default=0)
     headers = ["EV by deck dealt"] + [str(deck + 1) for deck in range(decks)]
@@ -743,6 +756,8 @@ CSV_COLUMNS = (
     "n0_rounds_stderr",
     "units_wagered",
     "roi",
+    # every-round, or bet-rounds: then share_positive is empty (it needs every round's EV).
+    "pricing",
 )
 _RISK_COLUMNS = ("ev_per_round", "sd_per_round", "di", "score", "n0_rounds")
 
@@ -779,13 +794,14 @@ def render_csv(result: SimulationResult) -> str:
                 bet.bets_made,
                 repr(bet.frequency),
                 repr(bet.average_edge),
-                repr(bet.share_positive),
+                repr(bet.share_positive) if bet.every_round else "",
                 *(
                     repr(value)
                     for estimate in estimates
                     for value in (estimate.mean, estimate.stderr)
                 ),
                 *cells,
+                result.simulation.pricing,
             ]
         )
     return buffer.getvalue().rstrip("\n")

@@ -279,11 +279,11 @@ def run_block(
     prepared = prepare(simulation.rules, simulation.bets)
     compiled = None if trace else _compiled_tally(simulation, first_shoe, shoes, prepared)
     if compiled is not None:  # the numpy road below is its twin, field for field
-        return BlockResult(first_shoe, shoes, compiled)
+        return BlockResult(first_shoe, shoes, _kept_figures(simulation, compiled))
     block = deal_block(
         simulation.procedure, simulation.rules.tableau, simulation.seed, first_shoe, shoes
     )
-    values = _priced(prepared.analyzer, block, simulation.suited)
+    values = _priced_rounds(simulation, prepared.analyzer, block, every=trace)
     values, pays = _round_pays(prepared, simulation, block, values)
     floats = values.floats()
     rounds_per_shoe = block.rounds_per_shoe.tolist()
@@ -349,18 +349,65 @@ def run_block(
     text = (
         _trace(simulation, block, values, pays, decisions, prepared, sized.stakes) if trace else ""
     )
-    return BlockResult(first_shoe, shoes, tally, text)
+    return BlockResult(first_shoe, shoes, _kept_figures(simulation, tally), text)
 
 
-def _priced(analyzer: Analyzer, block: DealtBlock, suited: bool) -> ExpectedValues:
-    """The exact EV of every bet on every round of *block*, by the cheapest exact road: pair
-    bets alone by their closed form, value bets by the kernel's program cut to the keys they
-    read, anything else by the kernel's lean program (the same integers every way)."""
+def _priced(
+    analyzer: Analyzer,
+    block: DealtBlock,
+    suited: bool,
+    rows: npt.NDArray[np.int64] | None = None,
+) -> ExpectedValues:
+    """The exact EV of every bet on every round of *block* (or on its *rows*), by the
+    cheapest exact road: pair bets alone by their closed form, value bets by the kernel's
+    program cut to the keys they read, anything else by the kernel's lean program (the same
+    integers every way)."""
     ranks = block.rank_counts()
+    known = block.known
+    if rows is not None:
+        ranks, known = ranks[rows], known[rows]
     return (
-        pair_expected_values(analyzer.bets, block.known, analyzer.routes(), ranks)
+        pair_expected_values(analyzer.bets, known, analyzer.routes(), ranks)
         or pruned_expected_values(analyzer, ranks, suited)
-        or exact_expected_values(analyzer, block.known, suited, ranks)
+        or exact_expected_values(analyzer, known, suited, ranks)
+    )
+
+
+def _priced_rounds(
+    simulation: Simulation, analyzer: Analyzer, block: DealtBlock, every: bool
+) -> ExpectedValues:
+    """The exact EVs the study reads: every round's (``every-round`` pricing, or *every*),
+    else only those of the rounds where some bet is made (``bet-rounds``: plays that decide
+    without the EV), 0 on the others, where no bet is made and no figure kept reads them."""
+    if every or simulation.every_round:
+        return _priced(analyzer, block, simulation.suited)
+    decks = simulation.procedure.decks
+    made = np.zeros(block.rounds, dtype=bool)
+    unpriced = np.zeros(block.rounds, dtype=np.int64)  # these plays do not read the EV
+    for strategy in simulation.strategies:
+        made |= strategy.decide(unpriced, unpriced + 1, block.known, decks)
+    rows = np.flatnonzero(made)
+    shape = (block.rounds, len(analyzer.bets))
+    if not len(rows):
+        return ExpectedValues(np.zeros(shape, dtype=np.int64), np.ones(shape, dtype=np.int64))
+    part = _priced(analyzer, block, simulation.suited, rows)
+    numerators = np.zeros(shape, dtype=part.numerators.dtype)
+    denominators = np.ones(shape, dtype=part.denominators.dtype)
+    numerators[rows], denominators[rows] = part.numerators, part.denominators
+    return ExpectedValues(numerators, denominators)
+
+
+def _kept_figures(simulation: Simulation, tally: Tally) -> Tally:
+    """*tally* as the study keeps it: with ``bet-rounds`` pricing, without the sums that read
+    every round's EV (the rounds with EV > 0, the EV histogram, the EV by deck)."""
+    if simulation.every_round:
+        return tally
+    return dataclasses.replace(
+        tally,
+        bets=tuple(
+            dataclasses.replace(bet, positive=0, histogram=(), depth_ev=(), depth_rounds=())
+            for bet in tally.bets
+        ),
     )
 
 

@@ -58,6 +58,9 @@ class BetResult:
     average_edge_by_stake: float = math.nan
     #: Per band of the count (or of the exact EV for other plays): :func:`band_rows`.
     by_true_count: tuple[Mapping[str, Any], ...] = ()
+    #: False for ``bet-rounds`` pricing: ``share_positive``, ``ev_deciles`` and ``ev_by_deck``
+    #: read every round's EV and are left out (nan and empty here, null in JSON).
+    every_round: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``bets`` entries of ``simulate --format json``)."""
@@ -78,7 +81,17 @@ class BetResult:
             "ev_deciles": list(self.ev_deciles),
             "ev_by_deck": list(self.ev_by_deck),
             "by_true_count": [dict(row) for row in self.by_true_count],
-        }
+        } | ({} if self.every_round else _LEFT_OUT)
+
+
+#: What a ``bet-rounds`` study's JSON gives for the figures that read every round's EV.
+_LEFT_OUT: dict[str, Any] = {
+    "share_positive": None,
+    "ev_deciles": None,
+    "ev_by_deck": None,
+    "left_out": "share_positive, ev_deciles and ev_by_deck need every round's exact EV; "
+    "this study priced only the rounds where a bet is made (pricing bet-rounds).",
+}
 
 
 def band_rows(
@@ -229,6 +242,7 @@ class SimulationResult:
     def bets(self) -> list[BetResult]:
         """Each bet's statistics, in the order simulated."""
         tally = self.tally
+        every_round = self.simulation.every_round
         results = []
         for index, (bet, strategy, sums) in enumerate(
             zip(self.simulation.bets, self.simulation.strategies, tally.bets, strict=True)
@@ -249,7 +263,7 @@ class SimulationResult:
                         if sums.bets_made
                         else math.nan
                     ),
-                    share_positive=sums.positive / rounds if rounds else math.nan,
+                    share_positive=(sums.positive / rounds if rounds and every_round else math.nan),
                     units_per_shoe={
                         "exact_ev": Estimate.of_shoes(sums.expected, tally.shoes, ev_unit),
                         "realized": Estimate.of_shoes(sums.realized, tally.shoes, realized_unit),
@@ -271,6 +285,7 @@ class SimulationResult:
                     by_true_count=band_rows(
                         sums.bands, counted_by(strategy), rounds, sums.pay_denominator
                     ),
+                    every_round=every_round,
                 )
             )
         return results
@@ -288,6 +303,7 @@ class SimulationResult:
             "rules": self.simulation.rules.to_dict(),
             "study": self.study_record(),
             "staking": self.simulation.staking(),
+            "pricing": self.simulation.pricing,
             "rounds_per_shoe": {
                 "mean": tally.rounds / tally.shoes if tally.shoes else None,
                 "min": min(histogram) if histogram else None,

@@ -37,6 +37,7 @@ __all__ = [
     "MOST_SEED",
     "MOST_SHOES",
     "MOST_UNITS",
+    "PRICINGS",
     "Simulation",
     "seed_words",
 ]
@@ -50,6 +51,11 @@ MOST_SHOES = 10**15
 MOST_UNITS = 10**70
 #: The largest seed: 128 bits, as many as numpy's SeedSequence draws its entropy from.
 MOST_SEED = 2**128 - 1
+#: How a simulation prices its rounds (``Simulation.pricing``): ``every-round`` prices every
+#: bet on every round; ``bet-rounds`` only the rounds where some bet is made, for plays that
+#: decide without the EV (a count, always), and leaves out the figures that read every
+#: round's EV (the EV deciles, the share of rounds with EV > 0, the EV by deck).
+PRICINGS = ("every-round", "bet-rounds")
 
 
 def seed_words(seed: int) -> str:
@@ -96,6 +102,8 @@ class Simulation:
     grid: RiskGrid | None = None
     #: A random-multiplier overlay on the bets it names (:mod:`~exactodds.simulation.overlaypays`).
     overlay: MultiplierOverlay | None = None
+    #: One of :data:`PRICINGS`: every round priced, or only the rounds a bet is made.
+    pricing: str = "every-round"
 
     def __post_init__(self) -> None:
         whole_number(self.shoes, "shoes", SimulationError, minimum=1, what="Number of shoes")
@@ -144,6 +152,7 @@ class Simulation:
                 )
         self._check_grid()
         self._check_magnitude()
+        self._check_pricing()
         if len(self.strategies) != len(self.bets):
             raise SimulationError(
                 f"{len(self.bets)} bets need {len(self.bets)} strategies, "
@@ -165,6 +174,34 @@ class Simulation:
                 "A risk grid's first bankroll and trip length must be the study's `bankroll`, "
                 "`trip_rounds` and `trip_shoes`."
             )
+
+    def _check_pricing(self) -> None:
+        if self.pricing not in PRICINGS:
+            raise SimulationError(
+                f"`pricing` {self.pricing!r} is not valid; use every-round or bet-rounds."
+            )
+        if self.pricing == "bet-rounds" and any(
+            isinstance(play, Perfect) for play in self.strategies
+        ):
+            raise SimulationError(
+                "Pricing bet-rounds prices only the rounds a bet is made, but perfect play "
+                "needs every round's exact EV to decide; give a count or always with `play`, "
+                "or price every-round."
+            )
+
+    @property
+    def every_round(self) -> bool:
+        """Whether every round's EV is priced (and the figures that read them kept).
+
+        >>> Simulation.of(1, 1).every_round
+        True
+        >>> from exactodds.simulation.strategies import Always
+        >>> Simulation.of(1, 1, strategies={"banker": Always()}, pricing="bet-rounds")
+        Traceback (most recent call last):
+        ...
+        exactodds.errors.SimulationError: Pricing bet-rounds prices only the rounds a bet is made, but perfect play needs every round's exact EV to decide; give a count or always with `play`, or price every-round.
+        """
+        return self.pricing == "every-round"
 
     @property
     def grid_trip_shoes(self) -> tuple[int, ...]:
@@ -218,7 +255,7 @@ class Simulation:
         """A simulation with defaults: standard rules, main bets, perfect play, 8 decks, cut 14.
 
         *sizing* takes ``stake``, ``limits``, ``bankroll``, ``trip_shoes``, ``exact_moments``,
-        ``questions``, ``grid`` and ``overlay``.
+        ``questions``, ``grid``, ``overlay`` and ``pricing``.
         """
         rules = rules if rules is not None else Rules()
         chosen = tuple(bets) if bets is not None else main_bets(rules)
@@ -315,10 +352,13 @@ class Simulation:
         # Trips of other lengths are tallied too (a grid): another tally, another study.
         grid = {"grid_trip_shoes": list(self.grid_trip_shoes)} if self.grid_trip_shoes else {}
         overlay = {} if self.overlay is None else {"overlay": self.overlay.to_dict()}
+        # Another tally (some figures left out): recorded only when not the default.
+        pricing = {} if self.every_round else {"pricing": self.pricing}
         return (
             sizing
             | grid
             | overlay
+            | pricing
             | {
                 "seed": self.seed,
                 "procedure": self.procedure.to_dict(),

@@ -181,6 +181,8 @@ def _plan(simulation: Simulation, analyzer: Analyzer) -> _Plan | None:
         or simulation.rules.rebate
         # An overlay multiplies the pays round by round (simulation.overlaypays).
         or simulation.overlay is not None
+        # Pricing only the rounds bet is the numpy road's (block._priced_rounds), cheaper still.
+        or not simulation.every_round
         or not 1 <= len(bets) <= _MOST_BETS
         or any(abs(pay) >= _FLOAT_EV_PAYS for bet in bets for pay in bet.pay_table.values())
     ):
