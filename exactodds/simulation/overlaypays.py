@@ -51,6 +51,8 @@ __all__ = [
     "block_draws",
     "charged_bet",
     "draw_multipliers",
+    "fee_charged",
+    "fee_charged_simulation",
     "multiplied_bets",
     "overlaid_simulation",
     "overlay_block",
@@ -93,9 +95,18 @@ def charged_bet(bet: Bet, overlay: MultiplierOverlay, fee: Fraction | None = Non
     """*bet* with *fee* (the overlay's when None) charged on it (:class:`ChargedBet`)."""
     charged = (overlay.fee or Fraction(0)) if fee is None else fee
     settings = overlay.settings(bet.name)
-    own = [pay.denominator for pay in bet.pay_table.values()]
-    if settings.pay is not None:
-        own.append(settings.pay.denominator)
+    return fee_charged(bet, charged, () if settings.pay is None else (settings.pay,))
+
+
+def fee_charged(bet: Bet, charged: Fraction, other_pays: Sequence[Fraction] = ()) -> ChargedBet:
+    """*bet* with the fee *charged* on it, per unit paid (:class:`ChargedBet`); its integer
+    pays over a unit that *other_pays* (an overlay's base pay) are whole numbers of too.
+
+    >>> from exactodds.bets.bet import main_bets
+    >>> fee_charged(main_bets(Rules())[0], Fraction(1, 5)).pay_table["win"]
+    Fraction(5, 8)
+    """
+    own = [pay.denominator for pay in (*bet.pay_table.values(), *other_pays)]
     unit = math.lcm(*own) * (charged.numerator + charged.denominator)
     pays = {outcome: (pay - charged) / (1 + charged) for outcome, pay in bet.pay_table.items()}
     return ChargedBet(
@@ -140,6 +151,26 @@ def overlaid_simulation(simulation: Simulation, overlay: MultiplierOverlay) -> S
     fee = simulation.rules.fee or overlay.fee or Fraction(0)
     bets = tuple(charged_bet(bet, overlay, fee) for bet in simulation.bets)
     return dataclasses.replace(simulation, bets=bets, overlay=overlay)
+
+
+def fee_charged_simulation(simulation: Simulation) -> Simulation:
+    """*simulation* with the rules' fee charged on every bet, per unit paid (the stake plus
+    the fee), as an overlay charges it; *simulation* itself when there is no fee to charge
+    (none set, an overlay's study, whose bets carry it already, or bets already charged).
+
+    >>> charged = fee_charged_simulation(Simulation.of(1, 1, rules=Rules(fee="20%")))
+    >>> [str(bet.pay_table["lose"]) for bet in charged.bets]
+    ['-1', '-1', '-1']
+    >>> fee_charged_simulation(Simulation.of(1, 1)).bets == Simulation.of(1, 1).bets
+    True
+    """
+    fee = simulation.rules.fee
+    if not fee or simulation.overlay is not None:
+        return simulation
+    if any(isinstance(bet, ChargedBet) for bet in simulation.bets):
+        return simulation
+    bets = tuple(fee_charged(bet, fee) for bet in simulation.bets)
+    return dataclasses.replace(simulation, bets=bets)
 
 
 def multiplied_bets(bets: Sequence[Bet], overlay: MultiplierOverlay) -> list[int]:

@@ -50,6 +50,7 @@ from exactodds.simulation.checkpoint import (
     save_checkpoint,
 )
 from exactodds.simulation.dealing import DealingProcedure
+from exactodds.simulation.overlaypays import fee_charged_simulation
 from exactodds.simulation.pairs import pair_shape
 from exactodds.simulation.result import BetResult, SimulationResult
 from exactodds.simulation.staking.stakes import Kelly, Optimal
@@ -458,6 +459,8 @@ def simulate(
     ...
     exactodds.errors.SimulationError: `resume` needs `checkpoint` FILE to resume from.
     """
+    # A table's fee is charged on every bet, win or lose: every figure per unit paid.
+    simulation = fee_charged_simulation(simulation)
     if isinstance(simulation.stake, Optimal):
         simulation = _with_optimal_ramp(simulation, jobs, dask, block_shoes, stop)
     block_shoes = _block_shoes(simulation, block_shoes, trace is not None, jobs)
