@@ -135,3 +135,30 @@ def test_bet_rounds_are_another_study_and_refuse_perfect_play() -> None:
     assert placed.exit_code == 0, placed.output
     data = json.loads(placed.output)
     assert data["pricing"] == "bet-rounds" and data["bets"]["dragon7"]["ev_by_deck"] is None
+
+
+def test_the_compiled_value_study_prices_bet_rounds_as_the_numpy_road() -> None:
+    """The kernel's value study prices only the rounds a count bets (value_price), the other
+    rounds' outputs 0: its tally equals the numpy road's (block._priced_rounds) field for
+    field, on Jacobson's study and on two counts beside an always play."""
+    from unittest import mock
+
+    from exactodds.simulation import block
+
+    plays = {"dragon7": JACOBSON, "panda8": parse_strategy("count:0,0,0,0,0,0,0,-2,1,0:-1")}
+    studies = (
+        dataclasses.replace(_studies()[0], pricing="bet-rounds"),
+        Simulation.of(
+            3,
+            11,
+            bets=select_bets("dragon7,panda8,tie"),
+            strategies={**plays, "tie": Always()},
+            procedure=DealingProcedure(decks=2, cut=14),
+            pricing="bet-rounds",
+        ),
+    )
+    for study in studies:
+        assert block.compiled_values(study, study.shoes)
+        compiled = run_block(study, 0, study.shoes).tally
+        with mock.patch.object(block, "value_block_tally", lambda *arguments: None):
+            assert run_block(study, 0, study.shoes).tally == compiled

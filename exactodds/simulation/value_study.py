@@ -181,8 +181,6 @@ def _plan(simulation: Simulation, analyzer: Analyzer) -> _Plan | None:
         or simulation.rules.rebate
         # An overlay multiplies the pays round by round (simulation.overlaypays).
         or simulation.overlay is not None
-        # Pricing only the rounds bet is the numpy road's (block._priced_rounds), cheaper still.
-        or not simulation.every_round
         or not 1 <= len(bets) <= _MOST_BETS
         or any(abs(pay) >= _FLOAT_EV_PAYS for bet in bets for pay in bet.pay_table.values())
     ):
@@ -263,7 +261,7 @@ def value_block_tally(
         table = np.ascontiguousarray(pays.table, dtype=np.int64)
         rounds = module.value_study(
             shoes, cards, plan.parameters, *plan.flags, plan.program, simulation.suited,
-            plan.bets, table, pays.filled.view(np.int8), missing, per_shoe, words, depth,
+            not simulation.every_round, plan.bets, table, pays.filled.view(np.int8), missing, per_shoe, words, depth,
             bins, bands, touched,
         )  # fmt: skip
         if rounds != _MISSING_PAYS:

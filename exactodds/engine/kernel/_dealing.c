@@ -669,7 +669,8 @@ PyObject *pair_study(PyObject *Py_UNUSED(self), PyObject *args) {
 
 /* ---- Value studies: deal, price with the kernel's program, decide, settle, tally ------
  *
- * value_study(shoes, cards, parameters, tableau x4, program, suited, bets, pays, filled,
+ * value_study(shoes, cards, parameters, tableau x4, program, suited, bet_rounds, bets, pays,
+ * filled,
  * missing, per_shoe, sums, depth, bins, bands, touched): the pair study's pass for any
  * bets the kernel's lean program prices (exactodds/simulation/value_study.py says which
  * buffer holds what), flat stakes, played perfect (bet when the exact EV > 0), always, or
@@ -729,6 +730,36 @@ typedef struct {
     int8_t *suited, *width;
 } ValueRounds;
 
+/* A count's decision for bet row *b* on the round whose unseen cards are *ranks* (*unseen*
+ * of them), and its band: the true count's 52 q running >= p unseen and floor(52 running /
+ * unseen), or the running count's q running >= p and the running count. */
+static int count_decides(const ValueTally *t, const int64_t *b, const int64_t *ranks,
+                         int64_t unseen, int64_t *band) {
+    int64_t running = b[VALUE_START];
+    for (int r = 0; r < RANKS; r++) running += b[VALUE_TAGS + r] * (4 * t->decks - ranks[r]);
+    int64_t p = b[VALUE_TRIGGER_NUMERATOR], q = b[VALUE_TRIGGER_DENOMINATOR];
+    if (b[VALUE_PLAY] == PLAY_TRUE_COUNT) {
+        *band = floor_divide(52 * running, unseen);
+        return 52 * q * running >= p * unseen;
+    }
+    *band = running;
+    return running * q >= p;
+}
+
+/* Whether some bet is made on the round whose unseen cards are *ranks*, or some bet's
+ * decision needs its EV (perfect play; always bets every round): the rounds a study that
+ * prices bet-rounds only prices. */
+static int value_made(const ValueTally *t, const int64_t *ranks) {
+    int64_t unseen = 0, band;
+    for (int r = 0; r < RANKS; r++) unseen += ranks[r];
+    for (Py_ssize_t j = 0; j < t->bets; j++) {
+        const int64_t *b = t->bet + j * VALUE_FIELDS;
+        if (b[VALUE_PLAY] == PLAY_PERFECT || b[VALUE_PLAY] == PLAY_ALWAYS) return 1;
+        if (count_decides(t, b, ranks, unseen, &band)) return 1;
+    }
+    return 0;
+}
+
 /* Decide, settle and tally one round: its outputs, ff(n, 6), rank counts, key and depth. */
 static int value_round(const ValueTally *t, const int64_t *outputs, int64_t total,
                        const int64_t *ranks, int64_t key, Py_ssize_t position,
@@ -754,17 +785,7 @@ static int value_round(const ValueTally *t, const int64_t *outputs, int64_t tota
             decided = play == PLAY_ALWAYS ? 1 : numerator > 0;
             band = floor_divide(bin, 100);
         } else {
-            int64_t running = b[VALUE_START];
-            for (int r = 0; r < RANKS; r++)
-                running += b[VALUE_TAGS + r] * (4 * t->decks - ranks[r]);
-            int64_t p = b[VALUE_TRIGGER_NUMERATOR], q = b[VALUE_TRIGGER_DENOMINATOR];
-            if (play == PLAY_TRUE_COUNT) {
-                decided = 52 * q * running >= p * unseen;
-                band = floor_divide(52 * running, unseen);
-            } else {
-                decided = running * q >= p;
-                band = running;
-            }
+            decided = count_decides(t, b, ranks, unseen, &band);
         }
         int64_t stake = decided ? b[VALUE_STAKE] : 0;
         int64_t x = stake * pays[j];
@@ -890,20 +911,67 @@ static Py_ssize_t value_shoe_tally(const ValueTally *t, const PairTally *sums_of
     return number;
 }
 
-static Py_ssize_t value_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *cards,
-                              const int64_t *parameters, const Tableau *tableau,
-                              const Program *program, int suited, const ValueTally *t,
-                              const PairTally *sums_of) {
-    Py_ssize_t capacity = (size / 4 + 1) * VALUE_SHOES_A_BATCH, J = program->outputs;
+/* Price the *dealt* rounds of *r* with *program*: every one, or with *bet_rounds* only the
+ * rounds some bet is made (value_made), through the compact buffers *c*, the others' outputs
+ * left 0 (their figures, the every-round ones, are left out by the caller).  0: no memory. */
+static int value_price(const Program *program, const ValueTally *t, ValueRounds *r,
+                       ValueRounds *c, Py_ssize_t dealt, Py_ssize_t J, int bet_rounds) {
+    if (!bet_rounds)
+        return evaluate_many(program, dealt, r->ranks, r->suited, r->suits, r->low, r->high,
+                             r->width);
+    Py_ssize_t priced = 0;
+    for (Py_ssize_t i = 0; i < dealt; i++) {
+        memset(r->low + i * J, 0, sizeof(int64_t) * J);
+        memset(r->high + i * J, 0, sizeof(int64_t) * J);
+        r->width[i] = 0;
+        if (!value_made(t, r->ranks + i * RANKS)) continue;
+        memcpy(c->ranks + priced * RANKS, r->ranks + i * RANKS, sizeof(int64_t) * RANKS);
+        if (r->suited[i])
+            memcpy(c->suits + priced * CARDS, r->suits + i * CARDS, sizeof(int64_t) * CARDS);
+        c->suited[priced] = r->suited[i];
+        c->position[priced++] = i;
+    }
+    if (!priced) return 1;
+    if (!evaluate_many(program, priced, c->ranks, c->suited, c->suits, c->low, c->high,
+                       c->width))
+        return 0;
+    for (Py_ssize_t k = 0; k < priced; k++) {
+        Py_ssize_t i = (Py_ssize_t)c->position[k];
+        memcpy(r->low + i * J, c->low + k * J, sizeof(int64_t) * J);
+        memcpy(r->high + i * J, c->high + k * J, sizeof(int64_t) * J);
+        r->width[i] = c->width[k];
+    }
+    return 1;
+}
+
+static ValueRounds value_rounds_alloc(Py_ssize_t capacity, Py_ssize_t J) {
     ValueRounds r = {
         malloc(sizeof(int64_t) * capacity * RANKS), malloc(sizeof(int64_t) * capacity * CARDS),
         malloc(sizeof(int64_t) * capacity * J), malloc(sizeof(int64_t) * capacity * J),
         malloc(sizeof(int64_t) * capacity), malloc(sizeof(int64_t) * capacity),
         malloc((size_t)capacity), malloc((size_t)capacity)};
+    return r;
+}
+
+static int value_rounds_ok(const ValueRounds *r) {
+    return r->ranks && r->suits && r->low && r->high && r->key && r->position && r->suited &&
+           r->width;
+}
+
+static void value_rounds_free(ValueRounds *r) {
+    free(r->ranks), free(r->suits), free(r->low), free(r->high), free(r->key), free(r->position);
+    free(r->suited), free(r->width);
+}
+
+static Py_ssize_t value_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *cards,
+                              const int64_t *parameters, const Tableau *tableau,
+                              const Program *program, int suited, int bet_rounds,
+                              const ValueTally *t, const PairTally *sums_of) {
+    Py_ssize_t capacity = (size / 4 + 1) * VALUE_SHOES_A_BATCH, J = program->outputs;
+    ValueRounds r = value_rounds_alloc(capacity, J);
+    ValueRounds c = value_rounds_alloc(bet_rounds ? capacity : 1, J);
     Py_ssize_t rounds = 0, numbers[VALUE_SHOES_A_BATCH];
-    if (!r.ranks || !r.suits || !r.low || !r.high || !r.key || !r.position || !r.suited ||
-        !r.width)
-        rounds = -4;
+    if (!value_rounds_ok(&r) || !value_rounds_ok(&c)) rounds = -4;
     for (Py_ssize_t batch = 0; rounds >= 0 && batch < shoes; batch += VALUE_SHOES_A_BATCH) {
         Py_ssize_t count = shoes - batch < VALUE_SHOES_A_BATCH ? shoes - batch
                                                                 : VALUE_SHOES_A_BATCH;
@@ -914,7 +982,7 @@ static Py_ssize_t value_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *
                                     suited, &at);
             dealt += numbers[k];
         }
-        if (!evaluate_many(program, dealt, r.ranks, r.suited, r.suits, r.low, r.high, r.width)) {
+        if (!value_price(program, t, &r, &c, dealt, J, bet_rounds)) {
             rounds = -4;
             break;
         }
@@ -927,8 +995,8 @@ static Py_ssize_t value_shoes(Py_ssize_t shoes, Py_ssize_t size, const int64_t *
             dealt += numbers[k];
         }
     }
-    free(r.ranks), free(r.suits), free(r.low), free(r.high), free(r.key), free(r.position);
-    free(r.suited), free(r.width);
+    value_rounds_free(&r);
+    value_rounds_free(&c);
     return rounds;
 }
 
@@ -937,10 +1005,10 @@ PyObject *value_study(PyObject *Py_UNUSED(self), PyObject *args) {
            PER_SHOE, SUMS, DEPTH, BINS, BANDS, TOUCHED, VIEWS };
     PyObject *objects[VIEWS], *capsule;
     Py_ssize_t shoes;
-    int suited;
-    if (!PyArg_ParseTuple(args, "nOOOOOOOpOOOOOOOOOO", &shoes, &objects[0], &objects[1],
+    int suited, bet_rounds;
+    if (!PyArg_ParseTuple(args, "nOOOOOOOppOOOOOOOOOO", &shoes, &objects[0], &objects[1],
                           &objects[2], &objects[3], &objects[4], &objects[5], &capsule,
-                          &suited, &objects[6], &objects[7], &objects[8], &objects[9],
+                          &suited, &bet_rounds, &objects[6], &objects[7], &objects[8], &objects[9],
                           &objects[10], &objects[11], &objects[12], &objects[13],
                           &objects[14], &objects[15]))
         return NULL;
@@ -1010,7 +1078,8 @@ PyObject *value_study(PyObject *Py_UNUSED(self), PyObject *args) {
         t.touched[2 * j + 1] = -1;
     }
     Py_BEGIN_ALLOW_THREADS
-    rounds = value_shoes(shoes, size, cards, parameters, &tableau, program, suited, &t, &sums_of);
+    rounds = value_shoes(shoes, size, cards, parameters, &tableau, program, suited, bet_rounds,
+                         &t, &sums_of);
     uint64_t *words = views[SUMS].buf;
     for (Py_ssize_t i = 0; i < count; i++) {
         words[2 * i] = (uint64_t)sums[i];
