@@ -131,16 +131,7 @@ def _bets(data: Mapping[str, Any], rules: Rules, custom: Sequence[Bet]) -> list[
     numbers exact, a bad pay named by the ``pay`` field, its bet and outcome), an array (or
     one string) as ``--pay`` texts.
     """
-    selection = data.get("bets")
-    if isinstance(selection, list):
-        selection = check_texts(selection, "bets")
-    elif selection is not None:
-        selection = check_type(selection, str, "bets", _BETS_VALID)
-    pays: Mapping[str, Any] | tuple[str, ...] = ()
-    if "pay" in data:
-        pay: dict[str, Any] | list[Any] | str
-        pay = check_type(data["pay"], (dict, list, str), "pay", _PAY_VALID)
-        pays = pay if isinstance(pay, dict) else check_texts(pay, "pay")
+    selection, pays = _selection_and_pays(data)
     return build_bets(rules, selection, pays, custom=custom)
 
 
@@ -322,6 +313,28 @@ def table_settings(data: Mapping[str, Any], custom: Sequence[Bet] = ()) -> Table
     return TableSettings(decks, suits, rules, tuple(bets), tuple(custom))
 
 
+def _selection_and_pays(
+    data: Mapping[str, Any],
+) -> tuple[str | tuple[str, ...] | None, Mapping[str, Any] | tuple[str, ...]]:
+    """``bets`` (a selection text, or an array of its words) and ``pay`` (an object as a pay
+    table holds it, or an array or one string of ``--pay`` texts), read, for either game.
+
+    >>> _selection_and_pays({"bets": ["tie", "big"], "pay": "tie=11"})
+    (('tie', 'big'), ('tie=11',))
+    """
+    selection = data.get("bets")
+    if isinstance(selection, list):
+        selection = check_texts(selection, "bets")
+    elif selection is not None:
+        selection = check_type(selection, str, "bets", _BETS_VALID)
+    pays: Mapping[str, Any] | tuple[str, ...] = ()
+    if "pay" in data:
+        pay: dict[str, Any] | list[Any] | str
+        pay = check_type(data["pay"], (dict, list, str), "pay", _PAY_VALID)
+        pays = pay if isinstance(pay, dict) else check_texts(pay, "pay")
+    return selection, pays
+
+
 def _dragon_tiger(
     data: Mapping[str, Any],
     fields: Sequence[str] = TABLE_FIELDS,
@@ -343,14 +356,5 @@ def _dragon_tiger(
                 f"Option {name!r} is baccarat's; with game dragon-tiger it takes "
                 f'{", ".join(allowed[:-1])} and {allowed[-1]} (such as pay {{"tie": 11}}).'
             )
-    selection = data.get("bets")
-    if isinstance(selection, list):
-        selection = check_texts(selection, "bets")
-    elif selection is not None:
-        selection = check_type(selection, str, "bets", _BETS_VALID)
-    pays: Mapping[str, Any] | tuple[str, ...] = ()
-    if "pay" in data:
-        pay: dict[str, Any] | list[Any] | str
-        pay = check_type(data["pay"], (dict, list, str), "pay", _PAY_VALID)
-        pays = pay if isinstance(pay, dict) else check_texts(pay, "pay")
+    selection, pays = _selection_and_pays(data)
     return build_dragon_tiger(selection, pays)
