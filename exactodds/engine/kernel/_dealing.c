@@ -463,6 +463,37 @@ static void shoe_sums_clear(ShoeSums *shoe, Py_ssize_t bets) {
     shoe->combined_x = shoe->combined_e = shoe->combined_q = shoe->running = shoe->lowest = 0;
 }
 
+/* Settle bet *j* of a round into *shoe*: made or not (*decided*) at *units* a bet, paid *pay*
+ * (over the bet's denominator), its EV *fixed* (2**40 fixed point) from a *numerator* whose
+ * sign says whether it is positive; its staked EV in *e*, its result returned. */
+static int64_t settle_bet(ShoeSums *shoe, Py_ssize_t j, int decided, int64_t units, int64_t pay,
+                          int64_t fixed, int64_t numerator, int64_t *e) {
+    int64_t stake = decided ? units : 0;
+    int64_t x = stake * pay;
+    *e = fixed * stake;
+    shoe->made[j] += decided;
+    shoe->ev_made[j] += decided ? fixed : 0;
+    shoe->positive[j] += numerator > 0;
+    shoe->wagered[j] += stake;
+    shoe->x[j] += x;
+    shoe->e[j] += *e;
+    shoe->q[j] += x * x;
+    shoe->combined_e += *e;
+    return x;
+}
+
+/* Close a round in *shoe*: its combined result over the bets (*combined*), the running
+ * bankroll's low point, and the products of the bets' results *x_of*. */
+static void close_round(ShoeSums *shoe, int64_t combined, const int64_t *x_of, Py_ssize_t bets) {
+    shoe->combined_x += combined;
+    shoe->combined_q += combined * combined;
+    shoe->running += combined;
+    if (shoe->running < shoe->lowest) shoe->lowest = shoe->running;
+    int64_t *products = shoe->products;
+    for (Py_ssize_t i = 0; i < bets; i++)
+        for (Py_ssize_t j = i; j < bets; j++) *products++ += x_of[i] * x_of[j];
+}
+
 /* Price, decide, settle and tally one round (rank counts before it, its first four cards).
  * Returns 0 if a bin falls outside the caller's histogram (nothing valid then). */
 static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64_t *round,
@@ -486,18 +517,9 @@ static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64
             bin = floor_of(ev * 10000.0);
         }
         int decided = b[BET_ALWAYS] ? 1 : numerator > 0;
-        int64_t stake = decided ? b[BET_STAKE] : 0;
-        int64_t x = stake * (pair_of[b[BET_HAND]] ? b[BET_WIN] : b[BET_LOSE]);
-        int64_t e = fixed * stake;
-        shoe->made[j] += decided;
-        shoe->ev_made[j] += decided ? fixed : 0;
-        shoe->positive[j] += numerator > 0;
-        shoe->wagered[j] += stake;
-        shoe->x[j] += x;
-        shoe->e[j] += e;
-        shoe->q[j] += x * x;
+        int64_t e, pay = pair_of[b[BET_HAND]] ? b[BET_WIN] : b[BET_LOSE];
+        int64_t x = settle_bet(shoe, j, decided, b[BET_STAKE], pay, fixed, numerator, &e);
         combined += x * b[BET_SCALE];
-        shoe->combined_e += e;
         x_of[j] = x;
         t->depth[(j * t->decks + deck) * 2] += fixed;
         t->depth[(j * t->decks + deck) * 2 + 1] += 1;
@@ -517,13 +539,7 @@ static int tally_round(const PairTally *t, int64_t n, int64_t pairs, const int64
         histogram_at += b[BET_BIN_SPAN];
         bands_at += b[BET_BAND_SPAN] * BAND_FIELDS;
     }
-    shoe->combined_x += combined;
-    shoe->combined_q += combined * combined;
-    shoe->running += combined;
-    if (shoe->running < shoe->lowest) shoe->lowest = shoe->running;
-    int64_t *products = shoe->products;
-    for (Py_ssize_t i = 0; i < t->bets; i++)
-        for (Py_ssize_t j = i; j < t->bets; j++) *products++ += x_of[i] * x_of[j];
+    close_round(shoe, combined, x_of, t->bets);
     return 1;
 }
 
@@ -787,18 +803,9 @@ static int value_round(const ValueTally *t, const int64_t *outputs, int64_t tota
         } else {
             decided = count_decides(t, b, ranks, unseen, &band);
         }
-        int64_t stake = decided ? b[VALUE_STAKE] : 0;
-        int64_t x = stake * pays[j];
-        int64_t e = fixed * stake;
-        shoe->made[j] += decided;
-        shoe->ev_made[j] += decided ? fixed : 0;
-        shoe->positive[j] += numerator > 0;
-        shoe->wagered[j] += stake;
-        shoe->x[j] += x;
-        shoe->e[j] += e;
-        shoe->q[j] += x * x;
+        int64_t e;
+        int64_t x = settle_bet(shoe, j, decided, b[VALUE_STAKE], pays[j], fixed, numerator, &e);
         combined += x * b[VALUE_SCALE];
-        shoe->combined_e += e;
         x_of[j] = x;
         t->bins[j * t->capacity + round] = (int32_t)bin;
         t->depth[(j * t->decks + deck) * 2] += fixed;
@@ -815,13 +822,7 @@ static int value_round(const ValueTally *t, const int64_t *outputs, int64_t tota
         in_band[4] += x * x;
         bands_at += b[VALUE_BAND_SPAN] * BAND_FIELDS;
     }
-    shoe->combined_x += combined;
-    shoe->combined_q += combined * combined;
-    shoe->running += combined;
-    if (shoe->running < shoe->lowest) shoe->lowest = shoe->running;
-    int64_t *products = shoe->products;
-    for (Py_ssize_t i = 0; i < t->bets; i++)
-        for (Py_ssize_t j = i; j < t->bets; j++) *products++ += x_of[i] * x_of[j];
+    close_round(shoe, combined, x_of, t->bets);
     return 1;
 }
 
