@@ -276,7 +276,9 @@ def _burn(seconds: float) -> subprocess.Popen[bytes]:
 def _resume_cycles(cycles: int, tmp_path: Path, deadline: float) -> None:
     load = [_burn(deadline) for _ in range(2)]
     try:
-        shoes = str(4 * 3 * cycles + 40)  # never finished before the last resume
+        # Never finished before the last resume: a cycle stops after 1 to 3 blocks of 4 shoes,
+        # and the blocks in flight then, and those kept after a gap, add up to a few more.
+        shoes = str(4 * 8 * cycles + 40)
         done = subprocess.run(
             [sys.executable, "-c", CYCLES_SCRIPT, str(cycles), shoes, str(tmp_path / "c.json")],
             capture_output=True,
