@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from budget import budgeted
+from budget import budgeted, thorough
 from cli_runner import run
 from hypothesis import given
 from hypothesis import strategies as st
@@ -61,6 +61,7 @@ def _physical_ev(bet: Bet, faces: list[str], outcomes: list[_Condition]) -> Frac
     return Fraction(sum(bet.pay(name) * count for name, count in counts.items()), counts.total())
 
 
+@thorough  # each example compiles card terms; test_card_terms holds them to physical cards
 @budgeted(12, deadline=None)
 @given(
     faces=st.lists(st.sampled_from(_FACES), min_size=7, max_size=8),

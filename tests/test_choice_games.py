@@ -27,7 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from budget import budgeted
+from budget import budgeted, thorough
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -469,6 +469,7 @@ BANQUE_SHOES = st.dictionaries(
 ).filter(lambda counts: sum(counts.values()) == 9)
 
 
+@thorough  # physical cards without replacement; with replacement runs by default
 @budgeted(3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     BANQUE_SHOES,

@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 
 import pytest
-from budget import budgeted
+from budget import budgeted, thorough
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -121,6 +121,7 @@ def _sparse(
 
 
 @needs_kernel
+@thorough  # every width boundary; the budgeted property checks the walk against numpy by default
 def test_each_width_boundary_equals_the_python_integer_reference() -> None:
     """Offsets and draws placed so the walk's levels switch width (128-bit from level 2, from
     level 5, none: the tail's 128 bits exceeded), and the numerators leave int64: every case

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import thorough
 from click.testing import CliRunner
 
 from exactodds.bets.catalogue import select_bets
@@ -299,6 +300,7 @@ def _resume_cycles(cycles: int, tmp_path: Path, deadline: float) -> None:
     assert finished == sorted(finished) and finished[-1] < int(shoes)
 
 
+@thorough  # two processes burn both cores for its length; the slow run does 100 cycles
 def test_two_jobs_resume_many_times_under_load_without_a_hang(tmp_path: Path) -> None:
     _resume_cycles(12, tmp_path, deadline=120)
 
