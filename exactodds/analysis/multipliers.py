@@ -29,10 +29,11 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
 
+from exactodds.analysis.routing import pair_probe_counts, route_bet
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.bets.multipliers import MULTIPLIED_BETS, BetMultipliers, MultiplierOverlay
-from exactodds.engine.coefficients import multiset_weights
+from exactodds.engine.coefficients import multiset_weights, polynomials
 from exactodds.engine.faces import (
     Head,
     Pattern,
@@ -41,7 +42,7 @@ from exactodds.engine.faces import (
     face_terms,
     split_by_signature,
 )
-from exactodds.engine.walk import RoundSummary, enumerate_rounds, require_countable
+from exactodds.engine.walk import SUITED_PAIR, RoundSummary, enumerate_rounds, require_countable
 from exactodds.errors import BetError
 from exactodds.numbers import fraction_string
 from exactodds.rules import Rules, Tableau
@@ -318,18 +319,39 @@ def _plain_counts(shoe: Shoe, rules: Rules, bet: Bet) -> Mapping[str, int]:
 
 
 def _pair_counts(shoe: Shoe, rules: Rules, bet: Bet, role: str) -> dict[str, dict[Pattern, int]]:
-    """A pair bet's wins split by whether the pair's two cards are one face (a suited pair)."""
+    """A pair bet's wins split by whether the pair's two cards are one face (a suited pair).
+
+    The joint pair states of a finite shoe have a closed form (:func:`pair_probe_counts`); a
+    bet whose outcome also reads the round's totals, or an infinite shoe, takes the walk.
+    """
     result: dict[str, dict[Pattern, int]] = defaultdict(lambda: defaultdict(int))
-    for summary, count in enumerate_rounds(shoe, rules.tableau).counts.items():
-        outcome = bet.settle_round(summary)
+    player = role == "player_first_two"
+    route = route_bet(bet, polynomials(rules.tableau).keys, (True,))
+    if route.how == "pairs" and not shoe.infinite:
+        counts = pair_probe_counts(shoe.rank_counts, shoe.suit_counts)
+        states = [
+            ((player_state if player else banker_state) == SUITED_PAIR, outcome, count)
+            for ((_, (player_state, banker_state)), outcome), count in zip(
+                route.pair_outcomes, counts, strict=True
+            )
+        ]
+    else:
+        states = [
+            (
+                bool(summary.player_suited_pair if player else summary.banker_suited_pair),
+                bet.settle_round(summary),
+                count,
+            )
+            for summary, count in enumerate_rounds(shoe, rules.tableau).counts.items()
+        ]
+    for suited, outcome, count in states:
+        if not count:
+            continue
         if bet.pay(outcome) <= 0:
             result[outcome][()] += count
-            continue
-        suited = (
-            summary.player_suited_pair if role == "player_first_two" else summary.banker_suited_pair
-        )
-        result[outcome][(2,) if suited else (1, 1)] += count
-    return {outcome: dict(by_pattern) for outcome, by_pattern in result.items()}
+        else:
+            result[outcome][(2,) if suited else (1, 1)] += count
+    return {outcome: dict(by_pattern) for outcome, by_pattern in result.items() if by_pattern}
 
 
 def analyze_overlay(

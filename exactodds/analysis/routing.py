@@ -36,6 +36,7 @@ from functools import lru_cache
 
 from exactodds.bets.bet import Bet
 from exactodds.engine.coefficients import ValueKey
+from exactodds.engine.kernel.twin import pair_states
 from exactodds.engine.walk import (
     NO_PAIR,
     RANK_PAIR_STATES,
@@ -45,7 +46,14 @@ from exactodds.engine.walk import (
     summary_of,
 )
 
-__all__ = ["BetRoute", "PairProbe", "key_winners", "reads_suits", "route_bet"]
+__all__ = [
+    "BetRoute",
+    "PairProbe",
+    "key_winners",
+    "pair_probe_counts",
+    "reads_suits",
+    "route_bet",
+]
 
 #: A pair-state probe: whether the shoe knows its suits, and the (Player, Banker) states.
 PairProbe = tuple[bool, tuple[int, int]]
@@ -84,6 +92,25 @@ def _probes(keys: tuple[ValueKey, ...], suits: tuple[bool, ...]) -> tuple[RoundS
     )
 
 
+def pair_probe_counts(rank_counts: Sequence[int], suit_counts: Sequence[int] | None) -> list[int]:
+    """The rounds of a finite shoe per joint pair state, in the order of a route's probes.
+
+    The shoe's 13 rank counts and, when it knows its suits, its 52 card counts (rank by rank)
+    give the 9 suited states (with suits) or the 4 rank-only states (without) of
+    :func:`route_bet`'s ``pair_outcomes``, each counted as six-card sequences by the kernel's
+    closed form (:func:`~exactodds.engine.kernel.twin.pair_states`): the first four cards
+    settle both pairs, whatever the tableau.
+
+    >>> one_deck = pair_probe_counts((4,) * 13, None)
+    >>> one_deck, sum(one_deck) == 52 * 51 * 50 * 49 * 48 * 47
+    ([12985030656, 810860544, 810860544, 51382656], True)
+    >>> len(pair_probe_counts((4,) * 13, (1,) * 52))
+    9
+    """
+    states = pair_states(rank_counts, suit_counts)
+    return states[:9] if suit_counts is not None else states[9:]
+
+
 @lru_cache(maxsize=16)
 def key_winners(keys: tuple[ValueKey, ...]) -> tuple[Winner, ...]:
     """Who wins the rounds of each value-level key (the pair states never change it).
@@ -108,7 +135,18 @@ def route_bet(
         raise ValueError(
             "route_bet needs at least one kind of shoe in suits, (True,), (False,) or both."
         )
-    keys = tuple(keys)
+    try:  # settling every probe costs more than pricing a shoe: a bet is routed once
+        return _cached_route(bet, tuple(keys), tuple(suits))
+    except TypeError:  # a bet that cannot be hashed is routed afresh
+        return _route(bet, tuple(keys), tuple(suits))
+
+
+@lru_cache(maxsize=256)
+def _cached_route(bet: Bet, keys: tuple[ValueKey, ...], suits: tuple[bool, ...]) -> BetRoute:
+    return _route(bet, keys, suits)
+
+
+def _route(bet: Bet, keys: tuple[ValueKey, ...], suits: tuple[bool, ...]) -> BetRoute:
     pair_probes = _pair_probes(suits)
     try:
         settled = list(map(bet.settle, _probes(keys, suits)))

@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol, cast
 
-from exactodds.analysis.routing import key_winners, route_bet
+from exactodds.analysis.routing import key_winners, pair_probe_counts, route_bet
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.engine.cardwalk import CardRound, enumerate_card_rounds
 from exactodds.engine.coefficients import cached_polynomials, polynomials
@@ -532,22 +532,26 @@ _Parts = tuple[dict[str, OutcomeCount], dict[str, BetAnalysis], dict[str, str], 
 def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts | None:
     """The parts of an :class:`Analysis` from the tableau's count polynomials, if they can be.
 
-    They can when no bet reads the pair states (every main bet, most side
-    bets): then a bet's outcome is a function of the value-level key, and each
-    key's count is a polynomial in the shoe's value counts, a few milliseconds
-    to evaluate once the tableau's polynomials are compiled (they are cached
-    on disk, :mod:`exactodds.engine.coefficients`).  ``None`` when a bet needs
-    pair detail, or when the shoe is so small that the walk is quicker than
+    They can when every bet reads either the value-level key alone (every main
+    bet, most side bets: each key's count is a polynomial in the shoe's value
+    counts, a few milliseconds to evaluate once the tableau's polynomials are
+    compiled; they are cached on disk, :mod:`exactodds.engine.coefficients`) or
+    the pair states of the first two cards alone (the pair bets: their joint
+    counts have a closed form in the rank and card counts,
+    :func:`~exactodds.analysis.routing.pair_probe_counts`).  ``None`` when a bet
+    reads both, or when the shoe is so small that the walk is quicker than
     compiling polynomials that no cache holds yet; the walk then prices
     everything, with the same exact counts.
 
     >>> from exactodds.bets.side import side_bets
-    >>> shoe = Shoe.standard(decks=8)
-    >>> dragon7 = side_bets()["dragon7"]
-    >>> by_value = _price_by_value(shoe, Rules(), (dragon7,))[1]["dragon7"]
-    >>> by_value.outcome_counts == price_bet(enumerate_rounds(shoe), dragon7).outcome_counts
+    >>> shoe = Shoe.standard(decks=8).remove("K")
+    >>> chosen = tuple(side_bets()[name] for name in ("dragon7", "player_pair"))
+    >>> by_form = _price_by_value(shoe, Rules(), chosen)[1]
+    >>> walked = enumerate_rounds(shoe)
+    >>> all(by_form[bet.name].outcome_counts == price_bet(walked, bet).outcome_counts
+    ...     for bet in chosen)
     True
-    >>> _price_by_value(shoe, Rules(), (side_bets()["player_pair"],)) is None
+    >>> _price_by_value(Shoe.infinite_decks(), Rules(), chosen) is None  # the walk: with replacement
     True
     """
     if shoe.infinite:  # the polynomials count without replacement: the walk counts with it
@@ -560,13 +564,15 @@ def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts |
     if compiled is None:
         return None
     priced_bets = [bet for bet in bets if not (bet.needs_suits and not shoe.suits_known)]
-    by_key: list[tuple[str, ...]] = []
-    for bet in priced_bets:
-        route = route_bet(bet, compiled.keys, (shoe.suits_known,))
-        if route.how != "polynomial":
-            return None
-        by_key.append(route.key_outcomes)
+    routes = [route_bet(bet, compiled.keys, (shoe.suits_known,)) for bet in priced_bets]
+    if any(route.how == "walk" for route in routes):
+        return None
     counts = compiled.key_counts(shoe.value_counts)
+    pair_counts = (
+        pair_probe_counts(shoe.rank_counts, shoe.suit_counts if shoe.suits_known else None)
+        if any(route.how == "pairs" for route in routes)
+        else []
+    )
     total = shoe.sequences
     by_winner: dict[Winner, int] = dict.fromkeys(Winner, 0)
     for winner, count in zip(key_winners(compiled.keys), counts, strict=True):
@@ -580,9 +586,14 @@ def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts |
     for bet in bets:
         if bet.needs_suits and not shoe.suits_known:
             unavailable[bet.name] = SUITS_UNKNOWN
-    for bet, outcome_of_key in zip(priced_bets, by_key, strict=True):
+    for bet, route in zip(priced_bets, routes, strict=True):
         outcome_counts: dict[str, int] = defaultdict(int)
-        for outcome, count in zip(outcome_of_key, counts, strict=True):
+        by_state = (
+            zip(route.key_outcomes, counts, strict=True)
+            if route.how == "polynomial"
+            else zip((outcome for _, outcome in route.pair_outcomes), pair_counts, strict=True)
+        )
+        for outcome, count in by_state:
             if count:
                 outcome_counts[outcome] += count
         priced[bet.name] = _bet_analysis(bet, outcome_counts, total)
