@@ -13,8 +13,9 @@ seed) and prices each bet on every state by:
   bet and process) is timed apart;
 * ``ox_6`` and ``kill_ox_tiger`` read no card (they are value bets): the compiled kernel
   (``Analyzer.expected_value_table``) prices them, the reference a card-level bet is compared to;
-* the ``golden_wealth`` overlay (Banker, Player, Tie at its pays): ``analyze_overlay`` with every
-  bet's EV, the one road it has.
+* the ``golden_wealth`` overlay: ``analyze_overlay`` with every bet's EV, the one road it has, on
+  every state, for Banker, Player and Tie at its pays, and for its table's five bets (the two pair
+  bets at 9:1 too).
 
 The walk of a bet on every card (``all_red``) takes seconds a state: it prices --walk-states of
 the states.  Prints per road the median, min and max over --runs runs of states per CPU-second,
@@ -39,10 +40,12 @@ from exactodds.analysis.cardprice import card_bet_terms, card_expected_values
 from exactodds.analysis.many import Analyzer
 from exactodds.analysis.multipliers import analyze_overlay
 from exactodds.analysis.single import price_card_bet
+from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.bets.custom import parse_custom_bets
 from exactodds.bets.multipliers import resolve_overlay
-from exactodds.engine import cardwalk
+from exactodds.engine import cardwalk, faces
+from exactodds.engine.walk import _enumerate_cached
 
 _EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "bets"
 
@@ -102,6 +105,11 @@ def main() -> None:
     overlay = resolve_overlay("golden_wealth")
     overlay_rules = Rules(tie_pays=5)
     main_bets = select_bets("banker,player,tie", overlay_rules)
+    table_bets = select_bets(
+        "banker,player,tie,player_pair,banker_pair",
+        overlay_rules,
+        {"player_pair": 9, "banker_pair": 9},
+    )
     rates: dict[str, list[float]] = {}
     for run in range(arguments.runs):
         states = _states(arguments.states, run)
@@ -137,13 +145,19 @@ def main() -> None:
 
         rates.setdefault("ox_6+kill_ox_tiger kernel", []).append(_rate(counted, len(states)))
 
-        def overlaid(walked: list[Shoe] = walked) -> None:
-            for shoe in walked:
-                priced = analyze_overlay(shoe, overlay_rules, main_bets, overlay=overlay)
-                for bet in priced.bets.values():
-                    _ = bet.expected_value
+        for label, chosen in (("main", main_bets), ("table", table_bets)):
 
-        rates.setdefault("golden_wealth overlay", []).append(_rate(overlaid, len(walked)))
+            def overlaid(states: list[Shoe] = states, chosen: list[Bet] = chosen) -> None:
+                # Each state new to the face splits' caches, as in a simulation.
+                _enumerate_cached.cache_clear()
+                faces.pattern_weights.cache_clear()
+                faces._merged_patterns.cache_clear()
+                for shoe in states:
+                    priced = analyze_overlay(shoe, overlay_rules, chosen, overlay=overlay)
+                    for bet in priced.bets.values():
+                        _ = bet.expected_value
+
+            rates.setdefault(f"golden_wealth {label}", []).append(_rate(overlaid, len(states)))
     for name in ("perfect_9", "all_red"):
         reference = statistics.median(rates[f"{name} walk"])
         print(f"{name}:")
@@ -152,8 +166,9 @@ def main() -> None:
             print(_line(road, rates[label], None if road == "walk" else reference))
     print("ox_6 and kill_ox_tiger (value bets):")
     print(_line("kernel", rates["ox_6+kill_ox_tiger kernel"], None))
-    print("golden_wealth overlay (banker, player, tie):")
-    print(_line("analyze_overlay", rates["golden_wealth overlay"], None))
+    print("golden_wealth overlay, analyze_overlay:")
+    print(_line("banker, player, tie", rates["golden_wealth main"], None))
+    print(_line("and the two pair bets", rates["golden_wealth table"], None))
     print(f"load average after: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
 
 
