@@ -36,6 +36,7 @@ from exactodds import Rules, Shoe, Tableau, Variant
 from exactodds.analysis import single
 from exactodds.analysis.routing import route_bet
 from exactodds.analysis.single import analyze, price_table
+from exactodds.bets.bet import Bet
 from exactodds.bets.catalogue import select_bets
 from exactodds.cli import COMMANDS, cli
 from exactodds.engine import cache as disk
@@ -451,11 +452,19 @@ def test_value_route_on_extreme_shoes(composition: dict[str, int]) -> None:
         assert parts == walk_parts(shoe, rules, bets)
 
 
-def test_pair_bets_take_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pair_bets_take_the_closed_form_and_a_bet_on_pairs_and_totals_the_walk() -> None:
     shoe = Shoe.standard(2)
     bets = tuple(select_bets("banker,player_pair", Rules()))
-    assert single._price_by_value(shoe, Rules(), bets) is None
-    assert analyze(shoe, Rules(), bets).bets == walk_parts(shoe, Rules(), bets)[1]  # type: ignore[index]
+    assert single._price_by_value(shoe, Rules(), bets) == walk_parts(shoe, Rules(), bets)
+    mixed = Bet(
+        "pair_and_natural",
+        "The Player holds a pair and a natural.",
+        lambda summary: "win" if summary.player_pair and summary.player_natural else "lose",
+        {"win": 30, "lose": -1},
+    )
+    assert single._price_by_value(shoe, Rules(), (*bets, mixed)) is None
+    walked = walk_parts(shoe, Rules(), (*bets, mixed))
+    assert analyze(shoe, Rules(), (*bets, mixed)).bets == walked[1]  # type: ignore[index]
 
 
 def test_small_shoe_does_not_compile_polynomials(private_cache: Path) -> None:
