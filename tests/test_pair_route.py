@@ -137,7 +137,7 @@ def test_an_overlay_splits_pair_wins_as_the_walk_does(shoe: Shoe, multiplier: in
         assert priced.bets[bet.name].pattern_counts == _walked_split(shoe, bet)
 
 
-def test_a_suited_pair_is_multiplied_twice_on_eight_decks() -> None:
+def test_a_player_pair_on_eight_decks_is_suited_7_times_in_31() -> None:
     # 8 decks: 8 copies of each card; a Player pair is suited with probability 7/31.
     shoe = Shoe.standard(decks=8)
     bet = select_bets("player_pair")

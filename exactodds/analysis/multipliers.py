@@ -30,10 +30,10 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from exactodds.analysis.routing import pair_probe_counts, route_bet
-from exactodds.analysis.single import analyze
+from exactodds.analysis.single import analyze, polynomials_for
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.bets.multipliers import MULTIPLIED_BETS, BetMultipliers, MultiplierOverlay
-from exactodds.engine.coefficients import multiset_weights, polynomials
+from exactodds.engine.coefficients import multiset_weights
 from exactodds.engine.faces import (
     Head,
     Pattern,
@@ -321,13 +321,16 @@ def _plain_counts(shoe: Shoe, rules: Rules, bet: Bet) -> Mapping[str, int]:
 def _pair_counts(shoe: Shoe, rules: Rules, bet: Bet, role: str) -> dict[str, dict[Pattern, int]]:
     """A pair bet's wins split by whether the pair's two cards are one face (a suited pair).
 
-    The joint pair states of a finite shoe have a closed form (:func:`pair_probe_counts`); a
-    bet whose outcome also reads the round's totals, or an infinite shoe, takes the walk.
+    The joint pair states have a closed form (:func:`pair_probe_counts`) wherever
+    :func:`~exactodds.analysis.single.analyze` would count by polynomials
+    (:func:`~exactodds.analysis.single.polynomials_for`); a bet whose outcome also reads the
+    round's totals takes the walk.
     """
     result: dict[str, dict[Pattern, int]] = defaultdict(lambda: defaultdict(int))
     player = role == "player_first_two"
-    route = route_bet(bet, polynomials(rules.tableau).keys, (True,))
-    if route.how == "pairs" and not shoe.infinite:
+    compiled = polynomials_for(shoe, rules.tableau)
+    route = None if compiled is None else route_bet(bet, compiled.keys, (True,))
+    if route is not None and route.how == "pairs":
         counts = pair_probe_counts(shoe.rank_counts, shoe.suit_counts)
         states = [
             ((player_state if player else banker_state) == SUITED_PAIR, outcome, count)

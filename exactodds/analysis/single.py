@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from exactodds.analysis.routing import key_winners, pair_probe_counts, route_bet
 from exactodds.bets.bet import Bet, bets_given
 from exactodds.engine.cardwalk import CardRound, enumerate_card_rounds
-from exactodds.engine.coefficients import cached_polynomials, polynomials
+from exactodds.engine.coefficients import Polynomials, cached_polynomials, polynomials
 from exactodds.engine.walk import (
     OutcomeTable,
     Winner,
@@ -41,7 +41,7 @@ from exactodds.numbers import (
     return_to_player_ratio,
     square_root_decimal_string,
 )
-from exactodds.rules import Rules
+from exactodds.rules import Rules, Tableau
 from exactodds.shoe import Shoe
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "BetAnalysis",
     "OutcomeCount",
     "analyze",
+    "polynomials_for",
     "price_bet",
     "price_card_bet",
     "price_table",
@@ -526,6 +527,24 @@ def price_card_bet(shoe: Shoe, rules: Rules, bet: Bet) -> BetAnalysis:
 #: Below this many cards the walk is quicker than compiling a tableau's polynomials.
 _WALK_BELOW = 52
 
+
+def polynomials_for(shoe: Shoe, tableau: Tableau) -> Polynomials | None:
+    """*tableau*'s count polynomials if they are the quicker road for *shoe*, else ``None``.
+
+    ``None`` for an infinite shoe (the polynomials count without replacement; the walk counts
+    with it) and for a shoe under a deck whose tableau no cache holds yet (the walk is quicker
+    than compiling).
+
+    >>> polynomials_for(Shoe.standard(decks=1), Tableau()) is not None
+    True
+    >>> polynomials_for(Shoe.infinite_decks(), Tableau()) is None
+    True
+    """
+    if shoe.infinite:
+        return None
+    return polynomials(tableau) if shoe.cards >= _WALK_BELOW else cached_polynomials(tableau)
+
+
 _Parts = tuple[dict[str, OutcomeCount], dict[str, BetAnalysis], dict[str, str], tuple[str, ...]]
 
 
@@ -554,13 +573,7 @@ def _price_by_value(shoe: Shoe, rules: Rules, bets: tuple[Bet, ...]) -> _Parts |
     >>> _price_by_value(Shoe.infinite_decks(), Rules(), chosen) is None  # the walk: with replacement
     True
     """
-    if shoe.infinite:  # the polynomials count without replacement: the walk counts with it
-        return None
-    compiled = (
-        polynomials(rules.tableau)
-        if shoe.cards >= _WALK_BELOW
-        else cached_polynomials(rules.tableau)
-    )
+    compiled = polynomials_for(shoe, rules.tableau)
     if compiled is None:
         return None
     priced_bets = [bet for bet in bets if not (bet.needs_suits and not shoe.suits_known)]
