@@ -46,11 +46,13 @@ def compiles(bet: Bet, tableau: Tableau | None = None) -> bool:
     """Whether *bet*'s card view is small enough to compile (else the card walk, shoe by shoe).
 
     >>> from exactodds.bets.custom import parse_custom_bets
-    >>> (every,) = parse_custom_bets(
-    ...     '[[bet]]\\nname = "kings"\\n[[bet.outcome]]\\n'
-    ...     'when = { round_has = { face = "KH", count = { min = 2 } } }\\npays = 500\\n')
-    >>> compiles(every)
-    False
+    >>> def suits(*names):
+    ...     return parse_custom_bets('[[bet]]\\nname = "suits"\\n' + "".join(
+    ...         f'[[bet.outcome]]\\nname = "{name.lower()}"\\n'
+    ...         f'when = {{ round_has = {{ suit = "{name}", count = "all" }} }}\\npays = 99\\n'
+    ...         for name in names))[0]
+    >>> compiles(suits("H")), compiles(suits("H", "S", "D"))
+    (True, False)
     """
     from exactodds.engine.cardterms import MOST_LEAVES
 

@@ -21,17 +21,25 @@ card matches when every key given matches.  A tie has no winning or losing hand,
 ``winner_has`` and ``loser_has`` never hold on a tie.
 
 >>> condition = card_condition("round_has", {"colour": "red", "count": "all"}, "the test")
->>> condition.view()
-CardView(ranks=False, suits=False, colours=True, suited=False, values=False, player_first=False, banker_first=False, whole_round=True)
+>>> condition.view().colours, condition.view().values, condition.view().whole_round
+(True, False, True)
+
+A filter on suits or faces is read as a mark, the set of faces it matches: the walk tells
+those cards from the rest and nothing more of their suits.
+
+>>> hearts = card_condition("round_has", {"suit": "H", "count": "all"}, "the test")
+>>> [sorted(mark) for mark in hearts.view().marks] == [list(range(1, 52, 4))]
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from exactodds.cards import RANKS, SUITS, Card, Rank, Suit, parse_cards, parse_rank
+from exactodds.cards import RANKS, SUITS, VALUES, Card, Rank, Suit, parse_cards, parse_rank
 from exactodds.engine.cardwalk import CardClass, CardRound, CardView
 from exactodds.engine.walk import Winner
 from exactodds.errors import BetError, CardError, quoted
@@ -56,6 +64,7 @@ CARD_CONDITIONS: tuple[str, ...] = (
 )
 _FILTER_KEYS = ("rank", "value", "suit", "colour", "face")
 _TEN_VALUES = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
+_RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
 
 class CardConditionError(BetError):
@@ -72,22 +81,41 @@ class _Filter:
     red: bool | None = None
     faces: frozenset[tuple[Rank, Suit]] | None = None
 
+    @property
+    def marked(self) -> bool:
+        """Whether the filter reads suits or faces: the walk then tells its cards apart as a
+        mark (a set of faces), not by their four suits."""
+        return self.suits is not None or self.faces is not None
+
+    @cached_property
+    def face_set(self) -> frozenset[int]:
+        """The faces (``rank * 4 + suit``) the filter matches."""
+        return frozenset(
+            rank.index * 4 + suit.index
+            for rank in RANKS
+            for suit in SUITS
+            if (self.ranks is None or rank in self.ranks)
+            and (self.values is None or VALUES[rank.index] in self.values)
+            and (self.suits is None or suit in self.suits)
+            and (self.red is None or (suit in _RED_SUITS) is self.red)
+            and (self.faces is None or (rank, suit) in self.faces)
+        )
+
     def matches(self, card: CardClass) -> bool:
+        if self.marked:
+            return self.face_set in card.marks
         if self.values is not None and card.value not in self.values:
             return False
         if self.ranks is not None and _rank_of(card) not in self.ranks:
             return False
-        if self.suits is not None and card.suit not in self.suits:
-            return False
-        if self.red is not None and card.red is not self.red:
-            return False
-        return self.faces is None or (_rank_of(card), card.suit) in self.faces
+        return self.red is None or card.red is self.red
 
     def view(self) -> CardView:
-        named = set(self.ranks or ()) | {rank for rank, _ in self.faces or ()}
+        if self.marked:
+            return CardView(values=False, marks=frozenset({self.face_set}))
+        named = set(self.ranks or ())
         return CardView(
             ranks=bool(named & _TEN_VALUES),
-            suits=self.suits is not None or self.faces is not None,
             colours=self.red is not None,
             values=bool(named) or self.values is not None,
         )
@@ -120,8 +148,9 @@ def merge_views(views: list[CardView]) -> CardView:
     >>> merge_views([CardView(suits=True), CardView(ranks=True, player_first=True)]).ranks
     True
     """
-    fields = CardView.__dataclass_fields__
-    return CardView(**{name: any(getattr(view, name) for view in views) for name in fields})
+    fields = [name for name in CardView.__dataclass_fields__ if name != "marks"]
+    flags = {name: any(getattr(view, name) for view in views) for name in fields}
+    return CardView(**flags, marks=frozenset().union(*(view.marks for view in views)))
 
 
 def card_condition(key: str, value: Any, where: str) -> CardCondition:

@@ -70,11 +70,11 @@ def click_option(option: Option) -> Callable[[Function], Function]:
 #: (``analyze_overlay``), as ``benchmarks/bench_cardprice.py`` measured them (8 decks, mid-shoe
 #: states; 2 December 2026, two cores at a load average of 8 to 11: median 21.8).
 OVERLAY_STATES_PER_SECOND = 22.0
-#: Seconds the card walk takes for one 8-deck state of a bet on the ranks and suits of every
-#: card (past the card terms' compile bound, as a bet on the suits or faces of every card is), at
-#: least: it had not finished after 15 minutes
-#: (2 December 2026, two cores at a load average of 8 to 11).
-WALKED_CARD_SECONDS_PER_STATE = 900
+#: CPU-seconds the card walk takes a round of its view (``leaf_count``) on one full 8-deck shoe,
+#: the lesser of two measures (3 December 2026, one run each, load average about 2): every card
+#: a heart or a spade (two marks, 61,724,007 rounds) 78.8 s; every card a heart, with the four
+#: suits told apart (338,150,944 rounds) 657 s.
+WALKED_CARD_SECONDS_PER_ROUND = 78.8 / 61_724_007
 
 
 def rounds_asked(shoes: int, cards: int, cut: int, after_cut: int = 1) -> int:
@@ -163,21 +163,23 @@ def overlay_for_run(
 
 
 def refuse_walked_card_bets(command: str, bets: Iterable[Bet], rules: Rules, rounds: int) -> None:
-    """Refuse a card-level bet whose card terms do not compile (the ranks and suits of every
-    card), in one sentence with the card walk's measured rate and the time of the run asked."""
+    """Refuse a card-level bet whose card terms do not compile (the four suits, or two or more
+    sets of suits or faces, of every card), in one sentence with the card walk's time for one
+    state, from its measured rate, and the time of the run asked."""
     from exactodds.analysis.cardprice import compiles
+    from exactodds.engine.cardterms import leaf_count
 
     for bet in bets:
         if bet.cards is not None and not compiles(bet, rules.tableau):
-            seconds = rounds * WALKED_CARD_SECONDS_PER_STATE
+            state = leaf_count(bet.cards, rules.tableau) * WALKED_CARD_SECONDS_PER_ROUND
             raise BetError(
-                f"Bet {bet.name!r} reads the cards themselves more finely than the card terms "
-                f"compile (the suits or faces of every card), so `exactodds {command}` would price "
-                "each shoe state by the card walk, which took more than "
-                f"{slow_duration(WALKED_CARD_SECONDS_PER_STATE)} for one 8-deck state here: the "
-                f"{rounds:,} rounds asked would take more than {slow_duration(seconds)}; price "
-                "it with `exactodds odds`, `exactodds eor` or `exactodds report`, or read its "
-                "cards by colour, suit or rank alone."
+                f"Bet {bet.name!r} tells every card of the round apart more finely than the card "
+                "terms compile (by its four suits, or by two or more sets of suits or faces), "
+                f"so `exactodds {command}` would price each shoe state by the card walk, about "
+                f"{slow_duration(state)} for one 8-deck state at the walk's rate measured here: "
+                f"the {rounds:,} rounds asked would take about {slow_duration(rounds * state)}; "
+                "price it with `exactodds odds`, `exactodds eor` or `exactodds report`, or name "
+                "one set of suits or faces on every card, or a colour or ranks alone."
             )
 
 

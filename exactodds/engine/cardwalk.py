@@ -64,9 +64,14 @@ class CardView:
     cards, ``whole_round`` every card dealt (third cards included).  ``suited`` tells whether
     a read hand's first two cards share a suit without telling the suits; ``values = False``
     forgets the values of read cards once the tableau has used them (a count of red cards needs
-    no values), which keeps the table small.
+    no values), which keeps the table small.  ``marks`` are sets of faces (``rank * 4 + suit``,
+    suits S H D C) the view tells from every other card, and nothing more of their suits: a
+    bet on hearts needs hearts told from the rest (20 classes of cards), not four suits (40).
 
     >>> CardView(colours=True, whole_round=True).needs_suits
+    True
+    >>> hearts = frozenset(range(1, 52, 4))
+    >>> CardView(marks=frozenset({hearts}), whole_round=True).needs_suits
     True
     >>> CardView(ranks=True, player_first=True).reads_player, CardView().reads_banker
     (True, False)
@@ -80,10 +85,16 @@ class CardView:
     player_first: bool = False
     banker_first: bool = False
     whole_round: bool = False
+    marks: frozenset[frozenset[int]] = frozenset()
 
     @property
     def needs_suits(self) -> bool:
         """Whether the view tells suits or colours apart (a shoe known by rank only cannot)."""
+        return self.suits or self.colours or self.suited or bool(self.marks)
+
+    @property
+    def tells_colours(self) -> bool:
+        """Whether a class knows its colour: the view reads suits, colours or suited pairs."""
         return self.suits or self.colours or self.suited
 
     @property
@@ -102,16 +113,20 @@ class CardClass:
     """A class of cards: a value, and the rank, suit and colour where the view tells them.
 
     ``rank`` and ``suit`` are ``None`` where the view does not tell them apart; ``red`` is
-    ``None`` when neither suits nor colours are told.
+    ``None`` when neither suits nor colours are told.  ``marks`` holds the view's marks (sets
+    of faces) the class's cards belong to: every card of a class is in the same marks.
 
     >>> CardClass(9, None, Suit.HEARTS, True).symbol
     'value 9 H'
+    >>> CardClass(9, None, None, None, frozenset({frozenset({33})})).symbol
+    'value 9 marked'
     """
 
     value: int
     rank: Rank | None
     suit: Suit | None
     red: bool | None
+    marks: frozenset[frozenset[int]] = frozenset()
 
     @property
     def symbol(self) -> str:
@@ -121,6 +136,8 @@ class CardClass:
             parts.append(self.suit.symbol)
         elif self.red is not None:
             parts.append("red" if self.red else "black")
+        if self.marks:
+            parts.append("marked")
         return " ".join(parts)
 
 
@@ -203,8 +220,9 @@ def class_key(shoe: Shoe, view: CardView) -> tuple[tuple[CardClass, int], ...]:
     Two shoes with the same key have the same :class:`CardTable` under every tableau (the walk
     reads nothing else), so a calculation that walks many shoes (the effect of removal) walks
     each key once.  The key is the least, over the suit permutations the view cannot see (every
-    one when it reads no suit or colour, those that keep colours when it reads colours only),
-    of the shoe's class counts.
+    one when it reads no suit or colour, those that keep colours when it reads colours only,
+    and of those only the ones that map each of its marks onto itself), of the shoe's class
+    counts.
 
     >>> view = CardView(suited=True, player_first=True)
     >>> shoe = Shoe.standard(decks=1)
@@ -226,6 +244,14 @@ def class_key(shoe: Shoe, view: CardView) -> tuple[tuple[CardClass, int], ...]:
         permutations = _COLOUR_KEEPING
     else:
         permutations = tuple(itertools.permutations(range(4)))
+    permutations = tuple(
+        permutation
+        for permutation in permutations
+        if all(
+            {face - face % 4 + permutation[face % 4] for face in mark} == mark
+            for mark in view.marks
+        )
+    )
     keys = []
     for permutation in permutations:
         counts: dict[CardClass, int] = defaultdict(int)
@@ -236,7 +262,9 @@ def class_key(shoe: Shoe, view: CardView) -> tuple[tuple[CardClass, int], ...]:
     return min(keys, key=lambda key: [(_class_order(item), item[1]) for item in key])
 
 
-def _class_order(item: tuple[CardClass, int]) -> tuple[int, int, int, int]:
+def _class_order(
+    item: tuple[CardClass, int],
+) -> tuple[int, int, int, int, tuple[tuple[int, ...], ...]]:
     """A total order of classes (rank and suit may be ``None``), for a canonical key."""
     card_class = item[0]
     return (
@@ -244,6 +272,7 @@ def _class_order(item: tuple[CardClass, int]) -> tuple[int, int, int, int]:
         -1 if card_class.rank is None else card_class.rank.index,
         -1 if card_class.suit is None else card_class.suit.index,
         -1 if card_class.red is None else int(card_class.red),
+        tuple(sorted(tuple(sorted(mark)) for mark in card_class.marks)),
     )
 
 
@@ -255,8 +284,13 @@ def walk_class(rank_index: int, suit_index: int | None, view: CardView) -> CardC
     """
     tell_suits = view.suits or view.suited
     suit = SUITS[suit_index] if tell_suits and suit_index is not None else None
-    red = (suit_index in _RED) if view.needs_suits and suit_index is not None else None
-    return CardClass(VALUES[rank_index], RANKS[rank_index] if view.ranks else None, suit, red)
+    red = (suit_index in _RED) if view.tells_colours and suit_index is not None else None
+    marks: frozenset[frozenset[int]] = frozenset()
+    if view.marks and suit_index is not None:
+        face = rank_index * 4 + suit_index
+        marks = frozenset(mark for mark in view.marks if face in mark)
+    rank = RANKS[rank_index] if view.ranks else None
+    return CardClass(VALUES[rank_index], rank, suit, red, marks)
 
 
 def _key_class(card_class: CardClass, view: CardView) -> CardClass:
@@ -266,6 +300,7 @@ def _key_class(card_class: CardClass, view: CardView) -> CardClass:
         card_class.rank,
         card_class.suit if view.suits else None,
         card_class.red if view.suits or view.colours else None,
+        card_class.marks,
     )
 
 
