@@ -9,8 +9,9 @@ bet on every card compiles and ``simulate`` and ``audit`` take it.  Checked:
   the winning hand), the compiled terms' EV equal to a brute force over every ordered six-card
   sequence of small suited shoes and to the card walk's;
 * invariants: the classes of a marked view, the suit permutations that keep a mark (a removed
-  7S and 7C are the same shoe to a bet on hearts, a removed 7H is not), and a bet on every
-  card's suit priced the same when the three other suits are named instead of the one;
+  7S and 7C are the same shoe to a bet on hearts, a removed 7H is not), the effect of removal
+  as the mean over the suits removed, and a bet on every card's suit priced the same when the
+  three other suits are named instead of the one;
 * the commands: ``simulate`` takes a bet on hearts, each round's exact EV is ``odds``' on the
   composition known before it, and each round is settled on its dealt cards.
 """
@@ -228,3 +229,26 @@ def test_every_suit_permutation_keeps_a_mark_of_whole_ranks() -> None:
     view = CardView(values=False, whole_round=True, marks=frozenset({sevens}))
     shoe = Shoe.standard(decks=1)
     assert class_key(shoe.remove("7S"), view) == class_key(shoe.remove("7H"), view)
+
+
+def test_effect_of_removal_mixes_the_suits_a_mark_tells_apart() -> None:
+    """All Hearts' effect of removing a 7 (its suit unseen) is the mean of the four shoes left,
+    each priced on its own: a removed heart is not a removed spade to this bet."""
+    from exactodds.analysis.removal import effect_of_removal
+    from exactodds.bets.custom import load_custom_bets
+
+    (bet,) = load_custom_bets(
+        Path(__file__).resolve().parent.parent / "examples" / "bets" / "all_hearts.toml"
+    )
+    shoe = Shoe.standard(decks=1)
+
+    def value(left: Shoe) -> Fraction:
+        numerators, denominators = card_expected_values(
+            bet, Tableau(), [left.rank_counts], [left.suit_counts]
+        )
+        return Fraction(numerators[0], denominators[0])
+
+    removed = [value(shoe.remove(f"7{suit}")) for suit in "SHDC"]
+    assert removed[1] != removed[0]
+    expected = sum(removed, Fraction(0)) / 4 - value(shoe)
+    assert effect_of_removal(shoe, Rules(), [bet]).effect("all_hearts", "7") == expected
