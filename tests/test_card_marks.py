@@ -12,6 +12,9 @@ bet on every card compiles and ``simulate`` and ``audit`` take it.  Checked:
   7S and 7C are the same shoe to a bet on hearts, a removed 7H is not), the effect of removal
   as the mean over the suits removed, and a bet on every card's suit priced the same when the
   three other suits are named instead of the one;
+* the road: on a shoe of 52 cards or more, a bet on every card of the round (All Red, All
+  Hearts, a bet with three outcomes) is priced by its card terms, every outcome's count the
+  walk's;
 * the commands: ``simulate`` takes a bet on hearts, each round's exact EV is ``odds``' on the
   composition known before it, and each round is settled on its dealt cards.
 """
@@ -25,7 +28,8 @@ from typing import Any
 
 from budget import budgeted
 from cli_runner import run
-from hypothesis import given
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from reference import PhysicalCard
 from test_card_bets import _brute_force, _Condition, _hand_cards, _Round, _small_shoes
 from test_card_terms import simulation_analyzer
@@ -33,7 +37,7 @@ from test_card_terms import simulation_analyzer
 from exactodds import Rules, Shoe
 from exactodds.analysis.cardprice import card_expected_values, compiles
 from exactodds.analysis.single import price_card_bet
-from exactodds.bets.custom import parse_custom_bets
+from exactodds.bets.custom import load_custom_bets, parse_custom_bets
 from exactodds.engine.cardwalk import CardView, class_key, walk_class
 from exactodds.rules import Tableau
 from exactodds.simulation.dealing import DealingProcedure, deal_block
@@ -41,6 +45,7 @@ from exactodds.simulation.evaluate import exact_expected_values, known_shoe
 from exactodds.simulation.study import Simulation
 
 _HEARTS = frozenset(range(1, 52, 4))
+_EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "bets"
 
 
 def _bet(name: str, outcomes: list[tuple[str, int]]) -> object:
@@ -235,11 +240,8 @@ def test_effect_of_removal_mixes_the_suits_a_mark_tells_apart() -> None:
     """All Hearts' effect of removing a 7 (its suit unseen) is the mean of the four shoes left,
     each priced on its own: a removed heart is not a removed spade to this bet."""
     from exactodds.analysis.removal import effect_of_removal
-    from exactodds.bets.custom import load_custom_bets
 
-    (bet,) = load_custom_bets(
-        Path(__file__).resolve().parent.parent / "examples" / "bets" / "all_hearts.toml"
-    )
+    (bet,) = load_custom_bets(_EXAMPLES / "all_hearts.toml")
     shoe = Shoe.standard(decks=1)
 
     def value(left: Shoe) -> Fraction:
@@ -252,3 +254,49 @@ def test_effect_of_removal_mixes_the_suits_a_mark_tells_apart() -> None:
     assert removed[1] != removed[0]
     expected = sum(removed, Fraction(0)) / 4 - value(shoe)
     assert effect_of_removal(shoe, Rules(), [bet]).effect("all_hearts", "7") == expected
+
+
+_WHOLE_ROUND_BETS = [
+    *load_custom_bets(_EXAMPLES / "all_red.toml"),
+    *load_custom_bets(_EXAMPLES / "all_hearts.toml"),
+    _bet(
+        "hearts_levels",
+        [
+            ('round_has = { suit = "H", count = 2 }', 2),
+            ('round_has = { suit = "H", count = { min = 3 } }', 9),
+        ],
+    ),
+]
+
+
+@st.composite
+def _crowded_shoes(draw: st.DrawFn) -> Shoe:
+    """Shoes of 52 to 90 cards of a few faces: priced by the terms, and quick to walk."""
+    faces = draw(
+        st.lists(
+            st.sampled_from(["9H", "9S", "KD", "KC", "5H", "AS", "2D"]),
+            min_size=2,
+            max_size=4,
+            unique=True,
+        )
+    )
+    counts = [draw(st.integers(min_value=8, max_value=30)) for _ in faces]
+    assume(sum(counts) >= 52)
+    return Shoe.from_mapping(dict(zip(faces, counts, strict=True)))
+
+
+@budgeted(10, deadline=None)
+@given(shoe=_crowded_shoes())
+def test_a_bet_on_every_card_is_priced_by_its_terms_as_the_walk_counts(shoe: Shoe) -> None:
+    """On a shoe of 52 cards or more, `analyze` prices a bet on every card of the round by its
+    card terms: every outcome's count equals the card walk's, integer for integer."""
+    from exactodds.analysis.single import _counts_by_terms
+    from exactodds.engine.cardwalk import enumerate_card_rounds
+
+    for bet in _WHOLE_ROUND_BETS:
+        walked: dict[str, int] = dict.fromkeys(bet.pay_table, 0)  # type: ignore[attr-defined]
+        for round_, count in enumerate_card_rounds(shoe, bet.cards, Tableau()).counts.items():  # type: ignore[attr-defined]
+            walked[bet.settle_round(round_)] += count  # type: ignore[attr-defined]
+        assert _counts_by_terms(shoe, Tableau(), bet) == walked  # type: ignore[arg-type]
+        priced = price_card_bet(shoe, Rules(), bet)  # type: ignore[arg-type]
+        assert dict(priced.outcome_counts) == walked

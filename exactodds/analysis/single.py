@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Protocol, cast
 
 from exactodds.analysis.routing import key_winners, pair_probe_counts, route_bet
@@ -43,6 +43,9 @@ from exactodds.numbers import (
 )
 from exactodds.rules import Rules, Tableau
 from exactodds.shoe import Shoe
+
+if TYPE_CHECKING:
+    from exactodds.engine.cardterms import CardTerms
 
 __all__ = [
     "Analysis",
@@ -490,7 +493,10 @@ def analyze(shoe: Shoe, rules: Rules | None = None, bets: Iterable[Bet] | None =
 
 
 def price_card_bet(shoe: Shoe, rules: Rules, bet: Bet) -> BetAnalysis:
-    """Price a bet with card-level conditions by the card walk, at the detail it asks for.
+    """Price a bet with card-level conditions by the card walk, at the detail it asks for, or,
+    for a bet on every card of the round on a shoe of 52 cards or more, by its compiled card
+    terms (the same counts; a compile of about 2 seconds an outcome, once per process, then a
+    millisecond a shoe where the walk takes 7 to 10 seconds an 8-deck shoe).
 
     >>> from exactodds.bets.custom import parse_custom_bets
     >>> (bet,) = parse_custom_bets(
@@ -511,6 +517,9 @@ def price_card_bet(shoe: Shoe, rules: Rules, bet: Bet) -> BetAnalysis:
             f"Bet {bet.name!r} reads suits or colours, and the shoe is known by rank only; name "
             "every card of the shoe and every card removed with its suit, such as KS or 7H."
         )
+    compiled = _counts_by_terms(shoe, rules.tableau, bet)
+    if compiled is not None:
+        return _bet_analysis(bet, compiled, shoe.sequences)
     table = enumerate_card_rounds(shoe, view, rules.tableau)
     counts: dict[str, int] = defaultdict(int)
     settle = cast(Callable[[CardRound], str], bet.settle)
@@ -522,6 +531,53 @@ def price_card_bet(shoe: Shoe, rules: Rules, bet: Bet) -> BetAnalysis:
     except Exception as error:  # pragma: no cover - bet files' settles do not raise
         raise bet.settle_failure(error) from error
     return _bet_analysis(bet, counts, table.total)
+
+
+#: From this many cards on, a card-level bet on every card of the round whose card terms
+#: compile is priced by them; below it the card walk, which skips the classes a small shoe
+#: lacks, is the quicker road.
+_TERMS_FROM = 52
+
+
+def _counts_by_terms(shoe: Shoe, tableau: Tableau, bet: Bet) -> dict[str, int] | None:
+    """Each outcome's count of *bet* on *shoe* from its card terms, or ``None`` where the card
+    walk is the road.
+
+    A bet on every card of the round (All Red) is walked in 7 to 10 seconds an 8-deck shoe, and
+    its terms compile in about 2 seconds an outcome, once per process, then price a shoe in a
+    millisecond; a bet on a hand's first two cards (Perfect 9) is walked in half a second, less
+    than its compile.  So the terms price a bet that reads every card, on a finite shoe of 52
+    cards or more, within the compile bound.  The counts are the walk's, integer for integer; the
+    outcome left out of the compile is the shoe's sequences less the others.
+    """
+    from exactodds.engine.cardterms import MOST_LEAVES, leaf_count
+
+    view = bet.cards
+    if view is None or not view.whole_round or shoe.infinite or shoe.cards < _TERMS_FROM:
+        return None
+    if leaf_count(view, tableau) > MOST_LEAVES:
+        return None
+    outcomes = sorted(bet.pay_table)
+    rest = "lose" if "lose" in outcomes else outcomes[0]
+    counts = {
+        outcome: _outcome_terms(bet, tableau, outcome).evaluate(
+            [shoe.rank_counts], [shoe.suit_counts] if view.needs_suits else None
+        )[0]
+        for outcome in outcomes
+        if outcome != rest
+    }
+    counts[rest] = shoe.sequences - sum(counts.values())
+    return counts
+
+
+@lru_cache(maxsize=64)
+def _outcome_terms(bet: Bet, tableau: Tableau, outcome: str) -> CardTerms:
+    """The card terms of *bet*'s rounds settled as *outcome* (1 each), compiled once."""
+    from exactodds.engine.cardterms import compile_card_terms
+
+    assert bet.cards is not None
+    settle = cast(Callable[[CardRound], str], bet.settle_round)
+    return compile_card_terms(bet.cards, tableau, lambda round_: int(settle(round_) == outcome))
 
 
 #: Below this many cards the walk is quicker than compiling a tableau's polynomials.
