@@ -89,7 +89,8 @@ class CardView:
 
     @property
     def needs_suits(self) -> bool:
-        """Whether the view tells suits or colours apart (a shoe known by rank only cannot)."""
+        """Whether the view tells suits, colours or marked faces apart (a shoe known by rank
+        only cannot)."""
         return self.suits or self.colours or self.suited or bool(self.marks)
 
     @property
