@@ -245,8 +245,8 @@ REBATE_OPTION = Option(
     multiple=True,
 )
 
-#: ``--multipliers``: a random-multiplier overlay (``odds``, ``bets``, ``multipliers`` and ``report``
-#: price it; ``simulate`` and ``audit`` take it only to refuse it, in one sentence).
+#: ``--multipliers``: a random-multiplier overlay (``odds``, ``bets``, ``multipliers``, ``report``,
+#: ``simulate`` and ``audit`` price it).
 MULTIPLIERS_OPTION = Option(
     "multipliers",
     "--multipliers",

@@ -45,6 +45,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from exactodds.bets.bet import Bet
+from exactodds.bets.multipliers import MultiplierOverlay
 from exactodds.errors import ExactOddsError, SimulationError, parameter, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import parse_number, percent_hint
@@ -443,8 +444,10 @@ def audit_spec(
     max_bet: str = "100",
     rounds_per_hour: int = 70,
     confidence: str = "95%",
+    overlay: MultiplierOverlay | None = None,
 ) -> AuditSpec:
-    """The :class:`AuditSpec` that ``audit``'s option values describe.
+    """The :class:`AuditSpec` that ``audit``'s option values describe (under *overlay*, a
+    random-multiplier table, when one is given).
 
     *depths* are cards left (``"18,26"``, or ``"none"``), *cuts* cut-card positions (None:
     the default cuts), the thresholds positive numbers (*safe_per_hour* None: no money
@@ -474,6 +477,7 @@ def audit_spec(
         depth_cards,
         cut_cards,
         thresholds,
+        overlay,
     )
 
 

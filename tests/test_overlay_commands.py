@@ -1,4 +1,4 @@
-"""An overlay on the par sheet (and, later, simulate and audit): the figures are odds'.
+"""An overlay on the par sheet: the figures are odds' (simulate and audit: tests/test_overlaysim.py, tests/test_audit_overlay.py).
 
 ``report --table golden_wealth`` (and ``--multipliers``) adds every bet's exact RTP under the
 overlay, its law of the paid multiple and its variance; each format must carry exactly the
@@ -94,22 +94,3 @@ def test_the_par_sheet_carries_odds_figures_under_the_overlay(
             assert _flat(figures[field]) in text, (suffix, name, field)
         for multiple, chance in figures["multiples"].items():
             assert f"{multiple}{chance}" in text or chance in text, (suffix, name, multiple)
-
-
-@pytest.mark.parametrize(
-    "arguments",
-    [
-        ("audit", "--table", "golden_wealth"),
-        ("audit", "--multipliers", "prosperity_tree", "--bets", "tie"),
-    ],
-)
-def test_audit_refuses_an_overlay_in_one_sentence(arguments: tuple[str, ...]) -> None:
-    """Each shoe state would cost tens of milliseconds (docs/multipliers.md): refused, exit 2
-    (simulate prices them: tests/test_overlaysim.py)."""
-    result = run(*arguments)
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    message = result.stderr.strip().removeprefix("Error: ")
-    assert message.startswith(f"exactodds {arguments[0]} does not price random multipliers:")
-    assert message.count(". ") == 0 and message.endswith("--remove CARDS.")
-    assert "Traceback" not in result.output

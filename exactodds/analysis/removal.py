@@ -48,6 +48,7 @@ from fractions import Fraction
 from exactodds.analysis.routing import reads_suits
 from exactodds.analysis.single import SUITS_UNKNOWN
 from exactodds.bets.bet import Bet, bets_given
+from exactodds.bets.multipliers import MultiplierOverlay
 from exactodds.cards import RANKS, parse_rank
 from exactodds.engine.coefficients import polynomials
 from exactodds.engine.walk import require_countable
@@ -390,6 +391,8 @@ def effect_of_removal(
     bets: Iterable[Bet] | None = None,
     cards: int = 1,
     max_tag: int = DEFAULT_MAX_TAG,
+    *,
+    overlay: MultiplierOverlay | None = None,
 ) -> EffectOfRemoval:
     """The exact effect on each bet's EV of removing *cards* cards of each rank from *shoe*.
 
@@ -402,7 +405,10 @@ def effect_of_removal(
     weighted by how many of each suit the shoe holds (exact: it is the
     expected EV when the removed cards' suits are not seen).  Each priced
     bet's linear count, with tags up to *max_tag*, is derived once and kept
-    in ``counts``.
+    in ``counts``.  Under a random-multiplier *overlay* (a shoe that knows its
+    suits), every EV is :func:`~exactodds.analysis.multipliers.analyze_overlay`'s
+    per unit paid, the stake plus the table's fee (the rules', else the
+    overlay's): the RTP less 1, as a simulation under the overlay counts it.
 
     >>> from exactodds.bets.catalogue import select_bets
     >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
@@ -424,6 +430,9 @@ def effect_of_removal(
     if not removable:
         raise RemovalError(_nothing_removable(shoe, cards))
 
+    if overlay is not None:
+        ratios = _overlay_ratios(shoe, rules, chosen, removable, cards, overlay)
+        return _assembled(shoe, rules, cards, chosen, ratios, skipped, {}, max_tag)
     # A bet that reads suits without saying so is counted with them, where the shoe has them.
     # A bet on the cards themselves is priced by the card walk (below), not by the kernel.
     summary_bets = [bet for bet in chosen if bet.cards is None]
@@ -478,6 +487,25 @@ def effect_of_removal(
     for index, values in card_after.items():
         after[index] |= values
 
+    return _assembled(shoe, rules, cards, chosen, (before, after), skipped, unavailable, max_tag)
+
+
+_Ratio = tuple[int, int]
+
+
+def _assembled(
+    shoe: Shoe,
+    rules: Rules,
+    cards: int,
+    chosen: Sequence[Bet],
+    ratios: tuple[dict[str, _Ratio], dict[int, dict[str, _Ratio]]],
+    skipped: dict[str, str],
+    unavailable: dict[str, str],
+    max_tag: int,
+) -> EffectOfRemoval:
+    """The effects of removal from every bet's EV before and after each rank's removal, with
+    each priced bet's linear count derived once."""
+    before, after = ratios
     priced = [bet.name for bet in chosen if bet.name not in unavailable]
     effects: dict[str, dict[str, Fraction | None]] = {}
     for name in priced:
@@ -501,6 +529,64 @@ def effect_of_removal(
         max_tag,
     )
     return replace(result, counts={name: result.linear_count(name, max_tag) for name in priced})
+
+
+def _overlay_ratios(
+    shoe: Shoe,
+    rules: Rules,
+    bets: Sequence[Bet],
+    removable: Sequence[int],
+    cards: int,
+    overlay: MultiplierOverlay,
+) -> tuple[dict[str, _Ratio], dict[int, dict[str, _Ratio]]]:
+    """Every bet's EV under *overlay*, per unit paid, on *shoe* and after *cards* cards of each
+    removable rank leave, their suits unseen (the mixture over which suits left).
+
+    The overlay draws its faces uniformly, so a shoe whose suits are permuted has the same EVs
+    when no bet reads the cards themselves: such shoes are priced once.
+    """
+    from exactodds.analysis.multipliers import analyze_overlay
+
+    fee = rules.fee or overlay.fee or Fraction(0)
+    symmetric = all(bet.cards is None for bet in bets)
+    priced: dict[tuple[tuple[int, ...], ...], dict[str, Fraction]] = {}
+
+    def values(counts: _Counts) -> dict[str, Fraction]:
+        ranks, suits = counts
+        assert suits is not None
+        key = _suit_key(suits) if symmetric else (suits,)
+        if key not in priced:
+            found = analyze_overlay(Shoe(ranks, suits), rules, bets, overlay=overlay).bets
+            priced[key] = {
+                bet.name: (found[bet.name].expected_value - fee) / (1 + fee) for bet in bets
+            }
+        return priced[key]
+
+    if shoe.suit_counts is None:  # the overlay's own sentence: multipliers land on faces
+        analyze_overlay(shoe, rules, bets, overlay=overlay)
+    start = values((shoe.rank_counts, shoe.suit_counts))
+    before = {name: (value.numerator, value.denominator) for name, value in start.items()}
+    after: dict[int, dict[str, _Ratio]] = {}
+    for index in removable:
+        mixture = _suit_mixture(shoe, index, cards)
+        ways = sum(weight for weight, _ in mixture)
+        members = [(weight, values(member)) for weight, member in mixture]
+        after[index] = {}
+        for bet in bets:
+            mean = sum((weight * found[bet.name] for weight, found in members), Fraction(0)) / ways
+            after[index][bet.name] = (mean.numerator, mean.denominator)
+    return before, after
+
+
+def _suit_key(suit_counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The least of a shoe's face counts over the 24 permutations of its suits."""
+    return min(
+        tuple(
+            tuple(suit_counts[rank * 4 + permutation[suit]] for suit in range(4))
+            for rank in range(13)
+        )
+        for permutation in itertools.permutations(range(4))
+    )
 
 
 def _check_max_tag(max_tag: int) -> None:

@@ -81,6 +81,7 @@ _FLAGS = {
     "limits.maximum": "--table-max",
     "limits.chip": "--chip",
     "strategies": "--play",
+    "overlay": "--multipliers",
     "ranges": "--design",
     "window": "--target-edge",
     "top": "--design-top",

@@ -14,9 +14,10 @@ from exactodds.cli.options import (
     DEALT_DECKS,
     built_options,
     click_option,
-    refuse_multipliers,
+    overlay_for_run,
     refuse_walked_card_bets,
     rounds_asked,
+    say_overlay_time,
 )
 from exactodds.cli.progress import finish_progress, progress_line
 from exactodds.interface import MULTIPLIERS_OPTION
@@ -184,6 +185,7 @@ def audit_command(
       exactodds audit --bet-file mybet.toml --decks 6 --cut 20
       exactodds audit --bets dragon7 --design win=30..45 --target-edge 5%..8%
       exactodds audit --game dragon-tiger --bets big,small --budget 200
+      exactodds audit --table golden_wealth --bets tie --budget 20 --depths none
     """
     from exactodds.simulation.dealing import DealingProcedure
     from exactodds.specs import audit_spec
@@ -193,7 +195,11 @@ def audit_command(
     # each cut (five by default); bounded by the options' own checks before this.
     steps = 2 + (len(cuts.split(",")) if cuts else 5)
     rounds = rounds_asked((budget or DEFAULT_BUDGET) * steps, 52 * decks, cut)
-    refuse_multipliers("audit", multipliers, rounds)
+    if multipliers is not None and (game is not None or design_ranges):
+        raise click.UsageError(
+            "--multipliers applies to an audit of baccarat's bets; leave it out with "
+            "--game dragon-tiger or --design (a pay table is designed without an overlay)."
+        )
     if game is not None:
         from exactodds.cli.dragon_tiger import dragon_tiger_audit_command
 
@@ -204,6 +210,8 @@ def audit_command(
         dragon_tiger_audit_command(game, chosen)
         return
     refuse_walked_card_bets("audit", bets, rules, rounds)
+    # Resolved and bounded now; its time is said once the spec has checked the bets.
+    overlay = overlay_for_run("audit", multipliers, rounds * len(bets), True)
     note_pure_python(quiet)
     _check_design_options(bool(design_ranges))
     _check_output(output_format, output, bool(design_ranges), jobs, dask_address)
@@ -229,9 +237,14 @@ def audit_command(
             max_bet=max_bet,
             rounds_per_hour=rounds_per_hour,
             confidence=confidence,
+            overlay=overlay,
         )
         _note_walked(audit_seconds(spec), spec.budget)
         given = command_options(option_values)
+        if multipliers is not None:
+            given += ("--multipliers", multipliers)
+            if not quiet:
+                say_overlay_time(multipliers, rounds * len(bets))
         text = _audit(spec, run, output_format, digits, identity, given)
     finish_progress(progress)
     if output is None:

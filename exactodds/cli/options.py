@@ -153,13 +153,21 @@ def overlay_for_run(
             "(fewer shoes or a smaller shoe)."
         )
     if not quiet:
-        click.echo(
-            f"Pricing about {rounds:,} rounds under the overlay {multipliers} at about "
-            f"{rate:.0f} states a CPU-second: about "
-            f"{'under a second' if seconds < 1 else slow_duration(seconds)} of CPU.",
-            err=True,
-        )
+        say_overlay_time(multipliers, rounds)
     return overlay
+
+
+def say_overlay_time(multipliers: str, rounds: int) -> None:
+    """Say on stderr, before the work, about how long *rounds* shoe states under the overlay
+    *multipliers* take at the measured rate."""
+    rate = OVERLAY_STATES_PER_SECOND
+    seconds = rounds / rate
+    click.echo(
+        f"Pricing about {rounds:,} rounds under the overlay {multipliers} at about "
+        f"{rate:.0f} states a CPU-second: about "
+        f"{'under a second' if seconds < 1 else slow_duration(seconds)} of CPU.",
+        err=True,
+    )
 
 
 def refuse_walked_card_bets(command: str, bets: Iterable[Bet], rules: Rules, rounds: int) -> None:

@@ -34,6 +34,7 @@ from exactodds.report.document.blocks import Block, Heading, Paragraph, Table
 from exactodds.report.document.html import blocks_html
 from exactodds.report.document.markdown import blocks_markdown
 from exactodds.report.document.text import blocks_text
+from exactodds.report.multipliers import overlay_lines
 from exactodds.report.writer import json_text
 from exactodds.simulation.dealing import DealingProcedure
 from exactodds.simulation.risk.sums import Estimate
@@ -280,10 +281,25 @@ def audit_document(
             f"{thresholds.deciding()[1]}. Simulated figures are estimates (mean ± standard "
             "error)."
         ),
+        *(
+            Paragraph(line)
+            for line in (overlay_lines(result.overlay) if result.overlay is not None else [])
+        ),
+        *([Paragraph(_overlay_units(result))] if result.overlay is not None else []),
     ]
     for bet in result.bets.values():
         blocks.extend(_bet_blocks(bet, result, digits))
     return blocks
+
+
+def _overlay_units(result: Audit) -> str:
+    """What every figure of an audit under an overlay is per: the unit paid."""
+    return (
+        f"Every bet is priced and paid under the overlay, the fee of "
+        f"{percent_string(result.fee, 2)} charged on every bet: every figure is per unit paid "
+        "(the stake plus the fee), so the house edge is 1 less the RTP, and the effects of "
+        "removal are changes in the EV per unit paid."
+    )
 
 
 def _check(output_format: str) -> None:

@@ -55,6 +55,7 @@ import numpy.typing as npt
 from exactodds.analysis.removal import EffectOfRemoval, effect_of_removal
 from exactodds.analysis.single import analyze
 from exactodds.bets.bet import Bet, bets_given
+from exactodds.bets.multipliers import MultiplierOverlay
 from exactodds.errors import ExactOddsError, parameter, quoted
 from exactodds.inputs import whole_number
 from exactodds.numbers import decimal_string, fraction_string, square_root_decimal_string
@@ -74,6 +75,7 @@ __all__ = [
     "BetAudit",
     "CutRow",
     "DepthValue",
+    "ExactFigures",
     "FoundCount",
     "Progress",
     "SearchShoes",
@@ -86,10 +88,12 @@ __all__ = [
     "counted_progress",
     "default_cuts",
     "depth_rows",
+    "exact_figures",
     "found_count",
     "fraction_words",
     "jacobson_di",
     "mean_and_error",
+    "overlay_fee",
     "percent_words",
     "require_budget",
     "require_jobs",
@@ -484,9 +488,19 @@ class Audit:
     #: The rules and bet options (``--bet-file``, ``--pay``, ``--variant`` ...) as a command
     #: line gives them, for the reproduction line: the command line fills them in.
     command_options: tuple[str, ...] = ()
+    #: The random-multiplier overlay every bet was audited under (figures per unit paid).
+    overlay: MultiplierOverlay | None = None
+
+    @property
+    def fee(self) -> Fraction:
+        """The fee charged on every bet: the rules', else the overlay's, else none."""
+        if self.overlay is None:
+            return self.rules.fee or Fraction(0)
+        return overlay_fee(self.rules, self.overlay)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``exactodds audit --format json``."""
+        overlay = {} if self.overlay is None else {"overlay": self.overlay.to_dict()}
         return {
             "rules": self.rules.describe(),
             "procedure": self.procedure.to_dict(),
@@ -496,7 +510,7 @@ class Audit:
             "estimates": "simulated figures are floats with standard errors; the house edge, "
             "eor and depth values are exact",
             "bets": {name: result.to_dict() for name, result in self.bets.items()},
-        }
+        } | overlay
 
 
 # The search's shoes ----------------------------------------------------------------------
@@ -523,10 +537,16 @@ class SearchShoes:
 
 
 def search_shoes(
-    bet: Bet, rules: Rules, procedure: DealingProcedure, shoes: int, seed: int
+    bet: Bet,
+    rules: Rules,
+    procedure: DealingProcedure,
+    shoes: int,
+    seed: int,
+    overlay: MultiplierOverlay | None = None,
 ) -> SearchShoes:
     """Deal *shoes* shoes as :func:`~exactodds.simulation.run.simulate` would (seed, shoe
-    numbers), keeping every round's seen cards and exact EV for *bet*."""
+    numbers), keeping every round's seen cards and exact EV for *bet* (under *overlay*, per
+    unit paid, as a simulation under it prices the round)."""
     from exactodds.simulation.block import prepare
     from exactodds.simulation.dealing import deal_block
     from exactodds.simulation.evaluate import exact_expected_values
@@ -536,19 +556,48 @@ def search_shoes(
     seen, unseen, ev = [], [], []
     for first in range(0, shoes, 64):
         block = deal_block(procedure, rules.tableau, seed, first, min(64, shoes - first))
-        values = pair_expected_values(
-            prepared.analyzer.bets, block.known, prepared.analyzer.routes()
-        ) or exact_expected_values(prepared.analyzer, block.known, bet.needs_suits)
+        if overlay is not None:
+            ev.append(_overlay_floats(bet, rules, overlay, block.known))
+        else:
+            values = pair_expected_values(
+                prepared.analyzer.bets, block.known, prepared.analyzer.routes()
+            ) or exact_expected_values(prepared.analyzer, block.known, bet.needs_suits)
+            ev.append(values.floats()[:, 0])
         ranks = (procedure.decks - block.known).reshape(-1, 13, 4).sum(axis=2)
         seen.append(np.column_stack([ranks[:, :9], ranks[:, 9:].sum(axis=1)]))
         unseen.append(block.known.sum(axis=1))
-        ev.append(values.floats()[:, 0])
     return SearchShoes(
         np.concatenate(seen).astype(np.int64),
         np.concatenate(unseen).astype(np.int64),
         np.concatenate(ev),
         shoes,
     )
+
+
+def _overlay_floats(
+    bet: Bet, rules: Rules, overlay: MultiplierOverlay, known: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
+    """*bet*'s exact EV under *overlay* per unit paid on each known composition, as floats
+    (the search ranks candidates only)."""
+    from exactodds.analysis.multipliers import analyze_overlay
+    from exactodds.simulation.evaluate import known_shoe
+
+    fee = overlay_fee(rules, overlay)
+    values = []
+    for row in known:
+        priced = analyze_overlay(known_shoe(row, suited=True), rules, [bet], overlay=overlay)
+        values.append(float((priced.bets[bet.name].expected_value - fee) / (1 + fee)))
+    return np.asarray(values, dtype=np.float64)
+
+
+def overlay_fee(rules: Rules, overlay: MultiplierOverlay) -> Fraction:
+    """The fee a table under *overlay* charges: the rules', else the overlay's, else none.
+
+    >>> from exactodds.bets.multipliers import resolve_overlay
+    >>> overlay_fee(Rules(), resolve_overlay("golden_wealth"))
+    Fraction(1, 5)
+    """
+    return rules.fee or overlay.fee or Fraction(0)
 
 
 def score(tags: Sequence[int], dealt: SearchShoes) -> tuple[float, Fraction]:
@@ -717,12 +766,17 @@ def _simulated(
     shoes: int,
     seed: int,
     run: Mapping[str, Any],
+    overlay: MultiplierOverlay | None = None,
 ) -> tuple[BetResult, RiskFigures]:
-    """A ``simulate`` run of *bet* with *strategy*: its figures and its risk figures."""
+    """A ``simulate`` run of *bet* with *strategy* (under *overlay*, its fee charged): its
+    figures and its risk figures."""
+    from exactodds.simulation.overlaypays import overlaid_simulation
     from exactodds.simulation.run import simulate
     from exactodds.simulation.study import Simulation
 
     study = Simulation.of(shoes, seed, rules, [bet], {bet.name: strategy}, procedure)
+    if overlay is not None:
+        study = overlaid_simulation(study, overlay)
     result = simulate(study, **run)
     (figures,) = result.bets()
     return figures, result.risk_figures
@@ -801,9 +855,41 @@ def default_cuts(procedure: DealingProcedure) -> tuple[int, ...]:
     return tuple(sorted(cut for cut in cuts if 0 <= cut <= deepest))
 
 
-def _variance(bet: Bet, rules: Rules, procedure: DealingProcedure) -> Fraction:
-    """The bet's variance off the top of the dealing's full shoe (exact)."""
-    return analyze(Shoe.standard(procedure.decks), rules, [bet]).bets[bet.name].variance
+@dataclass(frozen=True)
+class ExactFigures:
+    """A bet's exact figures off the top: house edge, variance and hit frequency (under an
+    overlay, per unit paid: the house edge is 1 less the RTP)."""
+
+    house_edge: Fraction
+    variance: Fraction
+    hit_frequency: Fraction
+
+
+def exact_figures(
+    bet: Bet, rules: Rules, shoe: Shoe, overlay: MultiplierOverlay | None = None
+) -> ExactFigures:
+    """*bet*'s :class:`ExactFigures` on *shoe*, under *overlay* when one is given.
+
+    >>> from exactodds.bets.catalogue import select_bets
+    >>> from exactodds.bets.multipliers import MultiplierOverlay
+    >>> (tie,) = select_bets("tie")
+    >>> shoe = Shoe.standard(decks=1)
+    >>> exact_figures(tie, Rules(), shoe) == exact_figures(
+    ...     tie, Rules(), shoe, MultiplierOverlay(5, {1: 1}))
+    True
+    """
+    if overlay is None:
+        priced = analyze(shoe, rules, [bet]).bets[bet.name]
+        return ExactFigures(priced.house_edge, priced.variance, priced.win_probability)
+    from exactodds.analysis.multipliers import analyze_overlay
+
+    fee = overlay_fee(rules, overlay)
+    multiplied = analyze_overlay(shoe, rules, [bet], overlay=overlay).bets[bet.name]
+    return ExactFigures(
+        -(multiplied.expected_value - fee) / (1 + fee),
+        multiplied.variance / (1 + fee) ** 2,
+        multiplied.win_probability,
+    )
 
 
 def jacobson_di(units: Estimate, frequency: float, variance: Fraction) -> Estimate:
@@ -827,15 +913,21 @@ def found_count(
     budget: int,
     seed: int,
     run: Mapping[str, Any],
+    variance: Fraction | None = None,
+    overlay: MultiplierOverlay | None = None,
 ) -> FoundCount:
-    """Search on seed *seed*'s shoes, then simulate the winner on seed ``seed + 1``'s."""
+    """Search on seed *seed*'s shoes, then simulate the winner on seed ``seed + 1``'s (under
+    *overlay* when one is given; *variance* is the bet's off the top, for Jacobson's DI,
+    computed when not given)."""
     from exactodds.simulation.strategies import Count
 
-    dealt = search_shoes(bet, rules, procedure, budget, seed)
+    if variance is None:
+        variance = exact_figures(bet, rules, Shoe.standard(procedure.decks), overlay).variance
+
+    dealt = search_shoes(bet, rules, procedure, budget, seed, overlay)
     tags, trigger, searched, tried = count_search(bet.name, removal, dealt)
-    figures, risk = _simulated(
-        bet, rules, procedure, Count(_tags13(tags), trigger), budget, seed + 1, run
-    )
+    strategy = Count(_tags13(tags), trigger)
+    figures, risk = _simulated(bet, rules, procedure, strategy, budget, seed + 1, run, overlay)
     correlation = removal.betting_correlation(bet.name, dict(zip("A23456789T", tags, strict=True)))
     units = figures.units_per_100_rounds["exact_ev"]
     return FoundCount(
@@ -847,7 +939,7 @@ def found_count(
         units,
         figures.units_per_shoe["exact_ev"],
         risk.estimate(bet.name, "di"),
-        jacobson_di(units, figures.frequency, _variance(bet, rules, procedure)),
+        jacobson_di(units, figures.frequency, variance),
         nan_to_none(risk.estimate(bet.name, "n0").mean),
         seed + 1,
         budget,
@@ -885,23 +977,28 @@ def audit_bet(
     """
     from exactodds.simulation.strategies import Count, Perfect
 
-    rules, procedure = spec.rules, spec.procedure
+    rules, procedure, overlay = spec.rules, spec.procedure, spec.overlay
     shoe = Shoe.standard(procedure.decks)
     budget, seed = spec.budget, spec.seed
     progress(f"{bet.name}: exact figures")
-    priced = analyze(shoe, rules, [bet]).bets[bet.name]
-    removal = effect_of_removal(shoe, rules, [bet])
+    priced = exact_figures(bet, rules, shoe, overlay)
+    removal = effect_of_removal(shoe, rules, [bet], overlay=overlay)
     count = None
     if trackable(removal, bet.name):
         progress(f"{bet.name}: count search")
-        count = found_count(bet, rules, procedure, removal, budget, seed, run)
+        count = found_count(
+            bet, rules, procedure, removal, budget, seed, run, priced.variance, overlay
+        )
     else:
         progress(f"{bet.name}: no count tracks it (every effect of removal is 0)")
     progress(f"{bet.name}: perfect play")
-    perfect, _ = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run)
+    perfect, _ = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run, overlay)
     perfect_units = perfect.units_per_100_rounds["exact_ev"]
     progress(f"{bet.name}: depth tables")
-    depth, note = depth_rows(bet, shoe, rules, spec.depths, run)
+    depth: tuple[DepthValue, ...] = ()
+    note: str | None = _OVERLAY_DEPTHS
+    if overlay is None or not spec.depths:
+        depth, note = depth_rows(bet, shoe, rules, spec.depths, run)
     strategy = Perfect() if count is None else Count(_tags13(count.tags), count.trigger)
     played = perfect_units if count is None else count.units_per_100_rounds
     rows = []
@@ -911,7 +1008,7 @@ def audit_bet(
             continue
         progress(f"{bet.name}: cut {cut}")
         figures, _ = _simulated(
-            bet, rules, replace(procedure, cut=cut), strategy, budget, seed + 1, run
+            bet, rules, replace(procedure, cut=cut), strategy, budget, seed + 1, run, overlay
         )
         rows.append(CutRow(cut, figures.units_per_100_rounds["exact_ev"]))
     decision = Verdict(
@@ -922,7 +1019,7 @@ def audit_bet(
         dict(bet.pay_table),
         priced.house_edge,
         priced.variance,
-        priced.win_probability,
+        priced.hit_frequency,
         removal.effects[bet.name],
         count,
         depth,
@@ -932,6 +1029,13 @@ def audit_bet(
         safe_cut(rows, spec.thresholds),
         decision,
     )
+
+
+#: Why an audit under an overlay has no depth tables.
+_OVERLAY_DEPTHS = (
+    "No depth tables under an overlay: they average over every composition of the cards left "
+    "by value, and an overlay's EV depends on the faces (rank and suit) left."
+)
 
 
 def _steps(procedure: DealingProcedure, cuts: Sequence[int]) -> int:
@@ -978,12 +1082,15 @@ class AuditSpec:
     depths: Sequence[int] = (18, 26)
     cuts: Sequence[int] = ()
     thresholds: Thresholds = field(default_factory=Thresholds)
+    overlay: MultiplierOverlay | None = None
 
     def __post_init__(self) -> None:
         rules = Rules.given(self.rules)
         chosen = bets_given(self.bets, rules)
         if not chosen:
             raise AuditError("No bets were chosen in `bets`; an audit needs at least one bet.")
+        if self.overlay is not None:
+            _check_overlay(chosen, rules, self.overlay)
         # A cut the dealing cannot take is refused as the dealing refuses it.
         cuts = tuple(replace(self.procedure, cut=cut).cut for cut in self.cuts)
         require_budget(self.budget)
@@ -992,6 +1099,23 @@ class AuditSpec:
         normal = {"rules": rules, "bets": chosen, "depths": depths, "cuts": cuts}
         for name, value in normal.items():
             object.__setattr__(self, name, value)
+
+
+def _check_overlay(bets: Sequence[Bet], rules: Rules, overlay: MultiplierOverlay) -> None:
+    """Refuse, before any work, a bet *overlay* does not multiply and what a simulation under
+    it cannot pay (multipliers or caps that are not whole numbers)."""
+    from exactodds.simulation.overlaypays import multiplied_bets, overlaid_simulation
+    from exactodds.simulation.study import Simulation
+
+    multiplied = set(multiplied_bets(bets, overlay))
+    for column, bet in enumerate(bets):
+        if column not in multiplied:
+            raise AuditError(
+                f"Bet {quoted(bet.name)} is not multiplied by the overlay; audit it without "
+                "`overlay`, or choose among the bets the overlay multiplies (player, banker, "
+                "tie, player_pair, banker_pair)."
+            )
+    overlaid_simulation(Simulation.of(1, 1, rules, bets), overlay)
 
 
 def require_seed(seed: object) -> int:
@@ -1110,4 +1234,12 @@ def audit(
     tell = counted_progress(progress, len(spec.bets) * _steps(spec.procedure, spec.cuts))
     results = {bet.name: audit_bet(bet, spec, run, tell) for bet in spec.bets}
     tell("done")
-    return Audit(spec.rules, spec.procedure, spec.budget, spec.seed, spec.thresholds, results)
+    return Audit(
+        spec.rules,
+        spec.procedure,
+        spec.budget,
+        spec.seed,
+        spec.thresholds,
+        results,
+        overlay=spec.overlay,
+    )
