@@ -547,7 +547,7 @@ def _overlay_ratios(
     """
     from exactodds.analysis.multipliers import analyze_overlay
 
-    fee = rules.fee or overlay.fee or Fraction(0)
+    fee = overlay.fee_with(rules.fee)
     symmetric = all(bet.cards is None for bet in bets)
     priced: dict[tuple[tuple[int, ...], ...], dict[str, Fraction]] = {}
 

@@ -161,6 +161,16 @@ class MultiplierOverlay:
             if bet not in MULTIPLIED_BETS:
                 raise OverlayError(_unknown_bet(bet, where))
 
+    def fee_with(self, rules_fee: Fraction | None) -> Fraction:
+        """The fee a table under this overlay charges on every bet: the rules' (*rules_fee*)
+        when they set one, else the overlay's, else none.
+
+        >>> overlay = MultiplierOverlay(5, {2: 1}, fee=Fraction(1, 5))
+        >>> overlay.fee_with(None), overlay.fee_with(Fraction(1, 10))
+        (Fraction(1, 5), Fraction(1, 10))
+        """
+        return rules_fee or self.fee or Fraction(0)
+
     @property
     def mean(self) -> Fraction:
         """The law's mean multiplier."""

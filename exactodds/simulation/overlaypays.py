@@ -148,7 +148,7 @@ def overlaid_simulation(simulation: Simulation, overlay: MultiplierOverlay) -> S
             "which an overlay's multiples are not; under --multipliers use flat stakes or a "
             "count's ramp."
         )
-    fee = simulation.rules.fee or overlay.fee or Fraction(0)
+    fee = overlay.fee_with(simulation.rules.fee)
     bets = tuple(charged_bet(bet, overlay, fee) for bet in simulation.bets)
     return dataclasses.replace(simulation, bets=bets, overlay=overlay)
 

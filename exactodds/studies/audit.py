@@ -93,7 +93,6 @@ __all__ = [
     "fraction_words",
     "jacobson_di",
     "mean_and_error",
-    "overlay_fee",
     "percent_words",
     "require_budget",
     "require_jobs",
@@ -496,7 +495,7 @@ class Audit:
         """The fee charged on every bet: the rules', else the overlay's, else none."""
         if self.overlay is None:
             return self.rules.fee or Fraction(0)
-        return overlay_fee(self.rules, self.overlay)
+        return self.overlay.fee_with(self.rules.fee)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``exactodds audit --format json``."""
@@ -582,22 +581,12 @@ def _overlay_floats(
     from exactodds.analysis.multipliers import analyze_overlay
     from exactodds.simulation.evaluate import known_shoe
 
-    fee = overlay_fee(rules, overlay)
+    fee = overlay.fee_with(rules.fee)
     values = []
     for row in known:
         priced = analyze_overlay(known_shoe(row, suited=True), rules, [bet], overlay=overlay)
         values.append(float((priced.bets[bet.name].expected_value - fee) / (1 + fee)))
     return np.asarray(values, dtype=np.float64)
-
-
-def overlay_fee(rules: Rules, overlay: MultiplierOverlay) -> Fraction:
-    """The fee a table under *overlay* charges: the rules', else the overlay's, else none.
-
-    >>> from exactodds.bets.multipliers import resolve_overlay
-    >>> overlay_fee(Rules(), resolve_overlay("golden_wealth"))
-    Fraction(1, 5)
-    """
-    return rules.fee or overlay.fee or Fraction(0)
 
 
 def score(tags: Sequence[int], dealt: SearchShoes) -> tuple[float, Fraction]:
@@ -883,7 +872,7 @@ def exact_figures(
         return ExactFigures(priced.house_edge, priced.variance, priced.win_probability)
     from exactodds.analysis.multipliers import analyze_overlay
 
-    fee = overlay_fee(rules, overlay)
+    fee = overlay.fee_with(rules.fee)
     multiplied = analyze_overlay(shoe, rules, [bet], overlay=overlay).bets[bet.name]
     return ExactFigures(
         -(multiplied.expected_value - fee) / (1 + fee),

@@ -220,10 +220,6 @@ def _priced(
     return dict(analyze_overlay(shoe, rules, chosen, overlay=template).bets)
 
 
-def _fee(rules: Rules, template: MultiplierOverlay) -> Fraction:
-    return rules.fee or template.fee or Fraction(0)
-
-
 def _with_law(
     template: MultiplierOverlay, faces: int, law: Mapping[Fraction, Fraction]
 ) -> MultiplierOverlay:
@@ -256,7 +252,7 @@ def design_laws(
     if any(value <= 0 for value in grid.values):
         raise DesignError("The law grid's multipliers must be above 0, such as 2 or 3.")
     priced = _priced(shoe, rules, template, list(targets))
-    fee = _fee(rules, template)
+    fee = template.fee_with(rules.fee)
     kept: list[DesignedLaw] = []
     laws = grid.laws()
     for faces, law in laws:
@@ -363,7 +359,7 @@ def infer_law(
     """
     rest, _ = _family(template, free)
     priced = _priced(shoe, rules, template, [rtp.bet for rtp in published])
-    fee = _fee(rules, template)
+    fee = template.fee_with(rules.fee)
     degree = max(
         (
             max((len(pattern) for pattern in bet.linear_form[1]), default=0)
