@@ -119,3 +119,15 @@ def test_what_an_audit_under_an_overlay_cannot_do_is_one_sentence() -> None:
         assert result.exit_code == 2, (arguments, result.output)
         assert result.stdout == "" and result.stderr.count("\n") == 1, arguments
         assert "Traceback" not in result.output
+
+
+def test_the_rtp_of_effects_under_an_overlay_is_the_overlays() -> None:
+    """With the fee set in the rules as well (as --table golden_wealth sets it), the RTP the
+    effects of removal report is analyze_overlay's: the fee is charged once."""
+    overlay = resolve_overlay("golden_wealth")
+    rules = Rules(fee="20%")
+    shoe = Shoe.standard(decks=1)
+    removal = effect_of_removal(shoe, rules, select_bets("tie,banker"), overlay=overlay)
+    priced = analyze_overlay(shoe, rules, select_bets("tie,banker"), overlay=overlay)
+    for name in ("tie", "banker"):
+        assert removal.return_to_player(name) == priced.return_to_player(name)

@@ -261,6 +261,8 @@ class EffectOfRemoval:
     bet_names: tuple[str, ...]
     max_tag: int = DEFAULT_MAX_TAG
     counts: Mapping[str, LinearCount] = field(default_factory=dict)
+    #: The random-multiplier overlay the EVs are under: then each is per unit paid, the fee in.
+    overlay: MultiplierOverlay | None = None
 
     def effect(self, bet: str, rank: str) -> Fraction:
         """The effect of removing ``cards`` cards of *rank* on *bet* (an error if skipped)."""
@@ -283,7 +285,8 @@ class EffectOfRemoval:
         return self.effects[bet]
 
     def return_to_player(self, bet: str) -> Fraction:
-        """*bet*'s return to player on the shoe, before any removal: ``(1 + EV) / (1 + fee)``.
+        """*bet*'s return to player on the shoe, before any removal: ``(1 + EV) / (1 + fee)``,
+        or ``1 + EV`` under an overlay (its EVs are per unit paid, the fee in them).
 
         >>> from exactodds.bets.catalogue import select_bets
         >>> shoe = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,7=2,8=2,9=2,T=8")
@@ -292,6 +295,8 @@ class EffectOfRemoval:
         True
         """
         self._effects_of(bet)  # a bet not analysed is refused in one sentence
+        if self.overlay is not None:
+            return 1 + self.expected_values[bet]
         return (1 + self.expected_values[bet]) / (1 + self.rules.fee)
 
     def expected_value_after(self, bet: str, rank: str) -> Fraction:
@@ -432,7 +437,8 @@ def effect_of_removal(
 
     if overlay is not None:
         ratios = _overlay_ratios(shoe, rules, chosen, removable, cards, overlay)
-        return _assembled(shoe, rules, cards, chosen, ratios, skipped, {}, max_tag)
+        result = _assembled(shoe, rules, cards, chosen, ratios, skipped, {}, max_tag)
+        return replace(result, overlay=overlay)
     # A bet that reads suits without saying so is counted with them, where the shoe has them.
     # A bet on the cards themselves is priced by the card walk (below), not by the kernel.
     summary_bets = [bet for bet in chosen if bet.cards is None]
