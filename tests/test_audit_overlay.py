@@ -1,4 +1,5 @@
-"""``audit`` under a random-multiplier overlay: every figure per unit paid, checked three ways.
+"""``audit`` and ``eor`` under a random-multiplier overlay: every figure per unit paid, checked
+three ways.
 
 * invariant: under the all-ones law with no fee, the audit is the plain audit, figure for
   figure (exact figures, effects of removal, the found count, perfect play, each cut);
@@ -8,7 +9,8 @@
   priced on its own (on a depleted shoe, so no suit symmetry is assumed);
 * the command: ``audit --table golden_wealth`` says its time before the work, prints the
   overlay and what its figures are per, writes the overlay into its JSON, and its reproduction
-  line, run, gives the found count's win again; what it cannot do is one sentence, exit 2.
+  line, run, gives the found count's win again; what it cannot do is one sentence, exit 2;
+  ``eor --table golden_wealth`` gives the library's effects and ``odds``' RTP.
 """
 
 from __future__ import annotations
@@ -131,3 +133,23 @@ def test_the_rtp_of_effects_under_an_overlay_is_the_overlays() -> None:
     priced = analyze_overlay(shoe, rules, select_bets("tie,banker"), overlay=overlay)
     for name in ("tie", "banker"):
         assert removal.return_to_player(name) == priced.return_to_player(name)
+
+
+def test_eor_takes_a_multiplier_table() -> None:
+    """eor --table golden_wealth: the library's exact effects under the overlay, and the RTP
+    odds prints for the same table; with --game dragon-tiger, one sentence, exit 2."""
+    result = run("eor", "--table", "golden_wealth", "--bets", "tie", "--format", "json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["overlay"]["name"] == "golden_wealth"
+    overlay = resolve_overlay("golden_wealth")
+    rules = Rules(fee="20%", tie_pays=5)
+    shoe = Shoe.standard(decks=8)
+    removal = effect_of_removal(shoe, rules, select_bets("tie", rules), overlay=overlay)
+    assert figures["eor"]["tie"] == {
+        rank: str(effect) for rank, effect in removal.effects["tie"].items()
+    }
+    odds = run("odds", "--table", "golden_wealth", "--bets", "tie", "--format", "json")
+    assert json.loads(odds.stdout)["bets"]["tie"]["rtp"] == figures["bets"]["tie"]["rtp"]
+    refused = run("eor", "--multipliers", "golden_wealth", "--game", "dragon-tiger")
+    assert refused.exit_code == 2 and refused.stderr.count("\n") == 1

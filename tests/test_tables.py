@@ -273,13 +273,13 @@ def test_a_multiplier_table_names_its_shipped_overlay(name: str, pair_pay: str) 
     assert odds("--table", name)["overlay"]["name"] == name
 
 
-# report prices the overlay, and simulate and audit say why they do not
-# (tests/test_overlay_commands.py).
-@pytest.mark.parametrize("command", ["eor", "breakeven"])
+# report, simulate, audit and eor price the overlay (tests/test_overlay_commands.py,
+# tests/test_overlaysim.py, tests/test_audit_overlay.py); breakeven says why it does not.
+@pytest.mark.parametrize("command", ["breakeven"])
 def test_a_multiplier_table_on_a_command_that_cannot_price_it_is_one_sentence(
     command: str,
 ) -> None:
-    needed = ("--bet", "banker", "--pay", "banker.win") if command == "breakeven" else ()
+    needed = ("--bet", "banker", "--pay", "banker.win")
     result = run(command, "--table", "golden_wealth", *needed)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1

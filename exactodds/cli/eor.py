@@ -9,9 +9,10 @@ import click
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, INFINITE_REMOVAL, effect_of_removal
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
-from exactodds.cli.options import built_options, output_options, wide_option
+from exactodds.cli.options import built_options, click_option, output_options, wide_option
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.inputs import MOST_DECKS
+from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.report.registry import render
 from exactodds.rules import Rules
 from exactodds.shoe import Shoe
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # the other game is loaded only when asked for
     show_default=True,
     help="Largest tag of the derived linear count, in absolute value (a level-N count).",
 )
+@click_option(MULTIPLIERS_OPTION)
 @plot_option
 @wide_option
 def eor(
@@ -53,6 +55,7 @@ def eor(
     plot_directory: str | None,
     game: DragonTigerTable | None,
     wide: bool,
+    multipliers: str | None = None,
 ) -> None:
     """Effect of removal: how each bet's exact EV moves when a card of each rank leaves.
 
@@ -70,14 +73,24 @@ def eor(
       exactodds eor --shoe "A=4,5=4,9=4,T=16" --bets tie --exact --format csv
       exactodds eor --bets dragon7,panda8 --plot figures   # bar charts as PNG and SVG
       exactodds eor --game dragon-tiger --bets tie --remove "7 7 7 K"  # Dragon Tiger
+      exactodds eor --table golden_wealth --bets tie   # under a multiplier overlay
     """
+    if game is not None and multipliers is not None:
+        raise click.UsageError(
+            "--multipliers prices baccarat from a full round's cards; drop --game dragon-tiger."
+        )
     if game is not None:
         _dragon_tiger_eor(
             shoe, game, (output_format, digits, exact), cards, max_tag, plot_directory
         )
         return
     note_pure_python()
-    result = effect_of_removal(shoe, rules, bets, cards, max_tag)
+    overlay = None
+    if multipliers is not None:  # every EV per unit paid under it (docs/multipliers.md)
+        from exactodds.bets.multipliers import resolve_overlay
+
+        overlay = resolve_overlay(multipliers)
+    result = effect_of_removal(shoe, rules, bets, cards, max_tag, overlay=overlay)
     text = render(result, output_format, digits=digits, exact=exact, wide=wide)
     if plot_directory is not None:
         from exactodds.report.plots import removal_figures

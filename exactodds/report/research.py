@@ -23,6 +23,7 @@ from typing import Any
 from exactodds.analysis.removal import EffectOfRemoval, LinearCount
 from exactodds.analysis.symbolic import Breakeven
 from exactodds.numbers import decimal_string, fraction_string, percent_string
+from exactodds.report.multipliers import overlay_lines
 from exactodds.report.table import TABLE_WIDTH, fitted_table, wrapped_lines
 from exactodds.report.writer import json_text, shoe_block
 from exactodds.rules import Rules
@@ -76,6 +77,12 @@ def _count_dict(count: LinearCount, digits: int) -> dict[str, Any]:
     }
 
 
+#: What an EV under an overlay is per.
+_PER_UNIT_PAID = (
+    "Under the overlay, every EV is per unit paid (the stake plus the fee), the RTP less 1."
+)
+
+
 def _removal_dict(result: EffectOfRemoval, digits: int) -> dict[str, Any]:
     """The effects of removal as JSON-ready data (the ``exactodds eor --format json`` contract).
 
@@ -112,7 +119,7 @@ def _removal_dict(result: EffectOfRemoval, digits: int) -> dict[str, Any]:
         "bets": bets,
         "skipped": dict(result.skipped),
         "unavailable": dict(result.unavailable),
-    }
+    } | ({} if result.overlay is None else {"overlay": result.overlay.to_dict()})
 
 
 def _bar(effect: Fraction, largest: Fraction) -> str:
@@ -196,7 +203,9 @@ def render_removal_table(
     lines = [
         f"Shoe: {result.shoe.describe()}",
         f"Rules: {result.rules.describe()}",
+        *(overlay_lines(result.overlay) if result.overlay is not None else []),
         f"Effect of removal: the change in each bet's EV when {cards} the shoe",
+        *([_PER_UNIT_PAID] if result.overlay is not None else []),
     ]
     width = None if wide else TABLE_WIDTH
     for name in result.effects:
