@@ -208,9 +208,7 @@ class OverlayAnalysis:
     @property
     def fee(self) -> Fraction:
         """The fee on every bet that the RTPs are figured with."""
-        if self.rules.fee:
-            return self.rules.fee
-        return self.overlay.fee or Fraction(0)
+        return self.overlay.fee_with(self.rules.fee)
 
     def return_to_player(self, name: str) -> Fraction:
         """Bet *name*'s exact RTP at :attr:`fee`."""

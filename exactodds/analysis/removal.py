@@ -553,7 +553,6 @@ def _overlay_ratios(
     """
     from exactodds.analysis.multipliers import analyze_overlay
 
-    fee = overlay.fee_with(rules.fee)
     symmetric = all(bet.cards is None for bet in bets)
     priced: dict[tuple[tuple[int, ...], ...], dict[str, Fraction]] = {}
 
@@ -562,10 +561,8 @@ def _overlay_ratios(
         assert suits is not None
         key = _suit_key(suits) if symmetric else (suits,)
         if key not in priced:
-            found = analyze_overlay(Shoe(ranks, suits), rules, bets, overlay=overlay).bets
-            priced[key] = {
-                bet.name: (found[bet.name].expected_value - fee) / (1 + fee) for bet in bets
-            }
+            found = analyze_overlay(Shoe(ranks, suits), rules, bets, overlay=overlay)
+            priced[key] = {bet.name: found.return_to_player(bet.name) - 1 for bet in bets}
         return priced[key]
 
     if shoe.suit_counts is None:  # the overlay's own sentence: multipliers land on faces

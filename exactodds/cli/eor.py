@@ -9,7 +9,13 @@ import click
 from exactodds.analysis.removal import DEFAULT_MAX_TAG, INFINITE_REMOVAL, effect_of_removal
 from exactodds.bets.bet import Bet
 from exactodds.cli.app import emit, note_pure_python
-from exactodds.cli.options import built_options, click_option, output_options, wide_option
+from exactodds.cli.options import (
+    built_options,
+    click_option,
+    output_options,
+    refuse_overlay_beside,
+    wide_option,
+)
 from exactodds.cli.plots import plot_option, write_plots
 from exactodds.inputs import MOST_DECKS
 from exactodds.interface import MULTIPLIERS_OPTION
@@ -76,9 +82,7 @@ def eor(
       exactodds eor --table golden_wealth --bets tie   # under a multiplier overlay
     """
     if game is not None and multipliers is not None:
-        raise click.UsageError(
-            "--multipliers prices baccarat from a full round's cards; drop --game dragon-tiger."
-        )
+        refuse_overlay_beside("--game dragon-tiger")
     if game is not None:
         _dragon_tiger_eor(
             shoe, game, (output_format, digits, exact), cards, max_tag, plot_directory

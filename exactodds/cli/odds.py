@@ -16,8 +16,8 @@ from exactodds.cli.options import (
     known_option,
     output_options,
     refuse_card_bets,
+    refuse_overlay_beside,
 )
-from exactodds.errors import BetError
 from exactodds.inputs import MOST_DECKS
 from exactodds.interface import MULTIPLIERS_OPTION
 from exactodds.report.registry import render
@@ -135,7 +135,7 @@ def _odds_with_multipliers(
     """``--multipliers``: every bet priced under the overlay (docs/multipliers.md)."""
     if game is not None or known:
         other = "--game dragon-tiger" if game is not None else "--known"
-        raise BetError(f"--multipliers prices baccarat from a full round's cards; drop {other}.")
+        refuse_overlay_beside(other)
     from exactodds.analysis.multipliers import analyze_overlay
     from exactodds.bets.multipliers import resolve_overlay
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
@@ -155,6 +155,14 @@ def overlay_for_run(
     if not quiet:
         say_overlay_time(multipliers, rounds)
     return overlay
+
+
+def refuse_overlay_beside(other: str) -> NoReturn:
+    """Refuse ``--multipliers`` given with *other* (``--game dragon-tiger``, ``--known``): an
+    overlay prices baccarat from a full round's cards (exit 2)."""
+    raise click.UsageError(
+        f"--multipliers prices baccarat from a full round's cards; drop {other}."
+    )
 
 
 def say_overlay_time(multipliers: str, rounds: int) -> None:

@@ -581,11 +581,10 @@ def _overlay_floats(
     from exactodds.analysis.multipliers import analyze_overlay
     from exactodds.simulation.evaluate import known_shoe
 
-    fee = overlay.fee_with(rules.fee)
     values = []
     for row in known:
         priced = analyze_overlay(known_shoe(row, suited=True), rules, [bet], overlay=overlay)
-        values.append(float((priced.bets[bet.name].expected_value - fee) / (1 + fee)))
+        values.append(float(priced.return_to_player(bet.name) - 1))
     return np.asarray(values, dtype=np.float64)
 
 
@@ -872,11 +871,11 @@ def exact_figures(
         return ExactFigures(priced.house_edge, priced.variance, priced.win_probability)
     from exactodds.analysis.multipliers import analyze_overlay
 
-    fee = overlay.fee_with(rules.fee)
-    multiplied = analyze_overlay(shoe, rules, [bet], overlay=overlay).bets[bet.name]
+    analysis = analyze_overlay(shoe, rules, [bet], overlay=overlay)
+    multiplied = analysis.bets[bet.name]
     return ExactFigures(
-        -(multiplied.expected_value - fee) / (1 + fee),
-        multiplied.variance / (1 + fee) ** 2,
+        1 - analysis.return_to_player(bet.name),
+        multiplied.variance / (1 + analysis.fee) ** 2,
         multiplied.win_probability,
     )
 
@@ -984,9 +983,11 @@ def audit_bet(
     perfect, _ = _simulated(bet, rules, procedure, Perfect(), budget, seed + 1, run, overlay)
     perfect_units = perfect.units_per_100_rounds["exact_ev"]
     progress(f"{bet.name}: depth tables")
-    depth: tuple[DepthValue, ...] = ()
-    note: str | None = _OVERLAY_DEPTHS
-    if overlay is None or not spec.depths:
+    depth: tuple[DepthValue, ...]
+    note: str | None
+    if overlay is not None and spec.depths:
+        depth, note = (), _OVERLAY_DEPTHS
+    else:
         depth, note = depth_rows(bet, shoe, rules, spec.depths, run)
     strategy = Perfect() if count is None else Count(_tags13(count.tags), count.trigger)
     played = perfect_units if count is None else count.units_per_100_rounds
